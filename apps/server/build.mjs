@@ -1,0 +1,20 @@
+// Bundles the server (and the shared package it imports from source) into dist/main.js.
+// Dependencies stay external: node_modules is there at run time, and PGlite ships files beside its code.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const external = Object.keys(pkg.dependencies ?? {}).flatMap((name) => [name, `${name}/*`]);
+
+await build({
+  entryPoints: [new URL('./src/main.ts', import.meta.url).pathname],
+  outfile: new URL('./dist/main.js', import.meta.url).pathname,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external: [...external, 'zod', 'zod/*'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'warning',
+});

@@ -1,0 +1,77 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { App, AppContext } from './context.js';
+import type { DatabaseHandle } from './db/database.js';
+import { Mailer } from './integrations/mail/mailer.js';
+import { smtpTransport } from './integrations/mail/smtp.js';
+import { Bus } from './lib/bus.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerSameOrigin } from './plugins/same-origin.js';
+import { registerSession, Sessions } from './plugins/session.js';
+import { registerHealth } from './modules/health/health.routes.js';
+import { registerWeb } from './modules/web/web.routes.js';
+
+export interface BuildOptions {
+  config: Config;
+  database: DatabaseHandle;
+  /** Tests pass false to keep the output clean. */
+  logger?: boolean;
+}
+
+export async function buildApp({ config, database, logger = true }: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
+  const app = Fastify({
+    logger: logger
+      ? {
+          level: config.LOG_LEVEL,
+          redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+          ...(config.LOG_PRETTY ?? (!config.isProduction && process.stdout.isTTY)
+            ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+            : {}),
+        }
+      : false,
+    trustProxy: config.isProduction,
+    bodyLimit: 1_048_576,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const bus = new Bus(database);
+  await bus.start();
+  const sessions = new Sessions(database.db, bus, config);
+  const mailer = new Mailer(database.db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, app.log);
+  const ctx: AppContext = { config, database, db: database.db, bus, sessions, mailer, log: app.log };
+
+  registerErrorHandling(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'script-src': ["'self'", 'https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/', 'https://js.stripe.com'],
+        'frame-src': ["'self'", 'https://www.google.com/recaptcha/', 'https://js.stripe.com', 'https://hooks.stripe.com'],
+        'connect-src': ["'self'", 'https://api.stripe.com'],
+        'img-src': ["'self'", 'data:'],
+        'form-action': ["'self'", 'https://www.paypal.com', 'https://www.sandbox.paypal.com'],
+        'upgrade-insecure-requests': config.isProduction ? [] : null,
+      },
+    },
+    strictTransportSecurity: config.isProduction,
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(rateLimit, { global: false });
+  registerSameOrigin(app, config.publicUrl);
+  registerSession(app, sessions);
+
+  registerHealth(app, ctx);
+  // Modules: one line each.
+  await registerWeb(app, ctx);
+
+  app.addHook('onClose', async () => { await bus.stop(); });
+  return { app, ctx };
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+// One schema over process.env. Every setting has an embedded default so `npm start` needs nothing;
+// README.md carries the same table for people.
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  SESSION_SECRET: z.string().min(32).optional(),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_PRETTY: bool.optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Cellport <no-reply@cellport.local>'),
+  CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha', 'off']).default('altcha'),
+  RECAPTCHA_SITE_KEY: z.string().optional(),
+  RECAPTCHA_SECRET_KEY: z.string().optional(),
+  RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(50_000),
+  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  SEED_DEMO: bool.optional(),
+  DEMO_EMAIL: z.email().default('demo@cellport.local'),
+  DEMO_PASSWORD: z.string().default('Demo#2026'),
+  DEMO_BALANCE: z.coerce.number().min(0).default(1000),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  publicUrl: string;
+  secret: string;
+  seedDemo: boolean;
+  isProduction: boolean;
+  webDist: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads settings, fills derived values and refuses what is unsafe in production. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const isProduction = c.NODE_ENV === 'production';
+  if (isProduction) {
+    const problems: string[] = [];
+    if (!c.SESSION_SECRET) problems.push('SESSION_SECRET must be set (32+ characters)');
+    if (!c.PUBLIC_URL?.startsWith('https://')) problems.push('PUBLIC_URL must be an https:// address');
+    if (c.CAPTCHA_PROVIDER === 'recaptcha' && !c.RECAPTCHA_SECRET_KEY) problems.push('RECAPTCHA_SECRET_KEY is missing');
+    if (c.SEED_DEMO) problems.push('SEED_DEMO must not be on in production');
+    if (problems.length) throw new ConfigError(`Refusing to start in production:\n  ${problems.join('\n  ')}`);
+  } else if (c.CAPTCHA_PROVIDER === 'recaptcha' && !c.RECAPTCHA_SECRET_KEY) {
+    throw new ConfigError('CAPTCHA_PROVIDER=recaptcha needs RECAPTCHA_SECRET_KEY and RECAPTCHA_SITE_KEY');
+  }
+  const dataDir = resolve(c.DATA_DIR);
+  return {
+    ...c,
+    DATA_DIR: dataDir,
+    isProduction,
+    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    secret: c.SESSION_SECRET ?? localSecret(dataDir, c.NODE_ENV),
+    seedDemo: c.SEED_DEMO ?? !isProduction,
+    webDist: resolve(c.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+  };
+}
+
+// Outside production a random secret is kept in DATA_DIR so sessions survive restarts without any setting.
+function localSecret(dataDir: string, env: string): string {
+  if (env === 'test') return 'test-secret-test-secret-test-secret-0000';
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

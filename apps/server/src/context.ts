@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database, DatabaseHandle } from './db/database.js';
+import type { Mailer } from './integrations/mail/mailer.js';
+import type { Bus } from './lib/bus.js';
+import type { Sessions } from './plugins/session.js';
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+/** What every module is built from. Modules receive it explicitly; nothing reaches for globals. */
+export interface AppContext {
+  config: Config;
+  database: DatabaseHandle;
+  db: Database;
+  bus: Bus;
+  sessions: Sessions;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,93 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import type { DB } from './schema.js';
+
+export type Database = Kysely<DB>;
+
+export interface DatabaseHandle {
+  db: Database;
+  /** 'postgres' when talking to a server; 'pglite' for the embedded single-connection database. */
+  kind: 'postgres' | 'pglite';
+  /** Listen to a NOTIFY channel; PGlite supports it in-process too. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** Load a data directory dump (tests copy one migrated database instead of migrating each time). */
+  loadDataDir?: Blob | File | undefined;
+  /** Keep PGlite in memory (tests). */
+  inMemory?: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options);
+}
+
+async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
+  const pg = await import('pg');
+  // bigint columns come back as strings from pg; our money code works with bigint, so parse them here once.
+  pg.default.types.setTypeParser(20, (v) => BigInt(v));
+  const pool = new pg.default.Pool({ connectionString: url, max });
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let listener: import('pg').PoolClient | undefined;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  return {
+    db,
+    kind: 'postgres',
+    async listen(channel, onPayload) {
+      if (!listener) {
+        listener = await pool.connect();
+        listener.on('notification', (msg) => handlers.get(msg.channel)?.forEach((h) => h(msg.payload ?? '')));
+      }
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await listener.query(`listen "${channel.replace(/"/g, '')}"`);
+      }
+      set.add(onPayload);
+      return async () => { set.delete(onPayload); };
+    },
+    async close() {
+      listener?.release();
+      await db.destroy();
+    },
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGliteDialect } = await import('./pglite-dialect.js');
+  let dataDir: string | undefined;
+  if (!options.inMemory) {
+    dataDir = join(options.dataDir, 'pglite');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const pglite = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    parsers: { 20: (v: string) => BigInt(v) },
+  });
+  const dialect: Dialect = new PGliteDialect(pglite);
+  const db = new Kysely<DB>({ dialect });
+  return {
+    db,
+    kind: 'pglite',
+    async listen(channel, onPayload) {
+      const unsubscribe = await pglite.listen(channel, onPayload);
+      return unsubscribe;
+    },
+    async close() {
+      await db.destroy();
+      await pglite.close();
+    },
+    // Exposed for tests that snapshot a migrated database.
+    ...({ pglite } as object),
+  };
+}

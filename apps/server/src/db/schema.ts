@@ -1,0 +1,4 @@
+import type { AccountsTables } from './tables/accounts.js';
+
+// The database as Kysely sees it: one interface per area in tables/, joined here.
+export type DB = AccountsTables;

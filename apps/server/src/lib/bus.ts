@@ -1,0 +1,46 @@
+import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../db/database.js';
+
+const CHANNEL = 'cellport_bus';
+
+export interface BusMessage { topic: string; data: unknown }
+
+/**
+ * Events between parts of the server and between instances. Locally an EventEmitter; on PostgreSQL every
+ * message also travels through NOTIFY so that other instances behind the same database hear it.
+ */
+export class Bus {
+  private readonly local = new EventEmitter();
+  private readonly origin = Math.random().toString(36).slice(2);
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(private readonly database: DatabaseHandle) {
+    this.local.setMaxListeners(0);
+  }
+
+  async start(): Promise<void> {
+    if (this.database.kind !== 'postgres') return;
+    this.unlisten = await this.database.listen(CHANNEL, (payload) => {
+      try {
+        const { origin, topic, data } = JSON.parse(payload) as BusMessage & { origin: string };
+        if (origin !== this.origin) this.local.emit(topic, data);
+      } catch { /* a foreign payload on our channel is ignored */ }
+    });
+  }
+
+  async publish(topic: string, data: unknown): Promise<void> {
+    this.local.emit(topic, data);
+    if (this.database.kind !== 'postgres') return;
+    const payload = JSON.stringify({ origin: this.origin, topic, data }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(this.database.db);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each topic has its own payload shape
+  on(topic: string, handler: (data: any) => void): () => void {
+    this.local.on(topic, handler);
+    return () => this.local.off(topic, handler);
+  }
+
+  async stop(): Promise<void> { await this.unlisten?.(); }
+}

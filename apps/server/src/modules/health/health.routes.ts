@@ -1,0 +1,18 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { App, AppContext } from '../../context.js';
+
+export function registerHealth(app: App, { db }: AppContext): void {
+  // Liveness: the process answers. Never touches the database.
+  app.get('/healthz', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
+  // Readiness: the database answers too.
+  app.get('/readyz', { schema: { response: { 200: z.object({ status: z.string() }), 503: z.object({ status: z.string() }) } } },
+    async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(db);
+        return { status: 'ready' };
+      } catch {
+        return reply.status(503).send({ status: 'database unavailable' });
+      }
+    });
+}

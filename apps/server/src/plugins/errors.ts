@@ -1,0 +1,32 @@
+import { ERRORS } from '@cellport/shared';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/app-error.js';
+
+/** One place turns every failure into `{error, code}`; 5xx details are logged and never shown. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.status).send({ error: err.message, code: err.code, ...(err.details ?? {}) });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issues = err.validation.map((v) => ({
+        path: (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.'),
+        message: v.message ?? ERRORS.VALIDATION,
+      }));
+      return reply.status(400).send({ error: issues[0]?.message ?? ERRORS.VALIDATION, code: 'VALIDATION', issues });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err, cause: err.cause }, 'response did not match its schema');
+      return reply.status(500).send({ error: ERRORS.INTERNAL, code: 'INTERNAL' });
+    }
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status === 429) return reply.status(429).send({ error: ERRORS.RATE_LIMITED, code: 'RATE_LIMITED' });
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: bad JSON, wrong content type, body too large.
+      return reply.status(status).send({ error: err.message || ERRORS.VALIDATION, code: 'VALIDATION' });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.status(500).send({ error: ERRORS.INTERNAL, code: 'INTERNAL' });
+  });
+}

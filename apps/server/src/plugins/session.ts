@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { AppError } from '../lib/app-error.js';
+import type { Bus } from '../lib/bus.js';
+import { hashToken, newToken } from '../lib/tokens.js';
+
+export const SESSION_COOKIE = 'cp_session';
+const CACHE_MS = 60_000;
+const TOUCH_MS = 5 * 60_000;
+
+export interface SessionUser { sessionId: string; userId: string; role: 'customer' | 'admin' }
+interface Cached extends SessionUser { expiresAt: number; cachedAt: number; touchedAt: number }
+
+/**
+ * Server-side sessions in the database, with a short in-memory cache so that polls do not touch the database.
+ * Revocations (sign-out, deactivation) are published on the bus and drop the cache on every instance.
+ */
+export class Sessions {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly db: Database, private readonly bus: Bus, private readonly config: Config) {
+    bus.on('session:revoked', ({ ids, userId }: { ids?: string[]; userId?: string }) => {
+      for (const id of ids ?? []) this.cache.delete(id);
+      if (userId) for (const [id, s] of this.cache) if (s.userId === userId) this.cache.delete(id);
+    });
+  }
+
+  /** Creates a session and returns the cookie token (only its hash is stored). */
+  async create(userId: string, request: FastifyRequest): Promise<string> {
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + this.config.SESSION_TTL_DAYS * 86_400_000);
+    await this.db
+      .insertInto('sessions')
+      .values({
+        id: hashToken(token),
+        user_id: userId,
+        ip: request.ip,
+        user_agent: String(request.headers['user-agent'] ?? '').slice(0, 300),
+        expires_at: expiresAt,
+      })
+      .execute();
+    return token;
+  }
+
+  async resolve(token: string): Promise<SessionUser | null> {
+    const id = hashToken(token);
+    const now = Date.now();
+    const hit = this.cache.get(id);
+    if (hit && hit.expiresAt > now && now - hit.cachedAt < CACHE_MS) {
+      if (now - hit.touchedAt > TOUCH_MS) this.touch(hit, now);
+      return hit;
+    }
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.id', 'sessions.user_id', 'sessions.expires_at', 'users.role', 'users.is_active'])
+      .where('sessions.id', '=', id)
+      .executeTakeFirst();
+    if (!row || !row.is_active || row.expires_at.getTime() <= now) {
+      this.cache.delete(id);
+      return null;
+    }
+    const entry: Cached = {
+      sessionId: id, userId: row.user_id, role: row.role,
+      expiresAt: row.expires_at.getTime(), cachedAt: now, touchedAt: hit?.touchedAt ?? 0,
+    };
+    this.cache.set(id, entry);
+    if (now - entry.touchedAt > TOUCH_MS) this.touch(entry, now);
+    return entry;
+  }
+
+  private touch(entry: Cached, now: number): void {
+    entry.touchedAt = now;
+    void this.db.updateTable('sessions').set({ last_seen_at: sql`now()` }).where('id', '=', entry.sessionId)
+      .execute().catch(() => {});
+  }
+
+  async revoke(sessionIds: string[]): Promise<void> {
+    if (!sessionIds.length) return;
+    await this.db.deleteFrom('sessions').where('id', 'in', sessionIds).execute();
+    await this.bus.publish('session:revoked', { ids: sessionIds });
+  }
+
+  /** Ends every session of a user, optionally keeping one (sign out the others). */
+  async revokeAllForUser(userId: string, keepSessionId?: string): Promise<void> {
+    let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepSessionId) q = q.where('id', '!=', keepSessionId);
+    const removed = await q.returning('id').execute();
+    await this.bus.publish('session:revoked', { ids: removed.map((r) => r.id), userId: keepSessionId ? undefined : userId });
+  }
+
+  setCookie(reply: FastifyReply, token: string): void {
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/', httpOnly: true, sameSite: 'lax', secure: this.config.isProduction,
+      maxAge: this.config.SESSION_TTL_DAYS * 86_400,
+    });
+  }
+
+  clearCookie(reply: FastifyReply): void {
+    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.config.isProduction });
+  }
+}
+
+export function registerSession(app: FastifyInstance, sessions: Sessions): void {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token && token.length < 200) request.user = await sessions.resolve(token);
+  });
+}
+
+/** preHandler for routes that need a signed-in customer. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  if (!request.user) throw new AppError('UNAUTHORIZED', 401);
+}
+/** preHandler for operator routes: 401 for visitors, 403 for customers. */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (!request.user) throw new AppError('UNAUTHORIZED', 401);
+  if (request.user.role !== 'admin') throw new AppError('FORBIDDEN', 403);
+}
+
+/** The signed-in user of a route guarded by requireUser. */
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw new AppError('UNAUTHORIZED', 401);
+  return request.user;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest { user: SessionUser | null }
+}

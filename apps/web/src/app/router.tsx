@@ -1,0 +1,49 @@
+import { Suspense } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { LoadingOverlay } from '../components/ui/loading-overlay';
+import { lazyPage } from '../lib/lazy-page';
+import { LanguageRoot } from './language-root';
+import { RouteErrorBoundary } from './router-fallback';
+
+// Every page is lazy: the sign-in page downloads only what it needs (bench/BENCHMARKS.md, sign-in bundle).
+const SignUp = lazyPage(() => import('../features/auth/pages/sign-up-page'));
+const SignIn = lazyPage(() => import('../features/auth/pages/sign-in-page'));
+const ConfirmEmail = lazyPage(() => import('../features/auth/pages/confirm-email-page'));
+const EmailVerified = lazyPage(() => import('../features/auth/pages/email-verified-page'));
+const ResetRequest = lazyPage(() => import('../features/auth/pages/reset-password-request-page'));
+const ResetPassword = lazyPage(() => import('../features/auth/pages/reset-password-page'));
+const Shell = lazyPage(() => import('./shell/authenticated-shell'));
+const Mailbox = lazyPage(() => import('../features/dev/mailbox-page'));
+
+const toDashboard = <Redirect to="~/en/dashboard" replace />;
+
+/** Public pages; every other path under /{lng} belongs to the authenticated shell. */
+function LanguageRoutes() {
+  return (
+    <Switch>
+      <Route path="/sign-up" component={SignUp} />
+      <Route path="/sign-in" component={SignIn} />
+      <Route path="/confirm-email/:email" component={ConfirmEmail} />
+      <Route path="/email-verified/:email" component={EmailVerified} />
+      <Route path="/reset-password" component={ResetRequest} />
+      <Route path="/reset-password/:token" component={ResetPassword} />
+      <Route component={Shell} />
+    </Switch>
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <RouteErrorBoundary>
+      <Suspense fallback={<LoadingOverlay />}>
+        <Switch>
+          <Route path="/dev/mailbox" component={Mailbox} />
+          <Route path="/:lng" nest>
+            {(params) => <LanguageRoot lng={params.lng}><LanguageRoutes /></LanguageRoot>}
+          </Route>
+          <Route>{toDashboard}</Route>
+        </Switch>
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}

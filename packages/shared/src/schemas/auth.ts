@@ -1,0 +1,126 @@
+import * as z from 'zod/mini';
+import { LANGUAGES, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN, PURPOSE_MIN } from '../constants.js';
+
+// Validation rules of spec §5 with their exact messages. The web forms and the server use these same schemas.
+// Written with zod/mini so the browser bundle carries only the checks it uses (docs/decisions/002).
+export const MESSAGES = {
+  name: 'Name must be at least 3 characters long',
+  login: 'Login is not email address!',
+  required: 'This field is required',
+  passwordWhitespace: 'Password must not contain Whitespaces.',
+  passwordUppercase: 'Password must have at least one Uppercase Character.',
+  passwordLowercase: 'Password must have at least one Lowercase Character.',
+  passwordDigit: 'Password must contain at least one Digit.',
+  passwordSymbol: 'Password must contain at least one Special Symbol.',
+  passwordLength: 'Password must be 8-16 Characters Long.',
+  purpose: 'Purpose  must be at least 20 characters long',
+  passwordsDiffer: 'Password not equal',
+  terms: 'Please accept the terms and the refund policy',
+  marketing: 'Please agree to receive e-mails from us',
+  code: 'The code has 6 digits',
+} as const;
+export type ValidationMessage = (typeof MESSAGES)[keyof typeof MESSAGES];
+
+const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
+const optionalText = (max: number) => z._default(text(max), '');
+
+export const nameSchema = z.string().check(z.trim(), z.minLength(NAME_MIN, MESSAGES.name), z.maxLength(100, MESSAGES.name));
+export const loginSchema = z.string().check(
+  z.trim(),
+  z.toLowerCase(),
+  z.minLength(1, MESSAGES.required),
+  z.maxLength(254, MESSAGES.login),
+  z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/, MESSAGES.login),
+);
+
+// Checked in the spec's order; `abort` makes the first failing rule the only message.
+const rule = (ok: (v: string) => boolean, message: string) => z.refine(ok, { message, abort: true });
+export const passwordSchema = z.string().check(
+  rule((v) => !/\s/.test(v), MESSAGES.passwordWhitespace),
+  rule((v) => /[A-Z]/.test(v), MESSAGES.passwordUppercase),
+  rule((v) => /[a-z]/.test(v), MESSAGES.passwordLowercase),
+  rule((v) => /[0-9]/.test(v), MESSAGES.passwordDigit),
+  rule((v) => /[^A-Za-z0-9\s]/.test(v), MESSAGES.passwordSymbol),
+  rule((v) => v.length >= PASSWORD_MIN && v.length <= PASSWORD_MAX, MESSAGES.passwordLength),
+);
+
+export const purposeSchema = z.string().check(z.trim(), z.minLength(PURPOSE_MIN, MESSAGES.purpose), z.maxLength(2000));
+export const languageSchema = z.enum(LANGUAGES);
+export const totpCode = z.string().check(z.trim(), z.regex(/^\d{6}$/, MESSAGES.code));
+
+/** Sign-up step 1: Account Information. */
+export const signUpAccountSchema = z.object({
+  name: nameSchema,
+  company_name: optionalText(200),
+  login: loginSchema,
+  password: passwordSchema,
+});
+/** Sign-up step 2: Proxy Usage Information. */
+export const signUpUsageSchema = z.object({
+  purpose: purposeSchema,
+  website_wishlist: optionalText(2000),
+});
+/** Sign-up step 3: Terms of Service; both boxes are required. */
+export const signUpTermsSchema = z.object({
+  terms: z.literal(true, MESSAGES.terms),
+  marketing: z.literal(true, MESSAGES.marketing),
+});
+
+export const signUpRequestSchema = z.object({
+  ...signUpAccountSchema.shape,
+  ...signUpUsageSchema.shape,
+  inviteLinkToken: optionalText(200),
+  language: z._default(languageSchema, 'en'),
+  marketing: z._default(z.boolean(), true),
+});
+export type SignUpRequest = z.input<typeof signUpRequestSchema>;
+
+export const checkLoginRequestSchema = z.object({ login: loginSchema, name: nameSchema });
+
+export const credentialsSchema = z.object({
+  login: loginSchema,
+  password: z.string().check(z.minLength(1, MESSAGES.required), z.maxLength(200)),
+  code: optionalText(10),
+});
+export type Credentials = z.input<typeof credentialsSchema>;
+
+export const loginResponseSchema = z.object({
+  error: z.nullable(z.string()),
+  isActive: z.boolean(),
+  isVerified: z.boolean(),
+  use2fa: z.boolean(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const signInFormSchema = z.object({ ...credentialsSchema.shape, redirect: optionalText(2000) });
+
+export const emailRequestSchema = z.object({ login: loginSchema, language: z._default(languageSchema, 'en') });
+export const resetRequestFormSchema = z.object({ login: loginSchema });
+
+export const changePasswordSchema = z.object({
+  token: z.string().check(z.minLength(10), z.maxLength(200)),
+  password: passwordSchema,
+});
+const sameTwice = <T extends { password: string; repeat: string }>() =>
+  z.refine<T>((v) => v.password === v.repeat, { message: MESSAGES.passwordsDiffer, path: ['repeat'] });
+export const resetPasswordFormSchema = z.object({ password: passwordSchema, repeat: z.string() })
+  .check(sameTwice());
+
+export const captchaVerifySchema = z.object({ 'g-recaptcha-response': z.string().check(z.minLength(1), z.maxLength(10_000)) });
+export const captchaConfigSchema = z.object({
+  provider: z.enum(['altcha', 'recaptcha', 'off']),
+  siteKey: z.nullable(z.string()),
+  /** Whether this browser already passed the captcha (it is asked once). */
+  passed: z.boolean(),
+});
+
+export const totpCodeSchema = z.object({ code: totpCode });
+export const profileSchema = z.object({ name: nameSchema, company_name: optionalText(200) });
+export const accountPasswordSchema = z.object({
+  current: z.string().check(z.minLength(1, MESSAGES.required), z.maxLength(200)),
+  password: passwordSchema,
+  repeat: z.string(),
+}).check(sameTwice());
+
+export const okSchema = z.object({ success: z.boolean() });
+export const errorResponseSchema = z.object({ error: z.string(), code: z.string() });
