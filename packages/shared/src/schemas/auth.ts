@@ -34,7 +34,7 @@ export const loginSchema = z.string().check(
 );
 
 // Checked in the spec's order; `abort` makes the first failing rule the only message.
-const rule = (ok: (v: string) => boolean, message: string) => z.refine(ok, { message, abort: true });
+const rule = (ok: (v: string) => boolean, message: string) => z.refine<string>(ok, { message, abort: true });
 export const passwordSchema = z.string().check(
   rule((v) => !/\s/.test(v), MESSAGES.passwordWhitespace),
   rule((v) => /[A-Z]/.test(v), MESSAGES.passwordUppercase),
