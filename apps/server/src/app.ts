@@ -15,6 +15,7 @@ import { registerSameOrigin } from './plugins/same-origin.js';
 import { registerSession, Sessions } from './plugins/session.js';
 import { registerHealth } from './modules/health/health.routes.js';
 import { registerWeb } from './modules/web/web.routes.js';
+import { registerAccountSettings } from './modules/account-settings/account-settings.routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -70,6 +71,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
   registerHealth(app, ctx);
   // Modules: one line each.
+  registerAccountSettings(app, ctx);
   await registerWeb(app, ctx);
 
   app.addHook('onClose', async () => { await bus.stop(); });

@@ -1,0 +1,121 @@
+import { hash, verify } from '@node-rs/argon2';
+import QRCode from 'qrcode';
+import { AppError } from '../../lib/app-error.js';
+import { isFreshStep, newTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
+import type { Sessions } from '../../plugins/session.js';
+import type { AccountSettingsRepository, UserRow } from './account-settings.repository.js';
+
+export interface Me {
+  id: string;
+  name: string;
+  email: string;
+  company_name: string;
+  language: string;
+  use2fa: boolean;
+  isVerified: boolean;
+  role: 'customer' | 'admin';
+}
+
+export interface SessionView {
+  id: string;
+  ip: string;
+  userAgent: string;
+  createdAt: string;
+  lastSeenAt: string;
+  current: boolean;
+}
+
+/** Profile, password, two-factor and sessions of the signed-in user. */
+export class AccountSettingsService {
+  constructor(private readonly repo: AccountSettingsRepository, private readonly sessions: Sessions) {}
+
+  async me(userId: string): Promise<Me> {
+    return toMe(await this.user(userId));
+  }
+
+  async updateProfile(userId: string, profile: { name: string; company_name: string }): Promise<Me> {
+    await this.repo.updateProfile(userId, profile);
+    return this.me(userId);
+  }
+
+  /** Changes the password after checking the current one, and ends every other session of the user. */
+  async changePassword(userId: string, sessionId: string, current: string, next: string): Promise<void> {
+    const user = await this.user(userId);
+    const ok = await verify(user.password_hash, current).catch(() => false);
+    if (!ok) throw new AppError('WRONG_CURRENT_PASSWORD', 400);
+    await this.repo.setPasswordHash(userId, await hash(next));
+    await this.sessions.revokeAllForUser(userId, sessionId);
+  }
+
+  /** Starts two-factor setup: a new pending secret, its otpauth:// URL and a QR code of it as SVG. */
+  async setupTwoFactor(userId: string): Promise<{ secret: string; otpauthUrl: string; qrSvg: string }> {
+    const user = await this.user(userId);
+    if (user.totp_secret) throw new AppError('TWO_FACTOR_ALREADY_ON', 409);
+    const secret = newTotpSecret();
+    await this.repo.setPendingTotpSecret(userId, secret);
+    const otpauthUrl = totpUri(secret, user.email, 'Cellport');
+    const qrSvg = await QRCode.toString(otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    return { secret, otpauthUrl, qrSvg };
+  }
+
+  /** Confirms setup with a code from the app: the pending secret becomes the active one. */
+  async enableTwoFactor(userId: string, code: string): Promise<Me> {
+    const user = await this.user(userId);
+    if (user.totp_secret) throw new AppError('TWO_FACTOR_ALREADY_ON', 409);
+    if (!user.totp_pending_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
+    const step = freshStep(user.totp_pending_secret, code, user.totp_last_step);
+    if (!(await this.repo.activateTotp(userId, user.totp_pending_secret, step))) throw new AppError('WRONG_CODE', 400);
+    return this.me(userId);
+  }
+
+  /** Turns two-factor off; the code is checked against the active secret and consumed. */
+  async disableTwoFactor(userId: string, code: string): Promise<Me> {
+    const user = await this.user(userId);
+    if (!user.totp_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
+    const step = freshStep(user.totp_secret, code, user.totp_last_step);
+    if (!(await this.repo.deactivateTotp(userId, user.totp_secret, step))) throw new AppError('WRONG_CODE', 400);
+    return this.me(userId);
+  }
+
+  async listSessions(userId: string, currentSessionId: string): Promise<SessionView[]> {
+    const rows = await this.repo.listSessions(userId);
+    return rows.map((s) => ({
+      id: s.id,
+      ip: s.ip,
+      userAgent: s.user_agent,
+      createdAt: s.created_at.toISOString(),
+      lastSeenAt: s.last_seen_at.toISOString(),
+      current: s.id === currentSessionId,
+    }));
+  }
+
+  /** Ends one of the user's own sessions; another user's session id is answered as not found. */
+  async endSession(userId: string, sessionId: string): Promise<void> {
+    if (!(await this.repo.ownsSession(userId, sessionId))) throw new AppError('NOT_FOUND', 404);
+    await this.sessions.revoke([sessionId]);
+  }
+
+  async endOtherSessions(userId: string, currentSessionId: string): Promise<void> {
+    await this.sessions.revokeAllForUser(userId, currentSessionId);
+  }
+
+  private async user(userId: string): Promise<NonNullable<UserRow>> {
+    const user = await this.repo.findUser(userId);
+    // The session outlived its user (deleted meanwhile): treat as signed out.
+    if (!user) throw new AppError('UNAUTHORIZED', 401);
+    return user;
+  }
+}
+
+function freshStep(secret: string, code: string, lastStep: bigint | null): bigint {
+  const step = verifyTotp(secret, code);
+  if (step === null || !isFreshStep(step, lastStep)) throw new AppError('WRONG_CODE', 400);
+  return BigInt(step);
+}
+
+function toMe(u: NonNullable<UserRow>): Me {
+  return {
+    id: u.id, name: u.name, email: u.email, company_name: u.company_name, language: u.language,
+    use2fa: u.totp_secret !== null, isVerified: u.is_verified, role: u.role,
+  };
+}
