@@ -1,4 +1,5 @@
 import { AUTH_ERRORS } from './errors/auth.js';
+import { CATALOG_ERRORS } from './errors/catalog.js';
 import { COMMON_ERRORS } from './errors/common.js';
 
 // Error codes the server answers with ({error, code}). The English message is the default (spec §8 wording
@@ -7,6 +8,7 @@ import { COMMON_ERRORS } from './errors/common.js';
 export const ERRORS = {
   ...COMMON_ERRORS,
   ...AUTH_ERRORS,
+  ...CATALOG_ERRORS,
 } as const;
 export type ErrorCode = keyof typeof ERRORS;
 export const isErrorCode = (value: unknown): value is ErrorCode =>

@@ -1,0 +1,21 @@
+// Catalog, buying from the balance, renewals, coupons and proxy management (issue 3).
+// Messages with {{name}} are templates: the server fills them and also sends the value as a field of the
+// error body (OUT_OF_STOCK → `available`, ROTATION_TOO_SOON → `retryAfter` seconds), so clients can translate.
+export const CATALOG_ERRORS = {
+  COUNTRY_NOT_FOUND: 'This country is not available',
+  TARIFF_NOT_FOUND: 'This tariff is not available',
+  TARIFF_MISMATCH: 'This tariff does not match the chosen country, carrier, region or port type',
+  OUT_OF_STOCK: 'Not enough free ports for this choice: {{available}} available',
+  INSUFFICIENT_FUNDS: 'Not enough money on your balance. Please add funds.',
+  COUPON_UNKNOWN: 'This coupon does not exist',
+  COUPON_EXPIRED: 'This coupon is not valid at this time',
+  COUPON_USED_UP: 'This coupon has already been used up',
+  COUPON_NOT_APPLICABLE: 'This coupon is not valid for this tariff or country',
+  PORT_NOT_RENEWABLE: 'This port can no longer be renewed',
+  PROXY_LOGIN_TAKEN: 'This proxy login is already taken. Please choose another.',
+  ROTATION_TOO_SOON: 'You can rotate this port once a minute. Try again in {{retryAfter}} s.',
+  ROTATION_FAILED: 'The modem could not change its IP. Please try again.',
+  MODEM_OFFLINE: 'The modem is offline right now. Please try again later.',
+  PORT_EXPIRED: 'This port has expired. Renew it to use it again.',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was already used for a different request',
+} as const;

@@ -1,0 +1,312 @@
+import * as z from 'zod/mini';
+
+// Catalog, buying from the balance, renewals and proxy management (issue 3). Server routes validate and serialize
+// with these schemas, and the web pages use the same ones, so both sides agree on every field.
+//
+// Money: every amount in the JSON API is a STRING of integer minor units (USD/USDT micro-units: "2500000" = $2.50;
+// BTC: satoshi). Ids are UUID strings. Dates are ISO-8601 strings.
+
+export const CATALOG_LIMITS = {
+  modemCountMin: 1,
+  modemCountMax: 50,
+  renewPeriodsMin: 1,
+  renewPeriodsMax: 24,
+  renewDaysMin: 1,
+  renewDaysMax: 365,
+  basketMax: 50,
+  modemNameMax: 60,
+  proxyLoginMin: 4,
+  proxyLoginMax: 32,
+  proxyPasswordMin: 6,
+  proxyPasswordMax: 32,
+  whitelistMax: 20,
+  couponNameMax: 64,
+  /** Seconds a port must wait between two rotations. */
+  rotationCooldownSeconds: 60,
+} as const;
+
+/** Rotation-interval choices in minutes; 0 means on demand only (link or button). */
+export const ROTATION_INTERVALS = [0, 5, 10, 15, 30, 60] as const;
+export const TARIFF_PERIODS = ['day', 'week', 'month'] as const;
+export type TariffPeriod = (typeof TARIFF_PERIODS)[number];
+export const PERIOD_DAYS: Record<TariffPeriod, 1 | 7 | 30> = { day: 1, week: 7, month: 30 };
+export const APPLY_STATUSES = ['idle', 'rotating', 'applying', 'failed'] as const;
+export type ApplyStatus = (typeof APPLY_STATUSES)[number];
+
+/** English validation messages; the web translates them through the `errors` namespace keys of the same name. */
+export const CATALOG_MESSAGES = {
+  proxyLogin: 'Login must be 4-32 characters: letters, digits, _ or -',
+  proxyPassword: 'Password must be 6-32 printable characters without spaces',
+  whitelistEntry: 'Each whitelist entry must be an IPv4 or IPv6 address or a CIDR range',
+  whitelistSize: 'The whitelist holds at most 20 entries',
+  modemName: 'Name must be 1-60 characters long',
+  basketEntry: 'Choose either a number of periods (1-24) or of days (1-365) for each port',
+  basketSize: 'Choose between 1 and 50 ports to renew',
+  modemCount: 'Choose between 1 and 50 ports',
+} as const;
+
+// ---- building blocks ----------------------------------------------------------------------------------------------
+
+export const idSchema = z.uuid();
+/** Integer minor units as a string ("2500000" = $2.50). */
+export const moneySchema = z.string().check(z.regex(/^\d+$/));
+export const localizedNameSchema = z.object({ en: z.string(), ru: z.string(), cn: z.string() });
+export type LocalizedName = z.infer<typeof localizedNameSchema>;
+const int = (min: number, max: number, message?: string) =>
+  z.number().check(z.int(message), z.minimum(min, message), z.maximum(max, message));
+const isoDate = z.string();
+const optionalId = z.optional(z.nullable(idSchema));
+
+export const languageQuerySchema = z.object({ lng: z.optional(z.string().check(z.maxLength(10))) });
+
+// ---- GET /api/v1/account ------------------------------------------------------------------------------------------
+
+const coinAccountSchema = z.object({ balance: moneySchema, address: z.nullable(z.string()) });
+export const accountResponseSchema = z.object({ btc: coinAccountSchema, usdt: coinAccountSchema });
+export type AccountResponse = z.infer<typeof accountResponseSchema>;
+
+// ---- GET /api/v1/countries ----------------------------------------------------------------------------------------
+
+export const carrierSchema = z.object({ _id: idSchema, name: z.string() });
+export const regionSchema = z.object({ _id: idSchema, name: z.string(), carrier_id: z.nullable(idSchema) });
+export const countrySchema = z.object({
+  _id: idSchema,
+  /** ISO 3166-1 alpha-2, upper case. */
+  code: z.string(),
+  /** In the request language (?lng= or Accept-Language; en fallback). */
+  name: z.string(),
+  names: localizedNameSchema,
+  carriers: z.array(carrierSchema),
+  regions: z.array(regionSchema),
+});
+export const countriesResponseSchema = z.array(countrySchema);
+export type Carrier = z.infer<typeof carrierSchema>;
+export type Region = z.infer<typeof regionSchema>;
+export type Country = z.infer<typeof countrySchema>;
+
+// ---- GET /api/v1/tariffs ------------------------------------------------------------------------------------------
+
+export const tariffSchema = z.object({
+  _id: idSchema,
+  name: localizedNameSchema,
+  price: moneySchema,
+  period: z.enum(TARIFF_PERIODS),
+  periodDays: z.union([z.literal(1), z.literal(7), z.literal(30)]),
+  country_id: idSchema,
+  carrier_id: z.nullable(idSchema),
+  region_id: z.nullable(idSchema),
+  isShared: z.boolean(),
+  /** Minutes; 0 = on demand only. */
+  rotationInterval: z.number(),
+  /** Whether a monthly subscription may be offered for it (spec §4, card payment type). */
+  recurring: z.boolean(),
+});
+export const tariffsResponseSchema = z.array(tariffSchema);
+export type Tariff = z.infer<typeof tariffSchema>;
+
+// ---- GET /api/v1/modems/rotation-tags -----------------------------------------------------------------------------
+
+export const rotationTagSchema = z.object({ value: z.number(), label: z.string() });
+export const rotationTagsResponseSchema = z.array(rotationTagSchema);
+export type RotationTag = z.infer<typeof rotationTagSchema>;
+
+// ---- GET /api/v1/modems/count/:country_id -------------------------------------------------------------------------
+
+export const modemCountParamsSchema = z.object({ country_id: idSchema });
+export const modemCountQuerySchema = z.object({
+  isShared: z.optional(z.enum(['true', 'false'])),
+  carrier_id: z.optional(idSchema),
+  region_id: z.optional(idSchema),
+  rotationInterval: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(1440))),
+});
+export const modemCountResponseSchema = z.object({ count: z.number() });
+export type ModemCountQuery = z.input<typeof modemCountQuerySchema>;
+export type ModemCountResponse = z.infer<typeof modemCountResponseSchema>;
+
+// ---- POST /api/v1/coupons/check -----------------------------------------------------------------------------------
+
+export const couponNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(CATALOG_LIMITS.couponNameMax));
+export const couponCheckRequestSchema = z.object({
+  coupon_name: couponNameSchema,
+  tariff_id: optionalId,
+  country_id: optionalId,
+});
+export const couponSchema = z.object({
+  name: z.string(),
+  type: z.enum(['percent', 'fixed']),
+  /** For type percent: 1..100. */
+  percent: z.optional(z.number()),
+  /** For type fixed: minor units off the total. */
+  amount: z.optional(moneySchema),
+});
+export const couponCheckResponseSchema = z.object({ error: z.null(), coupon: couponSchema });
+export type CouponCheckRequest = z.input<typeof couponCheckRequestSchema>;
+export type Coupon = z.infer<typeof couponSchema>;
+export type CouponCheckResponse = z.infer<typeof couponCheckResponseSchema>;
+
+// ---- ports ("modems" in the API) ----------------------------------------------------------------------------------
+
+export const proxyLoginSchema = z.string().check(
+  z.regex(/^[A-Za-z0-9_-]{4,32}$/, CATALOG_MESSAGES.proxyLogin),
+);
+// Printable ASCII without the space (0x21..0x7e).
+export const proxyPasswordSchema = z.string().check(
+  z.regex(/^[\x21-\x7e]{6,32}$/, CATALOG_MESSAGES.proxyPassword),
+);
+/** One whitelist entry: an IPv4 or IPv6 address, or a CIDR range of either. */
+export const whitelistEntrySchema = z.union(
+  [z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()],
+  { error: CATALOG_MESSAGES.whitelistEntry },
+);
+export const whitelistSchema = z.array(
+  z.string().check(z.trim(), z.maxLength(64, CATALOG_MESSAGES.whitelistEntry)),
+).check(z.maxLength(CATALOG_LIMITS.whitelistMax, CATALOG_MESSAGES.whitelistSize));
+export const modemNameSchema = z.string().check(
+  z.trim(),
+  z.minLength(1, CATALOG_MESSAGES.modemName),
+  z.maxLength(CATALOG_LIMITS.modemNameMax, CATALOG_MESSAGES.modemName),
+);
+
+export const portSchema = z.object({
+  _id: idSchema,
+  IMEI: z.string(),
+  modem_name: z.string(),
+  status: z.enum(['active', 'expired']),
+  applyStatus: z.enum(APPLY_STATUSES),
+  ext_ip: z.string(),
+  online: z.boolean(),
+  /** Host name or address the customer connects to. */
+  host: z.string(),
+  http_port: z.number(),
+  socks_port: z.number(),
+  login: z.string(),
+  password: z.string(),
+  whitelist: z.array(z.string()),
+  rotationInterval: z.number(),
+  /** Full URL: `${publicUrl}/api/v1/rotate/{token}`; opening it rotates without signing in. */
+  rotationLink: z.string(),
+  expiresAt: isoDate,
+  autoRenew: z.boolean(),
+  tariff_id: idSchema,
+  tariffName: localizedNameSchema,
+  period: z.enum(TARIFF_PERIODS),
+  /** Tariff price per period, minor units. */
+  price: moneySchema,
+  country: z.object({ _id: idSchema, code: z.string(), name: z.string() }),
+  carrier: z.object({ _id: idSchema, name: z.string() }),
+  region: z.nullable(z.object({ _id: idSchema, name: z.string() })),
+  isShared: z.boolean(),
+  lastRotatedAt: z.nullable(isoDate),
+});
+export const portsResponseSchema = z.array(portSchema);
+export type Port = z.infer<typeof portSchema>;
+
+export const portParamsSchema = z.object({ id: idSchema });
+export const portPatchRequestSchema = z.object({
+  modem_name: z.optional(modemNameSchema),
+  login: z.optional(proxyLoginSchema),
+  password: z.optional(proxyPasswordSchema),
+  whitelist: z.optional(whitelistSchema),
+  rotationInterval: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(1440))),
+  autoRenew: z.optional(z.boolean()),
+});
+export type PortPatchRequest = z.input<typeof portPatchRequestSchema>;
+
+export const rotateResponseSchema = z.object({
+  old_ip: z.string(),
+  new_ip: z.string(),
+  applyStatus: z.enum(APPLY_STATUSES),
+});
+export const rotationLinkResponseSchema = z.object({ rotationLink: z.string() });
+export const rotateTokenParamsSchema = z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)) });
+export const publicRotateResponseSchema = z.object({ old_ip: z.string(), new_ip: z.string() });
+export type RotateResponse = z.infer<typeof rotateResponseSchema>;
+export type RotationLinkResponse = z.infer<typeof rotationLinkResponseSchema>;
+export type PublicRotateResponse = z.infer<typeof publicRotateResponseSchema>;
+/** 429 body of a rotation asked for too soon. */
+export const rotationTooSoonSchema = z.object({ error: z.string(), code: z.literal('ROTATION_TOO_SOON'), retryAfter: z.number() });
+
+// ---- payments -----------------------------------------------------------------------------------------------------
+
+export const paymentSchema = z.object({
+  _id: idSchema,
+  /** 'balance' here; the payments issue adds 'stripe', 'Paypal', 'crypto'. */
+  provider: z.string(),
+  kind: z.enum(['purchase', 'renewal']),
+  status: z.string(),
+  /** What was charged, after the discount. */
+  amount: moneySchema,
+  currency: z.literal('USD'),
+  coupon: z.nullable(z.string()),
+  /** Minor units taken off by the coupon ("0" without one). */
+  discount: moneySchema,
+  description: z.string(),
+  modemCount: z.number(),
+  createdAt: isoDate,
+  ports: z.array(z.object({ _id: idSchema, modem_name: z.string() })),
+});
+export const paymentsResponseSchema = z.array(paymentSchema);
+export type Payment = z.infer<typeof paymentSchema>;
+
+// ---- POST /api/v1/payment/balance/buy -----------------------------------------------------------------------------
+
+export const buyRequestSchema = z.object({
+  tariff_id: idSchema,
+  country_id: idSchema,
+  carrier_id: optionalId,
+  region_id: optionalId,
+  isShared: z.boolean(),
+  rotationInterval: z.number().check(z.int(), z.minimum(0), z.maximum(1440)),
+  modemCount: int(CATALOG_LIMITS.modemCountMin, CATALOG_LIMITS.modemCountMax, CATALOG_MESSAGES.modemCount),
+  /** Empty or absent: no coupon. */
+  coupon: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax)))),
+});
+export type BuyRequest = z.input<typeof buyRequestSchema>;
+export const purchaseResponseSchema = z.object({
+  error: z.null(),
+  data: z.object({ payment: paymentSchema, modems: z.array(portSchema) }),
+});
+export type PurchaseResponse = z.infer<typeof purchaseResponseSchema>;
+/** Optional header: a retry with the same key (per customer) returns the first answer and changes nothing. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+// ---- POST /api/v1/payment/balance/renew ---------------------------------------------------------------------------
+
+export const basketEntrySchema = z.object({
+  periods: z.optional(int(CATALOG_LIMITS.renewPeriodsMin, CATALOG_LIMITS.renewPeriodsMax, CATALOG_MESSAGES.basketEntry)),
+  days: z.optional(int(CATALOG_LIMITS.renewDaysMin, CATALOG_LIMITS.renewDaysMax, CATALOG_MESSAGES.basketEntry)),
+}).check(z.refine((v) => (v.periods === undefined) !== (v.days === undefined), { message: CATALOG_MESSAGES.basketEntry }));
+export const renewRequestSchema = z.object({
+  basket: z.record(idSchema, basketEntrySchema).check(
+    z.refine((b) => {
+      const n = Object.keys(b).length;
+      return n >= 1 && n <= CATALOG_LIMITS.basketMax;
+    }, { message: CATALOG_MESSAGES.basketSize }),
+  ),
+  coupon: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax)))),
+});
+export type BasketEntry = z.input<typeof basketEntrySchema>;
+export type RenewRequest = z.input<typeof renewRequestSchema>;
+/** Same shape as a purchase: the renewal payment and the renewed ports. */
+export const renewResponseSchema = purchaseResponseSchema;
+export type RenewResponse = PurchaseResponse;
+
+/**
+ * Price of renewing one port, in minor units: the tariff price × periods, or pro rata for custom days:
+ * ceil(price × days / periodDays) — rounded UP to the micro-unit so the business never loses a fraction.
+ * The server charges exactly this; the web shows it before paying.
+ */
+export function renewalPrice(price: bigint, periodDays: number, entry: { periods?: number; days?: number }): bigint {
+  if (entry.periods !== undefined) return price * BigInt(entry.periods);
+  const days = BigInt(entry.days ?? 0);
+  const per = BigInt(periodDays);
+  return (price * days + per - 1n) / per;
+}
+
+/** Discount of a coupon on a total, in minor units, never more than the total. Percent discounts round down. */
+export function couponDiscount(total: bigint, coupon: Pick<Coupon, 'type' | 'percent' | 'amount'>): bigint {
+  const off = coupon.type === 'percent'
+    ? (total * BigInt(coupon.percent ?? 0)) / 100n
+    : BigInt(coupon.amount ?? '0');
+  return off > total ? total : off;
+}
