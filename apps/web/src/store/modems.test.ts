@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { modemsStore } from './modems';
 import type { ModemView } from './store-types';
 
-const modem = (id: string, IMEI: string, ext_ip: string | null, extra: Partial<ModemView> = {}) =>
-  ({ _id: id, IMEI, ext_ip, applyStatus: 'ready', modem_name: `port ${id}`, ...extra }) as unknown as ModemView;
+const modem = (id: string, IMEI: string, ext_ip: string, extra: Partial<ModemView> = {}) =>
+  ({ _id: id, IMEI, ext_ip, applyStatus: 'idle', modem_name: `port ${id}`, ...extra }) as unknown as ModemView;
 const state = () => modemsStore.getState();
 
 describe('modems store (spec §4)', () => {
@@ -18,11 +18,11 @@ describe('modems store (spec §4)', () => {
   it('add or update by _id: updates in place, appends a new one', () => {
     state().load([modem('a', '1', '10.0.0.1'), modem('b', '2', '10.0.0.2')]);
     state().addOrUpdate(modem('a', '1', '10.0.0.9', { modem_name: 'renamed' }));
-    state().addOrUpdate(modem('c', '3', null));
+    state().addOrUpdate(modem('c', '3', ''));
     expect(state().modems.map((m) => [m._id, m.modem_name, m.ext_ip])).toEqual([
       ['a', 'renamed', '10.0.0.9'],
       ['b', 'port b', '10.0.0.2'],
-      ['c', 'port c', null],
+      ['c', 'port c', ''],
     ]);
   });
 
@@ -33,7 +33,7 @@ describe('modems store (spec §4)', () => {
     expect(state().modems.map((m) => [m._id, m.applyStatus, m.ext_ip])).toEqual([
       ['a', 'rotating', '10.0.0.7'],
       ['b', 'rotating', '10.0.0.7'],
-      ['c', 'ready', '10.0.0.3'],
+      ['c', 'idle', '10.0.0.3'],
     ]);
   });
 
@@ -41,12 +41,12 @@ describe('modems store (spec §4)', () => {
     state().load([modem('a', '111', '10.0.0.1')]);
     state().updateByImei({ IMEI: '111', applyStatus: 'rotating' } as never);
     expect(state().modems[0]).toMatchObject({ applyStatus: 'rotating', ext_ip: '10.0.0.1' });
-    state().updateByImei({ IMEI: '111', applyStatus: 'ready', ext_ip: null } as never);
-    expect(state().modems[0]).toMatchObject({ applyStatus: 'ready', ext_ip: '10.0.0.1' });
+    state().updateByImei({ IMEI: '111', applyStatus: 'idle', ext_ip: null } as never);
+    expect(state().modems[0]).toMatchObject({ applyStatus: 'idle', ext_ip: '10.0.0.1' });
   });
 
   it('delete removes by _id', () => {
-    state().load([modem('a', '1', null), modem('b', '2', null)]);
+    state().load([modem('a', '1', ''), modem('b', '2', '')]);
     state().remove('a');
     expect(state().modems.map((m) => m._id)).toEqual(['b']);
   });
