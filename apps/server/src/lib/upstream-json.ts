@@ -65,3 +65,8 @@ export async function fetchText(url: string, options: FetchJsonOptions = {}): Pr
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
+
+/** The part of the app logger (pino) the adapters use to report what an upstream did wrong. */
+export interface UpstreamLog {
+  warn(details: object, message: string): void;
+}
