@@ -1,0 +1,5 @@
+import type { SignUpRequest } from '@cellport/shared/schemas/auth';
+import { apiPost } from '../../../lib/api';
+
+/** Registers the account; the answer carries the e-mail to confirm. */
+export const signUp = (body: SignUpRequest) => apiPost<{ error: null; email: string }>('/signup', body);

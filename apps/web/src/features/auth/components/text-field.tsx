@@ -1,0 +1,44 @@
+import { useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { useFieldIds } from './field-ids';
+
+interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  ref?: Ref<HTMLInputElement>;
+  name: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  /** Something shown at the end of the label row, such as a "Forgot password?" link. */
+  labelAside?: ReactNode;
+  /** For passwords: a button that shows or hides the text. */
+  reveal?: { show: string; hide: string };
+}
+
+/** A labelled input with its hint and its error linked by aria-describedby. */
+export function TextField({ label, error, hint, labelAside, reveal, type = 'text', className, ...input }: Props) {
+  const { id, hintId, errorId, describedBy } = useFieldIds(Boolean(hint), Boolean(error));
+  const [shown, setShown] = useState(false);
+  return (
+    <div className={`field auth-field${className ? ` ${className}` : ''}`}>
+      <div className="auth-field__label-row">
+        <label htmlFor={id}>{label}</label>
+        {labelAside}
+      </div>
+      <div className={reveal ? 'auth-field__control auth-field__control--reveal' : 'auth-field__control'}>
+        <input
+          id={id}
+          type={reveal && shown ? 'text' : type}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...input}
+        />
+        {reveal && (
+          <button type="button" className="auth-field__reveal" aria-pressed={shown} onClick={() => setShown((s) => !s)}>
+            {shown ? reveal.hide : reveal.show}
+          </button>
+        )}
+      </div>
+      {hint && <p id={hintId} className="field__hint">{hint}</p>}
+      {error && <p id={errorId} className="field__error">{error}</p>}
+    </div>
+  );
+}
