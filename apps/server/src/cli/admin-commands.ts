@@ -1,0 +1,98 @@
+// What the operator CLI does to accounts, as plain functions over the database (the CLI wraps them, tests call them).
+import { randomInt } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import { sql } from 'kysely';
+import type { Database } from '../db/database.js';
+
+export class AdminCommandError extends Error {}
+
+export interface AccountSummary {
+  email: string;
+  name: string;
+  role: 'customer' | 'admin';
+  isActive: boolean;
+  isVerified: boolean;
+  uses2fa: boolean;
+  createdAt: Date;
+}
+
+export type MakeAdminResult = { created: false; email: string } | { created: true; email: string; password: string };
+
+/**
+ * Makes the account with this e-mail an admin; when there is none, creates a verified admin account with a
+ * generated password (returned once, never stored in clear).
+ */
+export async function makeAdmin(db: Database, rawEmail: string): Promise<MakeAdminResult> {
+  const email = normalizeEmail(rawEmail);
+  const existing = await findUser(db, email);
+  if (existing) {
+    await db.updateTable('users').set({ role: 'admin', updated_at: new Date() }).where('id', '=', existing.id).execute();
+    return { created: false, email: existing.email };
+  }
+  const password = generatePassword();
+  await db.insertInto('users').values({
+    email,
+    name: 'Administrator',
+    password_hash: await hash(password),
+    role: 'admin',
+    is_active: true,
+    is_verified: true,
+  }).execute();
+  return { created: true, email, password };
+}
+
+/**
+ * Deactivates or reactivates an account. Deactivating also ends every session of that account at once, so a
+ * signed-in browser is out on its next request, not when its cookie expires.
+ */
+export async function setActive(db: Database, rawEmail: string, active: boolean): Promise<{ email: string; sessionsEnded: number }> {
+  const email = normalizeEmail(rawEmail);
+  return db.transaction().execute(async (trx) => {
+    const user = await findUser(trx, email);
+    if (!user) throw new AdminCommandError(`No account with the e-mail ${email}.`);
+    await trx.updateTable('users').set({ is_active: active, updated_at: new Date() }).where('id', '=', user.id).execute();
+    let sessionsEnded = 0;
+    if (!active) {
+      const deleted = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
+      sessionsEnded = Number(deleted.numDeletedRows);
+    }
+    return { email: user.email, sessionsEnded };
+  });
+}
+
+/** Every account, admins first, then by e-mail. */
+export async function listAccounts(db: Database): Promise<AccountSummary[]> {
+  const rows = await db.selectFrom('users')
+    .select(['email', 'name', 'role', 'is_active', 'is_verified', 'totp_secret', 'created_at'])
+    .orderBy(sql`role = 'admin'`, 'desc')
+    .orderBy('email')
+    .execute();
+  return rows.map((r) => ({
+    email: r.email, name: r.name, role: r.role, isActive: r.is_active, isVerified: r.is_verified,
+    uses2fa: r.totp_secret !== null, createdAt: r.created_at,
+  }));
+}
+
+function findUser(db: Database, email: string) {
+  return db.selectFrom('users').select(['id', 'email']).where(sql<string>`lower(email)`, '=', email).executeTakeFirst();
+}
+
+function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AdminCommandError(`"${raw}" is not an e-mail address.`);
+  return email;
+}
+
+const classes = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#$%&*+-=?@^_'];
+
+/** 16 characters with at least one of each class the password rules ask for (spec §5), no look-alikes. */
+export function generatePassword(length = 16): string {
+  const all = classes.join('');
+  const chars = classes.map((set) => set[randomInt(set.length)]!);
+  while (chars.length < length) chars.push(all[randomInt(all.length)]!);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
+  }
+  return chars.join('');
+}

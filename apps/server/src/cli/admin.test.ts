@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hash, verify } from '@node-rs/argon2';
+import { passwordSchema } from '@cellport/shared/schemas/auth';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import * as z from 'zod/mini';
+import type { DatabaseHandle } from '../db/database.js';
+import { openTestDatabase } from '../../test/template-db.js';
+import { runAdminCli } from './admin-cli.js';
+import { AdminCommandError, generatePassword, listAccounts, makeAdmin, setActive } from './admin-commands.js';
+
+let database: DatabaseHandle;
+beforeAll(async () => { database = await openTestDatabase(inject('dbTemplate')); });
+afterAll(async () => { await database.close(); });
+
+async function customer(email: string) {
+  const row = await database.db.insertInto('users')
+    .values({ email, name: 'Customer', password_hash: await hash('Secret#123'), is_verified: true })
+    .returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function addSession(userId: string, id: string) {
+  await database.db.insertInto('sessions').values({ id, user_id: userId, expires_at: new Date(Date.now() + 86_400_000) }).execute();
+}
+
+const user = (email: string) => database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+
+describe('makeAdmin', () => {
+  it('turns an existing customer into an admin, found case-insensitively, and keeps the password', async () => {
+    await customer('ann@example.com');
+    const before = await user('ann@example.com');
+    expect(await makeAdmin(database.db, '  ANN@Example.com ')).toEqual({ created: false, email: 'ann@example.com' });
+    const after = await user('ann@example.com');
+    expect(after.role).toBe('admin');
+    expect(after.password_hash).toBe(before.password_hash);
+  });
+
+  it('creates a verified, active admin with a generated password that signs in (argon2id)', async () => {
+    const result = await makeAdmin(database.db, 'New.Admin@example.com');
+    if (!result.created) throw new Error('expected a new account');
+    expect(result.email).toBe('new.admin@example.com');
+    const row = await user('new.admin@example.com');
+    expect(row).toMatchObject({ role: 'admin', is_active: true, is_verified: true });
+    expect(row.password_hash.startsWith('$argon2id$')).toBe(true);
+    expect(await verify(row.password_hash, result.password)).toBe(true);
+  });
+
+  it('refuses something that is not an e-mail', async () => {
+    await expect(makeAdmin(database.db, 'not-an-email')).rejects.toBeInstanceOf(AdminCommandError);
+  });
+});
+
+describe('setActive', () => {
+  it('deactivating ends every session of that account and only of that account', async () => {
+    const bob = await customer('bob@example.com');
+    const eve = await customer('eve@example.com');
+    await addSession(bob, 'bob-1');
+    await addSession(bob, 'bob-2');
+    await addSession(eve, 'eve-1');
+    expect(await setActive(database.db, 'bob@example.com', false)).toEqual({ email: 'bob@example.com', sessionsEnded: 2 });
+    expect((await user('bob@example.com')).is_active).toBe(false);
+    const left = await database.db.selectFrom('sessions').select('id').where('id', 'in', ['bob-1', 'bob-2', 'eve-1']).execute();
+    expect(left.map((s) => s.id)).toEqual(['eve-1']);
+    expect((await user('eve@example.com')).is_active).toBe(true);
+  });
+
+  it('activating lets the account sign in again', async () => {
+    await customer('carl@example.com');
+    await setActive(database.db, 'carl@example.com', false);
+    expect(await setActive(database.db, 'carl@example.com', true)).toEqual({ email: 'carl@example.com', sessionsEnded: 0 });
+    expect((await user('carl@example.com')).is_active).toBe(true);
+  });
+
+  it('answers clearly for an unknown account and changes nothing', async () => {
+    await expect(setActive(database.db, 'nobody@example.com', false)).rejects.toThrow('No account with the e-mail nobody@example.com.');
+  });
+});
+
+describe('listAccounts', () => {
+  it('lists admins first, then by e-mail, with status and two-factor', async () => {
+    await database.db.updateTable('users').set({ totp_secret: 'JBSWY3DPEHPK3PXP' }).where('email', '=', 'eve@example.com').execute();
+    const accounts = await listAccounts(database.db);
+    const admins = accounts.filter((a) => a.role === 'admin').map((a) => a.email);
+    expect(accounts.slice(0, admins.length).every((a) => a.role === 'admin')).toBe(true);
+    expect(admins).toEqual([...admins].sort());
+    expect(accounts.find((a) => a.email === 'bob@example.com')).toMatchObject({ isActive: false, uses2fa: false });
+    expect(accounts.find((a) => a.email === 'eve@example.com')).toMatchObject({ isActive: true, uses2fa: true });
+  });
+});
+
+describe('generatePassword', () => {
+  it('always passes the password rules of spec §5', () => {
+    for (let i = 0; i < 200; i++) {
+      const password = generatePassword();
+      expect(z.safeParse(passwordSchema, password).success, password).toBe(true);
+    }
+  });
+});
+
+describe('runAdminCli (the whole command, on an embedded database in DATA_DIR)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cellport-cli-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { NODE_ENV: 'test', DATA_DIR: dataDir };
+
+  async function cli(...args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdminCli(args, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('migrates the database, creates an admin, deactivates it and lists it', async () => {
+    const created = await cli('create', 'root@example.com');
+    expect(created.code).toBe(0);
+    expect(created.out).toMatch(/^Created the admin account root@example.com/);
+    expect(created.out).toMatch(/Password: \S{16}\n/);
+    expect((await cli('deactivate', 'root@example.com')).out).toBe('root@example.com is deactivated: it cannot sign in; 0 session(s) ended.');
+    const listed = await cli('list');
+    expect(listed.out.split('\n')[1]).toMatch(/^root@example\.com\s+admin\s+deactivated\s+verified/);
+  }, 60_000);
+
+  it('exits 1 with a message for an unknown account, 2 with the usage for a wrong command', async () => {
+    expect(await cli('activate', 'ghost@example.com')).toMatchObject({ code: 1, err: 'No account with the e-mail ghost@example.com.' });
+    const wrong = await cli('promote', 'x@example.com');
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('PGlite) allows ONE process at a time');
+    expect((await cli('deactivate')).code).toBe(2);
+  }, 60_000);
+});

@@ -1,0 +1,19 @@
+// `npm run admin -- <command>`: the operator CLI (apps/server/src/cli). Runs the TypeScript source through tsx
+// when it is installed (a development checkout), otherwise the bundle `npm run build` writes (apps/server/dist/admin.js).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const root = new URL('..', import.meta.url).pathname;
+let hasTsx = true;
+try { createRequire(import.meta.url).resolve('tsx'); } catch { hasTsx = false; }
+const bundle = `${root}apps/server/dist/admin.js`;
+const args = hasTsx
+  ? ['--import', 'tsx', `${root}apps/server/src/cli/admin.ts`]
+  : existsSync(bundle) ? ['--enable-source-maps', bundle] : null;
+if (!args) {
+  console.error('Neither tsx nor a built server is available: run `npm ci` (or `npm run build`) first.');
+  process.exit(1);
+}
+const child = spawn(process.execPath, [...args, ...process.argv.slice(2)], { stdio: 'inherit' });
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
