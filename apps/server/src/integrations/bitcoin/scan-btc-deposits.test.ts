@@ -93,7 +93,7 @@ describe('scanBtcAddress against an Esplora-compatible API', () => {
     const malformed: unknown[] = [
       { error: 'rate limited' }, // not a list
       [tx('a', [{ address: OURS, value: 1.5 }], TIP - 9)], // fractional satoshi
-      [tx('a', [{ address: OURS, value: '125000' }], TIP - 9)], // amount as a string
+      [tx('a', [{ address: OURS, value: '125000' as unknown as number }], TIP - 9)], // amount as a string
       [{ ...tx('a', [{ address: OURS, value: 1 }], TIP - 9), status: { confirmed: true } }], // confirmed without a height
     ];
     for (const body of malformed) {
