@@ -1,4 +1,207 @@
-// Placeholder until its issue fills it: the real title and an honest empty state.
+import type { BuyRequest, Country, Coupon, Tariff } from '@cellport/shared/schemas/catalog';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useRef, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Button } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/page-header';
+import { Spinner } from '../../components/ui/spinner';
+import { ApiError } from '../../lib/api';
+import { useT } from '../../lib/i18n';
+import { formatUsd } from '../../lib/money';
+import { toast } from '../../lib/toast';
+import { accountQuery, countriesQuery, rotationTagsQuery, tariffsQuery } from '../../store/catalog-queries';
+import { useAvailableCount, type AvailabilityFilter } from './api/get-available-count';
+import { useBuyFromBalance } from './api/buy-from-balance';
+import { ChoiceGroup } from './components/choice-group';
+import { CouponField } from './components/coupon-field';
+import { PaymentMethods, type PaymentMethod } from './components/payment-methods';
+import { PriceSummaryCard } from './components/price-summary-card';
+import { QuantityField } from './components/quantity-field';
+import { errorText } from './lib/error-text';
+import { priceSummary } from './lib/price-summary';
+import { choose, emptySelection, portTypesFor, regionsFor, rotationIntervalsFor, tariffsForChoice, type Selection } from './lib/selection';
+import { useDebounced } from './lib/use-debounced';
+import './add-proxy.css';
+
 export default function AddProxyPage() {
-  return <section><h1>Add Proxies</h1></section>;
+  const { t, language } = useT(['addProxy', 'errors']);
+  const countries = useQuery(countriesQuery);
+  const tariffs = useQuery(tariffsQuery);
+  const tags = useQuery(rotationTagsQuery(language));
+  const account = useQuery(accountQuery);
+
+  if (countries.isPending || tariffs.isPending) {
+    return <section className="ap-page"><PageHeader title={t('title')} /><div className="ap-loading"><Spinner label={t('loading')} size={28} /> {t('loading')}</div></section>;
+  }
+  if (countries.isError || tariffs.isError) {
+    return (
+      <section className="ap-page">
+        <PageHeader title={t('title')} />
+        <div className="card ap-error" role="alert">
+          <p>{errorText(t, countries.error ?? tariffs.error)}</p>
+          <Button variant="secondary" onClick={() => { void countries.refetch(); void tariffs.refetch(); }}>{t('retry')}</Button>
+        </div>
+      </section>
+    );
+  }
+  if (!countries.data.length || !tariffs.data.length) {
+    return <section className="ap-page"><PageHeader title={t('title')} /><div className="card empty-state"><p>{t('empty')}</p></div></section>;
+  }
+  return (
+    <OrderForm
+      countries={countries.data}
+      tariffs={tariffs.data}
+      tagLabel={(value) => tags.data?.find((tag) => tag.value === value)?.label ?? t('rotation.minutes', { count: value })}
+      balance={account.data?.usdt.balance ?? null}
+    />
+  );
+}
+
+function OrderForm({ countries, tariffs, tagLabel, balance }: {
+  countries: Country[];
+  tariffs: Tariff[];
+  tagLabel: (minutes: number) => string;
+  balance: string | null;
+}) {
+  const { t, language } = useT(['addProxy', 'errors']);
+  const [, navigate] = useLocation();
+  const [selection, setSelection] = useState<Selection>(() => choose(countries, tariffs, emptySelection, { country_id: countries[0]!._id }));
+  const [quantity, setQuantity] = useState(1);
+  const [coupon, setCoupon] = useState<Coupon | null>(null);
+  const [method, setMethod] = useState<PaymentMethod>('balance');
+  const attempt = useRef<{ body: string; key: string } | null>(null);
+  const buy = useBuyFromBalance();
+  const countryId = useId();
+  const regionId = useId();
+
+  const country = countries.find((c) => c._id === selection.country_id);
+  const tariff = tariffs.find((x) => x._id === selection.tariff_id) ?? null;
+  const update = (change: Partial<Selection>) => {
+    const next = choose(countries, tariffs, selection, change);
+    // A coupon was checked against one tariff and country; another choice needs a new check.
+    if (next.tariff_id !== selection.tariff_id || next.country_id !== selection.country_id) setCoupon(null);
+    setSelection(next);
+  };
+
+  const filter: AvailabilityFilter | null = selection.country_id && selection.isShared !== null && selection.rotationInterval !== null
+    ? { country_id: selection.country_id, carrier_id: selection.carrier_id, region_id: selection.region_id, isShared: selection.isShared, rotationInterval: selection.rotationInterval }
+    : null;
+  const settledFilter = useDebounced(filter, 300);
+  const count = useAvailableCount(settledFilter);
+  const available = count.data && JSON.stringify(settledFilter) === JSON.stringify(filter) ? count.data.count : null;
+
+  const summary = useMemo(() => priceSummary(tariff?.price ?? '0', quantity, coupon, balance), [tariff, quantity, coupon, balance]);
+  const tariffName = (x: Tariff) => x.name[language] || x.name.en;
+  const canPay = method === 'balance' && tariff !== null && available !== null && available >= quantity && !summary.short && !buy.isPending;
+
+  function pay() {
+    if (!tariff || !selection.country_id || selection.isShared === null || selection.rotationInterval === null) return;
+    const request: BuyRequest = {
+      tariff_id: tariff._id, country_id: selection.country_id, carrier_id: selection.carrier_id, region_id: selection.region_id,
+      isShared: selection.isShared, rotationInterval: selection.rotationInterval, modemCount: quantity, coupon: coupon?.name ?? null,
+    };
+    // One Idempotency-Key per purchase attempt: the same order retried after a lost answer reuses it, so the server
+    // returns the first result instead of charging twice; any change to the order is a new attempt.
+    const body = JSON.stringify(request);
+    if (attempt.current?.body !== body) attempt.current = { body, key: crypto.randomUUID() };
+    buy.mutate({ request, idempotencyKey: attempt.current.key }, {
+      onSuccess: ({ data }) => {
+        attempt.current = null;
+        toast.success(t('success', { count: data.modems.length }));
+        navigate(`/proxies?new=${data.modems.map((m) => m._id).join(',')}`);
+      },
+      onError: (error) => {
+        // A definite refusal (4xx) ends the attempt; a network failure or 5xx keeps the key for the retry.
+        if (error instanceof ApiError && error.status >= 400 && error.status < 500) attempt.current = null;
+        toast.error(errorText(t, error));
+      },
+    });
+  }
+
+  const portTypes = portTypesFor(tariffs, selection);
+  const intervals = rotationIntervalsFor(tariffs, selection);
+  const offered = tariffsForChoice(tariffs, selection);
+
+  return (
+    <section className="ap-page">
+      <PageHeader title={t('title')} description={t('description')} />
+      <div className="ap-layout">
+        <form className="ap-steps" onSubmit={(e) => { e.preventDefault(); if (canPay) pay(); }} aria-label={t('title')}>
+          <div className="card ap-step">
+            <div className="field">
+              <label htmlFor={countryId}>{t('country.label')}</label>
+              <select id={countryId} value={selection.country_id ?? ''} onChange={(e) => update({ country_id: e.target.value })}>
+                {countries.map((c) => <option key={c._id} value={c._id}>{c.names[language] || c.name}</option>)}
+              </select>
+            </div>
+            {country && country.carriers.length > 0 ? (
+              <ChoiceGroup
+                legend={t('carrier.label')} name="carrier" value={selection.carrier_id}
+                choices={country.carriers.map((c) => ({ value: c._id, label: c.name }))}
+                onChange={(carrier_id) => update({ carrier_id })}
+              />
+            ) : null}
+            <div className="field">
+              <label htmlFor={regionId}>{t('region.label')}</label>
+              <select id={regionId} value={selection.region_id ?? ''} onChange={(e) => update({ region_id: e.target.value || null })}>
+                <option value="">{t('region.any')}</option>
+                {regionsFor(country, selection.carrier_id).map((r) => <option key={r._id} value={r._id}>{r.name}</option>)}
+              </select>
+            </div>
+          </div>
+
+          <div className="card ap-step">
+            {portTypes.length ? (
+              <ChoiceGroup
+                legend={t('type.label')} name="port-type" value={selection.isShared}
+                choices={portTypes.map((shared) => ({ value: shared, label: t(shared ? 'type.shared' : 'type.dedicated'), hint: t(shared ? 'type.sharedHint' : 'type.dedicatedHint') }))}
+                onChange={(isShared) => update({ isShared })}
+              />
+            ) : <p className="field__hint">{t('noTariffs')}</p>}
+            {intervals.length ? (
+              <ChoiceGroup
+                legend={t('rotation.label')} name="rotation" value={selection.rotationInterval}
+                choices={intervals.map((minutes) => ({ value: minutes, label: tagLabel(minutes) }))}
+                onChange={(rotationInterval) => update({ rotationInterval })}
+              />
+            ) : null}
+            {offered.length ? (
+              <ChoiceGroup
+                legend={t('tariff.label')} name="tariff" value={selection.tariff_id}
+                choices={offered.map((x) => ({
+                  value: x._id,
+                  label: <><strong>{formatUsd(x.price)}</strong> / {t(`period.${x.period}`)}</>,
+                  hint: tariffName(x),
+                }))}
+                onChange={(tariff_id) => update({ tariff_id })}
+              />
+            ) : null}
+          </div>
+
+          <div className="card ap-step">
+            <QuantityField value={quantity} onChange={setQuantity} available={available} counting={count.isFetching || settledFilter !== filter} />
+            <CouponField key={`${selection.tariff_id}`} tariffId={selection.tariff_id} countryId={selection.country_id} applied={coupon} onApplied={setCoupon} />
+            <PaymentMethods value={method} onChange={setMethod} />
+          </div>
+        </form>
+
+        <aside className="card ap-aside" aria-label={t('summary.title')}>
+          <h2 className="ap-aside__title">{t('summary.title')}</h2>
+          {tariff ? (
+            <p className="ap-aside__line">
+              {t('summary.line', { count: quantity, tariff: tariffName(tariff), country: country ? country.names[language] || country.name : '' })}
+            </p>
+          ) : null}
+          <PriceSummaryCard summary={summary} balance={balance} />
+          {summary.short ? (
+            <p className="ap-aside__short" role="status">{t('addFundsHint', { amount: formatUsd(-(summary.balanceAfter ?? 0n)) })}</p>
+          ) : null}
+          <Button className="ap-aside__pay" onClick={pay} disabled={!canPay} busy={buy.isPending}>
+            {buy.isPending ? t('paying') : t('pay', { amount: formatUsd(summary.total) })}
+          </Button>
+          <Link href="/proxies" className="ap-aside__link">{t('toProxies')}</Link>
+        </aside>
+      </div>
+    </section>
+  );
 }

@@ -1,0 +1,30 @@
+import { IDEMPOTENCY_HEADER, type BuyRequest, type PurchaseResponse } from '@cellport/shared/schemas/catalog';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { modemsStore } from '../../../store/modems';
+
+export interface BuyAttempt {
+  request: BuyRequest;
+  /** One key per purchase attempt, reused when the same attempt is retried, so a retry never buys twice. */
+  idempotencyKey: string;
+}
+
+export const buyFromBalance = ({ request, idempotencyKey }: BuyAttempt) =>
+  api<PurchaseResponse>('POST', '/payment/balance/buy', request, {
+    headers: { 'content-type': 'application/json', accept: 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey },
+  });
+
+/** Buys ports from the balance; afterwards the balance, the port list and the purchase history are refetched. */
+export function useBuyFromBalance() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: buyFromBalance,
+    onSuccess: ({ data }) => {
+      for (const modem of data.modems) modemsStore.getState().addOrUpdate(modem);
+      void queryClient.invalidateQueries({ queryKey: ['account'] });
+      void queryClient.invalidateQueries({ queryKey: ['modems'] });
+      void queryClient.invalidateQueries({ queryKey: ['payments'] });
+      void queryClient.invalidateQueries({ queryKey: ['modems-count'] });
+    },
+  });
+}

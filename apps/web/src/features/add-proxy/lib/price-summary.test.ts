@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { priceSummary } from './price-summary';
+
+describe('add-proxy price summary', () => {
+  it('multiplies the price by the quantity without a coupon', () => {
+    expect(priceSummary('2500000', 3, null, '10000000')).toEqual({
+      subtotal: 7_500_000n, discount: 0n, total: 7_500_000n, balanceAfter: 2_500_000n, short: false,
+    });
+  });
+
+  it('takes a percent coupon off the subtotal, rounding the discount down', () => {
+    const s = priceSummary('3333333', 1, { name: 'TEN', type: 'percent', percent: 10 }, '100000000');
+    expect([s.discount, s.total]).toEqual([333_333n, 3_000_000n]);
+  });
+
+  it('never discounts a fixed coupon below zero', () => {
+    const s = priceSummary('1000000', 2, { name: 'BIG', type: 'fixed', amount: '5000000' }, '0');
+    expect([s.discount, s.total, s.balanceAfter, s.short]).toEqual([2_000_000n, 0n, 0n, false]);
+  });
+
+  it('marks a short balance', () => {
+    const s = priceSummary('10000000', 2, null, '19999999');
+    expect([s.balanceAfter, s.short]).toEqual([-1n, true]);
+  });
+
+  it('does not claim a short balance while the balance is unknown', () => {
+    expect(priceSummary('10000000', 1, null, null)).toMatchObject({ balanceAfter: null, short: false });
+  });
+});
