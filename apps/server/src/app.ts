@@ -15,7 +15,15 @@ import { registerSameOrigin } from './plugins/same-origin.js';
 import { registerSession, Sessions } from './plugins/session.js';
 import { registerHealth } from './modules/health/health.routes.js';
 import { registerWeb } from './modules/web/web.routes.js';
+import { registerAuth } from './modules/auth/auth.routes.js';
+import { registerDev } from './modules/dev/dev.routes.js';
 import { registerAccountSettings } from './modules/account-settings/account-settings.routes.js';
+import { registerJobs } from './jobs/jobs.plugin.js';
+import { registerCatalog } from './modules/catalog/catalog.routes.js';
+import { registerLedger } from './modules/ledger/ledger.routes.js';
+import { registerCoupons } from './modules/coupons/coupons.routes.js';
+import { registerPorts } from './modules/ports/ports.routes.js';
+import { registerPurchases } from './modules/purchases/purchases.routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -72,6 +80,14 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   registerHealth(app, ctx);
   // Modules: one line each.
   registerAccountSettings(app, ctx);
+  registerJobs(app, ctx);
+  registerCatalog(app, ctx);
+  registerLedger(app, ctx);
+  registerCoupons(app, ctx);
+  registerPorts(app, ctx);
+  registerPurchases(app, ctx);
+  registerAuth(app, ctx);
+  registerDev(app, ctx);
   await registerWeb(app, ctx);
 
   app.addHook('onClose', async () => { await bus.stop(); });

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../context.js';
+import { seedDemoUser } from './demo-user.js';
 
 type SeedStep = (ctx: AppContext) => Promise<void>;
 
 // Each step is idempotent: running the seed again changes nothing. Areas append their step here.
-const steps: SeedStep[] = [];
+const steps: SeedStep[] = [seedDemoUser];
 
 export async function runSeed(ctx: AppContext): Promise<void> {
   for (const step of steps) await step(ctx);

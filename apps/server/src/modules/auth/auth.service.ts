@@ -1,0 +1,152 @@
+import { hash, verify } from '@node-rs/argon2';
+import { EMAIL_TOKEN_TTL_MS, RESET_TOKEN_TTL_MS } from '@cellport/shared/constants';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { renderLinkEmail } from '../../lib/emails/render.js';
+import { hashToken, newToken } from '../../lib/tokens.js';
+import { isFreshStep, verifyTotp } from '../../lib/totp.js';
+import type { AuthRepository, TokenPurpose } from './auth.repository.js';
+
+/** Failed password or code attempts allowed per login in the window, from any number of IP addresses. */
+export const LOGIN_FAILURE_LIMIT = 10;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+/** At most this many confirmation or reset e-mails per account per hour, so nobody can flood an inbox. */
+export const LINK_EMAILS_PER_HOUR = 5;
+
+export interface SignUpInput {
+  name: string; company_name: string; login: string; password: string; purpose: string;
+  website_wishlist: string; inviteLinkToken: string; language: string; marketing: boolean;
+}
+export interface CredentialsInput { login: string; password: string; code: string }
+
+export type CredentialOutcome =
+  | { kind: 'not_found' }
+  | { kind: 'wrong_password' }
+  | { kind: 'deactivated'; isVerified: boolean; use2fa: boolean }
+  | { kind: 'unverified'; use2fa: boolean }
+  | { kind: 'code_required' }
+  | { kind: 'wrong_code' }
+  | { kind: 'ok'; userId: string; use2fa: boolean; totpStep: number | null };
+
+export type VerifyEmailResult = { ok: true; email: string; language: string } | { ok: false; language: string };
+
+/** Sign-up, e-mail confirmation, credential checks and password reset. Routes translate outcomes to HTTP. */
+export class AuthService {
+  constructor(private readonly repo: AuthRepository, private readonly ctx: Pick<AppContext, 'config' | 'mailer' | 'sessions'>) {}
+
+  async assertEmailFree(email: string): Promise<void> {
+    if (await this.repo.emailExists(email)) throw new AppError('EMAIL_TAKEN', 409);
+  }
+
+  async signUp(input: SignUpInput): Promise<string> {
+    await this.assertEmailFree(input.login);
+    const userId = await this.repo.insertUser({
+      email: input.login,
+      name: input.name,
+      company_name: input.company_name,
+      password_hash: await hash(input.password),
+      purpose: input.purpose,
+      website_wishlist: input.website_wishlist,
+      language: input.language,
+      marketing_consent: input.marketing,
+      invite_token: input.inviteLinkToken || null,
+    });
+    if (!userId) throw new AppError('EMAIL_TAKEN', 409);
+    await this.sendLink('confirm', { id: userId, email: input.login, name: input.name }, input.language);
+    return input.login;
+  }
+
+  /** Sends a fresh confirmation link. Unknown and already verified logins get nothing, and the caller cannot tell. */
+  async resendConfirmation(login: string, language: string): Promise<void> {
+    const user = await this.repo.findUserByEmail(login);
+    if (!user || user.is_verified) return;
+    if (await this.tooManyLinks(user.id, 'email_verify')) return;
+    await this.sendLink('confirm', user, language);
+  }
+
+  async verifyEmail(token: string): Promise<VerifyEmailResult> {
+    const tokenHash = hashToken(token);
+    const userId = await this.repo.consumeToken(tokenHash, 'email_verify');
+    if (!userId) return { ok: false, language: (await this.repo.tokenOwnerLanguage(tokenHash)) ?? 'en' };
+    const user = await this.repo.markVerified(userId);
+    return { ok: true, email: user.email, language: user.language };
+  }
+
+  /**
+   * Checks login, password, account state and the two-factor code, in that order. It verifies a code but does
+   * not use it up (signIn does). Wrong passwords and codes count against the login; past the limit → 429.
+   */
+  async checkCredentials({ login, password, code }: CredentialsInput): Promise<CredentialOutcome> {
+    const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
+    if ((await this.repo.countLoginFailuresSince(login, since)) >= LOGIN_FAILURE_LIMIT) {
+      throw new AppError('RATE_LIMITED', 429);
+    }
+    const user = await this.repo.findUserByEmail(login);
+    if (!user) return { kind: 'not_found' };
+    if (!(await passwordMatches(user.password_hash, password))) {
+      await this.repo.addLoginFailure(login);
+      return { kind: 'wrong_password' };
+    }
+    const use2fa = user.totp_secret !== null;
+    if (!user.is_active) return { kind: 'deactivated', isVerified: user.is_verified, use2fa };
+    if (!user.is_verified) return { kind: 'unverified', use2fa };
+    if (!user.totp_secret) return { kind: 'ok', userId: user.id, use2fa, totpStep: null };
+    if (!code) return { kind: 'code_required' };
+    const step = verifyTotp(user.totp_secret, code);
+    if (step === null || !isFreshStep(step, user.totp_last_step)) {
+      await this.repo.addLoginFailure(login);
+      return { kind: 'wrong_code' };
+    }
+    return { kind: 'ok', userId: user.id, use2fa, totpStep: step };
+  }
+
+  /** checkCredentials, then uses up the TOTP step so the same code cannot sign in again. */
+  async signIn(credentials: CredentialsInput): Promise<CredentialOutcome> {
+    const outcome = await this.checkCredentials(credentials);
+    if (outcome.kind !== 'ok') return outcome;
+    if (outcome.totpStep !== null && !(await this.repo.consumeTotpStep(outcome.userId, outcome.totpStep))) {
+      await this.repo.addLoginFailure(credentials.login);
+      return { kind: 'wrong_code' };
+    }
+    await this.repo.clearLoginFailures(credentials.login, new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS));
+    return outcome;
+  }
+
+  /** Sends a reset link. Unknown logins get nothing, and the caller cannot tell. */
+  async requestPasswordReset(login: string, language: string): Promise<void> {
+    const user = await this.repo.findUserByEmail(login);
+    if (!user) return;
+    if (await this.tooManyLinks(user.id, 'password_reset')) return;
+    await this.sendLink('reset', user, language);
+  }
+
+  /** Sets the new password from a single-use reset token and ends every session of the account. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const userId = await this.repo.consumeToken(hashToken(token), 'password_reset');
+    if (!userId) throw new AppError('TOKEN_INVALID', 400);
+    await this.repo.setPassword(userId, await hash(password));
+    await this.ctx.sessions.revokeAllForUser(userId);
+  }
+
+  private async tooManyLinks(userId: string, purpose: TokenPurpose): Promise<boolean> {
+    return (await this.repo.countTokensSince(userId, purpose, new Date(Date.now() - 3_600_000))) >= LINK_EMAILS_PER_HOUR;
+  }
+
+  private async sendLink(kind: 'confirm' | 'reset', user: { id: string; email: string; name: string }, language: string) {
+    const token = newToken();
+    const purpose: TokenPurpose = kind === 'confirm' ? 'email_verify' : 'password_reset';
+    const ttl = kind === 'confirm' ? EMAIL_TOKEN_TTL_MS : RESET_TOKEN_TTL_MS;
+    await this.repo.insertToken(user.id, purpose, hashToken(token), new Date(Date.now() + ttl));
+    const base = this.ctx.config.publicUrl;
+    const link = kind === 'confirm' ? `${base}/api/v1/verify-email/${token}` : `${base}/${language}/reset-password/${token}`;
+    await this.ctx.mailer.send(renderLinkEmail({ kind, language, to: user.email, name: user.name, link }));
+  }
+}
+
+async function passwordMatches(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false; // a malformed stored hash is a wrong password, never a 500
+  }
+}

@@ -1,0 +1,25 @@
+import { changePasswordSchema, emailRequestSchema, okSchema } from '@cellport/shared/schemas/auth';
+import type { App, AppContext } from '../../context.js';
+import type { AuthService } from './auth.service.js';
+import { authRateLimit } from './http.js';
+
+/** Forgotten password: ask for a link by e-mail, then set a new password with the link's token. */
+export function registerPasswordResetRoutes(app: App, { config }: AppContext, auth: AuthService): void {
+  const limit = authRateLimit(config);
+
+  app.post('/api/v1/send-reset-password-token-to-email', {
+    config: limit,
+    schema: { body: emailRequestSchema, response: { 200: okSchema } },
+  }, async (request) => {
+    await auth.requestPasswordReset(request.body.login, request.body.language);
+    return { success: true };
+  });
+
+  app.post('/api/v1/change-password', {
+    config: limit,
+    schema: { body: changePasswordSchema, response: { 200: okSchema } },
+  }, async (request) => {
+    await auth.resetPassword(request.body.token, request.body.password);
+    return { success: true };
+  });
+}

@@ -1,0 +1,63 @@
+import { checkLoginRequestSchema, emailRequestSchema, okSchema, signUpRequestSchema } from '@cellport/shared/schemas/auth';
+import * as zm from 'zod/mini';
+import { z } from 'zod';
+import type { App, AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthService } from './auth.service.js';
+import { authRateLimit, formErrorHandler, formFields, languageOf } from './http.js';
+
+const TRUE_WORDS = new Set(['on', 'true', '1', 'yes']);
+
+/** Sign-up (JSON and native form), the pre-check of login and name, and the e-mail confirmation link. */
+export function registerSignUpRoutes(app: App, { config }: AppContext, auth: AuthService): void {
+  const limit = authRateLimit(config);
+
+  app.post('/api/v1/check-login', {
+    config: limit,
+    schema: { body: checkLoginRequestSchema, response: { 200: z.object({ error: z.null() }) } },
+  }, async (request) => {
+    await auth.assertEmailFree(request.body.login);
+    return { error: null };
+  });
+
+  app.post('/api/v1/signup', {
+    config: limit,
+    schema: { body: signUpRequestSchema, response: { 200: z.object({ error: z.null(), email: z.string() }) } },
+  }, async (request) => ({ error: null, email: await auth.signUp(request.body) }));
+
+  // The native form: same fields, answered with redirects so it works without JavaScript.
+  app.post('/signup', {
+    config: limit,
+    errorHandler: formErrorHandler((request, code) => `/${languageOf(formFields(request.body).language)}/sign-up?error=${code}`),
+  }, async (request, reply) => {
+    const fields = formFields(request.body);
+    const parsed = zm.safeParse(signUpRequestSchema, {
+      ...fields,
+      language: languageOf(fields.language),
+      marketing: TRUE_WORDS.has((fields.marketing ?? '').toLowerCase()),
+    });
+    if (!parsed.success) throw new AppError('VALIDATION', 400);
+    const email = await auth.signUp(parsed.data);
+    return reply.redirect(`/${parsed.data.language}/confirm-email/${encodeURIComponent(email)}`, 303);
+  });
+
+  app.get('/api/v1/verify-email/:token', {
+    config: limit,
+    schema: { params: z.object({ token: z.string() }) },
+    errorHandler: formErrorHandler((_request, code) => `/en/sign-in?error=${code}`),
+  }, async (request, reply) => {
+    const { token } = request.params;
+    const result = token.length >= 10 && token.length <= 200 ? await auth.verifyEmail(token) : { ok: false as const, language: 'en' };
+    const lng = languageOf(result.language);
+    if (!result.ok) return reply.redirect(`/${lng}/sign-in?error=TOKEN_INVALID`, 303);
+    return reply.redirect(`/${lng}/email-verified/${encodeURIComponent(result.email)}`, 303);
+  });
+
+  app.post('/api/v1/send-confirmation-email-link', {
+    config: limit,
+    schema: { body: emailRequestSchema, response: { 200: okSchema } },
+  }, async (request) => {
+    await auth.resendConfirmation(request.body.login, request.body.language);
+    return { success: true };
+  });
+}
