@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { resolvePayPalSettings, type PayPalSettings } from './integrations/paypal/paypal-settings.js';
+import { resolveCardProvider, type CardProviderKind } from './integrations/stripe/card-settings.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -28,6 +30,13 @@ export const configSchema = z.object({
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(50_000),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: z.url().optional(),
+  PAYPAL_MODE: z.enum(['sandbox', 'live']).optional(),
+  PAYPAL_RECEIVER_EMAIL: z.email().optional(),
+  PAYPAL_IPN_URL: z.url().optional(),
   SEED_DEMO: bool.optional(),
   DEMO_EMAIL: z.email().default('demo@cellport.local'),
   DEMO_PASSWORD: z.string().default('Demo#2026'),
@@ -41,6 +50,9 @@ export type Config = z.infer<typeof configSchema> & {
   seedDemo: boolean;
   isProduction: boolean;
   webDist: string;
+  /** Card payments: Stripe with keys, the offline sandbox without (never in production), or off. */
+  cardProvider: CardProviderKind;
+  paypal: PayPalSettings;
 };
 
 export class ConfigError extends Error {}
@@ -54,6 +66,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const isProduction = c.NODE_ENV === 'production';
+  const card = resolveCardProvider(c, isProduction);
+  const paypal = resolvePayPalSettings(c, isProduction);
+  const paymentProblems = [...card.problems, ...paypal.problems];
+  if (paymentProblems.length) throw new ConfigError(`Refusing these payment settings:\n  ${paymentProblems.join('\n  ')}`);
   if (isProduction) {
     const problems: string[] = [];
     if (!c.SESSION_SECRET) problems.push('SESSION_SECRET must be set (32+ characters)');
@@ -69,6 +85,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...c,
     DATA_DIR: dataDir,
     isProduction,
+    cardProvider: card.provider,
+    paypal: paypal.settings,
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     secret: c.SESSION_SECRET ?? localSecret(dataDir, c.NODE_ENV),
     seedDemo: c.SEED_DEMO ?? !isProduction,

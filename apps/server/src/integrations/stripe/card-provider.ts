@@ -1,0 +1,82 @@
+import type { CardEvent } from './card-event.js';
+
+/**
+ * Card payments behind one interface. Two implementations: `StripeCardProvider` (the official SDK, real keys) and
+ * `SandboxCardProvider` (offline, the default outside production). Amounts are integer US cents; the card provider
+ * never sees our ledger's micro-units. Money is credited only from events (`verifyWebhook` for Stripe, the sandbox's
+ * event handler for the sandbox), never from what a browser says after paying.
+ */
+export interface CardProvider {
+  readonly kind: 'stripe' | 'sandbox';
+  /** What the browser needs: Stripe's publishable key, or the sandbox marker (the page renders its own card form). */
+  readonly publicConfig: { provider: 'stripe'; publishableKey: string } | { provider: 'sandbox' };
+
+  /** Finds the customer with this e-mail or creates one; keep the id beside the user to skip the lookup next time. */
+  ensureCustomer(input: { email: string; name: string; userId: string }): Promise<string>;
+  /** A one-time payment the browser confirms with the client secret. */
+  createPaymentIntent(input: PaymentIntentInput): Promise<ClientSecretResult>;
+  /** A monthly subscription whose first invoice the browser pays with the returned client secret. */
+  createSubscription(input: SubscriptionInput): Promise<ClientSecretResult>;
+  /** Lets the browser save a card for later off-session charges. */
+  createSetupIntent(customerId: string): Promise<ClientSecretResult>;
+  /** The customer's saved cards, newest first. */
+  listSavedCards(customerId: string): Promise<SavedCard[]>;
+  /** Charges a saved card without the customer present; throws CardProviderError (card_declined, …) on refusal. */
+  chargeSavedCard(input: SavedCardChargeInput): Promise<{ id: string; status: string }>;
+  /** Removes a saved card, only if it belongs to this customer (otherwise CardProviderError 'not_found'). */
+  detachPaymentMethod(customerId: string, paymentMethodId: string): Promise<void>;
+  /** Refunds all of a payment, or `amountCents` of it. The debit arrives later as a `charge.refunded` event. */
+  refund(paymentIntentId: string, amountCents?: number): Promise<{ id: string; status: string }>;
+  /**
+   * Checks a webhook delivery's signature over the RAW body and returns the normalized event. Throws
+   * WebhookSignatureError for a missing/wrong signature, a changed body or a stale timestamp.
+   */
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): CardEvent;
+}
+
+export type Metadata = Record<string, string>;
+
+export interface PaymentIntentInput {
+  amountCents: number;
+  currency: 'usd';
+  customerId?: string;
+  metadata: Metadata;
+  /** The same key twice returns the same intent (a retried request must not make a second charge). */
+  idempotencyKey?: string;
+}
+
+export interface SubscriptionInput {
+  customerId: string;
+  priceCents: number;
+  interval: 'month';
+  metadata: Metadata;
+  idempotencyKey?: string;
+}
+
+export interface SavedCardChargeInput {
+  customerId: string;
+  paymentMethodId: string;
+  amountCents: number;
+  metadata: Metadata;
+  idempotencyKey?: string;
+}
+
+export interface ClientSecretResult {
+  id: string;
+  clientSecret: string;
+}
+
+export interface SavedCard {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** Amounts cross the provider boundary as integer cents; anything else is a bug on our side, not a customer error. */
+export function assertCents(amountCents: number, label = 'amountCents'): void {
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) {
+    throw new RangeError(`${label} must be a positive integer number of cents, got ${amountCents}`);
+  }
+}

@@ -1,0 +1,23 @@
+import type { Config } from '../../config.js';
+import type { CardProvider } from './card-provider.js';
+import { SandboxCardProvider } from './sandbox-card-provider.js';
+import { StripeCardProvider } from './stripe-card-provider.js';
+
+/** The card provider the settings ask for, or null when card payments are off (production without Stripe keys). */
+export function createCardProvider(config: Config): StripeCardProvider | SandboxCardProvider | null {
+  switch (config.cardProvider) {
+    case 'stripe':
+      return new StripeCardProvider({
+        secretKey: config.STRIPE_SECRET_KEY ?? '',
+        publishableKey: config.STRIPE_PUBLISHABLE_KEY ?? '',
+        webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
+        ...(config.STRIPE_API_BASE ? { apiBase: config.STRIPE_API_BASE } : {}),
+      });
+    case 'sandbox':
+      return new SandboxCardProvider();
+    case 'off':
+      return null;
+  }
+}
+
+export type { CardProvider };

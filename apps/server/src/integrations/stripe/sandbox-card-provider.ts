@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import type { CardEventType, CardPaymentEvent } from './card-event.js';
+import {
+  assertCents,
+  type CardProvider,
+  type ClientSecretResult,
+  type Metadata,
+  type PaymentIntentInput,
+  type SavedCard,
+  type SavedCardChargeInput,
+  type SubscriptionInput,
+} from './card-provider.js';
+import { CardProviderError, WebhookSignatureError } from './errors.js';
+import { checkSandboxCard } from './sandbox-cards.js';
+
+/** Receives the sandbox's events; wire it to the same fulfilment function the Stripe webhook route calls. */
+export type SandboxEventHandler = (event: CardPaymentEvent) => Promise<void> | void;
+
+interface Intent {
+  id: string;
+  clientSecret: string;
+  amountCents: number;
+  customerId: string | null;
+  metadata: Metadata;
+  subscriptionId: string | null;
+  status: 'requires_payment_method' | 'succeeded';
+}
+
+interface Subscription {
+  id: string;
+  customerId: string;
+  priceCents: number;
+  metadata: Metadata;
+  status: 'incomplete' | 'active' | 'canceled';
+  paymentMethodId: string | null;
+}
+
+interface PaymentMethod extends SavedCard {
+  customerId: string;
+  declinesCharges: boolean;
+}
+
+/**
+ * The offline card provider, the default when no Stripe keys are set outside production. It keeps the same
+ * interface and produces the same normalized events as the Stripe webhook path, so one fulfilment function handles
+ * both. The browser's sandbox card form sends the typed number to `settle`; nothing leaves the machine.
+ * State lives in this process's memory: a restart forgets unsettled sandbox intents (their pending payments expire).
+ */
+export class SandboxCardProvider implements CardProvider {
+  readonly kind = 'sandbox' as const;
+  readonly publicConfig = { provider: 'sandbox' as const };
+  private readonly customers = new Map<string, string>(); // e-mail → customer id
+  private readonly intents = new Map<string, Intent>();
+  private readonly setupIntents = new Map<string, { customerId: string }>();
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly paymentMethods = new Map<string, PaymentMethod>();
+  private readonly refundedCents = new Map<string, number>();
+
+  constructor(private onEvent: SandboxEventHandler = () => {}) {}
+
+  /** Sets where events go (the fulfilment function), replacing the one given to the constructor. */
+  setEventHandler(handler: SandboxEventHandler): void {
+    this.onEvent = handler;
+  }
+
+  async ensureCustomer({ email }: { email: string; name: string; userId: string }): Promise<string> {
+    const key = email.toLowerCase();
+    let id = this.customers.get(key);
+    if (!id) this.customers.set(key, (id = newId('cus')));
+    return id;
+  }
+
+  async createPaymentIntent(input: PaymentIntentInput): Promise<ClientSecretResult> {
+    assertCents(input.amountCents);
+    const intent = this.newIntent(input.amountCents, input.customerId ?? null, input.metadata, null);
+    return { id: intent.id, clientSecret: intent.clientSecret };
+  }
+
+  async createSubscription(input: SubscriptionInput): Promise<ClientSecretResult> {
+    assertCents(input.priceCents, 'priceCents');
+    const id = newId('sub');
+    this.subscriptions.set(id, {
+      id, customerId: input.customerId, priceCents: input.priceCents, metadata: input.metadata, status: 'incomplete', paymentMethodId: null,
+    });
+    // Like Stripe's first invoice: an intent for the first period, paid with the card form.
+    const intent = this.newIntent(input.priceCents, input.customerId, input.metadata, id);
+    return { id, clientSecret: intent.clientSecret };
+  }
+
+  async createSetupIntent(customerId: string): Promise<ClientSecretResult> {
+    const id = newId('seti');
+    this.setupIntents.set(id, { customerId });
+    return { id, clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}` };
+  }
+
+  /**
+   * Pays an intent with a typed card number, as the browser's Stripe.js confirm would. On success the event
+   * (payment_intent.succeeded, or invoice.paid for a subscription's first payment) goes to the event handler and is
+   * returned. A declined or mistyped card throws CardProviderError and nothing is recorded.
+   */
+  async settle(paymentIntentId: string, cardNumber: string): Promise<CardPaymentEvent> {
+    const intent = this.intents.get(intentIdOf(paymentIntentId));
+    if (!intent) throw new CardProviderError('resource_missing', 'No such payment intent');
+    if (intent.status === 'succeeded') throw new CardProviderError('payment_intent_unexpected_state', 'This payment is already complete.');
+    const card = checkSandboxCard(cardNumber);
+    if (!card.ok) throw new CardProviderError(card.code, card.message, { paymentIntentId: intent.id, ...(card.declineCode ? { declineCode: card.declineCode } : {}) });
+    intent.status = 'succeeded';
+    const subscription = intent.subscriptionId ? this.subscriptions.get(intent.subscriptionId) : undefined;
+    if (subscription) {
+      subscription.status = 'active';
+      subscription.paymentMethodId = this.savePaymentMethod(subscription.customerId, card.brand, card.last4, false).id;
+      return this.emit(this.invoicePaid(subscription, intent.id, 'subscription_create'));
+    }
+    return this.emit(this.event('payment_intent.succeeded', intent.id, intent.amountCents, intent, { paymentIntentId: intent.id }));
+  }
+
+  /** Saves a card through a setup intent, as Stripe.js confirmSetup would; returns the saved card. */
+  async confirmSetup(setupIntentId: string, cardNumber: string): Promise<SavedCard> {
+    const setup = this.setupIntents.get(intentIdOf(setupIntentId));
+    if (!setup) throw new CardProviderError('resource_missing', 'No such setup intent');
+    const card = checkSandboxCard(cardNumber, 'setup');
+    if (!card.ok) throw new CardProviderError(card.code, card.message, card.declineCode ? { declineCode: card.declineCode } : {});
+    this.setupIntents.delete(intentIdOf(setupIntentId));
+    const pm = this.savePaymentMethod(setup.customerId, card.brand, card.last4, card.declinesCharges);
+    return { id: pm.id, brand: pm.brand, last4: pm.last4, expMonth: pm.expMonth, expYear: pm.expYear };
+  }
+
+  async listSavedCards(customerId: string): Promise<SavedCard[]> {
+    return [...this.paymentMethods.values()]
+      .filter((pm) => pm.customerId === customerId)
+      .reverse()
+      .map(({ id, brand, last4, expMonth, expYear }) => ({ id, brand, last4, expMonth, expYear }));
+  }
+
+  async chargeSavedCard(input: SavedCardChargeInput): Promise<{ id: string; status: string }> {
+    assertCents(input.amountCents);
+    const pm = this.paymentMethods.get(input.paymentMethodId);
+    if (!pm || pm.customerId !== input.customerId) throw new CardProviderError('resource_missing', 'No such saved card');
+    const intent = this.newIntent(input.amountCents, input.customerId, input.metadata, null);
+    if (pm.declinesCharges) throw new CardProviderError('card_declined', 'Your card was declined.', { declineCode: 'generic_decline', paymentIntentId: intent.id });
+    intent.status = 'succeeded';
+    await this.emit(this.event('payment_intent.succeeded', intent.id, intent.amountCents, intent, { paymentIntentId: intent.id }));
+    return { id: intent.id, status: 'succeeded' };
+  }
+
+  async detachPaymentMethod(customerId: string, paymentMethodId: string): Promise<void> {
+    const pm = this.paymentMethods.get(paymentMethodId);
+    if (!pm || pm.customerId !== customerId) throw new CardProviderError('not_found', 'No such saved card');
+    this.paymentMethods.delete(paymentMethodId);
+  }
+
+  async refund(paymentIntentId: string, amountCents?: number): Promise<{ id: string; status: string }> {
+    const intent = this.intents.get(paymentIntentId);
+    if (!intent || intent.status !== 'succeeded') throw new CardProviderError('resource_missing', 'No such successful payment');
+    const already = this.refundedCents.get(intent.id) ?? 0;
+    const amount = amountCents ?? intent.amountCents - already;
+    assertCents(amount);
+    if (already + amount > intent.amountCents) throw new CardProviderError('amount_too_large', 'Refund is larger than what remains of the payment.');
+    this.refundedCents.set(intent.id, already + amount);
+    // Stripe reports the charge's cumulative refunded total; so does the sandbox.
+    await this.emit(this.event('charge.refunded', `ch_${intent.id.slice(3)}`, already + amount, intent, { paymentIntentId: intent.id }));
+    return { id: newId('re'), status: 'succeeded' };
+  }
+
+  /** Simulates the next monthly charge of an active subscription (Stripe does this on its own schedule). */
+  async renewSubscription(subscriptionId: string): Promise<CardPaymentEvent> {
+    const sub = this.subscriptions.get(subscriptionId);
+    if (!sub || sub.status !== 'active') throw new CardProviderError('resource_missing', 'No such active subscription');
+    const pm = sub.paymentMethodId ? this.paymentMethods.get(sub.paymentMethodId) : undefined;
+    if (!pm || pm.declinesCharges) throw new CardProviderError('card_declined', 'Your card was declined.');
+    const intent = this.newIntent(sub.priceCents, sub.customerId, sub.metadata, sub.id);
+    intent.status = 'succeeded';
+    return this.emit(this.invoicePaid(sub, intent.id, 'subscription_cycle'));
+  }
+
+  /** Ends a subscription, as cancelling it in Stripe's dashboard would: renewals stop. */
+  async cancelSubscription(subscriptionId: string): Promise<CardPaymentEvent> {
+    const sub = this.subscriptions.get(subscriptionId);
+    if (!sub || sub.status === 'canceled') throw new CardProviderError('resource_missing', 'No such subscription');
+    sub.status = 'canceled';
+    return this.emit(this.event('customer.subscription.deleted', sub.id, 0, { customerId: sub.customerId, metadata: sub.metadata }, { subscriptionId: sub.id }));
+  }
+
+  /** The sandbox receives no webhooks: anything posted to the webhook route while it is active is refused. */
+  verifyWebhook(): never {
+    throw new WebhookSignatureError('Card payments run in sandbox mode; webhooks are not accepted');
+  }
+
+  private newIntent(amountCents: number, customerId: string | null, metadata: Metadata, subscriptionId: string | null): Intent {
+    const id = newId('pi');
+    const intent: Intent = {
+      id, clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`, amountCents, customerId, metadata: { ...metadata }, subscriptionId, status: 'requires_payment_method',
+    };
+    this.intents.set(id, intent);
+    return intent;
+  }
+
+  private savePaymentMethod(customerId: string, brand: string, last4: string, declinesCharges: boolean): PaymentMethod {
+    const now = new Date();
+    const pm: PaymentMethod = {
+      id: newId('pm'), customerId, brand, last4, expMonth: now.getUTCMonth() + 1, expYear: now.getUTCFullYear() + 3, declinesCharges,
+    };
+    this.paymentMethods.set(pm.id, pm);
+    return pm;
+  }
+
+  private invoicePaid(sub: Subscription, paymentIntentId: string, billingReason: string): CardPaymentEvent {
+    return {
+      ...this.event('invoice.paid', newId('in'), sub.priceCents, { customerId: sub.customerId, metadata: sub.metadata }, { paymentIntentId, subscriptionId: sub.id }),
+      billingReason,
+    };
+  }
+
+  private event(
+    type: CardEventType,
+    objectId: string,
+    amountCents: number,
+    owner: { customerId: string | null; metadata: Metadata },
+    links: { paymentIntentId?: string; subscriptionId?: string },
+  ): CardPaymentEvent {
+    return {
+      type,
+      eventId: newId('evt'),
+      objectId,
+      amountCents,
+      currency: 'usd',
+      metadata: { ...owner.metadata },
+      paymentIntentId: links.paymentIntentId ?? null,
+      subscriptionId: links.subscriptionId ?? null,
+      customerId: owner.customerId,
+      billingReason: null,
+    };
+  }
+
+  private async emit(event: CardPaymentEvent): Promise<CardPaymentEvent> {
+    await this.onEvent(event);
+    return event;
+  }
+}
+
+function newId(prefix: string): string {
+  return `${prefix}_sandbox_${randomBytes(12).toString('hex')}`;
+}
+
+/** Accepts an intent id or its client secret (`pi_…_secret_…` / `seti_…_secret_…`), which is what the browser holds. */
+function intentIdOf(idOrSecret: string): string {
+  return idOrSecret.split('_secret_')[0] ?? idOrSecret;
+}
