@@ -1,0 +1,32 @@
+import type { StateCreator } from 'zustand';
+import type { AppState } from './index';
+
+/** Spec §3 "Notification". */
+export interface Notification {
+  _id: string;
+  text: string;
+  unread: boolean;
+  type: 'payment' | 'other';
+  timestamp: string;
+}
+
+/** Spec §4 client store actions for notifications: load; add or update; delete. */
+export interface NotificationsSlice {
+  notifications: Notification[];
+  loadNotifications: (list: Notification[]) => void;
+  upsertNotification: (item: Notification) => void;
+  deleteNotification: (id: string) => void;
+}
+
+export const createNotificationsSlice: StateCreator<AppState, [], [], NotificationsSlice> = (set) => ({
+  notifications: [],
+  loadNotifications: (list) => set({ notifications: list }),
+  upsertNotification: (item) => set((s) => {
+    const at = s.notifications.findIndex((n) => n._id === item._id);
+    if (at === -1) return { notifications: [...s.notifications, item] };
+    const next = s.notifications.slice();
+    next[at] = { ...next[at], ...item };
+    return { notifications: next };
+  }),
+  deleteNotification: (id) => set((s) => ({ notifications: s.notifications.filter((n) => n._id !== id) })),
+});
