@@ -1,0 +1,11 @@
+// `npm run bench`: runs every benchmark in bench/ one after another, against the built app (`npm run build`).
+import { spawnSync } from 'node:child_process';
+
+const benches = ['sign-in-bundle.mjs'];
+let failed = 0;
+for (const bench of benches) {
+  console.log(`\n▶ bench/${bench}`);
+  const result = spawnSync(process.execPath, [new URL(bench, import.meta.url).pathname], { stdio: 'inherit' });
+  if (result.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
