@@ -1,0 +1,44 @@
+import { hash } from '@node-rs/argon2';
+import type { TestApp } from '../../../test/helpers.js';
+
+export const PASSWORD = 'Passw0rd!';
+
+export interface UserOptions { email: string; password?: string; verified?: boolean; active?: boolean; totpSecret?: string | null; language?: string; name?: string }
+
+/** A user row straight in the database (for tests of sign-in that are not about sign-up). */
+export async function createUser(t: TestApp, o: UserOptions): Promise<string> {
+  const row = await t.ctx.db.insertInto('users').values({
+    email: o.email, name: o.name ?? 'Test User', password_hash: await hash(o.password ?? PASSWORD),
+    is_verified: o.verified ?? true, is_active: o.active ?? true, totp_secret: o.totpSecret ?? null, language: o.language ?? 'en',
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A native (urlencoded) form POST, as a browser sends it from our own page. */
+export function postForm(t: TestApp, url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'POST', url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.config.publicUrl, ...headers },
+    payload: new URLSearchParams(fields).toString(),
+  });
+}
+
+export function postJson(t: TestApp, url: string, payload: unknown, headers: Record<string, string> = {}) {
+  return t.app.inject({ method: 'POST', url, headers: { origin: t.config.publicUrl, ...headers }, payload: payload as object });
+}
+
+export interface OutboxMail { to: string; subject: string; text: string; html: string; createdAt: string }
+
+export async function outbox(t: TestApp, to: string): Promise<OutboxMail[]> {
+  const res = await t.app.inject(`/api/v1/dev/outbox?to=${encodeURIComponent(to)}`);
+  return res.json() as OutboxMail[];
+}
+
+/** The first link in the newest e-mail to `to` that starts with `prefix`. */
+export async function linkFromOutbox(t: TestApp, to: string, prefix: string): Promise<string> {
+  const [mail] = await outbox(t, to);
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = mail?.text.match(new RegExp(`${escaped}\\S+`));
+  if (!match) throw new Error(`no ${prefix} link in the e-mail to ${to}`);
+  return match[0];
+}
