@@ -1,16 +1,24 @@
-import { Route, Switch } from 'wouter';
-import { lazyPage } from '../../lib/lazy-page';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useLanguage } from '../../lib/language';
+import { setDashboardToasts } from '../../lib/toast';
+import { createShellQueryClient, signInUrl } from './query-client';
+import { ShellFrame } from './shell-frame';
 
-// Placeholder: the shell (sidebar, header, bell) and the sign-in guard come with the shell work.
-const Dashboard = lazyPage(() => import('../../features/dashboard/dashboard-page'));
-
+/**
+ * The authenticated part of the app. TanStack Query lives here and not in main.tsx, so the public pages never
+ * download it. While mounted, toasts close after 3 s (spec §8).
+ */
 export default function AuthenticatedShell() {
+  const language = useLanguage();
+  const [client] = useState(() => createShellQueryClient(() => location.assign(signInUrl(language))));
+  useEffect(() => {
+    setDashboardToasts(true);
+    return () => setDashboardToasts(false);
+  }, []);
   return (
-    <main>
-      <Switch>
-        <Route path="/" component={Dashboard} />
-        <Route path="/dashboard" component={Dashboard} />
-      </Switch>
-    </main>
+    <QueryClientProvider client={client}>
+      <ShellFrame />
+    </QueryClientProvider>
   );
 }

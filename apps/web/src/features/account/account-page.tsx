@@ -1,4 +1,28 @@
-// Placeholder until its issue fills it: the real title and an honest empty state.
+import { LoadingOverlay } from '../../components/ui/loading-overlay';
+import { PageHeader } from '../../components/ui/page-header';
+import { useT } from '../../lib/i18n';
+import { useMe } from './api/get-me';
+import { PasswordCard } from './components/password-card';
+import { ProfileCard } from './components/profile-card';
+import { SessionsCard } from './components/sessions-card';
+import { TwoFactorCard } from './components/two-factor-card';
+import './account.css';
+
+/** Account settings: profile, password, two-factor sign-in, active sessions. */
 export default function AccountPage() {
-  return <section><h1>Account</h1></section>;
+  const { t } = useT(['account', 'common', 'validation', 'errors']);
+  const me = useMe();
+  // The shell loaded the user before showing any page; this only covers a refetch after an error.
+  if (!me.data) return <LoadingOverlay size="small" />;
+  return (
+    <section className="account-page">
+      <PageHeader title={t('common:nav.account')} description={t('page.description')} />
+      <div className="account-grid">
+        <ProfileCard key={`${me.data.name}|${me.data.company_name}`} me={me.data} />
+        <PasswordCard />
+        <TwoFactorCard me={me.data} />
+        <SessionsCard />
+      </div>
+    </section>
+  );
 }

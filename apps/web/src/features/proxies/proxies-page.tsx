@@ -1,4 +1,59 @@
-// Placeholder until its issue fills it: the real title and an honest empty state.
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useSearch } from 'wouter';
+import { Button } from '../../components/ui/button';
+import { EmptyState } from '../../components/ui/empty-state';
+import { PageHeader } from '../../components/ui/page-header';
+import { Spinner } from '../../components/ui/spinner';
+import { useT } from '../../lib/i18n';
+import { modemsQuery } from '../../store/catalog-queries';
+import { useModemsStore } from '../../store/modems';
+import { ExportMenu } from './components/export-menu';
+import { PortCard } from './components/port-card';
+import { errorText } from './lib/error-text';
+import './proxies.css';
+
+/** Your Proxies: every port the customer holds, newest purchase (from ?new=) first and highlighted. */
 export default function ProxiesPage() {
-  return <section><h1>Your Proxies</h1></section>;
+  const { t } = useT(['proxies', 'errors']);
+  const query = useQuery(modemsQuery);
+  // The store holds the same list plus live changes (rotation status by IMEI, renamed ports, new links).
+  const modems = useModemsStore((s) => s.modems);
+  const search = useSearch();
+  const newIds = useMemo(() => new Set((new URLSearchParams(search).get('new') ?? '').split(',').filter(Boolean)), [search]);
+  const ports = useMemo(
+    () => [...modems].sort((a, b) => Number(newIds.has(b._id)) - Number(newIds.has(a._id))),
+    [modems, newIds],
+  );
+  const addLink = <Link href="/add-proxy" className="btn">{t('addMore')}</Link>;
+
+  let body;
+  if (query.isPending) {
+    body = <div className="px-loading"><Spinner label={t('loading')} size={28} /> {t('loading')}</div>;
+  } else if (query.isError) {
+    body = (
+      <div className="card px-error" role="alert">
+        <p>{errorText(t, query.error)}</p>
+        <Button variant="secondary" onClick={() => void query.refetch()}>{t('retry')}</Button>
+      </div>
+    );
+  } else if (!ports.length) {
+    body = <EmptyState title={t('empty.title')} action={addLink}><p>{t('empty.text')}</p></EmptyState>;
+  } else {
+    body = (
+      <>
+        <ExportMenu ports={ports} />
+        <div className="px-list">
+          {ports.map((port) => <PortCard key={port._id} port={port} isNew={newIds.has(port._id)} />)}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <section className="px-page">
+      <PageHeader title={t('title')} description={t('description')} actions={ports.length ? addLink : undefined} />
+      {body}
+    </section>
+  );
 }

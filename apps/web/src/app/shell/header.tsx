@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { useT } from '../../lib/i18n';
+import { AddFundsDialog } from './add-funds-dialog';
+import { BalanceBadge } from './balance-badge';
+import { icons } from '../../components/ui/icons';
+import { NotificationsBell } from './notifications-bell';
+import { MENU_BUTTON_ID, SIDEBAR_ID } from './sidebar';
+import { UserMenu } from './user-menu';
+
+/** Spec §2 header: page title, USDT balance in dollars, Add Funds, notifications, user menu, pending-crypto slot. */
+export function ShellHeader({ title, menuOpen, onMenu }: { title: string; menuOpen: boolean; onMenu: () => void }) {
+  const { t } = useT(['shell', 'common']);
+  const [addFundsOpen, setAddFundsOpen] = useState(false);
+  return (
+    <header className="shell-header">
+      <button
+        id={MENU_BUTTON_ID}
+        type="button"
+        className="shell-header__menu"
+        aria-expanded={menuOpen}
+        aria-controls={SIDEBAR_ID}
+        onClick={onMenu}
+      >
+        {icons.menu}
+        <span className="visually-hidden">{t('shell:openMenu')}</span>
+      </button>
+      <p className="shell-header__title">{title}</p>
+      <div className="shell-header__actions">
+        {/* The pending crypto payment indicator (spec §2) is mounted here by the crypto-payment work. */}
+        <div id="pending-crypto-indicator" data-slot="pending-crypto-indicator" className="shell-header__slot" />
+        <BalanceBadge />
+        <Button className="shell-header__add-funds" icon={icons.plus} onClick={() => setAddFundsOpen(true)}>
+          <span className="shell-header__add-funds-text">{t('shell:addFunds')}</span>
+        </Button>
+        <NotificationsBell />
+        <UserMenu />
+      </div>
+      <AddFundsDialog open={addFundsOpen} onClose={() => setAddFundsOpen(false)} />
+    </header>
+  );
+}

@@ -1,0 +1,58 @@
+import { Suspense, useEffect, useState } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { LoadingOverlay } from '../../components/ui/loading-overlay';
+import { Spinner } from '../../components/ui/spinner';
+import { useMe } from '../../features/account/api/get-me';
+import { ApiError } from '../../lib/api';
+import { useT } from '../../lib/i18n';
+import { useLanguage } from '../../lib/language';
+import { useAppStore } from '../../store';
+import { ShellHeader } from './header';
+import { navKeyFor } from './nav-items';
+import { signInUrl } from './query-client';
+import { ShellRoutes } from './shell-routes';
+import { Sidebar } from './sidebar';
+import './shell.css';
+
+/** The guard (GET /api/v1/me; 401 → sign-in and back) and the layout: sidebar, header, page. */
+export function ShellFrame() {
+  const { t } = useT(['shell', 'common']);
+  const language = useLanguage();
+  const me = useMe();
+  const setUser = useAppStore((s) => s.setUser);
+  const [path] = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const title = t(`common:nav.${navKeyFor(path)}`);
+
+  useEffect(() => { setUser(me.data ?? null); }, [me.data, setUser]);
+  useEffect(() => { document.title = `${title} · ${t('common:appName')}`; }, [title, t]);
+  // A phone's drawer closes when the page changes.
+  useEffect(() => { setMenuOpen(false); }, [path]);
+
+  if (me.isPending) return <LoadingOverlay />;
+  if (me.error instanceof ApiError && me.error.status === 401) return <Redirect to={`~${signInUrl(language)}`} replace />;
+  if (me.isError) {
+    return (
+      <main className="shell-failure card" role="alert">
+        <h1>{t('shell:loadFailed.title')}</h1>
+        <p>{t('shell:loadFailed.text')}</p>
+        <button type="button" className="btn" onClick={() => void me.refetch()}>{t('common:actions.retry')}</button>
+      </main>
+    );
+  }
+
+  return (
+    <div className="shell">
+      <a className="shell-skip" href="#main">{t('shell:skipToContent')}</a>
+      <Sidebar open={menuOpen} onClose={() => setMenuOpen(false)} />
+      <div className="shell__body">
+        <ShellHeader title={title} menuOpen={menuOpen} onMenu={() => setMenuOpen((v) => !v)} />
+        <main id="main" className="shell__main" tabIndex={-1}>
+          <Suspense fallback={<div className="shell__page-loading"><Spinner size={28} label={t('common:loading')} /></div>}>
+            <ShellRoutes />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { Redirect, Route, Switch } from 'wouter';
+import { lazyPage } from '../../lib/lazy-page';
+
+const Dashboard = lazyPage(() => import('../../features/dashboard/dashboard-page'));
+const Proxies = lazyPage(() => import('../../features/proxies/proxies-page'));
+const AddProxy = lazyPage(() => import('../../features/add-proxy/add-proxy-page'));
+const Billing = lazyPage(() => import('../../features/billing/billing-page'));
+const Account = lazyPage(() => import('../../features/account/account-page'));
+const PendingPayments = lazyPage(() => import('../../features/payments/pending-payments-page'));
+const Invoices = lazyPage(() => import('../../features/payments/invoices-page'));
+const Purchases = lazyPage(() => import('../../features/payments/purchases-page'));
+const Documentation = lazyPage(() => import('../../features/documentation/documentation-page'));
+const Traffic = lazyPage(() => import('../../features/traffic/traffic-page'));
+
+/** Every authenticated route of spec §2, relative to /{lng}; any other path goes to /en/dashboard. */
+export function ShellRoutes() {
+  return (
+    <Switch>
+      <Route path="/" component={Dashboard} />
+      <Route path="/dashboard" component={Dashboard} />
+      <Route path="/proxies" component={Proxies} />
+      <Route path="/add-proxy" component={AddProxy} />
+      <Route path="/billing-renewals" component={Billing} />
+      <Route path="/account" component={Account} />
+      <Route path="/pending-payments" component={PendingPayments} />
+      <Route path="/invoices" component={Invoices} />
+      <Route path="/purchases" component={Purchases} />
+      <Route path="/documentation" component={Documentation} />
+      <Route path="/traffic" component={Traffic} />
+      <Route><Redirect to="~/en/dashboard" replace /></Route>
+    </Switch>
+  );
+}

@@ -1,0 +1,49 @@
+import { Link } from 'wouter';
+import { Popover } from '../../components/ui/popover';
+import { useT } from '../../lib/i18n';
+import { useLanguage } from '../../lib/language';
+import { useAppStore } from '../../store';
+import { icons } from '../../components/ui/icons';
+
+const initials = (name: string) =>
+  name.trim().split(/\s+/).slice(0, 2).map((part) => [...part][0]?.toUpperCase() ?? '').join('') || '?';
+
+/** The user menu: name, e-mail, a link to Account, and sign-out (a native form POST /signout, spec §7). */
+export function UserMenu() {
+  const { t } = useT(['shell', 'common']);
+  const language = useLanguage();
+  const me = useAppStore((s) => s.user.me);
+  const name = me?.name ?? '';
+  return (
+    <Popover
+      label={t('shell:userMenu', { name })}
+      triggerClassName="user-menu__trigger"
+      panelClassName="user-menu__panel"
+      trigger={<>
+        <span className="user-menu__avatar" aria-hidden="true">{initials(name)}</span>
+        <span className="user-menu__name" aria-hidden="true">{name}</span>
+        <span className="user-menu__chevron" aria-hidden="true">{icons.chevronDown}</span>
+      </>}
+    >
+      {(close) => (
+        <div>
+          <div className="user-menu__who">
+            <p className="user-menu__who-name">{name}</p>
+            <p className="user-menu__who-email">{me?.email}</p>
+          </div>
+          <ul className="user-menu__list">
+            <li>
+              <Link href="/account" className="user-menu__item" onClick={close}>{icons.account}<span>{t('common:nav.account')}</span></Link>
+            </li>
+            <li>
+              <form method="post" action="/signout">
+                <input type="hidden" name="language" value={language} />
+                <button type="submit" className="user-menu__item user-menu__item--danger">{icons.signOut}<span>{t('shell:signOut')}</span></button>
+              </form>
+            </li>
+          </ul>
+        </div>
+      )}
+    </Popover>
+  );
+}

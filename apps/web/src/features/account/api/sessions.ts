@@ -1,0 +1,32 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiDelete, apiGet, apiPost } from '../../../lib/api';
+
+export interface SessionInfo {
+  id: string;
+  ip: string;
+  userAgent: string;
+  createdAt: string;
+  lastSeenAt: string;
+  current: boolean;
+}
+
+export const sessionsQueryKey = ['me', 'sessions'] as const;
+
+export const useSessions = () =>
+  useQuery({ queryKey: sessionsQueryKey, queryFn: () => apiGet<SessionInfo[]>('/me/sessions') });
+
+export function useEndSession() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiDelete<{ success: boolean }>(`/me/sessions/${encodeURIComponent(id)}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: sessionsQueryKey }),
+  });
+}
+
+export function useEndOtherSessions() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost<{ success: boolean }>('/me/sessions/revoke-others', {}),
+    onSuccess: () => client.invalidateQueries({ queryKey: sessionsQueryKey }),
+  });
+}

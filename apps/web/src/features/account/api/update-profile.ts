@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPatch } from '../../../lib/api';
+import type { Me } from '../../../store/user-slice';
+import { meQueryKey } from './get-me';
+
+export interface ProfileInput { name: string; company_name: string }
+
+export function useUpdateProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ProfileInput) => apiPatch<Me>('/me', input),
+    onSuccess: (me) => client.setQueryData(meQueryKey, me),
+  });
+}

@@ -1,0 +1,58 @@
+import { profileSchema } from '@cellport/shared/schemas/auth';
+import { useState, type FormEvent } from 'react';
+import * as z from 'zod/mini';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/text-field';
+import { useT } from '../../../lib/i18n';
+import { toast } from '../../../lib/toast';
+import type { Me } from '../../../store/user-slice';
+import { useUpdateProfile } from '../api/update-profile';
+import { errorText, fieldErrors } from '../lib/form-text';
+
+/** Name and company; the e-mail is shown but not editable here (it is the sign-in login). */
+export function ProfileCard({ me }: { me: Me }) {
+  const { t } = useT(['account', 'common', 'validation', 'errors']);
+  const [name, setName] = useState(me.name);
+  const [company, setCompany] = useState(me.company_name);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const update = useUpdateProfile();
+  const changed = name !== me.name || company !== me.company_name;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = z.safeParse(profileSchema, { name, company_name: company });
+    if (!parsed.success) return setErrors(fieldErrors(t, parsed.error.issues));
+    setErrors({});
+    update.mutate(parsed.data, {
+      onSuccess: (saved) => { setName(saved.name); setCompany(saved.company_name); toast.success(t('profile.saved')); },
+      onError: (error) => toast.error(errorText(t, error)),
+    });
+  }
+
+  return (
+    <section className="card account-card" aria-labelledby="account-profile-title">
+      <header className="account-card__header">
+        <h2 id="account-profile-title">{t('profile.title')}</h2>
+        <p>{t('profile.description')}</p>
+      </header>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <span className="account-card__label">{t('profile.email')}</span>
+          <p className="account-card__readonly">
+            <span>{me.email}</span>
+            <span className={`badge ${me.isVerified ? 'badge--success' : 'badge--warning'}`}>
+              {me.isVerified ? t('profile.verified') : t('profile.notVerified')}
+            </span>
+          </p>
+        </div>
+        <TextField label={t('profile.name')} name="name" autoComplete="name" value={name}
+          onChange={(e) => setName(e.target.value)} error={errors.name} required />
+        <TextField label={t('profile.company')} name="company_name" autoComplete="organization" value={company}
+          onChange={(e) => setCompany(e.target.value)} error={errors.company_name} hint={t('common:optional')} />
+        <div className="account-card__actions">
+          <Button type="submit" busy={update.isPending} disabled={!changed}>{t('common:actions.save')}</Button>
+        </div>
+      </form>
+    </section>
+  );
+}

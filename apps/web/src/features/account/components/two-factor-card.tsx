@@ -1,0 +1,111 @@
+import { totpCodeSchema } from '@cellport/shared/schemas/auth';
+import { useState, type FormEvent } from 'react';
+import * as z from 'zod/mini';
+import { Button } from '../../../components/ui/button';
+import { CopyButton } from '../../../components/ui/copy-button';
+import { TextField } from '../../../components/ui/text-field';
+import { useT } from '../../../lib/i18n';
+import { toast } from '../../../lib/toast';
+import type { Me } from '../../../store/user-slice';
+import { useStartTwoFactor, useTwoFactorCode, type TwoFactorSetup } from '../api/two-factor';
+import { errorText, fieldErrors } from '../lib/form-text';
+
+/** Two-factor sign-in with an authenticator app: set up (QR code + secret, confirmed by a code) or turn off. */
+export function TwoFactorCard({ me }: { me: Me }) {
+  const { t } = useT(['account', 'common', 'validation', 'errors']);
+  const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
+  const [disabling, setDisabling] = useState(false);
+  const start = useStartTwoFactor();
+
+  function begin() {
+    start.mutate(undefined, { onSuccess: setSetup, onError: (error) => toast.error(errorText(t, error)) });
+  }
+
+  return (
+    <section className="card account-card" aria-labelledby="account-2fa-title">
+      <header className="account-card__header account-card__header--row">
+        <div>
+          <h2 id="account-2fa-title">{t('twoFactor.title')}</h2>
+          <p>{t('twoFactor.description')}</p>
+        </div>
+        <span className={`badge ${me.use2fa ? 'badge--success' : 'badge--neutral'}`}>
+          {me.use2fa ? t('twoFactor.on') : t('twoFactor.off')}
+        </span>
+      </header>
+
+      {me.use2fa ? (
+        disabling ? (
+          <CodeForm action="disable" label={t('twoFactor.disableCode')} submit={t('twoFactor.disable')} danger
+            onDone={() => { setDisabling(false); toast.success(t('twoFactor.disabled')); }} onCancel={() => setDisabling(false)} />
+        ) : (
+          <div className="account-card__actions account-card__actions--start">
+            <Button variant="secondary" onClick={() => setDisabling(true)}>{t('twoFactor.turnOff')}</Button>
+          </div>
+        )
+      ) : setup ? (
+        <div className="two-factor-setup">
+          <ol className="two-factor-setup__steps">
+            <li>
+              <p>{t('twoFactor.scan')}</p>
+              <img className="two-factor-setup__qr" width={180} height={180} alt={t('twoFactor.qrAlt')}
+                src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} />
+            </li>
+            <li>
+              <p>{t('twoFactor.manual')}</p>
+              <div className="two-factor-setup__secret">
+                <code aria-label={t('twoFactor.secret')}>{setup.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
+                <CopyButton value={setup.secret} />
+              </div>
+            </li>
+            <li>
+              <CodeForm action="enable" label={t('twoFactor.confirmCode')} submit={t('twoFactor.enable')}
+                onDone={() => { setSetup(null); toast.success(t('twoFactor.enabled')); }} onCancel={() => setSetup(null)} />
+            </li>
+          </ol>
+        </div>
+      ) : (
+        <div className="account-card__actions account-card__actions--start">
+          <Button onClick={begin} busy={start.isPending}>{t('twoFactor.setUp')}</Button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+interface CodeFormProps {
+  action: 'enable' | 'disable';
+  label: string;
+  submit: string;
+  danger?: boolean;
+  onDone: () => void;
+  onCancel: () => void;
+}
+
+function CodeForm({ action, label, submit, danger, onDone, onCancel }: CodeFormProps) {
+  const { t } = useT(['account', 'common', 'validation', 'errors']);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const mutation = useTwoFactorCode(action);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = z.safeParse(totpCodeSchema, { code: code.replace(/\s+/g, '') });
+    if (!parsed.success) return setError(fieldErrors(t, parsed.error.issues).code);
+    setError(undefined);
+    mutation.mutate(parsed.data.code, {
+      onSuccess: onDone,
+      onError: (e) => { setError(errorText(t, e)); setCode(''); },
+    });
+  }
+
+  return (
+    <form className="two-factor-code" onSubmit={onSubmit} noValidate>
+      <TextField label={label} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={7}
+        value={code} onChange={(e) => setCode(e.target.value)} error={error} className="two-factor-code__input" autoFocus required />
+      <div className="account-card__actions account-card__actions--start">
+        <Button type="submit" variant={danger ? 'danger' : 'primary'} busy={mutation.isPending}>{submit}</Button>
+        <Button variant="ghost" onClick={onCancel}>{t('common:actions.cancel')}</Button>
+      </div>
+    </form>
+  );
+}
