@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeHttpServer, type FakeHttpServer, type FakeReply } from '../../../test/fake-http.js';
+import { BtcRateSource } from './btc-rate-source.js';
+
+// Shaped like https://blockchain.info/ticker (other currencies trimmed).
+const ticker = (last: unknown) => ({
+  USD: { '15m': 64120.1, last, buy: 64120.1, sell: 64120.1, symbol: '$' },
+  EUR: { '15m': 59000.2, last: 59000.2, buy: 59000.2, sell: 59000.2, symbol: '€' },
+});
+
+const logged: string[] = [];
+const log = { warn: (_details: object, message: string) => logged.push(message) };
+
+let server: FakeHttpServer;
+let clock = 0;
+const source = (extra: Partial<ConstructorParameters<typeof BtcRateSource>[0]> = {}) =>
+  new BtcRateSource({ url: `${server.url}/ticker`, log, now: () => clock, ttlMs: 60_000, retryAfterFailureMs: 15_000, ...extra });
+const reply = (r: FakeReply) => server.setHandler(() => r);
+
+beforeAll(async () => {
+  server = await startFakeHttpServer(() => ({ body: ticker(64123.45) }));
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  clock = 1_000_000;
+  logged.length = 0;
+  server.requests.length = 0;
+  reply({ body: ticker(64123.45) });
+});
+
+describe('BtcRateSource', () => {
+  it('reads USD.last as a decimal string and integer micro-USD', async () => {
+    const rate = await source().current();
+    expect(rate).toEqual({ usd: '64123.45', microUsdPerBtc: 64_123_450_000n, fetchedAt: new Date(1_000_000) });
+  });
+
+  it('asks the upstream once per TTL however many callers there are', async () => {
+    const rates = source();
+    await Promise.all(Array.from({ length: 50 }, () => rates.current()));
+    expect(server.requests).toHaveLength(1);
+    clock += 59_000;
+    reply({ body: ticker(65000) });
+    expect((await rates.current())?.usd).toBe('64123.45');
+    clock += 1_000;
+    expect((await rates.current())?.usd).toBe('65000');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('keeps the last good rate when the ticker fails, and retries later', async () => {
+    const rates = source();
+    await rates.current();
+    const failures: FakeReply[] = [
+      { status: 503, body: 'down' },
+      { body: '<html>' },
+      { body: ticker('n/a') },
+      { body: ticker(0) },
+      { body: { EUR: { last: 1 } } },
+    ];
+    for (const failure of failures) {
+      clock += 60_000;
+      reply(failure);
+      expect(await rates.current()).toMatchObject({ usd: '64123.45', microUsdPerBtc: 64_123_450_000n });
+    }
+    expect(logged).toHaveLength(failures.length);
+    // Within the retry pause no request is made; after it, a recovered ticker is used again.
+    const before = server.requests.length;
+    clock += 10_000;
+    await rates.current();
+    expect(server.requests).toHaveLength(before);
+    clock += 5_000;
+    reply({ body: ticker(66000.5) });
+    expect((await rates.current())?.usd).toBe('66000.5');
+  });
+
+  it('returns null, never throws, before any good answer', async () => {
+    reply({ status: 500, body: 'down' });
+    await expect(source().current()).resolves.toBeNull();
+    await expect(new BtcRateSource({ url: 'http://127.0.0.1:1/ticker', log, timeoutMs: 500 }).current()).resolves.toBeNull();
+    expect(logged).toHaveLength(2);
+  });
+
+  it('gives up on a ticker that does not answer in time', async () => {
+    server.setHandler(() => new Promise((resolve) => setTimeout(() => resolve({ body: ticker(1) }), 2_000)));
+    const started = Date.now();
+    await expect(source({ timeoutMs: 200 }).current()).resolves.toBeNull();
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
