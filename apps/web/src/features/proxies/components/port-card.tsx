@@ -1,0 +1,73 @@
+import type { Port } from '@cellport/shared/schemas/catalog';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n';
+import { formatUsd } from '../../../lib/money';
+import { dateTime, expiryState, relativeTime } from '../lib/expiry';
+import { AutoRenewSwitch } from './auto-renew-switch';
+import { CredentialRow } from './credential-row';
+import { CredentialsDialog } from './credentials-dialog';
+import { RenameDialog } from './rename-dialog';
+import { RotateControl } from './rotate-control';
+import { RotationLinkControl } from './rotation-link-control';
+import { StatusBadge } from './status-badge';
+import { WhitelistDialog } from './whitelist-dialog';
+
+type Editing = 'rename' | 'credentials' | 'whitelist' | null;
+
+/** Everything about one port: where it is, how to connect, and its controls. */
+export function PortCard({ port, isNew }: { port: Port; isNew: boolean }) {
+  const { t, language } = useT('proxies');
+  const [editing, setEditing] = useState<Editing>(null);
+  const expiry = expiryState(port.expiresAt);
+  const place = [port.country.name, port.carrier.name, port.region?.name].filter(Boolean).join(' · ');
+  const headingId = `port-${port._id}`;
+
+  return (
+    <article className={`card px-card${isNew ? ' px-card--new' : ''}${expiry !== 'ok' ? ` px-card--${expiry}` : ''}`} aria-labelledby={headingId} data-testid="port-card">
+      <header className="px-card__head">
+        <div>
+          <h2 id={headingId} className="px-card__name">{port.modem_name}</h2>
+          <p className="px-card__place">
+            {place} · {t(port.isShared ? 'shared' : 'dedicated')} · {port.tariffName[language] || port.tariffName.en} ({formatUsd(port.price)} / {t(`period.${port.period}`)})
+          </p>
+        </div>
+        <div className="px-card__badges">
+          {isNew ? <span className="px-badge px-badge--new">{t('new')}</span> : null}
+          <StatusBadge port={port} />
+        </div>
+      </header>
+
+      <dl className="px-creds">
+        <CredentialRow label={t('ip')} value={port.ext_ip} testId="port-ip" />
+        <CredentialRow label={t('http')} value={`${port.host}:${port.http_port}`} testId="port-http" />
+        <CredentialRow label={t('socks')} value={`${port.host}:${port.socks_port}`} testId="port-socks" />
+        <CredentialRow label={t('login')} value={port.login} testId="port-login" />
+        <CredentialRow label={t('password')} value={port.password} testId="port-password" />
+        <RotationLinkControl port={port} />
+      </dl>
+
+      <div className="px-card__meta">
+        <p className={`px-expiry px-expiry--${expiry}`}>
+          <span>{expiry === 'expired' ? t('expired') : t('expires')}</span>{' '}
+          <strong>{relativeTime(port.expiresAt, language)}</strong>{' '}
+          <time dateTime={port.expiresAt}>({dateTime(port.expiresAt, language)})</time>
+        </p>
+        <AutoRenewSwitch port={port} />
+      </div>
+
+      <div className="px-card__actions">
+        <RotateControl port={port} />
+        <div className="px-card__edit">
+          <Button variant="secondary" size="sm" onClick={() => setEditing('rename')} aria-label={t('rename.for', { name: port.modem_name })}>{t('rename.button')}</Button>
+          <Button variant="secondary" size="sm" onClick={() => setEditing('credentials')}>{t('credentials.button')}</Button>
+          <Button variant="secondary" size="sm" onClick={() => setEditing('whitelist')}>{t('whitelist.button', { count: port.whitelist.length })}</Button>
+        </div>
+      </div>
+
+      {editing === 'rename' ? <RenameDialog port={port} open onClose={() => setEditing(null)} /> : null}
+      {editing === 'credentials' ? <CredentialsDialog port={port} open onClose={() => setEditing(null)} /> : null}
+      {editing === 'whitelist' ? <WhitelistDialog port={port} open onClose={() => setEditing(null)} /> : null}
+    </article>
+  );
+}
