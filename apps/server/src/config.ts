@@ -42,6 +42,10 @@ export const configSchema = z.object({
   DEMO_PASSWORD: z.string().default('Demo#2026'),
   DEMO_BALANCE: z.coerce.number().min(0).default(1000),
   WEB_DIST: z.string().optional(),
+  MODEM_SIM_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
+  MODEM_SIM_SAME_IP_RATE: z.coerce.number().min(0).max(1).default(0.1),
+  PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),
+  JOBS_POLL_MS: z.coerce.number().int().min(0).default(5000),
 });
 
 export type Config = z.infer<typeof configSchema> & {

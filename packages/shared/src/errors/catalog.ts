@@ -17,5 +17,6 @@ export const CATALOG_ERRORS = {
   ROTATION_FAILED: 'The modem could not change its IP. Please try again.',
   MODEM_OFFLINE: 'The modem is offline right now. Please try again later.',
   PORT_EXPIRED: 'This port has expired. Renew it to use it again.',
+  SHARED_ROTATION_FIXED: 'A shared port rotates on its modem\'s schedule; choose a dedicated port to set your own interval',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was already used for a different request',
 } as const;

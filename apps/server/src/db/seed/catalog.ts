@@ -1,0 +1,108 @@
+import { PERIOD_DAYS, type TariffPeriod } from '@cellport/shared/schemas/catalog';
+import type { AppContext } from '../../context.js';
+import { LedgerService } from '../../modules/ledger/ledger.service.js';
+import type { LocalizedNames } from '../tables/catalog.js';
+
+interface SeedCountry {
+  code: string;
+  names: LocalizedNames;
+  carriers: Array<{ name: string; regions: string[] }>;
+}
+
+const COUNTRIES: SeedCountry[] = [
+  {
+    code: 'US', names: { en: 'United States', ru: 'США', cn: '美国' },
+    carriers: [
+      { name: 'T-Mobile', regions: ['New York', 'California'] },
+      { name: 'AT&T', regions: ['Texas', 'Florida'] },
+      { name: 'Verizon', regions: ['New York', 'Illinois'] },
+    ],
+  },
+  { code: 'DE', names: { en: 'Germany', ru: 'Германия', cn: '德国' }, carriers: [{ name: 'Telekom', regions: ['Berlin'] }, { name: 'Vodafone', regions: ['Munich'] }] },
+  { code: 'GB', names: { en: 'United Kingdom', ru: 'Великобритания', cn: '英国' }, carriers: [{ name: 'EE', regions: ['London'] }, { name: 'Vodafone UK', regions: ['Manchester'] }] },
+  { code: 'UA', names: { en: 'Ukraine', ru: 'Украина', cn: '乌克兰' }, carriers: [{ name: 'Kyivstar', regions: ['Kyiv'] }, { name: 'lifecell', regions: ['Lviv'] }] },
+];
+
+// Dollars per period; prices are stored in micro-units.
+const PRICES: Record<'dedicated' | 'shared', Record<TariffPeriod, number>> = {
+  dedicated: { day: 4, week: 20, month: 65 },
+  shared: { day: 2, week: 9, month: 29 },
+};
+const PERIOD_NAMES: Record<TariffPeriod, LocalizedNames> = {
+  day: { en: 'Day', ru: 'День', cn: '天' },
+  week: { en: 'Week', ru: 'Неделя', cn: '周' },
+  month: { en: 'Month', ru: 'Месяц', cn: '月' },
+};
+const KIND_NAMES: Record<'dedicated' | 'shared', LocalizedNames> = {
+  dedicated: { en: 'Dedicated', ru: 'Выделенный', cn: '独享' },
+  shared: { en: 'Shared', ru: 'Общий', cn: '共享' },
+};
+const MODEMS_PER_CARRIER = 4; // 9 carriers → 36 dedicated + 9 shared modems
+const SHARED_CAPACITY = 5;
+const SHARED_INTERVAL = 10;
+
+/**
+ * The demo catalog: countries with carriers and regions, tariffs, one host per country with modems, and the demo
+ * customer's opening USDT balance as a single ledger entry. Idempotent: natural keys and ON CONFLICT everywhere.
+ */
+export async function seedCatalog(ctx: AppContext): Promise<void> {
+  const { db } = ctx;
+  let imeiSeq = 0;
+  let ipSeq = 10;
+  for (const [ci, c] of COUNTRIES.entries()) {
+    await db.insertInto('countries').values({ code: c.code, names: JSON.stringify(c.names) as unknown as LocalizedNames, sort: ci })
+      .onConflict((oc) => oc.column('code').doNothing()).execute();
+    const country = await db.selectFrom('countries').select('id').where('code', '=', c.code).executeTakeFirstOrThrow();
+    const hostName = `${c.code.toLowerCase()}1.proxy.cellport.local`;
+    await db.insertInto('hosts').values({ name: hostName, address: hostName }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    const host = await db.selectFrom('hosts').select('id').where('name', '=', hostName).executeTakeFirstOrThrow();
+
+    for (const kind of ['dedicated', 'shared'] as const) {
+      for (const period of ['day', 'week', 'month'] as const) {
+        const names = Object.fromEntries((['en', 'ru', 'cn'] as const).map((l) => [l, `${KIND_NAMES[kind][l]} · ${PERIOD_NAMES[period][l]}`]));
+        await db.insertInto('tariffs').values({
+          seed_key: `${c.code}:${kind}:${period}`, names: JSON.stringify(names) as unknown as LocalizedNames,
+          price: BigInt(PRICES[kind][period]) * 1_000_000n, period, period_days: PERIOD_DAYS[period], country_id: country.id,
+          carrier_id: null, region_id: null, is_shared: kind === 'shared',
+          rotation_interval: kind === 'shared' ? SHARED_INTERVAL : 0, recurring: period === 'month',
+          sort: (kind === 'dedicated' ? 0 : 10) + PERIOD_DAYS[period],
+        }).onConflict((oc) => oc.column('seed_key').doNothing()).execute();
+      }
+    }
+
+    for (const carrier of c.carriers) {
+      await db.insertInto('carriers').values({ country_id: country.id, name: carrier.name })
+        .onConflict((oc) => oc.columns(['country_id', 'name']).doNothing()).execute();
+      const carrierRow = await db.selectFrom('carriers').select('id').where('country_id', '=', country.id).where('name', '=', carrier.name).executeTakeFirstOrThrow();
+      const regionIds: string[] = [];
+      for (const region of carrier.regions) {
+        await db.insertInto('regions').values({ country_id: country.id, carrier_id: carrierRow.id, name: region })
+          .onConflict((oc) => oc.columns(['country_id', 'carrier_id', 'name']).doNothing()).execute();
+        const r = await db.selectFrom('regions').select('id').where('carrier_id', '=', carrierRow.id).where('name', '=', region).executeTakeFirstOrThrow();
+        regionIds.push(r.id);
+      }
+      for (let m = 0; m <= MODEMS_PER_CARRIER; m++) {
+        imeiSeq++;
+        ipSeq++;
+        const shared = m === MODEMS_PER_CARRIER;
+        await db.insertInto('modems').values({
+          imei: `35${String(imeiSeq).padStart(13, '0')}`, host_id: host.id,
+          http_port: 20000 + imeiSeq, socks_port: 30000 + imeiSeq,
+          ext_ip: `${['192.0.2', '198.51.100', '203.0.113'][ipSeq % 3]}.${ipSeq}`,
+          country_id: country.id, carrier_id: carrierRow.id, region_id: regionIds[m % regionIds.length] ?? null,
+          is_shared: shared, capacity: shared ? SHARED_CAPACITY : 1, rotation_interval: shared ? SHARED_INTERVAL : null,
+        }).onConflict((oc) => oc.column('imei').doNothing()).execute();
+      }
+    }
+  }
+
+  const demo = await db.selectFrom('users').select('id').where('email', '=', ctx.config.DEMO_EMAIL).executeTakeFirst();
+  if (demo && ctx.config.DEMO_BALANCE > 0) {
+    const amount = BigInt(Math.round(ctx.config.DEMO_BALANCE * 100)) * 10_000n;
+    const ledger = new LedgerService(db);
+    // The reference is fixed: a second run finds it booked and changes nothing.
+    await db.transaction().execute((tx) => ledger.credit(tx, {
+      userId: demo.id, coin: 'usdt', amount, kind: 'demo-credit', reference: `seed:demo-balance:${demo.id}`,
+    }));
+  }
+}

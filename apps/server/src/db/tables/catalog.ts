@@ -1,0 +1,32 @@
+import type { Generated } from 'kysely';
+
+export interface LocalizedNames { en: string; ru: string; cn: string }
+
+export interface CountriesTable { id: Generated<string>; code: string; names: LocalizedNames; sort: Generated<number> }
+export interface CarriersTable { id: Generated<string>; country_id: string; name: string }
+export interface RegionsTable { id: Generated<string>; country_id: string; carrier_id: string | null; name: string }
+export interface TariffsTable {
+  id: Generated<string>;
+  names: LocalizedNames;
+  /** Minor units (USD micro-units) per period. */
+  price: bigint;
+  period: 'day' | 'week' | 'month';
+  period_days: 1 | 7 | 30;
+  country_id: string;
+  carrier_id: string | null;
+  region_id: string | null;
+  is_shared: boolean;
+  rotation_interval: Generated<number>;
+  recurring: Generated<boolean>;
+  active: Generated<boolean>;
+  sort: Generated<number>;
+  /** Set by the seed so re-running it finds its rows. */
+  seed_key: string | null;
+}
+
+export interface CatalogTables {
+  countries: CountriesTable;
+  carriers: CarriersTable;
+  regions: RegionsTable;
+  tariffs: TariffsTable;
+}

@@ -1,0 +1,15 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export interface JobsTable {
+  id: Generated<string>;
+  kind: string;
+  /** Unique: scheduling the same job twice keeps the first. */
+  key: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  run_at: ColumnType<Date, Date | string, Date | string>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  done_at: Date | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+export interface JobsTables { jobs: JobsTable }

@@ -1,0 +1,15 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  user_id: string;
+  type: 'payment' | 'other';
+  /** Key in the `notifications` locale namespace, with its params: the text can be re-rendered later. */
+  text_key: string;
+  params: ColumnType<Record<string, unknown>, string, string>;
+  /** Rendered in the user's language when stored. */
+  text: string;
+  unread: Generated<boolean>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+export interface NotificationsTables { notifications: NotificationsTable }

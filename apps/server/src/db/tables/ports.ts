@@ -1,0 +1,48 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+export type ApplyStatusColumn = 'idle' | 'rotating' | 'applying' | 'failed';
+
+export interface HostsTable { id: Generated<string>; name: string; address: string }
+export interface ModemsTable {
+  id: Generated<string>;
+  imei: string;
+  host_id: string;
+  http_port: number;
+  socks_port: number;
+  ext_ip: string;
+  apply_status: Generated<ApplyStatusColumn>;
+  online: Generated<boolean>;
+  retired: Generated<boolean>;
+  country_id: string;
+  carrier_id: string;
+  region_id: string | null;
+  is_shared: boolean;
+  capacity: Generated<number>;
+  used_slots: Generated<number>;
+  rotation_interval: number | null;
+  last_rotated_at: Date | null;
+}
+export interface PortsTable {
+  id: Generated<string>;
+  user_id: string;
+  modem_id: string;
+  tariff_id: string;
+  is_shared: boolean;
+  name: string;
+  proxy_login: string;
+  proxy_password: string;
+  whitelist: ColumnType<string[], string, string>;
+  rotation_interval: Generated<number>;
+  rotation_nonce: string;
+  rotation_token_hash: string;
+  status: Generated<'active' | 'expired' | 'released'>;
+  expires_at: Timestamp;
+  auto_renew: Generated<boolean>;
+  last_rotated_at: Date | null;
+  created_at: CreatedAt;
+  released_at: Date | null;
+}
+
+export interface PortsTables { hosts: HostsTable; modems: ModemsTable; ports: PortsTable }

@@ -1,0 +1,13 @@
+import type { ApplyStatus } from '@cellport/shared/schemas/catalog';
+
+/** What a driver needs to know about a modem. */
+export interface ModemRef { id: string; imei: string; extIp: string }
+
+/**
+ * Talks to a physical modem (or pretends to). `rotate` asks the modem for a new mobile IP, reporting the
+ * intermediate states through `onStatus`, and resolves with the IP the modem now has — which may be the same one;
+ * retrying is the caller's decision. The proxy host agent will add drivers for real modems.
+ */
+export interface ModemDriver {
+  rotate(modem: ModemRef, onStatus: (status: ApplyStatus) => void): Promise<{ extIp: string }>;
+}

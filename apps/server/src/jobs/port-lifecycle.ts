@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared';
+import { sql } from 'kysely';
+import { AppError } from '../lib/app-error.js';
+import type { Tx } from '../modules/ledger/ledger.service.js';
+import { NotificationsService } from '../modules/notifications/notifications.service.js';
+import type { PurchasesService } from '../modules/purchases/purchases.service.js';
+import type { JobQueue } from './queue.js';
+
+interface TermPayload { portId: string; expiresAt: string; days?: number }
+
+const dollars = (minor: bigint) => `${minor / 1_000_000n}.${String((minor % 1_000_000n) / 10_000n).padStart(2, '0')}`;
+
+/**
+ * A port's term: reminders 3 days and 1 day before expiry, auto-renew from the balance 24 h before, stop at
+ * expiry, and return the modem to stock after the grace period. Each handler first checks that the port is still
+ * in the term it was scheduled for (same expiry) — otherwise it was renewed and the job has nothing to do.
+ */
+export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: PurchasesService; notifications: NotificationsService; graceDays: number }): void {
+  const { purchases, notifications, graceDays } = deps;
+
+  const lockTerm = async (tx: Tx, p: TermPayload) => {
+    const port = await tx.selectFrom('ports').innerJoin('users', 'users.id', 'ports.user_id')
+      .select(['ports.id', 'ports.user_id', 'ports.modem_id', 'ports.name', 'ports.status', 'ports.expires_at', 'ports.auto_renew', 'ports.tariff_id', 'users.language'])
+      .where('ports.id', '=', p.portId).forUpdate(['ports']).executeTakeFirst();
+    if (!port || port.expires_at.toISOString() !== p.expiresAt) return null;
+    return port;
+  };
+  const date = (d: Date) => d.toISOString().slice(0, 10);
+
+  queue.handle('port.remind', async (tx, payload) => {
+    const p = payload as unknown as TermPayload;
+    const port = await lockTerm(tx, p);
+    if (!port || port.status !== 'active' || port.auto_renew) return;
+    await notifications.notify(port.user_id, 'other', p.days === 3 ? 'expiry_reminder_3d' : 'expiry_reminder_1d',
+      { name: port.name, date: date(port.expires_at) }, tx);
+  });
+
+  queue.handle('port.autorenew', async (tx, payload) => {
+    const p = payload as unknown as TermPayload;
+    const port = await lockTerm(tx, p);
+    if (!port || port.status !== 'active' || !port.auto_renew) return;
+    const lng = isLanguage(port.language) ? port.language : FALLBACK_LANGUAGE;
+    // A savepoint: a short balance rolls back only the renewal, and the job still records its notification.
+    await sql`savepoint autorenew`.execute(tx);
+    try {
+      // The payment id comes from the job's own key, so the renewal can never be booked twice for this term.
+      const paymentId = uuidFrom(`autorenew:${p.portId}:${p.expiresAt}`);
+      const result = await purchases.renewWithin(tx, port.user_id, { basket: { [port.id]: { periods: 1 } } }, lng, paymentId, 'auto-renewal');
+      await sql`release savepoint autorenew`.execute(tx);
+      const renewed = result.data.modems[0];
+      await notifications.notify(port.user_id, 'payment', 'auto_renew_completed', {
+        name: port.name, amount: dollars(BigInt(result.data.payment.amount)), date: renewed ? renewed.expiresAt.slice(0, 10) : '',
+      }, tx);
+    } catch (err) {
+      await sql`rollback to savepoint autorenew`.execute(tx);
+      if (!(err instanceof AppError) || err.code !== 'INSUFFICIENT_FUNDS') throw err;
+      const tariff = await tx.selectFrom('tariffs').select('price').where('id', '=', port.tariff_id).executeTakeFirstOrThrow();
+      await notifications.notify(port.user_id, 'payment', 'auto_renew_short_balance', {
+        name: port.name, amount: dollars(tariff.price), date: date(port.expires_at),
+      }, tx);
+    }
+  });
+
+  queue.handle('port.expire', async (tx, payload, now) => {
+    const p = payload as unknown as TermPayload;
+    const port = await lockTerm(tx, p);
+    if (!port || port.status !== 'active' || port.expires_at.getTime() > now.getTime()) return;
+    await tx.updateTable('ports').set({ status: 'expired' }).where('id', '=', port.id).execute();
+    await notifications.notify(port.user_id, 'other', 'port_expired', { name: port.name, graceDays }, tx);
+  });
+
+  queue.handle('port.release', async (tx, payload, now) => {
+    const p = payload as unknown as TermPayload;
+    const port = await lockTerm(tx, p);
+    if (!port || port.status === 'released' || port.expires_at.getTime() > now.getTime()) return;
+    await tx.updateTable('ports').set({ status: 'released', released_at: sql`now()` }).where('id', '=', port.id).execute();
+    await tx.updateTable('modems').set({ used_slots: sql`used_slots - 1` }).where('id', '=', port.modem_id).execute();
+    await notifications.notify(port.user_id, 'other', 'port_released', { name: port.name }, tx);
+  });
+}
+
+/** A deterministic UUID (v4 layout) from a string: the same job term always maps to the same payment id. */
+function uuidFrom(text: string): string {
+  const h = createHashHex(text);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+const createHashHex = (text: string) => createHash('sha256').update(text).digest('hex');

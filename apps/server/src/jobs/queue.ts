@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { Tx } from '../modules/ledger/ledger.service.js';
+
+export type JobHandler = (tx: Tx, payload: Record<string, unknown>, now: Date) => Promise<void>;
+
+const MAX_BACKOFF_MS = 60 * 60_000;
+
+/**
+ * Durable jobs: rows in `jobs`, scheduled once per unique key, claimed with FOR UPDATE SKIP LOCKED so several
+ * instances never run the same job, and run in the same transaction that marks them done — a crash before the
+ * commit leaves the job due, a commit makes its effects and its completion land together.
+ */
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+
+  constructor(private readonly db: Database, private readonly log?: { error(obj: unknown, msg: string): void }) {}
+
+  handle(kind: string, handler: JobHandler): void { this.handlers.set(kind, handler); }
+
+  /** Schedules a job unless one with the same key exists (done or not). Pass the transaction it belongs to. */
+  async schedule(q: Database | Tx, job: { kind: string; key: string; runAt: Date; payload: Record<string, unknown> }): Promise<void> {
+    await q.insertInto('jobs')
+      .values({ kind: job.kind, key: job.key, run_at: job.runAt, payload: JSON.stringify(job.payload) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  }
+
+  /** Runs every job due at `now` (tests pass a future time to travel). Returns how many ran successfully. */
+  async runDueJobs(now: Date = new Date(), limit = 500): Promise<number> {
+    let done = 0;
+    const failed = new Set<string>();
+    for (let i = 0; i < limit; i++) {
+      const outcome = await this.runOne(now, failed);
+      if (outcome === 'none') break;
+      if (outcome === 'done') done++;
+    }
+    return done;
+  }
+
+  private async runOne(now: Date, failed: Set<string>): Promise<'none' | 'done' | 'failed'> {
+    let claimed: { id: string; kind: string; attempts: number } | undefined;
+    try {
+      const result = await this.db.transaction().execute(async (tx) => {
+        let q = tx.selectFrom('jobs').select(['id', 'kind', 'payload', 'attempts'])
+          .where('done_at', 'is', null).where('run_at', '<=', now);
+        if (failed.size) q = q.where('id', 'not in', [...failed]);
+        const job = await q.orderBy('run_at').orderBy('id').limit(1).forUpdate().skipLocked().executeTakeFirst();
+        if (!job) return 'none' as const;
+        claimed = job;
+        const handler = this.handlers.get(job.kind);
+        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+        await handler(tx, job.payload, now);
+        await tx.updateTable('jobs').set({ done_at: sql`now()`, attempts: job.attempts + 1, last_error: null })
+          .where('id', '=', job.id).execute();
+        return 'done' as const;
+      });
+      return result;
+    } catch (err) {
+      if (!claimed) throw err;
+      failed.add(claimed.id);
+      const attempts = claimed.attempts + 1;
+      const delay = Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** Math.min(attempts, 10));
+      this.log?.error({ err, job: claimed.id, kind: claimed.kind }, 'job failed; will retry');
+      await this.db.updateTable('jobs')
+        .set({ attempts, last_error: String((err as Error)?.message ?? err).slice(0, 1000), run_at: new Date(now.getTime() + delay) })
+        .where('id', '=', claimed.id).execute();
+      return 'failed';
+    }
+  }
+}
+
+/** Polls for due jobs every `intervalMs` until stopped. */
+export function startJobRunner(queue: JobQueue, intervalMs: number, log: { error(obj: unknown, msg: string): void }): () => Promise<void> {
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = queue.runDueJobs().catch((err: unknown) => log.error({ err }, 'job runner failed'))
+      .finally(() => { running = undefined; });
+  }, intervalMs);
+  timer.unref();
+  return async () => { clearInterval(timer); await running; };
+}

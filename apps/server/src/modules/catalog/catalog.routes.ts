@@ -1,0 +1,45 @@
+import {
+  countriesResponseSchema, languageQuerySchema, modemCountParamsSchema, modemCountQuerySchema,
+  modemCountResponseSchema, rotationTagsResponseSchema, tariffsResponseSchema,
+} from '@cellport/shared/schemas/catalog';
+import type { App, AppContext } from '../../context.js';
+import { CatalogService } from './catalog.service.js';
+import { requestLanguage } from './request-language.js';
+
+const PUBLIC_CACHE = 'public, max-age=60';
+
+/** The public catalog: countries, tariffs, rotation choices and live stock counts. */
+export function registerCatalog(app: App, ctx: AppContext): void {
+  const catalog = new CatalogService(ctx.db);
+
+  app.get('/api/v1/countries', { schema: { querystring: languageQuerySchema, response: { 200: countriesResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', PUBLIC_CACHE).header('vary', 'Accept-Language');
+      return catalog.countries(requestLanguage(request));
+    });
+
+  app.get('/api/v1/tariffs', { schema: { response: { 200: tariffsResponseSchema } } }, async (_request, reply) => {
+    reply.header('cache-control', PUBLIC_CACHE);
+    return catalog.tariffs();
+  });
+
+  app.get('/api/v1/modems/rotation-tags',
+    { schema: { querystring: languageQuerySchema, response: { 200: rotationTagsResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', PUBLIC_CACHE).header('vary', 'Accept-Language');
+      return catalog.rotationTags(requestLanguage(request));
+    });
+
+  app.get('/api/v1/modems/count/:country_id',
+    { schema: { params: modemCountParamsSchema, querystring: modemCountQuerySchema, response: { 200: modemCountResponseSchema } } },
+    async (request, reply) => {
+      const q = request.query;
+      reply.header('cache-control', 'no-store');
+      const count = await catalog.availableCount({
+        countryId: request.params.country_id,
+        isShared: q.isShared === undefined ? undefined : q.isShared === 'true',
+        carrierId: q.carrier_id, regionId: q.region_id, rotationInterval: q.rotationInterval,
+      });
+      return { count };
+    });
+}

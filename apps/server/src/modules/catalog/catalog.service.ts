@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { LANGUAGES, type Language } from '@cellport/shared';
+import { PERIOD_DAYS, ROTATION_INTERVALS, type Country, type RotationTag, type Tariff } from '@cellport/shared/schemas/catalog';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { LocalizedNames } from '../../db/tables/catalog.js';
+import type { Tx } from '../ledger/ledger.service.js';
+
+const localesDir = join(dirname(createRequire(import.meta.url).resolve('@cellport/shared/package.json')), 'locales');
+const TAG_TEXTS = Object.fromEntries(LANGUAGES.map((lng) => [
+  lng, JSON.parse(readFileSync(join(localesDir, lng, 'rotation-tags.json'), 'utf8')) as Record<string, string>,
+])) as Record<Language, Record<string, string>>;
+
+export const localized = (names: LocalizedNames, lng: Language): string => names[lng] || names.en;
+
+export interface StockFilter {
+  countryId: string;
+  isShared?: boolean | undefined;
+  carrierId?: string | null | undefined;
+  regionId?: string | null | undefined;
+  rotationInterval?: number | undefined;
+}
+
+export interface TariffRow {
+  id: string; names: LocalizedNames; price: bigint; period: 'day' | 'week' | 'month'; period_days: 1 | 7 | 30;
+  country_id: string; carrier_id: string | null; region_id: string | null; is_shared: boolean;
+  rotation_interval: number; recurring: boolean; active: boolean;
+}
+
+export const tariffToApi = (t: TariffRow): Tariff => ({
+  _id: t.id, name: t.names, price: t.price.toString(), period: t.period, periodDays: PERIOD_DAYS[t.period],
+  country_id: t.country_id, carrier_id: t.carrier_id, region_id: t.region_id, isShared: t.is_shared,
+  rotationInterval: t.rotation_interval, recurring: t.recurring,
+});
+
+/** Countries, carriers, regions, tariffs and how much stock can be bought with a given filter. */
+export class CatalogService {
+  constructor(private readonly db: Database) {}
+
+  async countries(lng: Language): Promise<Country[]> {
+    const [countries, carriers, regions] = await Promise.all([
+      this.db.selectFrom('countries').selectAll().orderBy('sort').orderBy('code').execute(),
+      this.db.selectFrom('carriers').selectAll().orderBy('name').execute(),
+      this.db.selectFrom('regions').selectAll().orderBy('name').execute(),
+    ]);
+    return countries.map((c) => ({
+      _id: c.id, code: c.code, name: localized(c.names, lng), names: c.names,
+      carriers: carriers.filter((x) => x.country_id === c.id).map((x) => ({ _id: x.id, name: x.name })),
+      regions: regions.filter((x) => x.country_id === c.id).map((x) => ({ _id: x.id, name: x.name, carrier_id: x.carrier_id })),
+    }));
+  }
+
+  async tariffs(): Promise<Tariff[]> {
+    const rows = await this.db.selectFrom('tariffs').selectAll().where('active', '=', true)
+      .orderBy('sort').orderBy('price').execute();
+    return rows.map(tariffToApi);
+  }
+
+  async tariff(id: string, tx?: Tx): Promise<TariffRow | undefined> {
+    return (tx ?? this.db).selectFrom('tariffs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  rotationTags(lng: Language): RotationTag[] {
+    const t = TAG_TEXTS[lng];
+    return ROTATION_INTERVALS.map((value) => ({
+      value,
+      label: t[String(value)] ?? (t.minutes ?? '{{count}}').replace('{{count}}', String(value)),
+    }));
+  }
+
+  /**
+   * Ports purchasable now: the free slots of online, non-retired modems matching the filter (dedicated modems have
+   * one slot). Shared modems rotate on one schedule, so a rotation interval filters them; a dedicated port takes
+   * any interval.
+   */
+  async availableCount(filter: StockFilter, tx?: Tx): Promise<number> {
+    let q = (tx ?? this.db).selectFrom('modems')
+      .select(sql<string>`coalesce(sum(capacity - used_slots), 0)`.as('free'))
+      .where('country_id', '=', filter.countryId).where('online', '=', true).where('retired', '=', false);
+    if (filter.isShared !== undefined) q = q.where('is_shared', '=', filter.isShared);
+    if (filter.carrierId) q = q.where('carrier_id', '=', filter.carrierId);
+    if (filter.regionId) q = q.where('region_id', '=', filter.regionId);
+    if (filter.rotationInterval !== undefined && filter.isShared !== false) {
+      const interval = filter.rotationInterval;
+      q = q.where((eb) => eb.or([eb('is_shared', '=', false), eb('rotation_interval', '=', interval)]));
+    }
+    const row = await q.executeTakeFirst();
+    return Number(row?.free ?? 0);
+  }
+}

@@ -1,0 +1,63 @@
+import type { Language } from '@cellport/shared';
+import type { Port } from '@cellport/shared/schemas/catalog';
+import type { Database } from '../../db/database.js';
+import { localized } from '../catalog/catalog.service.js';
+import type { Tx } from '../ledger/ledger.service.js';
+import { rotationToken } from './port-credentials.js';
+
+/** Reads a customer's ports with everything the Your Proxies page shows, always scoped by user id. */
+export class PortsRepository {
+  constructor(private readonly db: Database, private readonly secret: string, private readonly publicUrl: string) {}
+
+  async list(userId: string, lng: Language, options: { ids?: string[]; tx?: Tx } = {}): Promise<Port[]> {
+    if (options.ids && options.ids.length === 0) return [];
+    let q = (options.tx ?? this.db).selectFrom('ports as p')
+      .innerJoin('modems as m', 'm.id', 'p.modem_id')
+      .innerJoin('hosts as h', 'h.id', 'm.host_id')
+      .innerJoin('tariffs as t', 't.id', 'p.tariff_id')
+      .innerJoin('countries as c', 'c.id', 'm.country_id')
+      .innerJoin('carriers as ca', 'ca.id', 'm.carrier_id')
+      .leftJoin('regions as r', 'r.id', 'm.region_id')
+      .select([
+        'p.id', 'p.name', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
+        'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at',
+        'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.http_port', 'm.socks_port', 'm.rotation_interval as modem_interval',
+        'h.address as host', 't.names as tariff_names', 't.period', 't.price',
+        'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
+        'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name',
+      ])
+      .where('p.user_id', '=', userId).where('p.status', '<>', 'released');
+    if (options.ids) q = q.where('p.id', 'in', options.ids);
+    const rows = await q.orderBy('p.created_at').orderBy('p.id').execute();
+    const now = Date.now();
+    return rows.map((r) => ({
+      _id: r.id,
+      IMEI: r.imei,
+      modem_name: r.name,
+      // The expiry job flips the status; until it has run, the clock already tells.
+      status: r.status === 'active' && r.expires_at.getTime() > now ? 'active' : 'expired',
+      applyStatus: r.apply_status,
+      ext_ip: r.ext_ip,
+      online: r.online,
+      host: r.host,
+      http_port: r.http_port,
+      socks_port: r.socks_port,
+      login: r.proxy_login,
+      password: r.proxy_password,
+      whitelist: r.whitelist,
+      rotationInterval: r.is_shared ? (r.modem_interval ?? r.rotation_interval) : r.rotation_interval,
+      rotationLink: `${this.publicUrl}/api/v1/rotate/${rotationToken(this.secret, r.id, r.rotation_nonce)}`,
+      expiresAt: r.expires_at.toISOString(),
+      autoRenew: r.auto_renew,
+      tariff_id: r.tariff_id,
+      tariffName: r.tariff_names,
+      period: r.period,
+      price: r.price.toString(),
+      country: { _id: r.country_id, code: r.country_code, name: localized(r.country_names, lng) },
+      carrier: { _id: r.carrier_id, name: r.carrier_name },
+      region: r.region_id && r.region_name ? { _id: r.region_id, name: r.region_name } : null,
+      isShared: r.is_shared,
+      lastRotatedAt: r.last_rotated_at ? r.last_rotated_at.toISOString() : null,
+    }));
+  }
+}

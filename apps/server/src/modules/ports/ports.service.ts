@@ -1,0 +1,76 @@
+import { isIP } from 'node:net';
+import type { Language } from '@cellport/shared';
+import { CATALOG_MESSAGES, type Port, type PortPatchRequest } from '@cellport/shared/schemas/catalog';
+import type { Database } from '../../db/database.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { newRotationNonce, rotationToken, rotationTokenHash } from './port-credentials.js';
+import type { PortsRepository } from './ports.repository.js';
+
+/** A whitelist entry: an IPv4/IPv6 address, or one with a prefix length that fits its family. */
+export function isWhitelistEntry(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  if (extra !== undefined) return false;
+  const family = isIP(address);
+  if (!family) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
+
+/** Settings a customer changes on their own ports. */
+export class PortsService {
+  constructor(
+    private readonly db: Database,
+    private readonly repository: PortsRepository,
+    private readonly secret: string,
+    private readonly publicUrl: string,
+  ) {}
+
+  async list(userId: string, lng: Language): Promise<Port[]> {
+    return this.repository.list(userId, lng);
+  }
+
+  async update(userId: string, portId: string, patch: PortPatchRequest, lng: Language): Promise<Port> {
+    const port = await this.db.selectFrom('ports').select(['id', 'is_shared'])
+      .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
+    if (!port) throw notFound();
+    const set: Record<string, unknown> = {};
+    if (patch.modem_name !== undefined) set.name = patch.modem_name.trim();
+    if (patch.login !== undefined) set.proxy_login = patch.login;
+    if (patch.password !== undefined) set.proxy_password = patch.password;
+    if (patch.autoRenew !== undefined) set.auto_renew = patch.autoRenew;
+    if (patch.whitelist !== undefined) {
+      const entries = [...new Set(patch.whitelist.map((e) => e.trim()).filter(Boolean))];
+      if (!entries.every(isWhitelistEntry)) throw new AppError('VALIDATION', 400, CATALOG_MESSAGES.whitelistEntry);
+      set.whitelist = JSON.stringify(entries);
+    }
+    if (patch.rotationInterval !== undefined) {
+      if (port.is_shared) throw new AppError('SHARED_ROTATION_FIXED', 409);
+      set.rotation_interval = patch.rotationInterval;
+    }
+    if (Object.keys(set).length) {
+      try {
+        await this.db.updateTable('ports').set(set).where('id', '=', portId).where('user_id', '=', userId).execute();
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('PROXY_LOGIN_TAKEN', 409);
+        throw err;
+      }
+    }
+    const [updated] = await this.repository.list(userId, lng, { ids: [portId] });
+    if (!updated) throw notFound();
+    return updated;
+  }
+
+  /** A new rotation link; the old token stops working at once. */
+  async newRotationLink(userId: string, portId: string): Promise<string> {
+    const nonce = newRotationNonce();
+    const updated = await this.db.updateTable('ports')
+      .set({ rotation_nonce: nonce, rotation_token_hash: rotationTokenHash(this.secret, portId, nonce) })
+      .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released')
+      .returning('id').executeTakeFirst();
+    if (!updated) throw notFound();
+    return `${this.publicUrl}/api/v1/rotate/${rotationToken(this.secret, portId, nonce)}`;
+  }
+}

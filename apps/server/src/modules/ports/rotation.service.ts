@@ -1,0 +1,130 @@
+import { CATALOG_LIMITS, type ApplyStatus } from '@cellport/shared/schemas/catalog';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { ModemDriver } from '../../integrations/modem-control/modem-control.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import type { Bus } from '../../lib/bus.js';
+
+/** How many times a rotation that came back with the same IP is tried again. */
+export const SAME_IP_RETRIES = 3;
+/** A rotation still 'rotating' after this long was interrupted (a restart): the modem may be taken again. */
+const STALE_ROTATION_MS = 120_000;
+const WAIT_LIMIT_MS = 20_000;
+
+export interface RotationResult { old_ip: string; new_ip: string; applyStatus: ApplyStatus }
+
+/**
+ * Rotates the IP of the modem behind a port through the modem-control driver: at most once a minute per port,
+ * one rotation at a time per modem, applyStatus published on the bus for the realtime layer.
+ */
+export class RotationService {
+  constructor(private readonly db: Database, private readonly bus: Bus, private readonly driver: ModemDriver) {}
+
+  /** Rotation by a signed-in customer: a port of someone else is simply not found. */
+  async rotateOwnPort(userId: string, portId: string): Promise<RotationResult> {
+    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'status', 'expires_at', 'last_rotated_at'])
+      .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
+    if (!port) throw notFound();
+    return this.rotate(port);
+  }
+
+  async rotateByTokenHash(tokenHash: string): Promise<RotationResult> {
+    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'status', 'expires_at', 'last_rotated_at'])
+      .where('rotation_token_hash', '=', tokenHash).where('status', '<>', 'released').executeTakeFirst();
+    if (!port) throw notFound();
+    return this.rotate(port);
+  }
+
+  private async rotate(port: { id: string; modem_id: string; status: string; expires_at: Date; last_rotated_at: Date | null }): Promise<RotationResult> {
+    if (port.status !== 'active' || port.expires_at.getTime() <= Date.now()) throw new AppError('PORT_EXPIRED', 409);
+    const cooldown = CATALOG_LIMITS.rotationCooldownSeconds;
+    // Claim the per-port minute atomically: two clicks at once cannot both pass.
+    const claimed = await this.db.updateTable('ports').set({ last_rotated_at: sql`now()` })
+      .where('id', '=', port.id)
+      .where((eb) => eb.or([
+        eb('last_rotated_at', 'is', null),
+        eb('last_rotated_at', '<=', sql<Date>`now() - make_interval(secs => ${cooldown})`),
+      ]))
+      .returning('id').executeTakeFirst();
+    if (!claimed) throw await this.tooSoon(port.id);
+
+    const modem = await this.db.updateTable('modems')
+      .set({ apply_status: 'rotating', last_rotated_at: sql`now()` })
+      .where('id', '=', port.modem_id).where('online', '=', true)
+      .where((eb) => eb.or([
+        eb('apply_status', 'in', ['idle', 'failed']),
+        eb('last_rotated_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_ROTATION_MS / 1000})`),
+      ]))
+      .returning(['id', 'imei', 'ext_ip']).executeTakeFirst();
+    if (!modem) {
+      // Give the minute back: nothing happened for this port.
+      await this.db.updateTable('ports').set({ last_rotated_at: port.last_rotated_at }).where('id', '=', port.id).execute();
+      const online = await this.db.selectFrom('modems').select('online').where('id', '=', port.modem_id).executeTakeFirst();
+      if (!online?.online) throw new AppError('MODEM_OFFLINE', 503);
+      // Another port on the same (shared) modem is rotating it right now.
+      throw new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: 5 });
+    }
+
+    const work = this.drive(modem.id, modem.imei, modem.ext_ip);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_r, reject) => {
+      timer = setTimeout(() => reject(new AppError('ROTATION_FAILED', 504)), WAIT_LIMIT_MS);
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      clearTimeout(timer);
+      work.catch(() => {}); // a timed-out rotation finishes (and records itself) in the background
+    }
+  }
+
+  private async drive(modemId: string, imei: string, oldIp: string): Promise<RotationResult> {
+    const publish = (applyStatus: ApplyStatus, extIp: string) => this.publishStatus(modemId, imei, applyStatus, extIp);
+    await publish('rotating', oldIp);
+    let newIp = oldIp;
+    // Status writes are chained and awaited before the final one, so 'applying' can never land after 'idle'.
+    let statusWrites: Promise<unknown> = Promise.resolve();
+    try {
+      for (let attempt = 0; attempt <= SAME_IP_RETRIES && newIp === oldIp; attempt++) {
+        const result = await this.driver.rotate({ id: modemId, imei, extIp: oldIp }, (status) => {
+          statusWrites = statusWrites
+            .then(() => this.db.updateTable('modems').set({ apply_status: status }).where('id', '=', modemId).execute())
+            .then(() => publish(status, oldIp)).catch(() => {});
+        });
+        newIp = result.extIp;
+      }
+      await statusWrites;
+    } catch {
+      await statusWrites;
+      await this.finish(modemId, 'failed', oldIp);
+      await publish('failed', oldIp);
+      throw new AppError('ROTATION_FAILED', 502);
+    }
+    const status: ApplyStatus = newIp === oldIp ? 'failed' : 'idle';
+    await this.finish(modemId, status, newIp);
+    await publish(status, newIp);
+    return { old_ip: oldIp, new_ip: newIp, applyStatus: status };
+  }
+
+  private async finish(modemId: string, status: ApplyStatus, extIp: string): Promise<void> {
+    await this.db.updateTable('modems').set({ apply_status: status, ext_ip: extIp, last_rotated_at: sql`now()` })
+      .where('id', '=', modemId).execute();
+  }
+
+  /** Tells every customer with a port on the modem (the realtime issue forwards it to their browsers). */
+  private async publishStatus(modemId: string, imei: string, applyStatus: ApplyStatus, extIp: string): Promise<void> {
+    const users = await this.db.selectFrom('ports').select('user_id').distinct()
+      .where('modem_id', '=', modemId).where('status', '<>', 'released').execute();
+    await this.bus.publish('modem:status', { userIds: users.map((u) => u.user_id), IMEI: imei, applyStatus, ext_ip: extIp })
+      .catch(() => {});
+  }
+
+  private async tooSoon(portId: string): Promise<AppError> {
+    const row = await this.db.selectFrom('ports')
+      .select(sql<number>`ceil(extract(epoch from (last_rotated_at + make_interval(secs => ${CATALOG_LIMITS.rotationCooldownSeconds}) - now())))::int`.as('wait'))
+      .where('id', '=', portId).executeTakeFirst();
+    const retryAfter = Math.max(1, Number(row?.wait ?? CATALOG_LIMITS.rotationCooldownSeconds));
+    return new AppError('ROTATION_TOO_SOON', 429,
+      `You can rotate this port once a minute. Try again in ${retryAfter} s.`, { retryAfter });
+  }
+}

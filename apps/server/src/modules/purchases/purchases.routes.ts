@@ -1,0 +1,43 @@
+import {
+  buyRequestSchema, IDEMPOTENCY_HEADER, paymentsResponseSchema, purchaseResponseSchema, renewRequestSchema,
+} from '@cellport/shared/schemas/catalog';
+import type { FastifyRequest } from 'fastify';
+import type { App, AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { currentUser, requireUser } from '../../plugins/session.js';
+import { requestLanguage } from '../catalog/request-language.js';
+import { PortsRepository } from '../ports/ports.repository.js';
+import { listPayments, PurchasesService } from './purchases.service.js';
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const raw = request.headers[IDEMPOTENCY_HEADER];
+  if (raw === undefined) return undefined;
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (!key || key.length > 200) throw new AppError('VALIDATION', 400, 'Idempotency-Key must be 1-200 characters');
+  return key;
+}
+
+/** Buying and renewing from the balance, and the purchase history. */
+export function registerPurchases(app: App, ctx: AppContext): void {
+  const ports = new PortsRepository(ctx.db, ctx.config.secret, ctx.config.publicUrl);
+  const purchases = new PurchasesService(ctx.db, ports, app.jobs, ctx.config.secret, ctx.config.PORT_GRACE_DAYS);
+  const limited = {
+    rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.userId ?? r.ip },
+  };
+
+  app.post('/api/v1/payment/balance/buy',
+    { preHandler: requireUser, config: limited, schema: { body: buyRequestSchema, response: { 200: purchaseResponseSchema } } },
+    async (request) => purchases.buy(currentUser(request).userId, request.body,
+      { idempotencyKey: idempotencyKey(request), lng: requestLanguage(request) }));
+
+  app.post('/api/v1/payment/balance/renew',
+    { preHandler: requireUser, config: limited, schema: { body: renewRequestSchema, response: { 200: purchaseResponseSchema } } },
+    async (request) => purchases.renew(currentUser(request).userId, request.body,
+      { idempotencyKey: idempotencyKey(request), lng: requestLanguage(request) }));
+
+  app.get('/api/v1/payments', { preHandler: requireUser, schema: { response: { 200: paymentsResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return listPayments(ctx.db, currentUser(request).userId);
+    });
+}
