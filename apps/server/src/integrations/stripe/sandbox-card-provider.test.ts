@@ -1,0 +1,117 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { CardPaymentEvent } from './card-event.js';
+import { CardProviderError, WebhookSignatureError } from './errors.js';
+import { SandboxCardProvider } from './sandbox-card-provider.js';
+import { checkSandboxCard, passesLuhn } from './sandbox-cards.js';
+
+let delivered: CardPaymentEvent[];
+let sandbox: SandboxCardProvider;
+
+beforeEach(() => {
+  delivered = [];
+  sandbox = new SandboxCardProvider((e) => {
+    delivered.push(e);
+  });
+});
+
+describe('SandboxCardProvider', () => {
+  it('settles 4242 4242 4242 4242 and delivers the same event shape the Stripe webhook path produces', async () => {
+    const customerId = await sandbox.ensureCustomer({ email: 'a@example.com', name: 'A', userId: 'u1' });
+    const intent = await sandbox.createPaymentIntent({ amountCents: 5000, currency: 'usd', customerId, metadata: { pending_id: 'p1' } });
+    expect(intent.id).toMatch(/^pi_sandbox_[0-9a-f]{24}$/);
+    expect(intent.clientSecret.startsWith(`${intent.id}_secret_`)).toBe(true);
+
+    const event = await sandbox.settle(intent.clientSecret, '4242 4242 4242 4242');
+    expect(event).toEqual({
+      type: 'payment_intent.succeeded', eventId: expect.stringMatching(/^evt_sandbox_/), objectId: intent.id, amountCents: 5000, currency: 'usd',
+      metadata: { pending_id: 'p1' }, paymentIntentId: intent.id, subscriptionId: null, customerId, billingReason: null,
+    });
+    expect(delivered).toEqual([event]);
+  });
+
+  it('declines 4000 0000 0000 0002 with card_declined and delivers nothing; the intent can still be paid', async () => {
+    const intent = await sandbox.createPaymentIntent({ amountCents: 5000, currency: 'usd', metadata: {} });
+    const err = await sandbox.settle(intent.id, '4000 0000 0000 0002').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CardProviderError);
+    expect(err).toMatchObject({ code: 'card_declined', message: 'Your card was declined.' });
+    expect(delivered).toEqual([]);
+    await sandbox.settle(intent.id, '4242424242424242');
+    expect(delivered).toHaveLength(1);
+  });
+
+  it('refuses a mistyped number and a real-looking card, and an intent paid twice', async () => {
+    const intent = await sandbox.createPaymentIntent({ amountCents: 100, currency: 'usd', metadata: {} });
+    await expect(sandbox.settle(intent.id, '4242 4242 4242 4241')).rejects.toMatchObject({ code: 'incorrect_number' });
+    await expect(sandbox.settle(intent.id, '4111 1111 1111 1111')).rejects.toMatchObject({ code: 'card_declined' });
+    await sandbox.settle(intent.id, '4242424242424242');
+    await expect(sandbox.settle(intent.id, '4242424242424242')).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
+    await expect(sandbox.settle('pi_sandbox_unknown', '4242424242424242')).rejects.toMatchObject({ code: 'resource_missing' });
+    expect(delivered).toHaveLength(1);
+  });
+
+  it('pays a subscription first invoice as invoice.paid, renews it, and stops after cancellation', async () => {
+    const sub = await sandbox.createSubscription({ customerId: 'cus_1', priceCents: 4900, interval: 'month', metadata: { pending_id: 'p2' } });
+    expect(sub.id).toMatch(/^sub_sandbox_/);
+    const first = await sandbox.settle(sub.clientSecret, '4242424242424242');
+    expect(first).toMatchObject({ type: 'invoice.paid', amountCents: 4900, subscriptionId: sub.id, billingReason: 'subscription_create', metadata: { pending_id: 'p2' } });
+    const renewal = await sandbox.renewSubscription(sub.id);
+    expect(renewal).toMatchObject({ type: 'invoice.paid', amountCents: 4900, subscriptionId: sub.id, billingReason: 'subscription_cycle' });
+    expect(renewal.eventId).not.toBe(first.eventId);
+    expect(await sandbox.cancelSubscription(sub.id)).toMatchObject({ type: 'customer.subscription.deleted', subscriptionId: sub.id, amountCents: 0 });
+    await expect(sandbox.renewSubscription(sub.id)).rejects.toBeInstanceOf(CardProviderError);
+    expect(delivered.map((e) => e.type)).toEqual(['invoice.paid', 'invoice.paid', 'customer.subscription.deleted']);
+  });
+
+  it('saves a card through a setup intent, charges it off session, and only its owner may remove it', async () => {
+    const setup = await sandbox.createSetupIntent('cus_1');
+    const card = await sandbox.confirmSetup(setup.clientSecret, '4242424242424242');
+    expect(card).toMatchObject({ brand: 'visa', last4: '4242' });
+    expect(await sandbox.listSavedCards('cus_1')).toEqual([card]);
+    expect(await sandbox.listSavedCards('cus_2')).toEqual([]);
+
+    await expect(sandbox.chargeSavedCard({ customerId: 'cus_2', paymentMethodId: card.id, amountCents: 1000, metadata: {} })).rejects.toMatchObject({ code: 'resource_missing' });
+    const charge = await sandbox.chargeSavedCard({ customerId: 'cus_1', paymentMethodId: card.id, amountCents: 1000, metadata: { pending_id: 'p3' } });
+    expect(charge.status).toBe('succeeded');
+    expect(delivered).toEqual([expect.objectContaining({ type: 'payment_intent.succeeded', paymentIntentId: charge.id, amountCents: 1000, metadata: { pending_id: 'p3' } })]);
+
+    await expect(sandbox.detachPaymentMethod('cus_2', card.id)).rejects.toMatchObject({ code: 'not_found' });
+    await sandbox.detachPaymentMethod('cus_1', card.id);
+    expect(await sandbox.listSavedCards('cus_1')).toEqual([]);
+  });
+
+  it('declines off-session charges on a card that saves but cannot be charged (4000 0000 0000 0341)', async () => {
+    const setup = await sandbox.createSetupIntent('cus_1');
+    const card = await sandbox.confirmSetup(setup.id, '4000000000000341');
+    await expect(sandbox.chargeSavedCard({ customerId: 'cus_1', paymentMethodId: card.id, amountCents: 1000, metadata: {} })).rejects.toMatchObject({ code: 'card_declined' });
+    expect(delivered).toEqual([]);
+  });
+
+  it('refunds with cumulative totals like Stripe and never more than was paid', async () => {
+    const intent = await sandbox.createPaymentIntent({ amountCents: 5000, currency: 'usd', metadata: { pending_id: 'p4' } });
+    await sandbox.settle(intent.id, '4242424242424242');
+    await sandbox.refund(intent.id, 2000);
+    await expect(sandbox.refund(intent.id, 3001)).rejects.toMatchObject({ code: 'amount_too_large' });
+    await sandbox.refund(intent.id);
+    const refunds = delivered.filter((e) => e.type === 'charge.refunded');
+    expect(refunds.map((e) => e.amountCents)).toEqual([2000, 5000]);
+    expect(refunds.every((e) => e.paymentIntentId === intent.id && e.metadata.pending_id === 'p4')).toBe(true);
+  });
+
+  it('accepts no webhooks', () => {
+    expect(() => sandbox.verifyWebhook()).toThrow(WebhookSignatureError);
+  });
+});
+
+describe('sandbox test cards', () => {
+  it('knows the Luhn checksum', () => {
+    expect(passesLuhn('4242424242424242')).toBe(true);
+    expect(passesLuhn('4000000000000002')).toBe(true);
+    expect(passesLuhn('4242424242424243')).toBe(false);
+  });
+
+  it('accepts separators and refuses letters or short numbers', () => {
+    expect(checkSandboxCard('4242-4242-4242-4242')).toMatchObject({ ok: true, last4: '4242' });
+    expect(checkSandboxCard('4242 4242 abcd 4242')).toMatchObject({ ok: false, code: 'incorrect_number' });
+    expect(checkSandboxCard('42')).toMatchObject({ ok: false, code: 'incorrect_number' });
+  });
+});
