@@ -42,3 +42,9 @@ export async function linkFromOutbox(t: TestApp, to: string, prefix: string): Pr
   if (!match) throw new Error(`no ${prefix} link in the e-mail to ${to}`);
   return match[0];
 }
+
+/** The signed-in user behind the session cookie a response set (or passed as a Cookie header), or null. */
+export async function sessionUser(t: TestApp, cookieHeader: string) {
+  const token = cookieHeader.replace(/^cp_session=/, '');
+  return t.ctx.sessions.resolve(token);
+}
