@@ -32,7 +32,7 @@ export function TextField({ label, error, hint, labelAside, reveal, type = 'text
           {...input}
         />
         {reveal && (
-          <button type="button" className="auth-field__reveal" aria-pressed={shown} onClick={() => setShown((s) => !s)}>
+          <button type="button" className="auth-field__reveal" aria-pressed={shown} aria-controls={id} onClick={() => setShown((s) => !s)}>
             {shown ? reveal.hide : reveal.show}
           </button>
         )}

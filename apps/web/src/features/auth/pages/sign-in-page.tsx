@@ -1,4 +1,3 @@
-import { credentialsSchema, totpCodeSchema } from '@cellport/shared/schemas/auth';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useT } from '../../../lib/i18n';
@@ -8,14 +7,17 @@ import { PublicLayout } from '../components/public-layout';
 import { SubmitButton } from '../components/submit-button';
 import { TextField } from '../components/text-field';
 import { useHiddenCaptcha } from '../hooks/use-hidden-captcha';
-import { validateFields, type FieldErrors } from '../lib/field-errors';
-import { translateMessage } from '../lib/message-key';
+import type { FieldErrors } from '../lib/field-errors';
 import { nativePost } from '../lib/native-post';
 import { returnUrl } from '../lib/return-url';
 import { signInOutcome } from '../lib/sign-in-outcome';
 import { errorCode, translateError } from '../lib/translate-error';
 
 type Phase = 'idle' | 'verifying' | 'checking' | 'leaving';
+
+// The shared-schema checks (and zod) load on the first focus in the form, not with the page (bundle budget).
+let validation: typeof import('../lib/sign-in-validation') | null = null;
+const loadValidation = async () => (validation ??= await import('../lib/sign-in-validation'));
 
 /** Spec §2 sign-in: hidden captcha, credentials check, a two-factor code step, then the native POST /signin. */
 export default function SignInPage() {
@@ -40,12 +42,13 @@ export default function SignInPage() {
     event.preventDefault();
     if (phase !== 'idle') return;
     setFormError(null);
-    const credentials = validateFields(credentialsSchema, values);
-    const code = codeStep ? validateFields(totpCodeSchema, { code: values.code }) : null;
-    if (!credentials.ok || (code && !code.ok)) {
-      setErrors({ ...(credentials.ok ? {} : credentials.errors), ...(code && !code.ok ? code.errors : {}) });
-      return;
+    let check;
+    try {
+      check = (await loadValidation()).validateSignIn(values, codeStep);
+    } catch {
+      return setFormError(translateError(t, 'NETWORK', ''));
     }
+    if (!check.ok) return setErrors(check.errors);
     setErrors({});
     // Spec §4: the captcha is passed once, then the credentials are checked.
     if (captcha.status !== 'passed') {
@@ -53,7 +56,7 @@ export default function SignInPage() {
       if (!(await captcha.ensure())) return setPhase('idle');
     }
     setPhase('checking');
-    const body = { ...credentials.data, code: code?.ok ? code.data.code : '' };
+    const body = check.data;
     try {
       let answer = await checkCredentials(body);
       if (answer.body?.code === 'CAPTCHA_REQUIRED' && (await captcha.ensure(true))) answer = await checkCredentials(body);
@@ -82,14 +85,14 @@ export default function SignInPage() {
     setFormError(null);
   };
 
-  const fieldError = (name: string) => (errors[name] ? translateMessage(t, errors[name]) : undefined);
+  const fieldError = (name: string) => (errors[name] && validation ? validation.translateMessage(t, errors[name]) : undefined);
 
   return (
     <PublicLayout t={t}>
       <h1 className="auth-title">{codeStep ? t('signIn.codeTitle') : t('signIn.title')}</h1>
       <p className="auth-lead">{codeStep ? t('signIn.codeLead') : t('signIn.lead')}</p>
       {notice === 'password-changed' && <FormAlert tone="success">{t('signIn.passwordChanged')}</FormAlert>}
-      <form className="auth-form" noValidate onSubmit={submit}>
+      <form className="auth-form" noValidate onSubmit={submit} onFocus={() => void loadValidation()}>
         <div hidden={codeStep}>
           <TextField
             name="login"
