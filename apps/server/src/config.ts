@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { resolvePayPalSettings, type PayPalSettings } from './integrations/paypal/paypal-settings.js';
 import { resolveCardProvider, type CardProviderKind } from './integrations/stripe/card-settings.js';
+import { btcConfigFields, btcSettingsProblems } from './integrations/bitcoin/btc-settings.js';
+import { tronConfigFields, tronSettingsProblems } from './integrations/tron/tron-settings.js';
+import { rateConfigFields } from './integrations/rates/rate-settings.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -42,10 +45,14 @@ export const configSchema = z.object({
   DEMO_PASSWORD: z.string().default('Demo#2026'),
   DEMO_BALANCE: z.coerce.number().min(0).default(1000),
   WEB_DIST: z.string().optional(),
+  RATE_LIMIT_PAYMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   MODEM_SIM_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   MODEM_SIM_SAME_IP_RATE: z.coerce.number().min(0).max(1).default(0.1),
   PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  ...btcConfigFields, // BTC_XPUB, ESPLORA_URL, BTC_CONFIRMATIONS
+  ...tronConfigFields, // TRON_XPUB, TRONGRID_URL, TRONGRID_API_KEY, USDT_CONTRACT
+  ...rateConfigFields, // RATE_TICKER_URL
 });
 
 export type Config = z.infer<typeof configSchema> & {
@@ -72,7 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const isProduction = c.NODE_ENV === 'production';
   const card = resolveCardProvider(c, isProduction);
   const paypal = resolvePayPalSettings(c, isProduction);
-  const paymentProblems = [...card.problems, ...paypal.problems];
+  const paymentProblems = [...card.problems, ...paypal.problems, ...btcSettingsProblems(c, isProduction), ...tronSettingsProblems(c, isProduction)];
   if (paymentProblems.length) throw new ConfigError(`Refusing these payment settings:\n  ${paymentProblems.join('\n  ')}`);
   if (isProduction) {
     const problems: string[] = [];
