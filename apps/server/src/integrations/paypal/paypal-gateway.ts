@@ -1,0 +1,48 @@
+import { buildCheckoutForm, type CheckoutForm } from './checkout-form.js';
+import { checkIpn, type IpnOutcome } from './check-ipn.js';
+import { verifyIpn, type IpnVerification } from './ipn-verifier.js';
+import { parseIpnBody } from './parse-ipn.js';
+import type { PayPalSettings } from './paypal-settings.js';
+import { sandboxComplete } from './sandbox-ipn.js';
+
+/** The PayPal functions bound to the running settings (config.paypal), so callers pass only the payment. */
+export class PayPalGateway {
+  constructor(readonly settings: PayPalSettings) {}
+
+  get enabled(): boolean {
+    return this.settings.mode !== 'off';
+  }
+
+  /** The checkout form for a pending payment; `origin` is our public URL (config.publicUrl). */
+  checkoutForm(input: { itemName: string; amountCents: number; custom: string; origin: string; notifyPath: string }): CheckoutForm {
+    if (this.settings.mode === 'off') throw new Error('PayPal is not enabled');
+    return buildCheckoutForm({
+      business: this.settings.receiverEmail,
+      itemName: input.itemName,
+      amountCents: input.amountCents,
+      custom: input.custom,
+      returnUrl: new URL('/thank-you-for-order', input.origin).toString(),
+      notifyUrl: new URL(input.notifyPath, input.origin).toString(),
+      mode: this.settings.mode,
+    });
+  }
+
+  /** Validates the raw IPN body with PayPal; throws IpnVerificationError when PayPal cannot be asked. */
+  verify(rawBody: string | Buffer): Promise<IpnVerification> {
+    return verifyIpn(rawBody, { verifyUrl: this.settings.ipnVerifyUrl });
+  }
+
+  parse(rawBody: string | Buffer): Record<string, string> | null {
+    return parseIpnBody(rawBody);
+  }
+
+  /** The decision for a verified (or not) IPN against the pending payment's recorded amount in cents. */
+  check(verification: IpnVerification, fields: Record<string, string>, recordedAmountCents: number): IpnOutcome {
+    return checkIpn(verification, fields, { receiverEmail: this.settings.receiverEmail, amountCents: recordedAmountCents, currency: 'USD' });
+  }
+
+  /** Offline completion in sandbox mode (throws otherwise). */
+  simulate(pending: { custom: string; amountCents: number }): IpnOutcome {
+    return sandboxComplete(this.settings, pending);
+  }
+}
