@@ -22,7 +22,7 @@ export function registerPurchases(app: App, ctx: AppContext): void {
   const ports = new PortsRepository(ctx.db, ctx.config.secret, ctx.config.publicUrl);
   const purchases = new PurchasesService(ctx.db, ports, app.jobs, ctx.config.secret, ctx.config.PORT_GRACE_DAYS);
   const limited = {
-    rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.userId ?? r.ip },
+    rateLimit: { max: ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.userId ?? r.ip },
   };
 
   app.post('/api/v1/payment/balance/buy',

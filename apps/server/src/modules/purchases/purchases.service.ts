@@ -77,22 +77,23 @@ export class PurchasesService {
     const country = await tx.selectFrom('countries').select(['id', 'names']).where('id', '=', req.country_id).executeTakeFirst();
     if (!country) throw new AppError('COUNTRY_NOT_FOUND', 404);
 
-    // Lock order everywhere: coupon → modems → balance, so concurrent purchases cannot deadlock.
+    // Lock order: coupon → balance → modems. Paying first means a buyer who cannot pay never holds modem locks,
+    // so with SKIP LOCKED nobody sees a modem as taken by a purchase that is about to fail.
     const couponName = req.coupon?.trim() || null;
     const coupon = couponName
       ? await this.coupons.lockForRedemption(tx, userId, couponName, { tariffIds: [tariff.id], countryIds: [country.id] })
       : null;
 
     const count = req.modemCount;
-    const slots = await this.lockStock(tx, {
-      countryId: req.country_id, carrierId, regionId, isShared: req.isShared, rotationInterval: req.rotationInterval,
-    }, count);
-
     const total = tariff.price * BigInt(count);
     const discount = coupon ? couponDiscount(total, couponToShape(coupon)) : 0n;
     const amount = total - discount;
     const paymentId = randomUUID();
     await this.ledger.debit(tx, { userId, coin: 'usdt', amount, kind: 'purchase', reference: `payment:${paymentId}`, paymentId });
+
+    const slots = await this.lockStock(tx, {
+      countryId: req.country_id, carrierId, regionId, isShared: req.isShared, rotationInterval: req.rotationInterval,
+    }, count);
 
     const description = `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`;
     await tx.insertInto('payments').values({
