@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryState, relativeTime } from './expiry';
+import { expiryState, relativeTime } from './dates';
 
 const now = Date.parse('2026-11-22T12:00:00Z');
 const at = (ms: number) => new Date(now + ms).toISOString();

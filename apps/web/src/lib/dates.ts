@@ -1,4 +1,5 @@
-import { htmlLang } from '../../../lib/i18n';
+// Date formatting for the authenticated pages: relative and absolute times in the reader's language, expiry state.
+import { htmlLang } from './i18n';
 import type { Language } from '@cellport/shared/constants';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,24 +1,135 @@
+import type { Coupon, Port } from '@cellport/shared/schemas/catalog';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
+import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
-import { icons } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
+import { Spinner } from '../../components/ui/spinner';
+import { expiryState } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
+import { formatUsd } from '../../lib/money';
+import { toast } from '../../lib/toast';
+import { accountQuery, modemsQuery } from '../../store/catalog-queries';
+import { useModemsStore } from '../../store/modems';
+import { useRenewPorts } from './api/renew-ports';
+import { CouponField } from './components/coupon-field';
+import { RenewalLine } from './components/renewal-line';
+import { basketRequest, basketTotals, type Basket, type BasketLine } from './lib/basket';
+import { errorText } from './lib/error-text';
+import './billing.css';
 
-// Until its issue fills this page: the real title and an honest empty state, nothing invented.
+/** The one value all chosen ports share (tariff or country), so a coupon can be checked against it. */
+function common(values: string[]): string | null {
+  return values.length && values.every((v) => v === values[0]) ? values[0]! : null;
+}
+
+/** Billing & Renewals: put ports in a basket, choose how long each, see every price, and pay from the balance. */
 export default function BillingPage() {
-  const { t } = useT(['pages', 'common']);
-  return (
-    <section>
-      <PageHeader title={t('common:nav.billing')} description={t('billing.description')} />
-      <div className="card">
-        <EmptyState
-          icon={icons.billing}
-          title={t('billing.emptyTitle')}
-          action={<Link href="/proxies" className="btn btn--secondary">{t('common:nav.proxies')}</Link>}
-        >
-          <p>{t('billing.emptyText')}</p>
-        </EmptyState>
+  const { t } = useT(['billing', 'errors']);
+  const query = useQuery(modemsQuery);
+  const account = useQuery(accountQuery);
+  const modems = useModemsStore((s) => s.modems);
+  // Soonest expiry first: those are the ports to renew.
+  const ports = useMemo(() => [...modems].sort((a, b) => a.expiresAt.localeCompare(b.expiresAt)), [modems]);
+  const [basket, setBasket] = useState<Basket>({});
+  const [coupon, setCoupon] = useState<Coupon | null>(null);
+  const renew = useRenewPorts();
+
+  const chosen = ports.filter((p) => basket[p._id]);
+  const totals = basketTotals(ports, basket, coupon);
+  const balance = account.data?.usdt.balance ?? null;
+  const balanceAfter = balance === null ? null : BigInt(balance) - totals.total;
+  const short = balanceAfter !== null && balanceAfter < 0n;
+  const soon = ports.filter((p) => expiryState(p.expiresAt) !== 'ok').length;
+
+  function setLine(port: Port, line: BasketLine | undefined) {
+    setBasket((b) => {
+      const next = { ...b };
+      if (line) next[port._id] = line; else delete next[port._id];
+      return next;
+    });
+    // The discount is recomputed from the new subtotal; the server checks the coupon against the basket when paying.
+  }
+
+  function pay() {
+    renew.mutate({ basket: basketRequest(basket), coupon: coupon?.name ?? null }, {
+      onSuccess: ({ data }) => {
+        toast.success(t('success', { count: data.modems.length, amount: formatUsd(data.payment.amount) }));
+        setBasket({});
+        setCoupon(null);
+      },
+      onError: (error) => toast.error(errorText(t, error)),
+    });
+  }
+
+  let body;
+  if (query.isPending) {
+    body = <div className="bl-loading"><Spinner label={t('loading')} size={28} /> {t('loading')}</div>;
+  } else if (query.isError) {
+    body = (
+      <div className="card bl-error" role="alert">
+        <p>{errorText(t, query.error)}</p>
+        <Button variant="secondary" onClick={() => void query.refetch()}>{t('retry')}</Button>
       </div>
+    );
+  } else if (!ports.length) {
+    body = (
+      <EmptyState title={t('empty.title')} action={<Link href="/add-proxy" className="btn">{t('empty.action')}</Link>}>
+        <p>{t('empty.text')}</p>
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <div className="bl-layout">
+        <div className="card bl-table-card">
+          {soon ? <p className="bl-soon-note" role="status">{t('soonNote', { count: soon })}</p> : null}
+          <table className="bl-table">
+            <caption className="visually-hidden">{t('table.caption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col"><span className="visually-hidden">{t('table.choose')}</span></th>
+                <th scope="col">{t('table.port')}</th>
+                <th scope="col">{t('table.expires')}</th>
+                <th scope="col">{t('table.price')}</th>
+                <th scope="col">{t('table.term')}</th>
+                <th scope="col" className="bl-right">{t('table.amount')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ports.map((port) => <RenewalLine key={port._id} port={port} line={basket[port._id]} onChange={(line) => setLine(port, line)} />)}
+            </tbody>
+          </table>
+        </div>
+
+        <aside className="card bl-aside" aria-label={t('summary.title')}>
+          <h2 className="bl-aside__title">{t('summary.title')}</h2>
+          <p className="bl-muted">{chosen.length ? t('summary.ports', { count: chosen.length }) : t('summary.none')}</p>
+          <CouponField
+            tariffId={common(chosen.map((p) => p.tariff_id))}
+            countryId={common(chosen.map((p) => p.country._id))}
+            applied={coupon} onApplied={setCoupon} disabled={!chosen.length}
+          />
+          <dl className="bl-summary">
+            <div><dt>{t('summary.subtotal')}</dt><dd>{formatUsd(totals.subtotal)}</dd></div>
+            <div><dt>{t('summary.discount')}</dt><dd>{totals.discount > 0n ? `−${formatUsd(totals.discount)}` : formatUsd(0n)}</dd></div>
+            <div className="bl-summary__total"><dt>{t('summary.total')}</dt><dd data-testid="renewal-total">{formatUsd(totals.total)}</dd></div>
+            <div><dt>{t('summary.balance')}</dt><dd>{balance === null ? '—' : formatUsd(balance)}</dd></div>
+            <div className={short ? 'bl-summary__short' : undefined}><dt>{t('summary.balanceAfter')}</dt><dd>{balanceAfter === null ? '—' : formatUsd(balanceAfter)}</dd></div>
+          </dl>
+          {short ? <p className="bl-short" role="status">{t('addFundsHint', { amount: formatUsd(-balanceAfter!) })}</p> : null}
+          <Button onClick={pay} busy={renew.isPending} disabled={!chosen.length || short || balance === null} className="bl-pay">
+            {renew.isPending ? t('paying') : t('pay', { amount: formatUsd(totals.total) })}
+          </Button>
+        </aside>
+      </div>
+    );
+  }
+
+  return (
+    <section className="bl-page">
+      <PageHeader title={t('title')} description={t('description')} />
+      {body}
     </section>
   );
 }

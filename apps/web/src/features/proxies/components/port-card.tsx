@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
 import { formatUsd } from '../../../lib/money';
-import { dateTime, expiryState, relativeTime } from '../lib/expiry';
+import { dateTime, expiryState, relativeTime } from '../../../lib/dates';
 import { AutoRenewSwitch } from './auto-renew-switch';
 import { CredentialRow } from './credential-row';
 import { CredentialsDialog } from './credentials-dialog';

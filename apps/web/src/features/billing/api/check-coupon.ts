@@ -1,0 +1,10 @@
+import type { CouponCheckRequest, CouponCheckResponse } from '@cellport/shared/schemas/catalog';
+import { useMutation } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/api';
+
+/** Asks whether a coupon applies; a refusal throws ApiError with the reason's code. */
+export function useCheckCoupon() {
+  return useMutation({
+    mutationFn: (request: CouponCheckRequest) => apiPost<CouponCheckResponse>('/coupons/check', request),
+  });
+}

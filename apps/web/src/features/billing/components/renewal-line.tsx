@@ -1,0 +1,80 @@
+import { CATALOG_LIMITS, type Port } from '@cellport/shared/schemas/catalog';
+import { useId } from 'react';
+import { useT } from '../../../lib/i18n';
+import { formatUsd } from '../../../lib/money';
+import { dateTime, expiryState, relativeTime } from '../../../lib/dates';
+import { PERIOD_CHOICES, defaultLine, linePrice, type BasketLine } from '../lib/basket';
+
+/**
+ * One port as a row (a card on phones): the checkbox puts it in the basket, then periods or custom days choose
+ * how long, and the line's price shows at once.
+ */
+export function RenewalLine({ port, line, onChange }: {
+  port: Port;
+  line: BasketLine | undefined;
+  onChange: (line: BasketLine | undefined) => void;
+}) {
+  const { t, language } = useT('billing');
+  const ids = { check: useId(), mode: useId(), periods: useId(), days: useId() };
+  const expiry = expiryState(port.expiresAt);
+  const chosen = line !== undefined;
+  const current = line ?? defaultLine;
+
+  return (
+    <tr className={`bl-row${chosen ? ' bl-row--chosen' : ''}${expiry !== 'ok' ? ` bl-row--${expiry}` : ''}`} data-testid="renewal-line">
+      <td className="bl-cell bl-cell--check">
+        <input id={ids.check} type="checkbox" checked={chosen} onChange={(e) => onChange(e.target.checked ? current : undefined)} />
+      </td>
+      <td className="bl-cell bl-cell--port">
+        <label htmlFor={ids.check} className="bl-port">
+          <strong>{port.modem_name}</strong>
+          <span className="bl-muted">{port.country.name} · {port.carrier.name} · {port.tariffName[language] || port.tariffName.en}</span>
+        </label>
+      </td>
+      <td className="bl-cell" data-label={t('table.expires')}>
+        <span className={`bl-expiry bl-expiry--${expiry}`}>
+          {expiry === 'soon' ? <span className="bl-flag">{t('soon')}</span> : expiry === 'expired' ? <span className="bl-flag">{t('expired')}</span> : null}
+          {relativeTime(port.expiresAt, language)}
+        </span>
+        <span className="bl-muted bl-date">{dateTime(port.expiresAt, language)}</span>
+      </td>
+      <td className="bl-cell" data-label={t('table.price')}>{formatUsd(port.price)} / {t(`period.${port.period}`)}</td>
+      <td className="bl-cell bl-cell--term" data-label={t('table.term')}>
+        <div className="bl-term">
+          <label htmlFor={ids.mode} className="visually-hidden">{t('term.modeFor', { name: port.modem_name })}</label>
+          <select
+            id={ids.mode} value={current.mode} disabled={!chosen}
+            onChange={(e) => onChange({ ...current, mode: e.target.value as BasketLine['mode'] })}
+          >
+            <option value="periods">{t('term.periods')}</option>
+            <option value="days">{t('term.days')}</option>
+          </select>
+          {current.mode === 'periods' ? (
+            <>
+              <label htmlFor={ids.periods} className="visually-hidden">{t('term.periodsFor', { name: port.modem_name })}</label>
+              <select id={ids.periods} value={current.periods} disabled={!chosen} onChange={(e) => onChange({ ...current, periods: Number(e.target.value) })}>
+                {PERIOD_CHOICES.map((n) => <option key={n} value={n}>{t(`term.count.${port.period}`, { count: n })}</option>)}
+              </select>
+            </>
+          ) : (
+            <>
+              <label htmlFor={ids.days} className="visually-hidden">{t('term.daysFor', { name: port.modem_name })}</label>
+              <input
+                id={ids.days} type="number" inputMode="numeric" min={CATALOG_LIMITS.renewDaysMin} max={CATALOG_LIMITS.renewDaysMax}
+                value={current.days} disabled={!chosen} className="bl-days"
+                onChange={(e) => {
+                  const n = Math.trunc(e.target.valueAsNumber);
+                  onChange({ ...current, days: Number.isFinite(n) ? Math.min(CATALOG_LIMITS.renewDaysMax, Math.max(CATALOG_LIMITS.renewDaysMin, n)) : 1 });
+                }}
+              />
+              <span className="bl-muted">{t('term.daysUnit')}</span>
+            </>
+          )}
+        </div>
+      </td>
+      <td className="bl-cell bl-cell--amount" data-label={t('table.amount')}>
+        {chosen ? <strong data-testid="line-price">{formatUsd(linePrice(port, current))}</strong> : <span className="bl-muted">—</span>}
+      </td>
+    </tr>
+  );
+}

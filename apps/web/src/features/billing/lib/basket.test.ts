@@ -1,0 +1,31 @@
+import type { Port } from '@cellport/shared/schemas/catalog';
+import { describe, expect, it } from 'vitest';
+import { basketRequest, basketTotals, linePrice } from './basket';
+
+const port = (id: string, price: string, period: Port['period']) => ({ _id: id, price, period }) as Port;
+const monthly = port('a', '30000000', 'month'); // $30 / 30 days
+const weekly = port('b', '7000001', 'week'); // $7.000001 / 7 days
+
+describe('renewal basket', () => {
+  it('prices periods as price × periods', () => {
+    expect(linePrice(monthly, { mode: 'periods', periods: 3, days: 1 })).toBe(90_000_000n);
+  });
+
+  it('prices custom days pro rata, rounded up to the micro-unit', () => {
+    expect(linePrice(monthly, { mode: 'days', periods: 1, days: 10 })).toBe(10_000_000n);
+    // 7000001 × 3 / 7 = 3000000.43 → 3000001
+    expect(linePrice(weekly, { mode: 'days', periods: 1, days: 3 })).toBe(3_000_001n);
+  });
+
+  it('totals only the chosen ports and applies the coupon to the sum', () => {
+    const basket = { a: { mode: 'periods' as const, periods: 1, days: 1 }, b: { mode: 'periods' as const, periods: 2, days: 1 } };
+    expect(basketTotals([monthly, weekly], basket, null)).toEqual({ subtotal: 44_000_002n, discount: 0n, total: 44_000_002n });
+    expect(basketTotals([monthly, weekly], { a: basket.a }, { name: 'X', type: 'percent', percent: 50 }))
+      .toEqual({ subtotal: 30_000_000n, discount: 15_000_000n, total: 15_000_000n });
+  });
+
+  it('sends periods or days per port', () => {
+    expect(basketRequest({ a: { mode: 'periods', periods: 2, days: 9 }, b: { mode: 'days', periods: 4, days: 9 } }))
+      .toEqual({ a: { periods: 2 }, b: { days: 9 } });
+  });
+});

@@ -1,0 +1,41 @@
+import { PERIOD_DAYS, couponDiscount, renewalPrice, type BasketEntry, type Coupon, type Port } from '@cellport/shared/schemas/catalog';
+
+/** Periods offered per line on the page (the server accepts up to 24). */
+export const PERIOD_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
+
+/** How one port is renewed: a number of tariff periods, or a custom number of days (pro rata). */
+export interface BasketLine {
+  mode: 'periods' | 'days';
+  periods: number;
+  days: number;
+}
+export type Basket = Record<string, BasketLine>;
+
+export const defaultLine: BasketLine = { mode: 'periods', periods: 1, days: 7 };
+
+export function entryOf(line: BasketLine): BasketEntry {
+  return line.mode === 'periods' ? { periods: line.periods } : { days: line.days };
+}
+
+/** The price of one line, exactly as the server charges it (shared renewalPrice). */
+export function linePrice(port: Pick<Port, 'price' | 'period'>, line: BasketLine): bigint {
+  return renewalPrice(BigInt(port.price), PERIOD_DAYS[port.period], entryOf(line));
+}
+
+export interface BasketTotals { subtotal: bigint; discount: bigint; total: bigint }
+
+/** Sum of the chosen lines, the coupon's discount on it, and what is charged. Ports not in the list are ignored. */
+export function basketTotals(ports: readonly Port[], basket: Basket, coupon: Coupon | null): BasketTotals {
+  let subtotal = 0n;
+  for (const port of ports) {
+    const line = basket[port._id];
+    if (line) subtotal += linePrice(port, line);
+  }
+  const discount = coupon ? couponDiscount(subtotal, coupon) : 0n;
+  return { subtotal, discount, total: subtotal - discount };
+}
+
+/** The renew request's basket: port id → {periods} or {days}. */
+export function basketRequest(basket: Basket): Record<string, BasketEntry> {
+  return Object.fromEntries(Object.entries(basket).map(([id, line]) => [id, entryOf(line)]));
+}
