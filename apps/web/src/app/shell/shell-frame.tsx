@@ -10,7 +10,7 @@ import { useAppStore } from '../../store';
 import { ShellHeader } from './header';
 import { navKeyFor } from './nav-items';
 import { signInUrl } from './query-client';
-import { ShellRoutes } from './shell-routes';
+import { isShellPath, ShellRoutes } from './shell-routes';
 import { Sidebar } from './sidebar';
 import './shell.css';
 
@@ -29,6 +29,8 @@ export function ShellFrame() {
   // A phone's drawer closes when the page changes.
   useEffect(() => { setMenuOpen(false); }, [path]);
 
+  // An unknown path goes to /en/dashboard first (spec §2), so a signed-out visitor comes back to a real page.
+  if (!isShellPath(path)) return <Redirect to="~/en/dashboard" replace />;
   if (me.isPending) return <LoadingOverlay />;
   if (me.error instanceof ApiError && me.error.status === 401) return <Redirect to={`~${signInUrl(language)}`} replace />;
   if (me.isError) {

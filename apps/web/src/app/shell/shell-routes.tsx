@@ -12,6 +12,11 @@ const Purchases = lazyPage(() => import('../../features/payments/purchases-page'
 const Documentation = lazyPage(() => import('../../features/documentation/documentation-page'));
 const Traffic = lazyPage(() => import('../../features/traffic/traffic-page'));
 
+const PATHS = new Set(['/', '/dashboard', '/proxies', '/add-proxy', '/billing-renewals', '/account', '/pending-payments',
+  '/invoices', '/purchases', '/documentation', '/traffic']);
+/** Whether a /{lng}-relative path is a page of the shell (anything else redirects to /en/dashboard). */
+export const isShellPath = (path: string) => PATHS.has(path.replace(/\/+$/, '') || '/');
+
 /** Every authenticated route of spec §2, relative to /{lng}; any other path goes to /en/dashboard. */
 export function ShellRoutes() {
   return (

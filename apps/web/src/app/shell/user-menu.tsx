@@ -16,12 +16,12 @@ export function UserMenu() {
   const name = me?.name ?? '';
   return (
     <Popover
-      label={t('shell:userMenu', { name })}
       triggerClassName="user-menu__trigger"
       panelClassName="user-menu__panel"
       trigger={<>
         <span className="user-menu__avatar" aria-hidden="true">{initials(name)}</span>
-        <span className="user-menu__name" aria-hidden="true">{name}</span>
+        <span className="user-menu__name">{name}</span>
+        <span className="visually-hidden">{t('shell:userMenu')}</span>
         <span className="user-menu__chevron" aria-hidden="true">{icons.chevronDown}</span>
       </>}
     >

@@ -62,15 +62,15 @@ export function Dialog({ open, onClose, title, description, children, footer, si
       onClick={(event) => { if (event.target === event.currentTarget) onCloseRef.current(); }}
     >
       <div className="dialog__panel">
-        <header className="dialog__header">
+        <div className="dialog__header">
           <h2 id={titleId} className="dialog__title">{title}</h2>
           <button type="button" className="dialog__close" onClick={() => onCloseRef.current()} aria-label={uiText('close', 'Close')}>
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
           </button>
-        </header>
+        </div>
         {description ? <p id={descriptionId} className="dialog__description">{description}</p> : null}
         {children ? <div className="dialog__body">{children}</div> : null}
-        {footer ? <footer className="dialog__footer">{footer}</footer> : null}
+        {footer ? <div className="dialog__footer">{footer}</div> : null}
       </div>
     </dialog>
   );

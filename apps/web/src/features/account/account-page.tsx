@@ -18,9 +18,13 @@ export default function AccountPage() {
     <section className="account-page">
       <PageHeader title={t('common:nav.account')} description={t('page.description')} />
       <div className="account-grid">
-        <ProfileCard key={`${me.data.name}|${me.data.company_name}`} me={me.data} />
-        <PasswordCard />
-        <TwoFactorCard me={me.data} />
+        <div className="account-grid__column">
+          <ProfileCard key={`${me.data.name}|${me.data.company_name}`} me={me.data} />
+          <TwoFactorCard me={me.data} />
+        </div>
+        <div className="account-grid__column">
+          <PasswordCard />
+        </div>
         <SessionsCard />
       </div>
     </section>

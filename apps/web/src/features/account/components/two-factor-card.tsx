@@ -23,14 +23,14 @@ export function TwoFactorCard({ me }: { me: Me }) {
 
   return (
     <section className="card account-card" aria-labelledby="account-2fa-title">
-      <header className="account-card__header account-card__header--row">
-        <div>
-          <h2 id="account-2fa-title">{t('twoFactor.title')}</h2>
-          <p>{t('twoFactor.description')}</p>
-        </div>
-        <span className={`badge ${me.use2fa ? 'badge--success' : 'badge--neutral'}`}>
-          {me.use2fa ? t('twoFactor.on') : t('twoFactor.off')}
-        </span>
+      <header className="account-card__header">
+        <h2 id="account-2fa-title" className="account-card__title-with-badge">
+          {t('twoFactor.title')}
+          <span className={`badge ${me.use2fa ? 'badge--success' : 'badge--neutral'}`}>
+            {me.use2fa ? t('twoFactor.on') : t('twoFactor.off')}
+          </span>
+        </h2>
+        <p>{t('twoFactor.description')}</p>
       </header>
 
       {me.use2fa ? (
