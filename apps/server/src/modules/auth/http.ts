@@ -8,6 +8,10 @@ import { AppError } from '../../lib/app-error.js';
 export const authRateLimit = (config: Config) => ({
   rateLimit: { max: config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: '1 minute' },
 });
+/** The same limit for native form routes, counted once the body is parsed so the 429 page keeps the form's language. */
+export const formRateLimit = (config: Config) => ({
+  rateLimit: { ...authRateLimit(config).rateLimit, hook: 'preValidation' as const },
+});
 
 /** The language a form or link named, or the fallback. */
 export const languageOf = (value: unknown): Language => (isLanguage(value) ? value : FALLBACK_LANGUAGE);

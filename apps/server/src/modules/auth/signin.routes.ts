@@ -8,7 +8,7 @@ import { AppError } from '../../lib/app-error.js';
 import { safeRedirect } from '../../lib/safe-redirect.js';
 import type { AuthService, CredentialOutcome } from './auth.service.js';
 import type { CaptchaGate } from './captcha-gate.js';
-import { authRateLimit, formErrorHandler, formFields, languageOf } from './http.js';
+import { authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
 
 const credentialsResponse = z.object({
   error: z.string().nullable(),
@@ -68,7 +68,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
   });
 
   app.post('/signin', {
-    config: limit,
+    config: formRateLimit(ctx.config),
     errorHandler: formErrorHandler(signInPage),
   }, async (request, reply) => {
     gate.require(request);
@@ -88,7 +88,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
   };
 
   app.post('/signout', {
-    config: limit,
+    config: formRateLimit(ctx.config),
     errorHandler: formErrorHandler((request, code) => `/${languageOf(formFields(request.body).language)}/sign-in?error=${code}`),
   }, async (request, reply) => {
     await signOut(request);

@@ -114,7 +114,7 @@ describe('check-credentials, sign-in and sign-out', () => {
 
   it('cross-site form posts cannot sign anyone in or out', async () => {
     const userId = await createUser(t, { email: 'csrf@example.com' });
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }] as Array<Record<string, string>>) {
       const res = await postForm(t, '/signin', { login: 'csrf@example.com', password: PASSWORD }, headers);
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('CSRF');
@@ -124,7 +124,7 @@ describe('check-credentials, sign-in and sign-out', () => {
 
     const signedIn = await postForm(t, '/signin', { login: 'csrf@example.com', password: PASSWORD });
     const cookie = cookieFrom(signedIn);
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Array<Record<string, string>>) {
       const out = await postForm(t, '/signout', {}, { ...headers, cookie });
       expect(out.statusCode).toBe(403);
       const jsonOut = await postJson(t, '/api/v1/sign-out', {}, { ...headers, cookie });

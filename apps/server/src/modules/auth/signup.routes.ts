@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthService } from './auth.service.js';
-import { authRateLimit, formErrorHandler, formFields, languageOf } from './http.js';
+import { authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
 
 const TRUE_WORDS = new Set(['on', 'true', '1', 'yes']);
 
@@ -27,7 +27,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
 
   // The native form: same fields, answered with redirects so it works without JavaScript.
   app.post('/signup', {
-    config: limit,
+    config: formRateLimit(config),
     errorHandler: formErrorHandler((request, code) => `/${languageOf(formFields(request.body).language)}/sign-up?error=${code}`),
   }, async (request, reply) => {
     const fields = formFields(request.body);
