@@ -63,7 +63,7 @@ export default function SignInPage() {
       const outcome = signInOutcome(answer, body.code !== '');
       if (outcome.kind === 'submit') {
         setPhase('leaving');
-        nativePost('/signin', { ...body, redirect: returnUrl(search), language });
+        nativePost('/signin', { ...body, redirect: returnUrl(search, language), language });
         return;
       }
       setPhase('idle');
