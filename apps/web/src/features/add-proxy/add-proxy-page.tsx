@@ -24,7 +24,7 @@ import { useDebounced } from './lib/use-debounced';
 import './add-proxy.css';
 
 export default function AddProxyPage() {
-  const { t, language } = useT(['addProxy', 'errors']);
+  const { t, language } = useT(['add-proxy', 'errors']);
   const countries = useQuery(countriesQuery);
   const tariffs = useQuery(tariffsQuery);
   const tags = useQuery(rotationTagsQuery(language));
@@ -63,7 +63,7 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
   tagLabel: (minutes: number) => string;
   balance: string | null;
 }) {
-  const { t, language } = useT(['addProxy', 'errors']);
+  const { t, language } = useT(['add-proxy', 'errors']);
   const [, navigate] = useLocation();
   const [selection, setSelection] = useState<Selection>(() => choose(countries, tariffs, emptySelection, { country_id: countries[0]!._id }));
   const [quantity, setQuantity] = useState(1);

@@ -16,7 +16,7 @@ export function CouponField({ tariffId, countryId, applied, onApplied }: {
   applied: Coupon | null;
   onApplied: (coupon: Coupon | null) => void;
 }) {
-  const { t } = useT(['addProxy', 'errors']);
+  const { t } = useT(['add-proxy', 'errors']);
   const [code, setCode] = useState(applied?.name ?? '');
   const check = useCheckCoupon();
   const inputId = useId();

@@ -7,7 +7,7 @@ export type PaymentMethod = 'balance' | 'card' | 'paypal' | 'crypto';
  * payments work wires them (they must not pretend to take money).
  */
 export function PaymentMethods({ value, onChange }: { value: PaymentMethod; onChange: (m: PaymentMethod) => void }) {
-  const { t } = useT('addProxy');
+  const { t } = useT('add-proxy');
   const methods: { id: PaymentMethod; enabled: boolean }[] = [
     { id: 'balance', enabled: true }, { id: 'card', enabled: false }, { id: 'paypal', enabled: false }, { id: 'crypto', enabled: false },
   ];

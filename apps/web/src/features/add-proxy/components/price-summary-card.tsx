@@ -4,7 +4,7 @@ import type { PriceSummary } from '../lib/price-summary';
 
 /** Subtotal, discount, total and the balance after paying, all from integer minor units. */
 export function PriceSummaryCard({ summary, balance }: { summary: PriceSummary; balance: string | null }) {
-  const { t } = useT('addProxy');
+  const { t } = useT('add-proxy');
   return (
     <dl className="ap-summary">
       <div><dt>{t('summary.subtotal')}</dt><dd>{formatUsd(summary.subtotal)}</dd></div>

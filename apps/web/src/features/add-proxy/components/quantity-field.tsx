@@ -12,7 +12,7 @@ export function QuantityField({ value, onChange, available, counting }: {
   available: number | null;
   counting: boolean;
 }) {
-  const { t } = useT('addProxy');
+  const { t } = useT('add-proxy');
   const id = useId();
   const hintId = useId();
   const max = Math.max(CATALOG_LIMITS.modemCountMin, Math.min(CATALOG_LIMITS.modemCountMax, available ?? CATALOG_LIMITS.modemCountMax));
