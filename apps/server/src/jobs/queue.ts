@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { Tx } from '../modules/ledger/ledger.service.js';
 
+export interface ScheduledJob { kind: string; key: string; runAt: Date; payload: Record<string, unknown> }
 export type JobHandler = (tx: Tx, payload: Record<string, unknown>, now: Date) => Promise<void>;
 
 const MAX_BACKOFF_MS = 60 * 60_000;
@@ -18,10 +19,12 @@ export class JobQueue {
 
   handle(kind: string, handler: JobHandler): void { this.handlers.set(kind, handler); }
 
-  /** Schedules a job unless one with the same key exists (done or not). Pass the transaction it belongs to. */
-  async schedule(q: Database | Tx, job: { kind: string; key: string; runAt: Date; payload: Record<string, unknown> }): Promise<void> {
+  /** Schedules jobs (one statement) unless one with the same key exists (done or not). Pass the transaction they belong to. */
+  async schedule(q: Database | Tx, jobs: ScheduledJob | ScheduledJob[]): Promise<void> {
+    const list = Array.isArray(jobs) ? jobs : [jobs];
+    if (!list.length) return;
     await q.insertInto('jobs')
-      .values({ kind: job.kind, key: job.key, run_at: job.runAt, payload: JSON.stringify(job.payload) })
+      .values(list.map((job) => ({ kind: job.kind, key: job.key, run_at: job.runAt, payload: JSON.stringify(job.payload) })))
       .onConflict((oc) => oc.column('key').doNothing())
       .execute();
   }

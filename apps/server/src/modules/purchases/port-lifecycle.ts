@@ -12,11 +12,11 @@ export async function schedulePortLifecycle(jobs: JobQueue, tx: Tx, port: { id: 
   const exp = port.expiresAt.getTime();
   const term = port.expiresAt.toISOString();
   const payload = { portId: port.id, expiresAt: term };
-  await jobs.schedule(tx, { kind: 'port.remind', key: `port.remind3:${port.id}:${term}`, runAt: new Date(exp - 3 * DAY_MS), payload: { ...payload, days: 3 } });
-  await jobs.schedule(tx, { kind: 'port.remind', key: `port.remind1:${port.id}:${term}`, runAt: new Date(exp - DAY_MS), payload: { ...payload, days: 1 } });
-  await jobs.schedule(tx, { kind: 'port.autorenew', key: `port.autorenew:${port.id}:${term}`, runAt: new Date(exp - AUTO_RENEW_BEFORE_MS), payload });
-  await jobs.schedule(tx, { kind: 'port.expire', key: `port.expire:${port.id}:${term}`, runAt: port.expiresAt, payload });
-  await jobs.schedule(tx, {
-    kind: 'port.release', key: `port.release:${port.id}:${term}`, runAt: new Date(exp + port.graceDays * DAY_MS), payload,
-  });
+  await jobs.schedule(tx, [
+    { kind: 'port.remind', key: `port.remind3:${port.id}:${term}`, runAt: new Date(exp - 3 * DAY_MS), payload: { ...payload, days: 3 } },
+    { kind: 'port.remind', key: `port.remind1:${port.id}:${term}`, runAt: new Date(exp - DAY_MS), payload: { ...payload, days: 1 } },
+    { kind: 'port.autorenew', key: `port.autorenew:${port.id}:${term}`, runAt: new Date(exp - AUTO_RENEW_BEFORE_MS), payload },
+    { kind: 'port.expire', key: `port.expire:${port.id}:${term}`, runAt: port.expiresAt, payload },
+    { kind: 'port.release', key: `port.release:${port.id}:${term}`, runAt: new Date(exp + port.graceDays * DAY_MS), payload },
+  ]);
 }
