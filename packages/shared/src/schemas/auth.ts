@@ -91,6 +91,12 @@ export const loginResponseSchema = z.object({
   use2fa: z.boolean(),
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
+/** What POST /check-credentials answers (HTTP 200, or 404 for an unknown login): the spec's fields plus the error code. */
+export const checkCredentialsResponseSchema = z.object({
+  ...loginResponseSchema.shape,
+  code: z.nullable(z.string()),
+});
+export type CheckCredentialsResponse = z.infer<typeof checkCredentialsResponseSchema>;
 
 export const signInFormSchema = z.object({ ...credentialsSchema.shape, redirect: optionalText(2000) });
 

@@ -1,8 +1,7 @@
 import { ERRORS, type ErrorCode } from '@cellport/shared';
-import { credentialsSchema, okSchema, signInFormSchema } from '@cellport/shared/schemas/auth';
+import { checkCredentialsResponseSchema, credentialsSchema, okSchema, signInFormSchema, type CheckCredentialsResponse } from '@cellport/shared/schemas/auth';
 import type { FastifyRequest } from 'fastify';
 import * as zm from 'zod/mini';
-import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { safeRedirect } from '../../lib/safe-redirect.js';
@@ -10,14 +9,6 @@ import type { AuthService, CredentialOutcome } from './auth.service.js';
 import type { CaptchaGate } from './captcha-gate.js';
 import { authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
 
-const credentialsResponse = z.object({
-  error: z.string().nullable(),
-  code: z.string().nullable(),
-  isActive: z.boolean(),
-  isVerified: z.boolean(),
-  use2fa: z.boolean(),
-});
-type CredentialsResponse = z.infer<typeof credentialsResponse>;
 
 /** The failure code of an outcome, or null when the credentials are good. */
 function failureCode(outcome: CredentialOutcome): ErrorCode | null {
@@ -33,7 +24,7 @@ function failureCode(outcome: CredentialOutcome): ErrorCode | null {
 }
 
 /** The check-credentials answer of spec §7/§8. A missing 2FA code is not an error there: use2fa tells the form. */
-function credentialsBody(outcome: CredentialOutcome): CredentialsResponse {
+function credentialsBody(outcome: CredentialOutcome): CheckCredentialsResponse {
   const code = outcome.kind === 'code_required' ? null : failureCode(outcome);
   const body = { error: code ? ERRORS[code] : null, code, isActive: true, isVerified: true, use2fa: false };
   switch (outcome.kind) {
@@ -60,7 +51,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
 
   app.post('/api/v1/check-credentials', {
     config: limit,
-    schema: { body: credentialsSchema, response: { 200: credentialsResponse, 404: credentialsResponse } },
+    schema: { body: credentialsSchema, response: { 200: checkCredentialsResponseSchema, 404: checkCredentialsResponseSchema } },
   }, async (request, reply) => {
     gate.require(request);
     const outcome = await auth.checkCredentials(request.body);
