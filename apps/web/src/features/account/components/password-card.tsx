@@ -6,6 +6,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { ApiError } from '../../../lib/api';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
+import { useAppStore } from '../../../store';
 import { useChangePassword } from '../api/change-password';
 import { errorText, fieldErrors } from '../lib/form-text';
 
@@ -17,6 +18,7 @@ export function PasswordCard() {
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const change = useChangePassword();
+  const email = useAppStore((state) => state.user.me?.email ?? '');
   const set = (field: keyof typeof empty) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
 
@@ -41,6 +43,8 @@ export function PasswordCard() {
         <p>{t('password.description')}</p>
       </header>
       <form onSubmit={submit} noValidate>
+        {/* Lets password managers store the new password under the right account. */}
+        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         <TextField label={t('password.current')} type="password" name="current" autoComplete="current-password"
           value={values.current} onChange={set('current')} error={errors.current} required />
         <TextField label={t('password.new')} type="password" name="password" autoComplete="new-password"
