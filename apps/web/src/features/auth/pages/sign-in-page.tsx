@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useT } from '../../../lib/i18n';
 import { checkCredentials } from '../api/check-credentials';
@@ -30,7 +30,6 @@ export default function SignInPage() {
   const [formError, setFormError] = useState<string | null>(() => initialError(search, t));
   const [codeStep, setCodeStep] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
-  const codeRef = useRef<HTMLInputElement>(null);
   const notice = new URLSearchParams(search).get('notice');
 
   const change = (name: keyof typeof values) => (event: { target: { value: string } }) => {
@@ -68,10 +67,8 @@ export default function SignInPage() {
       }
       setPhase('idle');
       if (outcome.kind === 'confirm-email') navigate(`/confirm-email/${encodeURIComponent(body.login)}`);
-      else if (outcome.kind === 'code-step') {
-        setCodeStep(true);
-        setTimeout(() => codeRef.current?.focus(), 0);
-      } else setFormError(translateError(t, outcome.code, outcome.message));
+      else if (outcome.kind === 'code-step') setCodeStep(true);
+      else setFormError(translateError(t, outcome.code, outcome.message));
     } catch (error) {
       setPhase('idle');
       setFormError(translateError(t, 'NETWORK', error instanceof Error ? error.message : String(error)));
@@ -120,7 +117,8 @@ export default function SignInPage() {
         </div>
         {codeStep && (
           <TextField
-            ref={codeRef}
+            // The code step replaces the credentials on screen: focus moves straight to the one field left.
+            autoFocus
             name="code"
             label={t('fields.code')}
             hint={t('signIn.codeHint')}
