@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as accounts from './2026_11_22_0001_accounts.js';
 import * as captcha from './2026_11_22_0100_captcha.js';
 import * as catalogPortsLedger from './2026_11_23_0300_catalog_ports_ledger.js';
+import * as freeStockIndex from './2026_11_23_0301_free_stock_index.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0001_accounts': accounts,
   '2026_11_22_0100_captcha': captcha,
   '2026_11_23_0300_catalog_ports_ledger': catalogPortsLedger,
+  '2026_11_23_0301_free_stock_index': freeStockIndex,
 };
