@@ -7,22 +7,17 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   error?: string;
   hint?: ReactNode;
-  /** Something shown at the end of the label row, such as a "Forgot password?" link. */
-  labelAside?: ReactNode;
   /** For passwords: a button that shows or hides the text. */
   reveal?: { show: string; hide: string };
 }
 
 /** A labelled input with its hint and its error linked by aria-describedby. */
-export function TextField({ label, error, hint, labelAside, reveal, type = 'text', className, ...input }: Props) {
+export function TextField({ label, error, hint, reveal, type = 'text', className, ...input }: Props) {
   const { id, hintId, errorId, describedBy } = useFieldIds(Boolean(hint), Boolean(error));
   const [shown, setShown] = useState(false);
   return (
     <div className={`field auth-field${className ? ` ${className}` : ''}`}>
-      <div className="auth-field__label-row">
-        <label htmlFor={id}>{label}</label>
-        {labelAside}
-      </div>
+      <label htmlFor={id}>{label}</label>
       <div className={reveal ? 'auth-field__control auth-field__control--reveal' : 'auth-field__control'}>
         <input
           id={id}

@@ -112,8 +112,11 @@ export default function SignInPage() {
             onChange={change('password')}
             error={fieldError('password')}
             reveal={{ show: t('fields.showPassword'), hide: t('fields.hidePassword') }}
-            labelAside={<Link href="/reset-password" className="auth-link auth-link--small">{t('signIn.forgot')}</Link>}
           />
+          {/* After the password in the tab order, so the keyboard goes e-mail → password → sign in. */}
+          <p className="auth-forgot">
+            <Link href="/reset-password" className="auth-link auth-link--small">{t('signIn.forgot')}</Link>
+          </p>
         </div>
         {codeStep && (
           <TextField
