@@ -70,6 +70,9 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
       },
     },
     strictTransportSecurity: config.isProduction,
+    // same-origin keeps the Origin header on our own native form posts (no-referrer makes browsers send
+    // `Origin: null`, which the CSRF check must refuse) while leaking nothing to other sites.
+    referrerPolicy: { policy: 'same-origin' },
   });
   await app.register(cookie);
   await app.register(formbody);

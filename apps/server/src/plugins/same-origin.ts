@@ -15,6 +15,8 @@ export function registerSameOrigin(app: FastifyInstance, publicUrl: string): voi
     if (SAFE.has(request.method) || request.routeOptions.config?.crossSite) return;
     const site = request.headers['sec-fetch-site'];
     if (site === 'cross-site') throw new AppError('CSRF', 403);
+    // The browser itself vouches for a same-origin request (Fetch Metadata), whatever Origin says.
+    if (site === 'same-origin') return;
     const origin = request.headers.origin;
     // No Origin: not a browser form or fetch (browsers send it on every POST), so no ambient-cookie risk.
     if (origin === undefined || allowed.has(origin)) return;
