@@ -1,0 +1,53 @@
+// Password reset: request from the sign-in page, the link from the outbox, a new password, sign-in with it;
+// the same link a second time is refused.
+import { expect, test } from 'vitest';
+import { useBrowser, visitCheck } from './support/browser.js';
+import { demo, expectDashboard, formAlert, signIn, submitSignIn } from './support/flows.js';
+import { exact, t } from './support/locales.js';
+import { outboxLink } from './support/outbox.js';
+import { useServer } from './support/server.js';
+
+const server = useServer({ name: 'password-reset' });
+const browser = useBrowser();
+const newPassword = 'N3w#Secret';
+
+test('request a reset link, set a new password, sign in with it; the link works only once', async () => {
+  const { page } = browser;
+  await page.goto(`${server.url}/en/sign-in`);
+  await page.getByRole('link', { name: exact(t('en', 'auth:signIn.forgot')) }).click();
+  await page.waitForURL(`${server.url}/en/reset-password`);
+  await page.getByRole('heading', { level: 1, name: exact(t('en', 'auth:resetRequest.title')) }).waitFor();
+  await visitCheck(page, 'reset-request');
+  const requested = new Date(Date.now() - 1000);
+  await page.getByLabel(t('en', 'auth:fields.email'), { exact: true }).fill(demo.email);
+  await page.getByRole('button', { name: exact(t('en', 'auth:resetRequest.submit')) }).click();
+  await page.getByText(t('en', 'auth:toast.resetSent'), { exact: true }).waitFor();
+  await visitCheck(page, 'reset-request-sent');
+
+  const link = await outboxLink(server.url, demo.email, /https?:\/\/[^\s"<]+\/en\/reset-password\/[\w-]+/, { after: requested });
+  await page.goto(link);
+  await page.getByRole('heading', { level: 1, name: exact(t('en', 'auth:resetPassword.title')) }).waitFor();
+  await page.getByLabel(t('en', 'auth:fields.newPassword'), { exact: true }).fill(newPassword);
+  await page.getByLabel(t('en', 'auth:fields.repeatPassword'), { exact: true }).fill(newPassword);
+  await visitCheck(page, 'reset-password');
+  await page.getByRole('button', { name: exact(t('en', 'auth:resetPassword.submit')) }).click();
+  await page.waitForURL(`${server.url}/en/sign-in?notice=password-changed`);
+  await page.getByText(t('en', 'auth:signIn.passwordChanged'), { exact: true }).waitFor();
+  await visitCheck(page, 'sign-in-password-changed');
+
+  await submitSignIn(page, 'en', { email: demo.email, password: demo.password });
+  await expect.poll(() => formAlert(page).textContent()).toBe(t('en', 'errors:WRONG_PASSWORD'));
+  await submitSignIn(page, 'en', { email: demo.email, password: newPassword });
+  await expectDashboard(page, server.url, 'en', 'Demo Customer');
+
+  // The same link again, from a fresh browser: refused, and the password stays the new one.
+  await page.context().clearCookies();
+  await page.goto(link);
+  await page.getByLabel(t('en', 'auth:fields.newPassword'), { exact: true }).fill('Other#Pass9');
+  await page.getByLabel(t('en', 'auth:fields.repeatPassword'), { exact: true }).fill('Other#Pass9');
+  await page.getByRole('button', { name: exact(t('en', 'auth:resetPassword.submit')) }).click();
+  await expect.poll(() => formAlert(page).textContent()).toContain(t('en', 'errors:TOKEN_INVALID'));
+  await visitCheck(page, 'reset-link-used');
+  await signIn(page, server.url, 'en', { email: demo.email, password: 'Other#Pass9' });
+  await expect.poll(() => formAlert(page).textContent()).toBe(t('en', 'errors:WRONG_PASSWORD'));
+});
