@@ -1,6 +1,7 @@
 import { AUTH_ERRORS } from './errors/auth.js';
 import { CATALOG_ERRORS } from './errors/catalog.js';
 import { COMMON_ERRORS } from './errors/common.js';
+import { PAYMENT_ERRORS } from './errors/payments.js';
 
 // Error codes the server answers with ({error, code}). The English message is the default (spec §8 wording
 // where it exists); clients translate by code through the `errors` locale namespace. Each area keeps its own
@@ -9,6 +10,7 @@ export const ERRORS = {
   ...COMMON_ERRORS,
   ...AUTH_ERRORS,
   ...CATALOG_ERRORS,
+  ...PAYMENT_ERRORS,
 } as const;
 export type ErrorCode = keyof typeof ERRORS;
 export const isErrorCode = (value: unknown): value is ErrorCode =>
