@@ -230,9 +230,10 @@ export const rotationTooSoonSchema = z.object({ error: z.string(), code: z.liter
 
 export const paymentSchema = z.object({
   _id: idSchema,
-  /** 'balance' here; the payments issue adds 'stripe', 'Paypal', 'crypto'. */
+  /** 'balance' (bought from the balance), 'crypto', 'card' or 'paypal' (issue 4). */
   provider: z.string(),
-  kind: z.enum(['purchase', 'renewal']),
+  /** 'topup' (issue 4) only credits the balance. */
+  kind: z.enum(['topup', 'purchase', 'renewal']),
   status: z.string(),
   /** What was charged, after the discount. */
   amount: moneySchema,
