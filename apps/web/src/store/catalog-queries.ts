@@ -42,14 +42,16 @@ export const rotationTagsQuery = (language: string) =>
     staleTime: 5 * 60_000,
   });
 
-export const modemsQuery = queryOptions({
-  queryKey: ['modems'],
-  queryFn: async () => {
-    const modems = await apiGet<ModemView[]>('/modems');
-    modemsStore.getState().load(modems);
-    return modems;
-  },
-});
+/** The customer's ports; country names come in `language`. Invalidate with the ['modems'] prefix. */
+export const modemsQuery = (language: string) =>
+  queryOptions({
+    queryKey: ['modems', language],
+    queryFn: async () => {
+      const modems = await apiGet<ModemView[]>(`/modems?lng=${encodeURIComponent(language)}`);
+      modemsStore.getState().load(modems);
+      return modems;
+    },
+  });
 
 export const paymentsQuery = queryOptions({
   queryKey: ['payments'],

@@ -26,8 +26,8 @@ function common(values: string[]): string | null {
 
 /** Billing & Renewals: put ports in a basket, choose how long each, see every price, and pay from the balance. */
 export default function BillingPage() {
-  const { t } = useT(['billing', 'errors']);
-  const query = useQuery(modemsQuery);
+  const { t, language } = useT(['billing', 'errors']);
+  const query = useQuery(modemsQuery(language));
   const account = useQuery(accountQuery);
   const modems = useModemsStore((s) => s.modems);
   // Soonest expiry first: those are the ports to renew.
@@ -91,7 +91,6 @@ export default function BillingPage() {
                 <th scope="col"><span className="visually-hidden">{t('table.choose')}</span></th>
                 <th scope="col">{t('table.port')}</th>
                 <th scope="col">{t('table.expires')}</th>
-                <th scope="col">{t('table.price')}</th>
                 <th scope="col">{t('table.term')}</th>
                 <th scope="col" className="bl-right">{t('table.amount')}</th>
               </tr>

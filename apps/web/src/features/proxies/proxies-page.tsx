@@ -15,8 +15,8 @@ import './proxies.css';
 
 /** Your Proxies: every port the customer holds, newest purchase (from ?new=) first and highlighted. */
 export default function ProxiesPage() {
-  const { t } = useT(['proxies', 'errors']);
-  const query = useQuery(modemsQuery);
+  const { t, language } = useT(['proxies', 'errors']);
+  const query = useQuery(modemsQuery(language));
   // The store holds the same list plus live changes (rotation status by IMEI, renamed ports, new links).
   const modems = useModemsStore((s) => s.modems);
   const search = useSearch();

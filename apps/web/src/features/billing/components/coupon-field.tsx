@@ -35,7 +35,7 @@ export function CouponField({ tariffId, countryId, applied, onApplied, disabled 
   const message = check.isError
     ? <p id={messageId} className="field__error" role="alert">{errorText(t, check.error)}</p>
     : applied
-      ? <p id={messageId} className="ap-coupon__ok" role="status">
+      ? <p id={messageId} className="bl-coupon__ok" role="status">
           {applied.type === 'percent'
             ? t('coupon.appliedPercent', { name: applied.name, percent: applied.percent })
             : t('coupon.appliedFixed', { name: applied.name, amount: formatUsd(applied.amount ?? '0') })}
@@ -43,9 +43,9 @@ export function CouponField({ tariffId, countryId, applied, onApplied, disabled 
       : null;
 
   return (
-    <div className="field ap-coupon">
+    <div className="field bl-coupon">
       <label htmlFor={inputId}>{t('coupon.label')}</label>
-      <div className="ap-coupon__row">
+      <div className="bl-coupon__row">
         <input
           id={inputId}
           value={code}

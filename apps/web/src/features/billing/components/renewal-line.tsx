@@ -29,6 +29,7 @@ export function RenewalLine({ port, line, onChange }: {
         <label htmlFor={ids.check} className="bl-port">
           <strong>{port.modem_name}</strong>
           <span className="bl-muted">{port.country.name} · {port.carrier.name} · {port.tariffName[language] || port.tariffName.en}</span>
+          <span className="bl-muted">{formatUsd(port.price)} / {t(`period.${port.period}`)}</span>
         </label>
       </td>
       <td className="bl-cell" data-label={t('table.expires')}>
@@ -38,7 +39,6 @@ export function RenewalLine({ port, line, onChange }: {
         </span>
         <span className="bl-muted bl-date">{dateTime(port.expiresAt, language)}</span>
       </td>
-      <td className="bl-cell" data-label={t('table.price')}>{formatUsd(port.price)} / {t(`period.${port.period}`)}</td>
       <td className="bl-cell bl-cell--term" data-label={t('table.term')}>
         <div className="bl-term">
           <label htmlFor={ids.mode} className="visually-hidden">{t('term.modeFor', { name: port.modem_name })}</label>

@@ -10,7 +10,7 @@ export function useUpdatePort() {
     mutationFn: ({ id, patch }: { id: string; patch: PortPatchRequest }) => apiPatch<Port>(`/modems/${encodeURIComponent(id)}`, patch),
     onSuccess: (port) => {
       modemsStore.getState().addOrUpdate(port);
-      queryClient.setQueryData<Port[]>(['modems'], (list) => list?.map((p) => (p._id === port._id ? port : p)));
+      queryClient.setQueriesData<Port[]>({ queryKey: ['modems'] }, (list) => list?.map((p) => (p._id === port._id ? port : p)));
     },
   });
 }

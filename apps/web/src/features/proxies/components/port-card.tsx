@@ -29,7 +29,7 @@ export function PortCard({ port, isNew }: { port: Port; isNew: boolean }) {
         <div>
           <h2 id={headingId} className="px-card__name">{port.modem_name}</h2>
           <p className="px-card__place">
-            {place} · {t(port.isShared ? 'shared' : 'dedicated')} · {port.tariffName[language] || port.tariffName.en} ({formatUsd(port.price)} / {t(`period.${port.period}`)})
+            {place} · {port.tariffName[language] || port.tariffName.en} · {formatUsd(port.price)} / {t(`period.${port.period}`)}
           </p>
         </div>
         <div className="px-card__badges">
