@@ -1,3 +1,4 @@
+import { ADMIN_ERRORS } from './errors/admin.js';
 import { AUTH_ERRORS } from './errors/auth.js';
 import { CATALOG_ERRORS } from './errors/catalog.js';
 import { COMMON_ERRORS } from './errors/common.js';
@@ -11,6 +12,7 @@ export const ERRORS = {
   ...AUTH_ERRORS,
   ...CATALOG_ERRORS,
   ...PAYMENT_ERRORS,
+  ...ADMIN_ERRORS,
 } as const;
 export type ErrorCode = keyof typeof ERRORS;
 export const isErrorCode = (value: unknown): value is ErrorCode =>
