@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import type { Payment, Port } from '../packages/shared/src/schemas/catalog.js';
 import { formatUsd } from '../apps/web/src/lib/money.js';
 import { phoneViewport, useBrowser, visitCheck } from './support/browser.js';
-import { demo, expectDashboard, signIn } from './support/flows.js';
+import { confirmEmail, demo, expectDashboard, newAccount, signIn, signUp, submitSignIn } from './support/flows.js';
 import { exact, t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 
@@ -86,6 +86,13 @@ describe('buying ports from the balance', () => {
     await toastsGone(page);
     await visitCheck(page, 'buying-proxies-rotated');
 
+    // A second rotation within the minute is refused with the translated reason and the seconds to wait.
+    await card.getByRole('button', { name: exact(t('en', 'proxies:rotate.button')) }).click();
+    const tooSoon = new RegExp(escape(t('en', 'errors:ROTATION_TOO_SOON')).replace(escape('{{retryAfter}}'), '\\d+'));
+    await page.getByText(tooSoon).waitFor();
+    expect(await card.getByTestId('port-ip').textContent()).toBe(newIp);
+    await toastsGone(page);
+
     // ---- renew it for two periods ----
     await page.getByRole('link', { name: exact(t('en', 'common:nav.billing')) }).first().click();
     await heading(page, t('en', 'billing:title')).waitFor();
@@ -116,6 +123,23 @@ describe('buying ports from the balance', () => {
     // The header shows the same balance the ledger holds.
     await expect.poll(() => page.getByText(formatUsd(endBalance)!, { exact: true }).count()).toBeGreaterThan(0);
     await visitCheck(page, 'buying-purchases');
+  });
+
+  test('a new customer sees the empty states with a way to Add Proxies', async () => {
+    const { page } = browser;
+    const account = newAccount('empty-catalog');
+    await signUp(page, server.url, 'en', account);
+    await confirmEmail(page, server.url, 'en', account.email);
+    await page.goto(`${server.url}/en/sign-in`);
+    await submitSignIn(page, 'en', account);
+    await expectDashboard(page, server.url, 'en', account.name);
+    for (const [path, emptyTitle] of [['proxies', 'proxies:empty.title'], ['billing-renewals', 'billing:empty.title'], ['purchases', 'purchases:empty.title']] as const) {
+      await page.goto(`${server.url}/en/${path}`);
+      await page.getByRole('heading', { level: 2, name: exact(t('en', emptyTitle)) }).waitFor();
+      await visitCheck(page, `empty-${path}`);
+    }
+    await page.getByRole('main').getByRole('link', { name: exact(t('en', 'purchases:empty.action')) }).click();
+    await page.waitForURL(`${server.url}/en/add-proxy`);
   });
 
   test('the catalog pages on a phone and in ru and cn', async () => {

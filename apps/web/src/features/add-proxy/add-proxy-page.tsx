@@ -104,7 +104,7 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
     // returns the first result instead of charging twice; any change to the order is a new attempt.
     const body = JSON.stringify(request);
     if (attempt.current?.body !== body) attempt.current = { body, key: crypto.randomUUID() };
-    buy.mutate({ request, idempotencyKey: attempt.current.key }, {
+    buy.mutate({ request, language, idempotencyKey: attempt.current.key }, {
       onSuccess: ({ data }) => {
         attempt.current = null;
         toast.success(t('success', { count: data.modems.length }));

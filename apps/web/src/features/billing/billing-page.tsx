@@ -53,7 +53,7 @@ export default function BillingPage() {
   }
 
   function pay() {
-    renew.mutate({ basket: basketRequest(basket), coupon: coupon?.name ?? null }, {
+    renew.mutate({ request: { basket: basketRequest(basket), coupon: coupon?.name ?? null }, language }, {
       onSuccess: ({ data }) => {
         toast.success(t('success', { count: data.modems.length, amount: formatUsd(data.payment.amount) }));
         setBasket({});

@@ -5,12 +5,14 @@ import { modemsStore } from '../../../store/modems';
 
 export interface BuyAttempt {
   request: BuyRequest;
+  /** The page language: the payment's description names the country and tariff in it. */
+  language: string;
   /** One key per purchase attempt, reused when the same attempt is retried, so a retry never buys twice. */
   idempotencyKey: string;
 }
 
-export const buyFromBalance = ({ request, idempotencyKey }: BuyAttempt) =>
-  api<PurchaseResponse>('POST', '/payment/balance/buy', request, {
+export const buyFromBalance = ({ request, language, idempotencyKey }: BuyAttempt) =>
+  api<PurchaseResponse>('POST', `/payment/balance/buy?lng=${encodeURIComponent(language)}`, request, {
     headers: { 'content-type': 'application/json', accept: 'application/json', [IDEMPOTENCY_HEADER]: idempotencyKey },
   });
 

@@ -7,7 +7,9 @@ import { modemsStore } from '../../../store/modems';
 export function useRenewPorts() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: RenewRequest) => apiPost<RenewResponse>('/payment/balance/renew', request),
+    // ?lng: the payment's description is written in the page language.
+    mutationFn: ({ request, language }: { request: RenewRequest; language: string }) =>
+      apiPost<RenewResponse>(`/payment/balance/renew?lng=${encodeURIComponent(language)}`, request),
     onSuccess: ({ data }) => {
       for (const modem of data.modems) modemsStore.getState().addOrUpdate(modem);
       void queryClient.invalidateQueries({ queryKey: ['account'] });
