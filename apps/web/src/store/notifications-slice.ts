@@ -10,7 +10,10 @@ export interface Notification {
   timestamp: string;
 }
 
-/** Spec §4 client store actions for notifications: load; add or update; delete. */
+/**
+ * Spec §4 client store actions for notifications: load; add or update; delete. The list is newest first, as the
+ * server sends it: a new notification goes to the top, an update keeps its place.
+ */
 export interface NotificationsSlice {
   notifications: Notification[];
   loadNotifications: (list: Notification[]) => void;
@@ -23,7 +26,7 @@ export const createNotificationsSlice: StateCreator<AppState, [], [], Notificati
   loadNotifications: (list) => set({ notifications: list }),
   upsertNotification: (item) => set((s) => {
     const at = s.notifications.findIndex((n) => n._id === item._id);
-    if (at === -1) return { notifications: [...s.notifications, item] };
+    if (at === -1) return { notifications: [item, ...s.notifications] };
     const next = s.notifications.slice();
     next[at] = { ...next[at], ...item };
     return { notifications: next };

@@ -4,7 +4,7 @@ import { useT } from '../../lib/i18n';
 import { AddFundsDialog } from './add-funds-dialog';
 import { BalanceBadge } from './balance-badge';
 import { icons } from '../../components/ui/icons';
-import { NotificationsBell } from './notifications-bell';
+import { NotificationsBell } from '../../features/notifications/notifications-bell';
 import { MENU_BUTTON_ID, SIDEBAR_ID } from './sidebar';
 import { UserMenu } from './user-menu';
 

@@ -3,6 +3,8 @@ import { Redirect, useLocation } from 'wouter';
 import { LoadingOverlay } from '../../components/ui/loading-overlay';
 import { Spinner } from '../../components/ui/spinner';
 import { useMe } from '../../features/account/api/get-me';
+import { NotificationsPoller } from '../../features/notifications/use-notifications-poll';
+import { RealtimeConnection } from '../../features/realtime/realtime-connection';
 import { ApiError } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { useLanguage } from '../../lib/language';
@@ -46,6 +48,8 @@ export function ShellFrame() {
   return (
     <div className="shell">
       <a className="shell-skip" href="#main">{t('shell:skipToContent')}</a>
+      <NotificationsPoller />
+      <RealtimeConnection />
       <Sidebar open={menuOpen} onClose={() => setMenuOpen(false)} />
       <div className="shell__body">
         <ShellHeader title={title} menuOpen={menuOpen} onMenu={() => setMenuOpen((v) => !v)} />

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { Link } from 'wouter';
+import { bellItems, NotificationsDialog, unreadCount } from '../../features/notifications/notifications-dialog';
 import { Popover } from '../../components/ui/popover';
 import { useT } from '../../lib/i18n';
 import { useLanguage } from '../../lib/language';
@@ -10,16 +12,21 @@ const initials = (name: string) =>
 
 /** The user menu: name, e-mail, a link to Account, and sign-out (a native form POST /signout, spec §7). */
 export function UserMenu() {
-  const { t } = useT(['shell', 'common']);
+  const { t } = useT(['shell', 'common', 'notifications-ui']);
   const language = useLanguage();
   const me = useAppStore((s) => s.user.me);
   const name = me?.name ?? '';
+  // Phones have no bell (spec §2): the menu carries a Notifications entry that opens the same list.
+  const unread = unreadCount(bellItems(useAppStore((s) => s.notifications)));
+  const [notificationsOpen, setNotificationsOpen] = useState(false);
   return (
+    <>
     <Popover
       triggerClassName="user-menu__trigger"
       panelClassName="user-menu__panel"
       trigger={<>
         <span className="user-menu__avatar" aria-hidden="true">{initials(name)}</span>
+        {unread ? <span className="notifications-badge user-menu__phone-only" aria-hidden="true">{unread > 99 ? '99+' : unread}</span> : null}
         <span className="user-menu__name">{name}</span>
         <span className="visually-hidden">{t('shell:userMenu')}</span>
         <span className="user-menu__chevron" aria-hidden="true">{icons.chevronDown}</span>
@@ -32,6 +39,14 @@ export function UserMenu() {
             <p className="user-menu__who-email">{me?.email}</p>
           </div>
           <ul className="user-menu__list">
+            <li className="user-menu__phone-only">
+              <button type="button" className="user-menu__item" onClick={() => { close(); setNotificationsOpen(true); }}>
+                {icons.bell}
+                <span>{unread ? <span className="visually-hidden">{t('notifications-ui:menuEntryUnread', { count: unread })}</span> : null}
+                  <span aria-hidden={unread ? true : undefined}>{t('notifications-ui:menuEntry')}</span></span>
+                {unread ? <span className="user-menu__count" aria-hidden="true">{unread}</span> : null}
+              </button>
+            </li>
             <li>
               <Link href="/account" className="user-menu__item" onClick={close}>{icons.account}<span>{t('common:nav.account')}</span></Link>
             </li>
@@ -45,5 +60,7 @@ export function UserMenu() {
         </div>
       )}
     </Popover>
+    <NotificationsDialog open={notificationsOpen} onClose={() => setNotificationsOpen(false)} />
+    </>
   );
 }

@@ -1,0 +1,8 @@
+import type { Notification } from '../../store/notifications-slice';
+
+/** Spec §7: payment-type notifications are filtered out of the bell; newest first. */
+export function bellItems(all: readonly Notification[]): Notification[] {
+  return all.filter((n) => n.type !== 'payment').sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+}
+
+export const unreadCount = (items: readonly Notification[]) => items.filter((n) => n.unread).length;

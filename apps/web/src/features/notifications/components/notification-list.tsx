@@ -1,0 +1,50 @@
+import { dateTime, relativeTime } from '../../../lib/dates';
+import { useT } from '../../../lib/i18n';
+import { toast } from '../../../lib/toast';
+import type { Notification } from '../../../store/notifications-slice';
+import { readNotification } from '../api/read-notification';
+
+/**
+ * The notifications as a list of buttons: an unread one is marked read when clicked (spec §4). Read ones are
+ * plain text. Shared by the header bell and the phone panel.
+ */
+export function NotificationList({ items, limit }: { items: readonly Notification[]; limit?: number }) {
+  const { t, language } = useT('notifications-ui');
+  const shown = limit ? items.slice(0, limit) : items;
+  if (!shown.length) {
+    return (
+      <div className="notification-list__empty">
+        <p className="notification-list__empty-title">{t('empty')}</p>
+        <p>{t('emptyHint')}</p>
+      </div>
+    );
+  }
+  const open = (item: Notification) => {
+    readNotification(item).catch(() => toast.error(t('readFailed')));
+  };
+  return (
+    <ul className="notification-list">
+      {shown.map((item) => {
+        const body = (
+          <>
+            <span className="notification-list__dot" aria-hidden="true" />
+            <span className="notification-list__text">
+              {item.unread ? <span className="visually-hidden">{t('unread')}: </span> : null}
+              {item.text}
+            </span>
+            <time className="notification-list__time" dateTime={item.timestamp} title={dateTime(item.timestamp, language)}>
+              {relativeTime(item.timestamp, language)}
+            </time>
+          </>
+        );
+        return (
+          <li key={item._id} className="notification-list__item" data-unread={item.unread}>
+            {item.unread ? (
+              <button type="button" className="notification-list__button" onClick={() => open(item)} title={t('markRead')}>{body}</button>
+            ) : <div className="notification-list__static">{body}</div>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
