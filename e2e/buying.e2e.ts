@@ -140,6 +140,13 @@ describe('buying ports from the balance', () => {
     }
     await page.getByRole('main').getByRole('link', { name: exact(t('en', 'purchases:empty.action')) }).click();
     await page.waitForURL(`${server.url}/en/add-proxy`);
+
+    // With an empty balance the order can be put together but not paid: the button is disabled and says why.
+    await expect.poll(() => page.getByTestId('availability').textContent()).toMatch(/^\d+ available$/);
+    const total = (await page.getByTestId('order-total').textContent())!;
+    await page.getByText(t('en', 'add-proxy:addFundsHint', { amount: total })).waitFor();
+    expect(await page.getByRole('button', { name: exact(t('en', 'add-proxy:pay', { amount: total })) }).isDisabled()).toBe(true);
+    await visitCheck(page, 'add-proxy-balance-short');
   });
 
   test('the catalog pages on a phone and in ru and cn', async () => {
