@@ -42,15 +42,23 @@ export const rotationTagsQuery = (language: string) =>
     staleTime: 5 * 60_000,
   });
 
-/** The customer's ports; country names come in `language`. Invalidate with the ['modems'] prefix. */
-export const modemsQuery = (language: string) =>
+const loadModems = async (path: string) => {
+  const modems = await apiGet<ModemView[]>(path);
+  modemsStore.getState().load(modems);
+  return modems;
+};
+
+/** The customer's ports (country names in the request's Accept-Language). Invalidate with the ['modems'] prefix. */
+export const modemsQuery = queryOptions({
+  queryKey: ['modems'],
+  queryFn: () => loadModems('/modems'),
+});
+
+/** The customer's ports with country names in the page language. */
+export const localizedModemsQuery = (language: string) =>
   queryOptions({
     queryKey: ['modems', language],
-    queryFn: async () => {
-      const modems = await apiGet<ModemView[]>(`/modems?lng=${encodeURIComponent(language)}`);
-      modemsStore.getState().load(modems);
-      return modems;
-    },
+    queryFn: () => loadModems(`/modems?lng=${encodeURIComponent(language)}`),
   });
 
 export const paymentsQuery = queryOptions({

@@ -17,7 +17,7 @@ import { CouponField } from './components/coupon-field';
 import { PaymentMethods, type PaymentMethod } from './components/payment-methods';
 import { PriceSummaryCard } from './components/price-summary-card';
 import { QuantityField } from './components/quantity-field';
-import { errorText } from './lib/error-text';
+import { errorText } from '../../lib/translate-api-error';
 import { priceSummary } from './lib/price-summary';
 import { choose, emptySelection, portTypesFor, regionsFor, rotationIntervalsFor, tariffsForChoice, type Selection } from './lib/selection';
 import { useDebounced } from './lib/use-debounced';

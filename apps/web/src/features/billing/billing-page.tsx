@@ -10,13 +10,13 @@ import { expiryState } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
 import { formatUsd } from '../../lib/money';
 import { toast } from '../../lib/toast';
-import { accountQuery, modemsQuery } from '../../store/catalog-queries';
+import { accountQuery, localizedModemsQuery } from '../../store/catalog-queries';
 import { useModemsStore } from '../../store/modems';
 import { useRenewPorts } from './api/renew-ports';
 import { CouponField } from './components/coupon-field';
 import { RenewalLine } from './components/renewal-line';
 import { basketRequest, basketTotals, type Basket, type BasketLine } from './lib/basket';
-import { errorText } from './lib/error-text';
+import { errorText } from '../../lib/translate-api-error';
 import './billing.css';
 
 /** The one value all chosen ports share (tariff or country), so a coupon can be checked against it. */
@@ -27,7 +27,7 @@ function common(values: string[]): string | null {
 /** Billing & Renewals: put ports in a basket, choose how long each, see every price, and pay from the balance. */
 export default function BillingPage() {
   const { t, language } = useT(['billing', 'errors']);
-  const query = useQuery(modemsQuery(language));
+  const query = useQuery(localizedModemsQuery(language));
   const account = useQuery(accountQuery);
   const modems = useModemsStore((s) => s.modems);
   // Soonest expiry first: those are the ports to renew.

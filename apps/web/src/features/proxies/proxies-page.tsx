@@ -6,17 +6,17 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
-import { modemsQuery } from '../../store/catalog-queries';
+import { localizedModemsQuery } from '../../store/catalog-queries';
 import { useModemsStore } from '../../store/modems';
 import { ExportMenu } from './components/export-menu';
 import { PortCard } from './components/port-card';
-import { errorText } from './lib/error-text';
+import { errorText } from '../../lib/translate-api-error';
 import './proxies.css';
 
 /** Your Proxies: every port the customer holds, newest purchase (from ?new=) first and highlighted. */
 export default function ProxiesPage() {
   const { t, language } = useT(['proxies', 'errors']);
-  const query = useQuery(modemsQuery(language));
+  const query = useQuery(localizedModemsQuery(language));
   // The store holds the same list plus live changes (rotation status by IMEI, renamed ports, new links).
   const modems = useModemsStore((s) => s.modems);
   const search = useSearch();

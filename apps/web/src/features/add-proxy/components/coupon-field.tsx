@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
 import { formatUsd } from '../../../lib/money';
 import { useCheckCoupon } from '../api/check-coupon';
-import { errorText } from '../lib/error-text';
+import { errorText } from '../../../lib/translate-api-error';
 
 /**
  * Coupon input with Apply. The server checks it against the chosen tariff and country and answers the discount or a

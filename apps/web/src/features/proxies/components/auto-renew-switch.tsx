@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useUpdatePort } from '../api/update-port';
-import { errorText } from '../lib/error-text';
+import { errorText } from '../../../lib/translate-api-error';
 
 /** Auto-renew from the balance before expiry, as a switch that saves at once. */
 export function AutoRenewSwitch({ port }: { port: Port }) {

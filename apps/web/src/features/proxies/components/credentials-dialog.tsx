@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useUpdatePort } from '../api/update-port';
-import { errorText } from '../lib/error-text';
+import { errorText } from '../../../lib/translate-api-error';
 
 /** Changes the proxy login and password, checked with the server's own rules before sending. */
 export function CredentialsDialog({ port, open, onClose }: { port: Port; open: boolean; onClose: () => void }) {

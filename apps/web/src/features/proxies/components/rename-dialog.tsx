@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useUpdatePort } from '../api/update-port';
-import { errorText } from '../lib/error-text';
+import { errorText } from '../../../lib/translate-api-error';
 
 /** Gives a port a name of the customer's choosing (1–60 characters, as the server checks). */
 export function RenameDialog({ port, open, onClose }: { port: Port; open: boolean; onClose: () => void }) {

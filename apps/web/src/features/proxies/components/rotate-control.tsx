@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useRotatePort } from '../api/rotate-port';
-import { errorText } from '../lib/error-text';
+import { errorText } from '../../../lib/translate-api-error';
 
 /** 'Rotate now': the modem takes a few seconds; then old → new IP is shown beside the button. */
 export function RotateControl({ port }: { port: Port }) {

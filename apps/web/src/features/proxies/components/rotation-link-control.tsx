@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useNewRotationLink } from '../api/new-rotation-link';
-import { errorText } from '../lib/error-text';
+import { errorText } from '../../../lib/translate-api-error';
 
 /** The rotation link (opening it rotates the IP without signing in): copy it, or replace it after a confirmation. */
 export function RotationLinkControl({ port }: { port: Port }) {

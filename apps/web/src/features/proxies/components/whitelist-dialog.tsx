@@ -5,7 +5,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useUpdatePort } from '../api/update-port';
-import { errorText } from '../lib/error-text';
+import { errorText } from '../../../lib/translate-api-error';
 import { whitelistProblem, type WhitelistProblem } from '../lib/whitelist';
 
 /**

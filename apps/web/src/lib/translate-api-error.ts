@@ -1,4 +1,5 @@
-import { ApiError } from '../../../lib/api';
+// Server errors for the reader: by code through the `errors` namespace, with the error body filling placeholders.
+import { ApiError } from './api';
 import type { TFunction } from 'i18next';
 
 /**
