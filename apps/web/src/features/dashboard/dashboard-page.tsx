@@ -1,74 +1,95 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { EmptyState } from '../../components/ui/empty-state';
+import { Button } from '../../components/ui/button';
 import { icons } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
+import { Spinner } from '../../components/ui/spinner';
+import { formatBytes } from '../../lib/bytes';
 import { useT } from '../../lib/i18n';
-import { formatCoin, formatUsd } from '../../lib/money';
 import { useAppStore } from '../../store';
+import { dashboardQuery } from './api/get-dashboard';
+import { BalanceCard } from './components/balance-card';
+import { ExpiringCard } from './components/expiring-card';
+import { PortsCard } from './components/ports-card';
+import { RecentNotifications } from './components/recent-notifications';
+import { StatCard } from './components/stat-card';
 import './dashboard.css';
 
-/** The dashboard: a welcome, the balances, shortcuts, and honest empty states until proxies and payments exist. */
+/**
+ * The dashboard (GET /api/v1/dashboard + the account in the store): balance, active ports, ports expiring soon,
+ * traffic of the last 24 hours, recent notifications, and shortcuts to buy and renew. Realtime events keep it
+ * current without a reload.
+ */
 export default function DashboardPage() {
-  const { t } = useT(['pages', 'common']);
+  const { t, language } = useT(['dashboard', 'common']);
   const name = useAppStore((s) => s.user.me?.name ?? '');
-  const account = useAppStore((s) => s.account);
-  const usd = formatUsd(account?.usdt.balance);
-  const btc = formatCoin(account?.btc.balance, 'btc');
+  const query = useQuery(dashboardQuery);
 
   const shortcuts = [
-    { href: '/add-proxy', icon: icons.addProxy, title: t('dashboard.buyTitle'), text: t('dashboard.buyText') },
-    { href: '/billing-renewals', icon: icons.renew, title: t('dashboard.renewTitle'), text: t('dashboard.renewText') },
-    { href: '/account', icon: icons.shield, title: t('dashboard.securityTitle'), text: t('dashboard.securityText') },
+    { href: '/add-proxy', icon: icons.addProxy, title: t('shortcuts.buyTitle'), text: t('shortcuts.buyText') },
+    { href: '/billing-renewals', icon: icons.renew, title: t('shortcuts.renewTitle'), text: t('shortcuts.renewText') },
   ];
 
+  let body;
+  if (query.isPending) {
+    body = <div className="dash-loading"><Spinner size={28} label={t('common:loading')} /></div>;
+  } else if (query.isError) {
+    body = (
+      <div className="card dash-error" role="alert">
+        <p>{t('loadFailed')}</p>
+        <Button variant="secondary" onClick={() => void query.refetch()}>{t('common:actions.retry')}</Button>
+      </div>
+    );
+  } else {
+    const data = query.data;
+    const noPorts = data.activePorts === 0;
+    body = (
+      <>
+        <div className="dash-grid dash-grid--stats">
+          <StatCard
+            id="dash-active-title"
+            title={t('active.title')}
+            value={<span data-testid="dashboard-active-ports">{data.activePorts}</span>}
+            detail={noPorts ? t('active.none') : null}
+            link={noPorts ? { href: '/add-proxy', text: t('shortcuts.buyTitle') } : { href: '/proxies', text: t('active.open') }}
+          />
+          <StatCard
+            id="dash-traffic-title"
+            title={t('traffic.title')}
+            value={
+              <dl className="dash-traffic">
+                <div><dt>{t('traffic.in')}</dt><dd>{formatBytes(data.traffic24h.bytesIn, language)}</dd></div>
+                <div><dt>{t('traffic.out')}</dt><dd>{formatBytes(data.traffic24h.bytesOut, language)}</dd></div>
+              </dl>
+            }
+            link={{ href: '/traffic', text: t('traffic.open') }}
+          />
+        </div>
+        <div className="dash-grid">
+          <ExpiringCard items={data.expiringSoon} />
+          <RecentNotifications initial={data.recentNotifications} />
+        </div>
+        <PortsCard />
+      </>
+    );
+  }
+
   return (
-    <section className="dashboard">
-      <PageHeader title={t('dashboard.welcome', { name })} description={t('dashboard.subtitle')} />
-
-      <div className="dashboard__grid">
-        <article className="card dashboard-balance" aria-labelledby="dashboard-balance-title">
-          <h2 id="dashboard-balance-title" className="dashboard__card-title">{t('dashboard.balanceTitle')}</h2>
-          <p className="dashboard-balance__amount">{usd ?? '—'}</p>
-          <dl className="dashboard-balance__coins">
-            <div><dt>USDT</dt><dd>{formatCoin(account?.usdt.balance, 'usdt') ?? '—'}</dd></div>
-            <div><dt>BTC</dt><dd>{btc ?? '—'}</dd></div>
-          </dl>
-          {account ? null : <p className="dashboard__hint">{t('dashboard.balanceUnavailable')}</p>}
-        </article>
-
-        <nav className="dashboard-shortcuts" aria-label={t('dashboard.shortcuts')}>
+    <section className="dash">
+      <PageHeader title={t('welcome', { name })} description={t('subtitle')} />
+      <div className="dash-grid dash-grid--top">
+        <BalanceCard />
+        <nav className="dash-shortcuts" aria-label={t('shortcuts.label')}>
           {shortcuts.map((s) => (
-            <Link key={s.href} href={s.href} className="card dashboard-shortcut">
-              <span className="dashboard-shortcut__icon">{s.icon}</span>
-              <span className="dashboard-shortcut__title">{s.title}</span>
-              <span className="dashboard-shortcut__text">{s.text}</span>
+            <Link key={s.href} href={s.href} className="card dash-shortcut">
+              <span className="dash-shortcut__icon" aria-hidden="true">{s.icon}</span>
+              <span className="dash-shortcut__title">{s.title}</span>
+              <span className="dash-shortcut__text">{s.text}</span>
             </Link>
           ))}
         </nav>
       </div>
-
-      <div className="dashboard__grid dashboard__grid--even">
-        <article className="card" aria-labelledby="dashboard-proxies-title">
-          <h2 id="dashboard-proxies-title" className="dashboard__card-title">{t('common:nav.proxies')}</h2>
-          <EmptyState
-            icon={icons.proxies}
-            title={t('proxies.emptyTitle')}
-            action={<Link href="/add-proxy" className="btn">{t('common:actions.buyProxies')}</Link>}
-          >
-            <p>{t('dashboard.proxiesEmpty')}</p>
-          </EmptyState>
-        </article>
-        <article className="card" aria-labelledby="dashboard-payments-title">
-          <h2 id="dashboard-payments-title" className="dashboard__card-title">{t('dashboard.paymentsTitle')}</h2>
-          <EmptyState
-            icon={icons.purchases}
-            title={t('dashboard.paymentsEmptyTitle')}
-            action={<Link href="/purchases" className="btn btn--secondary">{t('common:nav.purchases')}</Link>}
-          >
-            <p>{t('dashboard.paymentsEmpty')}</p>
-          </EmptyState>
-        </article>
-      </div>
+      {body}
     </section>
   );
 }
