@@ -61,6 +61,9 @@ test('the language switcher rewrites the language segment on public pages and in
 
   await signIn(page, server.url, 'en', demo);
   await expectDashboard(page, server.url, 'en', demoName);
+  // In the shell the switcher is a select; it keeps the rest of the path as it is.
+  await page.goto(`${server.url}/en/dashboard`);
+  await expectDashboard(page, server.url, 'en', demoName);
   await page.getByLabel(t('en', 'common:language'), { exact: true }).selectOption('cn');
   await page.waitForURL(`${server.url}/cn/dashboard`);
   await page.getByRole('heading', { level: 1, name: exact(t('cn', 'pages:dashboard.welcome', { name: demoName })) }).waitFor();

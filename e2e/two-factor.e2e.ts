@@ -3,7 +3,7 @@
 import { expect, test } from 'vitest';
 import { useBrowser, visitCheck } from './support/browser.js';
 import { authenticator, demo, expectDashboard, formAlert, signIn, signOut } from './support/flows.js';
-import { exact, t } from './support/locales.js';
+import { exact, startsWith, t } from './support/locales.js';
 import { useServer } from './support/server.js';
 
 const server = useServer({ name: 'two-factor' });
@@ -16,7 +16,8 @@ test('enable 2FA on the account page, sign in with a code, and the same code fai
   await expectDashboard(page, server.url, 'en', demoName);
 
   await page.goto(`${server.url}/en/account`);
-  const card = page.locator('section', { has: page.getByRole('heading', { level: 2, name: exact(t('en', 'account:twoFactor.title')) }) });
+  // The card's heading carries its On/Off badge, so its name starts with the title.
+  const card = page.locator('section', { has: page.getByRole('heading', { level: 2, name: startsWith(t('en', 'account:twoFactor.title')) }) });
   await card.getByRole('button', { name: exact(t('en', 'account:twoFactor.setUp')) }).click();
   const secretText = await card.getByLabel(t('en', 'account:twoFactor.secret'), { exact: true }).textContent();
   const secret = (secretText ?? '').replace(/\s+/g, '');

@@ -32,7 +32,16 @@ export function t(lng: Language, key: string, values: Record<string, string | nu
   return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
 }
 
+/** A RegExp matching text that begins with `text` (a heading followed by a badge, say). */
+export function startsWith(text: string): RegExp {
+  return new RegExp(`^\\s*${escape(text)}`);
+}
+
 /** A RegExp matching the text exactly (for getByRole name / getByText), escaping what RegExp treats specially. */
 export function exact(text: string): RegExp {
-  return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  return new RegExp(`^\\s*${escape(text)}\\s*$`);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
