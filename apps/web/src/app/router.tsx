@@ -14,6 +14,7 @@ const ResetRequest = lazyPage(() => import('../features/auth/pages/reset-passwor
 const ResetPassword = lazyPage(() => import('../features/auth/pages/reset-password-page'));
 const Shell = lazyPage(() => import('./shell/authenticated-shell'));
 const Mailbox = lazyPage(() => import('../features/dev/mailbox-page'));
+const ThankYou = lazyPage(() => import('../features/payments/thank-you-page'));
 
 const toDashboard = <Redirect to="~/en/dashboard" replace />;
 
@@ -38,6 +39,7 @@ export function AppRoutes() {
       <Suspense fallback={<LoadingOverlay />}>
         <Switch>
           <Route path="/dev/mailbox" component={Mailbox} />
+          <Route path="/thank-you-for-order" component={ThankYou} />
           <Route path="/:lng" nest>
             {(params) => <LanguageRoot lng={params.lng}><LanguageRoutes /></LanguageRoot>}
           </Route>

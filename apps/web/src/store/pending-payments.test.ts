@@ -3,7 +3,7 @@ import { pendingPaymentsStore } from './pending-payments';
 import type { PendingPaymentView } from './payment-types';
 
 const pending = (id: string, amount = '50000000') =>
-  ({ _id: id, provider: 'crypto', amount, createdAt: '2026-01-01T00:00:00Z' }) as PendingPaymentView;
+  ({ _id: id, provider: 'crypto', amount, createdAt: '2026-01-01T00:00:00Z' }) as unknown as PendingPaymentView;
 const state = () => pendingPaymentsStore.getState();
 const ids = () => state().pendingPayments.map((p) => p._id);
 

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { useT } from '../../lib/i18n';
-import { AddFundsDialog } from './add-funds-dialog';
+import { AddFundsDialog } from '../../features/add-funds/add-funds-dialog';
+import { PaymentHost, PendingCryptoIndicator } from '../../features/payments';
 import { BalanceBadge } from './balance-badge';
 import { icons } from '../../components/ui/icons';
 import { NotificationsBell } from '../../features/notifications/notifications-bell';
@@ -27,8 +28,8 @@ export function ShellHeader({ title, menuOpen, onMenu }: { title: string; menuOp
       </button>
       <p className="shell-header__title">{title}</p>
       <div className="shell-header__actions">
-        {/* The pending crypto payment indicator (spec §2) is mounted here by the crypto-payment work. */}
-        <div id="pending-crypto-indicator" data-slot="pending-crypto-indicator" className="shell-header__slot" />
+        {/* The pending crypto payment indicator (spec §2). */}
+        <div id="pending-crypto-indicator" data-slot="pending-crypto-indicator" className="shell-header__slot"><PendingCryptoIndicator /></div>
         <BalanceBadge />
         <Button className="shell-header__add-funds" icon={icons.plus} onClick={() => setAddFundsOpen(true)}>
           <span className="shell-header__add-funds-text">{t('shell:addFunds')}</span>
@@ -37,6 +38,7 @@ export function ShellHeader({ title, menuOpen, onMenu }: { title: string; menuOp
         <UserMenu />
       </div>
       <AddFundsDialog open={addFundsOpen} onClose={() => setAddFundsOpen(false)} />
+      <PaymentHost />
     </header>
   );
 }

@@ -1,0 +1,27 @@
+import type { Coin } from '@cellport/shared/constants';
+import { apiDelete, apiGet, apiPost } from '../../../lib/api';
+import type { ActiveCryptoPaymentResponse, CryptoPendingResponse } from '@cellport/shared/schemas/payments';
+import type { PaymentOrder } from '../flow/payment-order';
+import { microToDollars } from '../lib/amounts';
+import { orderFields } from './order-body';
+
+/** POST /payment/crypto/pending: the pending crypto payment (one per customer; a new one cancels the previous). */
+export async function createCryptoPayment(order: PaymentOrder, coin: Coin): Promise<CryptoPendingResponse['data']> {
+  const response = await apiPost<CryptoPendingResponse>('/payment/crypto/pending', {
+    amount: microToDollars(order.amount),
+    provider: 'crypto',
+    coin,
+    ...orderFields(order),
+  });
+  return response.data;
+}
+
+/** GET /pending-crypto-payment-active (polled every 5 s by the shell). */
+export const getActiveCryptoPayment = () =>
+  apiGet<ActiveCryptoPaymentResponse>('/pending-crypto-payment-active').then((r) => r.data);
+
+/** DELETE /pending-payments/:id — cancels any pending payment of the customer. */
+export const cancelPendingPayment = (id: string) => apiDelete<{ error: null }>(`/pending-payments/${encodeURIComponent(id)}`);
+
+/** POST /pending-payments/:id/simulate — sandbox only: completes a pending crypto or PayPal payment offline. */
+export const simulatePendingPayment = (id: string) => apiPost<unknown>(`/pending-payments/${encodeURIComponent(id)}/simulate`);

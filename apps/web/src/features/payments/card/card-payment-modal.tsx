@@ -1,0 +1,100 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { useT } from '../../../lib/i18n';
+import { useLanguage } from '../../../lib/language';
+import { formatUsd } from '../../../lib/money';
+import { toast } from '../../../lib/toast';
+import { useAppStore } from '../../../store';
+import { createPaymentIntent, createSubscription } from '../api/card-payments';
+import { setPaymentBannerFlag } from '../flow/payment-banner-flag';
+import type { PaymentOrder } from '../flow/payment-order';
+import { refreshAfterPayment } from '../flow/refresh-after-payment';
+import { paymentErrorText } from '../lib/error-text';
+import type { CardConfirmer } from './card-confirmer';
+import { type CardPaymentType, subscriptionOffered, typeKey } from './payment-type';
+import { SandboxCardForm } from './sandbox-card-form';
+import { StripeCardForm } from './stripe-card-form';
+
+/**
+ * The card payment modal of spec §2 and §4: the payment type (one-time or monthly subscription, when offered),
+ * the credit card section (Stripe's Card Element, or the sandbox form without Stripe keys), and the pay button.
+ */
+export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onClose: () => void }) {
+  const { t } = useT(['payments', 'errors']);
+  const language = useLanguage();
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const card = useAppStore((s) => s.settings.card);
+  const bothTypes = subscriptionOffered(order);
+  const [type, setType] = useState<CardPaymentType>('one-time');
+  const [loading, setLoading] = useState(false);
+  const confirmer = useRef<CardConfirmer | null>(null);
+  const onReady = useCallback((c: CardConfirmer | null) => { confirmer.current = c; }, []);
+
+  // The type resets when the tariff changes (spec §4).
+  const key = typeKey(order);
+  useEffect(() => { setType('one-time'); }, [key]);
+  const subscribe = bothTypes && type === 'subscribe';
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const cardForm = confirmer.current;
+    if (!cardForm) {
+      // Spec §4/§8: the card library has not loaded — nothing happens, a console line only.
+      console.log('card payment: the card library is not loaded yet');
+      return;
+    }
+    setLoading(true);
+    try {
+      const { clientSecret, email } = subscribe ? await createSubscription(order) : await createPaymentIntent(order);
+      await cardForm.confirm(clientSecret, email);
+    } catch (error) {
+      setLoading(false);
+      toast.error(paymentErrorText(t, error));
+      return;
+    }
+    onSuccess();
+  }
+
+  function onSuccess() {
+    void refreshAfterPayment(queryClient);
+    onClose();
+    if (!language) { location.reload(); return; }
+    setPaymentBannerFlag();
+    if (subscribe) location.assign(`/${language}/proxies`);
+    else navigate(`~/${language}/proxies`);
+  }
+
+  const title = bothTypes ? t('card.chooseType') : t('card.oneTimeTitle');
+  const amount = formatUsd(order.amount);
+
+  return (
+    <Dialog open onClose={onClose} size="sm" title={title}>
+      <form className="pay-card" onSubmit={(e) => void submit(e)} aria-busy={loading || undefined} noValidate>
+        {bothTypes ? (
+          <div className="pay-type" role="group" aria-label={t('card.chooseType')}>
+            {(['one-time', 'subscribe'] as const).map((value) => (
+              <button key={value} type="button" className={`pay-type__option${type === value ? ' pay-type__option--on' : ''}`}
+                aria-pressed={type === value} onClick={() => setType(value)}>
+                {t(value === 'subscribe' ? 'card.typeSubscribe' : 'card.typeOneTime')}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        <p className="pay-summary"><span>{t('card.total')}</span> <strong data-testid="card-amount">{amount}</strong>{subscribe ? ` ${t('card.perMonth')}` : ''}</p>
+        <section className="pay-card__section" aria-labelledby="pay-card-section">
+          <h3 id="pay-card-section" className="pay-card__section-title">{t('card.section')}</h3>
+          {card?.provider === 'stripe' && card.publishableKey
+            ? <StripeCardForm publishableKey={card.publishableKey} onReady={onReady} />
+            : <SandboxCardForm onReady={onReady} />}
+        </section>
+        <Button type="submit" className="pay-card__submit" busy={loading}>
+          {subscribe ? t('card.subscribeNow') : t('card.payNow', { amount })}
+        </Button>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,21 @@
+import { useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
+import { useT } from '../../../lib/i18n';
+import { takePaymentBannerFlag } from './payment-banner-flag';
+
+/** The banner a successful card payment asks for (spec §2): shown once on the proxies page, dismissible. */
+export function PaymentBanner() {
+  const { t } = useT('payments');
+  const [path] = useLocation();
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (/\/proxies\/?$/.test(path) && takePaymentBannerFlag()) setShown(true);
+  }, [path]);
+  if (!shown) return null;
+  return (
+    <div className="pay-banner" role="status" data-testid="payment-banner">
+      <p><strong>{t('banner.title')}</strong> {t('banner.text')}</p>
+      <button type="button" className="btn btn--secondary btn--sm" onClick={() => setShown(false)}>{t('banner.dismiss')}</button>
+    </div>
+  );
+}

@@ -1,0 +1,8 @@
+// What the rest of the app uses from payments: the dialogs' host and indicator (mounted by the shell), and
+// startPayment() with an order (the add-funds dialog, Add Proxies, Billing & Renewals).
+export { PaymentHost } from './flow/payment-host';
+export { PendingCryptoIndicator } from './pending/pending-crypto-indicator';
+export { startPayment } from './flow/payment-flow-store';
+export type { PaymentOrder, PaymentMethodId, OpenPayment } from './flow/payment-order';
+export { useOfferedMethods } from './flow/offered-methods';
+export { totalBalanceDollars } from './lib/amounts';
