@@ -10,6 +10,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { Mailer } from './integrations/mail/mailer.js';
 import { smtpTransport } from './integrations/mail/smtp.js';
 import { Bus } from './lib/bus.js';
+import { PollVersions } from './lib/poll-versions.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSameOrigin } from './plugins/same-origin.js';
 import { registerSession, Sessions } from './plugins/session.js';
@@ -24,6 +25,7 @@ import { registerLedger } from './modules/ledger/ledger.routes.js';
 import { registerCoupons } from './modules/coupons/coupons.routes.js';
 import { registerPorts } from './modules/ports/ports.routes.js';
 import { registerPurchases } from './modules/purchases/purchases.routes.js';
+import { registerNotifications } from './modules/notifications/notifications.routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -53,8 +55,10 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   const bus = new Bus(database);
   await bus.start();
   const sessions = new Sessions(database.db, bus, config);
+  const pollVersions = new PollVersions(database);
+  await pollVersions.start();
   const mailer = new Mailer(database.db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, app.log);
-  const ctx: AppContext = { config, database, db: database.db, bus, sessions, mailer, log: app.log };
+  const ctx: AppContext = { config, database, db: database.db, bus, sessions, mailer, pollVersions, log: app.log };
 
   registerErrorHandling(app);
   await app.register(helmet, {
@@ -89,10 +93,11 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   registerCoupons(app, ctx);
   registerPorts(app, ctx);
   registerPurchases(app, ctx);
+  registerNotifications(app, ctx);
   registerAuth(app, ctx);
   registerDev(app, ctx);
   await registerWeb(app, ctx);
 
-  app.addHook('onClose', async () => { await bus.stop(); });
+  app.addHook('onClose', async () => { await bus.stop(); await pollVersions.stop(); });
   return { app, ctx };
 }

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/database.js';
 import type { Mailer } from './integrations/mail/mailer.js';
 import type { Bus } from './lib/bus.js';
+import type { PollVersions } from './lib/poll-versions.js';
 import type { Sessions } from './plugins/session.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -17,5 +18,7 @@ export interface AppContext {
   bus: Bus;
   sessions: Sessions;
   mailer: Mailer;
+  /** Per-customer versions of polled resources, in memory (unchanged polls answer 304 without the database). */
+  pollVersions: PollVersions;
   log: FastifyBaseLogger;
 }

@@ -10,6 +10,8 @@ export interface NotificationsTable {
   /** Rendered in the user's language when stored. */
   text: string;
   unread: Generated<boolean>;
+  /** null: no e-mail; 'pending': to be mailed; 'sent': handed to the mailer. */
+  email: ColumnType<'pending' | 'sent' | null, 'pending' | 'sent' | null | undefined, 'pending' | 'sent' | null>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 export interface NotificationsTables { notifications: NotificationsTable }

@@ -4,7 +4,11 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type ApplyStatusColumn = 'idle' | 'rotating' | 'applying' | 'failed';
 
-export interface HostsTable { id: Generated<string>; name: string; address: string }
+export interface HostsTable {
+  id: Generated<string>; name: string; address: string;
+  /** sha256 of the host's traffic ingest key (issue 5); null until one is issued. */
+  ingest_key_hash: ColumnType<string | null, string | null | undefined, string | null>;
+}
 export interface ModemsTable {
   id: Generated<string>;
   imei: string;

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@cellport/shared';
+import { OPERATOR_MESSAGE_MAX, type Notification } from '@cellport/shared/schemas/notifications';
 import type { Database } from '../../db/database.js';
+import { bumpPollVersion } from '../../lib/poll-versions.js';
 import type { Tx } from '../ledger/ledger.service.js';
 
 export type NotificationType = 'payment' | 'other';
@@ -21,17 +23,81 @@ export function renderNotification(language: string, key: string, params: Notifi
   return template.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(params[name] ?? ''));
 }
 
-/** Stores notifications in the user's language (the bell and its API come with a later issue). */
+/** What a customer must not miss is e-mailed always; everything else only with the marketing consent. */
+export const MUST_MAIL_KEYS = new Set([
+  'payment_received', 'expiry_reminder_3d', 'expiry_reminder_1d', 'auto_renew_short_balance', 'port_expired',
+]);
+
+/** Operator message texts per language; English is required and stands in for a missing language. */
+export type OperatorTexts = { en: string } & Partial<Record<Language, string>>;
+
+interface NotificationRow { id: string; text: string; unread: boolean; type: NotificationType; created_at: Date }
+export const toNotification = (row: NotificationRow): Notification => ({
+  _id: row.id, text: row.text, unread: row.unread, type: row.type, timestamp: row.created_at.toISOString(),
+});
+
+/**
+ * Stores notifications in the customer's language, bumps their poll version and announces the notification to
+ * their open dashboards — all in the caller's transaction, so nothing is shown or mailed for a change that
+ * rolled back. E-mails go out after the commit (notification-emails.ts).
+ */
 export class NotificationsService {
   constructor(private readonly db: Database) {}
 
   /** Pass the caller's transaction so the notification commits (or not) with what it tells about. */
   async notify(userId: string, type: NotificationType, key: string, params: NotificationParams, tx?: Tx): Promise<void> {
-    const q = tx ?? this.db;
-    const user = await q.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
-    await q.insertInto('notifications').values({
-      user_id: userId, type, text_key: key, params: JSON.stringify(params),
-      text: renderNotification(user?.language ?? FALLBACK_LANGUAGE, key, params),
-    }).execute();
+    if (!tx) return this.db.transaction().execute((own) => this.notify(userId, type, key, params, own));
+    const user = await tx.selectFrom('users').select(['language', 'marketing_consent']).where('id', '=', userId).executeTakeFirst();
+    if (!user) return;
+    await this.insert(tx, userId, {
+      type, key, params,
+      text: renderNotification(user.language, key, params),
+      mail: MUST_MAIL_KEYS.has(key) || user.marketing_consent,
+    });
+  }
+
+  /**
+   * A message from the operator to some customers or to everyone, each in their own language. One transaction
+   * per chunk of customers keeps a broadcast to many from holding one long transaction.
+   */
+  async sendOperatorMessage(userIds: string[] | 'all', texts: OperatorTexts): Promise<number> {
+    const clean = Object.fromEntries(Object.entries(texts)
+      .map(([lng, text]) => [lng, String(text ?? '').trim().slice(0, OPERATOR_MESSAGE_MAX)])
+      .filter(([, text]) => text)) as Partial<Record<Language, string>>;
+    if (!clean.en) throw new Error('an operator message needs an English text');
+    const CHUNK = 200;
+    let sent = 0;
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      let q = this.db.selectFrom('users').select(['id', 'language', 'marketing_consent'])
+        .where('is_active', '=', true).where('id', '>', after).orderBy('id').limit(CHUNK);
+      if (userIds !== 'all') {
+        if (!userIds.length) break;
+        q = q.where('id', 'in', userIds);
+      }
+      const users = await q.execute();
+      if (!users.length) break;
+      await this.db.transaction().execute(async (tx) => {
+        for (const u of users) {
+          const text = clean[isLanguage(u.language) ? u.language : FALLBACK_LANGUAGE] ?? clean.en!;
+          await this.insert(tx, u.id, { type: 'other', key: 'operator_message', params: { text }, text, mail: u.marketing_consent });
+        }
+      });
+      sent += users.length;
+      after = users[users.length - 1]!.id;
+      if (users.length < CHUNK) break;
+    }
+    return sent;
+  }
+
+  private async insert(tx: Tx, userId: string, n: { type: NotificationType; key: string; params: NotificationParams; text: string; mail: boolean }): Promise<void> {
+    const row = await tx.insertInto('notifications').values({
+      user_id: userId, type: n.type, text_key: n.key, params: JSON.stringify(n.params), text: n.text,
+      email: n.mail ? 'pending' : null,
+    }).returning(['id', 'text', 'unread', 'type', 'created_at']).executeTakeFirstOrThrow();
+    await bumpPollVersion(tx, 'notifications', userId, {
+      event: { name: 'notification', data: toNotification(row) },
+      ...(n.mail ? { mail: row.id } : {}),
+    });
   }
 }

@@ -1,0 +1,36 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface PollVersionsTable { user_id: string; kind: string; version: Generated<bigint> }
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  /** The first characters of the key, shown so a person can tell keys apart. */
+  prefix: string;
+  /** sha256 of the key; the key itself is shown once and never stored. */
+  key_hash: string;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface TrafficSamplesTable {
+  host_id: string;
+  imei: string;
+  interval_start: ColumnType<Date, Date | string, never>;
+  modem_id: string;
+  port_id: string | null;
+  user_id: string | null;
+  bytes_in: ColumnType<bigint, bigint | string, never>;
+  bytes_out: ColumnType<bigint, bigint | string, never>;
+  received_at: CreatedAt;
+}
+
+export interface LiveDashboardTables {
+  poll_versions: PollVersionsTable;
+  api_keys: ApiKeysTable;
+  traffic_samples: TrafficSamplesTable;
+}

@@ -1,0 +1,122 @@
+import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import type { Database, DatabaseHandle } from '../db/database.js';
+import type { Tx } from '../modules/ledger/ledger.service.js';
+
+/** Polled resources whose per-customer version lives in memory (docs/decisions/012-realtime.md). */
+export type PollKind = 'notifications' | 'pendingCrypto';
+
+const CHANNEL = 'cellport_poll';
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; an event that does not fit is left out. */
+const PAYLOAD_MAX = 7500;
+
+/** What every instance hears after the transaction that bumped a version commits. */
+export interface PollChange {
+  kind: PollKind;
+  userId: string;
+  version: number;
+  /** An optional realtime event to forward to the customer's sockets ('notification', 'pending_crypto_payment'…). */
+  event?: { name: string; data: unknown };
+  /** A notification id waiting to be e-mailed. */
+  mail?: string;
+}
+
+/**
+ * Bumps a customer's version of a polled resource inside the caller's transaction and announces it with NOTIFY
+ * on the same transaction. PostgreSQL delivers a NOTIFY only when its transaction commits (and drops it on
+ * rollback), so no instance can see the new version before the data it stands for is visible — an unchanged
+ * poll answered from memory is never stale for longer than the commit takes to reach the listener.
+ */
+export async function bumpPollVersion(
+  tx: Tx | Database, kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'> = {},
+): Promise<number> {
+  const { rows } = await sql<{ version: bigint | string }>`
+    insert into poll_versions (user_id, kind, version) values (${userId}, ${kind}, 1)
+    on conflict (user_id, kind) do update set version = poll_versions.version + 1
+    returning version`.execute(tx);
+  const version = Number(rows[0]!.version);
+  const change: PollChange = { kind, userId, version, ...extra };
+  let payload = JSON.stringify(change, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  if (Buffer.byteLength(payload) > PAYLOAD_MAX) payload = JSON.stringify({ kind, userId, version, mail: extra.mail });
+  await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(tx);
+  return version;
+}
+
+/**
+ * The in-memory map of versions: loaded once per customer and kind from the database, then kept current by the
+ * NOTIFY that every bump sends (on PostgreSQL to every instance; on PGlite in-process). A poll whose
+ * If-None-Match equals the current version is answered without touching the database.
+ */
+export class PollVersions {
+  private readonly versions = new Map<string, number>();
+  /** Loads in flight, with the highest version heard while loading (a NOTIFY may beat the SELECT). */
+  private readonly loading = new Map<string, { promise: Promise<number>; heard: number }>();
+  private readonly events = new EventEmitter();
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(private readonly database: DatabaseHandle) {
+    this.events.setMaxListeners(0);
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.database.listen(CHANNEL, (payload) => {
+      let change: PollChange;
+      try { change = JSON.parse(payload) as PollChange; } catch { return; }
+      if (typeof change?.userId !== 'string' || typeof change.version !== 'number') return;
+      this.heard(change.kind, change.userId, change.version);
+      this.events.emit('change', change);
+    });
+  }
+
+  async stop(): Promise<void> { await this.unlisten?.(); }
+
+  /** The current version: a number when known (no await, no database), else a promise of the one loaded. */
+  current(kind: PollKind, userId: string): number | Promise<number> {
+    const key = `${kind}:${userId}`;
+    const known = this.versions.get(key);
+    if (known !== undefined) return known;
+    const inFlight = this.loading.get(key);
+    if (inFlight) return inFlight.promise;
+    const entry = { heard: 0, promise: Promise.resolve(0) };
+    entry.promise = this.database.db.selectFrom('poll_versions').select('version')
+      .where('user_id', '=', userId).where('kind', '=', kind).executeTakeFirst()
+      .then((row) => {
+        const version = Math.max(Number(row?.version ?? 0), entry.heard, this.versions.get(key) ?? 0);
+        this.versions.set(key, version);
+        return version;
+      })
+      .finally(() => this.loading.delete(key));
+    this.loading.set(key, entry);
+    return entry.promise;
+  }
+
+  /** Every committed bump, on this instance and (on PostgreSQL) on the others. */
+  onChange(handler: (change: PollChange) => void): () => void {
+    this.events.on('change', handler);
+    return () => this.events.off('change', handler);
+  }
+
+  private heard(kind: PollKind, userId: string, version: number): void {
+    const key = `${kind}:${userId}`;
+    const inFlight = this.loading.get(key);
+    if (inFlight) inFlight.heard = Math.max(inFlight.heard, version);
+    const known = this.versions.get(key);
+    // Only customers already in memory are updated; the others load the committed value when they first poll.
+    if (known !== undefined && version > known) this.versions.set(key, version);
+  }
+}
+
+/** The ETag of a version: `"n12"` for notifications, `"c3"` for the pending crypto payment. */
+export function pollEtag(kind: PollKind, version: number): string {
+  return `"${kind === 'notifications' ? 'n' : 'c'}${version}"`;
+}
+
+/** True when an If-None-Match header names this ETag (a list, weak validators and `*` included). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag) return true;
+  return ifNoneMatch.split(',').some((part) => {
+    const tag = part.trim().replace(/^W\//, '');
+    return tag === etag || tag === '*';
+  });
+}

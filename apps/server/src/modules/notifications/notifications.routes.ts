@@ -1,0 +1,87 @@
+import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared';
+import {
+  notificationParamsSchema, notificationSchema, notificationsResponseSchema, successResponseSchema,
+} from '@cellport/shared/schemas/notifications';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { App, AppContext } from '../../context.js';
+import { notFound } from '../../lib/app-error.js';
+import { etagMatches, pollEtag } from '../../lib/poll-versions.js';
+import { currentUser, requireUser } from '../../plugins/session.js';
+import { NotificationEmails } from './notification-emails.js';
+import { NotificationsRepository } from './notifications.repository.js';
+import { unsubscribePage } from './unsubscribe-page.js';
+import { userIdFromUnsubscribeToken } from './unsubscribe-token.js';
+
+const SWEEP_EVERY_MS = 60_000;
+
+/** 304 carries no body, so it is outside the route's typed responses. */
+export const notModified = (reply: unknown) => (reply as FastifyReply).code(304).send();
+
+/** The bell: list (polled every 3 s, cheap when unchanged), mark read, read all; and the unsubscribe link. */
+export function registerNotifications(app: App, ctx: AppContext): void {
+  const repository = new NotificationsRepository(ctx.db);
+  const emails = new NotificationEmails(ctx);
+
+  // E-mails leave after the commit that created them; one instance wins each (see NotificationEmails).
+  const stopMail = ctx.pollVersions.onChange((change) => {
+    if (change.mail) emails.send(change.mail).catch((err: unknown) => ctx.log.error({ err }, 'notification e-mail failed'));
+  });
+  let sweep: NodeJS.Timeout | undefined;
+  if (ctx.config.NODE_ENV !== 'test') {
+    sweep = setInterval(() => { emails.sweep().catch((err: unknown) => ctx.log.error({ err }, 'notification e-mail sweep failed')); }, SWEEP_EVERY_MS);
+    sweep.unref();
+  }
+  app.addHook('onClose', async () => { stopMail(); clearInterval(sweep); });
+  app.decorate('notificationEmails', emails);
+
+  app.get('/api/v1/notifications', {
+    preHandler: requireUser,
+    schema: { tags: ['notifications'], response: { 200: notificationsResponseSchema } },
+  }, async (request, reply) => {
+    const { userId } = currentUser(request);
+    const known = ctx.pollVersions.current('notifications', userId);
+    const version = typeof known === 'number' ? known : await known;
+    const etag = pollEtag('notifications', version);
+    reply.header('etag', etag).header('cache-control', 'private, no-cache');
+    // The session came from the in-memory cache and the version from memory: an unchanged poll ends here.
+    if (etagMatches(request.headers['if-none-match'], etag)) return notModified(reply);
+    return { version, data: await repository.latest(userId) };
+  });
+
+  app.post('/api/v1/notifications/read-all', {
+    preHandler: requireUser, schema: { tags: ['notifications'], response: { 200: successResponseSchema } },
+  }, async (request) => {
+    await repository.markAllRead(currentUser(request).userId);
+    return { success: true };
+  });
+
+  app.get('/api/v1/notifications/:id', {
+    preHandler: requireUser,
+    schema: { tags: ['notifications'], params: notificationParamsSchema, response: { 200: notificationSchema } },
+  }, async (request, reply) => {
+    const notification = await repository.markRead(currentUser(request).userId, request.params.id);
+    if (!notification) throw notFound();
+    reply.header('cache-control', 'no-store');
+    return notification;
+  });
+
+  // Opened from an e-mail: a GET that changes one thing only (consent off), idempotent, with a signed token.
+  app.get('/api/v1/unsubscribe/:token', {
+    config: { crossSite: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+    schema: { hide: true, params: z.object({ token: z.string().max(300) }) },
+  }, async (request, reply) => {
+    const userId = userIdFromUnsubscribeToken(request.params.token, ctx.config.secret);
+    const user = userId
+      ? await ctx.db.updateTable('users').set({ marketing_consent: false }).where('id', '=', userId)
+        .returning('language').executeTakeFirst()
+      : undefined;
+    const language = user && isLanguage(user.language) ? user.language : FALLBACK_LANGUAGE;
+    reply.code(user ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    return unsubscribePage(language, Boolean(user), `${ctx.config.publicUrl}/${language}`);
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance { notificationEmails: NotificationEmails }
+}

@@ -1,0 +1,30 @@
+import * as z from 'zod/mini';
+
+// Notifications (spec §3, issue 5). The text is already in the customer's language when it reaches the client.
+
+export const NOTIFICATION_TYPES = ['payment', 'other'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+/** How many notifications GET /notifications returns (newest first). */
+export const NOTIFICATIONS_PAGE = 50;
+/** An operator message is at most this long in any language. */
+export const OPERATOR_MESSAGE_MAX = 2000;
+
+export const notificationSchema = z.object({
+  _id: z.string(),
+  text: z.string(),
+  unread: z.boolean(),
+  type: z.enum(NOTIFICATION_TYPES),
+  /** ISO-8601. */
+  timestamp: z.string(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+/** GET /api/v1/notifications; the same version is sent as the ETag `"n<version>"`. */
+export const notificationsResponseSchema = z.object({
+  version: z.number(),
+  data: z.array(notificationSchema),
+});
+export type NotificationsResponse = z.infer<typeof notificationsResponseSchema>;
+
+export const notificationParamsSchema = z.object({ id: z.uuid() });
+export const successResponseSchema = z.object({ success: z.boolean() });

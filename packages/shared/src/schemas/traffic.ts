@@ -1,0 +1,51 @@
+import * as z from 'zod/mini';
+
+// Traffic (issue 5): proxy hosts report bytes per modem and interval; customers read them per port.
+// Byte counts travel as decimal strings (they exceed 2^53 over time).
+
+export const TRAFFIC_LIMITS = {
+  /** Samples per ingest batch. */
+  batchMax: 1000,
+  /** Samples are aligned to this many minutes (5-minute or hourly intervals). */
+  alignMinutes: 5,
+  /** The longest range one query may cover. */
+  maxRangeDays: 93,
+} as const;
+export const TRAFFIC_GRANULARITIES = ['hour', 'day'] as const;
+export type TrafficGranularity = (typeof TRAFFIC_GRANULARITIES)[number];
+
+const byteCount = z.string().check(z.regex(/^\d{1,20}$/, 'Byte counts are decimal strings of digits'));
+const isoDate = z.iso.datetime({ offset: true });
+
+export const trafficSampleSchema = z.object({
+  IMEI: z.string().check(z.minLength(1), z.maxLength(32)),
+  intervalStart: isoDate,
+  bytesIn: byteCount,
+  bytesOut: byteCount,
+});
+export const trafficIngestRequestSchema = z.object({
+  samples: z.array(trafficSampleSchema).check(z.minLength(1), z.maxLength(TRAFFIC_LIMITS.batchMax)),
+});
+export type TrafficIngestRequest = z.infer<typeof trafficIngestRequestSchema>;
+export const trafficIngestResponseSchema = z.object({ accepted: z.number() });
+
+export const trafficQuerySchema = z.object({
+  from: isoDate,
+  to: isoDate,
+  granularity: z._default(z.enum(TRAFFIC_GRANULARITIES), 'hour'),
+  port_id: z.optional(z.uuid()),
+});
+export type TrafficQuery = z.input<typeof trafficQuerySchema>;
+
+export const trafficRowSchema = z.object({
+  port_id: z.string(),
+  modem_name: z.string(),
+  /** Start of the hour or day, ISO-8601 UTC. */
+  bucket: z.string(),
+  bytesIn: z.string(),
+  bytesOut: z.string(),
+});
+export type TrafficRow = z.infer<typeof trafficRowSchema>;
+export const trafficTotalsSchema = z.object({ bytesIn: z.string(), bytesOut: z.string() });
+export const trafficResponseSchema = z.object({ data: z.array(trafficRowSchema), totals: trafficTotalsSchema });
+export type TrafficResponse = z.infer<typeof trafficResponseSchema>;
