@@ -6,7 +6,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
-import { localizedModemsQuery } from '../../store/catalog-queries';
+import { localizedModemsQuery, rotationTagsQuery } from '../../store/catalog-queries';
 import { useModemsStore } from '../../store/modems';
 import { ExportMenu } from './components/export-menu';
 import { PortCard } from './components/port-card';
@@ -17,6 +17,7 @@ import './proxies.css';
 export default function ProxiesPage() {
   const { t, language } = useT(['proxies', 'errors']);
   const query = useQuery(localizedModemsQuery(language));
+  const tags = useQuery(rotationTagsQuery(language));
   // The store holds the same list plus live changes (rotation status by IMEI, renamed ports, new links).
   const modems = useModemsStore((s) => s.modems);
   const search = useSearch();
@@ -44,7 +45,7 @@ export default function ProxiesPage() {
       <>
         <ExportMenu ports={ports} />
         <div className="px-list">
-          {ports.map((port) => <PortCard key={port._id} port={port} isNew={newIds.has(port._id)} />)}
+          {ports.map((port) => <PortCard key={port._id} port={port} isNew={newIds.has(port._id)} rotationTags={tags.data ?? []} />)}
         </div>
       </>
     );

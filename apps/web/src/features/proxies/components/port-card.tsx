@@ -1,4 +1,4 @@
-import type { Port } from '@cellport/shared/schemas/catalog';
+import type { Port, RotationTag } from '@cellport/shared/schemas/catalog';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
@@ -9,6 +9,7 @@ import { CredentialRow } from './credential-row';
 import { CredentialsDialog } from './credentials-dialog';
 import { RenameDialog } from './rename-dialog';
 import { RotateControl } from './rotate-control';
+import { RotationIntervalSelect } from './rotation-interval-select';
 import { RotationLinkControl } from './rotation-link-control';
 import { StatusBadge } from './status-badge';
 import { WhitelistDialog } from './whitelist-dialog';
@@ -16,7 +17,7 @@ import { WhitelistDialog } from './whitelist-dialog';
 type Editing = 'rename' | 'credentials' | 'whitelist' | null;
 
 /** Everything about one port: where it is, how to connect, and its controls. */
-export function PortCard({ port, isNew }: { port: Port; isNew: boolean }) {
+export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boolean; rotationTags: readonly RotationTag[] }) {
   const { t, language } = useT('proxies');
   const [editing, setEditing] = useState<Editing>(null);
   const expiry = expiryState(port.expiresAt);
@@ -53,6 +54,7 @@ export function PortCard({ port, isNew }: { port: Port; isNew: boolean }) {
           <strong>{relativeTime(port.expiresAt, language)}</strong>{' '}
           <time dateTime={port.expiresAt}>({dateTime(port.expiresAt, language)})</time>
         </p>
+        <RotationIntervalSelect port={port} tags={rotationTags} />
         <AutoRenewSwitch port={port} />
       </div>
 
