@@ -9,6 +9,8 @@ import { ApiError } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { formatUsd } from '../../lib/money';
 import { toast } from '../../lib/toast';
+import { CoinChoice, PayWithButton, type PaymentOrder } from '../payments';
+import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, countriesQuery, rotationTagsQuery, tariffsQuery } from '../../store/catalog-queries';
 import { useAvailableCount, type AvailabilityFilter } from './api/get-available-count';
 import { useBuyFromBalance } from './api/buy-from-balance';
@@ -69,6 +71,7 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
   const [quantity, setQuantity] = useState(1);
   const [coupon, setCoupon] = useState<Coupon | null>(null);
   const [method, setMethod] = useState<PaymentMethod>('balance');
+  const [coin, setCoin] = useState<Coin>('btc');
   const attempt = useRef<{ body: string; key: string } | null>(null);
   const buy = useBuyFromBalance();
   const countryId = useId();
@@ -93,6 +96,15 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
   const summary = useMemo(() => priceSummary(tariff?.price ?? '0', quantity, coupon, balance), [tariff, quantity, coupon, balance]);
   const tariffName = (x: Tariff) => x.name[language] || x.name.en;
   const canPay = method === 'balance' && tariff !== null && available !== null && available >= quantity && !summary.short && !buy.isPending;
+  // Card, PayPal and crypto pay the same order (coupon included) through the payment dialogs; the balance is not needed.
+  const order: PaymentOrder | null = tariff && selection.country_id && selection.isShared !== null && selection.rotationInterval !== null
+    && available !== null && available >= quantity
+    ? {
+        kind: 'purchase', amount: summary.total, tariff, country_id: selection.country_id, carrier_id: selection.carrier_id,
+        region_id: selection.region_id, isShared: selection.isShared, rotationInterval: selection.rotationInterval,
+        modemCount: quantity, coupon: coupon?.name ?? null, countryName: country ? country.names[language] || country.name : '',
+      }
+    : null;
 
   function pay() {
     if (!tariff || !selection.country_id || selection.isShared === null || selection.rotationInterval === null) return;
@@ -182,6 +194,7 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
             <QuantityField value={quantity} onChange={setQuantity} available={available} counting={count.isFetching || settledFilter !== filter} />
             <CouponField key={`${selection.tariff_id}`} tariffId={selection.tariff_id} countryId={selection.country_id} applied={coupon} onApplied={setCoupon} />
             <PaymentMethods value={method} onChange={setMethod} />
+            {method === 'crypto' ? <CoinChoice value={coin} onChange={setCoin} /> : null}
           </div>
         </form>
 
@@ -193,12 +206,14 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
             </p>
           ) : null}
           <PriceSummaryCard summary={summary} balance={balance} />
-          {summary.short ? (
+          {summary.short && method === 'balance' ? (
             <p className="ap-aside__short" role="status">{t('addFundsHint', { amount: formatUsd(-(summary.balanceAfter ?? 0n)) })}</p>
           ) : null}
-          <Button className="ap-aside__pay" onClick={pay} disabled={!canPay} busy={buy.isPending}>
-            {buy.isPending ? t('paying') : t('pay', { amount: formatUsd(summary.total) })}
-          </Button>
+          {method === 'balance' ? (
+            <Button className="ap-aside__pay" onClick={pay} disabled={!canPay} busy={buy.isPending}>
+              {buy.isPending ? t('paying') : t('pay', { amount: formatUsd(summary.total) })}
+            </Button>
+          ) : <PayWithButton className="ap-aside__pay" method={method} coin={coin} order={order} />}
           <Link href="/proxies" className="ap-aside__link">{t('toProxies')}</Link>
         </aside>
       </div>

@@ -10,6 +10,8 @@ import { expiryState } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
 import { formatUsd } from '../../lib/money';
 import { toast } from '../../lib/toast';
+import { CoinChoice, MethodChoice, PayWithButton, type MethodOrBalance } from '../payments';
+import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, localizedModemsQuery } from '../../store/catalog-queries';
 import { useModemsStore } from '../../store/modems';
 import { useRenewPorts } from './api/renew-ports';
@@ -35,6 +37,8 @@ export default function BillingPage() {
   const [basket, setBasket] = useState<Basket>({});
   const [coupon, setCoupon] = useState<Coupon | null>(null);
   const renew = useRenewPorts();
+  const [method, setMethod] = useState<MethodOrBalance>('balance');
+  const [coin, setCoin] = useState<Coin>('btc');
 
   const chosen = ports.filter((p) => basket[p._id]);
   const totals = basketTotals(ports, basket, coupon);
@@ -116,10 +120,18 @@ export default function BillingPage() {
             <div><dt>{t('summary.balance')}</dt><dd>{balance === null ? '—' : formatUsd(balance)}</dd></div>
             <div className={short ? 'bl-summary__short' : undefined}><dt>{t('summary.balanceAfter')}</dt><dd>{balanceAfter === null ? '—' : formatUsd(balanceAfter)}</dd></div>
           </dl>
-          {short ? <p className="bl-short" role="status">{t('addFundsHint', { amount: formatUsd(-balanceAfter!) })}</p> : null}
-          <Button onClick={pay} busy={renew.isPending} disabled={!chosen.length || short || balance === null} className="bl-pay">
-            {renew.isPending ? t('paying') : t('pay', { amount: formatUsd(totals.total) })}
-          </Button>
+          <MethodChoice value={method} onChange={setMethod} />
+          {method === 'crypto' ? <CoinChoice value={coin} onChange={setCoin} /> : null}
+          {short && method === 'balance' ? <p className="bl-short" role="status">{t('addFundsHint', { amount: formatUsd(-balanceAfter!) })}</p> : null}
+          {method === 'balance' ? (
+            <Button onClick={pay} busy={renew.isPending} disabled={!chosen.length || short || balance === null} className="bl-pay">
+              {renew.isPending ? t('paying') : t('pay', { amount: formatUsd(totals.total) })}
+            </Button>
+          ) : (
+            // Card, PayPal and crypto renew the same basket (coupon included) through the payment dialogs.
+            <PayWithButton className="bl-pay" method={method} coin={coin}
+              order={chosen.length ? { kind: 'renewal', amount: totals.total, basket: basketRequest(basket), modemNames: chosen.map((p) => p.modem_name), coupon: coupon?.name ?? null } : null} />
+          )}
         </aside>
       </div>
     );

@@ -1,3 +1,4 @@
+import './payments.css';
 // What the rest of the app uses from payments: the dialogs' host and indicator (mounted by the shell), and
 // startPayment() with an order (the add-funds dialog, Add Proxies, Billing & Renewals).
 export { PaymentHost } from './flow/payment-host';
@@ -6,3 +7,6 @@ export { startPayment } from './flow/payment-flow-store';
 export type { PaymentOrder, PaymentMethodId, OpenPayment } from './flow/payment-order';
 export { useOfferedMethods } from './flow/offered-methods';
 export { totalBalanceDollars } from './lib/amounts';
+export { CoinChoice } from './components/coin-choice';
+export { MethodChoice, type MethodOrBalance } from './components/method-choice';
+export { PayWithButton } from './components/pay-with-button';

@@ -1,16 +1,17 @@
 import { useT } from '../../../lib/i18n';
+import { useOfferedMethods } from '../../payments';
 
 export type PaymentMethod = 'balance' | 'card' | 'paypal' | 'crypto';
 
 /**
- * The payment method choice. Only the balance works here; card, PayPal and crypto are shown, disabled, until the
- * payments work wires them (they must not pretend to take money).
+ * The payment method choice: the balance, and card, PayPal and crypto as far as the server offers them
+ * (GET /settings); a method it does not offer stays visible, disabled.
  */
 export function PaymentMethods({ value, onChange }: { value: PaymentMethod; onChange: (m: PaymentMethod) => void }) {
   const { t } = useT('add-proxy');
-  const methods: { id: PaymentMethod; enabled: boolean }[] = [
-    { id: 'balance', enabled: true }, { id: 'card', enabled: false }, { id: 'paypal', enabled: false }, { id: 'crypto', enabled: false },
-  ];
+  const offered = useOfferedMethods();
+  const methods: { id: PaymentMethod; enabled: boolean }[] = (['balance', 'card', 'paypal', 'crypto'] as const)
+    .map((id) => ({ id, enabled: id === 'balance' || offered.includes(id) }));
   return (
     <fieldset className="ap-choice">
       <legend className="ap-choice__legend">{t('method.legend')}</legend>
