@@ -10,7 +10,8 @@ export function mountToaster(): typeof toast {
     mounted = true;
     const host = document.createElement('div');
     document.body.appendChild(host);
-    createRoot(host).render(createElement(Toaster, { position: 'bottom-center', richColors: true }));
+    // Plain toasts (dark text on white) rather than richColors: sonner's green success toast is 4.25:1, below AA.
+    createRoot(host).render(createElement(Toaster, { position: 'bottom-center', closeButton: false }));
   }
   return toast;
 }
