@@ -26,7 +26,10 @@ export interface E2EServer {
   stop(): Promise<void>;
   /** stop() and delete the data. */
   dispose(): Promise<void>;
-  /** Runs `npm run admin -- ...args` against this server's database (stop() the server first on PGlite). */
+  /**
+   * Runs `npm run admin -- ...args` against this server's database (stop() the server first on PGlite), from the
+   * same build as the server (ADMIN_FROM=dist), so both agree on the migrations.
+   */
   admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
@@ -111,7 +114,7 @@ export async function prepareServer(options: ServerOptions): Promise<E2EServer> 
       await database.drop();
     },
     async admin(...args) {
-      return runCommand('npm', ['run', '--silent', 'admin', '--', ...args], { ...env, LOG_LEVEL: 'warn' });
+      return runCommand('npm', ['run', '--silent', 'admin', '--', ...args], { ...env, LOG_LEVEL: 'warn', ADMIN_FROM: 'dist' });
     },
   };
   return server;
