@@ -1,24 +1,27 @@
-import { Link } from 'wouter';
-import { EmptyState } from '../../components/ui/empty-state';
-import { icons } from '../../components/ui/icons';
 import { PageHeader } from '../../components/ui/page-header';
 import { useT } from '../../lib/i18n';
+import { ApiKeysCard } from './components/api-keys-card';
+import { ApiReference } from './components/api-reference';
+import { ExamplesCard } from './components/examples-card';
+import { RotationLinkCard } from './components/rotation-link-card';
+import './documentation.css';
 
-// Until its issue fills this page: the real title and an honest empty state, nothing invented.
+/** Documentation: API keys, examples, the rotation link, and the API reference from the OpenAPI document. */
 export default function DocumentationPage() {
-  const { t } = useT(['pages', 'common']);
+  const { t } = useT(['docs', 'common']);
   return (
-    <section>
-      <PageHeader title={t('common:nav.documentation')} description={t('documentation.description')} />
-      <div className="card">
-        <EmptyState
-          icon={icons.documentation}
-          title={t('documentation.emptyTitle')}
-          action={<Link href="/dashboard" className="btn btn--secondary">{t('common:actions.backToDashboard')}</Link>}
-        >
-          <p>{t('documentation.emptyText')}</p>
-        </EmptyState>
-      </div>
-    </section>
+    <div className="docs">
+      <PageHeader title={t('common:nav.documentation')} description={t('description')} />
+      <nav className="docs-toc" aria-label={t('toc')}>
+        <a href="#docs-keys-title">{t('keys.title')}</a>
+        <a href="#docs-examples-title">{t('examples.title')}</a>
+        <a href="#docs-rotation-title">{t('rotation.title')}</a>
+        <a href="#docs-reference-title">{t('reference.title')}</a>
+      </nav>
+      <ApiKeysCard />
+      <ExamplesCard />
+      <RotationLinkCard />
+      <ApiReference />
+    </div>
   );
 }

@@ -1,0 +1,88 @@
+import { useT } from '../../../lib/i18n';
+import { Spinner } from '../../../components/ui/spinner';
+import { Button } from '../../../components/ui/button';
+import { useOpenApi } from '../api/get-openapi';
+import { groupOperations, type Field, type Operation } from '../lib/openapi';
+
+function FieldTable({ caption, fields, showIn }: { caption: string; fields: Array<Field & { in?: string }>; showIn?: boolean }) {
+  const { t } = useT('docs');
+  return (
+    <div className="docs-table-scroll">
+      <table className="docs-table docs-table--fields">
+        <caption>{caption}</caption>
+        <thead><tr>
+          <th scope="col">{t('reference.field')}</th>
+          {showIn ? <th scope="col">{t('reference.in')}</th> : null}
+          <th scope="col">{t('reference.type')}</th>
+          <th scope="col">{t('reference.required')}</th>
+        </tr></thead>
+        <tbody>
+          {fields.map((f) => (
+            <tr key={`${f.in ?? ''}${f.name}`}>
+              <td><code>{f.name}</code>{f.description ? <div className="docs-muted">{f.description}</div> : null}</td>
+              {showIn ? <td>{f.in}</td> : null}
+              <td><code className="docs-type">{f.type}</code></td>
+              <td>{f.required ? t('reference.yes') : t('reference.no')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function OperationItem({ op }: { op: Operation }) {
+  const { t } = useT('docs');
+  return (
+    <details className="docs-op" id={op.id}>
+      <summary>
+        <span className={`docs-method docs-method--${op.method.toLowerCase()}`}>{op.method}</span>
+        <code className="docs-op__path">{op.path}</code>
+        <span className="docs-op__summary">{op.summary}</span>
+        {op.bearer ? <span className="docs-badge">{t('reference.apiKey')}</span> : null}
+      </summary>
+      <div className="docs-op__body">
+        {op.description ? <p>{op.description}</p> : null}
+        {op.parameters.length ? <FieldTable caption={t('reference.parameters')} fields={op.parameters} showIn /> : null}
+        {op.body.length ? <FieldTable caption={t('reference.body')} fields={op.body} /> : null}
+        {op.responses.length ? (
+          <>
+            <h4 className="docs-op__heading">{t('reference.responses')}</h4>
+            <ul className="docs-responses">
+              {op.responses.map((r) => <li key={r.status}><code>{r.status}</code> {r.description}</li>)}
+            </ul>
+          </>
+        ) : null}
+      </div>
+    </details>
+  );
+}
+
+/** The API reference, read from GET /api/v1/openapi.json and grouped by tag. */
+export function ApiReference() {
+  const { t } = useT(['docs', 'common']);
+  const query = useOpenApi();
+  let body;
+  if (query.isPending) body = <Spinner size={22} label={t('common:loading')} />;
+  else if (query.isError) {
+    body = <p className="docs-error" role="alert">{t('reference.loadFailed')} <Button variant="link" size="sm" onClick={() => void query.refetch()}>{t('common:actions.retry')}</Button></p>;
+  } else {
+    const groups = groupOperations(query.data);
+    body = groups.length === 0 ? <p className="docs-muted">{t('reference.empty')}</p> : groups.map((group) => (
+      <section key={group.tag} className="docs-group" aria-labelledby={`docs-tag-${group.tag}`}>
+        <h3 id={`docs-tag-${group.tag}`} className="docs-group__title">{group.tag}</h3>
+        {group.description ? <p className="docs-muted">{group.description}</p> : null}
+        {group.operations.map((op) => <OperationItem key={op.id} op={op} />)}
+      </section>
+    ));
+  }
+  return (
+    <section className="card docs-section" aria-labelledby="docs-reference-title">
+      <h2 id="docs-reference-title" className="docs-section__title">{t('reference.title')}</h2>
+      <p className="docs-section__lead">
+        {t('reference.lead')} <a href="/api/v1/openapi.json" target="_blank" rel="noopener">openapi.json</a>
+      </p>
+      {body}
+    </section>
+  );
+}

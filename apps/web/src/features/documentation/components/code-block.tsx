@@ -1,0 +1,11 @@
+import { CopyButton } from '../../../components/ui/copy-button';
+
+/** A code sample with a copy button; `label` names it for screen readers and the copy button. */
+export function CodeBlock({ code, label }: { code: string; label: string }) {
+  return (
+    <div className="docs-code">
+      <pre tabIndex={0} aria-label={label}><code>{code}</code></pre>
+      <CopyButton value={code} className="docs-code__copy" />
+    </div>
+  );
+}
