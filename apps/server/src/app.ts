@@ -25,6 +25,7 @@ import { registerLedger } from './modules/ledger/ledger.routes.js';
 import { registerCoupons } from './modules/coupons/coupons.routes.js';
 import { registerPorts } from './modules/ports/ports.routes.js';
 import { registerPurchases } from './modules/purchases/purchases.routes.js';
+import { registerAdmin } from './modules/admin/admin.routes.js';
 import { registerNotifications } from './modules/notifications/notifications.routes.js';
 
 export interface BuildOptions {
@@ -93,6 +94,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   registerCoupons(app, ctx);
   registerPorts(app, ctx);
   registerPurchases(app, ctx);
+  await registerAdmin(app, ctx);
   registerNotifications(app, ctx);
   registerAuth(app, ctx);
   registerDev(app, ctx);

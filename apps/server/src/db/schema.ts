@@ -1,4 +1,5 @@
 import type { AccountsTables } from './tables/accounts.js';
+import type { AdminTables } from './tables/admin.js';
 import type { AuthTables } from './tables/auth.js';
 import type { CatalogTables } from './tables/catalog.js';
 import type { JobsTables } from './tables/jobs.js';
@@ -10,4 +11,5 @@ import type { PortsTables } from './tables/ports.js';
 // The database as Kysely sees it: one interface per area in tables/, joined here.
 export type DB = AccountsTables & AuthTables
   & CatalogTables & PortsTables & LedgerTables & JobsTables & NotificationsTables
-  & LiveDashboardTables;
+  & LiveDashboardTables
+  & AdminTables;

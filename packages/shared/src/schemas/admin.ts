@@ -103,7 +103,7 @@ export const customerSummarySchema = z.object({
   createdAt: isoDate,
 });
 export const customersResponseSchema = pageOf(customerSummarySchema);
-export type CustomersQuery = z.input<typeof customersQuerySchema>;
+export type CustomersQuery = z.infer<typeof customersQuerySchema>;
 export type CustomerSummary = z.infer<typeof customerSummarySchema>;
 export type CustomersResponse = z.infer<typeof customersResponseSchema>;
 
@@ -186,7 +186,7 @@ export type CustomerDetailResponse = z.infer<typeof customerDetailResponseSchema
 export const customerResponseSchema = z.object({ customer: customerSummarySchema });
 export type CustomerResponse = z.infer<typeof customerResponseSchema>;
 /** Body of deactivate/reactivate/reset-2fa/resend-confirmation: an optional note kept in the audit log. */
-export const customerActionRequestSchema = z.optional(z.object({ reason: z.optional(reasonSchema) }));
+export const customerActionRequestSchema = z.optional(z.nullable(z.object({ reason: z.optional(reasonSchema) })));
 
 /** POST /admin/customers/:id/balance-adjustments — a debit never takes the balance below zero. */
 export const balanceAdjustmentRequestSchema = z.object({
@@ -271,7 +271,7 @@ export const modemRequestSchema = z.object({
 /** PATCH /admin/modems/:id — any field; `retired` false brings a retired modem back. */
 export const modemPatchRequestSchema = z.extend(z.partial(modemRequestSchema), { retired: z.optional(z.boolean()) });
 export const modemResponseSchema = z.object({ modem: adminModemSchema });
-export type ModemsQuery = z.input<typeof modemsQuerySchema>;
+export type ModemsQuery = z.infer<typeof modemsQuerySchema>;
 export type ModemUser = z.infer<typeof modemUserSchema>;
 export type AdminModem = z.infer<typeof adminModemSchema>;
 export type ModemsResponse = z.infer<typeof modemsResponseSchema>;
@@ -539,7 +539,7 @@ export const refundResponseSchema = z.object({ refund: refundSchema, payment: ad
 export const completePaymentRequestSchema = z.object({ reason: reasonSchema });
 export const completePaymentResponseSchema = z.object({ payment: adminPaymentSchema });
 export type AdminPayment = z.infer<typeof adminPaymentSchema>;
-export type AdminPaymentsQuery = z.input<typeof adminPaymentsQuerySchema>;
+export type AdminPaymentsQuery = z.infer<typeof adminPaymentsQuerySchema>;
 export type AdminPaymentsResponse = z.infer<typeof adminPaymentsResponseSchema>;
 export type Refund = z.infer<typeof refundSchema>;
 export type AdminPaymentDetailResponse = z.infer<typeof adminPaymentDetailResponseSchema>;
@@ -618,7 +618,7 @@ export const auditEntrySchema = z.object({
   createdAt: isoDate,
 });
 export const auditResponseSchema = pageOf(auditEntrySchema);
-export type AuditQuery = z.input<typeof auditQuerySchema>;
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export type AuditResponse = z.infer<typeof auditResponseSchema>;
 
@@ -646,7 +646,7 @@ export const overviewResponseSchema = z.object({
   }),
   customers: z.object({ total: z.number(), newInPeriod: z.number() }),
 });
-export type OverviewQuery = z.input<typeof overviewQuerySchema>;
+export type OverviewQuery = z.infer<typeof overviewQuerySchema>;
 export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
 
 // ---- realtime -----------------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import * as captcha from './2026_11_22_0100_captcha.js';
 import * as catalogPortsLedger from './2026_11_23_0300_catalog_ports_ledger.js';
 import * as freeStockIndex from './2026_11_23_0301_free_stock_index.js';
 import * as liveDashboard from './2026_11_24_0500_live_dashboard.js';
+import * as admin from './2026_11_26_0700_admin.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0300_catalog_ports_ledger': catalogPortsLedger,
   '2026_11_23_0301_free_stock_index': freeStockIndex,
   '2026_11_24_0500_live_dashboard': liveDashboard,
+  '2026_11_26_0700_admin': admin,
 };

@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import type { CustomerSummary } from '@cellport/shared/schemas/admin';
+import type { Database } from '../../../db/database.js';
+import type { Tx } from '../../ledger/ledger.service.js';
+import { containsPattern, type Paging } from '../admin-http.js';
+
+const SUMMARY_COLUMNS = [
+  'u.id', 'u.email', 'u.name', 'u.company_name', 'u.role', 'u.is_active', 'u.is_verified', 'u.totp_secret', 'u.created_at',
+] as const;
+
+type SummaryRow = {
+  id: string; email: string; name: string; company_name: string; role: 'customer' | 'admin'; is_active: boolean;
+  is_verified: boolean; totp_secret: string | null; created_at: Date; btc: string | null; usdt: string | null; ports: string | null;
+};
+
+const toSummary = (r: SummaryRow): CustomerSummary => ({
+  id: r.id, email: r.email, name: r.name, companyName: r.company_name, role: r.role,
+  balances: { btc: BigInt(r.btc ?? 0).toString(), usdt: BigInt(r.usdt ?? 0).toString() },
+  portsCount: Number(r.ports ?? 0), isActive: r.is_active, isVerified: r.is_verified, uses2fa: r.totp_secret !== null,
+  createdAt: r.created_at.toISOString(),
+});
+
+/** The customer queries of the console: one list query with balances and port counts, and the detail lists. */
+export class CustomersRepository {
+  constructor(private readonly db: Database) {}
+
+  private summaries(q: Database | Tx) {
+    return q.selectFrom('users as u')
+      .select(SUMMARY_COLUMNS)
+      .select((eb) => [
+        eb.selectFrom('balances').select('amount').whereRef('balances.user_id', '=', 'u.id').where('coin', '=', 'btc').as('btc'),
+        eb.selectFrom('balances').select('amount').whereRef('balances.user_id', '=', 'u.id').where('coin', '=', 'usdt').as('usdt'),
+        eb.selectFrom('ports').select(sql<string>`count(*)`.as('n')).whereRef('ports.user_id', '=', 'u.id')
+          .where('ports.status', '<>', 'released').as('ports'),
+      ]);
+  }
+
+  async search(text: string | undefined, page: Paging): Promise<{ items: CustomerSummary[]; total: number }> {
+    const like = text ? containsPattern(text.toLowerCase()) : null;
+    let list = this.summaries(this.db);
+    let count = this.db.selectFrom('users as u').select(sql<string>`count(*)`.as('n'));
+    if (like) {
+      list = list.where((eb) => eb.or([
+        eb(sql`lower(u.email)`, 'like', like), eb(sql`lower(u.name)`, 'like', like), eb(sql`lower(u.company_name)`, 'like', like),
+      ]));
+      count = count.where((eb) => eb.or([
+        eb(sql`lower(u.email)`, 'like', like), eb(sql`lower(u.name)`, 'like', like), eb(sql`lower(u.company_name)`, 'like', like),
+      ]));
+    }
+    const [rows, n] = await Promise.all([
+      list.orderBy('u.created_at', 'desc').orderBy('u.id').limit(page.pageSize).offset(page.offset).execute(),
+      count.executeTakeFirst(),
+    ]);
+    return { items: rows.map((r) => toSummary(r as SummaryRow)), total: Number(n?.n ?? 0) };
+  }
+
+  async summary(userId: string, q: Database | Tx = this.db): Promise<CustomerSummary | undefined> {
+    const row = await this.summaries(q).where('u.id', '=', userId).executeTakeFirst();
+    return row ? toSummary(row as SummaryRow) : undefined;
+  }
+
+  profile(userId: string) {
+    return this.db.selectFrom('users').select(['language', 'purpose', 'website_wishlist', 'marketing_consent'])
+      .where('id', '=', userId).executeTakeFirst();
+  }
+
+  ports(userId: string) {
+    return this.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id')
+      .select(['p.id', 'p.name', 'p.status', 'p.modem_id', 'm.imei', 'm.ext_ip', 'p.tariff_id', 'p.is_shared', 'p.proxy_login',
+        'p.expires_at', 'p.auto_renew', 'p.created_at'])
+      .where('p.user_id', '=', userId).orderBy('p.created_at', 'desc').limit(100).execute();
+  }
+
+  ledger(userId: string) {
+    return this.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId)
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100).execute();
+  }
+
+  sessions(userId: string) {
+    return this.db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('last_seen_at', 'desc').limit(100).execute();
+  }
+
+  notifications(userId: string) {
+    return this.db.selectFrom('notifications').select(['id', 'type', 'text', 'unread', 'created_at'])
+      .where('user_id', '=', userId).orderBy('created_at', 'desc').limit(100).execute();
+  }
+}

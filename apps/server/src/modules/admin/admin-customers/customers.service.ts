@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  BalanceAdjustmentRequest, BalanceAdjustmentResponse, CustomerDetailResponse, CustomerSummary, CustomersResponse, LedgerEntry,
+} from '@cellport/shared/schemas/admin';
+import type { AppContext } from '../../../context.js';
+import { AppError } from '../../../lib/app-error.js';
+import { AuthRepository } from '../../auth/auth.repository.js';
+import { AuthService } from '../../auth/auth.service.js';
+import { LedgerService } from '../../ledger/ledger.service.js';
+import { type Paging } from '../admin-http.js';
+import type { AdminPaymentsRepository } from '../admin-payments/payments.repository.js';
+import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { CustomersRepository } from './customers.repository.js';
+
+interface LedgerRow { id: string | bigint; coin: 'btc' | 'usdt'; amount: bigint; kind: string; reference: string; payment_id: string | null; created_at: Date }
+export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
+  id: String(r.id), coin: r.coin, amount: BigInt(r.amount).toString(), kind: r.kind, reference: r.reference,
+  paymentId: r.payment_id, createdAt: r.created_at.toISOString(),
+});
+
+/** Customers in the console: search, the full picture of one, and the operator's actions on an account. */
+export class AdminCustomersService {
+  private readonly repo: CustomersRepository;
+  private readonly ledger: LedgerService;
+
+  constructor(private readonly ctx: AppContext, private readonly audit: AuditLog, private readonly payments: AdminPaymentsRepository) {
+    this.repo = new CustomersRepository(ctx.db);
+    this.ledger = new LedgerService(ctx.db);
+  }
+
+  async search(q: string | undefined, page: Paging): Promise<CustomersResponse> {
+    const { items, total } = await this.repo.search(q, page);
+    return { items, total, page: page.page, pageSize: page.pageSize };
+  }
+
+  private async mustFind(userId: string): Promise<CustomerSummary> {
+    const c = await this.repo.summary(userId);
+    if (!c) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+    return c;
+  }
+
+  async detail(userId: string): Promise<CustomerDetailResponse> {
+    const customer = await this.mustFind(userId);
+    const [profile, ports, payments, ledger, sessions, notifications] = await Promise.all([
+      this.repo.profile(userId), this.repo.ports(userId), this.payments.forUser(userId), this.repo.ledger(userId),
+      this.repo.sessions(userId), this.repo.notifications(userId),
+    ]);
+    return {
+      customer: {
+        ...customer, language: profile?.language ?? 'en', purpose: profile?.purpose ?? '',
+        websiteWishlist: profile?.website_wishlist ?? '', marketingConsent: profile?.marketing_consent ?? false,
+      },
+      ports: ports.map((p) => ({
+        id: p.id, name: p.name, status: p.status, modemId: p.modem_id, imei: p.imei, extIp: p.ext_ip, tariffId: p.tariff_id,
+        isShared: p.is_shared, proxyLogin: p.proxy_login, expiresAt: p.expires_at.toISOString(), autoRenew: p.auto_renew,
+        createdAt: p.created_at.toISOString(),
+      })),
+      payments,
+      ledger: ledger.map(toLedgerEntry),
+      sessions: sessions.map((s) => ({
+        id: s.id.slice(0, 12), ip: s.ip, userAgent: s.user_agent, createdAt: s.created_at.toISOString(),
+        lastSeenAt: s.last_seen_at.toISOString(), expiresAt: s.expires_at.toISOString(),
+      })),
+      notifications: notifications.map((n) => ({ id: n.id, type: n.type, text: n.text, unread: n.unread, createdAt: n.created_at.toISOString() })),
+    };
+  }
+
+  /**
+   * Deactivation: the flag and the audit entry commit together, then every session ends at once (the revocation is
+   * published on the bus, so every instance drops its cached sessions; a cache miss re-reads is_active anyway).
+   */
+  async setActive(actor: AuditActor, userId: string, active: boolean, reason?: string): Promise<CustomerSummary> {
+    if (!active && userId === actor.adminId) throw new AppError('ADMIN_SELF_DEMOTE', 409);
+    await this.ctx.db.transaction().execute(async (tx) => {
+      const before = await tx.selectFrom('users').select(['id', 'email', 'is_active']).where('id', '=', userId).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+      await tx.updateTable('users').set({ is_active: active, updated_at: new Date() }).where('id', '=', userId).execute();
+      if (!active) await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      await this.audit.record(tx, actor, {
+        action: active ? 'customer.reactivate' : 'customer.deactivate', targetType: 'user', targetId: userId,
+        before: { email: before.email, isActive: before.is_active }, after: { email: before.email, isActive: active, reason: reason ?? null },
+      });
+    });
+    if (!active) await this.ctx.sessions.revokeAllForUser(userId);
+    return this.mustFind(userId);
+  }
+
+  /** A signed ledger entry with its own unique reference; a debit is a conditional update that cannot go below zero. */
+  async adjustBalance(actor: AuditActor, userId: string, req: BalanceAdjustmentRequest): Promise<BalanceAdjustmentResponse> {
+    const amount = BigInt(req.amount);
+    const reference = `admin-adjustment:${randomUUID()}`;
+    return this.ctx.db.transaction().execute(async (tx) => {
+      const user = await tx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+      if (!user) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+      const before = await this.ledger.balance(userId, req.coin, tx);
+      const entry = { userId, coin: req.coin, kind: 'admin-adjustment', reference };
+      if (amount > 0n) {
+        await this.ledger.credit(tx, { ...entry, amount });
+      } else {
+        try {
+          await this.ledger.debit(tx, { ...entry, amount: -amount });
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS') {
+            throw new AppError('BALANCE_BELOW_ZERO', 409, undefined, { balance: before.toString() });
+          }
+          throw error;
+        }
+      }
+      const row = await tx.selectFrom('ledger_entries').selectAll().where('reference', '=', reference).executeTakeFirstOrThrow();
+      const after = await this.ledger.balance(userId, req.coin, tx);
+      await this.audit.record(tx, actor, {
+        action: 'customer.balance-adjust', targetType: 'user', targetId: userId,
+        before: { email: user.email, coin: req.coin, balance: before },
+        after: { email: user.email, coin: req.coin, balance: after, amount, reason: req.reason, reference },
+      });
+      return { entry: toLedgerEntry(row), balance: after.toString() };
+    });
+  }
+
+  async resetTwoFactor(actor: AuditActor, userId: string, reason?: string): Promise<CustomerSummary> {
+    await this.ctx.db.transaction().execute(async (tx) => {
+      const before = await tx.selectFrom('users').select(['email', 'totp_secret']).where('id', '=', userId).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+      await tx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null, updated_at: new Date() })
+        .where('id', '=', userId).execute();
+      await this.audit.record(tx, actor, {
+        action: 'customer.reset-2fa', targetType: 'user', targetId: userId,
+        before: { email: before.email, uses2fa: before.totp_secret !== null },
+        after: { email: before.email, uses2fa: false, reason: reason ?? null },
+      });
+    });
+    return this.mustFind(userId);
+  }
+
+  /**
+   * A fresh confirmation link through the sign-up flow's own sender (its per-hour limit applies; a verified account
+   * gets nothing). The audit entry commits after the mail is queued: the mail outbox is the change it records.
+   */
+  async resendConfirmation(actor: AuditActor, userId: string): Promise<void> {
+    const user = await this.ctx.db.selectFrom('users').select(['email', 'language', 'is_verified']).where('id', '=', userId).executeTakeFirst();
+    if (!user) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+    const auth = new AuthService(new AuthRepository(this.ctx.db), this.ctx);
+    await auth.resendConfirmation(user.email, user.language);
+    await this.ctx.db.transaction().execute((tx) => this.audit.record(tx, actor, {
+      action: 'customer.resend-confirmation', targetType: 'user', targetId: userId,
+      before: { email: user.email, isVerified: user.is_verified }, after: { email: user.email, sent: !user.is_verified },
+    }));
+  }
+}

@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import type { AdminPayment, AdminPaymentsQuery } from '@cellport/shared/schemas/admin';
+import type { Database } from '../../../db/database.js';
+import type { Tx } from '../../ledger/ledger.service.js';
+import { containsPattern, type Paging } from '../admin-http.js';
+
+export interface PaymentFilter extends Omit<AdminPaymentsQuery, 'page' | 'pageSize'> {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface PaymentRow {
+  id: string; user_id: string; email: string; provider: string; kind: string; status: string; amount: bigint; discount: bigint;
+  currency: string; coupon: string | null; description: string; modem_count: number; tariff_id: string | null;
+  refunded: string | null; created_at: Date;
+}
+export const toAdminPayment = (r: PaymentRow): AdminPayment => ({
+  id: r.id, userId: r.user_id, email: r.email, provider: r.provider, kind: r.kind, status: r.status,
+  amount: BigInt(r.amount).toString(), discount: BigInt(r.discount).toString(), currency: r.currency, coupon: r.coupon,
+  description: r.description, modemCount: r.modem_count, tariffId: r.tariff_id, refunded: BigInt(r.refunded ?? 0).toString(),
+  createdAt: r.created_at.toISOString(),
+});
+
+/** Payments across every provider, with the customer's e-mail and what was refunded. */
+export class AdminPaymentsRepository {
+  constructor(private readonly db: Database) {}
+
+  private base(q: Database | Tx) {
+    return q.selectFrom('payments as p').innerJoin('users as u', 'u.id', 'p.user_id');
+  }
+
+  private select(q: Database | Tx) {
+    return this.base(q)
+      .select(['p.id', 'p.user_id', 'u.email', 'p.provider', 'p.kind', 'p.status', 'p.amount', 'p.discount', 'p.currency',
+        'p.coupon', 'p.description', 'p.modem_count', 'p.tariff_id', 'p.created_at'])
+      .select((eb) => eb.selectFrom('payment_refunds as r').select('r.amount').whereRef('r.payment_id', '=', 'p.id').as('refunded'));
+  }
+
+  async search(f: PaymentFilter, page: Paging): Promise<{ items: AdminPayment[]; total: number }> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same filters on the list and the count query
+    const apply = <Q extends { where: any }>(q: Q): Q => {
+      let out = q as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      if (f.provider) out = out.where('p.provider', '=', f.provider);
+      if (f.status) out = out.where('p.status', '=', f.status);
+      if (f.kind) out = out.where('p.kind', '=', f.kind);
+      if (f.userId) out = out.where('p.user_id', '=', f.userId);
+      if (f.from) out = out.where('p.created_at', '>=', new Date(`${f.from}T00:00:00Z`));
+      if (f.to) out = out.where('p.created_at', '<', new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000));
+      if (f.q) {
+        const like = containsPattern(f.q.toLowerCase());
+        const term = f.q.trim();
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        out = out.where((eb: any) => eb.or([
+          eb(sql`lower(u.email)`, 'like', like),
+          eb(sql`lower(p.description)`, 'like', like),
+          eb(sql`lower(coalesce(p.coupon, ''))`, 'like', like),
+          ...(UUID.test(term) ? [eb('p.id', '=', term)] : []),
+        ]));
+      }
+      return out as Q;
+    };
+    const [rows, n] = await Promise.all([
+      apply(this.select(this.db)).orderBy('p.created_at', 'desc').orderBy('p.id').limit(page.pageSize).offset(page.offset).execute(),
+      apply(this.base(this.db).select(sql<string>`count(*)`.as('n'))).executeTakeFirst(),
+    ]);
+    return { items: rows.map((r) => toAdminPayment(r as PaymentRow)), total: Number(n?.n ?? 0) };
+  }
+
+  async byId(id: string, q: Database | Tx = this.db): Promise<AdminPayment | undefined> {
+    const row = await this.select(q).where('p.id', '=', id).executeTakeFirst();
+    return row ? toAdminPayment(row as PaymentRow) : undefined;
+  }
+
+  async forUser(userId: string): Promise<AdminPayment[]> {
+    const rows = await this.select(this.db).where('p.user_id', '=', userId).orderBy('p.created_at', 'desc').limit(100).execute();
+    return rows.map((r) => toAdminPayment(r as PaymentRow));
+  }
+}

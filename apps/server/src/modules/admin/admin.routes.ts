@@ -1,0 +1,27 @@
+import type { App, AppContext } from '../../context.js';
+import { requireAdmin } from '../../plugins/session.js';
+import { AdminsService } from './admin-admins/admins.service.js';
+import { registerAdminsRoutes } from './admin-admins/admins.routes.js';
+import { AdminCustomersService } from './admin-customers/customers.service.js';
+import { registerCustomersRoutes } from './admin-customers/customers.routes.js';
+import { AdminPaymentsRepository } from './admin-payments/payments.repository.js';
+import { AuditLog } from './audit/audit.service.js';
+import { registerAuditRoutes } from './audit/audit.routes.js';
+
+export const ADMIN_PREFIX = '/api/v1/admin';
+
+/**
+ * The operator console's API: every route under /api/v1/admin, admins only. The check runs onRequest (before body
+ * validation), so a visitor gets 401 and a customer 403 whatever they send.
+ */
+export async function registerAdmin(app: App, ctx: AppContext): Promise<void> {
+  await app.register(async (admin: App) => {
+    admin.addHook('onRequest', requireAdmin);
+    admin.addHook('onSend', async (_request, reply) => { reply.header('cache-control', 'no-store'); });
+    const audit = new AuditLog(ctx.db);
+    const payments = new AdminPaymentsRepository(ctx.db);
+    registerAdminsRoutes(admin, new AdminsService(ctx.db, audit));
+    registerCustomersRoutes(admin, new AdminCustomersService(ctx, audit, payments));
+    registerAuditRoutes(admin, audit);
+  }, { prefix: ADMIN_PREFIX });
+}
