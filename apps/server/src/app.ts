@@ -27,6 +27,7 @@ import { registerPorts } from './modules/ports/ports.routes.js';
 import { registerPurchases } from './modules/purchases/purchases.routes.js';
 import { registerAdmin } from './modules/admin/admin.routes.js';
 import { registerNotifications } from './modules/notifications/notifications.routes.js';
+import { registerRealtime } from './modules/realtime/realtime.routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -96,6 +97,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   registerPurchases(app, ctx);
   await registerAdmin(app, ctx);
   registerNotifications(app, ctx);
+  registerRealtime(app, ctx);
   registerAuth(app, ctx);
   registerDev(app, ctx);
   await registerWeb(app, ctx);

@@ -28,7 +28,7 @@ export async function buildCountingApp(env: Record<string, string> = {}, shareWi
   await app.ready();
   return {
     app, ctx, config, queries,
-    async close() { await app.close(); if (!shareWith) await database.close(); else await database.db.destroy(); },
+    async close() { await app.close(); await database.close(); },
   };
 }
 

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { ModemDriver } from '../../integrations/modem-control/modem-control.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
 
 /** How many times a rotation that came back with the same IP is tried again. */
 export const SAME_IP_RETRIES = 3;
@@ -18,7 +19,11 @@ export interface RotationResult { old_ip: string; new_ip: string; applyStatus: A
  * one rotation at a time per modem, applyStatus published on the bus for the realtime layer.
  */
 export class RotationService {
-  constructor(private readonly db: Database, private readonly bus: Bus, private readonly driver: ModemDriver) {}
+  private readonly notifications: NotificationsService;
+
+  constructor(private readonly db: Database, private readonly bus: Bus, private readonly driver: ModemDriver) {
+    this.notifications = new NotificationsService(db);
+  }
 
   /** Rotation by a signed-in customer: a port of someone else is simply not found. */
   async rotateOwnPort(userId: string, portId: string): Promise<RotationResult> {
@@ -98,11 +103,13 @@ export class RotationService {
       await statusWrites;
       await this.finish(modemId, 'failed', oldIp);
       await publish('failed', oldIp);
+      await this.notifyFailed(modemId);
       throw new AppError('ROTATION_FAILED', 502);
     }
     const status: ApplyStatus = newIp === oldIp ? 'failed' : 'idle';
     await this.finish(modemId, status, newIp);
     await publish(status, newIp);
+    if (status === 'failed') await this.notifyFailed(modemId);
     return { old_ip: oldIp, new_ip: newIp, applyStatus: status };
   }
 
@@ -117,6 +124,15 @@ export class RotationService {
       .where('modem_id', '=', modemId).where('status', '<>', 'released').execute();
     await this.bus.publish('modem:status', { userIds: users.map((u) => u.user_id), IMEI: imei, applyStatus, ext_ip: extIp })
       .catch(() => {});
+  }
+
+  /** A failed rotation is a notification for every customer with a port on the modem. */
+  private async notifyFailed(modemId: string): Promise<void> {
+    const ports = await this.db.selectFrom('ports').select(['user_id', 'name'])
+      .where('modem_id', '=', modemId).where('status', '=', 'active').execute();
+    for (const port of ports) {
+      await this.notifications.notify(port.user_id, 'other', 'rotation_failed', { name: port.name }).catch(() => {});
+    }
   }
 
   private async tooSoon(portId: string): Promise<AppError> {

@@ -1,0 +1,93 @@
+import type { Server as HttpServer } from 'node:http';
+import { REALTIME_INVALID_TOKEN, REALTIME_PATH, type ModemEvent } from '@cellport/shared/schemas/realtime';
+import { Server, type Socket } from 'socket.io';
+import type { AppContext } from '../../context.js';
+import { LedgerService } from '../ledger/ledger.service.js';
+import { verifyRealtimeToken } from './realtime-token.js';
+
+export const userRoom = (userId: string) => `user:${userId}`;
+
+/** The token from the bearer header, the `token` query parameter or the socket.io auth payload. */
+function handshakeToken(socket: Socket): unknown {
+  const auth = socket.handshake.auth as { token?: unknown } | undefined;
+  if (auth?.token) return auth.token;
+  const header = socket.handshake.headers.authorization;
+  if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7);
+  return socket.handshake.query.token;
+}
+
+/**
+ * socket.io on the app's own HTTP server (docs/decisions/012-realtime.md). Each socket joins its customer's room.
+ * Events arrive on every instance already — bus topics through PostgreSQL NOTIFY, committed poll changes through
+ * their own NOTIFY — so each instance forwards them to its own sockets only and no socket.io adapter is needed.
+ */
+export function startRealtime(server: HttpServer, ctx: AppContext): { io: Server; close(): Promise<void> } {
+  const io = new Server(server, {
+    path: REALTIME_PATH,
+    serveClient: false,
+    cors: { origin: false },
+  });
+
+  io.use((socket, next) => {
+    const userId = verifyRealtimeToken(handshakeToken(socket), ctx.config.secret);
+    if (!userId) return next(new Error(REALTIME_INVALID_TOKEN));
+    socket.data.userId = userId;
+    void socket.join(userRoom(userId));
+    next();
+  });
+
+  const hasSockets = (userId: string) => (io.sockets.adapter.rooms.get(userRoom(userId))?.size ?? 0) > 0;
+  const toUser = (userId: string, event: string, data: unknown) => {
+    if (hasSockets(userId)) io.to(userRoom(userId)).emit(event, data);
+  };
+
+  const off: Array<() => void> = [];
+  // Notifications (and any other committed poll change that carries an event).
+  off.push(ctx.pollVersions.onChange((change) => {
+    if (change.event) toUser(change.userId, change.event.name, change.event.data);
+  }));
+
+  // Modem status by IMEI; ext_ip only when it changed since the last event this instance saw for the modem.
+  const lastIp = new Map<string, string>();
+  off.push(ctx.bus.on('modem:status', (e: { userIds: string[]; IMEI: string; applyStatus: ModemEvent['applyStatus']; ext_ip?: string }) => {
+    const event: ModemEvent = { IMEI: e.IMEI, applyStatus: e.applyStatus };
+    if (e.ext_ip && lastIp.get(e.IMEI) !== e.ext_ip) {
+      lastIp.set(e.IMEI, e.ext_ip);
+      event.ext_ip = e.ext_ip;
+    }
+    for (const userId of e.userIds ?? []) toUser(userId, 'modem', event);
+  }));
+
+  off.push(ctx.bus.on('payment:completed', (e: { userId: string; payment: unknown }) => toUser(e.userId, 'payment', e.payment)));
+  off.push(ctx.bus.on('pending-payment', (e: { userId: string; action: string; payment: unknown }) =>
+    toUser(e.userId, 'pending_payment', { action: e.action, payment: e.payment })));
+  off.push(ctx.bus.on('pending-crypto-payment', (e: { userId: string; action: string; payment: unknown }) =>
+    toUser(e.userId, 'pending_crypto_payment', { action: e.action, payment: e.payment })));
+  off.push(ctx.bus.on('tariff', (e: { action: string; tariff: unknown }) => { io.emit('tariff', { action: e.action, tariff: e.tariff }); }));
+
+  // Balance: publishers send {userId} (and may send the account object); only an instance holding the
+  // customer's sockets reads the balances.
+  const ledger = new LedgerService(ctx.db);
+  off.push(ctx.bus.on('balance:changed', (e: { userId: string; account?: unknown }) => {
+    if (!hasSockets(e.userId)) return;
+    if (e.account) return toUser(e.userId, 'balance', e.account);
+    ledger.balances(e.userId).then((b) => toUser(e.userId, 'balance', {
+      btc: { balance: b.btc.toString(), address: null }, usdt: { balance: b.usdt.toString(), address: null },
+    })).catch((err: unknown) => ctx.log.warn({ err }, 'balance event not forwarded'));
+  }));
+
+  // A signed-out or deactivated customer's sockets close at once.
+  off.push(ctx.bus.on('session:revoked', ({ userId }: { userId?: string }) => {
+    if (userId) io.in(userRoom(userId)).disconnectSockets(true);
+  }));
+
+  return {
+    io,
+    async close() {
+      for (const f of off) f();
+      io.disconnectSockets(true);
+      // io.close() would also close the HTTP server, which Fastify closes itself.
+      io.engine.close();
+    },
+  };
+}
