@@ -40,6 +40,8 @@ export const configSchema = z.object({
   PAYPAL_MODE: z.enum(['sandbox', 'live']).optional(),
   PAYPAL_RECEIVER_EMAIL: z.email().optional(),
   PAYPAL_IPN_URL: z.url().optional(),
+  /** The sidebar's external Documentation link (GET /api/v1/settings → documentationUrl); unset hides it. */
+  DOCUMENTATION_URL: z.url().optional(),
   SEED_DEMO: bool.optional(),
   DEMO_EMAIL: z.email().default('demo@cellport.local'),
   DEMO_PASSWORD: z.string().default('Demo#2026'),

@@ -6,10 +6,11 @@ import type { JobsTables } from './tables/jobs.js';
 import type { LedgerTables } from './tables/ledger.js';
 import type { LiveDashboardTables } from './tables/live-dashboard.js';
 import type { NotificationsTables } from './tables/notifications.js';
+import type { PaymentsTables } from './tables/payments.js';
 import type { PortsTables } from './tables/ports.js';
 
 // The database as Kysely sees it: one interface per area in tables/, joined here.
 export type DB = AccountsTables & AuthTables
   & CatalogTables & PortsTables & LedgerTables & JobsTables & NotificationsTables
-  & LiveDashboardTables
+  & LiveDashboardTables & PaymentsTables
   & AdminTables;

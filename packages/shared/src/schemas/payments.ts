@@ -268,12 +268,14 @@ export type ExchangeRatesResponse = z.infer<typeof exchangeRatesResponseSchema>;
 
 // ---- invoices -----------------------------------------------------------------------------------------------------
 
+/** Signed micro-USD: a coupon discount is a line with a negative amount. */
+const signedMoneySchema = z.string().check(z.regex(/^-?\d+$/));
 export const invoiceLineSchema = z.object({
   description: z.string(),
   quantity: z.number(),
-  /** Micro-USD. */
-  unitAmount: moneySchema,
-  amount: moneySchema,
+  /** Micro-USD per unit (negative for a discount line). */
+  unitAmount: signedMoneySchema,
+  amount: signedMoneySchema,
 });
 export const invoiceSchema = z.object({
   _id: idSchema,

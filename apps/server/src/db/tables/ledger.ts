@@ -21,7 +21,7 @@ export interface PaymentsTable {
   id: Generated<string>;
   user_id: string;
   provider: string;
-  kind: 'purchase' | 'renewal';
+  kind: 'topup' | 'purchase' | 'renewal';
   status: string;
   amount: bigint;
   discount: Generated<bigint>;

@@ -1,15 +1,17 @@
 import { accountResponseSchema } from '@cellport/shared/schemas/catalog';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { depositAddresses } from '../payments/deposit-addresses.js';
 import { LedgerService } from './ledger.service.js';
 
-/** GET /api/v1/account: the customer's balances (deposit addresses arrive with the payments issue). */
+/** GET /api/v1/account: the customer's balances and deposit addresses. */
 export function registerLedger(app: App, ctx: AppContext): void {
   const ledger = new LedgerService(ctx.db);
   app.get('/api/v1/account', { preHandler: requireUser, schema: { response: { 200: accountResponseSchema } } },
     async (request, reply) => {
-      const b = await ledger.balances(currentUser(request).userId);
+      const userId = currentUser(request).userId;
+      const [b, addresses] = await Promise.all([ledger.balances(userId), depositAddresses(ctx, userId)]);
       reply.header('cache-control', 'no-store');
-      return { btc: { balance: b.btc.toString(), address: null }, usdt: { balance: b.usdt.toString(), address: null } };
+      return { btc: { balance: b.btc.toString(), address: addresses.btc }, usdt: { balance: b.usdt.toString(), address: addresses.usdt } };
     });
 }

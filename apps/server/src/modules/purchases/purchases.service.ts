@@ -9,6 +9,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { CatalogService, localized } from '../catalog/catalog.service.js';
 import { CouponsService } from '../coupons/coupons.service.js';
+import { issueInvoice, type InvoiceLineInput } from '../invoices/invoices.service.js';
 import { LedgerService, type Tx } from '../ledger/ledger.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';
@@ -19,6 +20,8 @@ const DAY_MS = 86_400_000;
 const dollars = (minor: bigint) => `${minor / 1_000_000n}.${String((minor % 1_000_000n) / 10_000n).padStart(2, '0')}`;
 
 export interface PurchaseOptions { idempotencyKey?: string | undefined; lng: Language }
+/** How a payment was paid: 'balance' here; the payments module passes its order id and 'card' / 'crypto' / 'paypal'. */
+export interface PaidWith { paymentId?: string; provider?: string }
 type Idempotent = { replay: PurchaseResponse } | { replay: null };
 
 /**
@@ -65,7 +68,8 @@ export class PurchasesService {
     });
   }
 
-  private async buyWithin(tx: Tx, userId: string, req: BuyRequest, lng: Language): Promise<PurchaseResponse> {
+  /** One purchase inside the caller's transaction (also used to fulfil an order paid by card, crypto or PayPal). */
+  async buyWithin(tx: Tx, userId: string, req: BuyRequest, lng: Language, paid: PaidWith = {}): Promise<PurchaseResponse> {
     const tariff = await this.catalog.tariff(req.tariff_id, tx);
     if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND', 404);
     const carrierId = req.carrier_id ?? null;
@@ -88,7 +92,7 @@ export class PurchasesService {
     const total = tariff.price * BigInt(count);
     const discount = coupon ? couponDiscount(total, couponToShape(coupon)) : 0n;
     const amount = total - discount;
-    const paymentId = randomUUID();
+    const paymentId = paid.paymentId ?? randomUUID();
     await this.ledger.debit(tx, { userId, coin: 'usdt', amount, kind: 'purchase', reference: `payment:${paymentId}`, paymentId });
 
     const slots = await this.lockStock(tx, {
@@ -97,9 +101,10 @@ export class PurchasesService {
 
     const description = `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`;
     await tx.insertInto('payments').values({
-      id: paymentId, user_id: userId, provider: 'balance', kind: 'purchase', status: 'completed', amount, discount,
+      id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
       coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: count, tariff_id: tariff.id,
     }).execute();
+    await issueInvoice(tx, paymentId, [{ description: `${localized(tariff.names, lng)} (${tariff.period})`, quantity: count, unitAmount: tariff.price, amount: tariff.price * BigInt(count) }], discount, coupon?.name ?? null);
 
     const expiresAt = new Date(Date.now() + PERIOD_DAYS[tariff.period] * DAY_MS);
     const existing = await tx.selectFrom('ports').select(sql<string>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirst();
@@ -125,7 +130,7 @@ export class PurchasesService {
   }
 
   /** Also used by the auto-renew job (with its own payment id, so the job's retry books nothing twice). */
-  async renewWithin(tx: Tx, userId: string, req: RenewRequest, lng: Language, paymentId: string, kind = 'renewal'): Promise<PurchaseResponse> {
+  async renewWithin(tx: Tx, userId: string, req: RenewRequest, lng: Language, paymentId: string, kind = 'renewal', provider = 'balance'): Promise<PurchaseResponse> {
     const ids = Object.keys(req.basket);
     const couponName = req.coupon?.trim() || null;
     // Ports first (to know tariffs for the coupon scope) — lock order stays coupon → ports → balance because
@@ -151,11 +156,14 @@ export class PurchasesService {
     let total = 0n;
     const now = Date.now();
     const renewals: Array<{ id: string; expiresAt: Date }> = [];
+    const lines: InvoiceLineInput[] = [];
     for (const port of ports) {
       const tariff = tariffs.find((t) => t.id === port.tariff_id)!;
       const entry = req.basket[port.id]!;
-      total += renewalPrice(tariff.price, tariff.period_days, entry);
+      const price = renewalPrice(tariff.price, tariff.period_days, entry);
+      total += price;
       const days = entry.periods !== undefined ? entry.periods * tariff.period_days : entry.days!;
+      lines.push({ description: `${port.name}: ${localized(tariff.names, lng)}, ${days} d`, quantity: 1, unitAmount: price, amount: price });
       const from = Math.max(now, port.expires_at.getTime());
       renewals.push({ id: port.id, expiresAt: new Date(from + days * DAY_MS) });
     }
@@ -166,10 +174,11 @@ export class PurchasesService {
     const names = ports.map((p) => p.name).join(', ');
     const description = `Renewal for ${names}`;
     await tx.insertInto('payments').values({
-      id: paymentId, user_id: userId, provider: 'balance', kind: 'renewal', status: 'completed', amount, discount,
+      id: paymentId, user_id: userId, provider, kind: 'renewal', status: 'completed', amount, discount,
       coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: ports.length,
       tariff_id: tariffIds.length === 1 ? tariffIds[0]! : null,
     }).execute();
+    await issueInvoice(tx, paymentId, lines, discount, coupon?.name ?? null);
     for (const r of renewals) {
       await tx.updateTable('ports').set({ expires_at: r.expiresAt, status: 'active' }).where('id', '=', r.id).execute();
       await tx.insertInto('payment_ports').values({ payment_id: paymentId, port_id: r.id }).execute();

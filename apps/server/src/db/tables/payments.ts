@@ -1,0 +1,86 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface PaymentAccountsTable {
+  user_id: string;
+  address_index: number;
+  card_customer_id: string | null;
+  created_at: CreatedAt;
+}
+
+/** What a payment order buys; the same fields the balance buy/renew endpoints take. */
+export interface OrderDetails {
+  tariff_id: string | null;
+  country_id: string | null;
+  carrier_id: string | null;
+  region_id: string | null;
+  isShared: boolean | null;
+  rotationInterval: number | null;
+  modemCount: number | null;
+  basket: Record<string, { periods?: number; days?: number }> | null;
+  coupon: string | null;
+}
+
+export type OrderProvider = 'crypto' | 'card' | 'paypal';
+export type OrderKind = 'topup' | 'purchase' | 'renewal';
+export type OrderStatus = 'pending' | 'completed' | 'cancelled' | 'expired' | 'failed';
+
+export interface PaymentOrdersTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: OrderProvider;
+  kind: OrderKind;
+  status: Generated<OrderStatus>;
+  details: Json<OrderDetails>;
+  /** Micro-USD. */
+  amount: bigint;
+  /** Cents (card, PayPal), satoshi (btc) or micro-USDT (usdt). */
+  provider_amount: bigint;
+  received: Generated<bigint>;
+  coin: 'btc' | 'usdt' | null;
+  address: string | null;
+  description: string;
+  language: Generated<string>;
+  external_id: string | null;
+  fulfil_error: string | null;
+  expires_at: Date | null;
+  completed_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface CardSubscriptionsTable {
+  id: string;
+  user_id: string;
+  order_id: string;
+  status: Generated<string>;
+  created_at: CreatedAt;
+}
+
+export interface InvoiceCountersTable { year: number; last: number }
+
+export interface InvoiceLineRow { description: string; quantity: number; unitAmount: string; amount: string }
+export interface InvoiceCustomer { name: string; email: string; company_name: string }
+
+export interface InvoicesTable {
+  id: Generated<string>;
+  number: string;
+  user_id: string;
+  payment_id: string;
+  provider: string;
+  description: string;
+  amount: bigint;
+  currency: Generated<string>;
+  lines: Json<InvoiceLineRow[]>;
+  customer: Json<InvoiceCustomer>;
+  issued_at: Generated<Date>;
+}
+
+export interface PaymentsTables {
+  payment_accounts: PaymentAccountsTable;
+  payment_orders: PaymentOrdersTable;
+  card_subscriptions: CardSubscriptionsTable;
+  invoice_counters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+}

@@ -1,0 +1,123 @@
+import type { Language } from '@cellport/shared';
+import type { AppContext } from '../../context.js';
+import type { CardEvent, CardPaymentEvent } from '../../integrations/stripe/card-event.js';
+import type { Fulfilment, SettleResult } from './fulfilment.js';
+
+const CENT = 10_000n; // micro-USD per cent
+
+/**
+ * Acts on card events — from a signed Stripe webhook or from the sandbox provider — and nothing else: a card payment
+ * is credited only here. Each credit's reference is the payment intent (or invoice) id, so a redelivered event, or
+ * a second event about the same payment, changes nothing.
+ */
+export class CardPayments {
+  constructor(private readonly ctx: AppContext, private readonly fulfilment: Fulfilment) {}
+
+  async handle(event: CardEvent): Promise<void> {
+    if (event.type === 'ignored') {
+      this.ctx.log.info({ event: event.eventId, type: event.providerType }, 'card event acknowledged and ignored');
+      return;
+    }
+    if (event.currency && event.currency !== 'usd' && event.type !== 'customer.subscription.deleted') {
+      this.ctx.log.warn({ event: event.eventId, currency: event.currency }, 'card event in a currency we do not sell in; nothing booked');
+      return;
+    }
+    switch (event.type) {
+      case 'payment_intent.succeeded': return this.intentSucceeded(event);
+      case 'invoice.paid': return this.invoicePaid(event);
+      case 'charge.refunded': return this.refunded(event);
+      case 'charge.dispute.created': return this.disputed(event);
+      case 'customer.subscription.deleted':
+        await this.ctx.db.updateTable('card_subscriptions').set({ status: 'canceled' }).where('id', '=', event.objectId).execute();
+        this.ctx.log.info({ subscription: event.objectId }, 'subscription ended; its ports are no longer renewed by card');
+    }
+  }
+
+  private async intentSucceeded(e: CardPaymentEvent): Promise<void> {
+    const order = await this.orderFor(e.metadata.orderId, e.paymentIntentId);
+    if (!order) {
+      // Subscription invoices also succeed as payment intents; those are booked from invoice.paid.
+      this.ctx.log.info({ event: e.eventId, intent: e.objectId }, 'payment intent without an order of ours; nothing booked');
+      return;
+    }
+    if (e.amountCents <= 0) return;
+    const subscription = await this.ctx.db.selectFrom('card_subscriptions').select('id').where('order_id', '=', order.id).executeTakeFirst();
+    if (subscription) return; // a subscription's first payment is booked from its invoice.paid, once
+    await this.fulfilment.settleNow({
+      userId: order.user_id, orderId: order.id, coin: 'usdt', amount: BigInt(e.amountCents) * CENT,
+      reference: `card:${e.paymentIntentId ?? e.objectId}`, kind: 'card',
+    });
+  }
+
+  private async invoicePaid(e: CardPaymentEvent): Promise<void> {
+    if (!e.subscriptionId) return;
+    const sub = await this.ctx.db.selectFrom('card_subscriptions').innerJoin('payment_orders', 'payment_orders.id', 'card_subscriptions.order_id')
+      .select(['card_subscriptions.user_id', 'card_subscriptions.order_id', 'card_subscriptions.status', 'payment_orders.language'])
+      .where('card_subscriptions.id', '=', e.subscriptionId).executeTakeFirst();
+    if (!sub) {
+      this.ctx.log.warn({ event: e.eventId, subscription: e.subscriptionId }, 'invoice.paid for a subscription we do not know; nothing booked');
+      return;
+    }
+    const amount = BigInt(e.amountCents) * CENT;
+    if (amount <= 0n) return;
+    const reference = `card:${e.objectId}`;
+    if (e.billingReason !== 'subscription_cycle') {
+      await this.ctx.db.updateTable('card_subscriptions').set({ status: 'active' }).where('id', '=', e.subscriptionId).execute();
+      await this.fulfilment.settleNow({ userId: sub.user_id, orderId: sub.order_id, coin: 'usdt', amount, reference, kind: 'card' });
+      return;
+    }
+    // A monthly charge: renew the ports the subscription bought, one period each.
+    const ports = sub.status === 'canceled' ? [] : await this.ctx.db.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id')
+      .select('ports.id').where('payment_ports.payment_id', '=', sub.order_id).where('ports.status', '<>', 'released').execute();
+    const result: SettleResult = await this.ctx.db.transaction().execute((tx) => this.fulfilment.creditAndRenew(tx, {
+      userId: sub.user_id, orderId: null, coin: 'usdt', amount, reference, kind: 'card', portIds: ports.map((p) => p.id), language: sub.language as Language,
+    }));
+    await this.fulfilment.announce(sub.user_id, result);
+  }
+
+  private async refunded(e: CardPaymentEvent): Promise<void> {
+    const intent = e.paymentIntentId;
+    const userId = await this.userFor(e, intent);
+    if (!userId || !intent) return;
+    // Stripe reports the charge's refunded total so far: take back only what was not taken yet.
+    const rows = await this.ctx.db.selectFrom('ledger_entries').select('amount')
+      .where('reference', 'like', `card-refund:${intent}:%`).execute();
+    const already = rows.reduce((s, r) => s - BigInt(r.amount), 0n);
+    const wanted = BigInt(e.amountCents) * CENT - already;
+    if (wanted <= 0n) return;
+    await this.takeBack(userId, wanted, `card-refund:${intent}:${e.eventId}`, 'card_refund');
+  }
+
+  private async disputed(e: CardPaymentEvent): Promise<void> {
+    const userId = await this.userFor(e, e.paymentIntentId);
+    if (!userId) return;
+    await this.takeBack(userId, BigInt(e.amountCents) * CENT, `card-dispute:${e.objectId}`, 'card_dispute');
+  }
+
+  private async takeBack(userId: string, amount: bigint, reference: string, kind: string): Promise<void> {
+    const taken = await this.ctx.db.transaction().execute((tx) => this.fulfilment.takeBack(tx, { userId, amount, reference, kind }));
+    if (taken) await this.fulfilment.announce(userId, { credited: true, completed: null });
+  }
+
+  private async orderFor(orderId: string | undefined, intentId: string | null) {
+    let q = this.ctx.db.selectFrom('payment_orders').selectAll().where('provider', '=', 'card');
+    if (orderId && /^[0-9a-f-]{36}$/i.test(orderId)) q = q.where('id', '=', orderId);
+    else if (intentId) q = q.where('external_id', '=', intentId);
+    else return undefined;
+    const order = await q.executeTakeFirst();
+    // The metadata names an order; the intent must be the one we created for it.
+    if (order && intentId && order.external_id && order.external_id !== intentId) return undefined;
+    return order;
+  }
+
+  private async userFor(e: CardPaymentEvent, intentId: string | null): Promise<string | null> {
+    const order = await this.orderFor(e.metadata.orderId, intentId);
+    if (order) return order.user_id;
+    if (e.customerId) {
+      const acc = await this.ctx.db.selectFrom('payment_accounts').select('user_id').where('card_customer_id', '=', e.customerId).executeTakeFirst();
+      if (acc) return acc.user_id;
+    }
+    this.ctx.log.warn({ event: e.eventId, type: e.type }, 'card event for a payment we cannot match to a customer; nothing booked');
+    return null;
+  }
+}

@@ -1,0 +1,38 @@
+import {
+  activeCryptoPaymentResponseSchema, cryptoPendingRequestSchema, cryptoPendingResponseSchema, dollarsToMicro,
+} from '@cellport/shared/schemas/payments';
+import type { App } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { currentUser, requireUser } from '../../plugins/session.js';
+import { requestLanguage } from '../catalog/request-language.js';
+import type { CryptoPayments } from './crypto-payments.js';
+import { quoteOrder } from './order-pricing.js';
+import { cryptoToApi } from './order-view.js';
+import type { OrdersService } from './orders.service.js';
+import type { PaymentRouteDeps } from './payments.routes.js';
+
+/** POST /api/v1/payment/crypto/pending and GET /api/v1/pending-crypto-payment-active. */
+export function registerCryptoRoutes(app: App, deps: PaymentRouteDeps & { crypto: CryptoPayments; orders: OrdersService }): void {
+  const { ctx, crypto, orders, limited } = deps;
+
+  app.post('/api/v1/payment/crypto/pending',
+    { preHandler: requireUser, config: limited, schema: { body: cryptoPendingRequestSchema, response: { 200: cryptoPendingResponseSchema } } },
+    async (request) => {
+      const userId = currentUser(request).userId;
+      const lng = requestLanguage(request);
+      const topUp = request.body.amount === undefined || request.body.amount === null ? null : dollarsToMicro(request.body.amount);
+      if (request.body.amount != null && topUp === null) throw new AppError('AMOUNT_INVALID', 422);
+      const quote = await quoteOrder(ctx.db, userId, request.body, topUp, lng);
+      const order = await crypto.create(userId, request.body.coin, quote, lng);
+      return { error: null, data: await cryptoToApi(ctx.db, order) };
+    });
+
+  // Polled every 5 s by every open dashboard: one indexed lookup, names only when a payment is pending.
+  app.get('/api/v1/pending-crypto-payment-active',
+    { preHandler: requireUser, schema: { response: { 200: activeCryptoPaymentResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const order = await orders.activeCrypto(currentUser(request).userId);
+      return { data: order ? await cryptoToApi(ctx.db, order) : null };
+    });
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Language } from '@cellport/shared';
+import { PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { CoinColumn } from '../../db/tables/ledger.js';
+import { AppError } from '../../lib/app-error.js';
+import { issueInvoice } from '../invoices/invoices.service.js';
+import { LedgerService, type Tx } from '../ledger/ledger.service.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
+import type { PurchasesService } from '../purchases/purchases.service.js';
+import { ordersToApi, type OrderRow } from './order-view.js';
+
+export interface SettleInput {
+  userId: string;
+  /** The order this money pays for, when known (crypto: the active pending payment; card/PayPal: from metadata). */
+  orderId: string | null;
+  coin: CoinColumn;
+  /** Minor units of `coin`: satoshi for btc, micro-USD(T) otherwise. */
+  amount: bigint;
+  /** Unique external reference: `card:pi_…`, `paypal:<txn_id>`, `btc:<txid>:<vout>`, `usdt:<txid>`… */
+  reference: string;
+  /** Ledger entry kind ('card', 'paypal', 'crypto_deposit', 'simulated'). */
+  kind: string;
+}
+
+export interface SettleResult {
+  /** False when the reference was booked before: a replay, nothing changed. */
+  credited: boolean;
+  /** The order, when this money completed it. */
+  completed: OrderRow | null;
+}
+
+const dollars = (micro: bigint) => `${micro / 1_000_000n}.${String((micro % 1_000_000n) / 10_000n).padStart(2, '0')}`;
+/** What the order needs in the coin credited towards it: satoshi for btc, micro-USD otherwise. */
+const target = (o: OrderRow) => (o.coin === 'btc' ? o.provider_amount : o.amount);
+
+/**
+ * THE one way money from an outside provider lands and a payment completes: crypto deposits, card webhooks, the card
+ * sandbox, PayPal IPNs, PayPal's offline sandbox and 'Simulate payment' all call `settle`.
+ * In the caller's transaction: lock the order, book the credit under its unique reference (a replay stops here),
+ * count it towards the order and, once covered, complete the order — convert BTC at the locked rate, then buy or
+ * renew from the balance with the purchases service, issue the invoice and notify.
+ */
+export class Fulfilment {
+  private readonly ledger: LedgerService;
+  private readonly notifications: NotificationsService;
+
+  constructor(private readonly ctx: AppContext, private readonly purchases: PurchasesService) {
+    this.ledger = new LedgerService(ctx.db);
+    this.notifications = new NotificationsService(ctx.db);
+  }
+
+  async settle(tx: Tx, input: SettleInput): Promise<SettleResult> {
+    // The order row first: concurrent deliveries of one payment queue here, and the lock order is always
+    // order → balance → (coupon, modems inside the purchase).
+    const order = input.orderId
+      ? await tx.selectFrom('payment_orders').selectAll().where('id', '=', input.orderId).where('user_id', '=', input.userId)
+        .forUpdate().executeTakeFirst()
+      : undefined;
+    const credited = await this.ledger.credit(tx, {
+      userId: input.userId, coin: input.coin, amount: input.amount, kind: input.kind, reference: input.reference,
+    });
+    if (!credited) return { credited: false, completed: null };
+    if (!order || order.status !== 'pending' || (order.coin ?? 'usdt') !== input.coin) return { credited: true, completed: null };
+    const received = order.received + input.amount;
+    await tx.updateTable('payment_orders').set({ received }).where('id', '=', order.id).execute();
+    if (received < target(order)) {
+      this.ctx.log.info({ order: order.id, received: String(received), needed: String(target(order)) }, 'partial payment credited; order stays pending');
+      return { credited: true, completed: null };
+    }
+    return { credited: true, completed: await this.complete(tx, { ...order, received }) };
+  }
+
+  /** Runs `settle` in its own transaction and announces the result after the commit. */
+  async settleNow(input: SettleInput): Promise<SettleResult> {
+    const result = await this.ctx.db.transaction().execute((tx) => this.settle(tx, input));
+    await this.announce(input.userId, result);
+    return result;
+  }
+
+  /** Bus events after a commit: the header balance and the pending indicator update at once. */
+  async announce(userId: string, result: SettleResult): Promise<void> {
+    if (!result.credited) return;
+    try {
+      if (result.completed) {
+        const [payment] = await ordersToApi(this.ctx.db, [result.completed]);
+        await this.ctx.bus.publish(PAYMENT_EVENTS.completed, { userId, payment });
+      }
+      await this.ctx.bus.publish(PAYMENT_EVENTS.balanceChanged, { userId });
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'payment event not published');
+    }
+  }
+
+  private async complete(tx: Tx, order: OrderRow): Promise<OrderRow> {
+    const userId = order.user_id;
+    if (order.coin === 'btc') {
+      // The customer was quoted provider_amount satoshi for `amount` micro-USD: convert exactly that at the locked rate.
+      await this.ledger.debit(tx, { userId, coin: 'btc', amount: order.provider_amount, kind: 'conversion', reference: `convert-out:${order.id}` });
+      await this.ledger.credit(tx, { userId, coin: 'usdt', amount: order.amount, kind: 'conversion', reference: `convert-in:${order.id}` });
+    }
+    let fulfilError: string | null = null;
+    if (order.kind === 'topup') {
+      await this.recordTopUp(tx, order, order.description);
+    } else {
+      // A savepoint: if the ports cannot be bought any more (stock gone, coupon used up, price changed), the money
+      // stays on the balance and is invoiced as a top-up; the customer is told why.
+      await sql`savepoint fulfil`.execute(tx);
+      try {
+        await this.fulfil(tx, order);
+        await sql`release savepoint fulfil`.execute(tx);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        await sql`rollback to savepoint fulfil`.execute(tx);
+        fulfilError = err.code;
+        this.ctx.log.warn({ order: order.id, code: err.code }, 'paid order could not be fulfilled; the money stays on the balance');
+        await this.recordTopUp(tx, order, order.description);
+        await this.notifications.notify(userId, 'payment', 'payment_unfulfilled',
+          { amount: dollars(order.amount), description: order.description, reason: err.message }, tx);
+      }
+    }
+    const done = await tx.updateTable('payment_orders')
+      .set({ status: 'completed', completed_at: new Date(), fulfil_error: fulfilError })
+      .where('id', '=', order.id).returningAll().executeTakeFirstOrThrow();
+    return done;
+  }
+
+  private async fulfil(tx: Tx, order: OrderRow): Promise<void> {
+    const d = order.details;
+    const lng = order.language as Language;
+    const provider = order.provider;
+    if (order.kind === 'purchase') {
+      await this.purchases.buyWithin(tx, order.user_id, {
+        tariff_id: d.tariff_id!, country_id: d.country_id!, carrier_id: d.carrier_id, region_id: d.region_id,
+        isShared: d.isShared ?? false, rotationInterval: d.rotationInterval ?? 0, modemCount: d.modemCount ?? 1, coupon: d.coupon,
+      }, lng, { paymentId: order.id, provider });
+    } else {
+      await this.purchases.renewWithin(tx, order.user_id, { basket: d.basket ?? {}, coupon: d.coupon }, lng, order.id, 'renewal', provider);
+    }
+  }
+
+  private async recordTopUp(tx: Tx, order: OrderRow, description: string): Promise<void> {
+    await tx.insertInto('payments').values({
+      id: order.id, user_id: order.user_id, provider: order.provider, kind: 'topup', status: 'completed', amount: order.amount,
+      description, modem_count: 0, tariff_id: null, coupon: null, coupon_id: null,
+    }).execute();
+    await issueInvoice(tx, order.id, [{ description, quantity: 1, unitAmount: order.amount, amount: order.amount }]);
+    await this.notifications.notify(order.user_id, 'payment', 'payment_received', { amount: dollars(order.amount), description }, tx);
+  }
+
+  /**
+   * Money without an order to complete (a subscription's monthly charge): credit it and renew the subscription's
+   * ports for one period from the balance, as a card renewal payment.
+   */
+  async creditAndRenew(tx: Tx, input: SettleInput & { portIds: string[]; language: Language }): Promise<SettleResult> {
+    const credited = await this.ledger.credit(tx, {
+      userId: input.userId, coin: input.coin, amount: input.amount, kind: input.kind, reference: input.reference,
+    });
+    if (!credited || !input.portIds.length) return { credited, completed: null };
+    await sql`savepoint renew`.execute(tx);
+    try {
+      await this.purchases.renewWithin(tx, input.userId, { basket: Object.fromEntries(input.portIds.map((id) => [id, { periods: 1 }])) },
+        input.language, randomUUID(), 'renewal', 'card');
+      await sql`release savepoint renew`.execute(tx);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      await sql`rollback to savepoint renew`.execute(tx);
+      this.ctx.log.warn({ code: err.code, user: input.userId }, 'subscription charge credited but the ports could not be renewed');
+    }
+    return { credited, completed: null };
+  }
+
+  /**
+   * Takes money back (card refund or dispute, PayPal refund or reversal) under its own unique reference. Never below
+   * zero: when the customer already spent it, what is left is taken and the shortfall logged for the operator.
+   */
+  async takeBack(tx: Tx, input: { userId: string; amount: bigint; reference: string; kind: string }): Promise<boolean> {
+    const seen = await tx.selectFrom('ledger_entries').select('id').where('reference', '=', input.reference).executeTakeFirst();
+    if (seen) return false;
+    const balance = await tx.selectFrom('balances').select('amount').where('user_id', '=', input.userId).where('coin', '=', 'usdt')
+      .forUpdate().executeTakeFirst();
+    const available = balance ? BigInt(balance.amount) : 0n;
+    const amount = input.amount > available ? available : input.amount;
+    if (amount < input.amount) {
+      this.ctx.log.warn({ user: input.userId, reference: input.reference, wanted: String(input.amount), taken: String(amount) }, 'refund larger than the balance; shortfall left for the operator');
+    }
+    if (amount === 0n) {
+      // Still record the reference so a redelivery is recognised; a zero entry changes no balance.
+      await tx.insertInto('ledger_entries').values({ user_id: input.userId, coin: 'usdt', amount: 0n, kind: input.kind, reference: input.reference, payment_id: null }).execute();
+      return true;
+    }
+    await this.ledger.debit(tx, { userId: input.userId, coin: 'usdt', amount, kind: input.kind, reference: input.reference });
+    return true;
+  }
+}

@@ -1,0 +1,52 @@
+import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/payments';
+import type { Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { PaymentOrdersTable } from '../../db/tables/payments.js';
+import type { Tx } from '../ledger/ledger.service.js';
+
+export type OrderRow = Selectable<PaymentOrdersTable>;
+
+/** The orders as the API shows them (spec §3 Payment), with the names the crypto modal needs. */
+export async function ordersToApi(q: Database | Tx, rows: OrderRow[]): Promise<PendingPayment[]> {
+  if (!rows.length) return [];
+  const tariffIds = [...new Set(rows.map((r) => r.details.tariff_id).filter((x): x is string => !!x))];
+  const countryIds = [...new Set(rows.map((r) => r.details.country_id).filter((x): x is string => !!x))];
+  const portIds = [...new Set(rows.flatMap((r) => Object.keys(r.details.basket ?? {})))];
+  const [tariffs, countries, ports] = await Promise.all([
+    tariffIds.length ? q.selectFrom('tariffs').select(['id', 'names']).where('id', 'in', tariffIds).execute() : [],
+    countryIds.length ? q.selectFrom('countries').select(['id', 'code', 'names']).where('id', 'in', countryIds).execute() : [],
+    portIds.length ? q.selectFrom('ports').select(['id', 'name']).where('id', 'in', portIds).execute() : [],
+  ]);
+  return rows.map((r) => {
+    const d = r.details;
+    const tariff = tariffs.find((t) => t.id === d.tariff_id);
+    const country = countries.find((c) => c.id === d.country_id);
+    const lng = r.language as 'en' | 'ru' | 'cn';
+    return {
+      _id: r.id, provider: r.provider, kind: r.kind, status: r.status,
+      tariff_id: d.tariff_id, country_id: d.country_id, carrier_id: d.carrier_id, region_id: d.region_id,
+      isShared: d.isShared, rotationInterval: d.rotationInterval, basket: d.basket, modemCount: d.modemCount, coupon: d.coupon,
+      amount: r.amount.toString(),
+      received: (r.coin === 'btc' ? r.received : r.received).toString(),
+      description: r.description,
+      country: country ? { country_code: country.code } : null,
+      tariffName: tariff ? tariff.names : null,
+      countryName: country ? (country.names[lng] || country.names.en) : null,
+      modemNames: Object.keys(d.basket ?? {}).map((id) => ports.find((p) => p.id === id)?.name ?? ''),
+      expiresAt: r.expires_at?.toISOString() ?? null,
+      createdAt: r.created_at.toISOString(),
+      coin: r.coin,
+      data: r.provider === 'crypto' && r.coin && r.address
+        ? {
+          address: r.address, amount: r.amount.toString(), amountBTC: r.coin === 'btc' ? r.provider_amount.toString() : null,
+          coin: r.coin, basket: d.basket, modemCount: d.modemCount,
+        }
+        : null,
+    };
+  });
+}
+
+export async function cryptoToApi(q: Database | Tx, row: OrderRow): Promise<CryptoPayment> {
+  const [p] = await ordersToApi(q, [row]);
+  return { ...p!, provider: 'crypto', coin: row.coin!, data: p!.data! };
+}

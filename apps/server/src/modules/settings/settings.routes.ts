@@ -1,0 +1,22 @@
+import { settingsResponseSchema } from '@cellport/shared/schemas/payments';
+import type { App, AppContext } from '../../context.js';
+import { paymentsRuntime } from '../payments/payments-runtime.js';
+
+/** GET /api/v1/settings: public, loaded at start; what the pages need to offer the payment methods. */
+export function registerSettings(app: App, ctx: AppContext): void {
+  const rt = paymentsRuntime(ctx);
+  const body = {
+    PAYPAL_MODE: ctx.config.paypal.mode,
+    PAYPAL_RECEIVER_EMAIL: ctx.config.paypal.mode === 'off' ? '' : ctx.config.paypal.receiverEmail,
+    card: rt.card
+      ? { provider: rt.card.kind, publishableKey: rt.card.publicConfig.provider === 'stripe' ? rt.card.publicConfig.publishableKey : null }
+      : { provider: 'off' as const, publishableKey: null },
+    crypto: { mode: rt.cryptoMode },
+    documentationUrl: ctx.config.DOCUMENTATION_URL ?? null,
+    simulatePayments: rt.simulateCrypto,
+  };
+  app.get('/api/v1/settings', { schema: { response: { 200: settingsResponseSchema } } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=60');
+    return body;
+  });
+}
