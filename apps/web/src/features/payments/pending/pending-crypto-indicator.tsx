@@ -54,6 +54,7 @@ export function PendingCryptoIndicator() {
   useEffect(() => { setNow(Date.now()); }, [createdAt]);
 
   if (!payment || payment.status !== 'pending') return null;
+  const amount = formatUsd(payment.data.amount);
   if (adding) {
     return (
       <span className="pending-crypto pending-crypto--adding" role="status" data-testid="pending-crypto-adding">
@@ -63,9 +64,10 @@ export function PendingCryptoIndicator() {
   }
   return (
     <button type="button" className="pending-crypto" data-testid="pending-crypto-indicator"
+      aria-label={t('indicator.pendingLabel', { amount, coin: t(`coin.${payment.coin}`) })}
       onClick={() => startPayment({ method: 'crypto', order: null })}>
       <span className="pay-dot" aria-hidden="true" />
-      <span className="pending-crypto__text">{t('indicator.pending', { amount: formatUsd(payment.data.amount), coin: t(`coin.${payment.coin}`) })}</span>
+      <span className="pending-crypto__text">{t('indicator.pending', { amount })}</span>
     </button>
   );
 }
