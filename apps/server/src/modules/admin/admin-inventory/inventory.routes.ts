@@ -1,0 +1,53 @@
+import {
+  adminIdParamsSchema, hostPatchRequestSchema, hostRequestSchema, hostResponseSchema, hostsResponseSchema,
+  modemImportRequestSchema, modemImportResponseSchema, modemPatchRequestSchema, modemRequestSchema, modemResponseSchema,
+  modemsQuerySchema, modemsResponseSchema, okResponseSchema, stockResponseSchema,
+} from '@cellport/shared/schemas/admin';
+import type { App, AppContext } from '../../../context.js';
+import { actorOf, adminRateLimits } from '../admin-http.js';
+import type { AuditLog } from '../audit/audit.service.js';
+import { HostsService } from './hosts.service.js';
+import { ModemsService } from './modems.service.js';
+import { stockReport } from './stock.service.js';
+
+/** Hosts, modems (with CSV import) and the stock report. */
+export function registerInventoryRoutes(app: App, ctx: AppContext, audit: AuditLog): void {
+  const hosts = new HostsService(ctx.db, audit);
+  const modems = new ModemsService(ctx.db, audit);
+  const { read, write } = adminRateLimits;
+  const byId = { params: adminIdParamsSchema };
+
+  app.get('/hosts', { config: read, schema: { response: { 200: hostsResponseSchema } } }, async () => ({ items: await hosts.list() }));
+  app.post('/hosts', { config: write, schema: { body: hostRequestSchema, response: { 200: hostResponseSchema } } },
+    async (request) => ({ host: await hosts.create(actorOf(request), request.body) }));
+  app.patch('/hosts/:id', { config: write, schema: { ...byId, body: hostPatchRequestSchema, response: { 200: hostResponseSchema } } },
+    async (request) => ({ host: await hosts.update(actorOf(request), request.params.id, request.body) }));
+  app.delete('/hosts/:id', { config: write, schema: { ...byId, response: { 200: okResponseSchema } } },
+    async (request) => { await hosts.remove(actorOf(request), request.params.id); return { ok: true as const }; });
+
+  app.get('/modems', { config: read, schema: { querystring: modemsQuerySchema, response: { 200: modemsResponseSchema } } },
+    async (request) => modems.search(request.query));
+  app.post('/modems', { config: write, schema: { body: modemRequestSchema, response: { 200: modemResponseSchema } } },
+    async (request) => ({ modem: await modems.create(actorOf(request), request.body) }));
+  app.patch('/modems/:id', { config: write, schema: { ...byId, body: modemPatchRequestSchema, response: { 200: modemResponseSchema } } },
+    async (request) => ({ modem: await modems.update(actorOf(request), request.params.id, request.body) }));
+  app.post('/modems/:id/retire', { config: write, schema: { ...byId, response: { 200: modemResponseSchema } } },
+    async (request) => ({ modem: await modems.retire(actorOf(request), request.params.id) }));
+  app.delete('/modems/:id', { config: write, schema: { ...byId, response: { 200: okResponseSchema } } },
+    async (request) => { await modems.remove(actorOf(request), request.params.id); return { ok: true as const }; });
+
+  // The CSV arrives as text (text/csv or text/plain) or as JSON {csv}.
+  app.register(async (csvScope: App) => {
+    csvScope.removeContentTypeParser('text/plain');
+    csvScope.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: 1_100_000 }, (_request, body, done) => done(null, body));
+    csvScope.post('/modems/import', {
+      config: write, bodyLimit: 1_100_000,
+      schema: { body: modemImportRequestSchema, response: { 200: modemImportResponseSchema } },
+    }, async (request) => {
+      const body = request.body;
+      return modems.import(actorOf(request), typeof body === 'string' ? body : body.csv);
+    });
+  });
+
+  app.get('/stock', { config: read, schema: { response: { 200: stockResponseSchema } } }, async () => stockReport(ctx.db));
+}

@@ -1,0 +1,106 @@
+import type { AdminModem, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemsQuery, ModemsResponse } from '@cellport/shared/schemas/admin';
+import type { Database } from '../../../db/database.js';
+import { AppError } from '../../../lib/app-error.js';
+import { paging } from '../admin-http.js';
+import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { assertModemRefs, MODEM_AUDIT_COLUMNS, normalizeModem, rethrowModemConflict } from './modem-values.js';
+import { planImport } from './modem-import.js';
+import { ModemsRepository } from './modems.repository.js';
+
+/** Modems: list with users, add, edit, retire (never delete one with history), and CSV import. */
+export class ModemsService {
+  private readonly repo: ModemsRepository;
+  constructor(private readonly db: Database, private readonly audit: AuditLog) { this.repo = new ModemsRepository(db); }
+
+  async search(query: ModemsQuery): Promise<ModemsResponse> {
+    const page = paging(query);
+    const { items, total } = await this.repo.search(query, page);
+    return { items, total, page: page.page, pageSize: page.pageSize };
+  }
+
+  private async one(id: string): Promise<AdminModem> {
+    const [modem] = await this.repo.byIds([id]);
+    if (!modem) throw new AppError('NOT_FOUND', 404);
+    return modem;
+  }
+
+  async create(actor: AuditActor, req: ModemRequest): Promise<AdminModem> {
+    const values = normalizeModem({
+      imei: req.imei, host_id: req.hostId, http_port: req.httpPort, socks_port: req.socksPort, ext_ip: req.extIp,
+      country_id: req.countryId, carrier_id: req.carrierId, region_id: req.regionId ?? null, is_shared: req.isShared,
+      capacity: req.capacity ?? 1, rotation_interval: req.rotationInterval ?? null, online: req.online ?? true,
+    });
+    const id = await this.db.transaction().execute(async (tx) => {
+      await assertModemRefs(tx, values);
+      const row = await tx.insertInto('modems').values(values).returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
+      await this.audit.record(tx, actor, { action: 'modem.create', targetType: 'modem', targetId: row.id, before: null, after: row });
+      return row.id;
+    });
+    return this.one(id);
+  }
+
+  /** Any field; the row lock keeps a concurrent purchase from filling a slot while capacity shrinks. */
+  async update(actor: AuditActor, id: string, patch: ModemPatchRequest): Promise<AdminModem> {
+    await this.db.transaction().execute(async (tx) => {
+      const before = await tx.selectFrom('modems').select(MODEM_AUDIT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      const next = normalizeModem({
+        imei: patch.imei ?? before.imei, host_id: patch.hostId ?? before.host_id, http_port: patch.httpPort ?? before.http_port,
+        socks_port: patch.socksPort ?? before.socks_port, ext_ip: patch.extIp ?? before.ext_ip,
+        country_id: patch.countryId ?? before.country_id, carrier_id: patch.carrierId ?? before.carrier_id,
+        region_id: patch.regionId !== undefined ? patch.regionId : before.region_id,
+        is_shared: patch.isShared ?? before.is_shared, capacity: patch.capacity ?? before.capacity,
+        rotation_interval: patch.rotationInterval !== undefined ? patch.rotationInterval : before.rotation_interval,
+        online: patch.online ?? before.online,
+      });
+      if (before.used_slots > 0 && (next.is_shared !== before.is_shared || next.country_id !== before.country_id)) {
+        throw new AppError('IN_USE', 409); // customers' ports are on it: it cannot change what it sells
+      }
+      if (next.capacity < before.used_slots) throw new AppError('CAPACITY_BELOW_USED', 409);
+      await assertModemRefs(tx, next);
+      const after = await tx.updateTable('modems').set({ ...next, retired: patch.retired ?? before.retired }).where('id', '=', id)
+        .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
+      const action = patch.retired === true && !before.retired ? 'modem.retire'
+        : patch.retired === false && before.retired ? 'modem.unretire' : 'modem.update';
+      await this.audit.record(tx, actor, { action, targetType: 'modem', targetId: id, before, after });
+    });
+    return this.one(id);
+  }
+
+  retire(actor: AuditActor, id: string): Promise<AdminModem> {
+    return this.update(actor, id, { retired: true });
+  }
+
+  /** Only a modem that never carried a port; one with history is retired instead. */
+  async remove(actor: AuditActor, id: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const before = await tx.selectFrom('modems').select(MODEM_AUDIT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      const history = await tx.selectFrom('ports').select('id').where('modem_id', '=', id).limit(1).executeTakeFirst();
+      if (history) throw new AppError('IN_USE', 409);
+      await tx.deleteFrom('modems').where('id', '=', id).execute();
+      await this.audit.record(tx, actor, { action: 'modem.delete', targetType: 'modem', targetId: id, before, after: null });
+    });
+  }
+
+  /** Inserts the valid rows of the file in one transaction and reports every row. */
+  async import(actor: AuditActor, csv: string): Promise<ModemImportResponse> {
+    return this.db.transaction().execute(async (tx) => {
+      const plan = await planImport(tx, csv);
+      const rows = plan.rows.map((r) => ({ row: r.row, ok: !r.error, error: r.error?.message ?? null, code: r.error?.code ?? null,
+        field: r.error?.field ?? null, imei: r.imei, id: null as string | null }));
+      const valid = plan.rows.filter((r) => r.values && !r.error);
+      if (valid.length) {
+        const inserted = await tx.insertInto('modems').values(valid.map((r) => r.values!)).returning(['id', 'imei'])
+          .execute().catch(rethrowModemConflict);
+        const ids = new Map(inserted.map((m) => [m.imei, m.id]));
+        for (const r of rows) if (r.ok && r.imei) r.id = ids.get(r.imei) ?? null;
+        await this.audit.record(tx, actor, {
+          action: 'modem.import', targetType: 'modem', targetId: null, before: null,
+          after: { inserted: inserted.length, failed: rows.length - inserted.length, modems: inserted },
+        });
+      }
+      return { inserted: valid.length, failed: rows.length - valid.length, rows };
+    });
+  }
+}
