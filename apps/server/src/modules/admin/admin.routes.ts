@@ -4,6 +4,7 @@ import { AdminsService } from './admin-admins/admins.service.js';
 import { registerAdminsRoutes } from './admin-admins/admins.routes.js';
 import { AdminCustomersService } from './admin-customers/customers.service.js';
 import { registerCustomersRoutes } from './admin-customers/customers.routes.js';
+import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
 import { AdminPaymentsRepository } from './admin-payments/payments.repository.js';
 import { AuditLog } from './audit/audit.service.js';
@@ -24,6 +25,7 @@ export async function registerAdmin(app: App, ctx: AppContext): Promise<void> {
     registerAdminsRoutes(admin, new AdminsService(ctx.db, audit));
     registerCustomersRoutes(admin, new AdminCustomersService(ctx, audit, payments));
     registerInventoryRoutes(admin, ctx, audit);
+    registerCatalogAdminRoutes(admin, ctx, audit);
     registerAuditRoutes(admin, audit);
   }, { prefix: ADMIN_PREFIX });
 }

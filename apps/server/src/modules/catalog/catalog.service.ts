@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { LANGUAGES, type Language } from '@cellport/shared';
-import { PERIOD_DAYS, ROTATION_INTERVALS, type Country, type RotationTag, type Tariff } from '@cellport/shared/schemas/catalog';
+import { PERIOD_DAYS, type Country, type RotationTag, type Tariff } from '@cellport/shared/schemas/catalog';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { LocalizedNames } from '../../db/tables/catalog.js';
@@ -62,11 +62,14 @@ export class CatalogService {
     return (tx ?? this.db).selectFrom('tariffs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  rotationTags(lng: Language): RotationTag[] {
+  /** The active rotation-interval choices operators keep in the console; their own labels win over the built-in wording. */
+  async rotationTags(lng: Language): Promise<RotationTag[]> {
     const t = TAG_TEXTS[lng];
-    return ROTATION_INTERVALS.map((value) => ({
+    const rows = await this.db.selectFrom('rotation_intervals').select(['minutes', 'labels'])
+      .where('active', '=', true).orderBy('sort').orderBy('minutes').execute();
+    return rows.map(({ minutes: value, labels }) => ({
       value,
-      label: t[String(value)] ?? (t.minutes ?? '{{count}}').replace('{{count}}', String(value)),
+      label: (labels ? localized(labels, lng) : '') || t[String(value)] || (t.minutes ?? '{{count}}').replace('{{count}}', String(value)),
     }));
   }
 

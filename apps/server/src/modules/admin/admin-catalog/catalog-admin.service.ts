@@ -1,0 +1,227 @@
+import { PERIOD_DAYS } from '@cellport/shared/schemas/catalog';
+import type {
+  AdminCatalogResponse, AdminTariff, CarrierRequest, CountryPatchRequest, CountryRequest, RegionRequest, RotationIntervalPatchRequest,
+  RotationIntervalRequest, TariffPatchRequest, TariffRequest,
+} from '@cellport/shared/schemas/admin';
+import type { AppContext } from '../../../context.js';
+import type { TariffsTable } from '../../../db/tables/catalog.js';
+import { AppError } from '../../../lib/app-error.js';
+import type { Tx } from '../../ledger/ledger.service.js';
+import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
+
+type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort'> & {
+  id: string; rotation_interval: number; recurring: boolean; active: boolean; sort: number;
+};
+const toTariff = (t: TariffRow): AdminTariff => ({
+  id: t.id, names: t.names, price: BigInt(t.price).toString(), period: t.period, periodDays: t.period_days, countryId: t.country_id,
+  carrierId: t.carrier_id, regionId: t.region_id, isShared: t.is_shared, rotationInterval: t.rotation_interval,
+  recurring: t.recurring, active: t.active, sort: t.sort,
+});
+
+/** Turns constraint violations into answers: a duplicate name, or a row still referenced elsewhere. */
+function conflicts(error: unknown): never {
+  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', 409);
+  if (isForeignKeyViolation(error)) throw new AppError('IN_USE', 409);
+  throw error;
+}
+
+/**
+ * The catalog as operators edit it. Each write and its audit entry share one transaction; tariff writes are
+ * announced on the bus ('tariff:changed') after the commit so open dashboards refetch the tariffs.
+ */
+export class CatalogAdminService {
+  constructor(private readonly ctx: AppContext, private readonly audit: AuditLog) {}
+
+  private get db() { return this.ctx.db; }
+
+  async catalog(): Promise<AdminCatalogResponse> {
+    const [countries, carriers, regions, tariffs, intervals] = await Promise.all([
+      this.db.selectFrom('countries').selectAll().orderBy('sort').orderBy('code').execute(),
+      this.db.selectFrom('carriers').selectAll().orderBy('name').execute(),
+      this.db.selectFrom('regions').selectAll().orderBy('name').execute(),
+      this.db.selectFrom('tariffs').selectAll().orderBy('sort').orderBy('price').execute(),
+      this.db.selectFrom('rotation_intervals').selectAll().orderBy('sort').orderBy('minutes').execute(),
+    ]);
+    return {
+      countries: countries.map((c) => ({ id: c.id, code: c.code, names: c.names, sort: c.sort })),
+      carriers: carriers.map((c) => ({ id: c.id, countryId: c.country_id, name: c.name })),
+      regions: regions.map((r) => ({ id: r.id, countryId: r.country_id, carrierId: r.carrier_id, name: r.name })),
+      tariffs: tariffs.map(toTariff),
+      rotationIntervals: intervals.map((i) => ({ minutes: i.minutes, labels: i.labels, active: i.active, sort: i.sort })),
+    };
+  }
+
+  private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn).catch(conflicts);
+  }
+
+  // ---- countries ----
+  createCountry(actor: AuditActor, req: CountryRequest) {
+    return this.write(async (tx) => {
+      const row = await tx.insertInto('countries').values({ code: req.code, names: JSON.stringify(req.names) as never, sort: req.sort ?? 0 })
+        .returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'country.create', targetType: 'country', targetId: row.id, before: null, after: row });
+      return { id: row.id, code: row.code, names: row.names, sort: row.sort };
+    });
+  }
+  updateCountry(actor: AuditActor, id: string, req: CountryPatchRequest) {
+    return this.write(async (tx) => {
+      const before = await tx.selectFrom('countries').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('COUNTRY_NOT_FOUND', 404);
+      const row = await tx.updateTable('countries').set({
+        code: req.code ?? before.code, names: JSON.stringify(req.names ?? before.names) as never, sort: req.sort ?? before.sort,
+      }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'country.update', targetType: 'country', targetId: id, before, after: row });
+      return { id: row.id, code: row.code, names: row.names, sort: row.sort };
+    });
+  }
+  deleteCountry(actor: AuditActor, id: string) {
+    return this.remove(actor, 'countries', 'country', id);
+  }
+
+  // ---- carriers ----
+  createCarrier(actor: AuditActor, req: CarrierRequest) {
+    return this.write(async (tx) => {
+      const country = await tx.selectFrom('countries').select('id').where('id', '=', req.countryId).executeTakeFirst();
+      if (!country) throw new AppError('REFERENCE_INVALID', 422);
+      const row = await tx.insertInto('carriers').values({ country_id: req.countryId, name: req.name }).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'carrier.create', targetType: 'carrier', targetId: row.id, before: null, after: row });
+      return { id: row.id, countryId: row.country_id, name: row.name };
+    });
+  }
+  updateCarrier(actor: AuditActor, id: string, name: string) {
+    return this.write(async (tx) => {
+      const before = await tx.selectFrom('carriers').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      const row = await tx.updateTable('carriers').set({ name }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'carrier.update', targetType: 'carrier', targetId: id, before, after: row });
+      return { id: row.id, countryId: row.country_id, name: row.name };
+    });
+  }
+  deleteCarrier(actor: AuditActor, id: string) {
+    return this.remove(actor, 'carriers', 'carrier', id);
+  }
+
+  // ---- regions ----
+  createRegion(actor: AuditActor, req: RegionRequest) {
+    return this.write(async (tx) => {
+      await this.assertCarrierOf(tx, req.countryId, req.carrierId ?? null);
+      const row = await tx.insertInto('regions').values({ country_id: req.countryId, carrier_id: req.carrierId ?? null, name: req.name })
+        .returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'region.create', targetType: 'region', targetId: row.id, before: null, after: row });
+      return { id: row.id, countryId: row.country_id, carrierId: row.carrier_id, name: row.name };
+    });
+  }
+  updateRegion(actor: AuditActor, id: string, req: { name?: string | undefined; carrierId?: string | null | undefined }) {
+    return this.write(async (tx) => {
+      const before = await tx.selectFrom('regions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      const carrierId = req.carrierId !== undefined ? req.carrierId : before.carrier_id;
+      await this.assertCarrierOf(tx, before.country_id, carrierId);
+      const row = await tx.updateTable('regions').set({ name: req.name ?? before.name, carrier_id: carrierId })
+        .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'region.update', targetType: 'region', targetId: id, before, after: row });
+      return { id: row.id, countryId: row.country_id, carrierId: row.carrier_id, name: row.name };
+    });
+  }
+  deleteRegion(actor: AuditActor, id: string) {
+    return this.remove(actor, 'regions', 'region', id);
+  }
+
+  private async assertCarrierOf(tx: Tx, countryId: string, carrierId: string | null): Promise<void> {
+    const country = await tx.selectFrom('countries').select('id').where('id', '=', countryId).executeTakeFirst();
+    const carrier = carrierId ? await tx.selectFrom('carriers').select('country_id').where('id', '=', carrierId).executeTakeFirst() : null;
+    if (!country || (carrierId && carrier?.country_id !== countryId)) throw new AppError('REFERENCE_INVALID', 422);
+  }
+
+  /** Deletes a catalog row nothing refers to; the foreign keys answer IN_USE otherwise. */
+  private remove(actor: AuditActor, table: 'countries' | 'carriers' | 'regions', type: string, id: string) {
+    return this.write(async (tx) => {
+      const before = await tx.selectFrom(table).selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      await tx.deleteFrom(table).where('id', '=', id).execute();
+      await this.audit.record(tx, actor, { action: `${type}.delete`, targetType: type, targetId: id, before, after: null });
+    });
+  }
+
+  // ---- tariffs ----
+  async createTariff(actor: AuditActor, req: TariffRequest): Promise<AdminTariff> {
+    const tariff = await this.write(async (tx) => {
+      const values = {
+        names: JSON.stringify(req.names) as never, price: BigInt(req.price), period: req.period, period_days: PERIOD_DAYS[req.period],
+        country_id: req.countryId, carrier_id: req.carrierId ?? null, region_id: req.regionId ?? null, is_shared: req.isShared,
+        rotation_interval: req.rotationInterval ?? 0, recurring: req.recurring ?? false, active: req.active ?? true, sort: req.sort ?? 0,
+      };
+      await this.assertTariffRefs(tx, values);
+      const row = await tx.insertInto('tariffs').values(values).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'tariff.create', targetType: 'tariff', targetId: row.id, before: null, after: row });
+      return toTariff(row);
+    });
+    await this.ctx.bus.publish('tariff:changed', { tariffId: tariff.id, action: 'created' });
+    return tariff;
+  }
+
+  async updateTariff(actor: AuditActor, id: string, req: TariffPatchRequest): Promise<AdminTariff> {
+    const tariff = await this.write(async (tx) => {
+      const before = await tx.selectFrom('tariffs').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('TARIFF_NOT_FOUND', 404);
+      const period = req.period ?? before.period;
+      const values = {
+        names: JSON.stringify(req.names ?? before.names) as never, price: req.price !== undefined ? BigInt(req.price) : before.price,
+        period, period_days: PERIOD_DAYS[period], country_id: req.countryId ?? before.country_id,
+        carrier_id: req.carrierId !== undefined ? req.carrierId : before.carrier_id,
+        region_id: req.regionId !== undefined ? req.regionId : before.region_id, is_shared: req.isShared ?? before.is_shared,
+        rotation_interval: req.rotationInterval ?? before.rotation_interval, recurring: req.recurring ?? before.recurring,
+        active: req.active ?? before.active, sort: req.sort ?? before.sort,
+      };
+      await this.assertTariffRefs(tx, values);
+      const row = await tx.updateTable('tariffs').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'tariff.update', targetType: 'tariff', targetId: id, before, after: row });
+      return toTariff(row);
+    });
+    await this.ctx.bus.publish('tariff:changed', { tariffId: tariff.id, action: 'updated' });
+    return tariff;
+  }
+
+  private async assertTariffRefs(tx: Tx, v: { country_id: string; carrier_id: string | null; region_id: string | null }): Promise<void> {
+    await this.assertCarrierOf(tx, v.country_id, v.carrier_id);
+    if (v.region_id) {
+      const region = await tx.selectFrom('regions').select(['country_id', 'carrier_id']).where('id', '=', v.region_id).executeTakeFirst();
+      if (!region || region.country_id !== v.country_id || (region.carrier_id && v.carrier_id && region.carrier_id !== v.carrier_id)) {
+        throw new AppError('REFERENCE_INVALID', 422);
+      }
+    }
+  }
+
+  // ---- rotation intervals ----
+  createInterval(actor: AuditActor, req: RotationIntervalRequest) {
+    return this.write(async (tx) => {
+      const row = await tx.insertInto('rotation_intervals').values({
+        minutes: req.minutes, labels: req.labels ? JSON.stringify(req.labels) : null, active: req.active ?? true, sort: req.sort ?? req.minutes,
+      }).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'rotation-interval.create', targetType: 'rotation-interval', targetId: String(row.minutes), before: null, after: row });
+      return { minutes: row.minutes, labels: row.labels, active: row.active, sort: row.sort };
+    });
+  }
+  updateInterval(actor: AuditActor, minutes: number, req: RotationIntervalPatchRequest) {
+    return this.write(async (tx) => {
+      const before = await tx.selectFrom('rotation_intervals').selectAll().where('minutes', '=', minutes).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      const labels = req.labels !== undefined ? req.labels : before.labels;
+      const row = await tx.updateTable('rotation_intervals').set({
+        labels: labels ? JSON.stringify(labels) : null, active: req.active ?? before.active, sort: req.sort ?? before.sort,
+      }).where('minutes', '=', minutes).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, { action: 'rotation-interval.update', targetType: 'rotation-interval', targetId: String(minutes), before, after: row });
+      return { minutes: row.minutes, labels: row.labels, active: row.active, sort: row.sort };
+    });
+  }
+  deleteInterval(actor: AuditActor, minutes: number) {
+    return this.write(async (tx) => {
+      const before = await tx.selectFrom('rotation_intervals').selectAll().where('minutes', '=', minutes).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      await tx.deleteFrom('rotation_intervals').where('minutes', '=', minutes).execute();
+      await this.audit.record(tx, actor, { action: 'rotation-interval.delete', targetType: 'rotation-interval', targetId: String(minutes), before, after: null });
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
+
+describe('admin catalog', () => {
+  let t: TestApp;
+  let admin: Signed;
+  beforeEach(async () => { t = await buildTestApp(); admin = await signedIn(t); });
+  afterEach(async () => { await t.close(); });
+
+  it('adds a country, carrier, region and tariff in three languages; announces tariff changes; refuses deleting what is used', async () => {
+    const events: unknown[] = [];
+    t.ctx.bus.on('tariff:changed', (e) => events.push(e));
+    const names = { en: 'Poland', ru: 'Польша', cn: '波兰' };
+    const country = await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'pl', names });
+    expect(country.statusCode).toBe(200);
+    const countryId = country.json().country.id;
+    expect(country.json().country).toMatchObject({ code: 'PL', names });
+    expect((await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'PL', names })).json().code).toBe('ALREADY_EXISTS');
+    const carrier = (await call(t, admin.cookie, 'POST', '/api/v1/admin/carriers', { countryId, name: 'Play' })).json().carrier;
+    const region = (await call(t, admin.cookie, 'POST', '/api/v1/admin/regions', { countryId, carrierId: carrier.id, name: 'Warsaw' })).json().region;
+    const tariff = await call(t, admin.cookie, 'POST', '/api/v1/admin/tariffs', {
+      names: { en: 'Poland dedicated', ru: 'Польша выделенный', cn: '波兰独享' }, price: '30000000', period: 'month',
+      countryId, carrierId: carrier.id, regionId: region.id, isShared: false, recurring: true,
+    });
+    expect(tariff.statusCode).toBe(200);
+    expect(tariff.json().tariff).toMatchObject({ periodDays: 30, recurring: true, active: true, price: '30000000' });
+    const tariffId = tariff.json().tariff.id;
+    const publicTariffs = (await call(t, null, 'GET', '/api/v1/tariffs')).json();
+    expect(publicTariffs.find((x: { _id: string }) => x._id === tariffId)).toMatchObject({ recurring: true, name: { cn: '波兰独享' } });
+
+    const off = await call(t, admin.cookie, 'PATCH', `/api/v1/admin/tariffs/${tariffId}`, { recurring: false, active: false });
+    expect(off.json().tariff).toMatchObject({ recurring: false, active: false });
+    expect(events).toEqual([{ tariffId, action: 'created' }, { tariffId, action: 'updated' }]);
+    const [update] = await auditOf(t, 'tariff.update');
+    expect(update).toMatchObject({ before: { recurring: true, active: true }, after: { recurring: false, active: false } });
+
+    expect((await call(t, admin.cookie, 'DELETE', `/api/v1/admin/countries/${countryId}`)).json().code).toBe('IN_USE');
+    const otherCountry = (await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'CZ', names: { en: 'Czechia', ru: 'Чехия', cn: '捷克' } })).json().country;
+    expect((await call(t, admin.cookie, 'POST', '/api/v1/admin/regions', { countryId: otherCountry.id, carrierId: carrier.id, name: 'Prague' })).json().code)
+      .toBe('REFERENCE_INVALID');
+    expect((await call(t, admin.cookie, 'DELETE', `/api/v1/admin/countries/${otherCountry.id}`)).statusCode).toBe(200);
+    expect(await auditOf(t, 'country.delete')).toHaveLength(1);
+    expect((await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'DE', names: { en: 'Germany', ru: '', cn: '德国' } })).statusCode).toBe(400);
+  });
+
+  it('rotation-interval choices are rows operators edit, and the public rotation tags follow them', async () => {
+    const tags = async (lng: string) => (await call(t, null, 'GET', `/api/v1/modems/rotation-tags?lng=${lng}`)).json() as Array<{ value: number; label: string }>;
+    expect((await tags('en')).map((x) => x.value)).toEqual([0, 5, 10, 15, 30, 60]);
+    await call(t, admin.cookie, 'POST', '/api/v1/admin/rotation-intervals', { minutes: 2, sort: 1 });
+    await call(t, admin.cookie, 'PATCH', '/api/v1/admin/rotation-intervals/60', { labels: { en: 'Hourly', ru: 'Каждый час', cn: '每小时' } });
+    await call(t, admin.cookie, 'DELETE', '/api/v1/admin/rotation-intervals/15');
+    const en = await tags('en');
+    expect(en.map((x) => x.value)).toEqual([0, 2, 5, 10, 30, 60]);
+    expect(en.at(-1)).toEqual({ value: 60, label: 'Hourly' });
+    expect((await tags('cn')).at(-1)).toEqual({ value: 60, label: '每小时' });
+    expect(en[1]!.label).toMatch(/2/);
+    expect(await auditOf(t, 'rotation-interval.delete')).toHaveLength(1);
+  });
+});
