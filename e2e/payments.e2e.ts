@@ -1,0 +1,264 @@
+// Issue 4, "Done when": in a real browser on the sandbox defaults a person tops up by card, by PayPal and by each
+// coin, buys ports by each method, renews a port by crypto with a basket, and the balance, invoices and ports agree.
+// Every page and dialog visited is screenshotted and checked with axe; the dialogs also on a phone and in ru/cn.
+import { createServer, type Server } from 'node:http';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Port } from '../packages/shared/src/schemas/catalog.js';
+import type { Invoice } from '../packages/shared/src/schemas/payments.js';
+import { formatUsd } from '../apps/web/src/lib/money.js';
+import { phoneViewport, useBrowser, visitCheck } from './support/browser.js';
+import { demo, expectDashboard, signIn } from './support/flows.js';
+import { exact, t, type Language } from './support/locales.js';
+import { useServer } from './support/server.js';
+
+// The BTC/USD rate comes from a ticker; offline there is none, so a fake blockchain.info ticker on 127.0.0.1
+// answers (registered before the server so it is listening when the server starts).
+const tickerPort = 20_000 + Math.floor(Math.random() * 20_000);
+let ticker: Server | undefined;
+beforeAll(async () => {
+  ticker = createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ USD: { last: 64250.5, buy: 64250.5, sell: 64250.5, symbol: '$' } }));
+  });
+  await new Promise<void>((resolve) => ticker!.listen(tickerPort, '127.0.0.1', resolve));
+});
+afterAll(async () => { await new Promise((resolve) => ticker?.close(resolve)); });
+
+const server = useServer({ name: 'payments', env: { RATE_TICKER_URL: `http://127.0.0.1:${tickerPort}/ticker` } });
+const browser = useBrowser();
+
+async function api<T>(page: Page, path: string): Promise<T> {
+  const response = await page.context().request.get(`${server.url}/api/v1${path}`);
+  expect(response.status(), path).toBe(200);
+  return (await response.json()) as T;
+}
+const balanceOf = async (page: Page) => BigInt((await api<{ usdt: { balance: string } }>(page, '/account')).usdt.balance);
+const invoicesOf = async (page: Page) => (await api<{ data: Invoice[] }>(page, '/invoices')).data;
+const portsOf = (page: Page) => api<Port[]>(page, '/modems');
+const dollars = (n: number) => BigInt(n) * 1_000_000n;
+const button = (page: Page, text: string) => page.getByRole('button', { name: exact(text) });
+const dialog = (page: Page, title: string) => page.getByRole('dialog', { name: exact(title) });
+const headerBalance = (page: Page) => page.locator('.balance-badge__amount');
+
+/** Toasts close after 3 s in the shell; wait so screenshots and axe see the page, not a toast. */
+async function toastsGone(page: Page) {
+  await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
+}
+
+async function signInDemo(page: Page, lng: Language = 'en') {
+  await signIn(page, server.url, lng, demo);
+  await expectDashboard(page, server.url, lng, 'Demo Customer');
+}
+
+/** Opens Add Funds from the header and chooses method, coin and amount (a preset, or a custom text). */
+async function openAddFunds(page: Page, lng: Language, method: 'crypto' | 'card' | 'paypal', amount: number | string, coin?: 'btc' | 'usdt', shotName?: string) {
+  await page.getByRole('button', { name: exact(t(lng, 'shell:addFunds')) }).click();
+  const box = dialog(page, t(lng, 'add-funds:title'));
+  await box.waitFor();
+  await box.getByRole('radio', { name: exact(t(lng, `add-funds:method.${method}`)) }).check();
+  if (coin) await box.getByRole('radio', { name: exact(t(lng, `add-funds:coin.${coin}`)) }).check();
+  if (typeof amount === 'number') await box.getByRole('radio', { name: exact(`$${amount}`) }).check();
+  else {
+    await box.getByRole('radio', { name: exact(t(lng, 'add-funds:amount.custom')) }).check();
+    await box.getByLabel(t(lng, 'add-funds:amount.customLabel')).fill(amount);
+  }
+  if (shotName) await visitCheck(page, shotName);
+  await box.getByRole('button', { name: exact(t(lng, 'add-funds:continue')) }).click();
+}
+
+async function payByCard(page: Page, lng: Language, number: string, amountText: string, shotName?: string) {
+  const box = page.getByRole('dialog', { name: exact(t(lng, 'payments:card.oneTimeTitle')) });
+  await box.waitFor();
+  await box.getByText(t(lng, 'payments:card.sandboxNote')).waitFor();
+  await box.getByLabel(t(lng, 'payments:card.number')).fill(number);
+  await box.getByLabel(t(lng, 'payments:card.expiry')).fill('1230');
+  await box.getByLabel(t(lng, 'payments:card.cvc')).fill('123');
+  if (shotName) await visitCheck(page, shotName);
+  await box.getByRole('button', { name: exact(t(lng, 'payments:card.payNow', { amount: amountText })) }).click();
+}
+
+/** The crypto modal for a new payment: checks what it shows, then completes it with the sandbox control. */
+async function payByCrypto(page: Page, lng: Language, expect_: { product: string | RegExp; send: RegExp }, shotName?: string) {
+  const box = dialog(page, t(lng, 'payments:crypto.title'));
+  await box.getByTestId('crypto-modal').waitFor({ timeout: 20_000 });
+  const product = (await box.getByTestId('crypto-product').textContent())!;
+  if (typeof expect_.product === 'string') expect(product).toBe(expect_.product);
+  else expect(product).toMatch(expect_.product);
+  expect(await box.getByTestId('crypto-send').textContent()).toMatch(expect_.send);
+  await box.getByText(t(lng, 'payments:crypto.status')).waitFor();
+  await expect.poll(() => box.getByTestId('deposit-qr').locator('img').count()).toBe(1);
+  if (shotName) await visitCheck(page, shotName);
+  await button(page, t(lng, 'payments:crypto.simulate')).click();
+  await box.waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+describe('money in: add funds, pay, renew', () => {
+  test('top up by card (declined, then 4242), PayPal, Bitcoin and USDT; balance, header and invoices agree', async () => {
+    const { page } = browser;
+    await signInDemo(page);
+    const start = await balanceOf(page);
+    const invoicesBefore = (await invoicesOf(page)).length;
+
+    // ---- card: a declined card is an error toast and nothing is credited; 4242 succeeds ----
+    await openAddFunds(page, 'en', 'card', 25, undefined, 'payments-add-funds');
+    await payByCard(page, 'en', '4000 0000 0000 0002', '$25.00', 'payments-card-modal');
+    await page.getByText(t('en', 'errors:CARD_DECLINED')).waitFor();
+    expect(await balanceOf(page)).toBe(start);
+    await payByCard(page, 'en', '4242 4242 4242 4242', '$25.00');
+    await page.waitForURL(`${server.url}/en/proxies`);
+    await page.getByTestId('payment-banner').waitFor();
+    await expect.poll(() => balanceOf(page)).toBe(start + dollars(25));
+    await expect.poll(() => headerBalance(page).textContent()).toBe(formatUsd(start + dollars(25)));
+    await toastsGone(page);
+    await visitCheck(page, 'payments-card-banner');
+
+    // ---- PayPal (sandbox): confirmation step, then /thank-you-for-order ----
+    await openAddFunds(page, 'en', 'paypal', 100);
+    const paypal = dialog(page, t('en', 'payments:paypal.title'));
+    await paypal.getByTestId('paypal-sandbox').waitFor();
+    expect(await paypal.getByTestId('paypal-amount').textContent()).toBe('$100.00');
+    await visitCheck(page, 'payments-paypal-sandbox');
+    await button(page, t('en', 'payments:paypal.sandboxConfirm')).click();
+    await page.waitForURL(`${server.url}/thank-you-for-order`);
+    await page.getByRole('heading', { level: 1, name: exact(t('en', 'payments:thankYou.title')) }).waitFor();
+    await visitCheck(page, 'payments-thank-you');
+    expect(await balanceOf(page)).toBe(start + dollars(125));
+    await page.getByRole('link', { name: exact(t('en', 'payments:thankYou.toProxies')) }).click();
+    await page.waitForURL(`${server.url}/en/proxies`);
+
+    // ---- Bitcoin: the modal shows the dollars and the BTC equivalent; closing it leaves the pending indicator ----
+    await openAddFunds(page, 'en', 'crypto', 50, 'btc');
+    const crypto = dialog(page, t('en', 'payments:crypto.title'));
+    await crypto.getByTestId('crypto-modal').waitFor({ timeout: 20_000 });
+    expect(await crypto.getByTestId('crypto-send').textContent()).toMatch(/^Send \$50\.00 \(0\.\d{6} BTC\) to this address$/);
+    const address = (await crypto.getByTestId('deposit-address').textContent())!;
+    const account = await api<{ btc: { address: string } }>(page, '/account');
+    expect(address).toBe(account.btc.address);
+    await visitCheck(page, 'payments-crypto-btc');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('pending-crypto-adding').waitFor();
+    await page.getByTestId('pending-crypto-indicator').waitFor({ timeout: 15_000 });
+    // The pending payment is listed, with its product and amount.
+    await page.goto(`${server.url}/en/pending-payments`);
+    await page.getByTestId('pending-row').first().waitFor();
+    expect(await page.getByTestId('pending-row').first().textContent()).toContain('$50.00');
+    await visitCheck(page, 'payments-pending-list');
+    await page.getByTestId('pending-crypto-indicator').click();
+    await crypto.getByTestId('crypto-modal').waitFor();
+    await button(page, t('en', 'payments:crypto.simulate')).click();
+    await crypto.waitFor({ state: 'detached' });
+    await expect.poll(() => headerBalance(page).textContent()).toBe(formatUsd(start + dollars(175)));
+
+    // ---- USDT, custom amount: the amount in USDT ----
+    await openAddFunds(page, 'en', 'crypto', '12.50', 'usdt');
+    await payByCrypto(page, 'en', { product: t('en', 'payments:product.topup'), send: /^Send 12\.50 USDT to this address$/ }, 'payments-crypto-usdt');
+    await expect.poll(() => balanceOf(page)).toBe(start + dollars(175) + 12_500_000n);
+
+    // ---- a cancelled crypto payment credits nothing ----
+    await openAddFunds(page, 'en', 'crypto', 25, 'usdt');
+    await dialog(page, t('en', 'payments:crypto.title')).getByTestId('crypto-modal').waitFor({ timeout: 20_000 });
+    await button(page, t('en', 'payments:crypto.cancel')).click();
+    await dialog(page, t('en', 'payments:crypto.title')).waitFor({ state: 'detached' });
+    expect((await api<{ data: unknown | null }>(page, '/pending-crypto-payment-active')).data).toBeNull();
+
+    // ---- invoices: one numbered invoice per completed payment, printable page, real PDF ----
+    const invoices = await invoicesOf(page);
+    expect(invoices.length).toBe(invoicesBefore + 4);
+    const total = invoices.slice(0, 4).reduce((sum, i) => sum + BigInt(i.amount), 0n);
+    expect(total).toBe(dollars(175) + 12_500_000n);
+    await page.goto(`${server.url}/en/invoices`);
+    await expect.poll(() => page.getByTestId('invoice-row').count()).toBe(invoices.length);
+    await visitCheck(page, 'payments-invoices');
+    await page.getByRole('link', { name: exact(invoices[0]!.number) }).click();
+    await page.getByTestId('invoice-document').waitFor();
+    expect(await page.getByTestId('invoice-total').textContent()).toBe(`${formatUsd(invoices[0]!.amount)} USD`);
+    await visitCheck(page, 'payments-invoice');
+    const pdf = await page.context().request.get(`${server.url}/api/v1/invoices/${invoices[0]!._id}.pdf`);
+    expect(pdf.headers()['content-type']).toContain('application/pdf');
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  test('buy a port by card, by PayPal and by crypto; renew it by crypto with a basket', async () => {
+    const { page } = browser;
+    await signInDemo(page);
+    const start = await balanceOf(page);
+    const portsBefore = (await portsOf(page)).length;
+
+    async function orderWith(method: 'card' | 'paypal' | 'crypto') {
+      await page.goto(`${server.url}/en/add-proxy`);
+      await page.getByRole('heading', { level: 1, name: exact(t('en', 'add-proxy:title')) }).waitFor();
+      await expect.poll(() => page.getByTestId('availability').textContent()).toMatch(/^\d+ available$/);
+      await page.getByRole('radio', { name: exact(t('en', `add-proxy:method.${method}`)) }).check();
+      const total = (await page.getByTestId('order-total').textContent())!;
+      return total;
+    }
+
+    // ---- card ----
+    let total = await orderWith('card');
+    await page.getByRole('button', { name: exact(t('en', 'payments:payWith.card', { amount: total })) }).click();
+    await payByCard(page, 'en', '4242424242424242', total);
+    await page.waitForURL(`${server.url}/en/proxies`);
+    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 1);
+
+    // ---- PayPal ----
+    total = await orderWith('paypal');
+    await page.getByRole('button', { name: exact(t('en', 'payments:payWith.paypal', { amount: total })) }).click();
+    await dialog(page, t('en', 'payments:paypal.title')).getByTestId('paypal-sandbox').waitFor();
+    await button(page, t('en', 'payments:paypal.sandboxConfirm')).click();
+    await page.waitForURL(`${server.url}/thank-you-for-order`);
+    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 2);
+
+    // ---- crypto (Bitcoin) ----
+    total = await orderWith('crypto');
+    await visitCheck(page, 'payments-add-proxy-crypto');
+    await page.getByRole('button', { name: exact(t('en', 'payments:payWith.crypto', { amount: total, coin: t('en', 'payments:coin.btc') })) }).click();
+    await payByCrypto(page, 'en', { product: /^4G .+ - 1x port$/, send: /BTC\) to this address$/ }, 'payments-buy-crypto');
+    await page.waitForURL(`${server.url}/en/proxies`);
+    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 3);
+    // Paid from outside: the balance is credited and debited by the same amount.
+    expect(await balanceOf(page)).toBe(start);
+
+    // ---- renew one port by crypto (USDT) with a basket ----
+    const port = (await portsOf(page)).at(-1)!;
+    await page.goto(`${server.url}/en/billing-renewals`);
+    await page.getByRole('heading', { level: 1, name: exact(t('en', 'billing:title')) }).waitFor();
+    await page.getByRole('checkbox', { name: new RegExp(port.modem_name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).check();
+    await page.getByRole('radio', { name: exact(t('en', 'payments:method.crypto')) }).check();
+    await page.getByRole('radio', { name: exact(t('en', 'payments:coin.usdt')) }).check();
+    const renewTotal = (await page.getByTestId('renewal-total').textContent())!;
+    await visitCheck(page, 'payments-billing-crypto');
+    await page.getByRole('button', { name: exact(t('en', 'payments:payWith.crypto', { amount: renewTotal, coin: t('en', 'payments:coin.usdt') })) }).click();
+    await payByCrypto(page, 'en', {
+      product: t('en', 'payments:product.renewal', { names: port.modem_name }),
+      send: new RegExp(`^Send ${renewTotal.slice(1).replace('.', '\\.')} USDT to this address$`),
+    }, 'payments-renew-crypto');
+    await expect.poll(async () => (await portsOf(page)).find((p) => p._id === port._id)!.expiresAt > port.expiresAt, { timeout: 15_000 }).toBe(true);
+    expect(await balanceOf(page)).toBe(start);
+  });
+
+  test('the dialogs on a phone, in Russian and in Chinese', async () => {
+    const { page } = browser;
+    await page.setViewportSize(phoneViewport);
+    for (const lng of ['ru', 'cn'] as const) {
+      await signInDemo(page, lng);
+      await openAddFunds(page, lng, 'crypto', 25, 'btc', `payments-${lng}-phone-add-funds`);
+      await dialog(page, t(lng, 'payments:crypto.title')).getByTestId('crypto-modal').waitFor({ timeout: 20_000 });
+      await expect.poll(() => page.getByTestId('deposit-qr').locator('img').count()).toBe(1);
+      await visitCheck(page, `payments-${lng}-phone-crypto`);
+      await button(page, t(lng, 'payments:crypto.cancel')).click();
+      await toastsGone(page);
+      await openAddFunds(page, lng, 'card', 50);
+      await page.getByRole('dialog', { name: exact(t(lng, 'payments:card.oneTimeTitle')) }).waitFor();
+      await visitCheck(page, `payments-${lng}-phone-card`);
+      await page.keyboard.press('Escape');
+      await page.goto(`${server.url}/${lng}/invoices`);
+      await page.getByRole('heading', { level: 1, name: exact(t(lng, 'common:nav.invoices')) }).waitFor();
+      await visitCheck(page, `payments-${lng}-phone-invoices`);
+      await page.goto(`${server.url}/${lng}/pending-payments`);
+      await page.getByRole('heading', { level: 1, name: exact(t(lng, 'common:nav.pendingPayments')) }).waitFor();
+      await visitCheck(page, `payments-${lng}-phone-pending`);
+      await page.context().clearCookies();
+    }
+  });
+});
