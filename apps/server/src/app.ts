@@ -28,6 +28,11 @@ import { registerPurchases } from './modules/purchases/purchases.routes.js';
 import { registerAdmin } from './modules/admin/admin.routes.js';
 import { registerNotifications } from './modules/notifications/notifications.routes.js';
 import { registerRealtime } from './modules/realtime/realtime.routes.js';
+import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
+import { registerApiKeys } from './modules/api-keys/api-keys.routes.js';
+import { registerTraffic } from './modules/traffic/traffic.routes.js';
+import { registerDashboard } from './modules/dashboard/dashboard.routes.js';
+import { registerRequestLogging } from './plugins/request-logging.js';
 
 export interface BuildOptions {
   config: Config;
@@ -50,6 +55,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     trustProxy: config.isProduction,
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
+    // Polls arrive every few seconds per customer: only failures and slow requests are logged (plugins/request-logging.ts).
+    disableRequestLogging: true,
   }).withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -85,6 +92,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(rateLimit, { global: false });
   registerSameOrigin(app, config.publicUrl);
   registerSession(app, sessions);
+  registerRequestLogging(app);
+  await registerOpenApi(app, ctx);
 
   registerHealth(app, ctx);
   // Modules: one line each.
@@ -98,6 +107,9 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await registerAdmin(app, ctx);
   registerNotifications(app, ctx);
   registerRealtime(app, ctx);
+  registerApiKeys(app, ctx);
+  registerTraffic(app, ctx);
+  registerDashboard(app, ctx);
   registerAuth(app, ctx);
   registerDev(app, ctx);
   await registerWeb(app, ctx);

@@ -2,6 +2,7 @@ import { ADMIN_ERRORS } from './errors/admin.js';
 import { AUTH_ERRORS } from './errors/auth.js';
 import { CATALOG_ERRORS } from './errors/catalog.js';
 import { COMMON_ERRORS } from './errors/common.js';
+import { LIVE_DASHBOARD_ERRORS } from './errors/live-dashboard.js';
 import { PAYMENT_ERRORS } from './errors/payments.js';
 
 // Error codes the server answers with ({error, code}). The English message is the default (spec §8 wording
@@ -9,6 +10,7 @@ import { PAYMENT_ERRORS } from './errors/payments.js';
 // file in errors/ and is joined here.
 export const ERRORS = {
   ...COMMON_ERRORS,
+  ...LIVE_DASHBOARD_ERRORS,
   ...AUTH_ERRORS,
   ...CATALOG_ERRORS,
   ...PAYMENT_ERRORS,

@@ -19,6 +19,8 @@ interface Cached extends SessionUser { expiresAt: number; cachedAt: number; touc
  */
 export class Sessions {
   private readonly cache = new Map<string, Cached>();
+  /** Set by the api-keys module: resolves `Authorization: Bearer cpk_…` on routes marked `config: { apiKey: true }`. */
+  apiKeyResolver: ((key: string) => Promise<SessionUser | null>) | undefined;
 
   constructor(private readonly db: Database, private readonly bus: Bus, private readonly config: Config) {
     bus.on('session:revoked', ({ ids, userId }: { ids?: string[]; userId?: string }) => {
@@ -108,6 +110,11 @@ export function registerSession(app: FastifyInstance, sessions: Sessions): void 
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token && token.length < 200) request.user = await sessions.resolve(token);
+    // The customer API (routes marked apiKey) also accepts an API key instead of the cookie; no other route does.
+    if (!request.user && request.routeOptions.config?.apiKey && sessions.apiKeyResolver) {
+      const auth = request.headers.authorization;
+      if (auth?.startsWith('Bearer ')) request.user = await sessions.apiKeyResolver(auth.slice(7).trim());
+    }
   });
 }
 
@@ -129,4 +136,5 @@ export function currentUser(request: FastifyRequest): SessionUser {
 
 declare module 'fastify' {
   interface FastifyRequest { user: SessionUser | null }
+  interface FastifyContextConfig { apiKey?: boolean }
 }

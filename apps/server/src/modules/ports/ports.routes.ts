@@ -8,6 +8,7 @@ import type { App, AppContext } from '../../context.js';
 import { SimulatedModemDriver } from '../../integrations/modem-control/simulated-driver.js';
 import { hashToken } from '../../lib/tokens.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 import { requestLanguage } from '../catalog/request-language.js';
 import { PortsRepository } from './ports.repository.js';
 import { PortsService } from './ports.service.js';
@@ -22,28 +23,29 @@ export function registerPorts(app: App, ctx: AppContext): void {
   const driver = new SimulatedModemDriver({ delayMs: ctx.config.MODEM_SIM_DELAY_MS, sameIpRate: ctx.config.MODEM_SIM_SAME_IP_RATE });
   const rotation = new RotationService(ctx.db, ctx.bus, driver);
 
-  app.get('/api/v1/modems', { preHandler: requireUser, schema: { response: { 200: portsResponseSchema } } },
+  // The customer API: these four also accept `Authorization: Bearer cpk_…` (config.apiKey).
+  app.get('/api/v1/modems', { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, response: { 200: portsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return service.list(currentUser(request).userId, requestLanguage(request));
     });
 
   app.patch('/api/v1/modems/:id',
-    { preHandler: requireUser, schema: { params: portParamsSchema, body: portPatchRequestSchema, response: { 200: portSchema } } },
+    { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, body: portPatchRequestSchema, response: { 200: portSchema } } },
     async (request) => service.update(currentUser(request).userId, request.params.id, request.body, requestLanguage(request)));
 
   app.post('/api/v1/modems/:id/rotate',
-    { preHandler: requireUser, schema: { params: portParamsSchema, response: { 200: rotateResponseSchema, 429: tooSoonSchema } } },
+    { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotateResponseSchema, 429: tooSoonSchema } } },
     async (request) => rotation.rotateOwnPort(currentUser(request).userId, request.params.id));
 
   app.post('/api/v1/modems/:id/rotation-link',
-    { preHandler: requireUser, schema: { params: portParamsSchema, response: { 200: rotationLinkResponseSchema } } },
+    { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotationLinkResponseSchema } } },
     async (request) => ({ rotationLink: await service.newRotationLink(currentUser(request).userId, request.params.id) }));
 
   // Opened by scripts and bookmarks without a session, so it is a GET, allowed cross-site, limited per IP.
   app.get('/api/v1/rotate/:token', {
     config: { crossSite: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
-    schema: { params: rotateTokenParamsSchema, response: { 200: publicRotateResponseSchema, 404: errorResponseSchema, 429: tooSoonSchema } },
+    schema: { tags: ['modems'], params: rotateTokenParamsSchema, response: { 200: publicRotateResponseSchema, 404: errorResponseSchema, 429: tooSoonSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const { old_ip, new_ip } = await rotation.rotateByTokenHash(hashToken(request.params.token));

@@ -1,0 +1,65 @@
+import type { TrafficGranularity, TrafficRow } from '@cellport/shared/schemas/traffic';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+export interface IngestSample { imei: string; interval_start: string; bytes_in: string; bytes_out: string }
+
+/** Traffic samples: written by proxy hosts, read per customer (every read is scoped by the user id). */
+export class TrafficRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Stores a batch in one statement. Samples of modems not on this host are skipped. Each sample is attributed
+   * to the port that held the modem during its interval (none when no port or several shared it). The primary
+   * key (host, IMEI, interval) makes a resend — even a concurrent one — insert nothing: returns the new rows.
+   */
+  async ingest(hostId: string, samples: IngestSample[], alignMinutes: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      with v as (
+        select * from jsonb_to_recordset(${JSON.stringify(samples)}::jsonb)
+          as v(imei text, interval_start timestamptz, bytes_in bigint, bytes_out bigint)
+      ), m as (
+        select v.*, modems.id as modem_id from v join modems on modems.imei = v.imei and modems.host_id = ${hostId}
+      ), attributed as (
+        select m.*, (
+          select case when count(*) = 1 then (array_agg(p.id))[1] end from ports p
+          where p.modem_id = m.modem_id
+            and p.created_at < m.interval_start + make_interval(mins => ${alignMinutes})
+            and (p.released_at is null or p.released_at > m.interval_start)
+        ) as port_id
+        from m
+      ), inserted as (
+        insert into traffic_samples (host_id, imei, interval_start, modem_id, port_id, user_id, bytes_in, bytes_out)
+        select ${hostId}, a.imei, a.interval_start, a.modem_id, a.port_id,
+               (select user_id from ports where ports.id = a.port_id), a.bytes_in, a.bytes_out
+        from attributed a
+        on conflict (host_id, imei, interval_start) do nothing
+        returning 1
+      )
+      select count(*)::int as n from inserted`.execute(this.db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async series(userId: string, q: { from: Date; to: Date; granularity: TrafficGranularity; portId?: string | undefined }): Promise<TrafficRow[]> {
+    const unit = q.granularity === 'day' ? 'day' : 'hour';
+    const { rows } = await sql<{ port_id: string; modem_name: string; bucket: Date; bytes_in: string; bytes_out: string }>`
+      select t.port_id, p.name as modem_name, date_trunc(${unit}, t.interval_start, 'UTC') as bucket,
+             sum(t.bytes_in)::text as bytes_in, sum(t.bytes_out)::text as bytes_out
+      from traffic_samples t join ports p on p.id = t.port_id and p.user_id = ${userId}
+      where t.user_id = ${userId} and t.interval_start >= ${q.from} and t.interval_start < ${q.to}
+        ${q.portId ? sql`and t.port_id = ${q.portId}` : sql``}
+      group by t.port_id, p.name, bucket
+      order by bucket, p.name, t.port_id`.execute(this.db);
+    return rows.map((r) => ({
+      port_id: r.port_id, modem_name: r.modem_name, bucket: new Date(r.bucket).toISOString(),
+      bytesIn: r.bytes_in, bytesOut: r.bytes_out,
+    }));
+  }
+
+  async totalSince(userId: string, since: Date): Promise<{ bytesIn: string; bytesOut: string }> {
+    const { rows } = await sql<{ bytes_in: string | null; bytes_out: string | null }>`
+      select sum(bytes_in)::text as bytes_in, sum(bytes_out)::text as bytes_out from traffic_samples
+      where user_id = ${userId} and interval_start >= ${since}`.execute(this.db);
+    return { bytesIn: rows[0]?.bytes_in ?? '0', bytesOut: rows[0]?.bytes_out ?? '0' };
+  }
+}

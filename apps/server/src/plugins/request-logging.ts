@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+
+/** A request slower than this is logged even when it succeeded. */
+const SLOW_MS = 1000;
+
+/**
+ * Fastify logs two lines per request by default; with every customer polling every 3-5 s that is most of the
+ * server's work. Only client and server errors and slow requests are logged.
+ */
+export function registerRequestLogging(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    if (status < 400 && ms < SLOW_MS) return;
+    const entry = { method: request.method, url: request.url, status, ms: Math.round(ms), reqId: request.id };
+    if (status >= 500) request.log.error(entry, 'request failed');
+    else if (status >= 400) request.log.info(entry, 'request refused');
+    else request.log.warn(entry, 'slow request');
+  });
+}
