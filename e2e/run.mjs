@@ -1,7 +1,7 @@
 // `npm run test:e2e`: the browser tests, against the BUILT app (`npm test` builds before this step).
 // Runs vitest with e2e/vitest.config.ts; extra arguments go to vitest (e.g. a spec file name filter).
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const webDist = process.env.WEB_DIST ?? `${root}apps/web/dist`;
@@ -15,8 +15,6 @@ if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
   console.error('Chromium is missing at /usr/bin/chromium: install Debian\'s `chromium` package (.ci/run does).');
   process.exit(1);
 }
-// Screenshots of this run only: a stale FAILED-*.png from an earlier run would mislead.
-rmSync(`${root}test-results/screenshots`, { recursive: true, force: true });
 const result = spawnSync('npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts', ...process.argv.slice(2)], {
   cwd: root, stdio: 'inherit',
 });

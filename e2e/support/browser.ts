@@ -1,6 +1,6 @@
 // Chromium for one spec file (Debian's /usr/bin/chromium driven by playwright-core), a fresh context per test,
 // and the checks every page gets: no console.error or uncaught error, no serious accessibility violation.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
@@ -57,9 +57,10 @@ export function useBrowser(): BrowserFixture {
   });
   afterEach(async (ctx) => {
     const failed = (ctx.task.result?.errors?.length ?? 0) > 0;
-    if (failed && page && !page.isClosed()) {
-      await shot(page, `FAILED-${slug(ctx.task.name)}`).catch(() => {});
-    }
+    const failedShot = `FAILED-${slug(ctx.task.name)}`;
+    if (failed && page && !page.isClosed()) await shot(page, failedShot).catch(() => {});
+    // A test that passes now leaves no failure screenshot of an earlier run behind.
+    if (!failed && !errors.length) rmSync(join(screenshotsDir, `${failedShot}.png`), { force: true });
     await context?.close();
     context = undefined;
     page = undefined;
