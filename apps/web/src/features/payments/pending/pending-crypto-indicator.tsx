@@ -57,8 +57,9 @@ export function PendingCryptoIndicator() {
   const amount = formatUsd(payment.data.amount);
   if (adding) {
     return (
-      <span className="pending-crypto pending-crypto--adding" role="status" data-testid="pending-crypto-adding">
-        <Spinner size={14} /> {t(payment.kind === 'topup' ? 'indicator.addingFunds' : 'indicator.addingProxy')}
+      <span className="pending-crypto pending-crypto--adding" data-testid="pending-crypto-adding">
+        <Spinner size={14} label={t(payment.kind === 'topup' ? 'indicator.addingFunds' : 'indicator.addingProxy')} />
+        <span className="pending-crypto__text" aria-hidden="true">{t(payment.kind === 'topup' ? 'indicator.addingFunds' : 'indicator.addingProxy')}</span>
       </span>
     );
   }
