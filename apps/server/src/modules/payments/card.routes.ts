@@ -1,7 +1,7 @@
 import {
   buyWithSavedCardResponseSchema, cardPaymentRequestSchema, createPaymentIntentResponseSchema, createSubscriptionRequestSchema,
   createSubscriptionResponseSchema, removeCardResponseSchema, sandboxConfirmRequestSchema, sandboxConfirmResponseSchema,
-  savedCardParamsSchema, savedCardsResponseSchema, setupIntentResponseSchema,
+  savedCardParamsSchema, savedCardSchema, savedCardsResponseSchema, setupIntentResponseSchema,
 } from '@cellport/shared/schemas/payments';
 import { ERRORS } from '@cellport/shared';
 import type { App } from '../../context.js';
@@ -158,6 +158,20 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
         throw err;
       });
       return { status: 'succeeded' as const };
+    });
+
+  // The sandbox stand-in for Stripe.js confirmSetup: saves a card through a setup intent of this customer.
+  app.post('/api/v1/payment/stripe/sandbox/confirm-setup',
+    { preHandler: requireUser, config: limited, schema: { body: sandboxConfirmRequestSchema, response: { 200: savedCardSchema } } },
+    async (request) => {
+      const card = rt.card;
+      if (!(card instanceof SandboxCardProvider)) throw notFound();
+      await customer(currentUser(request).userId);
+      return card.confirmSetup(request.body.clientSecret, request.body.cardNumber).catch((err: unknown) => {
+        if (err instanceof CardProviderError && err.code === 'resource_missing') throw notFound();
+        if (err instanceof CardProviderError) throw new AppError('CARD_DECLINED', 402, ERRORS.CARD_DECLINED);
+        throw err;
+      });
     });
 
   // Stripe's webhook: the signature covers the exact bytes, so this route keeps the raw body (its own JSON parser,
