@@ -15,6 +15,7 @@ const ResetPassword = lazyPage(() => import('../features/auth/pages/reset-passwo
 const Shell = lazyPage(() => import('./shell/authenticated-shell'));
 const Mailbox = lazyPage(() => import('../features/dev/mailbox-page'));
 const ThankYou = lazyPage(() => import('../features/payments/thank-you-page'));
+const Admin = lazyPage(() => import('../features/admin/admin-app'));
 
 const toDashboard = <Redirect to="~/en/dashboard" replace />;
 
@@ -28,6 +29,7 @@ function LanguageRoutes() {
       <Route path="/email-verified/:email" component={EmailVerified} />
       <Route path="/reset-password" component={ResetRequest} />
       <Route path="/reset-password/:token" component={ResetPassword} />
+      <Route path="/admin" nest component={Admin} />
       <Route component={Shell} />
     </Switch>
   );

@@ -39,3 +39,21 @@ export function formatUsd(microUnits: string | bigint | null | undefined): strin
   if (text === null) return null;
   return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
 }
+
+/**
+ * An amount a person typed in whole units ("12", "12.5", "-0.25", "$1 234,50") → integer minor units of `coin`, by
+ * string math: USDT up to 6 decimals, BTC up to 8. A comma works as the decimal mark (ru); spaces group digits.
+ * Null for anything else, for more decimals than the coin has, for a negative amount unless `signed`, and for zero.
+ */
+export function parseMoneyInput(text: string, coin: Coin = 'usdt', { signed = false } = {}): bigint | null {
+  const scale = MINOR_UNITS[coin].toString().length - 1;
+  const compact = text.replace(/[\s\u00a0]/g, '');
+  const match = /^([+-]?)\$?(\d{1,15})(?:[.,](\d+))?$/.exec(compact);
+  if (!match) return null;
+  const [, sign, whole, fraction = ''] = match;
+  if (fraction.length > scale) return null;
+  if (sign === '-' && !signed) return null;
+  const minor = BigInt(whole!) * MINOR_UNITS[coin] + BigInt(fraction.padEnd(scale, '0') || '0');
+  if (minor === 0n) return null;
+  return sign === '-' ? -minor : minor;
+}

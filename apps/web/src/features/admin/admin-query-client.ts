@@ -1,0 +1,27 @@
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../lib/api';
+
+/**
+ * The console's own QueryClient (the customer shell is never loaded here). 4xx answers are not retried; a 401 from
+ * any query means the session ended while the page was open, so `onUnauthorized` sends the operator to sign-in.
+ */
+export function createAdminQueryClient(onUnauthorized: () => void): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error) => { if (error instanceof ApiError && error.status === 401) onUnauthorized(); },
+    }),
+    defaultOptions: {
+      queries: {
+        retry: (failures, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
+        refetchOnWindowFocus: false,
+        staleTime: 10_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Sign-in in the current language, coming back to this page afterwards. */
+export function signInUrl(language: string): string {
+  return `/${language}/sign-in?redirect=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
+}

@@ -1,0 +1,30 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  AdminCatalogResponse, CarrierRequest, CountryRequest, RegionRequest, RotationIntervalPatchRequest, RotationIntervalRequest,
+  TariffPatchRequest, TariffRequest,
+} from '@cellport/shared/schemas/admin';
+import { ADMIN_KEY, adminDelete, adminGet, adminPatch, adminPost } from './admin-client';
+
+/** GET /admin/catalog: countries, carriers, regions, tariffs and rotation intervals in one answer. */
+export const useAdminCatalog = () =>
+  useQuery({ queryKey: [ADMIN_KEY, 'catalog'], queryFn: () => adminGet<AdminCatalogResponse>('/catalog') });
+
+export const createCountry = (body: CountryRequest) => adminPost('/countries', body);
+export const updateCountry = ({ id, ...body }: Partial<CountryRequest> & { id: string }) => adminPatch(`/countries/${id}`, body);
+export const deleteCountry = (id: string) => adminDelete(`/countries/${id}`);
+
+export const createCarrier = (body: CarrierRequest) => adminPost('/carriers', body);
+export const updateCarrier = ({ id, name }: { id: string; name: string }) => adminPatch(`/carriers/${id}`, { name });
+export const deleteCarrier = (id: string) => adminDelete(`/carriers/${id}`);
+
+export const createRegion = (body: RegionRequest) => adminPost('/regions', body);
+export const updateRegion = ({ id, ...body }: { id: string; name?: string; carrierId?: string | null }) => adminPatch(`/regions/${id}`, body);
+export const deleteRegion = (id: string) => adminDelete(`/regions/${id}`);
+
+export const createTariff = (body: TariffRequest) => adminPost('/tariffs', body);
+export const updateTariff = ({ id, ...body }: TariffPatchRequest & { id: string }) => adminPatch(`/tariffs/${id}`, body);
+
+export const createRotationInterval = (body: RotationIntervalRequest) => adminPost('/rotation-intervals', body);
+export const updateRotationInterval = ({ minutes, ...body }: RotationIntervalPatchRequest & { minutes: number }) =>
+  adminPatch(`/rotation-intervals/${minutes}`, body);
+export const deleteRotationInterval = (minutes: number) => adminDelete(`/rotation-intervals/${minutes}`);

@@ -1,0 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../../lib/api';
+import type { Me } from '../../../store/user-slice';
+
+/** GET /api/v1/me: the console's guard reads `role`. Its own key, so the console does not share the shell's cache. */
+export const useAdminMe = () => useQuery({ queryKey: ['admin-me'], queryFn: () => apiGet<Me>('/me'), staleTime: 60_000 });

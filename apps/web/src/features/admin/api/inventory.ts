@@ -1,0 +1,25 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type {
+  HostRequest, HostResponse, HostsResponse, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemResponse,
+  ModemsQuery, ModemsResponse, StockResponse,
+} from '@cellport/shared/schemas/admin';
+import { ADMIN_KEY, adminGet, adminPatch, adminPost, toQuery } from './admin-client';
+
+export const useHosts = () => useQuery({ queryKey: [ADMIN_KEY, 'hosts'], queryFn: () => adminGet<HostsResponse>('/hosts') });
+export const createHost = (body: HostRequest) => adminPost<HostResponse>('/hosts', body);
+export const updateHost = ({ id, ...body }: HostRequest & { id: string }) => adminPatch<HostResponse>(`/hosts/${id}`, body);
+
+/** GET /admin/modems with the list's filters. */
+export const useModems = (query: ModemsQuery) =>
+  useQuery({
+    queryKey: [ADMIN_KEY, 'modems', query],
+    queryFn: () => adminGet<ModemsResponse>(`/modems${toQuery(query)}`),
+    placeholderData: keepPreviousData,
+  });
+export const createModem = (body: ModemRequest) => adminPost<ModemResponse>('/modems', body);
+export const updateModem = ({ id, ...body }: ModemPatchRequest & { id: string }) => adminPatch<ModemResponse>(`/modems/${id}`, body);
+
+/** POST /admin/modems/import with the CSV text; valid rows go in, the report covers every row. */
+export const importModems = (csv: string) => adminPost<ModemImportResponse>('/modems/import', { csv });
+
+export const useStock = () => useQuery({ queryKey: [ADMIN_KEY, 'stock'], queryFn: () => adminGet<StockResponse>('/stock') });

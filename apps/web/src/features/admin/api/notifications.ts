@@ -1,0 +1,5 @@
+import type { AdminNotificationRequest, AdminNotificationResponse } from '@cellport/shared/schemas/admin';
+import { adminPost } from './admin-client';
+
+/** POST /admin/notifications to one customer (`to` = id) or to all. */
+export const sendNotification = (body: AdminNotificationRequest) => adminPost<AdminNotificationResponse>('/notifications', body);

@@ -1,0 +1,34 @@
+import { Redirect, Route, Switch } from 'wouter';
+import { AdminsPage } from '../pages/admins-page';
+import { AuditPage } from '../pages/audit-page';
+import { CatalogPage } from '../pages/catalog-page';
+import { CouponsPage } from '../pages/coupons-page';
+import { CustomerDetailPage } from '../pages/customer-detail-page';
+import { CustomersPage } from '../pages/customers-page';
+import { InventoryPage } from '../pages/inventory-page';
+import { NotificationsPage } from '../pages/notifications-page';
+import { OverviewPage } from '../pages/overview-page';
+import { PaymentDetailPage } from '../pages/payment-detail-page';
+import { PaymentsPage } from '../pages/payments-page';
+import { SettingsPage } from '../pages/settings-page';
+
+/** The console's pages, relative to /{lng}/admin. Unknown paths go to the overview. */
+export function AdminRoutes() {
+  return (
+    <Switch>
+      <Route path="/" component={OverviewPage} />
+      <Route path="/customers" component={CustomersPage} />
+      <Route path="/customers/:id">{(params) => <CustomerDetailPage key={params.id} id={params.id} />}</Route>
+      <Route path="/inventory" component={InventoryPage} />
+      <Route path="/catalog" component={CatalogPage} />
+      <Route path="/coupons" component={CouponsPage} />
+      <Route path="/payments" component={PaymentsPage} />
+      <Route path="/payments/:id">{(params) => <PaymentDetailPage key={params.id} id={params.id} />}</Route>
+      <Route path="/notifications" component={NotificationsPage} />
+      <Route path="/settings" component={SettingsPage} />
+      <Route path="/audit" component={AuditPage} />
+      <Route path="/admins" component={AdminsPage} />
+      <Route><Redirect to="/" replace /></Route>
+    </Switch>
+  );
+}

@@ -1,0 +1,143 @@
+import type { AdminCarrier, AdminCatalogResponse, AdminCountry, AdminRegion, RotationInterval } from '@cellport/shared/schemas/admin';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/text-field';
+import { useT } from '../../../lib/i18n';
+import {
+  createCarrier, createCountry, createRegion, createRotationInterval, updateCarrier, updateCountry, updateRegion, updateRotationInterval,
+} from '../api/catalog';
+import { useAdminMutation } from '../api/use-admin-mutation';
+import { emptyNames, NamesFields, namesFilled, type Names } from './names-fields';
+import { SelectField } from './select-field';
+
+function FormDialog({ open, title, busy, submitLabel, onClose, onSubmit, children }: {
+  open: boolean; title: string; busy: boolean; submitLabel: string; onClose: () => void; onSubmit: () => void; children: React.ReactNode;
+}) {
+  const { t } = useT('admin');
+  return (
+    <Dialog open={open} onClose={onClose} title={title} size="md">
+      <form noValidate onSubmit={(e) => { e.preventDefault(); onSubmit(); }}>
+        {children}
+        <div className="dialog__footer">
+          <Button variant="secondary" onClick={onClose}>{t('actions.cancel')}</Button>
+          <Button type="submit" busy={busy}>{submitLabel}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Add or edit a country: ISO code and its name in the three languages. */
+export function CountryDialog({ open, country, onClose }: { open: boolean; country: AdminCountry | null; onClose: () => void }) {
+  const { t } = useT('admin');
+  const [code, setCode] = useState('');
+  const [names, setNames] = useState<Names>(emptyNames());
+  const [touched, setTouched] = useState(false);
+  useEffect(() => { if (open) { setCode(country?.code ?? ''); setNames(country ? { ...country.names } : emptyNames()); setTouched(false); } }, [open, country]);
+  const save = useAdminMutation(
+    (body: { code: string; names: Names }) => (country ? updateCountry({ id: country.id, ...body }) : createCountry(body)),
+    { successKey: 'catalog.saved', onSuccess: onClose },
+  );
+  const codeOk = /^[A-Za-z]{2}$/.test(code.trim());
+  return (
+    <FormDialog open={open} title={country ? t('catalog.editCountry') : t('catalog.addCountry')} busy={save.isPending}
+      submitLabel={country ? t('actions.save') : t('catalog.addCountry')} onClose={onClose}
+      onSubmit={() => { setTouched(true); if (codeOk && namesFilled(names)) save.mutate({ code: code.trim().toUpperCase(), names }); }}>
+      <TextField label={t('fields.isoCode')} value={code} maxLength={2} autoCapitalize="characters" onChange={(e) => setCode(e.target.value)}
+        hint={t('catalog.isoHint')} error={touched && !codeOk ? t('catalog.isoError') : undefined} />
+      <NamesFields label={t('fields.names')} value={names} onChange={setNames} touched={touched} />
+    </FormDialog>
+  );
+}
+
+/** Add or rename a carrier of a country. */
+export function CarrierDialog({ open, carrier, catalog, onClose }: { open: boolean; carrier: AdminCarrier | null; catalog: AdminCatalogResponse; onClose: () => void }) {
+  const { t, language } = useT('admin');
+  const [countryId, setCountryId] = useState('');
+  const [name, setName] = useState('');
+  const [touched, setTouched] = useState(false);
+  useEffect(() => { if (open) { setCountryId(carrier?.countryId ?? catalog.countries[0]?.id ?? ''); setName(carrier?.name ?? ''); setTouched(false); } }, [open, carrier, catalog]);
+  const save = useAdminMutation(
+    () => (carrier ? updateCarrier({ id: carrier.id, name: name.trim() }) : createCarrier({ countryId, name: name.trim() })),
+    { successKey: 'catalog.saved', onSuccess: onClose },
+  );
+  return (
+    <FormDialog open={open} title={carrier ? t('catalog.editCarrier') : t('catalog.addCarrier')} busy={save.isPending}
+      submitLabel={carrier ? t('actions.save') : t('catalog.addCarrier')} onClose={onClose}
+      onSubmit={() => { setTouched(true); if (name.trim() && countryId) save.mutate(undefined); }}>
+      {carrier ? null : (
+        <SelectField label={t('fields.country')} value={countryId} onChange={setCountryId} error={touched && !countryId ? t('required') : undefined}
+          options={catalog.countries.map((c) => ({ value: c.id, label: `${c.names[language] || c.names.en} (${c.code})` }))} />
+      )}
+      <TextField label={t('fields.name')} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={touched && !name.trim() ? t('required') : undefined} />
+    </FormDialog>
+  );
+}
+
+/** Add or edit a region: its country, optionally one carrier, and its name. */
+export function RegionDialog({ open, region, catalog, onClose }: { open: boolean; region: AdminRegion | null; catalog: AdminCatalogResponse; onClose: () => void }) {
+  const { t, language } = useT('admin');
+  const [countryId, setCountryId] = useState('');
+  const [carrierId, setCarrierId] = useState('');
+  const [name, setName] = useState('');
+  const [touched, setTouched] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    setCountryId(region?.countryId ?? catalog.countries[0]?.id ?? ''); setCarrierId(region?.carrierId ?? ''); setName(region?.name ?? ''); setTouched(false);
+  }, [open, region, catalog]);
+  const save = useAdminMutation(
+    () => (region
+      ? updateRegion({ id: region.id, name: name.trim(), carrierId: carrierId || null })
+      : createRegion({ countryId, carrierId: carrierId || null, name: name.trim() })),
+    { successKey: 'catalog.saved', onSuccess: onClose },
+  );
+  return (
+    <FormDialog open={open} title={region ? t('catalog.editRegion') : t('catalog.addRegion')} busy={save.isPending}
+      submitLabel={region ? t('actions.save') : t('catalog.addRegion')} onClose={onClose}
+      onSubmit={() => { setTouched(true); if (name.trim() && countryId) save.mutate(undefined); }}>
+      {region ? null : (
+        <SelectField label={t('fields.country')} value={countryId} onChange={(v) => { setCountryId(v); setCarrierId(''); }}
+          options={catalog.countries.map((c) => ({ value: c.id, label: `${c.names[language] || c.names.en} (${c.code})` }))} />
+      )}
+      <SelectField label={t('fields.carrier')} value={carrierId} onChange={setCarrierId} placeholder={t('catalog.anyCarrier')}
+        options={catalog.carriers.filter((c) => c.countryId === countryId).map((c) => ({ value: c.id, label: c.name }))} />
+      <TextField label={t('fields.name')} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={touched && !name.trim() ? t('required') : undefined} />
+    </FormDialog>
+  );
+}
+
+/** Add or edit a rotation-interval choice: minutes (0 = on demand), optional labels, shown or hidden. */
+export function RotationDialog({ open, interval, onClose }: { open: boolean; interval: RotationInterval | null; onClose: () => void }) {
+  const { t } = useT('admin');
+  const [minutes, setMinutes] = useState('');
+  const [custom, setCustom] = useState(false);
+  const [labels, setLabels] = useState<Names>(emptyNames());
+  const [active, setActive] = useState(true);
+  const [touched, setTouched] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    setMinutes(interval ? String(interval.minutes) : ''); setCustom(interval?.labels != null);
+    setLabels(interval?.labels ? { ...interval.labels } : emptyNames()); setActive(interval?.active ?? true); setTouched(false);
+  }, [open, interval]);
+  const value = Number(minutes);
+  const minutesOk = /^\d{1,4}$/.test(minutes.trim()) && value <= 1440;
+  const save = useAdminMutation(
+    () => {
+      const body = { labels: custom ? labels : null, active };
+      return interval ? updateRotationInterval({ minutes: interval.minutes, ...body }) : createRotationInterval({ minutes: value, ...body });
+    },
+    { successKey: 'catalog.saved', onSuccess: onClose },
+  );
+  return (
+    <FormDialog open={open} title={interval ? t('catalog.editRotation') : t('catalog.addRotation')} busy={save.isPending}
+      submitLabel={interval ? t('actions.save') : t('catalog.addRotation')} onClose={onClose}
+      onSubmit={() => { setTouched(true); if (minutesOk && (!custom || namesFilled(labels))) save.mutate(undefined); }}>
+      <TextField label={t('fields.minutes')} value={minutes} inputMode="numeric" disabled={interval !== null} onChange={(e) => setMinutes(e.target.value)}
+        hint={t('catalog.minutesHint')} error={touched && !minutesOk ? t('catalog.minutesError') : undefined} />
+      <label className="admin-check"><input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> {t('catalog.offered')}</label>
+      <label className="admin-check"><input type="checkbox" checked={custom} onChange={(e) => setCustom(e.target.checked)} /> {t('catalog.customLabels')}</label>
+      {custom ? <NamesFields label={t('fields.labels')} value={labels} onChange={setLabels} touched={touched} /> : null}
+    </FormDialog>
+  );
+}

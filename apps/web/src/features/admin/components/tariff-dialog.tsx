@@ -1,0 +1,80 @@
+import { TARIFF_PERIODS } from '@cellport/shared/schemas/catalog';
+import type { AdminCatalogResponse, AdminTariff, TariffRequest } from '@cellport/shared/schemas/admin';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/text-field';
+import { useT } from '../../../lib/i18n';
+import { formatCoin, parseMoneyInput } from '../../../lib/money';
+import { createTariff, updateTariff } from '../api/catalog';
+import { useAdminMutation } from '../api/use-admin-mutation';
+import { emptyNames, NamesFields, namesFilled, type Names } from './names-fields';
+import { SelectField } from './select-field';
+
+interface Draft {
+  names: Names; price: string; period: (typeof TARIFF_PERIODS)[number]; countryId: string; carrierId: string; regionId: string;
+  isShared: boolean; rotationInterval: string; recurring: boolean; active: boolean;
+}
+
+const fromTariff = (tf: AdminTariff | null, catalog: AdminCatalogResponse): Draft => ({
+  names: tf ? { ...tf.names } : emptyNames(),
+  // The price shown with all 6 decimals trimmed of trailing zeros keeps an exact round trip.
+  price: tf ? (formatCoin(tf.price, 'usdt', 6) ?? '').replace(/,/g, '').replace(/\.?0+$/, '') : '',
+  period: tf?.period ?? 'month', countryId: tf?.countryId ?? catalog.countries[0]?.id ?? '', carrierId: tf?.carrierId ?? '',
+  regionId: tf?.regionId ?? '', isShared: tf?.isShared ?? false, rotationInterval: String(tf?.rotationInterval ?? 0),
+  recurring: tf?.recurring ?? false, active: tf?.active ?? true,
+});
+
+/** Add or edit a tariff: names in en/ru/cn, price in dollars, period, where, shared or dedicated, rotation, recurring. */
+export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean; tariff: AdminTariff | null; catalog: AdminCatalogResponse; onClose: () => void }) {
+  const { t, language } = useT('admin');
+  const [draft, setDraft] = useState<Draft>(() => fromTariff(tariff, catalog));
+  const [touched, setTouched] = useState(false);
+  useEffect(() => { if (open) { setDraft(fromTariff(tariff, catalog)); setTouched(false); } }, [open, tariff, catalog]);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const save = useAdminMutation(
+    (body: TariffRequest) => (tariff ? updateTariff({ id: tariff.id, ...body }) : createTariff(body)),
+    { successKey: 'catalog.saved', onSuccess: onClose },
+  );
+  const price = parseMoneyInput(draft.price, 'usdt');
+  const submit = () => {
+    setTouched(true);
+    if (price === null || !namesFilled(draft.names) || !draft.countryId) return;
+    save.mutate({
+      names: draft.names, price: price.toString(), period: draft.period, countryId: draft.countryId, carrierId: draft.carrierId || null,
+      regionId: draft.regionId || null, isShared: draft.isShared, rotationInterval: Number(draft.rotationInterval),
+      recurring: draft.recurring, active: draft.active,
+    });
+  };
+  const carriers = catalog.carriers.filter((c) => c.countryId === draft.countryId);
+  const regions = catalog.regions.filter((r) => r.countryId === draft.countryId && (!r.carrierId || !draft.carrierId || r.carrierId === draft.carrierId));
+  return (
+    <Dialog open={open} onClose={onClose} title={tariff ? t('catalog.editTariff') : t('catalog.addTariff')} size="lg">
+      <form noValidate onSubmit={(e) => { e.preventDefault(); submit(); }}>
+        <NamesFields label={t('fields.names')} value={draft.names} onChange={(names) => set('names', names)} touched={touched} />
+        <div className="admin-form-grid">
+          <TextField label={t('fields.priceUsd')} value={draft.price} inputMode="decimal" onChange={(e) => set('price', e.target.value)}
+            error={touched && price === null ? t('customers.amountErrorUsd') : undefined} />
+          <SelectField label={t('fields.period')} value={draft.period} onChange={(v) => set('period', v as Draft['period'])}
+            options={TARIFF_PERIODS.map((p) => ({ value: p, label: t(`periods.${p}`) }))} />
+          <SelectField label={t('fields.country')} value={draft.countryId} onChange={(v) => setDraft((d) => ({ ...d, countryId: v, carrierId: '', regionId: '' }))}
+            options={catalog.countries.map((c) => ({ value: c.id, label: `${c.names[language] || c.names.en} (${c.code})` }))} />
+          <SelectField label={t('fields.carrier')} value={draft.carrierId} onChange={(v) => setDraft((d) => ({ ...d, carrierId: v, regionId: '' }))}
+            placeholder={t('catalog.anyCarrier')} options={carriers.map((c) => ({ value: c.id, label: c.name }))} />
+          <SelectField label={t('fields.region')} value={draft.regionId} onChange={(v) => set('regionId', v)}
+            placeholder={t('catalog.anyRegion')} options={regions.map((r) => ({ value: r.id, label: r.name }))} />
+          <SelectField label={t('fields.kindShared')} value={draft.isShared ? 'shared' : 'dedicated'} onChange={(v) => set('isShared', v === 'shared')}
+            options={[{ value: 'dedicated', label: t('dedicated') }, { value: 'shared', label: t('shared') }]} />
+          <SelectField label={t('fields.rotation')} value={draft.rotationInterval} onChange={(v) => set('rotationInterval', v)}
+            options={catalog.rotationIntervals.map((r) => ({ value: String(r.minutes), label: r.minutes === 0 ? t('onDemand') : t('minutes', { count: r.minutes }) }))} />
+        </div>
+        <label className="admin-check"><input type="checkbox" checked={draft.recurring} onChange={(e) => set('recurring', e.target.checked)} /> {t('catalog.recurring')}</label>
+        <label className="admin-check"><input type="checkbox" checked={draft.active} onChange={(e) => set('active', e.target.checked)} /> {t('catalog.tariffActive')}</label>
+        <div className="dialog__footer">
+          <Button variant="secondary" onClick={onClose}>{t('actions.cancel')}</Button>
+          <Button type="submit" busy={save.isPending}>{tariff ? t('actions.save') : t('catalog.addTariff')}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
