@@ -179,7 +179,7 @@ describe('money in: add funds, pay, renew', () => {
     expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
-  test('buy a port by card, by PayPal and by crypto; renew it by crypto with a basket', async () => {
+  test('buy a port by card (one-time and monthly subscription), by PayPal and by crypto; renew it by crypto with a basket', async () => {
     const { page } = browser;
     await signInDemo(page);
     const start = await balanceOf(page);
@@ -201,13 +201,32 @@ describe('money in: add funds, pay, renew', () => {
     await page.waitForURL(`${server.url}/en/proxies`);
     await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 1);
 
+    // ---- card, monthly subscription: offered for a month tariff with recurring; 'Subscribe Now', full page load ----
+    await page.goto(`${server.url}/en/add-proxy`);
+    await page.getByRole('radio', { name: new RegExp(`/ ${t('en', 'add-proxy:period.month')}`) }).first().check();
+    await expect.poll(() => page.getByTestId('availability').textContent()).toMatch(/^\d+ available$/);
+    await page.getByRole('radio', { name: exact(t('en', 'add-proxy:method.card')) }).check();
+    total = (await page.getByTestId('order-total').textContent())!;
+    await page.getByRole('button', { name: exact(t('en', 'payments:payWith.card', { amount: total })) }).click();
+    const typed = dialog(page, t('en', 'payments:card.chooseType'));
+    await typed.waitFor();
+    await typed.getByRole('button', { name: exact(t('en', 'payments:card.typeSubscribe')) }).click();
+    await typed.getByLabel(t('en', 'payments:card.number')).fill('4242424242424242');
+    await typed.getByLabel(t('en', 'payments:card.expiry')).fill('1230');
+    await typed.getByLabel(t('en', 'payments:card.cvc')).fill('123');
+    await visitCheck(page, 'payments-card-subscription');
+    await typed.getByRole('button', { name: exact(t('en', 'payments:card.subscribeNow')) }).click();
+    await page.waitForURL(`${server.url}/en/proxies`);
+    await page.getByTestId('payment-banner').waitFor();
+    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 2);
+
     // ---- PayPal ----
     total = await orderWith('paypal');
     await page.getByRole('button', { name: exact(t('en', 'payments:payWith.paypal', { amount: total })) }).click();
     await dialog(page, t('en', 'payments:paypal.title')).getByTestId('paypal-sandbox').waitFor();
     await button(page, t('en', 'payments:paypal.sandboxConfirm')).click();
     await page.waitForURL(`${server.url}/thank-you-for-order`);
-    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 2);
+    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 3);
 
     // ---- crypto (Bitcoin) ----
     total = await orderWith('crypto');
@@ -215,7 +234,7 @@ describe('money in: add funds, pay, renew', () => {
     await page.getByRole('button', { name: exact(t('en', 'payments:payWith.crypto', { amount: total, coin: t('en', 'payments:coin.btc') })) }).click();
     await payByCrypto(page, 'en', { product: /^4G .+ - 1x port$/, send: /BTC\) to this address$/ }, 'payments-buy-crypto');
     await page.waitForURL(`${server.url}/en/proxies`);
-    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 3);
+    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 4);
     // Paid from outside: the balance is credited and debited by the same amount.
     expect(await balanceOf(page)).toBe(start);
 
