@@ -101,6 +101,8 @@ function consoleProblem(message: ConsoleMessage): string | undefined {
 export async function shot(page: Page, name: string): Promise<string> {
   mkdirSync(screenshotsDir, { recursive: true });
   const path = join(screenshotsDir, `${slug(name)}.png`);
+  // From the top: a full-page capture of a scrolled page draws the fixed header and sidebar mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
