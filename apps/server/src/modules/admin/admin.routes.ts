@@ -5,7 +5,11 @@ import { registerAdminsRoutes } from './admin-admins/admins.routes.js';
 import { AdminCustomersService } from './admin-customers/customers.service.js';
 import { registerCustomersRoutes } from './admin-customers/customers.routes.js';
 import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes.js';
+import { CouponsAdminService } from './admin-coupons/coupons-admin.service.js';
+import { registerCouponsAdminRoutes } from './admin-coupons/coupons-admin.routes.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
+import { PaymentsAdminService } from './admin-payments/payments-admin.service.js';
+import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.routes.js';
 import { AdminPaymentsRepository } from './admin-payments/payments.repository.js';
 import { AuditLog } from './audit/audit.service.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
@@ -26,6 +30,8 @@ export async function registerAdmin(app: App, ctx: AppContext): Promise<void> {
     registerCustomersRoutes(admin, new AdminCustomersService(ctx, audit, payments));
     registerInventoryRoutes(admin, ctx, audit);
     registerCatalogAdminRoutes(admin, ctx, audit);
+    registerCouponsAdminRoutes(admin, new CouponsAdminService(ctx.db, audit));
+    registerPaymentsAdminRoutes(admin, new PaymentsAdminService(admin, ctx, audit));
     registerAuditRoutes(admin, audit);
   }, { prefix: ADMIN_PREFIX });
 }

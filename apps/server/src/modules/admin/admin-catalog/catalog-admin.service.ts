@@ -4,6 +4,7 @@ import type {
   RotationIntervalRequest, TariffPatchRequest, TariffRequest,
 } from '@cellport/shared/schemas/admin';
 import type { AppContext } from '../../../context.js';
+import { tariffToApi } from '../../catalog/catalog.service.js';
 import type { TariffsTable } from '../../../db/tables/catalog.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { Tx } from '../../ledger/ledger.service.js';
@@ -158,7 +159,7 @@ export class CatalogAdminService {
       await this.audit.record(tx, actor, { action: 'tariff.create', targetType: 'tariff', targetId: row.id, before: null, after: row });
       return toTariff(row);
     });
-    await this.ctx.bus.publish('tariff:changed', { tariffId: tariff.id, action: 'created' });
+    await this.announce(tariff, 'created');
     return tariff;
   }
 
@@ -180,8 +181,18 @@ export class CatalogAdminService {
       await this.audit.record(tx, actor, { action: 'tariff.update', targetType: 'tariff', targetId: id, before, after: row });
       return toTariff(row);
     });
-    await this.ctx.bus.publish('tariff:changed', { tariffId: tariff.id, action: 'updated' });
+    await this.announce(tariff, 'updated');
     return tariff;
+  }
+
+  /**
+   * 'tariff:changed' for server-side listeners, and the realtime 'tariff' event customers' dashboards apply
+   * (an inactive tariff is a 'delete' for them: it leaves the public list).
+   */
+  private async announce(tariff: AdminTariff, action: 'created' | 'updated'): Promise<void> {
+    await this.ctx.bus.publish('tariff:changed', { tariffId: tariff.id, action });
+    const row = await this.db.selectFrom('tariffs').selectAll().where('id', '=', tariff.id).executeTakeFirstOrThrow();
+    await this.ctx.bus.publish('tariff', { action: tariff.active ? 'update' : 'delete', tariff: tariffToApi(row) });
   }
 
   private async assertTariffRefs(tx: Tx, v: { country_id: string; carrier_id: string | null; region_id: string | null }): Promise<void> {

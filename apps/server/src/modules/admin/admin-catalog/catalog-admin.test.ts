@@ -11,6 +11,8 @@ describe('admin catalog', () => {
   it('adds a country, carrier, region and tariff in three languages; announces tariff changes; refuses deleting what is used', async () => {
     const events: unknown[] = [];
     t.ctx.bus.on('tariff:changed', (e) => events.push(e));
+    const realtime: Array<{ action: string; tariff: { _id: string } }> = [];
+    t.ctx.bus.on('tariff', (e) => realtime.push(e));
     const names = { en: 'Poland', ru: 'Польша', cn: '波兰' };
     const country = await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'pl', names });
     expect(country.statusCode).toBe(200);
@@ -32,6 +34,7 @@ describe('admin catalog', () => {
     const off = await call(t, admin.cookie, 'PATCH', `/api/v1/admin/tariffs/${tariffId}`, { recurring: false, active: false });
     expect(off.json().tariff).toMatchObject({ recurring: false, active: false });
     expect(events).toEqual([{ tariffId, action: 'created' }, { tariffId, action: 'updated' }]);
+    expect(realtime.map((e) => [e.action, e.tariff._id])).toEqual([['update', tariffId], ['delete', tariffId]]);
     const [update] = await auditOf(t, 'tariff.update');
     expect(update).toMatchObject({ before: { recurring: true, active: true }, after: { recurring: false, active: false } });
 

@@ -1,0 +1,168 @@
+import type {
+  AdminPaymentDetailResponse, AdminPaymentsQuery, AdminPaymentsResponse, CompletePaymentResponse, RefundRequest, RefundResponse,
+} from '@cellport/shared/schemas/admin';
+import type { App, AppContext } from '../../../context.js';
+import { AppError } from '../../../lib/app-error.js';
+import { LedgerService, type Tx } from '../../ledger/ledger.service.js';
+import { Fulfilment } from '../../payments/fulfilment.js';
+import { paymentsRuntime } from '../../payments/payments-runtime.js';
+import { PortsRepository } from '../../ports/ports.repository.js';
+import { PurchasesService } from '../../purchases/purchases.service.js';
+import { paging } from '../admin-http.js';
+import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { toLedgerEntry } from '../admin-customers/customers.service.js';
+import { isUniqueViolation } from '../db-errors.js';
+import { AdminPaymentsRepository } from './payments.repository.js';
+import { MICRO_PER_CENT, toRefund } from './refunds.js';
+
+/**
+ * Payments across providers for operators: search, details, refunds and manual completion.
+ *
+ * Refund bookkeeping (always ledger entries, once per payment — payment_refunds.payment_id is unique and the payment
+ * row is locked first, so a second or concurrent refund gets REFUND_EXISTS):
+ * - to 'balance': one credit `refund:<paymentId>`.
+ * - to 'source' of a top-up: one debit of the topped-up money (refused when the balance no longer holds it).
+ * - to 'source' of a purchase/renewal: the purchase is reversed onto the balance (credit `refund:<paymentId>`) and the
+ *   money leaves to the source (debit), so the balance nets to what it was.
+ * Card refunds go through the card provider; their debit uses the reference family of the card webhook
+ * (`card-refund:<intent>:…`), so the later charge.refunded event finds it taken and takes nothing more.
+ */
+export class PaymentsAdminService {
+  private readonly repo: AdminPaymentsRepository;
+  private readonly ledger: LedgerService;
+  private fulfilmentInstance: Fulfilment | null = null;
+
+  constructor(private readonly app: App, private readonly ctx: AppContext, private readonly audit: AuditLog) {
+    this.repo = new AdminPaymentsRepository(ctx.db);
+    this.ledger = new LedgerService(ctx.db);
+  }
+
+  /** h9's fulfilment (payments module), built the way the payments routes build it. */
+  private get fulfilment(): Fulfilment {
+    if (!this.fulfilmentInstance) {
+      const ports = new PortsRepository(this.ctx.db, this.ctx.config.secret, this.ctx.config.publicUrl);
+      const purchases = new PurchasesService(this.ctx.db, ports, this.app.jobs, this.ctx.config.secret, this.ctx.config.PORT_GRACE_DAYS);
+      this.fulfilmentInstance = new Fulfilment(this.ctx, purchases);
+    }
+    return this.fulfilmentInstance;
+  }
+
+  async search(query: AdminPaymentsQuery): Promise<AdminPaymentsResponse> {
+    const page = paging(query);
+    const { items, total } = await this.repo.search(query, page);
+    return { items, total, page: page.page, pageSize: page.pageSize };
+  }
+
+  async detail(id: string): Promise<AdminPaymentDetailResponse> {
+    const payment = await this.repo.byId(id);
+    if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 404);
+    const [ledger, refunds, ports, order] = await Promise.all([
+      this.ctx.db.selectFrom('ledger_entries').selectAll().where((eb) => eb.or([eb('payment_id', '=', id), eb('reference', 'like', `%${id}%`)]))
+        .orderBy('id').execute(),
+      this.ctx.db.selectFrom('payment_refunds').selectAll().where('payment_id', '=', id).execute(),
+      this.ctx.db.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id').select(['ports.id', 'ports.name'])
+        .where('payment_ports.payment_id', '=', id).execute(),
+      this.ctx.db.selectFrom('payment_orders').select(['provider', 'coin', 'address', 'external_id', 'provider_amount', 'received', 'status',
+        'fulfil_error', 'expires_at', 'completed_at', 'details']).where('id', '=', id).executeTakeFirst(),
+    ]);
+    return {
+      payment,
+      details: order ? JSON.parse(JSON.stringify(order, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) as Record<string, unknown> : {},
+      ledger: ledger.map(toLedgerEntry), refunds: refunds.map(toRefund), ports,
+    };
+  }
+
+  async refund(actor: AuditActor, id: string, req: RefundRequest): Promise<RefundResponse> {
+    const result = await this.ctx.db.transaction().execute(async (tx) => {
+      const payment = await tx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 404);
+      if (payment.status !== 'completed') throw new AppError('REFUND_NOT_ALLOWED', 409);
+      const existing = await tx.selectFrom('payment_refunds').select('id').where('payment_id', '=', id).executeTakeFirst();
+      if (existing) throw new AppError('REFUND_EXISTS', 409);
+      const amount = req.amount ? BigInt(req.amount) : BigInt(payment.amount);
+      if (amount <= 0n) throw new AppError('REFUND_NOT_ALLOWED', 409); // a 100 % coupon purchase: nothing was paid
+      if (amount > BigInt(payment.amount)) throw new AppError('REFUND_TOO_LARGE', 422);
+      const to = req.to ?? (payment.provider === 'balance' ? 'balance' : 'source');
+      const userId = payment.user_id;
+      const base = { userId, coin: 'usdt' as const, amount, paymentId: id };
+
+      let method: 'provider' | 'manual' | 'balance' = 'balance';
+      let providerRef: string | null = null;
+      if (to === 'balance' || payment.provider === 'balance') {
+        await this.ledger.credit(tx, { ...base, kind: 'refund', reference: `refund:${id}` });
+      } else {
+        let outReference = `refund-out:${id}`;
+        method = 'manual';
+        if (payment.kind !== 'topup') await this.ledger.credit(tx, { ...base, kind: 'refund', reference: `refund:${id}` });
+        const before = await this.ledger.balance(userId, 'usdt', tx);
+        if (before < amount) throw new AppError('REFUND_EXCEEDS_BALANCE', 409, undefined, { balance: before.toString() });
+        if (payment.provider === 'card') {
+          const intent = await this.cardIntent(tx, id);
+          const card = paymentsRuntime(this.ctx).card;
+          if (card && intent) {
+            if (amount % MICRO_PER_CENT !== 0n) throw new AppError('VALIDATION', 400, 'Card refunds are in whole cents');
+            try {
+              const r = await card.refund(intent, Number(amount / MICRO_PER_CENT));
+              providerRef = r.id;
+            } catch (error) {
+              this.ctx.log.warn({ err: error, payment: id }, 'card refund refused by the provider');
+              throw new AppError('REFUND_PROVIDER_FAILED', 502);
+            }
+            method = 'provider';
+            outReference = `card-refund:${intent}:admin:${id}`;
+          }
+        }
+        await this.ledger.debit(tx, { ...base, kind: 'refund_out', reference: outReference });
+      }
+      const row = await tx.insertInto('payment_refunds').values({
+        payment_id: id, amount, method, provider_ref: providerRef, reason: req.reason, admin_id: actor.adminId,
+      }).returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, {
+        action: 'payment.refund', targetType: 'payment', targetId: id,
+        before: { status: payment.status, amount: payment.amount, refunded: '0', provider: payment.provider },
+        after: { refunded: amount, method, to, providerRef, reason: req.reason, balance: await this.ledger.balance(userId, 'usdt', tx) },
+      });
+      return row;
+    }).catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw new AppError('REFUND_EXISTS', 409);
+      throw error;
+    });
+    await this.ctx.bus.publish('balance:changed', { userId: (await this.repo.byId(id))!.userId }).catch(() => {});
+    return { refund: toRefund(result), payment: (await this.repo.byId(id))! };
+  }
+
+  private async cardIntent(tx: Tx, paymentId: string): Promise<string | null> {
+    const order = await tx.selectFrom('payment_orders').select('external_id').where('id', '=', paymentId).executeTakeFirst();
+    return order?.external_id?.startsWith('pi_') ? order.external_id : null;
+  }
+
+  /**
+   * Completes a stuck pending payment (money arrived outside our view) through the payments module's own settle:
+   * the missing amount is credited under `admin-complete:<orderId>` (once), then the order completes as if the
+   * provider had confirmed it — ports bought or renewed, invoice issued, customer notified.
+   */
+  async complete(actor: AuditActor, orderId: string, reason: string): Promise<CompletePaymentResponse> {
+    const result = await this.ctx.db.transaction().execute(async (tx) => {
+      const order = await tx.selectFrom('payment_orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
+      if (!order) throw new AppError('PAYMENT_NOT_FOUND', 404);
+      if (order.status !== 'pending') throw new AppError('PAYMENT_NOT_STUCK', 409);
+      const coin = order.coin ?? 'usdt';
+      const needed = (coin === 'btc' ? order.provider_amount : order.amount) - order.received;
+      if (needed <= 0n) throw new AppError('COMPLETION_UNAVAILABLE', 409);
+      const settled = await this.fulfilment.settle(tx, {
+        userId: order.user_id, orderId, coin, amount: needed, reference: `admin-complete:${orderId}`, kind: 'admin_completion',
+      });
+      if (!settled.completed) throw new AppError('COMPLETION_UNAVAILABLE', 409);
+      await this.audit.record(tx, actor, {
+        action: 'payment.complete', targetType: 'payment', targetId: orderId,
+        before: { status: order.status, received: order.received, provider: order.provider },
+        after: { status: settled.completed.status, credited: needed, coin, reason, fulfilError: settled.completed.fulfil_error },
+      });
+      return { userId: order.user_id, settled };
+    });
+    await this.fulfilment.announce(result.userId, result.settled);
+    const payment = await this.repo.byId(orderId);
+    if (!payment) throw new AppError('COMPLETION_UNAVAILABLE', 409);
+    return { payment };
+  }
+}
