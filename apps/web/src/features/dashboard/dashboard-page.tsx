@@ -64,12 +64,8 @@ export default function DashboardPage() {
             }
             link={{ href: '/traffic', text: t('traffic.open') }}
           />
-        </div>
-        <div className="dash-grid">
           <ExpiringCard items={data.expiringSoon} />
-          <RecentNotifications initial={data.recentNotifications} />
         </div>
-        <PortsCard />
       </>
     );
   }
@@ -90,6 +86,11 @@ export default function DashboardPage() {
         </nav>
       </div>
       {body}
+      {/* These two read the store (fed by polling and realtime), so they stay live even when the figures fail. */}
+      <div className="dash-grid">
+        <RecentNotifications initial={query.data?.recentNotifications ?? []} />
+        <PortsCard />
+      </div>
     </section>
   );
 }
