@@ -10,6 +10,10 @@ import { registerCouponsAdminRoutes } from './admin-coupons/coupons-admin.routes
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
 import { PaymentsAdminService } from './admin-payments/payments-admin.service.js';
 import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.routes.js';
+import { registerNotificationsAdminRoutes } from './admin-notifications/notifications-admin.routes.js';
+import { registerOverviewRoutes } from './admin-overview/overview.routes.js';
+import { SettingsAdminService } from './admin-settings/settings-admin.service.js';
+import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
 import { AdminPaymentsRepository } from './admin-payments/payments.repository.js';
 import { AuditLog } from './audit/audit.service.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
@@ -32,6 +36,9 @@ export async function registerAdmin(app: App, ctx: AppContext): Promise<void> {
     registerCatalogAdminRoutes(admin, ctx, audit);
     registerCouponsAdminRoutes(admin, new CouponsAdminService(ctx.db, audit));
     registerPaymentsAdminRoutes(admin, new PaymentsAdminService(admin, ctx, audit));
+    registerNotificationsAdminRoutes(admin, ctx, audit);
+    registerSettingsAdminRoutes(admin, new SettingsAdminService(ctx, audit));
+    registerOverviewRoutes(admin, ctx);
     registerAuditRoutes(admin, audit);
   }, { prefix: ADMIN_PREFIX });
 }

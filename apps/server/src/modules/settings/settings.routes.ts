@@ -1,5 +1,6 @@
 import { settingsResponseSchema } from '@cellport/shared/schemas/payments';
 import type { App, AppContext } from '../../context.js';
+import { effectiveDocumentationUrl } from '../admin/admin-settings/operator-settings.js';
 import { paymentsRuntime } from '../payments/payments-runtime.js';
 
 /** GET /api/v1/settings: public, loaded at start; what the pages need to offer the payment methods. */
@@ -12,11 +13,11 @@ export function registerSettings(app: App, ctx: AppContext): void {
       ? { provider: rt.card.kind, publishableKey: rt.card.publicConfig.provider === 'stripe' ? rt.card.publicConfig.publishableKey : null }
       : { provider: 'off' as const, publishableKey: null },
     crypto: { mode: rt.cryptoMode },
-    documentationUrl: ctx.config.DOCUMENTATION_URL ?? null,
     simulatePayments: rt.simulateCrypto,
   };
   app.get('/api/v1/settings', { schema: { response: { 200: settingsResponseSchema } } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
-    return body;
+    // The operator can change the documentation link in the console (admin settings); it overrides the config.
+    return { ...body, documentationUrl: await effectiveDocumentationUrl(ctx.db, ctx.config.DOCUMENTATION_URL) };
   });
 }

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import { ADMIN_LIMITS, type OverviewResponse } from '@cellport/shared/schemas/admin';
+import type { Database } from '../../../db/database.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The console's front page. Revenue = completed payments by an outside provider or from the balance, in micro-USD,
+ * by UTC day and by method, minus nothing (refunds are listed on the payments page). Stock counts online modems.
+ */
+export async function overview(db: Database, days: number, now = new Date()): Promise<OverviewResponse> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const since = new Date(today - (days - 1) * DAY_MS);
+  const weekAhead = new Date(now.getTime() + ADMIN_LIMITS.expiringSoonDays * DAY_MS);
+  const completed = db.selectFrom('payments').where('status', '=', 'completed').where('created_at', '>=', since);
+  const [byDay, byMethod, ports, stock, expiringCount, expiring, customers] = await Promise.all([
+    completed.select([
+      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`.as('day'),
+      sql<string>`sum(amount)`.as('amount'), sql<string>`count(*)`.as('n'),
+    ]).groupBy(sql`1`).execute(),
+    completed.select(['provider', sql<string>`sum(amount)`.as('amount'), sql<string>`count(*)`.as('n')]).groupBy('provider')
+      .orderBy(sql`sum(amount)`, 'desc').execute(),
+    db.selectFrom('ports').select(sql<string>`count(*)`.as('n')).where('status', '=', 'active').executeTakeFirst(),
+    db.selectFrom('modems').select(sql<string>`coalesce(sum(capacity - used_slots), 0)`.as('n'))
+      .where('online', '=', true).where('retired', '=', false).executeTakeFirst(),
+    db.selectFrom('ports').select(sql<string>`count(*)`.as('n')).where('status', '=', 'active')
+      .where('expires_at', '<=', weekAhead).executeTakeFirst(),
+    db.selectFrom('ports as p').innerJoin('users as u', 'u.id', 'p.user_id')
+      .select(['p.id', 'p.name', 'p.user_id', 'u.email', 'p.expires_at', 'p.auto_renew'])
+      .where('p.status', '=', 'active').where('p.expires_at', '<=', weekAhead).orderBy('p.expires_at').limit(100).execute(),
+    db.selectFrom('users').select([
+      sql<string>`count(*)`.as('total'), sql<string>`count(*) filter (where created_at >= ${since})`.as('recent'),
+    ]).where('role', '=', 'customer').executeTakeFirst(),
+  ]);
+  const dayMap = new Map(byDay.map((d) => [d.day, d]));
+  const revenueByDay = Array.from({ length: days }, (_, i) => {
+    const date = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+    const d = dayMap.get(date);
+    return { date, amount: BigInt(d?.amount ?? 0).toString(), count: Number(d?.n ?? 0) };
+  });
+  return {
+    days,
+    revenueByDay,
+    revenueByMethod: byMethod.map((m) => ({ provider: m.provider, amount: BigInt(m.amount).toString(), count: Number(m.n) })),
+    totalRevenue: byMethod.reduce((s, m) => s + BigInt(m.amount), 0n).toString(),
+    activePorts: Number(ports?.n ?? 0),
+    freeStock: Number(stock?.n ?? 0),
+    expiringThisWeek: {
+      count: Number(expiringCount?.n ?? 0),
+      items: expiring.map((p) => ({ id: p.id, name: p.name, userId: p.user_id, email: p.email, expiresAt: p.expires_at.toISOString(), autoRenew: p.auto_renew })),
+    },
+    customers: { total: Number(customers?.total ?? 0), newInPeriod: Number(customers?.recent ?? 0) },
+  };
+}

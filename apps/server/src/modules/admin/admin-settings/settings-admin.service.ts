@@ -1,0 +1,42 @@
+import type { AdminSettingsPatchRequest, AdminSettingsResponse } from '@cellport/shared/schemas/admin';
+import type { AppContext } from '../../../context.js';
+import { isSandboxKey } from '../../../integrations/bitcoin/sandbox-key.js';
+import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { type OperatorSettingKey, readOverrides } from './operator-settings.js';
+
+/** Provider modes and whether keys are set (booleans only), plus the operator-editable settings. */
+export class SettingsAdminService {
+  constructor(private readonly ctx: AppContext, private readonly audit: AuditLog) {}
+
+  async get(): Promise<AdminSettingsResponse> {
+    const c = this.ctx.config;
+    const o = await readOverrides(this.ctx.db);
+    return {
+      card: { mode: c.cardProvider, secretKeySet: !!c.STRIPE_SECRET_KEY, publishableKeySet: !!c.STRIPE_PUBLISHABLE_KEY, webhookSecretSet: !!c.STRIPE_WEBHOOK_SECRET },
+      paypal: { mode: c.paypal.mode, receiverEmail: o.paypalReceiverEmail ?? c.paypal.receiverEmail, receiverOverridden: o.paypalReceiverEmail !== undefined },
+      btc: { xpubSet: !!c.BTC_XPUB, sandboxKey: !c.BTC_XPUB || isSandboxKey(c.BTC_XPUB) },
+      usdt: { xpubSet: !!c.TRON_XPUB, sandboxKey: !c.TRON_XPUB || isSandboxKey(c.TRON_XPUB), apiKeySet: !!c.TRONGRID_API_KEY },
+      captcha: { provider: c.CAPTCHA_PROVIDER, siteKeySet: !!c.RECAPTCHA_SITE_KEY, secretKeySet: !!c.RECAPTCHA_SECRET_KEY },
+      smtpSet: !!c.SMTP_URL,
+      documentationUrl: o.documentationUrl ?? c.DOCUMENTATION_URL ?? null,
+    };
+  }
+
+  async patch(actor: AuditActor, req: AdminSettingsPatchRequest): Promise<AdminSettingsResponse> {
+    await this.ctx.db.transaction().execute(async (tx) => {
+      const before = await readOverrides(tx);
+      for (const key of Object.keys(req) as OperatorSettingKey[]) {
+        const value = req[key];
+        if (value === undefined) continue;
+        if (value === null) await tx.deleteFrom('settings').where('key', '=', key).execute();
+        else {
+          await tx.insertInto('settings').values({ key, value: JSON.stringify(value), updated_by: actor.adminId })
+            .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_by: actor.adminId, updated_at: new Date() }))
+            .execute();
+        }
+      }
+      await this.audit.record(tx, actor, { action: 'settings.update', targetType: 'settings', targetId: null, before, after: await readOverrides(tx) });
+    });
+    return this.get();
+  }
+}
