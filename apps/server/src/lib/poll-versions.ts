@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, DatabaseHandle } from '../db/database.js';
 import type { Tx } from '../modules/ledger/ledger.service.js';
@@ -119,4 +120,23 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     const tag = part.trim().replace(/^W\//, '');
     return tag === etag || tag === '*';
   });
+}
+
+/**
+ * For a polled GET route: sets `ETag` to the customer's current version and, when If-None-Match names it,
+ * answers 304 and returns null (return `reply` from the handler). Otherwise returns the version to answer with.
+ * No database access when the version is in memory.
+ */
+export async function conditionalPoll(
+  request: FastifyRequest, reply: FastifyReply, versions: PollVersions, kind: PollKind, userId: string,
+): Promise<number | null> {
+  const known = versions.current(kind, userId);
+  const version = typeof known === 'number' ? known : await known;
+  const etag = pollEtag(kind, version);
+  reply.header('etag', etag).header('cache-control', 'private, no-cache');
+  if (etagMatches(request.headers['if-none-match'], etag)) {
+    void reply.code(304).send();
+    return null;
+  }
+  return version;
 }

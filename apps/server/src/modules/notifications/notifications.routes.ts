@@ -2,11 +2,10 @@ import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared';
 import {
   notificationParamsSchema, notificationSchema, notificationsResponseSchema, successResponseSchema,
 } from '@cellport/shared/schemas/notifications';
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
 import { notFound } from '../../lib/app-error.js';
-import { etagMatches, pollEtag } from '../../lib/poll-versions.js';
+import { conditionalPoll } from '../../lib/poll-versions.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { NotificationEmails } from './notification-emails.js';
 import { NotificationsRepository } from './notifications.repository.js';
@@ -14,9 +13,6 @@ import { unsubscribePage } from './unsubscribe-page.js';
 import { userIdFromUnsubscribeToken } from './unsubscribe-token.js';
 
 const SWEEP_EVERY_MS = 60_000;
-
-/** 304 carries no body, so it is outside the route's typed responses. */
-export const notModified = (reply: unknown) => (reply as FastifyReply).code(304).send();
 
 /** The bell: list (polled every 3 s, cheap when unchanged), mark read, read all; and the unsubscribe link. */
 export function registerNotifications(app: App, ctx: AppContext): void {
@@ -40,12 +36,9 @@ export function registerNotifications(app: App, ctx: AppContext): void {
     schema: { tags: ['notifications'], response: { 200: notificationsResponseSchema } },
   }, async (request, reply) => {
     const { userId } = currentUser(request);
-    const known = ctx.pollVersions.current('notifications', userId);
-    const version = typeof known === 'number' ? known : await known;
-    const etag = pollEtag('notifications', version);
-    reply.header('etag', etag).header('cache-control', 'private, no-cache');
     // The session came from the in-memory cache and the version from memory: an unchanged poll ends here.
-    if (etagMatches(request.headers['if-none-match'], etag)) return notModified(reply);
+    const version = await conditionalPoll(request, reply, ctx.pollVersions, 'notifications', userId);
+    if (version === null) return reply;
     return { version, data: await repository.latest(userId) };
   });
 
