@@ -50,7 +50,7 @@ export function BarChart({ title, summary, data, valueHeader, labelHeader, extra
       </svg>
       <details className="admin-chart__table">
         <summary>{t('chart.showTable')}</summary>
-        <div className="admin-table-wrap">
+        <div className="admin-table-wrap" tabIndex={0}>
           <table className="admin-table">
             <caption className="visually-hidden">{title}</caption>
             <thead><tr><th scope="col">{labelHeader}</th><th scope="col">{valueHeader}</th>{extraHeader ? <th scope="col">{extraHeader}</th> : null}</tr></thead>

@@ -44,7 +44,7 @@ export function ModemImport() {
       {report ? (
         <div className="admin-import-report" aria-live="polite">
           <h3>{t('inventory.importReport', { inserted: report.inserted, failed: report.failed })}</h3>
-          <div className="admin-table-wrap">
+          <div className="admin-table-wrap" tabIndex={0}>
             <table className="admin-table">
               <thead><tr><th scope="col">{t('inventory.line')}</th><th scope="col">{t('fields.imei')}</th><th scope="col">{t('fields.result')}</th></tr></thead>
               <tbody>

@@ -38,7 +38,7 @@ export function AdminsPage() {
       </form>
       <QueryView query={admins}>
         {(data) => (
-          <div className="admin-table-wrap">
+          <div className="admin-table-wrap" tabIndex={0}>
             <table className="admin-table">
               <thead><tr><th scope="col">{t('fields.email')}</th><th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.twoFactor')}</th><th scope="col">{t('fields.createdAt')}</th><th scope="col"><span className="visually-hidden">{t('fields.actions')}</span></th></tr></thead>
               <tbody>

@@ -33,7 +33,7 @@ export function AuditPage() {
       <QueryView query={audit}>
         {(data) => (
           <>
-            <div className="admin-table-wrap">
+            <div className="admin-table-wrap" tabIndex={0}>
               <table className="admin-table admin-audit">
                 <thead><tr><th scope="col">{t('audit.when')}</th><th scope="col">{t('audit.who')}</th><th scope="col">{t('audit.what')}</th><th scope="col">{t('audit.change')}</th></tr></thead>
                 <tbody>

@@ -167,7 +167,7 @@ function CatalogTab({ tab, data }: { tab: TabKey; data: AdminCatalogResponse }) 
   return (
     <>
       <div className="admin-toolbar admin-toolbar--end"><Button onClick={onAdd} disabled={tab !== 'countries' && tab !== 'rotation' && data.countries.length === 0}>{addLabel}</Button></div>
-      <div className="admin-table-wrap">{table}</div>
+      <div className="admin-table-wrap" tabIndex={0}>{table}</div>
       <CountryDialog open={editing?.kind === 'country'} country={editing?.kind === 'country' ? editing.item : null} onClose={close} />
       <CarrierDialog open={editing?.kind === 'carrier'} carrier={editing?.kind === 'carrier' ? editing.item : null} catalog={data} onClose={close} />
       <RegionDialog open={editing?.kind === 'region'} region={editing?.kind === 'region' ? editing.item : null} catalog={data} onClose={close} />

@@ -35,7 +35,7 @@ export function CouponsPage() {
       <PageTitle title={t('nav.coupons')} description={t('coupons.description')} actions={<Button onClick={() => setEditing('new')}>{t('coupons.create')}</Button>} />
       <QueryView query={coupons}>
         {(data) => (
-          <div className="admin-table-wrap">
+          <div className="admin-table-wrap" tabIndex={0}>
             <table className="admin-table">
               <thead>
                 <tr>
@@ -79,7 +79,7 @@ function RedemptionsDialog({ coupon, onClose }: { coupon: AdminCoupon | null; on
     <Dialog open={coupon !== null} onClose={onClose} title={t('coupons.redemptionsOf', { name: coupon?.name ?? '' })} size="lg">
       <QueryView query={redemptions}>
         {(data) => (
-          <div className="admin-table-wrap">
+          <div className="admin-table-wrap" tabIndex={0}>
             <table className="admin-table">
               <thead><tr><th scope="col">{t('fields.date')}</th><th scope="col">{t('fields.customer')}</th><th scope="col">{t('fields.amount')}</th><th scope="col">{t('fields.discount')}</th><th scope="col">{t('fields.status')}</th></tr></thead>
               <tbody>

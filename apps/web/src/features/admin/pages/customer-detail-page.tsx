@@ -150,7 +150,7 @@ function Section({ id, title, headers, empty, children }: { id: string; title: s
   return (
     <section className="card admin-section" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      <div className="admin-table-wrap">
+      <div className="admin-table-wrap" tabIndex={0}>
         <table className="admin-table">
           <thead><tr>{headers.map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>
           <tbody>{children.length ? children : <EmptyRow colSpan={headers.length}>{empty}</EmptyRow>}</tbody>

@@ -25,7 +25,7 @@ export function CustomersPage() {
       <QueryView query={customers}>
         {(data) => (
           <>
-            <div className="admin-table-wrap">
+            <div className="admin-table-wrap" tabIndex={0}>
               <table className="admin-table">
                 <thead>
                   <tr>

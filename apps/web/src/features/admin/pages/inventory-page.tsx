@@ -75,7 +75,7 @@ function ModemsPanel() {
       <QueryView query={modems}>
         {(data) => (
           <>
-            <div className="admin-table-wrap">
+            <div className="admin-table-wrap" tabIndex={0}>
               <table className="admin-table">
                 <thead>
                   <tr>
@@ -141,7 +141,7 @@ function HostsPanel() {
       <div className="admin-toolbar admin-toolbar--end"><Button onClick={() => setEditing('new')}>{t('inventory.addHost')}</Button></div>
       <QueryView query={hosts}>
         {(data) => (
-          <div className="admin-table-wrap">
+          <div className="admin-table-wrap" tabIndex={0}>
             <table className="admin-table">
               <thead><tr><th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.address')}</th><th scope="col">{t('inventory.modems')}</th><th scope="col"><span className="visually-hidden">{t('fields.actions')}</span></th></tr></thead>
               <tbody>
@@ -168,7 +168,7 @@ function StockPanel() {
   return (
     <QueryView query={stock}>
       {(data) => (
-        <div className="admin-table-wrap">
+        <div className="admin-table-wrap" tabIndex={0}>
           <table className="admin-table">
             <caption className="visually-hidden">{t('inventory.stock')}</caption>
             <thead>

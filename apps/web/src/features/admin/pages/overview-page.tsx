@@ -71,7 +71,7 @@ export function OverviewPage() {
             </section>
             <section className="card admin-section" aria-labelledby="overview-expiring">
               <h2 id="overview-expiring">{t('overview.expiringThisWeek')}</h2>
-              <div className="admin-table-wrap">
+              <div className="admin-table-wrap" tabIndex={0}>
                 <table className="admin-table">
                   <thead>
                     <tr><th scope="col">{t('fields.port')}</th><th scope="col">{t('fields.customer')}</th><th scope="col">{t('fields.expiresAt')}</th><th scope="col">{t('fields.autoRenew')}</th></tr>

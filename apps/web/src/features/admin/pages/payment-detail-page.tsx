@@ -79,7 +79,7 @@ function PaymentDetail({ data }: { data: AdminPaymentDetailResponse }) {
       </section>
       <section className="card admin-section" aria-labelledby="payment-refunds">
         <h2 id="payment-refunds">{t('payments.refunds')}</h2>
-        <div className="admin-table-wrap">
+        <div className="admin-table-wrap" tabIndex={0}>
           <table className="admin-table">
             <thead><tr><th scope="col">{t('fields.date')}</th><th scope="col">{t('fields.amount')}</th><th scope="col">{t('payments.method')}</th><th scope="col">{t('fields.reason')}</th></tr></thead>
             <tbody>
@@ -97,7 +97,7 @@ function PaymentDetail({ data }: { data: AdminPaymentDetailResponse }) {
       </section>
       <section className="card admin-section" aria-labelledby="payment-ledger">
         <h2 id="payment-ledger">{t('customers.ledger')}</h2>
-        <div className="admin-table-wrap">
+        <div className="admin-table-wrap" tabIndex={0}>
           <table className="admin-table">
             <thead><tr><th scope="col">{t('fields.date')}</th><th scope="col">{t('fields.kind')}</th><th scope="col">{t('fields.amount')}</th><th scope="col">{t('fields.reference')}</th></tr></thead>
             <tbody>

@@ -34,7 +34,7 @@ export function PaymentsPage() {
       <QueryView query={payments}>
         {(data) => (
           <>
-            <div className="admin-table-wrap">
+            <div className="admin-table-wrap" tabIndex={0}>
               <table className="admin-table">
                 <thead>
                   <tr>
