@@ -3,9 +3,9 @@
 // caused from outside it (API calls with the same session, as a second tab would make, and the operator's API).
 import type { APIRequestContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { checkA11y, phoneViewport, shot, useBrowser } from './support/browser.js';
+import { checkA11y, phoneViewport, shot, useBrowser, visitCheck } from './support/browser.js';
 import { demo, expectDashboard, signIn } from './support/flows.js';
-import { exact, t } from './support/locales.js';
+import { exact, languages, t } from './support/locales.js';
 import { useServer } from './support/server.js';
 
 const server = useServer({ name: 'live', env: { MODEM_SIM_DELAY_MS: '300', MODEM_SIM_SAME_IP_RATE: '0' } });
@@ -127,6 +127,22 @@ describe('live dashboard', () => {
       await checkA11y(page, 'live-dashboard-phone');
     } finally {
       await operator.close();
+    }
+  });
+
+  it('dashboard, traffic and documentation read well in en, ru and cn, on a desktop and a phone', async () => {
+    const { page } = browser;
+    await openDashboard(page);
+    for (const lng of languages) {
+      for (const [path, title] of [['dashboard', 'dashboard:welcome'], ['traffic', 'common:nav.traffic'], ['documentation', 'common:nav.documentation']] as const) {
+        for (const phone of [false, true]) {
+          await page.setViewportSize(phone ? phoneViewport : { width: 1280, height: 800 });
+          await page.goto(`${server.url}/${lng}/${path}`);
+          await page.getByRole('heading', { level: 1, name: exact(t(lng, title, { name: 'Demo Customer' })) }).waitFor();
+          await page.locator('[aria-busy="true"], .spinner').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
+          await visitCheck(page, `live-${path}-${lng}${phone ? '-phone' : ''}`);
+        }
+      }
     }
   });
 });
