@@ -68,13 +68,27 @@ export function ApiReference() {
     body = <p className="docs-error" role="alert">{t('reference.loadFailed')} <Button variant="link" size="sm" onClick={() => void query.refetch()}>{t('common:actions.retry')}</Button></p>;
   } else {
     const groups = groupOperations(query.data);
-    body = groups.length === 0 ? <p className="docs-muted">{t('reference.empty')}</p> : groups.map((group) => (
-      <section key={group.tag} className="docs-group" aria-labelledby={`docs-tag-${group.tag}`}>
-        <h3 id={`docs-tag-${group.tag}`} className="docs-group__title">{group.tag}</h3>
-        {group.description ? <p className="docs-muted">{group.description}</p> : null}
-        {group.operations.map((op) => <OperationItem key={op.id} op={op} />)}
+    // Tagged areas first, each open to read; routes without a tag (session pages, sign-in) sit in one closed group.
+    const tagged = groups.filter((g) => g.tag !== 'other');
+    const rest = groups.find((g) => g.tag === 'other');
+    const group = (g: (typeof groups)[number]) => (
+      <section key={g.tag} className="docs-group" aria-labelledby={`docs-tag-${g.tag}`}>
+        <h3 id={`docs-tag-${g.tag}`} className="docs-group__title">{g.tag}</h3>
+        {g.description ? <p className="docs-muted">{g.description}</p> : null}
+        {g.operations.map((op) => <OperationItem key={op.id} op={op} />)}
       </section>
-    ));
+    );
+    body = groups.length === 0 ? <p className="docs-muted">{t('reference.empty')}</p> : (
+      <>
+        {tagged.map(group)}
+        {rest ? (
+          <details className="docs-group docs-group--rest">
+            <summary className="docs-group__title">{t('reference.other', { count: rest.operations.length })}</summary>
+            {rest.operations.map((op) => <OperationItem key={op.id} op={op} />)}
+          </details>
+        ) : null}
+      </>
+    );
   }
   return (
     <section className="card docs-section" aria-labelledby="docs-reference-title">
