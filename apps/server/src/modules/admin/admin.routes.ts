@@ -30,7 +30,7 @@ export async function registerAdmin(app: App, ctx: AppContext): Promise<void> {
     admin.addHook('onSend', async (_request, reply) => { reply.header('cache-control', 'no-store'); });
     const audit = new AuditLog(ctx.db);
     const payments = new AdminPaymentsRepository(ctx.db);
-    registerAdminsRoutes(admin, new AdminsService(ctx.db, audit));
+    registerAdminsRoutes(admin, new AdminsService(ctx.db, ctx.bus, audit));
     registerCustomersRoutes(admin, new AdminCustomersService(ctx, audit, payments));
     registerInventoryRoutes(admin, ctx, audit);
     registerCatalogAdminRoutes(admin, ctx, audit);

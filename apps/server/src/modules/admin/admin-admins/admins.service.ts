@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AdminUser, CreateAdminResponse } from '@cellport/shared/schemas/admin';
 import { makeAdmin } from '../../../cli/admin-commands.js';
 import type { Database } from '../../../db/database.js';
+import type { Bus } from '../../../lib/bus.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 
@@ -13,7 +14,12 @@ const columns = ['id', 'email', 'name', 'is_active', 'totp_secret', 'created_at'
 
 /** Admins: promote or create (same rules as `npm run admin -- create`), demote — never yourself, never the last. */
 export class AdminsService {
-  constructor(private readonly db: Database, private readonly audit: AuditLog) {}
+  constructor(private readonly db: Database, private readonly bus: Bus, private readonly audit: AuditLog) {}
+
+  /** Sessions cache the role for a minute: drop this user's cached sessions on every instance so a role change applies at once. */
+  private async forgetCachedSessions(userId: string): Promise<void> {
+    await this.bus.publish('session:revoked', { ids: [], userId });
+  }
 
   async list(): Promise<AdminUser[]> {
     const rows = await this.db.selectFrom('users').select(columns).where('role', '=', 'admin').orderBy('email').execute();
@@ -21,7 +27,7 @@ export class AdminsService {
   }
 
   async create(actor: AuditActor, email: string, name?: string): Promise<CreateAdminResponse> {
-    return this.db.transaction().execute(async (tx) => {
+    const result = await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('users').select(columns).where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
         .executeTakeFirst();
       const result = await makeAdmin(tx, email);
@@ -36,6 +42,8 @@ export class AdminsService {
       });
       return { admin, created: result.created, password: result.created ? result.password : null };
     });
+    await this.forgetCachedSessions(result.admin.id);
+    return result;
   }
 
   /** Demotes an admin to customer. Locks every admin row so two operators cannot demote the last two at once. */
@@ -55,5 +63,6 @@ export class AdminsService {
         before: { email: target.email, role: 'admin' }, after: { email: target.email, role: 'customer' },
       });
     });
+    await this.forgetCachedSessions(userId);
   }
 }
