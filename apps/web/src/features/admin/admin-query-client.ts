@@ -1,6 +1,8 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api';
 
+export const ADMIN_ME_KEY = 'admin-me';
+
 /**
  * The console's own QueryClient (the customer shell is never loaded here). 4xx answers are not retried; a 401 from
  * any query means the session ended while the page was open, so `onUnauthorized` sends the operator to sign-in.
@@ -8,7 +10,10 @@ import { ApiError } from '../../lib/api';
 export function createAdminQueryClient(onUnauthorized: () => void): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
-      onError: (error) => { if (error instanceof ApiError && error.status === 401) onUnauthorized(); },
+      // The guard's own GET /me answers a visitor with a client-side redirect; a second, full-page one would race it.
+      onError: (error, query) => {
+        if (error instanceof ApiError && error.status === 401 && query.queryKey[0] !== ADMIN_ME_KEY) onUnauthorized();
+      },
     }),
     defaultOptions: {
       queries: {

@@ -10,7 +10,8 @@ import { SearchBox } from '../components/search-box';
 import { SelectField } from '../components/select-field';
 import { auditDiff } from '../lib/audit-diff';
 
-const TARGET_TYPES = ['customer', 'admin', 'host', 'modem', 'country', 'carrier', 'region', 'tariff', 'rotation_interval', 'coupon', 'payment', 'notification', 'settings'] as const;
+// The target types the server records (audit rows name them; 'all' is a notification to everyone).
+const TARGET_TYPES = ['user', 'host', 'modem', 'country', 'carrier', 'region', 'tariff', 'rotation-interval', 'coupon', 'payment', 'all', 'settings'] as const;
 
 /** Every operator action: who, what, when, and before → after as a readable diff; searchable and filterable. */
 export function AuditPage() {
