@@ -55,6 +55,9 @@ export async function setActive(db: Database, rawEmail: string, active: boolean)
     if (!active) {
       const deleted = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
       sessionsEnded = Number(deleted.numDeletedRows);
+      // Running servers cache sessions and API keys in memory: tell them on the bus channel (NOTIFY is delivered
+      // when this transaction commits), so the account is out on its next request.
+      await sql`select pg_notify('cellport_bus', ${JSON.stringify({ origin: 'cli', topic: 'session:revoked', data: { userId: user.id } })})`.execute(trx);
     }
     return { email: user.email, sessionsEnded };
   });

@@ -5,6 +5,7 @@ import { createCustomer, type Customer } from '../purchases/test-fixtures.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { issueRealtimeToken, verifyRealtimeToken } from './realtime-token.js';
+import { setActive } from '../../cli/admin-commands.js';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 let a: TestApp;
@@ -143,5 +144,19 @@ describe.runIf(onPostgres)('two server instances on one PostgreSQL database', ()
     expect(res.json().data[0].text).toBe('P3 was not renewed and its modem went back to stock.');
     expect((await get(b!, res.headers.etag as string)).statusCode).toBe(304);
     expect(res.headers.etag).toBe((await get(a)).headers.etag);
+  });
+
+  it('deactivating from the CLI (another process) ends a session cached by a running instance at once', async () => {
+    const carol = await createCustomer(a);
+    const poll = () => b!.app.inject({ method: 'GET', url: '/api/v1/notifications', headers: { cookie: carol.cookie } });
+    expect((await poll()).statusCode).toBe(200);
+    const { email } = await a.ctx.db.selectFrom('users').select('email').where('id', '=', carol.id).executeTakeFirstOrThrow();
+    await setActive(a.ctx.db, email, false);
+    let status = 200;
+    for (let i = 0; i < 100 && status === 200; i++) {
+      status = (await poll()).statusCode;
+      if (status === 200) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
   });
 });
