@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { createBtcAdapter, type BtcAdapter } from '../../integrations/bitcoin/btc-adapter.js';
 import { PayPalGateway } from '../../integrations/paypal/paypal-gateway.js';
-import { BtcRateSource } from '../../integrations/rates/btc-rate-source.js';
+import { BtcRateSource, type BtcUsdRate } from '../../integrations/rates/btc-rate-source.js';
+import { decimalToMicro } from '../../integrations/rates/decimal-rate.js';
 import { createCardProvider } from '../../integrations/stripe/create-card-provider.js';
 import type { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
 import type { StripeCardProvider } from '../../integrations/stripe/stripe-card-provider.js';
@@ -11,7 +12,7 @@ import { createUsdtAdapter, type UsdtAdapter } from '../../integrations/tron/usd
 export interface PaymentsRuntime {
   btc: BtcAdapter;
   usdt: UsdtAdapter;
-  rates: BtcRateSource;
+  rates: { current(): Promise<BtcUsdRate | null> };
   card: StripeCardProvider | SandboxCardProvider | null;
   paypal: PayPalGateway;
   /** 'live' only when both coins watch the chain; with a sandbox key payments complete by simulation. */
@@ -30,7 +31,7 @@ export function paymentsRuntime(ctx: AppContext): PaymentsRuntime {
     const cryptoMode = btc.mode === 'live' && usdt.mode === 'live' ? 'live' : 'sandbox';
     rt = {
       btc, usdt, cryptoMode,
-      rates: new BtcRateSource({ url: ctx.config.RATE_TICKER_URL, log: ctx.log }),
+      rates: withSandboxFallback(new BtcRateSource({ url: ctx.config.RATE_TICKER_URL, log: ctx.log }), cryptoMode),
       card: createCardProvider(ctx.config),
       paypal: new PayPalGateway(ctx.config.paypal),
       simulateCrypto: cryptoMode === 'sandbox' && !ctx.config.isProduction,
@@ -38,4 +39,15 @@ export function paymentsRuntime(ctx: AppContext): PaymentsRuntime {
     runtimes.set(ctx, rt);
   }
   return rt;
+}
+
+/**
+ * Offline, the public ticker never answers; in sandbox mode a fixed, clearly fake rate keeps Bitcoin payments
+ * usable (they complete by simulation anyway). In live mode an unknown rate stays unknown.
+ */
+export const SANDBOX_BTC_USD = '100000';
+function withSandboxFallback(source: BtcRateSource, mode: 'live' | 'sandbox'): PaymentsRuntime['rates'] {
+  if (mode === 'live') return source;
+  const fallback: BtcUsdRate = { usd: SANDBOX_BTC_USD, microUsdPerBtc: decimalToMicro(SANDBOX_BTC_USD), fetchedAt: new Date(0) };
+  return { current: async () => (await source.current()) ?? fallback };
 }
