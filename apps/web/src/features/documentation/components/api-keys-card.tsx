@@ -55,7 +55,7 @@ export function ApiKeysCard() {
       ) : keys.data.length === 0 ? (
         <p className="docs-muted">{t('keys.empty')}</p>
       ) : (
-        <div className="docs-table-scroll">
+        <div className="docs-table-scroll" tabIndex={0} role="region" aria-label={t('keys.title')}>
           <table className="docs-table">
             <caption className="visually-hidden">{t('keys.title')}</caption>
             <thead><tr>

@@ -7,7 +7,7 @@ import { groupOperations, type Field, type Operation } from '../lib/openapi';
 function FieldTable({ caption, fields, showIn }: { caption: string; fields: Array<Field & { in?: string }>; showIn?: boolean }) {
   const { t } = useT('docs');
   return (
-    <div className="docs-table-scroll">
+    <div className="docs-table-scroll" tabIndex={0} role="region" aria-label={caption}>
       <table className="docs-table docs-table--fields">
         <caption>{caption}</caption>
         <thead><tr>

@@ -14,7 +14,8 @@ export function TrafficTable({ rows, granularity }: { rows: TrafficRow[]; granul
   const sorted = [...rows].sort((a, b) => b.bucket.localeCompare(a.bucket) || a.modem_name.localeCompare(b.modem_name));
   return (
     <div className="traffic-table">
-      <div className="traffic-table__scroll">
+      {/* Focusable and named so keyboard users can scroll it sideways on a phone. */}
+      <div className="traffic-table__scroll" tabIndex={0} role="region" aria-label={t('table.caption')}>
         <table>
           <caption className="visually-hidden">{t('table.caption')}</caption>
           <thead>
