@@ -43,6 +43,7 @@ export async function registerWeb(app: App, { config }: AppContext): Promise<voi
       root: config.webDist,
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders(res, path) {
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
