@@ -212,9 +212,37 @@ describe('running the business', () => {
       await customer.context.close();
     }
 
+    // The customer's page: a credit of $1.50 with a reason (typed in dollars, booked in micro-units), then a message.
+    await openConsolePage(page, '/customers', 'nav.customers');
+    await page.getByLabel(a('customers.search')).fill('demo@');
+    await page.getByRole('link', { name: demo.email, exact: true }).click();
+    await heading(page, 'Demo Customer').waitFor();
+    await page.waitForLoadState('networkidle');
+    await visitCheck(page, 'admin-customer-detail');
+    await page.getByRole('button', { name: exact(a('customers.adjust')) }).click();
+    await dialog(page).getByLabel(a('customers.amountUsd')).fill('1.50');
+    await dialog(page).getByLabel(a('confirm.reason')).fill('Goodwill credit (e2e)');
+    await dialog(page).getByText(a('customers.willCredit', { amount: '$1.50' })).waitFor();
+    await dialog(page).getByRole('button', { name: exact(a('customers.credit')) }).click();
+    await expectToast(page, a('customers.adjusted'));
+    // The ledger shows the credit; the audit log (below) keeps the reason.
+    await page.getByRole('region', { name: a('customers.ledger') }).getByRole('cell', { name: '$1.50', exact: true }).waitFor();
+
+    await openConsolePage(page, '/notifications', 'nav.notifications');
+    await page.getByLabel(a('notifications.findCustomer')).fill('demo@');
+    // Choosing a customer replaces the list with "To: …" (a Change button brings it back).
+    await page.getByRole('radio', { name: new RegExp(demo.email.replace('.', '\\.')) }).click();
+    await page.locator('strong', { hasText: demo.email }).waitFor();
+    await page.getByLabel('English', { exact: true }).fill('Maintenance tonight at 23:00 UTC.');
+    await page.getByLabel('Русский', { exact: true }).fill('Сегодня в 23:00 UTC технические работы.');
+    await page.getByLabel('中文', { exact: true }).fill('今晚 23:00 UTC 进行维护。');
+    await page.getByRole('button', { name: exact(a('notifications.send')) }).click();
+    await dialog(page).getByRole('button', { name: exact(a('notifications.send')) }).click();
+    await expectToast(page, a('notifications.sent'));
+
     // Every step is in the audit log, with who did it.
     await openConsolePage(page, '/audit', 'nav.audit');
-    for (const action of ['country.create', 'carrier.create', 'tariff.create', 'host.create', 'modem.import', 'modem.create', 'coupon.create', 'payment.refund']) {
+    for (const action of ['country.create', 'carrier.create', 'tariff.create', 'host.create', 'modem.import', 'modem.create', 'coupon.create', 'payment.refund', 'customer.balance-adjust', 'notification.send']) {
       await page.getByLabel(a('audit.search')).fill(action);
       const row = page.getByRole('row').filter({ has: page.locator('.admin-audit__action', { hasText: exact(action) }) }).first();
       await row.waitFor();
