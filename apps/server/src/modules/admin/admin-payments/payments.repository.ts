@@ -4,7 +4,7 @@ import type { Database } from '../../../db/database.js';
 import type { Tx } from '../../ledger/ledger.service.js';
 import { containsPattern, type Paging } from '../admin-http.js';
 
-export interface PaymentFilter extends Omit<AdminPaymentsQuery, 'page' | 'pageSize'> {}
+export type PaymentFilter = Omit<AdminPaymentsQuery, 'page' | 'pageSize'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
