@@ -28,6 +28,7 @@ export const ADMIN_ERRORS = {
   REFUND_TOO_LARGE: 'A refund cannot be larger than the payment',
   REFUND_EXCEEDS_BALANCE: 'The customer\'s balance no longer holds this money, so it cannot be sent back',
   REFUND_PROVIDER_FAILED: 'The payment provider refused the refund. Nothing was changed.',
+  REFUND_DONE_BY_PROVIDER: 'The payment provider has already reported a refund of this payment and its money was taken back. Nothing was changed.',
   PAYMENT_NOT_STUCK: 'Only a pending payment can be completed by hand',
   COMPLETION_UNAVAILABLE: 'This payment cannot be completed by hand',
 } as const;

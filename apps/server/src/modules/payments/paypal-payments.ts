@@ -4,6 +4,7 @@ import { IpnVerificationError } from '../../integrations/paypal/ipn-verifier.js'
 import { AppError } from '../../lib/app-error.js';
 import type { Fulfilment } from './fulfilment.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
+import { paypalIpnRefundReference } from './refund-references.js';
 
 const CENT = 10_000n;
 export const PAYPAL_SECRET_PREFIX = 'paypal_';
@@ -11,7 +12,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * PayPal IPN: post the raw body back to PayPal for validation, check it against our record of the payment (receiver,
- * currency, amount, status) and credit once per txn_id; Refunded/Reversed take the money back once per txn_id.
+ * currency, amount, status) and credit once per txn_id; Refunded/Reversed take the money back once per txn_id, and not
+ * at all when the operator already refunded the payment from the console (the shared `paypal-refund:<order>:` family).
  * Offline sandbox completion produces the same outcome and goes through `apply`.
  */
 export class PayPalPayments {
@@ -50,9 +52,25 @@ export class PayPalPayments {
       });
       return;
     }
-    const taken = await this.ctx.db.transaction().execute((tx) => this.fulfilment.takeBack(tx, {
-      userId: order.user_id, amount: BigInt(outcome.amountCents) * CENT, reference: `paypal:${outcome.txnId}`, kind: 'paypal_refund',
-    }));
+    const amount = BigInt(outcome.amountCents) * CENT;
+    const taken = await this.ctx.db.transaction().execute(async (tx) => {
+      // The console refund locks the same payment row first, so the two paths see each other's bookings.
+      await tx.selectFrom('payments').select('id').where('id', '=', order.id).forUpdate().executeTakeFirst();
+      const reference = paypalIpnRefundReference(order.id, outcome.txnId);
+      // `paypal:<txn>` is where refunds were booked before the shared family: a redelivery of one of those is a replay too.
+      const seen = await tx.selectFrom('ledger_entries').select('id').where('reference', 'in', [reference, `paypal:${outcome.txnId}`]).executeTakeFirst();
+      if (seen) return false;
+      const consoleRefund = await tx.selectFrom('payment_refunds').select(['amount', 'method']).where('payment_id', '=', order.id)
+        .where('method', '<>', 'balance').executeTakeFirst();
+      if (consoleRefund) {
+        // The operator already sent this money back from the console and debited it: this IPN is that refund
+        // arriving from PayPal. Nothing more is taken (a redelivery lands here again and changes nothing either).
+        this.ctx.log.warn({ order: order.id, txn: outcome.txnId, ipnAmount: String(amount), consoleAmount: String(consoleRefund.amount) },
+          'PayPal refund IPN for a payment already refunded from the console; nothing more taken');
+        return false;
+      }
+      return this.fulfilment.takeBack(tx, { userId: order.user_id, amount, reference, kind: 'paypal_refund' });
+    });
     if (taken) await this.fulfilment.announce(order.user_id, { credited: true, completed: null });
   }
 

@@ -6,6 +6,9 @@ import { AppError } from '../../../lib/app-error.js';
 import { LedgerService, type Tx } from '../../ledger/ledger.service.js';
 import { Fulfilment } from '../../payments/fulfilment.js';
 import { paymentsRuntime } from '../../payments/payments-runtime.js';
+import {
+  cardConsoleRefundReference, cardRefundFamily, likeFamily, paypalConsoleRefundReference, paypalRefundFamily,
+} from '../../payments/refund-references.js';
 import { PortsRepository } from '../../ports/ports.repository.js';
 import { PurchasesService } from '../../purchases/purchases.service.js';
 import { paging } from '../admin-http.js';
@@ -25,7 +28,10 @@ import { MICRO_PER_CENT, toRefund } from './refunds.js';
  * - to 'source' of a purchase/renewal: the purchase is reversed onto the balance (credit `refund:<paymentId>`) and the
  *   money leaves to the source (debit), so the balance nets to what it was.
  * Card refunds go through the card provider; their debit uses the reference family of the card webhook
- * (`card-refund:<intent>:…`), so the later charge.refunded event finds it taken and takes nothing more.
+ * (`card-refund:<intent>:…`), so the later charge.refunded event finds it taken and takes nothing more. PayPal refunds
+ * (made by the operator at PayPal) debit `paypal-refund:<paymentId>:admin`; the later Refunded IPN sees the console refund
+ * and takes nothing more. The other way round — the provider's notification booked first — the console refund is
+ * refused with REFUND_DONE_BY_PROVIDER (modules/payments/refund-references.ts).
  */
 export class PaymentsAdminService {
   private readonly repo: AdminPaymentsRepository;
@@ -79,6 +85,7 @@ export class PaymentsAdminService {
       if (payment.status !== 'completed') throw new AppError('REFUND_NOT_ALLOWED', 409);
       const existing = await tx.selectFrom('payment_refunds').select('id').where('payment_id', '=', id).executeTakeFirst();
       if (existing) throw new AppError('REFUND_EXISTS', 409);
+      await this.refuseWhenProviderRefunded(tx, payment.provider, id);
       const amount = req.amount ? BigInt(req.amount) : BigInt(payment.amount);
       if (amount <= 0n) throw new AppError('REFUND_NOT_ALLOWED', 409); // a 100 % coupon purchase: nothing was paid
       if (amount > BigInt(payment.amount)) throw new AppError('REFUND_TOO_LARGE', 422);
@@ -91,7 +98,7 @@ export class PaymentsAdminService {
       if (to === 'balance' || payment.provider === 'balance') {
         await this.ledger.credit(tx, { ...base, kind: 'refund', reference: `refund:${id}` });
       } else {
-        let outReference = `refund-out:${id}`;
+        let outReference = payment.provider === 'paypal' ? paypalConsoleRefundReference(id) : `refund-out:${id}`;
         method = 'manual';
         if (payment.kind !== 'topup') await this.ledger.credit(tx, { ...base, kind: 'refund', reference: `refund:${id}` });
         const before = await this.ledger.balance(userId, 'usdt', tx);
@@ -109,7 +116,7 @@ export class PaymentsAdminService {
               throw new AppError('REFUND_PROVIDER_FAILED', 502);
             }
             method = 'provider';
-            outReference = `card-refund:${intent}:admin:${id}`;
+            outReference = cardConsoleRefundReference(intent, id);
           }
         }
         await this.ledger.debit(tx, { ...base, kind: 'refund_out', reference: outReference });
@@ -129,6 +136,22 @@ export class PaymentsAdminService {
     });
     await this.ctx.bus.publish('balance:changed', { userId: (await this.repo.byId(id))!.userId }).catch(() => {});
     return { refund: toRefund(result), payment: (await this.repo.byId(id))! };
+  }
+
+  /**
+   * The provider already told us it sent money back (a PayPal Refunded/Reversed IPN, a Stripe charge.refunded) and that
+   * was debited: a console refund now would take it a second time (and, for cards, refund at Stripe again).
+   */
+  private async refuseWhenProviderRefunded(tx: Tx, provider: string, id: string): Promise<void> {
+    let family: string | null = null;
+    if (provider === 'paypal') family = paypalRefundFamily(id);
+    if (provider === 'card') {
+      const intent = await this.cardIntent(tx, id);
+      if (intent) family = cardRefundFamily(intent);
+    }
+    if (!family) return;
+    const taken = await tx.selectFrom('ledger_entries').select('reference').where('reference', 'like', likeFamily(family)).executeTakeFirst();
+    if (taken) throw new AppError('REFUND_DONE_BY_PROVIDER', 409, undefined, { reference: taken.reference });
   }
 
   private async cardIntent(tx: Tx, paymentId: string): Promise<string | null> {
