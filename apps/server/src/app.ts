@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { App, AppContext } from './context.js';
@@ -59,8 +59,10 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     trustProxy: config.isProduction,
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
-    // Polls arrive every few seconds per customer: only failures and slow requests are logged (plugins/request-logging.ts).
-    disableRequestLogging: true,
+    // Polls arrive every few seconds per customer: Fastify's own per-request lines are off and only failures and
+    // slow requests are logged (plugins/request-logging.ts). logController replaces the deprecated top-level
+    // disableRequestLogging option.
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -12,7 +12,8 @@ export function registerRequestLogging(app: FastifyInstance): void {
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     if (status < 400 && ms < SLOW_MS) return;
-    const entry = { method: request.method, url: request.url, status, ms: Math.round(ms), reqId: request.id };
+    // request.log already carries reqId.
+    const entry = { method: request.method, url: request.url, status, ms: Math.round(ms) };
     if (status >= 500) request.log.error(entry, 'request failed');
     else if (status >= 400) request.log.info(entry, 'request refused');
     else request.log.warn(entry, 'slow request');

@@ -10,6 +10,7 @@ import type { Quote } from './order-pricing.js';
 import type { OrderRow } from './order-view.js';
 import { OrdersService } from './orders.service.js';
 import { addressIndex } from './payment-accounts.js';
+import { announcePendingCrypto } from './pending-crypto-poll.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
 
 export const WATCH_INTERVAL_MS = 30_000;
@@ -53,6 +54,8 @@ export class CryptoPayments {
       const order = await this.orders.create(tx, { userId, provider: 'crypto', quote, providerAmount: coinAmount, lng, coin, address, expiresAt });
       await this.jobs.schedule(tx, { kind: JOB_EXPIRE, key: `${JOB_EXPIRE}:${order.id}`, runAt: expiresAt, payload: { orderId: order.id } });
       if (this.adapter(coin).mode === 'live') await this.scheduleWatch(tx, order.id, 1, new Date(Date.now() + WATCH_INTERVAL_MS));
+      // One bump for both changes: the new payment replaces the cancelled one in the poll and on the client.
+      await announcePendingCrypto(tx, 'add', order);
       return order;
     });
   }
@@ -124,7 +127,9 @@ export class CryptoPayments {
       if (!order || order.status !== 'pending') return;
       // A last look at the chain, so a deposit that arrived just before the deadline still completes the order.
       await this.scan(tx, order);
-      await tx.updateTable('payment_orders').set({ status: 'expired' }).where('id', '=', orderId).where('status', '=', 'pending').execute();
+      const expired = await tx.updateTable('payment_orders').set({ status: 'expired' })
+        .where('id', '=', orderId).where('status', '=', 'pending').returningAll().executeTakeFirst();
+      if (expired) await announcePendingCrypto(tx, 'cancel', expired);
     });
   }
 }

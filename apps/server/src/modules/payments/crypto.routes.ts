@@ -3,6 +3,7 @@ import {
 } from '@cellport/shared/schemas/payments';
 import type { App } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import { conditionalPoll } from '../../lib/poll-versions.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../catalog/request-language.js';
 import type { CryptoPayments } from './crypto-payments.js';
@@ -27,12 +28,17 @@ export function registerCryptoRoutes(app: App, deps: PaymentRouteDeps & { crypto
       return { error: null, data: await cryptoToApi(ctx.db, order) };
     });
 
-  // Polled every 5 s by every open dashboard: one indexed lookup, names only when a payment is pending.
+  // Polled every 5 s by every open dashboard. The ETag is the customer's 'pendingCrypto' poll version, which every
+  // write that changes this answer bumps in its transaction (announcePendingCrypto): an unchanged poll with
+  // If-None-Match is answered 304 from memory without touching the database.
   app.get('/api/v1/pending-crypto-payment-active',
     { preHandler: requireUser, schema: { response: { 200: activeCryptoPaymentResponseSchema } } },
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const order = await orders.activeCrypto(currentUser(request).userId);
+      const { userId } = currentUser(request);
+      // The version is read before the row, so the ETag sent is never newer than the body it goes with.
+      const version = await conditionalPoll(request, reply, ctx.pollVersions, 'pendingCrypto', userId);
+      if (version === null) return reply;
+      const order = await orders.activeCrypto(userId);
       return { data: order ? await cryptoToApi(ctx.db, order) : null };
     });
 }

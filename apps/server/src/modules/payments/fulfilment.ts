@@ -10,6 +10,7 @@ import { LedgerService, type Tx } from '../ledger/ledger.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import type { PurchasesService } from '../purchases/purchases.service.js';
 import { ordersToApi, type OrderRow } from './order-view.js';
+import { announcePendingCrypto } from './pending-crypto-poll.js';
 
 export interface SettleInput {
   userId: string;
@@ -67,9 +68,14 @@ export class Fulfilment {
     await tx.updateTable('payment_orders').set({ received }).where('id', '=', order.id).execute();
     if (received < target(order)) {
       this.ctx.log.info({ order: order.id, received: String(received), needed: String(target(order)) }, 'partial payment credited; order stays pending');
+      // A pending crypto payment shows what was received so far (no-op for card and PayPal orders).
+      await announcePendingCrypto(tx, 'update', { ...order, received });
       return { credited: true, completed: null };
     }
-    return { credited: true, completed: await this.complete(tx, { ...order, received }) };
+    const completed = await this.complete(tx, { ...order, received });
+    // Deposit watcher, 'Simulate payment' and the admin's manual completion all end here: no longer active.
+    await announcePendingCrypto(tx, 'cancel', completed);
+    return { credited: true, completed };
   }
 
   /** Runs `settle` in its own transaction and announces the result after the commit. */

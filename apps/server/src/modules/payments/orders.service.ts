@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import type { Tx } from '../ledger/ledger.service.js';
 import type { Quote } from './order-pricing.js';
 import type { OrderRow } from './order-view.js';
+import { announcePendingCrypto } from './pending-crypto-poll.js';
 
 /** Writes and reads payment orders, always scoped by the customer. */
 export class OrdersService {
@@ -41,8 +42,13 @@ export class OrdersService {
 
   /** Cancels the customer's own pending order; another customer's is not found (404), a finished one is 409. */
   async cancel(userId: string, id: string): Promise<void> {
-    const done = await this.ctx.db.updateTable('payment_orders').set({ status: 'cancelled' })
-      .where('id', '=', id).where('user_id', '=', userId).where('status', '=', 'pending').returning('id').executeTakeFirst();
+    const done = await this.ctx.db.transaction().execute(async (tx) => {
+      const row = await tx.updateTable('payment_orders').set({ status: 'cancelled' })
+        .where('id', '=', id).where('user_id', '=', userId).where('status', '=', 'pending').returningAll().executeTakeFirst();
+      // A crypto payment was the active one: its poll version moves with the commit.
+      if (row) await announcePendingCrypto(tx, 'cancel', row);
+      return row;
+    });
     if (done) return;
     await this.own(userId, id);
     throw new AppError('PAYMENT_NOT_PENDING', 409);
