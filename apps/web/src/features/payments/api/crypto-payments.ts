@@ -1,6 +1,6 @@
 import type { Coin } from '@cellport/shared/constants';
-import { apiDelete, apiGet, apiPost } from '../../../lib/api';
-import type { ActiveCryptoPaymentResponse, CryptoPendingResponse } from '@cellport/shared/schemas/payments';
+import { apiDelete, apiPost } from '../../../lib/api';
+import type { CryptoPendingResponse } from '@cellport/shared/schemas/payments';
 import type { PaymentOrder } from '../flow/payment-order';
 import { microToDollars } from '../lib/amounts';
 import { orderFields } from './order-body';
@@ -15,10 +15,6 @@ export async function createCryptoPayment(order: PaymentOrder, coin: Coin): Prom
   });
   return response.data;
 }
-
-/** GET /pending-crypto-payment-active (polled every 5 s by the shell). */
-export const getActiveCryptoPayment = () =>
-  apiGet<ActiveCryptoPaymentResponse>('/pending-crypto-payment-active').then((r) => r.data);
 
 /** DELETE /pending-payments/:id — cancels any pending payment of the customer. */
 export const cancelPendingPayment = (id: string) => apiDelete<{ error: null }>(`/pending-payments/${encodeURIComponent(id)}`);
