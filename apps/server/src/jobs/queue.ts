@@ -3,7 +3,15 @@ import type { Database } from '../db/database.js';
 import type { Tx } from '../modules/ledger/ledger.service.js';
 
 export interface ScheduledJob { kind: string; key: string; runAt: Date; payload: Record<string, unknown> }
-export type JobHandler = (tx: Tx, payload: Record<string, unknown>, now: Date) => Promise<void>;
+/**
+ * Work a handler hands back to run after its transaction commits: slow outside calls (a modem rotation takes
+ * seconds) must not hold the job's row lock or, on PGlite, the only connection. It runs at most once — a crash
+ * after the commit skips it — and its failure is logged, not retried.
+ */
+export type AfterCommit = () => Promise<void>;
+export type JobHandler = (tx: Tx, payload: Record<string, unknown>, now: Date) => Promise<void | AfterCommit>;
+/** Runs at the start of every `runDueJobs(now)`: schedules jobs that should exist and do not (a planner). */
+export type JobPlanner = (now: Date) => Promise<void>;
 
 const MAX_BACKOFF_MS = 60 * 60_000;
 
@@ -14,34 +22,55 @@ const MAX_BACKOFF_MS = 60 * 60_000;
  */
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly planners: JobPlanner[] = [];
 
   constructor(private readonly db: Database, private readonly log?: { error(obj: unknown, msg: string): void }) {}
 
   handle(kind: string, handler: JobHandler): void { this.handlers.set(kind, handler); }
 
-  /** Schedules jobs (one statement) unless one with the same key exists (done or not). Pass the transaction they belong to. */
-  async schedule(q: Database | Tx, jobs: ScheduledJob | ScheduledJob[]): Promise<void> {
+  plan(planner: JobPlanner): void { this.planners.push(planner); }
+
+  /**
+   * Schedules jobs (one statement) unless one with the same key exists (done or not). Pass the transaction they
+   * belong to. `rearmDone` makes a done job with the key due again — for callers whose handler checks a state of
+   * its own (a due time in the row it acts on), so the same key may legitimately come round twice.
+   */
+  async schedule(q: Database | Tx, jobs: ScheduledJob | ScheduledJob[], options: { rearmDone?: boolean } = {}): Promise<void> {
     const list = Array.isArray(jobs) ? jobs : [jobs];
     if (!list.length) return;
     await q.insertInto('jobs')
       .values(list.map((job) => ({ kind: job.kind, key: job.key, run_at: job.runAt, payload: JSON.stringify(job.payload) })))
-      .onConflict((oc) => oc.column('key').doNothing())
+      .onConflict((oc) => options.rearmDone
+        ? oc.column('key').doUpdateSet((eb) => ({
+          run_at: eb.ref('excluded.run_at'), payload: eb.ref('excluded.payload'), done_at: null, attempts: 0, last_error: null,
+        })).where('jobs.done_at', 'is not', null)
+        : oc.column('key').doNothing())
       .execute();
   }
 
   /** Runs every job due at `now` (tests pass a future time to travel). Returns how many ran successfully. */
   async runDueJobs(now: Date = new Date(), limit = 500): Promise<number> {
+    for (const planner of this.planners) {
+      await planner(now).catch((err: unknown) => this.log?.error({ err }, 'job planner failed'));
+    }
     let done = 0;
     const failed = new Set<string>();
-    for (let i = 0; i < limit; i++) {
-      const outcome = await this.runOne(now, failed);
-      if (outcome === 'none') break;
-      if (outcome === 'done') done++;
+    // After-commit work runs alongside the next jobs (one slow modem does not hold up the queue) and is awaited
+    // before returning, so a caller — the runner's next tick, a test — sees its effects.
+    const afterCommit: Array<Promise<void>> = [];
+    try {
+      for (let i = 0; i < limit; i++) {
+        const outcome = await this.runOne(now, failed, afterCommit);
+        if (outcome === 'none') break;
+        if (outcome === 'done') done++;
+      }
+    } finally {
+      await Promise.allSettled(afterCommit);
     }
     return done;
   }
 
-  private async runOne(now: Date, failed: Set<string>): Promise<'none' | 'done' | 'failed'> {
+  private async runOne(now: Date, failed: Set<string>, afterCommit: Array<Promise<void>>): Promise<'none' | 'done' | 'failed'> {
     let claimed: { id: string; kind: string; attempts: number } | undefined;
     try {
       const result = await this.db.transaction().execute(async (tx) => {
@@ -53,12 +82,19 @@ export class JobQueue {
         claimed = job;
         const handler = this.handlers.get(job.kind);
         if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-        await handler(tx, job.payload, now);
+        const after = await handler(tx, job.payload, now);
         await tx.updateTable('jobs').set({ done_at: sql`now()`, attempts: job.attempts + 1, last_error: null })
           .where('id', '=', job.id).execute();
-        return 'done' as const;
+        return { outcome: 'done' as const, after };
       });
-      return result;
+      if (result === 'none') return result;
+      if (result.after) {
+        const job = claimed!;
+        afterCommit.push(result.after().catch((err: unknown) => {
+          this.log?.error({ err, job: job.id, kind: job.kind }, 'job after-commit work failed');
+        }));
+      }
+      return result.outcome;
     } catch (err) {
       if (!claimed) throw err;
       failed.add(claimed.id);

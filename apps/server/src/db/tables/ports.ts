@@ -27,6 +27,8 @@ export interface ModemsTable {
   used_slots: Generated<number>;
   rotation_interval: number | null;
   last_rotated_at: Date | null;
+  /** Due time of the shared modem's next automatic rotation; null when no chain runs. */
+  rotation_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 export interface PortsTable {
   id: Generated<string>;
@@ -45,6 +47,8 @@ export interface PortsTable {
   expires_at: Timestamp;
   auto_renew: Generated<boolean>;
   last_rotated_at: Date | null;
+  /** Due time of the port's next automatic rotation; null when no chain runs. */
+  rotation_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   released_at: Date | null;
 }

@@ -5,23 +5,21 @@ import {
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
-import { SimulatedModemDriver } from '../../integrations/modem-control/simulated-driver.js';
 import { hashToken } from '../../lib/tokens.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 import { requestLanguage } from '../catalog/request-language.js';
+import { rotationServiceFor } from './interval-rotation.js';
 import { PortsRepository } from './ports.repository.js';
 import { PortsService } from './ports.service.js';
-import { RotationService } from './rotation.service.js';
 
 const tooSoonSchema = z.object({ error: z.string(), code: z.string(), retryAfter: z.number() });
 
 /** The customer's ports ("modems" in the API): list, settings, rotation and rotation links. */
 export function registerPorts(app: App, ctx: AppContext): void {
   const repository = new PortsRepository(ctx.db, ctx.config.secret, ctx.config.publicUrl);
-  const service = new PortsService(ctx.db, repository, ctx.config.secret, ctx.config.publicUrl);
-  const driver = new SimulatedModemDriver({ delayMs: ctx.config.MODEM_SIM_DELAY_MS, sameIpRate: ctx.config.MODEM_SIM_SAME_IP_RATE });
-  const rotation = new RotationService(ctx.db, ctx.bus, driver);
+  const service = new PortsService(ctx.db, repository, ctx.config.secret, ctx.config.publicUrl, app.jobs);
+  const rotation = rotationServiceFor(ctx);
 
   // The customer API: these four also accept `Authorization: Bearer cpk_…` (config.apiKey).
   app.get('/api/v1/modems', { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, response: { 200: portsResponseSchema } } },

@@ -2,7 +2,9 @@ import { isIP } from 'node:net';
 import type { Language } from '@cellport/shared';
 import { CATALOG_MESSAGES, type Port, type PortPatchRequest } from '@cellport/shared/schemas/catalog';
 import type { Database } from '../../db/database.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
+import { reschedulePortRotation } from './interval-rotation.js';
 import { newRotationNonce, rotationToken, rotationTokenHash } from './port-credentials.js';
 import type { PortsRepository } from './ports.repository.js';
 
@@ -26,6 +28,8 @@ export class PortsService {
     private readonly repository: PortsRepository,
     private readonly secret: string,
     private readonly publicUrl: string,
+    /** Reschedules the automatic rotation when the interval changes. */
+    private readonly jobs: JobQueue,
   ) {}
 
   async list(userId: string, lng: Language): Promise<Port[]> {
@@ -33,7 +37,7 @@ export class PortsService {
   }
 
   async update(userId: string, portId: string, patch: PortPatchRequest, lng: Language): Promise<Port> {
-    const port = await this.db.selectFrom('ports').select(['id', 'is_shared'])
+    const port = await this.db.selectFrom('ports').select(['id', 'is_shared', 'rotation_interval'])
       .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
     if (!port) throw notFound();
     const set: Record<string, unknown> = {};
@@ -52,7 +56,10 @@ export class PortsService {
     }
     if (Object.keys(set).length) {
       try {
-        await this.db.updateTable('ports').set(set).where('id', '=', portId).where('user_id', '=', userId).execute();
+        await this.db.transaction().execute(async (tx) => {
+          await tx.updateTable('ports').set(set).where('id', '=', portId).where('user_id', '=', userId).execute();
+          if (patch.rotationInterval !== undefined && patch.rotationInterval !== port.rotation_interval) await reschedulePortRotation(this.jobs, tx, portId);
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw new AppError('PROXY_LOGIN_TAKEN', 409);
         throw err;

@@ -40,6 +40,28 @@ export class RotationService {
     return this.rotate(port);
   }
 
+  /** The interval schedule's rotation of a dedicated port: the same checks and per-port cooldown as a click. */
+  async rotatePortOnSchedule(portId: string): Promise<RotationResult> {
+    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'status', 'expires_at', 'last_rotated_at'])
+      .where('id', '=', portId).where('status', '<>', 'released').executeTakeFirst();
+    if (!port) throw notFound();
+    return this.rotate(port);
+  }
+
+  /**
+   * The schedule of a shared modem: one rotation for every customer on it. The cooldown applies to the modem — a
+   * customer who rotated it within the minute already gave everyone a new IP.
+   */
+  async rotateModemOnSchedule(modemId: string): Promise<RotationResult> {
+    const cooldown = CATALOG_LIMITS.rotationCooldownSeconds;
+    const recent = await this.db.selectFrom('modems').select('id').where('id', '=', modemId)
+      .where('last_rotated_at', '>', sql<Date>`now() - make_interval(secs => ${cooldown})`).executeTakeFirst();
+    if (recent) throw new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: cooldown });
+    const modem = await this.claimModem(modemId);
+    if (!modem) throw await this.modemBusy(modemId);
+    return this.raceLimit(this.drive(modem.id, modem.imei, modem.ext_ip));
+  }
+
   private async rotate(port: { id: string; modem_id: string; status: string; expires_at: Date; last_rotated_at: Date | null }): Promise<RotationResult> {
     if (port.status !== 'active' || port.expires_at.getTime() <= Date.now()) throw new AppError('PORT_EXPIRED', 409);
     const cooldown = CATALOG_LIMITS.rotationCooldownSeconds;
@@ -53,24 +75,35 @@ export class RotationService {
       .returning('id').executeTakeFirst();
     if (!claimed) throw await this.tooSoon(port.id);
 
-    const modem = await this.db.updateTable('modems')
+    const modem = await this.claimModem(port.modem_id);
+    if (!modem) {
+      // Give the minute back: nothing happened for this port.
+      await this.db.updateTable('ports').set({ last_rotated_at: port.last_rotated_at }).where('id', '=', port.id).execute();
+      throw await this.modemBusy(port.modem_id);
+    }
+    return this.raceLimit(this.drive(modem.id, modem.imei, modem.ext_ip));
+  }
+
+  /** One rotation at a time per modem: takes it unless it is offline or another rotation is under way. */
+  private claimModem(modemId: string) {
+    return this.db.updateTable('modems')
       .set({ apply_status: 'rotating', last_rotated_at: sql`now()` })
-      .where('id', '=', port.modem_id).where('online', '=', true)
+      .where('id', '=', modemId).where('online', '=', true)
       .where((eb) => eb.or([
         eb('apply_status', 'in', ['idle', 'failed']),
         eb('last_rotated_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_ROTATION_MS / 1000})`),
       ]))
       .returning(['id', 'imei', 'ext_ip']).executeTakeFirst();
-    if (!modem) {
-      // Give the minute back: nothing happened for this port.
-      await this.db.updateTable('ports').set({ last_rotated_at: port.last_rotated_at }).where('id', '=', port.id).execute();
-      const online = await this.db.selectFrom('modems').select('online').where('id', '=', port.modem_id).executeTakeFirst();
-      if (!online?.online) throw new AppError('MODEM_OFFLINE', 503);
-      // Another port on the same (shared) modem is rotating it right now.
-      throw new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: 5 });
-    }
+  }
 
-    const work = this.drive(modem.id, modem.imei, modem.ext_ip);
+  private async modemBusy(modemId: string): Promise<AppError> {
+    const online = await this.db.selectFrom('modems').select('online').where('id', '=', modemId).executeTakeFirst();
+    if (!online?.online) return new AppError('MODEM_OFFLINE', 503);
+    // Another port on the same (shared) modem is rotating it right now.
+    return new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: 5 });
+  }
+
+  private async raceLimit(work: Promise<RotationResult>): Promise<RotationResult> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_r, reject) => {
       timer = setTimeout(() => reject(new AppError('ROTATION_FAILED', 504)), WAIT_LIMIT_MS);
