@@ -13,11 +13,14 @@ export class PayPalGateway {
     return this.settings.mode !== 'off';
   }
 
-  /** The checkout form for a pending payment; `origin` is our public URL (config.publicUrl). */
-  checkoutForm(input: { itemName: string; amountCents: number; custom: string; origin: string; notifyPath: string }): CheckoutForm {
+  /**
+   * The checkout form for a pending payment; `origin` is our public URL (config.publicUrl). `receiverEmail` is the
+   * effective receiver when the operator overrides the configured one.
+   */
+  checkoutForm(input: { itemName: string; amountCents: number; custom: string; origin: string; notifyPath: string; receiverEmail?: string }): CheckoutForm {
     if (this.settings.mode === 'off') throw new Error('PayPal is not enabled');
     return buildCheckoutForm({
-      business: this.settings.receiverEmail,
+      business: input.receiverEmail ?? this.settings.receiverEmail,
       itemName: input.itemName,
       amountCents: input.amountCents,
       custom: input.custom,
@@ -36,9 +39,9 @@ export class PayPalGateway {
     return parseIpnBody(rawBody);
   }
 
-  /** The decision for a verified (or not) IPN against the pending payment's recorded amount in cents. */
-  check(verification: IpnVerification, fields: Record<string, string>, recordedAmountCents: number): IpnOutcome {
-    return checkIpn(verification, fields, { receiverEmail: this.settings.receiverEmail, amountCents: recordedAmountCents, currency: 'USD' });
+  /** The decision for a verified (or not) IPN against the pending payment's recorded amount in cents and our receiver. */
+  check(verification: IpnVerification, fields: Record<string, string>, recordedAmountCents: number, receiverEmail = this.settings.receiverEmail): IpnOutcome {
+    return checkIpn(verification, fields, { receiverEmail, amountCents: recordedAmountCents, currency: 'USD' });
   }
 
   /** Offline completion in sandbox mode (throws otherwise). */

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { IpnOutcome } from '../../integrations/paypal/check-ipn.js';
 import { IpnVerificationError } from '../../integrations/paypal/ipn-verifier.js';
+import { effectivePayPalReceiver } from '../admin/admin-settings/operator-settings-cache.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Fulfilment } from './fulfilment.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
@@ -37,7 +38,8 @@ export class PayPalPayments {
       }
       throw err;
     }
-    await this.apply(order, this.rt.paypal.check(verification, fields, Number(order.provider_amount)));
+    const receiver = await effectivePayPalReceiver(this.ctx);
+    await this.apply(order, this.rt.paypal.check(verification, fields, Number(order.provider_amount), receiver));
   }
 
   async apply(order: { id: string; user_id: string }, outcome: IpnOutcome): Promise<void> {

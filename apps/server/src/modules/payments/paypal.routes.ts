@@ -2,6 +2,7 @@ import { dollarsToMicro, paypalPendingRequestSchema, paypalPendingResponseSchema
 import type { App } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { effectivePayPalReceiver } from '../admin/admin-settings/operator-settings-cache.js';
 import { requestLanguage } from '../catalog/request-language.js';
 import { microToCentsUp, quoteOrder } from './order-pricing.js';
 import type { OrdersService } from './orders.service.js';
@@ -27,7 +28,10 @@ export function registerPayPalRoutes(app: App, deps: PaymentRouteDeps & { orders
       const cents = microToCentsUp(quote.amount);
       const order = await orders.create(ctx.db, { userId, provider: 'paypal', quote: { ...quote, description }, providerAmount: cents, lng });
       const clientSecret = `${PAYPAL_SECRET_PREFIX}${order.id}`;
-      const form = rt.paypal.checkoutForm({ itemName: description, amountCents: Number(cents), custom: clientSecret, origin: ctx.config.publicUrl, notifyPath: IPN_PATH });
+      const form = rt.paypal.checkoutForm({
+        itemName: description, amountCents: Number(cents), custom: clientSecret, origin: ctx.config.publicUrl, notifyPath: IPN_PATH,
+        receiverEmail: await effectivePayPalReceiver(ctx),
+      });
       return {
         error: null,
         data: {

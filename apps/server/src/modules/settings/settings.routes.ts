@@ -1,6 +1,6 @@
 import { settingsResponseSchema } from '@cellport/shared/schemas/payments';
 import type { App, AppContext } from '../../context.js';
-import { effectiveDocumentationUrl } from '../admin/admin-settings/operator-settings.js';
+import { operatorSettings, payPalReceiver } from '../admin/admin-settings/operator-settings-cache.js';
 import { paymentsRuntime } from '../payments/payments-runtime.js';
 
 /** GET /api/v1/settings: public, loaded at start; what the pages need to offer the payment methods. */
@@ -8,7 +8,6 @@ export function registerSettings(app: App, ctx: AppContext): void {
   const rt = paymentsRuntime(ctx);
   const body = {
     PAYPAL_MODE: ctx.config.paypal.mode,
-    PAYPAL_RECEIVER_EMAIL: ctx.config.paypal.mode === 'off' ? '' : ctx.config.paypal.receiverEmail,
     card: rt.card
       ? { provider: rt.card.kind, publishableKey: rt.card.publicConfig.provider === 'stripe' ? rt.card.publicConfig.publishableKey : null }
       : { provider: 'off' as const, publishableKey: null },
@@ -17,7 +16,12 @@ export function registerSettings(app: App, ctx: AppContext): void {
   };
   app.get('/api/v1/settings', { schema: { response: { 200: settingsResponseSchema } } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
-    // The operator can change the documentation link in the console (admin settings); it overrides the config.
-    return { ...body, documentationUrl: await effectiveDocumentationUrl(ctx.db, ctx.config.DOCUMENTATION_URL) };
+    // The operator can change the documentation link and the PayPal receiver in the console; they override the config.
+    const overrides = await operatorSettings(ctx).overrides();
+    return {
+      ...body,
+      PAYPAL_RECEIVER_EMAIL: ctx.config.paypal.mode === 'off' ? '' : payPalReceiver(overrides, ctx),
+      documentationUrl: overrides.documentationUrl ?? ctx.config.DOCUMENTATION_URL ?? null,
+    };
   });
 }

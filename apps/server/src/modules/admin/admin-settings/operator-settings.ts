@@ -12,8 +12,3 @@ export async function readOverrides(db: Database | Tx): Promise<OperatorOverride
   for (const r of rows) if (typeof r.value === 'string') out[r.key as OperatorSettingKey] = r.value;
   return out;
 }
-
-/** The documentation link customers see: the operator's, else DOCUMENTATION_URL, else none. */
-export async function effectiveDocumentationUrl(db: Database, configured: string | undefined): Promise<string | null> {
-  return (await readOverrides(db)).documentationUrl ?? configured ?? null;
-}

@@ -2,6 +2,7 @@ import type { AdminSettingsPatchRequest, AdminSettingsResponse } from '@cellport
 import type { AppContext } from '../../../context.js';
 import { isSandboxKey } from '../../../integrations/bitcoin/sandbox-key.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { operatorSettings, payPalReceiver } from './operator-settings-cache.js';
 import { type OperatorSettingKey, readOverrides } from './operator-settings.js';
 
 /** Provider modes and whether keys are set (booleans only), plus the operator-editable settings. */
@@ -13,7 +14,7 @@ export class SettingsAdminService {
     const o = await readOverrides(this.ctx.db);
     return {
       card: { mode: c.cardProvider, secretKeySet: !!c.STRIPE_SECRET_KEY, publishableKeySet: !!c.STRIPE_PUBLISHABLE_KEY, webhookSecretSet: !!c.STRIPE_WEBHOOK_SECRET },
-      paypal: { mode: c.paypal.mode, receiverEmail: o.paypalReceiverEmail ?? c.paypal.receiverEmail, receiverOverridden: o.paypalReceiverEmail !== undefined },
+      paypal: { mode: c.paypal.mode, receiverEmail: payPalReceiver(o, this.ctx), receiverOverridden: o.paypalReceiverEmail !== undefined },
       btc: { xpubSet: !!c.BTC_XPUB, sandboxKey: !c.BTC_XPUB || isSandboxKey(c.BTC_XPUB) },
       usdt: { xpubSet: !!c.TRON_XPUB, sandboxKey: !c.TRON_XPUB || isSandboxKey(c.TRON_XPUB), apiKeySet: !!c.TRONGRID_API_KEY },
       captcha: { provider: c.CAPTCHA_PROVIDER, siteKeySet: !!c.RECAPTCHA_SITE_KEY, secretKeySet: !!c.RECAPTCHA_SECRET_KEY },
@@ -37,6 +38,8 @@ export class SettingsAdminService {
       }
       await this.audit.record(tx, actor, { action: 'settings.update', targetType: 'settings', targetId: null, before, after: await readOverrides(tx) });
     });
+    // After the commit, so no instance reloads the old values.
+    await operatorSettings(this.ctx).changed();
     return this.get();
   }
 }
