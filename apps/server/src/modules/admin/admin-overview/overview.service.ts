@@ -1,25 +1,21 @@
 import { sql } from 'kysely';
 import { ADMIN_LIMITS, type OverviewResponse } from '@cellport/shared/schemas/admin';
 import type { Database } from '../../../db/database.js';
+import { netRevenue } from './net-revenue.js';
 
 const DAY_MS = 86_400_000;
 
 /**
  * The console's front page. Revenue = completed payments by an outside provider or from the balance, in micro-USD,
- * by UTC day and by method, minus nothing (refunds are listed on the payments page). Stock counts online modems.
+ * by UTC day and by method, net of refunds (net-revenue.ts). Stock counts online modems.
  */
 export async function overview(db: Database, days: number, now = new Date()): Promise<OverviewResponse> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const since = new Date(today - (days - 1) * DAY_MS);
   const weekAhead = new Date(now.getTime() + ADMIN_LIMITS.expiringSoonDays * DAY_MS);
-  const completed = db.selectFrom('payments').where('status', '=', 'completed').where('created_at', '>=', since);
   const [byDay, byMethod, ports, stock, expiringCount, expiring, customers] = await Promise.all([
-    completed.select([
-      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`.as('day'),
-      sql<string>`sum(amount)`.as('amount'), sql<string>`count(*)`.as('n'),
-    ]).groupBy(sql`1`).execute(),
-    completed.select(['provider', sql<string>`sum(amount)`.as('amount'), sql<string>`count(*)`.as('n')]).groupBy('provider')
-      .orderBy(sql`sum(amount)`, 'desc').execute(),
+    netRevenue(db, since, 'day'),
+    netRevenue(db, since, 'provider'),
     db.selectFrom('ports').select(sql<string>`count(*)`.as('n')).where('status', '=', 'active').executeTakeFirst(),
     db.selectFrom('modems').select(sql<string>`coalesce(sum(capacity - used_slots), 0)`.as('n'))
       .where('online', '=', true).where('retired', '=', false).executeTakeFirst(),
@@ -32,7 +28,7 @@ export async function overview(db: Database, days: number, now = new Date()): Pr
       sql<string>`count(*)`.as('total'), sql<string>`count(*) filter (where created_at >= ${since})`.as('recent'),
     ]).where('role', '=', 'customer').executeTakeFirst(),
   ]);
-  const dayMap = new Map(byDay.map((d) => [d.day, d]));
+  const dayMap = new Map(byDay.map((d) => [d.key, d]));
   const revenueByDay = Array.from({ length: days }, (_, i) => {
     const date = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
     const d = dayMap.get(date);
@@ -41,7 +37,7 @@ export async function overview(db: Database, days: number, now = new Date()): Pr
   return {
     days,
     revenueByDay,
-    revenueByMethod: byMethod.map((m) => ({ provider: m.provider, amount: BigInt(m.amount).toString(), count: Number(m.n) })),
+    revenueByMethod: byMethod.map((m) => ({ provider: m.key, amount: BigInt(m.amount).toString(), count: Number(m.n) })),
     totalRevenue: byMethod.reduce((s, m) => s + BigInt(m.amount), 0n).toString(),
     activePorts: Number(ports?.n ?? 0),
     freeStock: Number(stock?.n ?? 0),
