@@ -41,6 +41,8 @@ function SettingsView({ data }: { data: AdminSettingsResponse }) {
           <dt>{t('settings.cardPublishable')}</dt><dd>{isSet(data.card.publishableKeySet)}</dd>
           <dt>{t('settings.cardWebhook')}</dt><dd>{isSet(data.card.webhookSecretSet)}</dd>
           <dt>{t('settings.paypal')}</dt><dd>{t(`settings.modes.${data.paypal.mode}`)}</dd>
+          {/* The server's effective receiver (console override, else the configured one): what checkout and IPNs use. */}
+          <dt>{t('settings.paypalReceiverInUse')}</dt><dd>{data.paypal.mode === 'off' ? '—' : data.paypal.receiverEmail || '—'}</dd>
           <dt>{t('settings.btcXpub')}</dt><dd>{isSet(data.btc.xpubSet)}{data.btc.sandboxKey ? <> <StatusBadge tone="warn">{t('settings.sandboxKey')}</StatusBadge></> : null}</dd>
           <dt>{t('settings.usdtXpub')}</dt><dd>{isSet(data.usdt.xpubSet)}{data.usdt.sandboxKey ? <> <StatusBadge tone="warn">{t('settings.sandboxKey')}</StatusBadge></> : null}</dd>
           <dt>{t('settings.usdtApiKey')}</dt><dd>{isSet(data.usdt.apiKeySet)}</dd>
