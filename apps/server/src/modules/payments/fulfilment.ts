@@ -192,9 +192,9 @@ export class Fulfilment {
       this.ctx.log.warn({ user: input.userId, reference: input.reference, wanted: String(input.amount), taken: String(amount) }, 'refund larger than the balance; shortfall left for the operator');
     }
     if (amount === 0n) {
-      // Still record the reference so a redelivery is recognised; a zero entry changes no balance.
-      await tx.insertInto('ledger_entries').values({ user_id: input.userId, coin: 'usdt', amount: 0n, kind: input.kind, reference: input.reference, payment_id: null }).execute();
-      return true;
+      // Nothing to take (the ledger refuses zero entries). Nothing is recorded, so a redelivery after the customer
+      // has funds takes what is owed then; until then the shortfall is the operator's to settle (logged above).
+      return false;
     }
     await this.ledger.debit(tx, { userId: input.userId, coin: 'usdt', amount, kind: input.kind, reference: input.reference });
     return true;
