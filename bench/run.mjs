@@ -1,7 +1,8 @@
 // `npm run bench`: runs every benchmark in bench/ one after another, against the built app (`npm run build`).
 import { spawnSync } from 'node:child_process';
 
-const benches = ['sign-in-bundle.mjs'];
+// buying and polling need PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local server).
+const benches = ['sign-in-bundle.mjs', 'buying.mjs', 'polling.mjs'];
 let failed = 0;
 for (const bench of benches) {
   console.log(`\n▶ bench/${bench}`);
