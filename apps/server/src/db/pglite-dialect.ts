@@ -62,7 +62,6 @@ class PGliteConnection implements DatabaseConnection {
         : {}),
     };
   }
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming is not supported on PGlite');
   }
