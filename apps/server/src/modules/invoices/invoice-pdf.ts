@@ -1,72 +1,77 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { Invoice } from '@cellport/shared/schemas/payments';
+import { fontFor, INVOICE_FONTS } from './invoice-fonts.js';
+import { invoiceTexts } from './invoice-texts.js';
 
-const require = createRequire(import.meta.url);
-// DejaVu Sans (shipped by the dejavu-fonts-ttf package, embedded as a subset) covers Latin, Cyrillic and Greek, so
-// Russian names print as written. It has no CJK glyphs: Chinese characters are replaced by '?' rather than printed
-// as blank boxes (see `printable`), and the invoice number, amounts and dates stay readable in every language.
-const fontDir = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const REGULAR = join(fontDir, 'DejaVuSans.ttf');
-const BOLD = join(fontDir, 'DejaVuSans-Bold.ttf');
+type Doc = InstanceType<typeof PDFDocument>;
+type TextOptions = PDFKit.Mixins.TextOptions;
 
-/** Characters DejaVu Sans cannot draw (CJK and beyond the Basic Multilingual Plane's non-European blocks) → '?'. */
-const printable = (text: string) => text.replace(/[\u2E80-\uFFEF\u{10000}-\u{10FFFF}]/gu, '?');
+/** Draws one text run in the font that can print it (see fontFor), so Chinese never turns into blanks or '?'. */
+function write(doc: Doc, text: string, weight: 'regular' | 'bold', at?: { x: number; y: number }, options?: TextOptions): Doc {
+  doc.font(fontFor(text, weight));
+  return at ? doc.text(text, at.x, at.y, options) : doc.text(text, options);
+}
 
-const money = (micro: string) => {
-  const v = BigInt(micro);
-  const abs = v < 0n ? -v : v;
-  const cents = abs / 10_000n;
-  return `${v < 0n ? '-' : ''}$${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
-};
+// Columns of the lines table (A4 is 595pt wide; margins 50).
+const COLS = {
+  desc: { x: 50, width: 245 },
+  qty: { x: 300, width: 50 },
+  unit: { x: 355, width: 95 },
+  amount: { x: 455, width: 90 },
+} as const;
 
-const PROVIDERS: Record<string, string> = { card: 'Card', crypto: 'Crypto', paypal: 'PayPal', balance: 'Account balance' };
-
-/** A printable one-page A4 invoice. Resolves with the PDF bytes. */
-export function renderInvoicePdf(invoice: Invoice, seller: { name: string; url: string }): Promise<Buffer> {
+/** A printable one-page A4 invoice in the customer's language. Resolves with the PDF bytes. */
+export function renderInvoicePdf(invoice: Invoice, seller: { name: string; url: string }, language?: string | null): Promise<Buffer> {
+  const t = invoiceTexts(language);
+  const l = t.labels;
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
-      size: 'A4', margin: 50,
-      info: { Title: `Invoice ${invoice.number}`, Author: seller.name, CreationDate: new Date(invoice.issuedAt) },
+      size: 'A4', margin: 50, lang: { en: 'en-US', ru: 'ru-RU', cn: 'zh-CN' }[t.language],
+      info: { Title: t.title(invoice.number), Author: seller.name, CreationDate: new Date(invoice.issuedAt) },
     });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    doc.registerFont('regular', REGULAR);
-    doc.registerFont('bold', BOLD);
+    for (const [name, path] of Object.entries(INVOICE_FONTS)) doc.registerFont(name, path);
 
-    doc.font('bold').fontSize(20).text(`Invoice ${invoice.number}`);
-    doc.font('regular').fontSize(10).fillColor('#444')
-      .text(`Issued ${invoice.issuedAt.slice(0, 10)} · Paid by ${PROVIDERS[invoice.provider] ?? invoice.provider}`);
+    doc.fontSize(20);
+    write(doc, t.title(invoice.number), 'bold');
+    doc.fontSize(10).fillColor('#444');
+    write(doc, `${t.issued(invoice.issuedAt)} · ${t.paidBy(invoice.provider)}`, 'regular');
+    doc.moveDown().fillColor('#000');
+
+    write(doc, l.seller, 'bold');
+    write(doc, seller.name, 'regular');
+    write(doc, seller.url, 'regular');
     doc.moveDown();
-    doc.fillColor('#000').font('bold').text(seller.name).font('regular').text(seller.url);
+    write(doc, l.billedTo, 'bold');
+    write(doc, invoice.customer.name, 'regular');
+    if (invoice.customer.company_name) write(doc, invoice.customer.company_name, 'regular');
+    write(doc, invoice.customer.email, 'regular');
     doc.moveDown();
-    doc.font('bold').text('Billed to');
-    doc.font('regular').text(printable(invoice.customer.name));
-    if (invoice.customer.company_name) doc.text(printable(invoice.customer.company_name));
-    doc.text(invoice.customer.email);
-    doc.moveDown().font('regular').text(printable(invoice.description));
+    write(doc, invoice.description, 'regular');
     doc.moveDown();
 
-    const cols = { desc: 50, qty: 330, unit: 380, amount: 470 };
     const header = doc.y;
-    doc.font('bold')
-      .text('Description', cols.desc, header).text('Qty', cols.qty, header)
-      .text('Unit', cols.unit, header).text('Amount', cols.amount, header, { width: 75, align: 'right' });
+    write(doc, l.description, 'bold', { x: COLS.desc.x, y: header }, { width: COLS.desc.width });
+    write(doc, l.quantity, 'bold', { x: COLS.qty.x, y: header }, { width: COLS.qty.width, align: 'right' });
+    write(doc, l.unitPrice, 'bold', { x: COLS.unit.x, y: header }, { width: COLS.unit.width, align: 'right' });
+    write(doc, l.amount, 'bold', { x: COLS.amount.x, y: header }, { width: COLS.amount.width, align: 'right' });
     doc.moveTo(50, doc.y + 2).lineTo(545, doc.y + 2).stroke();
-    doc.font('regular');
     for (const line of invoice.lines) {
       const y = doc.y + 6;
-      doc.text(printable(line.description), cols.desc, y, { width: 270 });
+      write(doc, line.description, 'regular', { x: COLS.desc.x, y }, { width: COLS.desc.width });
       const after = doc.y;
-      doc.text(String(line.quantity), cols.qty, y).text(money(line.unitAmount), cols.unit, y)
-        .text(money(line.amount), cols.amount, y, { width: 75, align: 'right' });
+      write(doc, t.quantity(line.quantity), 'regular', { x: COLS.qty.x, y }, { width: COLS.qty.width, align: 'right' });
+      write(doc, t.money(line.unitAmount), 'regular', { x: COLS.unit.x, y }, { width: COLS.unit.width, align: 'right' });
+      write(doc, t.money(line.amount), 'regular', { x: COLS.amount.x, y }, { width: COLS.amount.width, align: 'right' });
       doc.y = Math.max(after, doc.y);
     }
     doc.moveTo(50, doc.y + 4).lineTo(545, doc.y + 4).stroke();
-    doc.moveDown().font('bold').text(`Total paid: ${money(invoice.amount)} ${invoice.currency}`, 50, doc.y + 8, { width: 495, align: 'right' });
+    write(doc, `${l.totalPaid}: ${t.money(invoice.amount)}`, 'bold', { x: 50, y: doc.y + 12 }, { width: 495, align: 'right' });
+    doc.moveDown(2).fontSize(8).fillColor('#666');
+    write(doc, l.footer, 'regular', { x: 50, y: doc.y }, { width: 495 });
     doc.end();
   });
 }

@@ -1,3 +1,4 @@
+import { isLanguage } from '@cellport/shared/constants';
 import { invoicesResponseSchema } from '@cellport/shared/schemas/payments';
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
@@ -17,12 +18,18 @@ export function registerInvoices(app: App, ctx: AppContext): void {
     });
 
   // ':file' is '<uuid>.pdf'; the router cannot split a parameter at a dot, so it is checked here.
-  app.get('/api/v1/invoices/:file', { preHandler: requireUser, schema: { params: z.object({ file: z.string().max(60) }) } },
+  // Printed in the customer's language (users.language); ?lng=en|ru|cn overrides it, an unknown value is ignored.
+  app.get('/api/v1/invoices/:file', {
+    preHandler: requireUser,
+    schema: { params: z.object({ file: z.string().max(60) }), querystring: z.object({ lng: z.string().max(10).optional() }) },
+  },
     async (request, reply) => {
       const m = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.pdf$/i.exec(request.params.file);
       const invoice = m ? await invoices.get(currentUser(request).userId, m[1]!.toLowerCase()) : null;
       if (!invoice) throw new AppError('INVOICE_NOT_FOUND', 404);
-      const pdf = await renderInvoicePdf(invoice, { name: 'Cellport', url: ctx.config.publicUrl });
+      const { lng } = request.query;
+      const language = isLanguage(lng) ? lng : await invoices.customerLanguage(currentUser(request).userId);
+      const pdf = await renderInvoicePdf(invoice, { name: 'Cellport', url: ctx.config.publicUrl }, language);
       reply.header('cache-control', 'private, no-store')
         .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)
         .type('application/pdf');

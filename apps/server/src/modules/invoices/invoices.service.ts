@@ -67,4 +67,10 @@ export class InvoicesService {
       .where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
     return row ? toApi(row) : null;
   }
+
+  /** The language the customer chose (users.language), in which their invoices are printed. */
+  async customerLanguage(userId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
+    return row?.language ?? null;
+  }
 }

@@ -1,0 +1,74 @@
+import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@cellport/shared/constants';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** The shape of packages/shared/locales/<lng>/invoice.json. */
+export interface InvoiceLabels {
+  title: string;
+  issued: string;
+  paidBy: { card: string; crypto: string; paypal: string; balance: string; other: string };
+  seller: string;
+  billedTo: string;
+  description: string;
+  quantity: string;
+  unitPrice: string;
+  amount: string;
+  totalPaid: string;
+  footer: string;
+}
+
+const localesDir = join(dirname(createRequire(import.meta.url).resolve('@cellport/shared/package.json')), 'locales');
+
+/** Read once at start, the same files the web app loads. */
+const labels = new Map<Language, InvoiceLabels>(
+  LANGUAGES.map((lng) => [lng, JSON.parse(readFileSync(join(localesDir, lng, 'invoice.json'), 'utf8')) as InvoiceLabels]),
+);
+
+/** Our language codes → BCP 47 locales for Intl ('cn' is Simplified Chinese as used in mainland China). */
+const INTL_LOCALES: Record<Language, string> = { en: 'en-US', ru: 'ru-RU', cn: 'zh-CN' };
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
+
+/** Labels and formatters of one language; an unknown language falls back to English. */
+export interface InvoiceTexts {
+  language: Language;
+  labels: InvoiceLabels;
+  title(number: string): string;
+  issued(iso: string): string;
+  paidBy(provider: string): string;
+  /** Micro-units (1 USD = 1 000 000) as a currency amount, e.g. 'US$1,234.50' / '1 234,50 $'. */
+  money(micro: string): string;
+  quantity(n: number): string;
+}
+
+export function invoiceTexts(language: string | null | undefined): InvoiceTexts {
+  const lng: Language = isLanguage(language) ? language : FALLBACK_LANGUAGE;
+  const l = labels.get(lng) as InvoiceLabels;
+  const locale = INTL_LOCALES[lng];
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+  const currency = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' });
+  const integers = new Intl.NumberFormat(locale);
+  return {
+    language: lng,
+    labels: l,
+    title: (number) => fill(l.title, { number }),
+    issued: (iso) => fill(l.issued, { date: dates.format(new Date(iso)) }),
+    paidBy: (provider) => provider in l.paidBy && provider !== 'other'
+      ? l.paidBy[provider as keyof InvoiceLabels['paidBy']]
+      : fill(l.paidBy.other, { method: provider }),
+    money: (micro) => currency.format(centsAsDecimal(BigInt(micro))),
+    quantity: (n) => integers.format(n),
+  };
+}
+
+/**
+ * Micro-units rounded down to whole cents, as an exact decimal string ('-1234.05'). Intl formats decimal strings
+ * exactly, so no amount passes through a float.
+ */
+export function centsAsDecimal(micro: bigint): `${number}` {
+  const negative = micro < 0n;
+  const cents = (negative ? -micro : micro) / 10_000n;
+  return `${negative ? '-' : ''}${cents / 100n}.${String(cents % 100n).padStart(2, '0')}` as `${number}`;
+}
