@@ -1,6 +1,5 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -13,6 +12,7 @@ import { Bus } from './lib/bus.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSameOrigin } from './plugins/same-origin.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSession, Sessions } from './plugins/session.js';
 import { registerHealth } from './modules/health/health.routes.js';
 import { registerWeb } from './modules/web/web.routes.js';
@@ -76,7 +76,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   const ctx: AppContext = { config, database, db: database.db, bus, sessions, mailer, pollVersions, log: app.log };
 
   registerErrorHandling(app);
-  await app.register(helmet, {
+  // Helmet's headers, computed once from the same options (plugins/security-headers.ts says why).
+  await registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {

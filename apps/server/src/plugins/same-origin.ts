@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -11,8 +11,12 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function registerSameOrigin(app: FastifyInstance, publicUrl: string): void {
   const allowed = new Set([new URL(publicUrl).origin]);
-  app.addHook('onRequest', async (request) => {
-    if (SAFE.has(request.method) || request.routeOptions.config?.crossSite) return;
+  // Callback style: every poll passes here, and the safe-method exit should not cost a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE.has(request.method) || request.routeOptions.config?.crossSite) { done(); return; }
+    try { check(request); done(); } catch (err) { done(err as Error); }
+  });
+  function check(request: FastifyRequest): void {
     const site = request.headers['sec-fetch-site'];
     if (site === 'cross-site') throw new AppError('CSRF', 403);
     // The browser itself vouches for a same-origin request (Fetch Metadata), whatever Origin says.
@@ -27,7 +31,7 @@ export function registerSameOrigin(app: FastifyInstance, publicUrl: string): voi
       if (new URL(origin).host === request.headers.host) return;
     } catch { /* fall through */ }
     fail();
-  });
+  }
   function fail(): never { throw new AppError('CSRF', 403); }
 }
 

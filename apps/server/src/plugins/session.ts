@@ -22,13 +22,21 @@ interface Cached extends SessionUser { expiresAt: number; cachedAt: number; touc
  */
 export class Sessions {
   private readonly cache = new Map<string, Cached>();
+  /**
+   * The same entries by cookie token, so that a cached session is found without a sha256 per request (polls).
+   * Memory only: the database still stores only the hash. An entry counts only while `cache` holds the same
+   * object under its id, so every revocation (which deletes from `cache`) also ends the token's entry.
+   */
+  private readonly byToken = new Map<string, Cached>();
+  /** id → token, to drop the byToken entry together with the cached session. */
+  private readonly tokenOf = new Map<string, string>();
   /** Set by the api-keys module: resolves `Authorization: Bearer cpk_…` on routes marked `config: { apiKey: true }`. */
   apiKeyResolver: ((key: string) => Promise<SessionUser | null>) | undefined;
 
   constructor(private readonly db: Database, private readonly bus: Bus, private readonly config: Config) {
     bus.on('session:revoked', ({ ids, userId }: { ids?: string[]; userId?: string }) => {
-      for (const id of ids ?? []) this.cache.delete(id);
-      if (userId) for (const [id, s] of this.cache) if (s.userId === userId) this.cache.delete(id);
+      for (const id of ids ?? []) this.drop(id);
+      if (userId) for (const [id, s] of this.cache) if (s.userId === userId) this.drop(id);
     });
   }
 
@@ -49,6 +57,22 @@ export class Sessions {
     return token;
   }
 
+  /** The cached, unexpired session of this cookie token, found without hashing; undefined means call resolve(). */
+  cached(token: string): SessionUser | undefined {
+    const hit = this.byToken.get(token);
+    if (!hit || this.cache.get(hit.sessionId) !== hit) return undefined;
+    const now = Date.now();
+    if (hit.expiresAt <= now || now - hit.cachedAt >= CACHE_MS) return undefined;
+    if (now - hit.touchedAt > TOUCH_MS) this.touch(hit, now);
+    return hit;
+  }
+
+  private drop(id: string): void {
+    this.cache.delete(id);
+    const token = this.tokenOf.get(id);
+    if (token !== undefined) { this.byToken.delete(token); this.tokenOf.delete(id); }
+  }
+
   async resolve(token: string): Promise<SessionUser | null> {
     const id = hashToken(token);
     const now = Date.now();
@@ -64,7 +88,7 @@ export class Sessions {
       .where('sessions.id', '=', id)
       .executeTakeFirst();
     if (!row || !row.is_active || row.expires_at.getTime() <= now) {
-      this.cache.delete(id);
+      this.drop(id);
       return null;
     }
     const entry: Cached = {
@@ -72,6 +96,8 @@ export class Sessions {
       expiresAt: row.expires_at.getTime(), cachedAt: now, touchedAt: hit?.touchedAt ?? 0,
     };
     this.cache.set(id, entry);
+    this.byToken.set(token, entry);
+    this.tokenOf.set(id, token);
     if (now - entry.touchedAt > TOUCH_MS) this.touch(entry, now);
     return entry;
   }
@@ -110,15 +136,21 @@ export class Sessions {
 
 export function registerSession(app: FastifyInstance, sessions: Sessions): void {
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request) => {
+  // Callback style with a synchronous fast path: a poll with a cached session neither hashes nor awaits.
+  app.addHook('onRequest', (request, _reply, done) => {
     const token = request.cookies[SESSION_COOKIE];
+    const hit = token && token.length < 200 ? sessions.cached(token) : undefined;
+    if (hit) { request.user = hit; done(); return; }
+    authenticate(request, token).then(() => done(), done);
+  });
+  async function authenticate(request: FastifyRequest, token: string | undefined): Promise<void> {
     if (token && token.length < 200) request.user = await sessions.resolve(token);
     // The customer API (routes marked apiKey) also accepts an API key instead of the cookie; no other route does.
     if (!request.user && request.routeOptions.config?.apiKey && sessions.apiKeyResolver) {
       const auth = request.headers.authorization;
       if (auth?.startsWith('Bearer ')) request.user = await sessions.apiKeyResolver(auth.slice(7).trim());
     }
-  });
+  }
 }
 
 /** preHandler for routes that need a signed-in customer. */
