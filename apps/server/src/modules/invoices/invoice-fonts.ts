@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { woffToSfnt } from './woff-to-sfnt.js';
 
 const require = createRequire(import.meta.url);
 
@@ -9,14 +11,25 @@ const require = createRequire(import.meta.url);
 const dejavuDir = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const notoDir = join(dirname(require.resolve('@fontsource/noto-sans-sc/package.json')), 'files');
 
-export const INVOICE_FONTS = {
+export const INVOICE_FONT_FILES = {
   regular: join(dejavuDir, 'DejaVuSans.ttf'),
   bold: join(dejavuDir, 'DejaVuSans-Bold.ttf'),
   cjk: join(notoDir, 'noto-sans-sc-chinese-simplified-400-normal.woff'),
   'cjk-bold': join(notoDir, 'noto-sans-sc-chinese-simplified-700-normal.woff'),
 } as const;
 
-export type InvoiceFont = keyof typeof INVOICE_FONTS;
+export type InvoiceFont = keyof typeof INVOICE_FONT_FILES;
+
+let loaded: Record<InvoiceFont, Buffer> | undefined;
+
+/** The font bytes pdfkit registers, read once (WOFF unpacked to sfnt, see woffToSfnt) and shared by every invoice. */
+export function invoiceFonts(): Record<InvoiceFont, Buffer> {
+  loaded ??= Object.fromEntries(Object.entries(INVOICE_FONT_FILES).map(([name, path]) => {
+    const bytes = readFileSync(path);
+    return [name, path.endsWith('.woff') ? woffToSfnt(bytes) : bytes];
+  })) as Record<InvoiceFont, Buffer>;
+  return loaded;
+}
 
 /** Han ideographs, CJK symbols and punctuation (、。「」), and full-width forms (：，（）). */
 const CJK = /[\p{Script=Han}\u3000-\u303F\uFF00-\uFFEF]/u;

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Invoice } from '@cellport/shared/schemas/payments';
-import { fontFor, INVOICE_FONTS } from './invoice-fonts.js';
+import { fontFor, invoiceFonts } from './invoice-fonts.js';
 import { invoiceTexts } from './invoice-texts.js';
 
 type Doc = InstanceType<typeof PDFDocument>;
@@ -33,7 +33,7 @@ export function renderInvoicePdf(invoice: Invoice, seller: { name: string; url: 
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    for (const [name, path] of Object.entries(INVOICE_FONTS)) doc.registerFont(name, path);
+    for (const [name, bytes] of Object.entries(invoiceFonts())) doc.registerFont(name, bytes);
 
     doc.fontSize(20);
     write(doc, t.title(invoice.number), 'bold');
