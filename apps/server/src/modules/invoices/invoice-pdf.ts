@@ -69,7 +69,7 @@ export function renderInvoicePdf(invoice: Invoice, seller: { name: string; url: 
       doc.y = Math.max(after, doc.y);
     }
     doc.moveTo(50, doc.y + 4).lineTo(545, doc.y + 4).stroke();
-    write(doc, `${l.totalPaid}: ${t.money(invoice.amount)}`, 'bold', { x: 50, y: doc.y + 12 }, { width: 495, align: 'right' });
+    write(doc, t.total(invoice.amount), 'bold', { x: 50, y: doc.y + 12 }, { width: 495, align: 'right' });
     doc.moveDown(2).fontSize(8).fillColor('#666');
     write(doc, l.footer, 'regular', { x: 50, y: doc.y }, { width: 495 });
     doc.end();

@@ -23,7 +23,8 @@ describe('invoice texts', () => {
     expect(invoiceTexts('cn').paidBy('crypto')).toBe('支付方式：加密货币');
     expect(invoiceTexts('ru').paidBy('wire')).toBe('Способ оплаты: wire');
     expect(invoiceTexts('xx').language).toBe('en');
-    expect(invoiceTexts(null).labels.totalPaid).toBe('Total paid');
+    expect(invoiceTexts(null).total('12000000')).toBe('Total paid: $12.00');
+    expect(invoiceTexts('cn').total('12000000')).toBe('实付总额：US$12.00');
   });
 
   it('formats dates and money for the language, exactly from micro-units', () => {

@@ -41,6 +41,8 @@ export interface InvoiceTexts {
   /** Micro-units (1 USD = 1 000 000) as a currency amount, e.g. 'US$1,234.50' / '1 234,50 $'. */
   money(micro: string): string;
   quantity(n: number): string;
+  /** 'Total paid: $12.00' with the language's own punctuation. */
+  total(micro: string): string;
 }
 
 export function invoiceTexts(language: string | null | undefined): InvoiceTexts {
@@ -60,6 +62,7 @@ export function invoiceTexts(language: string | null | undefined): InvoiceTexts 
       : fill(l.paidBy.other, { method: provider }),
     money: (micro) => currency.format(centsAsDecimal(BigInt(micro))),
     quantity: (n) => integers.format(n),
+    total: (micro) => fill(l.totalPaid, { amount: currency.format(centsAsDecimal(BigInt(micro))) }),
   };
 }
 
