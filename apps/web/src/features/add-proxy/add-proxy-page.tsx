@@ -2,6 +2,7 @@ import type { BuyRequest, Country, Coupon, Tariff } from '@cellport/shared/schem
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
+import { CouponField } from '../../components/coupon/coupon-field';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
@@ -15,7 +16,6 @@ import { accountQuery, countriesQuery, rotationTagsQuery, tariffsQuery } from '.
 import { useAvailableCount, type AvailabilityFilter } from './api/get-available-count';
 import { useBuyFromBalance } from './api/buy-from-balance';
 import { ChoiceGroup } from './components/choice-group';
-import { CouponField } from './components/coupon-field';
 import { PaymentMethods, type PaymentMethod } from './components/payment-methods';
 import { PriceSummaryCard } from './components/price-summary-card';
 import { QuantityField } from './components/quantity-field';
@@ -192,7 +192,11 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
 
           <div className="card ap-step">
             <QuantityField value={quantity} onChange={setQuantity} available={available} counting={count.isFetching || settledFilter !== filter} />
-            <CouponField key={`${selection.tariff_id}`} tariffId={selection.tariff_id} countryId={selection.country_id} applied={coupon} onApplied={setCoupon} />
+            <CouponField
+              key={`${selection.tariff_id}`} ns="add-proxy" className="ap-coupon"
+              tariffId={selection.tariff_id} countryId={selection.country_id} applied={coupon} onApplied={setCoupon}
+              disabled={!selection.tariff_id}
+            />
             <PaymentMethods value={method} onChange={setMethod} />
             {method === 'crypto' ? <CoinChoice value={coin} onChange={setCoin} /> : null}
           </div>

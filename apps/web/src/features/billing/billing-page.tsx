@@ -2,6 +2,7 @@ import type { Coupon, Port } from '@cellport/shared/schemas/catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
+import { CouponField } from '../../components/coupon/coupon-field';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { PageHeader } from '../../components/ui/page-header';
@@ -15,7 +16,6 @@ import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, localizedModemsQuery } from '../../store/catalog-queries';
 import { useModemsStore } from '../../store/modems';
 import { useRenewPorts } from './api/renew-ports';
-import { CouponField } from './components/coupon-field';
 import { RenewalLine } from './components/renewal-line';
 import { basketRequest, basketTotals, type Basket, type BasketLine } from './lib/basket';
 import { errorText } from '../../lib/translate-api-error';
@@ -109,6 +109,7 @@ export default function BillingPage() {
           <h2 className="bl-aside__title">{t('summary.title')}</h2>
           <p className="bl-muted">{chosen.length ? t('summary.ports', { count: chosen.length }) : t('summary.none')}</p>
           <CouponField
+            ns="billing" className="bl-coupon"
             tariffId={common(chosen.map((p) => p.tariff_id))}
             countryId={common(chosen.map((p) => p.country._id))}
             applied={coupon} onApplied={setCoupon} disabled={!chosen.length}

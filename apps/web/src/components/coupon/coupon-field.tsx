@@ -1,23 +1,30 @@
 import type { Coupon } from '@cellport/shared/schemas/catalog';
 import { useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { useT } from '../../../lib/i18n';
-import { formatUsd } from '../../../lib/money';
-import { useCheckCoupon } from '../api/check-coupon';
-import { errorText } from '../../../lib/translate-api-error';
+import { useT } from '../../lib/i18n';
+import { formatUsd } from '../../lib/money';
+import { errorText } from '../../lib/translate-api-error';
+import { Button } from '../ui/button';
+import { useCheckCoupon } from './check-coupon';
 
 /**
- * Coupon input with Apply. The server checks it against the basket's tariff and country (when they are one) and answers the discount or a
- * reason; the applied coupon is reported up and dropped again whenever the code is edited.
+ * Coupon input with Apply, for Add Proxies and Billing. The server checks it against the tariff and country (null when
+ * there is no single one) and answers the discount or a reason; the applied coupon is reported up and dropped again
+ * whenever the code is edited.
+ *
+ * Each page keeps its own words and look: `ns` is the locale namespace holding its `coupon.*` strings, `className` the
+ * block its stylesheet styles (`__row`, `__ok`).
  */
-export function CouponField({ tariffId, countryId, applied, onApplied, disabled }: {
+export function CouponField({ ns, className, tariffId, countryId, applied, onApplied, disabled }: {
+  ns: 'add-proxy' | 'billing';
+  className: string;
   tariffId: string | null;
   countryId: string | null;
   applied: Coupon | null;
   onApplied: (coupon: Coupon | null) => void;
+  /** Apply stays off while this is true (and while the code is empty). */
   disabled?: boolean;
 }) {
-  const { t } = useT(['billing', 'errors']);
+  const { t } = useT([ns, 'errors']);
   const [code, setCode] = useState(applied?.name ?? '');
   const check = useCheckCoupon();
   const inputId = useId();
@@ -35,7 +42,7 @@ export function CouponField({ tariffId, countryId, applied, onApplied, disabled 
   const message = check.isError
     ? <p id={messageId} className="field__error" role="alert">{errorText(t, check.error)}</p>
     : applied
-      ? <p id={messageId} className="bl-coupon__ok" role="status">
+      ? <p id={messageId} className={`${className}__ok`} role="status">
           {applied.type === 'percent'
             ? t('coupon.appliedPercent', { name: applied.name, percent: applied.percent })
             : t('coupon.appliedFixed', { name: applied.name, amount: formatUsd(applied.amount ?? '0') })}
@@ -43,9 +50,9 @@ export function CouponField({ tariffId, countryId, applied, onApplied, disabled 
       : null;
 
   return (
-    <div className="field bl-coupon">
+    <div className={`field ${className}`}>
       <label htmlFor={inputId}>{t('coupon.label')}</label>
-      <div className="bl-coupon__row">
+      <div className={`${className}__row`}>
         <input
           id={inputId}
           value={code}
