@@ -26,6 +26,7 @@ import { registerCoupons } from './modules/coupons/coupons.routes.js';
 import { registerPorts } from './modules/ports/ports.routes.js';
 import { registerPurchases } from './modules/purchases/purchases.routes.js';
 import { registerPayments } from './modules/payments/payments.routes.js';
+import { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import { registerInvoices } from './modules/invoices/invoices.routes.js';
 import { registerSettings } from './modules/settings/settings.routes.js';
 import { registerExchangeRates } from './modules/exchange-rates/exchange-rates.routes.js';
@@ -73,7 +74,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   const pollVersions = new PollVersions(database);
   await pollVersions.start();
   const mailer = new Mailer(database.db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, app.log);
-  const ctx: AppContext = { config, database, db: database.db, bus, sessions, mailer, pollVersions, log: app.log };
+  const invoiceNumbering = new InvoiceNumbering(database.db, app.log);
+  const ctx: AppContext = { config, database, db: database.db, bus, sessions, mailer, pollVersions, invoiceNumbering, log: app.log };
 
   registerErrorHandling(app);
   // Helmet's headers, computed once from the same options (plugins/security-headers.ts says why).
@@ -125,6 +127,6 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   registerDev(app, ctx);
   await registerWeb(app, ctx);
 
-  app.addHook('onClose', async () => { await bus.stop(); await pollVersions.stop(); });
+  app.addHook('onClose', async () => { await invoiceNumbering.idle(); await bus.stop(); await pollVersions.stop(); });
   return { app, ctx };
 }

@@ -6,6 +6,7 @@ import type { Database, DatabaseHandle } from './db/database.js';
 import type { Mailer } from './integrations/mail/mailer.js';
 import type { Bus } from './lib/bus.js';
 import type { PollVersions } from './lib/poll-versions.js';
+import type { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import type { Sessions } from './plugins/session.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -20,5 +21,7 @@ export interface AppContext {
   mailer: Mailer;
   /** Per-customer versions of polled resources, in memory (unchanged polls answer 304 without the database). */
   pollVersions: PollVersions;
+  /** Numbers invoices just after their payments commit (invoice-numbers.ts). */
+  invoiceNumbering: InvoiceNumbering;
   log: FastifyBaseLogger;
 }

@@ -16,6 +16,8 @@ export function registerJobs(app: App, ctx: AppContext): JobQueue {
   const purchases = new PurchasesService(ctx.db, ports, queue, ctx.config.secret, ctx.config.PORT_GRACE_DAYS);
   registerPortLifecycleJobs(queue, { purchases, notifications: new NotificationsService(ctx.db), graceDays: ctx.config.PORT_GRACE_DAYS });
   registerIntervalRotation(queue, { db: ctx.db, rotation: rotationServiceFor(ctx), log: ctx.log });
+  // Invoices a crash left unnumbered between a commit and its kick (invoice-numbers.ts).
+  queue.plan(() => ctx.invoiceNumbering.settle());
   app.decorate('jobs', queue);
   if (ctx.config.NODE_ENV !== 'test' && ctx.config.JOBS_POLL_MS > 0) {
     const stop = startJobRunner(queue, ctx.config.JOBS_POLL_MS, ctx.log);

@@ -65,7 +65,8 @@ export interface InvoiceCustomer { name: string; email: string; company_name: st
 
 export interface InvoicesTable {
   id: Generated<string>;
-  number: string;
+  /** Null for the moment between the payment's commit and the numbering just after it (invoice-numbers.ts). */
+  number: string | null;
   user_id: string;
   payment_id: string;
   provider: string;

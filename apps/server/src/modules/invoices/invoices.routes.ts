@@ -9,7 +9,7 @@ import { InvoicesService } from './invoices.service.js';
 
 /** GET /api/v1/invoices and GET /api/v1/invoices/:id.pdf (the customer's own only; another's answers 404). */
 export function registerInvoices(app: App, ctx: AppContext): void {
-  const invoices = new InvoicesService(ctx.db);
+  const invoices = new InvoicesService(ctx.db, ctx.invoiceNumbering);
 
   app.get('/api/v1/invoices', { preHandler: requireUser, schema: { response: { 200: invoicesResponseSchema } } },
     async (request, reply) => {

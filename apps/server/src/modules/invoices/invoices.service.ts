@@ -3,41 +3,30 @@ import type { Invoice } from '@cellport/shared/schemas/payments';
 import type { Database } from '../../db/database.js';
 import type { InvoiceLineRow } from '../../db/tables/payments.js';
 import type { Tx } from '../ledger/ledger.service.js';
+import type { InvoiceNumbering } from './invoice-numbers.js';
 
 export interface InvoiceLineInput { description: string; quantity: number; unitAmount: bigint; amount: bigint }
 
-/** 'CP-2026-000123'. */
-export const invoiceNumber = (year: number, seq: number) => `CP-${year}-${String(seq).padStart(6, '0')}`;
-
 /**
- * Issues the invoice of a completed payment, inside the transaction that completes it. The per-year counter row is
- * incremented in that same transaction, so a rolled-back payment gives its number back: the sequence has no gaps,
- * and concurrent payments queue on the counter row for the few statements left before they commit.
+ * Issues the invoice of a completed payment, inside the transaction that completes it: one statement that copies
+ * the payment and the customer's details as they are now. The number comes just after the commit
+ * (invoice-numbers.ts), so an invoice exists exactly when its payment does and the numbers stay gap-free.
  * Idempotent per payment (payment_id is unique).
  */
 export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLineInput[], discount = 0n, coupon?: string | null): Promise<void> {
-  const payment = await tx.selectFrom('payments').innerJoin('users', 'users.id', 'payments.user_id')
-    .select(['payments.user_id', 'payments.provider', 'payments.description', 'payments.amount', 'payments.coupon',
-      'users.name', 'users.email', 'users.company_name'])
-    .where('payments.id', '=', paymentId).executeTakeFirstOrThrow();
-  const exists = await tx.selectFrom('invoices').select('id').where('payment_id', '=', paymentId).executeTakeFirst();
-  if (exists) return;
-  const year = new Date().getUTCFullYear();
-  const counter = await tx.insertInto('invoice_counters').values({ year, last: 1 })
-    .onConflict((oc) => oc.column('year').doUpdateSet({ last: sql`invoice_counters.last + 1` }))
-    .returning('last').executeTakeFirstOrThrow();
   const rows: InvoiceLineRow[] = lines.map((l) => ({
     description: l.description, quantity: l.quantity, unitAmount: l.unitAmount.toString(), amount: l.amount.toString(),
   }));
   if (discount > 0n) {
-    const name = coupon ?? payment.coupon;
-    rows.push({ description: name ? `Coupon ${name}` : 'Discount', quantity: 1, unitAmount: (-discount).toString(), amount: (-discount).toString() });
+    rows.push({ description: coupon ? `Coupon ${coupon}` : 'Discount', quantity: 1, unitAmount: (-discount).toString(), amount: (-discount).toString() });
   }
-  await tx.insertInto('invoices').values({
-    number: invoiceNumber(year, counter.last), user_id: payment.user_id, payment_id: paymentId, provider: payment.provider,
-    description: payment.description, amount: payment.amount, lines: JSON.stringify(rows),
-    customer: JSON.stringify({ name: payment.name, email: payment.email, company_name: payment.company_name }),
-  }).execute();
+  await sql`
+    insert into invoices (user_id, payment_id, provider, description, amount, lines, customer)
+    select p.user_id, p.id, p.provider, p.description, p.amount, ${JSON.stringify(rows)}::jsonb,
+      jsonb_build_object('name', u.name, 'email', u.email, 'company_name', u.company_name)
+    from payments p join users u on u.id = p.user_id
+    where p.id = ${paymentId}
+    on conflict (payment_id) do nothing`.execute(tx);
 }
 
 type InvoiceRow = {
@@ -52,19 +41,23 @@ const toApi = (r: InvoiceRow): Invoice => ({
 
 /** The customer's invoices (scoped by user id: another customer's invoice is simply not found). */
 export class InvoicesService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly numbering: InvoiceNumbering) {}
 
   async list(userId: string): Promise<Invoice[]> {
+    await this.numbering.settle();
     const rows = await this.db.selectFrom('invoices')
       .select(['id', 'number', 'payment_id', 'issued_at', 'description', 'provider', 'amount', 'lines', 'customer'])
-      .where('user_id', '=', userId).orderBy('issued_at', 'desc').orderBy('number', 'desc').limit(1000).execute();
+      .where('user_id', '=', userId).where('number', 'is not', null).$narrowType<{ number: string }>()
+      .orderBy('issued_at', 'desc').orderBy('number', 'desc').limit(1000).execute();
     return rows.map(toApi);
   }
 
   async get(userId: string, id: string): Promise<Invoice | null> {
+    await this.numbering.settle();
     const row = await this.db.selectFrom('invoices')
       .select(['id', 'number', 'payment_id', 'issued_at', 'description', 'provider', 'amount', 'lines', 'customer'])
-      .where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+      .where('user_id', '=', userId).where('id', '=', id).where('number', 'is not', null).$narrowType<{ number: string }>()
+      .executeTakeFirst();
     return row ? toApi(row) : null;
   }
 

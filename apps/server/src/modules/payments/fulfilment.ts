@@ -88,6 +88,7 @@ export class Fulfilment {
   /** Bus events after a commit: the header balance and the pending indicator update at once. */
   async announce(userId: string, result: SettleResult): Promise<void> {
     if (!result.credited) return;
+    if (result.completed) this.ctx.invoiceNumbering.kick();
     try {
       if (result.completed) {
         const [payment] = await ordersToApi(this.ctx.db, [result.completed]);

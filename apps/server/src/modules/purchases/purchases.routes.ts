@@ -21,19 +21,24 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
 export function registerPurchases(app: App, ctx: AppContext): void {
   const ports = new PortsRepository(ctx.db, ctx.config.secret, ctx.config.publicUrl);
   const purchases = new PurchasesService(ctx.db, ports, app.jobs, ctx.config.secret, ctx.config.PORT_GRACE_DAYS);
+  /** The purchase committed with its invoice: number it now, without holding up the answer. */
+  const numbered = <T>(response: T): T => {
+    ctx.invoiceNumbering.kick();
+    return response;
+  };
   const limited = {
     rateLimit: { max: ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.userId ?? r.ip },
   };
 
   app.post('/api/v1/payment/balance/buy',
     { preHandler: requireUser, config: limited, schema: { body: buyRequestSchema, response: { 200: purchaseResponseSchema } } },
-    async (request) => purchases.buy(currentUser(request).userId, request.body,
-      { idempotencyKey: idempotencyKey(request), lng: requestLanguage(request) }));
+    async (request) => numbered(await purchases.buy(currentUser(request).userId, request.body,
+      { idempotencyKey: idempotencyKey(request), lng: requestLanguage(request) })));
 
   app.post('/api/v1/payment/balance/renew',
     { preHandler: requireUser, config: limited, schema: { body: renewRequestSchema, response: { 200: purchaseResponseSchema } } },
-    async (request) => purchases.renew(currentUser(request).userId, request.body,
-      { idempotencyKey: idempotencyKey(request), lng: requestLanguage(request) }));
+    async (request) => numbered(await purchases.renew(currentUser(request).userId, request.body,
+      { idempotencyKey: idempotencyKey(request), lng: requestLanguage(request) })));
 
   app.get('/api/v1/payments', { preHandler: requireUser, schema: { response: { 200: paymentsResponseSchema } } },
     async (request, reply) => {
