@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { preparingPool } from './prepared-statements.js';
 import type { DB } from './schema.js';
 
 export type Database = Kysely<DB>;
@@ -34,7 +35,7 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   pg.default.types.setTypeParser(20, (v) => BigInt(v));
   const pool = new pg.default.Pool({ connectionString: url, max });
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   let listener: import('pg').PoolClient | undefined;
   const handlers = new Map<string, Set<(payload: string) => void>>();
   return {
