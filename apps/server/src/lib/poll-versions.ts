@@ -31,16 +31,17 @@ export interface PollChange {
 export async function bumpPollVersion(
   tx: Tx | Database, kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'> = {},
 ): Promise<number> {
-  const { rows } = await sql<{ version: bigint | string }>`
-    insert into poll_versions (user_id, kind, version) values (${userId}, ${kind}, 1)
-    on conflict (user_id, kind) do update set version = poll_versions.version + 1
-    returning version`.execute(tx);
-  const version = Number(rows[0]!.version);
-  const change: PollChange = { kind, userId, version, ...extra };
+  // One statement: the database sets the new version into the payload it sends.
+  const change: PollChange = { kind, userId, version: 0, ...extra };
   let payload = JSON.stringify(change, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-  if (Buffer.byteLength(payload) > PAYLOAD_MAX) payload = JSON.stringify({ kind, userId, version, mail: extra.mail });
-  await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(tx);
-  return version;
+  if (Buffer.byteLength(payload) > PAYLOAD_MAX) payload = JSON.stringify({ kind, userId, version: 0, mail: extra.mail });
+  const { rows } = await sql<{ version: bigint | string }>`
+    with bumped as (
+      insert into poll_versions (user_id, kind, version) values (${userId}, ${kind}, 1)
+      on conflict (user_id, kind) do update set version = poll_versions.version + 1
+      returning version)
+    select version, pg_notify(${CHANNEL}, jsonb_set(${payload}::jsonb, '{version}', to_jsonb(version))::text) from bumped`.execute(tx);
+  return Number(rows[0]!.version);
 }
 
 /**

@@ -46,22 +46,26 @@ export class LedgerService {
   /**
    * Takes money if the balance covers it: a conditional update, so concurrent debits can never take the balance
    * below zero (the row lock makes the second one re-check the amount). Throws INSUFFICIENT_FUNDS otherwise.
+   * One statement: the entry is written only for the balance row the update took from.
    */
   async debit(tx: Tx, entry: LedgerEntryInput): Promise<void> {
     if (entry.amount < 0n) throw new Error('debit amount must not be negative');
     if (entry.amount === 0n) return; // a 100 % coupon: nothing to book
-    const updated = await tx.updateTable('balances')
-      .set({ amount: sql`amount - ${entry.amount}` })
-      .where('user_id', '=', entry.userId).where('coin', '=', entry.coin).where('amount', '>=', entry.amount)
-      .returning('amount')
+    const booked = await tx
+      .with('debited', (db) => db.updateTable('balances')
+        .set({ amount: sql`amount - ${entry.amount}` })
+        .where('user_id', '=', entry.userId).where('coin', '=', entry.coin).where('amount', '>=', entry.amount)
+        .returning('user_id'))
+      .insertInto('ledger_entries')
+      .columns(['user_id', 'coin', 'amount', 'kind', 'reference', 'payment_id'])
+      .expression((eb) => eb.selectFrom('debited').select([
+        'debited.user_id', sql<string>`${entry.coin}::text`.as('coin'), sql<bigint>`${-entry.amount}::bigint`.as('amount'),
+        sql<string>`${entry.kind}::text`.as('kind'), sql<string>`${entry.reference}::text`.as('reference'),
+        sql<string | null>`${entry.paymentId ?? null}::uuid`.as('payment_id'),
+      ]))
+      .returning('id')
       .executeTakeFirst();
-    if (!updated) throw new AppError('INSUFFICIENT_FUNDS', 402);
-    await tx.insertInto('ledger_entries')
-      .values({
-        user_id: entry.userId, coin: entry.coin, amount: -entry.amount, kind: entry.kind,
-        reference: entry.reference, payment_id: entry.paymentId ?? null,
-      })
-      .execute();
+    if (!booked) throw new AppError('INSUFFICIENT_FUNDS', 402);
   }
 
   async balances(userId: string): Promise<Record<CoinColumn, bigint>> {

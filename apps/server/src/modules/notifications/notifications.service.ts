@@ -31,6 +31,9 @@ export const MUST_MAIL_KEYS = new Set([
 /** Operator message texts per language; English is required and stands in for a missing language. */
 export type OperatorTexts = { en: string } & Partial<Record<Language, string>>;
 
+/** Whom a notification speaks to: their language, and whether they agreed to mail beyond the essentials. */
+export interface Recipient { language: string; marketing_consent: boolean }
+
 interface NotificationRow { id: string; text: string; unread: boolean; type: NotificationType; created_at: Date }
 export const toNotification = (row: NotificationRow): Notification => ({
   _id: row.id, text: row.text, unread: row.unread, type: row.type, timestamp: row.created_at.toISOString(),
@@ -44,10 +47,14 @@ export const toNotification = (row: NotificationRow): Notification => ({
 export class NotificationsService {
   constructor(private readonly db: Database) {}
 
-  /** Pass the caller's transaction so the notification commits (or not) with what it tells about. */
-  async notify(userId: string, type: NotificationType, key: string, params: NotificationParams, tx?: Tx): Promise<void> {
-    if (!tx) return this.db.transaction().execute((own) => this.notify(userId, type, key, params, own));
-    const user = await tx.selectFrom('users').select(['language', 'marketing_consent']).where('id', '=', userId).executeTakeFirst();
+  /**
+   * Pass the caller's transaction so the notification commits (or not) with what it tells about, and the
+   * customer's language and consent when the caller has already read them.
+   */
+  async notify(userId: string, type: NotificationType, key: string, params: NotificationParams, tx?: Tx, recipient?: Recipient): Promise<void> {
+    if (!tx) return this.db.transaction().execute((own) => this.notify(userId, type, key, params, own, recipient));
+    const user = recipient
+      ?? await tx.selectFrom('users').select(['language', 'marketing_consent']).where('id', '=', userId).executeTakeFirst();
     if (!user) return;
     await this.insert(tx, userId, {
       type, key, params,

@@ -1,22 +1,26 @@
-import type { JobQueue } from '../../jobs/queue.js';
+import type { JobQueue, ScheduledJob } from '../../jobs/queue.js';
 import type { Tx } from '../ledger/ledger.service.js';
 
 const DAY_MS = 86_400_000;
 export const AUTO_RENEW_BEFORE_MS = DAY_MS;
 
 /**
- * The jobs of one port term. Keys carry the expiry, so a renewal (a new expiry) schedules a fresh set and the
- * old set finds the expiry changed and does nothing.
+ * The jobs of port terms, in one statement. Keys carry the expiry, so a renewal (a new expiry) schedules a fresh
+ * set and the old set finds the expiry changed and does nothing.
  */
-export async function schedulePortLifecycle(jobs: JobQueue, tx: Tx, port: { id: string; expiresAt: Date; graceDays: number }): Promise<void> {
+export async function schedulePortLifecycle(jobs: JobQueue, tx: Tx, ports: Array<{ id: string; expiresAt: Date }>, graceDays: number): Promise<void> {
+  await jobs.schedule(tx, ports.flatMap((port) => termJobs(port, graceDays)));
+}
+
+function termJobs(port: { id: string; expiresAt: Date }, graceDays: number): ScheduledJob[] {
   const exp = port.expiresAt.getTime();
   const term = port.expiresAt.toISOString();
   const payload = { portId: port.id, expiresAt: term };
-  await jobs.schedule(tx, [
+  return [
     { kind: 'port.remind', key: `port.remind3:${port.id}:${term}`, runAt: new Date(exp - 3 * DAY_MS), payload: { ...payload, days: 3 } },
     { kind: 'port.remind', key: `port.remind1:${port.id}:${term}`, runAt: new Date(exp - DAY_MS), payload: { ...payload, days: 1 } },
     { kind: 'port.autorenew', key: `port.autorenew:${port.id}:${term}`, runAt: new Date(exp - AUTO_RENEW_BEFORE_MS), payload },
     { kind: 'port.expire', key: `port.expire:${port.id}:${term}`, runAt: port.expiresAt, payload },
-    { kind: 'port.release', key: `port.release:${port.id}:${term}`, runAt: new Date(exp + port.graceDays * DAY_MS), payload },
-  ]);
+    { kind: 'port.release', key: `port.release:${port.id}:${term}`, runAt: new Date(exp + graceDays * DAY_MS), payload },
+  ];
 }

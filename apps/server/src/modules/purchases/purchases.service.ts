@@ -3,8 +3,9 @@ import type { Language } from '@cellport/shared';
 import {
   couponDiscount, PERIOD_DAYS, renewalPrice, type BuyRequest, type Payment, type Port, type PurchaseResponse, type RenewRequest,
 } from '@cellport/shared/schemas/catalog';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { PaymentsTable } from '../../db/tables/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { CatalogService, localized } from '../catalog/catalog.service.js';
@@ -68,9 +69,13 @@ export class PurchasesService {
     });
   }
 
-  /** One purchase inside the caller's transaction (also used to fulfil an order paid by card, crypto or PayPal). */
+  /**
+   * One purchase inside the caller's transaction (also used to fulfil an order paid by card, crypto or PayPal).
+   * About a dozen statements whatever the quantity: several ports are written by one multi-row statement each.
+   */
   async buyWithin(tx: Tx, userId: string, req: BuyRequest, lng: Language, paid: PaidWith = {}): Promise<PurchaseResponse> {
-    const tariff = await this.catalog.tariff(req.tariff_id, tx);
+    const tariff = await tx.selectFrom('tariffs as t').innerJoin('countries as c', 'c.id', 't.country_id')
+      .selectAll('t').select('c.names as country_names').where('t.id', '=', req.tariff_id).executeTakeFirst();
     if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND', 404);
     const carrierId = req.carrier_id ?? null;
     const regionId = req.region_id ?? null;
@@ -78,14 +83,12 @@ export class PurchasesService {
       || (tariff.carrier_id && tariff.carrier_id !== carrierId) || (tariff.region_id && tariff.region_id !== regionId)) {
       throw new AppError('TARIFF_MISMATCH', 422);
     }
-    const country = await tx.selectFrom('countries').select(['id', 'names']).where('id', '=', req.country_id).executeTakeFirst();
-    if (!country) throw new AppError('COUNTRY_NOT_FOUND', 404);
 
     // Lock order: coupon → balance → modems. Paying first means a buyer who cannot pay never holds modem locks,
     // so with SKIP LOCKED nobody sees a modem as taken by a purchase that is about to fail.
     const couponName = req.coupon?.trim() || null;
     const coupon = couponName
-      ? await this.coupons.lockForRedemption(tx, userId, couponName, { tariffIds: [tariff.id], countryIds: [country.id] })
+      ? await this.coupons.lockForRedemption(tx, userId, couponName, { tariffIds: [tariff.id], countryIds: [tariff.country_id] })
       : null;
 
     const count = req.modemCount;
@@ -99,34 +102,40 @@ export class PurchasesService {
       countryId: req.country_id, carrierId, regionId, isShared: req.isShared, rotationInterval: req.rotationInterval,
     }, count);
 
-    const description = `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`;
-    await tx.insertInto('payments').values({
+    // Who the notification speaks to, and how many ports they have had (new ones are named "Proxy n+1"…).
+    const customer = await tx.selectFrom('users')
+      .select(['language', 'marketing_consent', sql<string>`(select count(*) from ports where ports.user_id = users.id)`.as('port_count')])
+      .where('id', '=', userId).executeTakeFirstOrThrow();
+
+    const description = `4G ${localized(tariff.country_names, lng)} ${localized(tariff.names, lng)} - ${count}x port`;
+    const payment = await tx.insertInto('payments').values({
       id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
       coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: count, tariff_id: tariff.id,
-    }).execute();
+    }).returningAll().executeTakeFirstOrThrow();
     await issueInvoice(tx, paymentId, [{ description: `${localized(tariff.names, lng)} (${tariff.period})`, quantity: count, unitAmount: tariff.price, amount: tariff.price * BigInt(count) }], discount, coupon?.name ?? null);
 
     const expiresAt = new Date(Date.now() + PERIOD_DAYS[tariff.period] * DAY_MS);
-    const existing = await tx.selectFrom('ports').select(sql<string>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirst();
-    let seq = Number(existing?.n ?? 0);
-    const portIds: string[] = [];
-    for (const modemId of slots) {
+    const first = Number(customer.port_count) + 1;
+    const ports = slots.map((modemId, i) => {
       const id = randomUUID();
       const nonce = newRotationNonce();
-      seq++;
-      await tx.insertInto('ports').values({
+      return {
         id, user_id: userId, modem_id: modemId, tariff_id: tariff.id, is_shared: req.isShared,
-        name: `Proxy ${seq}`, proxy_login: newProxyLogin(), proxy_password: newProxyPassword(),
+        name: `Proxy ${first + i}`, proxy_login: newProxyLogin(), proxy_password: newProxyPassword(),
         whitelist: '[]', rotation_interval: req.rotationInterval,
         rotation_nonce: nonce, rotation_token_hash: rotationTokenHash(this.secret, id, nonce), expires_at: expiresAt,
-      }).execute();
-      await tx.insertInto('payment_ports').values({ payment_id: paymentId, port_id: id }).execute();
-      await schedulePortLifecycle(this.jobs, tx, { id, expiresAt, graceDays: this.graceDays });
-      portIds.push(id);
-    }
+      };
+    });
+    // The ports and their links to the payment in one statement (the links' foreign keys are checked at its end).
+    await tx.with('new_ports', (db) => db.insertInto('ports').values(ports).returning('id'))
+      .insertInto('payment_ports').columns(['payment_id', 'port_id'])
+      .expression((eb) => eb.selectFrom('new_ports').select([sql<string>`${paymentId}::uuid`.as('payment_id'), 'new_ports.id']))
+      .execute();
+    await schedulePortLifecycle(this.jobs, tx, ports.map((p) => ({ id: p.id, expiresAt })), this.graceDays);
     if (coupon) await this.coupons.redeem(tx, coupon.id, userId, paymentId);
-    await this.notifications.notify(userId, 'payment', 'purchase_completed', { amount: dollars(amount), description }, tx);
-    return this.response(tx, userId, paymentId, portIds, lng);
+    await this.notifications.notify(userId, 'payment', 'purchase_completed', { amount: dollars(amount), description }, tx, customer);
+    const modems = await this.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
+    return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, modem_name: p.name }))), modems } };
   }
 
   /** Also used by the auto-renew job (with its own payment id, so the job's retry books nothing twice). */
@@ -181,9 +190,9 @@ export class PurchasesService {
     await issueInvoice(tx, paymentId, lines, discount, coupon?.name ?? null);
     for (const r of renewals) {
       await tx.updateTable('ports').set({ expires_at: r.expiresAt, status: 'active' }).where('id', '=', r.id).execute();
-      await tx.insertInto('payment_ports').values({ payment_id: paymentId, port_id: r.id }).execute();
-      await schedulePortLifecycle(this.jobs, tx, { id: r.id, expiresAt: r.expiresAt, graceDays: this.graceDays });
     }
+    await tx.insertInto('payment_ports').values(renewals.map((r) => ({ payment_id: paymentId, port_id: r.id }))).execute();
+    await schedulePortLifecycle(this.jobs, tx, renewals, this.graceDays);
     if (coupon) await this.coupons.redeem(tx, coupon.id, userId, paymentId);
     if (kind === 'renewal') {
       await this.notifications.notify(userId, 'payment', 'renewal_completed', { amount: dollars(amount), names }, tx);
@@ -204,21 +213,23 @@ export class PurchasesService {
     if (f.carrierId) q = q.where('carrier_id', '=', f.carrierId);
     if (f.regionId) q = q.where('region_id', '=', f.regionId);
     if (f.isShared) q = q.where('rotation_interval', '=', f.rotationInterval);
-    const slots: string[] = [];
     if (!f.isShared) {
-      const rows = await q.orderBy('imei').limit(count).forUpdate().skipLocked().execute();
-      for (const r of rows) slots.push(r.id);
-    } else {
-      const rows = await q.orderBy('id').forUpdate().execute();
-      for (const r of rows) {
-        for (let i = r.used_slots; i < r.capacity && slots.length < count; i++) slots.push(r.id);
-        if (slots.length >= count) break;
-      }
+      // Pick and take in one statement; a shortfall throws below and the rollback gives the modems back.
+      const taken = await tx.with('picked', () => q.orderBy('imei').limit(count).forUpdate().skipLocked())
+        .updateTable('modems').set({ used_slots: sql`modems.used_slots + 1` })
+        .from('picked').whereRef('modems.id', '=', 'picked.id')
+        .returning('modems.id').execute();
+      const slots = taken.map((r) => r.id);
+      if (slots.length < count) throw outOfStock(slots.length);
+      return slots;
     }
-    if (slots.length < count) {
-      const available = slots.length;
-      throw new AppError('OUT_OF_STOCK', 409, `Not enough free ports for this choice: ${available} available`, { available });
+    const slots: string[] = [];
+    const rows = await q.orderBy('id').forUpdate().execute();
+    for (const r of rows) {
+      for (let i = r.used_slots; i < r.capacity && slots.length < count; i++) slots.push(r.id);
+      if (slots.length >= count) break;
     }
+    if (slots.length < count) throw outOfStock(slots.length);
     const perModem = new Map<string, number>();
     for (const id of slots) perModem.set(id, (perModem.get(id) ?? 0) + 1);
     for (const [id, n] of perModem) {
@@ -256,6 +267,9 @@ export class PurchasesService {
   }
 }
 
+const outOfStock = (available: number) =>
+  new AppError('OUT_OF_STOCK', 409, `Not enough free ports for this choice: ${available} available`, { available });
+
 const couponToShape = (c: { type: 'percent' | 'fixed'; percent: number | null; amount: bigint | null }) =>
   (c.type === 'percent' ? { type: 'percent' as const, percent: c.percent ?? 0 } : { type: 'fixed' as const, amount: String(c.amount ?? 0n) });
 
@@ -268,10 +282,13 @@ export async function listPayments(q: Database | Tx, userId: string, paymentId?:
   const links = await q.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id')
     .select(['payment_ports.payment_id', 'ports.id', 'ports.name'])
     .where('payment_ports.payment_id', 'in', payments.map((p) => p.id)).orderBy('ports.created_at').execute();
-  return payments.map((p) => ({
+  return payments.map((p) => toApiPayment(p, links.filter((l) => l.payment_id === p.id).map((l) => ({ _id: l.id, modem_name: l.name }))));
+}
+
+function toApiPayment(p: Selectable<PaymentsTable>, ports: Payment['ports']): Payment {
+  return {
     _id: p.id, provider: p.provider, kind: p.kind, status: p.status, amount: p.amount.toString(), currency: 'USD' as const,
     coupon: p.coupon, discount: p.discount.toString(), description: p.description, modemCount: p.modem_count,
-    createdAt: p.created_at.toISOString(),
-    ports: links.filter((l) => l.payment_id === p.id).map((l) => ({ _id: l.id, modem_name: l.name })),
-  }));
+    createdAt: p.created_at.toISOString(), ports,
+  };
 }
