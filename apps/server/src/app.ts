@@ -8,7 +8,7 @@ import type { App, AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
 import { Mailer } from './integrations/mail/mailer.js';
 import { smtpTransport } from './integrations/mail/smtp.js';
-import { Bus } from './lib/bus.js';
+import { Bus, BUS_RESYNC } from './lib/bus.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSameOrigin } from './plugins/same-origin.js';
@@ -70,6 +70,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
   const bus = new Bus(database);
   await bus.start();
+  bus.on(BUS_RESYNC, () => app.log.warn('the LISTEN connection was lost and is back: caches and poll versions start afresh'));
   const sessions = new Sessions(database.db, bus, config);
   const pollVersions = new PollVersions(database);
   await pollVersions.start();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { pgListener } from './pg-listener.js';
 import { preparingPool } from './prepared-statements.js';
 import type { DB } from './schema.js';
 
@@ -10,8 +11,11 @@ export interface DatabaseHandle {
   db: Database;
   /** 'postgres' when talking to a server; 'pglite' for the embedded single-connection database. */
   kind: 'postgres' | 'pglite';
-  /** Listen to a NOTIFY channel; PGlite supports it in-process too. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Listen to a NOTIFY channel; PGlite supports it in-process too. On PostgreSQL the connection comes back when
+   * lost, and `onResync` runs then: what was announced in the gap was missed (pg-listener.ts).
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -36,27 +40,13 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const pool = new pg.default.Pool({ connectionString: url, max });
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-  let listener: import('pg').PoolClient | undefined;
-  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const listener = pgListener(pool);
   return {
     db,
     kind: 'postgres',
-    async listen(channel, onPayload) {
-      if (!listener) {
-        listener = await pool.connect();
-        listener.on('notification', (msg) => handlers.get(msg.channel)?.forEach((h) => h(msg.payload ?? '')));
-      }
-      let set = handlers.get(channel);
-      if (!set) {
-        set = new Set();
-        handlers.set(channel, set);
-        await listener.query(`listen "${channel.replace(/"/g, '')}"`);
-      }
-      set.add(onPayload);
-      return async () => { set.delete(onPayload); };
-    },
+    listen: (channel, onPayload, onResync) => listener.listen(channel, onPayload, onResync),
     async close() {
-      listener?.release();
+      listener.close();
       await db.destroy();
     },
   };

@@ -3,6 +3,11 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.js';
 
 const CHANNEL = 'cellport_bus';
+/**
+ * Emitted locally when this instance's LISTEN connection came back after a loss: messages from other instances in
+ * the gap were missed, so whoever caches on the strength of the bus (sessions, API keys, settings) starts afresh.
+ */
+export const BUS_RESYNC = 'bus:resync';
 
 export interface BusMessage { topic: string; data: unknown }
 
@@ -26,7 +31,7 @@ export class Bus {
         const { origin, topic, data } = JSON.parse(payload) as BusMessage & { origin: string };
         if (origin !== this.origin) this.local.emit(topic, data);
       } catch { /* a foreign payload on our channel is ignored */ }
-    });
+    }, () => this.local.emit(BUS_RESYNC, {}));
   }
 
   async publish(topic: string, data: unknown): Promise<void> {

@@ -67,6 +67,9 @@ export class PollVersions {
       if (typeof change?.userId !== 'string' || typeof change.version !== 'number') return;
       this.heard(change.kind, change.userId, change.version);
       this.events.emit('change', change);
+    }, () => {
+      // Bumps in the gap were missed: every customer's version is read again on their next poll.
+      this.versions.clear();
     });
   }
 

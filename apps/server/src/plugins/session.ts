@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { AppError } from '../lib/app-error.js';
-import type { Bus } from '../lib/bus.js';
+import { BUS_RESYNC, type Bus } from '../lib/bus.js';
 import { hashToken, newToken } from '../lib/tokens.js';
 
 export const SESSION_COOKIE = 'cp_session';
@@ -37,6 +37,12 @@ export class Sessions {
     bus.on('session:revoked', ({ ids, userId }: { ids?: string[]; userId?: string }) => {
       for (const id of ids ?? []) this.drop(id);
       if (userId) for (const [id, s] of this.cache) if (s.userId === userId) this.drop(id);
+    });
+    // Revocations in a LISTEN gap were missed: every session is read from the database again.
+    bus.on(BUS_RESYNC, () => {
+      this.cache.clear();
+      this.byToken.clear();
+      this.tokenOf.clear();
     });
   }
 

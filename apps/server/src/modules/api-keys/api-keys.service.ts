@@ -2,7 +2,7 @@ import { API_KEY_PREFIX, API_KEY_SHOWN_CHARS, API_KEYS_PER_CUSTOMER_MAX, type Ap
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import type { Bus } from '../../lib/bus.js';
+import { BUS_RESYNC, type Bus } from '../../lib/bus.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import type { SessionUser } from '../../plugins/session.js';
 
@@ -28,6 +28,7 @@ export class ApiKeysService {
 
   constructor(private readonly db: Database, private readonly bus: Bus) {
     bus.on(REVOKED, ({ hash }: { hash: string }) => { this.cache.delete(hash); });
+    bus.on(BUS_RESYNC, () => { this.cache.clear(); });
     bus.on('session:revoked', ({ userId }: { userId?: string }) => {
       if (userId) for (const [hash, c] of this.cache) if (c.user.userId === userId) this.cache.delete(hash);
     });

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../context.js';
+import { BUS_RESYNC } from '../../../lib/bus.js';
 import { type OperatorOverrides, readOverrides } from './operator-settings.js';
 
 /** Bus topic announced after a console change of the settings table commits; every instance drops its copy. */
@@ -15,6 +16,7 @@ export class OperatorSettingsCache {
 
   constructor(private readonly ctx: AppContext) {
     ctx.bus.on(SETTINGS_CHANGED, () => { this.current = null; });
+    ctx.bus.on(BUS_RESYNC, () => { this.current = null; });
   }
 
   overrides(): Promise<OperatorOverrides> {
