@@ -3,17 +3,27 @@
 //
 //   node bench/buying.mjs            (needs PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL,
 //                                     else postgres://postgres@127.0.0.1:5432/postgres)
-//   BENCH_SECONDS=10 node bench/buying.mjs
+//   BENCH_SECONDS=10 BENCH_LIST_PORTS=20 node bench/buying.mjs
 //
 // The server runs in a child process (from source through tsx) so the load generator does not share its event loop.
-// It gets a fresh database (dropped at the end) with the demo catalog, 6,000 extra dedicated modems, and 50 customers
-// holding $1,000,000 each and a real session. Printed: requests/s, p50 and p99 latency, and the ratio to the bare route.
+// It gets a fresh database (dropped at the end) with the demo catalog, 20,000 extra dedicated modems, 50 buyers
+// holding $1,000,000 each and 50 listers who bought BENCH_LIST_PORTS ports each (20 by default) before the clock
+// starts, all with real sessions. Two measurements per route:
+//   1. Closed loop (saturation): each of the 50 customers sends its next request as soon as its previous answer
+//      arrived, so 50 requests are always in flight. Printed: requests/s, p50, p99, and the ratio to the bare route.
+//   2. Open loop (latency under load): the 50 customers send requests at a fixed total rate, spread evenly, at
+//      several fractions of the closed-loop throughput; latency counts from when a request was due.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { closedLoop, openLoop } from './lib/load.mjs';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const LIST_PORTS = Number(process.env.BENCH_LIST_PORTS ?? 20);
+/** Open-loop rates, as fractions of the route's closed-loop throughput. */
+const RATE_FRACTIONS = [0.25, 0.5, 0.75, 0.9];
+const P99_TARGET_MS = 50;
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 if (process.argv[2] === '--serve') await serve();
@@ -47,11 +57,12 @@ async function serve() {
   const { app, ctx } = await buildApp({ config, database, logger: false });
   await seedCatalog(ctx);
   const { sql } = await import('kysely');
-  // Enough dedicated stock in the US for every purchase of the run.
+  // Enough dedicated stock in the US for every purchase of the run (closed and open loop). HTTP and SOCKS ports
+  // are each unique per host, so both can count from 40001.
   await sql`
     insert into modems (imei, host_id, http_port, socks_port, ext_ip, country_id, carrier_id, is_shared, capacity)
-    select 'B' || lpad(g::text, 14, '0'), h.id, 40000 + g, 50000 + g, '198.51.100.' || (g % 250 + 1), c.id, ca.id, false, 1
-    from generate_series(1, 6000) g
+    select 'B' || lpad(g::text, 14, '0'), h.id, 40000 + g, 40000 + g, '198.51.100.' || (g % 250 + 1), c.id, ca.id, false, 1
+    from generate_series(1, 20000) g
     cross join (select id from hosts where name like 'us%' limit 1) h
     cross join (select id from countries where code = 'US') c
     cross join (select id from carriers where name = 'T-Mobile') ca
@@ -60,12 +71,23 @@ async function serve() {
   const tariff = await database.db.selectFrom('tariffs').select('id')
     .where('country_id', '=', us.id).where('is_shared', '=', false).where('period', '=', 'day').executeTakeFirstOrThrow();
   const ledger = new LedgerService(database.db);
-  const cookies = [];
-  for (let i = 0; i < CUSTOMERS; i++) {
+  const newCustomer = async (label, i) => {
     const id = randomUUID();
-    await database.db.insertInto('users').values({ id, email: `bench-${i}-${id}@bench.local`, name: 'Bench', password_hash: 'x', is_verified: true }).execute();
+    await database.db.insertInto('users').values({ id, email: `${label}-${i}-${id}@bench.local`, name: 'Bench', password_hash: 'x', is_verified: true }).execute();
     await database.db.transaction().execute((tx) => ledger.credit(tx, { userId: id, coin: 'usdt', amount: 1_000_000n * 1_000_000n, kind: 'bench', reference: `bench:${id}` }));
-    cookies.push(`cp_session=${await ctx.sessions.create(id, { ip: '127.0.0.1', headers: {} })}`);
+    return `cp_session=${await ctx.sessions.create(id, { ip: '127.0.0.1', headers: {} })}`;
+  };
+  const body = { tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1 };
+  const cookies = [];
+  for (let i = 0; i < CUSTOMERS; i++) cookies.push(await newCustomer('buyer', i));
+  // Listers hold a fixed number of ports, bought through the real route, so the listing does not depend on how
+  // fast the buying scenario ran.
+  const listCookies = [];
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const cookie = await newCustomer('lister', i);
+    const res = await app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', headers: { cookie, origin: 'http://127.0.0.1' }, payload: { ...body, modemCount: LIST_PORTS } });
+    if (res.statusCode !== 200) throw new Error(`setup purchase failed: ${res.statusCode} ${res.body}`);
+    listCookies.push(cookie);
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const bare = Fastify({ logger: false });
@@ -73,8 +95,7 @@ async function serve() {
   await bare.listen({ port: 0, host: '127.0.0.1' });
 
   process.stdout.write(`${JSON.stringify({
-    port: app.server.address().port, barePort: bare.server.address().port, cookies,
-    body: { tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1 },
+    port: app.server.address().port, barePort: bare.server.address().port, cookies, listCookies, body,
   })}\n`);
   process.stdin.resume();
   process.stdin.on('end', async () => {
@@ -90,7 +111,9 @@ async function serve() {
 // ---- parent: the load generator ---------------------------------------------------------------------------------
 
 async function measure() {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
+  // BENCH_NODE_ARGS: extra flags for the server process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
     stdio: ['pipe', 'pipe', 'inherit'], cwd: new URL('..', import.meta.url).pathname,
   });
   const setup = await new Promise((resolve, reject) => {
@@ -107,56 +130,46 @@ async function measure() {
   const buyBody = JSON.stringify(setup.body);
 
   const scenarios = [
-    { name: 'bare Fastify GET /bare', port: setup.barePort, method: 'GET', path: () => '/bare' },
-    { name: 'POST /api/v1/payment/balance/buy', port: setup.port, method: 'POST', path: () => '/api/v1/payment/balance/buy', body: buyBody },
-    { name: 'GET /api/v1/modems', port: setup.port, method: 'GET', path: () => '/api/v1/modems' },
+    { name: 'bare Fastify GET /bare', port: setup.barePort, method: 'GET', path: '/bare', cookies: setup.cookies },
+    { name: 'POST /api/v1/payment/balance/buy', port: setup.port, method: 'POST', path: '/api/v1/payment/balance/buy', body: buyBody, cookies: setup.cookies },
+    { name: `GET /api/v1/modems (${LIST_PORTS} ports)`, port: setup.port, method: 'GET', path: '/api/v1/modems', cookies: setup.listCookies },
   ];
-  // Warm-up: JIT, connection pools, prepared plans.
-  for (const s of scenarios) await run(s, 1, agent, setup.cookies, origin);
+  const send = (s) => (customer) => request(agent, s, s.cookies[customer % s.cookies.length], origin).then((status) => status === 200);
+  // Warm-up: JIT, connection pools, prepared statements.
+  for (const s of scenarios) await closedLoop(1, CUSTOMERS, send(s));
   const results = [];
-  for (const s of scenarios) results.push({ ...s, ...(await run(s, SECONDS, agent, setup.cookies, origin)) });
+  for (const s of scenarios) results.push({ ...s, ...(await closedLoop(SECONDS, CUSTOMERS, send(s))) });
   const bare = results[0];
 
-  const ports = results[1].ok;
   console.log(`\n${CUSTOMERS} concurrent customers, ${SECONDS} s per scenario, PostgreSQL, ${new Date().toISOString().slice(0, 10)}`);
-  console.log('scenario                              req/s    p50 ms   p99 ms   errors   vs bare');
+  console.log('closed loop (50 always in flight)            req/s    p50 ms   p99 ms   errors   vs bare');
   for (const r of results) {
-    console.log(`${r.name.padEnd(36)} ${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(7)}   ${(r.rps / bare.rps * 100).toFixed(1)} %`);
+    console.log(`${r.name.padEnd(42)} ${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(7)}   ${(r.rps / bare.rps * 100).toFixed(1)} %`);
   }
-  console.log(`(GET /api/v1/modems lists ~${Math.round(ports / CUSTOMERS)} ports per customer, bought in the buy scenario)`);
-  const p99Target = 50;
-  for (const r of results.slice(1)) console.log(`${r.name}: p99 ${r.p99.toFixed(1)} ms ${r.p99 < p99Target ? '<' : '≥'} ${p99Target} ms target`);
+
+  console.log(`open loop (${CUSTOMERS} customers at a total rate, latency from due time)`);
+  console.log('route                                       rate req/s   sent req/s   p50 ms   p99 ms   errors');
+  for (const r of results.slice(1)) {
+    let best = 0;
+    for (const fraction of RATE_FRACTIONS) {
+      const rate = Math.max(1, Math.round(r.rps * fraction));
+      const due = Array.from({ length: Math.round(rate * SECONDS) }, (_, k) => ({ at: (k * 1000) / rate, customer: k % CUSTOMERS }));
+      const o = await openLoop(due, (d) => send(r)(d.customer));
+      if (o.p99 < P99_TARGET_MS && o.errors === 0) best = Math.max(best, rate);
+      console.log(`${r.name.padEnd(42)} ${String(rate).padStart(10)}   ${o.rps.toFixed(0).padStart(10)}  ${o.p50.toFixed(1).padStart(7)}  ${o.p99.toFixed(1).padStart(7)}  ${String(o.errors).padStart(7)}`);
+    }
+    console.log(`${r.name}: closed-loop p99 ${r.p99.toFixed(1)} ms ${r.p99 < P99_TARGET_MS ? '<' : '≥'} ${P99_TARGET_MS} ms; ` +
+      `open loop p99 < ${P99_TARGET_MS} ms up to ${best ? `${best} req/s (the highest rate tried with it)` : 'none of the rates tried'}`);
+  }
   child.stdin.end();
   await new Promise((r) => child.on('exit', r));
   agent.destroy();
 }
 
-/** One worker per customer, each sending its next request as soon as the previous answer arrived. */
-async function run(scenario, seconds, agent, cookies, origin) {
-  const latencies = [];
-  let errors = 0;
-  let ok = 0;
-  const until = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(cookies.map(async (cookie) => {
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      const status = await request(agent, scenario, cookie, origin);
-      latencies.push(performance.now() - t0);
-      if (status === 200) ok++;
-      else errors++;
-    }
-  }));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { rps: latencies.length / elapsed, p50: pct(0.5), p99: pct(0.99), errors, ok };
-}
-
 function request(agent, scenario, cookie, origin) {
   return new Promise((resolve) => {
     const req = http.request({
-      host: '127.0.0.1', port: scenario.port, method: scenario.method, path: scenario.path(), agent,
+      host: '127.0.0.1', port: scenario.port, method: scenario.method, path: scenario.path, agent,
       headers: { cookie, origin, ...(scenario.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(scenario.body) } : {}) },
     }, (res) => {
       res.resume();

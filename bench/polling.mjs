@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { closedLoop, openLoop } from './lib/load.mjs';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -135,7 +136,7 @@ async function benchOne(kind) {
 
   // Warm-up: every customer polls once (sessions and versions enter the server's memory), keeping their ETag.
   const t0 = performance.now();
-  await closedLoop(cookies.length, CONCURRENCY, async (i) => {
+  await inTurns(cookies.length, CONCURRENCY, async (i) => {
     const res = await get(agent, setup.port, '/api/v1/notifications', cookies[i]);
     etags.set(i, res.etag);
     pendingEtags.set(i, (await get(agent, setup.port, '/api/v1/pending-crypto-payment-active', cookies[i])).etag);
@@ -173,28 +174,15 @@ async function benchOne(kind) {
 }
 
 /** `concurrency` workers take indexes 0..total-1 in turn. */
-async function closedLoop(total, concurrency, fn) {
+async function inTurns(total, concurrency, fn) {
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < total) await fn(next++);
   }));
 }
 
-async function timed(scenario, seconds) {
-  const latencies = [];
-  let errors = 0;
-  let i = 0;
-  const until = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      const res = await scenario.run(i++);
-      latencies.push(performance.now() - t0);
-      if (res.status !== (scenario.expect ?? 200)) errors++;
-    }
-  }));
-  return stats(latencies, errors, (performance.now() - started) / 1000);
+function timed(scenario, seconds) {
+  return closedLoop(seconds, CONCURRENCY, (_worker, i) => scenario.run(i).then((res) => res.status === (scenario.expect ?? 200)));
 }
 
 /** Each customer polls on its own schedule, phases spread evenly; a request is sent when due, whatever is in flight. */
@@ -210,38 +198,13 @@ async function specRate(customers, agent, setup, etags, pendingExists, pendingEt
     }
   }
   due.sort((a, b) => a.at - b.at);
-  const latencies = [];
-  let errors = 0;
-  const inflight = new Set();
-  const start = performance.now();
-  let k = 0;
-  while (k < due.length) {
-    const now = performance.now() - start;
-    while (k < due.length && due[k].at <= now) {
-      const d = due[k++];
-      const dueAt = start + d.at;
-      const p = (d.kind === 'n'
-        ? get(agent, setup.port, '/api/v1/notifications', setup.cookies[d.c], etags.get(d.c))
-        : get(agent, setup.port, '/api/v1/pending-crypto-payment-active', setup.cookies[d.c], pendingEtags.get(d.c)))
-        .then((res) => {
-          latencies.push(performance.now() - dueAt);
-          if (res.status !== 304) errors++; // both polls are unchanged: each answers 304 from memory
-          inflight.delete(p);
-        });
-      inflight.add(p);
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  await Promise.all(inflight);
-  const elapsed = (performance.now() - start) / 1000;
+  // Both polls are unchanged: each answers 304 from memory.
+  const result = await openLoop(due, (d) => (d.kind === 'n'
+    ? get(agent, setup.port, '/api/v1/notifications', setup.cookies[d.c], etags.get(d.c))
+    : get(agent, setup.port, '/api/v1/pending-crypto-payment-active', setup.cookies[d.c], pendingEtags.get(d.c)))
+    .then((res) => res.status === 304));
   const target = customers / 3 + (pendingExists ? customers / 5 : 0);
-  return { ...stats(latencies, errors, elapsed), target };
-}
-
-function stats(latencies, errors, elapsed) {
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { rps: latencies.length / elapsed, p50: pct(0.5), p99: pct(0.99), max: latencies.at(-1) ?? 0, errors };
+  return { ...result, target };
 }
 
 function get(agent, port, path, cookie, etag) {
