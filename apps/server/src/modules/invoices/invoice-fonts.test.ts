@@ -1,7 +1,7 @@
 import { LANGUAGES } from '@cellport/shared/constants';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { fontFor, hasCjk, invoiceFonts, type InvoiceFont } from './invoice-fonts.js';
+import { fontRuns, hasCjk, invoiceFonts, type InvoiceFont } from './invoice-fonts.js';
 import { invoiceTexts, type InvoiceLabels } from './invoice-texts.js';
 
 interface FontkitFont { hasGlyphForCodePoint(codePoint: number): boolean }
@@ -11,17 +11,22 @@ const fonts = Object.fromEntries(Object.entries(invoiceFonts()).map(([name, byte
 const strings = (labels: InvoiceLabels): string[] =>
   Object.values(labels).flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v)));
 
-/** The characters of `text` the font picked for it cannot draw (they would print as blanks). */
+/** The characters of `text` that the fonts picked for their runs cannot draw (they would print as blanks). */
 const missing = (text: string, weight: 'regular' | 'bold') =>
-  [...text].filter((ch) => !fonts[fontFor(text, weight)].hasGlyphForCodePoint(ch.codePointAt(0)!));
+  fontRuns(text, weight).flatMap((run) => [...run.text].filter((ch) => !fonts[run.font].hasGlyphForCodePoint(ch.codePointAt(0)!)));
+const fontsOf = (text: string, weight: 'regular' | 'bold' = 'regular') => fontRuns(text, weight).map((r) => r.font);
 
-describe('fontFor', () => {
-  it('keeps DejaVu for Latin and Cyrillic, switches to Noto Sans SC when a run holds Chinese', () => {
-    expect(fontFor('Invoice CP-2026-000001')).toBe('regular');
-    expect(fontFor('Иван Петров', 'bold')).toBe('bold');
-    expect(fontFor('王小明')).toBe('cjk');
-    expect(fontFor('发票 CP-2026-000001', 'bold')).toBe('cjk-bold');
-    expect(fontFor('Port 4G，1 month')).toBe('cjk'); // a full-width comma alone needs the CJK font
+describe('fontRuns', () => {
+  it('keeps DejaVu for Latin and Cyrillic, Noto Sans SC for Chinese, and ASCII with its neighbours', () => {
+    expect(fontsOf('Invoice CP-2026-000001')).toEqual(['regular']);
+    expect(fontsOf('Иван Петров', 'bold')).toEqual(['bold']);
+    expect(fontsOf('王小明')).toEqual(['cjk']);
+    expect(fontsOf('发票 CP-2026-000001', 'bold')).toEqual(['cjk-bold']);
+    expect(fontsOf('Port 4G，1 month')).toEqual(['cjk']); // a full-width comma needs the CJK font; the ASCII joins it
+    expect(fontRuns('ООО «Ромашка» 北京分公司 Ltd.')).toEqual([
+      { text: 'ООО «Ромашка» ', font: 'regular' }, { text: '北京分公司 Ltd.', font: 'cjk' },
+    ]);
+    expect(fontRuns('')).toEqual([]);
     expect(hasCjk('Total: $1,234.56')).toBe(false);
   });
 
@@ -38,7 +43,8 @@ describe('fontFor', () => {
 
   it('mixed Chinese and Latin customer data prints entirely in the CJK font', () => {
     for (const run of ['北京科技有限公司 Ltd.', '独享 4G 端口，1 个月', 'wang@example.com 王']) expect(missing(run, 'regular')).toEqual([]);
-    // Known limit: one run mixing Cyrillic and Chinese loses its Cyrillic letters (Noto Sans SC has none).
-    expect(missing('Иван 王', 'regular')).toEqual([...'Иван']);
+    // Cyrillic and Chinese in one string: each part in the font that has it (Noto Sans SC has no Cyrillic).
+    expect(missing('Иван 王', 'regular')).toEqual([]);
+    expect(missing('Иван Петров, 北京科技 — Ltd.', 'bold')).toEqual([]);
   });
 });

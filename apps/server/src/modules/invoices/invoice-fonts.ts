@@ -36,11 +36,28 @@ const CJK = /[\p{Script=Han}\u3000-\u303F\uFF00-\uFFEF]/u;
 
 export const hasCjk = (text: string) => CJK.test(text);
 
+/** Printable ASCII: both fonts draw it, so it joins whichever run it sits in. */
+const EITHER = /[\x20-\x7E]/;
+
+export interface FontRun { text: string; font: InvoiceFont }
+
 /**
- * The font to draw one text run with: DejaVu unless the run holds a CJK character, then Noto Sans SC (which also
- * draws the Latin letters and digits of a mixed run, so the run stays in one font).
+ * Splits a text into runs that each font can draw: Chinese (and full-width punctuation) in Noto Sans SC,
+ * everything else that is not plain ASCII (Cyrillic, Greek, accented Latin…) in DejaVu. ASCII goes with its
+ * neighbours, so "王小明 Ltd." stays one CJK run and "Иван Петров" one DejaVu run; "ООО 北京" becomes two.
  */
-export function fontFor(text: string, weight: 'regular' | 'bold' = 'regular'): InvoiceFont {
-  if (hasCjk(text)) return weight === 'bold' ? 'cjk-bold' : 'cjk';
-  return weight;
+export function fontRuns(text: string, weight: 'regular' | 'bold' = 'regular'): FontRun[] {
+  const cjk: InvoiceFont = weight === 'bold' ? 'cjk-bold' : 'cjk';
+  const runs: Array<{ text: string; font: InvoiceFont | null }> = [];
+  for (const ch of text) {
+    const needs = CJK.test(ch) ? cjk : EITHER.test(ch) ? null : weight;
+    const last = runs.at(-1);
+    if (last && (needs === null || last.font === needs || last.font === null)) {
+      last.text += ch;
+      last.font ??= needs;
+    } else {
+      runs.push({ text: ch, font: needs });
+    }
+  }
+  return runs.map((r) => ({ text: r.text, font: r.font ?? weight }));
 }

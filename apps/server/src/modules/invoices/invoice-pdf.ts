@@ -1,15 +1,25 @@
 import PDFDocument from 'pdfkit';
 import type { Invoice } from '@cellport/shared/schemas/payments';
-import { fontFor, invoiceFonts } from './invoice-fonts.js';
+import { fontRuns, invoiceFonts } from './invoice-fonts.js';
 import { invoiceTexts } from './invoice-texts.js';
 
 type Doc = InstanceType<typeof PDFDocument>;
 type TextOptions = PDFKit.Mixins.TextOptions;
 
-/** Draws one text run in the font that can print it (see fontFor), so Chinese never turns into blanks or '?'. */
+/**
+ * Draws a text as runs in the fonts that can print them (see fontRuns), continued on one line, so neither
+ * Chinese nor Cyrillic turns into blanks or '?'.
+ */
 function write(doc: Doc, text: string, weight: 'regular' | 'bold', at?: { x: number; y: number }, options?: TextOptions): Doc {
-  doc.font(fontFor(text, weight));
-  return at ? doc.text(text, at.x, at.y, options) : doc.text(text, options);
+  const runs = fontRuns(text, weight);
+  if (!runs.length) runs.push({ text: '', font: weight });
+  runs.forEach((run, i) => {
+    doc.font(run.font);
+    const runOptions = { ...options, continued: i < runs.length - 1 };
+    if (i === 0 && at) doc.text(run.text, at.x, at.y, runOptions);
+    else doc.text(run.text, runOptions);
+  });
+  return doc;
 }
 
 // Columns of the lines table (A4 is 595pt wide; margins 50).

@@ -88,4 +88,11 @@ describe('invoice PDF language and fonts', () => {
     expect(cn.drew('实付总额')).toBe(true);
     expect(inspect(await getPdf(cookie, id, '?lng=xx')).lang).toBe('ru-RU'); // an unknown ?lng= is ignored
   });
+
+  it('a company name mixing Cyrillic and Chinese prints both (each part in the font that has it)', async () => {
+    const { cookie, id } = await customerWithInvoice('ru', { name: 'Иван', company_name: 'ООО Ромашка 北京分公司' });
+    const p = inspect(await getPdf(cookie, id));
+    for (const text of ['ООО Ромашка', '北京分公司']) expect(p.drew(text), text).toBe(true);
+    expect(p.drawn.has('?')).toBe(false);
+  });
 });
