@@ -174,7 +174,10 @@ describe('money in: add funds, pay, renew', () => {
     await page.getByTestId('invoice-document').waitFor();
     expect(await page.getByTestId('invoice-total').textContent()).toBe(`${formatUsd(invoices[0]!.amount)} USD`);
     await visitCheck(page, 'payments-invoice');
-    const pdf = await page.context().request.get(`${server.url}/api/v1/invoices/${invoices[0]!._id}.pdf`);
+    // The download link prints the PDF in the language the dashboard shows.
+    const pdfHref = await page.getByTestId('invoice-document').locator('..').getByRole('link', { name: exact(t('en', 'payments:invoices.downloadPdf')) }).getAttribute('href');
+    expect(pdfHref).toBe(`/api/v1/invoices/${invoices[0]!._id}.pdf?lng=en`);
+    const pdf = await page.context().request.get(`${server.url}${pdfHref}`);
     expect(pdf.headers()['content-type']).toContain('application/pdf');
     expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
   });

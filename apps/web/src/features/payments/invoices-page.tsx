@@ -41,7 +41,7 @@ export default function InvoicesPage() {
           actions={<div className="inv-actions">
             <Link href="/invoices" className="btn btn--secondary">{t('invoices.back')}</Link>
             <Button variant="secondary" onClick={() => window.print()}>{t('invoices.print')}</Button>
-            <a className="btn" href={invoicePdfUrl(open._id)} download={`${open.number}.pdf`}>{t('invoices.downloadPdf')}</a>
+            <a className="btn" href={invoicePdfUrl(open._id, language)} download={`${open.number}.pdf`}>{t('invoices.downloadPdf')}</a>
           </div>} />
         <InvoiceDocument invoice={open} />
       </section>
@@ -81,7 +81,7 @@ export default function InvoicesPage() {
                   <td data-label={t('invoices.paidWith')}>{t(`method.${inv.provider}`)}</td>
                   <td data-label={t('invoices.amount')} className="pp-right">{formatUsd(inv.amount)}</td>
                   <td className="pp-right">
-                    <a className="btn btn--secondary btn--sm" href={invoicePdfUrl(inv._id)} download={`${inv.number}.pdf`}
+                    <a className="btn btn--secondary btn--sm" href={invoicePdfUrl(inv._id, language)} download={`${inv.number}.pdf`}
                       aria-label={t('invoices.downloadOne', { number: inv.number })}>PDF</a>
                   </td>
                 </tr>

@@ -9,5 +9,5 @@ export const invoicesQuery = queryOptions({
   queryFn: () => apiGet<{ data: Invoice[] }>('/invoices').then((r) => r.data),
 });
 
-/** GET /invoices/:id.pdf — the same invoice as a PDF file. */
-export const invoicePdfUrl = (id: string) => `${API_BASE}/invoices/${encodeURIComponent(id)}.pdf`;
+/** GET /invoices/:id.pdf — the same invoice as a PDF file, printed in the language the dashboard shows. */
+export const invoicePdfUrl = (id: string, lng: string) => `${API_BASE}/invoices/${encodeURIComponent(id)}.pdf?lng=${encodeURIComponent(lng)}`;
