@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { describe, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { App, AppContext } from '../src/context.js';
@@ -26,4 +26,15 @@ export function cookieFrom(response: { cookies: Array<{ name: string; value: str
   const c = response.cookies.find((x) => x.name === name);
   if (!c) throw new Error(`no ${name} cookie in the response`);
   return `${name}=${c.value}`;
+}
+
+/** True when the tests run on a PostgreSQL server (CI sets TEST_DATABASE_URL); false on PGlite. */
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/**
+ * A describe block that needs a PostgreSQL server (several connections, server processes): on PGlite it is skipped,
+ * and its title says so rather than passing silently.
+ */
+export function describeOnPostgres(subject: string, body: () => void): void {
+  describe.skipIf(!onPostgres)(onPostgres ? `${subject} (PostgreSQL)` : `${subject} (SKIPPED: TEST_DATABASE_URL is unset)`, body);
 }

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { buildTestApp, type TestApp } from '../../test/helpers.js';
+import { buildTestApp, describeOnPostgres, type TestApp } from '../../test/helpers.js';
 import { BUS_RESYNC } from '../lib/bus.js';
 import { createCustomer, json } from '../modules/purchases/test-fixtures.js';
 
 // Losing the LISTEN connection is a PostgreSQL matter; PGlite's NOTIFY is in-process.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const title = onPostgres ? 'a lost LISTEN connection (PostgreSQL)' : 'a lost LISTEN connection (SKIPPED: TEST_DATABASE_URL is unset)';
-
-describe.skipIf(!onPostgres)(title, () => {
+describeOnPostgres('a lost LISTEN connection', () => {
   let t: TestApp;
   beforeAll(async () => { t = await buildTestApp(); });
   afterAll(async () => { await t.close(); });

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { buildTestApp, type TestApp } from '../../test/helpers.js';
+import { buildTestApp, describeOnPostgres, type TestApp } from '../../test/helpers.js';
 import type { Tx } from '../modules/ledger/ledger.service.js';
 
 // Protocol-level prepared statements exist only on a PostgreSQL server; PGlite runs in-process.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const title = onPostgres ? 'prepared statements (PostgreSQL)' : 'prepared statements (SKIPPED: TEST_DATABASE_URL is unset)';
-
-describe.skipIf(!onPostgres)(title, () => {
+describeOnPostgres('prepared statements', () => {
   let t: TestApp;
   beforeAll(async () => { t = await buildTestApp(); });
   afterAll(async () => { await t.close(); });

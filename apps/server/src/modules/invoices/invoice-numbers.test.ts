@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
 import type { Tx } from '../ledger/ledger.service.js';
 import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
 import { invoiceNumber, numberPendingInvoices } from './invoice-numbers.js';
 import { issueInvoice } from './invoices.service.js';
-
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /** A completed top-up payment with its (unnumbered) invoice, as the payment paths write them. */
 async function paidInvoice(t: TestApp, userId: string, issuedAt?: Date): Promise<string> {

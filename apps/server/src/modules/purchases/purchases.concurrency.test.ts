@@ -1,13 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { buildTestApp, describeOnPostgres, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { createCustomer, json, leaveFreeDedicated, seedTestCatalog, usdtBalance } from './test-fixtures.js';
 
 // Contention needs real connections: PGlite has one. CI sets TEST_DATABASE_URL.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const title = onPostgres ? 'concurrent purchases (PostgreSQL)' : 'concurrent purchases (SKIPPED: TEST_DATABASE_URL is unset)';
-
-describe.skipIf(!onPostgres)(title, () => {
+describeOnPostgres('concurrent purchases', () => {
   let t: TestApp;
   let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
   beforeEach(async () => {
