@@ -8,7 +8,7 @@ import type { Database } from '../../db/database.js';
 import type { PaymentsTable } from '../../db/tables/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { CatalogService, localized } from '../catalog/catalog.service.js';
+import { localized } from '../catalog/catalog.service.js';
 import { CouponsService } from '../coupons/coupons.service.js';
 import { issueInvoice, type InvoiceLineInput } from '../invoices/invoices.service.js';
 import { LedgerService, type Tx } from '../ledger/ledger.service.js';
@@ -31,7 +31,6 @@ type Idempotent = { replay: PurchaseResponse } | { replay: null };
  * or, on any error, nothing at all.
  */
 export class PurchasesService {
-  private readonly catalog: CatalogService;
   private readonly coupons: CouponsService;
   private readonly ledger: LedgerService;
   private readonly notifications: NotificationsService;
@@ -43,7 +42,6 @@ export class PurchasesService {
     private readonly secret: string,
     private readonly graceDays: number,
   ) {
-    this.catalog = new CatalogService(db);
     this.coupons = new CouponsService(db);
     this.ledger = new LedgerService(db);
     this.notifications = new NotificationsService(db);
