@@ -21,6 +21,8 @@ export const configSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /** Named prepared statements on PostgreSQL (decision 014); turn off behind a pooler that cannot keep them. */
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -6,7 +6,9 @@ import { runSeed } from './db/seed/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  });
   await migrateToLatest(database.db);
   const { app, ctx } = await buildApp({ config, database });
   if (config.seedDemo) await runSeed(ctx);

@@ -27,19 +27,23 @@ export interface DatabaseOptions {
   /** Keep PGlite in memory (tests). */
   inMemory?: boolean;
   poolSize?: number;
+  /** PostgreSQL: run parameterized statements as named prepared statements (default true; prepared-statements.ts). */
+  preparedStatements?: boolean;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.preparedStatements ?? true)
+    : openPglite(options);
 }
 
-async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
+async function openPostgres(url: string, max: number, prepared: boolean): Promise<DatabaseHandle> {
   const pg = await import('pg');
   // bigint columns come back as strings from pg; our money code works with bigint, so parse them here once.
   pg.default.types.setTypeParser(20, (v) => BigInt(v));
   const pool = new pg.default.Pool({ connectionString: url, max });
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) });
   const listener = pgListener(pool);
   return {
     db,

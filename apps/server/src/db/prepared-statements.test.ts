@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../test/helpers.js';
 import type { Tx } from '../modules/ledger/ledger.service.js';
+import { openDatabase } from './database.js';
 
 // Protocol-level prepared statements exist only on a PostgreSQL server; PGlite runs in-process.
 describeOnPostgres('prepared statements', () => {
@@ -32,6 +33,22 @@ describeOnPostgres('prepared statements', () => {
   it('statements without parameters (begin, commit) are not named', async () => {
     const rows = await preparedAfter(async (tx) => { await sql`select 42 as answer`.execute(tx); });
     expect(rows.some((r) => r.statement.includes('42'))).toBe(false);
+  });
+
+  it('DATABASE_PREPARED_STATEMENTS=false (a pooler that cannot keep them) names nothing', async () => {
+    const { rows: [here] } = await sql<{ db: string }>`select current_database() as db`.execute(t.ctx.db);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${here!.db}`;
+    const plain = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 1, preparedStatements: false });
+    try {
+      const rows = await plain.db.transaction().execute(async (tx) => {
+        await tx.selectFrom('users').select('id').where('email', '=', 'unprepared@test.local').execute();
+        return (await sql<{ name: string }>`select name from pg_prepared_statements`.execute(tx)).rows;
+      });
+      expect(rows).toEqual([]);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('a failing statement leaves the connection usable and the same text still runs', async () => {
