@@ -49,4 +49,16 @@ function preparingClient(client: PoolClient): PostgresPoolClient {
   return { query, release: () => client.release() };
 }
 
-const statementName = (sql: string) => `k${createHash('sha1').update(sql).digest('base64url')}`;
+/** Names by SQL text, so the hash runs once per distinct text rather than once per query (a hot path). */
+const names = new Map<string, string>();
+const NAMES_KEPT = 5_000;
+
+function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `k${createHash('sha1').update(sql).digest('base64url')}`;
+    if (names.size >= NAMES_KEPT) names.clear();
+    names.set(sql, name);
+  }
+  return name;
+}
