@@ -8,8 +8,9 @@ interface FontkitFont { hasGlyphForCodePoint(codePoint: number): boolean }
 const fontkit = createRequire(import.meta.url)('fontkit') as { create(bytes: Buffer): FontkitFont };
 const fonts = Object.fromEntries(Object.entries(invoiceFonts()).map(([name, bytes]) => [name, fontkit.create(bytes)])) as Record<InvoiceFont, FontkitFont>;
 
-const strings = (labels: InvoiceLabels): string[] =>
-  Object.values(labels).flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v)));
+type Texts = string | { [key: string]: Texts };
+const strings = (labels: InvoiceLabels | Texts): string[] =>
+  (typeof labels === 'string' ? [labels] : Object.values(labels as Record<string, Texts>).flatMap((v) => strings(v)));
 
 /** The characters of `text` that the fonts picked for their runs cannot draw (they would print as blanks). */
 const missing = (text: string, weight: 'regular' | 'bold') =>
@@ -33,7 +34,10 @@ describe('fontRuns', () => {
   it('every invoice label, in every language, is drawn by a font that has all its glyphs', () => {
     for (const lng of LANGUAGES) {
       const texts = invoiceTexts(lng);
-      const runs = [...strings(texts.labels), texts.issued('2026-11-22T10:00:00Z'), texts.money('-1234560000'), texts.paidBy('card')];
+      const runs = [
+        ...strings(texts.labels), texts.issued('2026-11-22T10:00:00Z'), texts.money('-1234560000'), texts.paidBy('card'),
+        texts.purchaseLine('Dedicated · Month', 'month'), texts.renewalLine('Proxy 3', 'Shared · Week', 10), texts.discountLine('SPRING25'),
+      ];
       for (const run of runs) {
         expect(missing(run, 'regular'), `${lng}: ${run}`).toEqual([]);
         expect(missing(run, 'bold'), `${lng}: ${run}`).toEqual([]);

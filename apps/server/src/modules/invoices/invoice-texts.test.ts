@@ -39,4 +39,15 @@ describe('invoice texts', () => {
     expect(centsAsDecimal(90_071_992_547_409_930_000n)).toBe('90071992547409.93');
     expect(invoiceTexts('en').quantity(12000)).toBe('12,000');
   });
+
+  it("writes invoice lines in the buyer's language: period, renewal days, coupon or discount", () => {
+    expect(invoiceTexts('ru').purchaseLine('Выделенный · Месяц', 'month')).toBe('Выделенный · Месяц (месяц)');
+    expect(invoiceTexts('cn').purchaseLine('独享 · 周', 'week')).toBe('独享 · 周（周）');
+    expect(invoiceTexts('en').purchaseLine('Custom', 'fortnight')).toBe('Custom (fortnight)'); // an unknown period as stored
+    expect(invoiceTexts('ru').renewalLine('Proxy 3', 'Общий · Неделя', 10)).toBe('Proxy 3: Общий · Неделя, 10 дн.');
+    expect(invoiceTexts('cn').renewalLine('Proxy 3', '共享 · 周', 1000)).toBe('Proxy 3：共享 · 周，1,000 天');
+    expect(invoiceTexts('ru').discountLine('SPRING')).toBe('Купон SPRING');
+    expect(invoiceTexts('cn').discountLine(null)).toBe('折扣');
+    expect(invoiceTexts('en').discountLine('')).toBe('Discount');
+  });
 });

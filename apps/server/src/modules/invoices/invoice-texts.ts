@@ -16,6 +16,14 @@ export interface InvoiceLabels {
   amount: string;
   totalPaid: string;
   footer: string;
+  /** Invoice lines, written in the buyer's language when the invoice is issued. */
+  lines: {
+    purchase: string;
+    period: { day: string; week: string; month: string };
+    renewal: string;
+    coupon: string;
+    discount: string;
+  };
 }
 
 const localesDir = join(dirname(createRequire(import.meta.url).resolve('@cellport/shared/package.json')), 'locales');
@@ -43,6 +51,10 @@ export interface InvoiceTexts {
   quantity(n: number): string;
   /** 'Total paid: $12.00' with the language's own punctuation. */
   total(micro: string): string;
+  /** Line texts: 'Dedicated · Month (month)', 'Proxy 3: Dedicated · Week, 10 d', 'Coupon SPRING' or 'Discount'. */
+  purchaseLine(tariff: string, period: string): string;
+  renewalLine(port: string, tariff: string, days: number): string;
+  discountLine(coupon: string | null | undefined): string;
 }
 
 export function invoiceTexts(language: string | null | undefined): InvoiceTexts {
@@ -63,6 +75,9 @@ export function invoiceTexts(language: string | null | undefined): InvoiceTexts 
     money: (micro) => currency.format(centsAsDecimal(BigInt(micro))),
     quantity: (n) => integers.format(n),
     total: (micro) => fill(l.totalPaid, { amount: currency.format(centsAsDecimal(BigInt(micro))) }),
+    purchaseLine: (tariff, period) => fill(l.lines.purchase, { tariff, period: l.lines.period[period as keyof InvoiceLabels['lines']['period']] ?? period }),
+    renewalLine: (port, tariff, days) => fill(l.lines.renewal, { port, tariff, days: integers.format(days) }),
+    discountLine: (coupon) => (coupon ? fill(l.lines.coupon, { name: coupon }) : l.lines.discount),
   };
 }
 

@@ -4,8 +4,11 @@ import type { Database } from '../../db/database.js';
 import type { InvoiceLineRow } from '../../db/tables/payments.js';
 import type { Tx } from '../ledger/ledger.service.js';
 import type { InvoiceNumbering } from './invoice-numbers.js';
+import { invoiceTexts } from './invoice-texts.js';
 
 export interface InvoiceLineInput { description: string; quantity: number; unitAmount: bigint; amount: bigint }
+/** A coupon's discount, printed as its own negative line in the buyer's language. */
+export interface InvoiceDiscount { amount: bigint; coupon: string | null; lng: string }
 
 /**
  * Issues the invoice of a completed payment, inside the transaction that completes it: one statement that copies
@@ -13,12 +16,13 @@ export interface InvoiceLineInput { description: string; quantity: number; unitA
  * (invoice-numbers.ts), so an invoice exists exactly when its payment does and the numbers stay gap-free.
  * Idempotent per payment (payment_id is unique).
  */
-export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLineInput[], discount = 0n, coupon?: string | null): Promise<void> {
+export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLineInput[], discount?: InvoiceDiscount): Promise<void> {
   const rows: InvoiceLineRow[] = lines.map((l) => ({
     description: l.description, quantity: l.quantity, unitAmount: l.unitAmount.toString(), amount: l.amount.toString(),
   }));
-  if (discount > 0n) {
-    rows.push({ description: coupon ? `Coupon ${coupon}` : 'Discount', quantity: 1, unitAmount: (-discount).toString(), amount: (-discount).toString() });
+  if (discount && discount.amount > 0n) {
+    const minus = (-discount.amount).toString();
+    rows.push({ description: invoiceTexts(discount.lng).discountLine(discount.coupon), quantity: 1, unitAmount: minus, amount: minus });
   }
   await sql`
     insert into invoices (user_id, payment_id, provider, description, amount, lines, customer)

@@ -10,6 +10,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { localized } from '../catalog/catalog.service.js';
 import { CouponsService } from '../coupons/coupons.service.js';
+import { invoiceTexts } from '../invoices/invoice-texts.js';
 import { issueInvoice, type InvoiceLineInput } from '../invoices/invoices.service.js';
 import { LedgerService, type Tx } from '../ledger/ledger.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
@@ -110,7 +111,10 @@ export class PurchasesService {
       id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
       coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: count, tariff_id: tariff.id,
     }).returningAll().executeTakeFirstOrThrow();
-    await issueInvoice(tx, paymentId, [{ description: `${localized(tariff.names, lng)} (${tariff.period})`, quantity: count, unitAmount: tariff.price, amount: tariff.price * BigInt(count) }], discount, coupon?.name ?? null);
+    await issueInvoice(tx, paymentId, [{
+      description: invoiceTexts(lng).purchaseLine(localized(tariff.names, lng), tariff.period),
+      quantity: count, unitAmount: tariff.price, amount: tariff.price * BigInt(count),
+    }], { amount: discount, coupon: coupon?.name ?? null, lng });
 
     const expiresAt = new Date(Date.now() + PERIOD_DAYS[tariff.period] * DAY_MS);
     const first = Number(customer.port_count) + 1;
@@ -170,7 +174,7 @@ export class PurchasesService {
       const price = renewalPrice(tariff.price, tariff.period_days, entry);
       total += price;
       const days = entry.periods !== undefined ? entry.periods * tariff.period_days : entry.days!;
-      lines.push({ description: `${port.name}: ${localized(tariff.names, lng)}, ${days} d`, quantity: 1, unitAmount: price, amount: price });
+      lines.push({ description: invoiceTexts(lng).renewalLine(port.name, localized(tariff.names, lng), days), quantity: 1, unitAmount: price, amount: price });
       const from = Math.max(now, port.expires_at.getTime());
       renewals.push({ id: port.id, expiresAt: new Date(from + days * DAY_MS) });
     }
@@ -185,7 +189,7 @@ export class PurchasesService {
       coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: ports.length,
       tariff_id: tariffIds.length === 1 ? tariffIds[0]! : null,
     }).execute();
-    await issueInvoice(tx, paymentId, lines, discount, coupon?.name ?? null);
+    await issueInvoice(tx, paymentId, lines, { amount: discount, coupon: coupon?.name ?? null, lng });
     for (const r of renewals) {
       await tx.updateTable('ports').set({ expires_at: r.expiresAt, status: 'active' }).where('id', '=', r.id).execute();
     }
