@@ -3,7 +3,7 @@
 //
 //   node bench/buying.mjs            (needs PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL,
 //                                     else postgres://postgres@127.0.0.1:5432/postgres)
-//   BENCH_SECONDS=10 BENCH_LIST_PORTS=20 node bench/buying.mjs
+//   BENCH_SECONDS=10 BENCH_LIST_PORTS=20 BENCH_INSTANCES=2 node bench/buying.mjs   (2 server processes, one database)
 //
 // The server runs in a child process (from source through tsx) so the load generator does not share its event loop.
 // It gets a fresh database (dropped at the end) with the demo catalog, 20,000 extra dedicated modems, 50 buyers
@@ -21,12 +21,15 @@ import { closedLoop, openLoop } from './lib/load.mjs';
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const LIST_PORTS = Number(process.env.BENCH_LIST_PORTS ?? 20);
+/** Server processes on the same database (the design allows several instances); customers are spread over them. */
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 /** Open-loop rates, as fractions of the route's closed-loop throughput. */
 const RATE_FRACTIONS = [0.25, 0.5, 0.75, 0.9];
 const P99_TARGET_MS = 50;
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 if (process.argv[2] === '--serve') await serve();
+else if (process.argv[2] === '--join') await join(process.argv[3]);
 else await measure();
 
 // ---- child: the server ------------------------------------------------------------------------------------------
@@ -95,7 +98,7 @@ async function serve() {
   await bare.listen({ port: 0, host: '127.0.0.1' });
 
   process.stdout.write(`${JSON.stringify({
-    port: app.server.address().port, barePort: bare.server.address().port, cookies, listCookies, body,
+    port: app.server.address().port, barePort: bare.server.address().port, cookies, listCookies, body, databaseUrl: url.toString(),
   })}\n`);
   process.stdin.resume();
   process.stdin.on('end', async () => {
@@ -108,40 +111,70 @@ async function serve() {
   });
 }
 
+/** Another server process on the database the first one prepared. */
+async function join(databaseUrl) {
+  const { loadConfig } = await import('../apps/server/src/config.ts');
+  const { openDatabase } = await import('../apps/server/src/db/database.ts');
+  const { buildApp } = await import('../apps/server/src/app.ts');
+  const config = loadConfig({
+    NODE_ENV: 'test', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
+    RATE_LIMIT_PAYMENTS_PER_MINUTE: '1000000', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent',
+  });
+  const database = await openDatabase({ databaseUrl, dataDir: '', poolSize: 20 });
+  const { app } = await buildApp({ config, database, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`${JSON.stringify({ port: app.server.address().port })}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  });
+}
+
 // ---- parent: the load generator ---------------------------------------------------------------------------------
 
 async function measure() {
   // BENCH_NODE_ARGS: extra flags for the server process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'], cwd: new URL('..', import.meta.url).pathname,
-  });
-  const setup = await new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
+  const start = (args) => {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', new URL(import.meta.url).pathname, ...args], {
+      stdio: ['pipe', 'pipe', 'inherit'], cwd: new URL('..', import.meta.url).pathname,
     });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+    const ready = new Promise((resolve, reject) => {
+      let buf = '';
+      child.stdout.on('data', (d) => {
+        buf += d;
+        const nl = buf.indexOf('\n');
+        if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
+      });
+      child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    });
+    return { child, ready };
+  };
+  const first = start(['--serve']);
+  const child = first.child;
+  const setup = await first.ready;
+  const others = Array.from({ length: INSTANCES - 1 }, () => start(['--join', setup.databaseUrl]));
+  const ports = [setup.port, ...(await Promise.all(others.map((o) => o.ready))).map((o) => o.port)];
   const agent = new http.Agent({ keepAlive: true, maxSockets: CUSTOMERS * 2 });
-  const origin = `http://127.0.0.1:${setup.port}`;
   const buyBody = JSON.stringify(setup.body);
 
   const scenarios = [
-    { name: 'bare Fastify GET /bare', port: setup.barePort, method: 'GET', path: '/bare', cookies: setup.cookies },
-    { name: 'POST /api/v1/payment/balance/buy', port: setup.port, method: 'POST', path: '/api/v1/payment/balance/buy', body: buyBody, cookies: setup.cookies },
-    { name: `GET /api/v1/modems (${LIST_PORTS} ports)`, port: setup.port, method: 'GET', path: '/api/v1/modems', cookies: setup.listCookies },
+    { name: 'bare Fastify GET /bare', ports: [setup.barePort], method: 'GET', path: '/bare', cookies: setup.cookies },
+    { name: 'POST /api/v1/payment/balance/buy', ports, method: 'POST', path: '/api/v1/payment/balance/buy', body: buyBody, cookies: setup.cookies },
+    { name: `GET /api/v1/modems (${LIST_PORTS} ports)`, ports, method: 'GET', path: '/api/v1/modems', cookies: setup.listCookies },
   ];
-  const send = (s) => (customer) => request(agent, s, s.cookies[customer % s.cookies.length], origin).then((status) => status === 200);
+  // Customer i always talks to the same instance, as behind a load balancer with keep-alive.
+  const send = (s) => (customer) => request(agent, s, s.ports[customer % s.ports.length], s.cookies[customer % s.cookies.length])
+    .then((status) => status === 200);
   // Warm-up: JIT, connection pools, prepared statements.
   for (const s of scenarios) await closedLoop(1, CUSTOMERS, send(s));
   const results = [];
   for (const s of scenarios) results.push({ ...s, ...(await closedLoop(SECONDS, CUSTOMERS, send(s))) });
   const bare = results[0];
 
-  console.log(`\n${CUSTOMERS} concurrent customers, ${SECONDS} s per scenario, PostgreSQL, ${new Date().toISOString().slice(0, 10)}`);
+  console.log(`\n${CUSTOMERS} concurrent customers, ${SECONDS} s per scenario, PostgreSQL, ${INSTANCES} server process${INSTANCES > 1 ? 'es' : ''} (bare: 1), ${new Date().toISOString().slice(0, 10)}`);
   console.log('closed loop (50 always in flight)            req/s    p50 ms   p99 ms   errors   vs bare');
   for (const r of results) {
     console.log(`${r.name.padEnd(42)} ${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(7)}   ${(r.rps / bare.rps * 100).toFixed(1)} %`);
@@ -161,15 +194,21 @@ async function measure() {
     console.log(`${r.name}: closed-loop p99 ${r.p99.toFixed(1)} ms ${r.p99 < P99_TARGET_MS ? '<' : '≥'} ${P99_TARGET_MS} ms; ` +
       `open loop p99 < ${P99_TARGET_MS} ms up to ${best ? `${best} req/s (the highest rate tried with it)` : 'none of the rates tried'}`);
   }
+  for (const o of others) {
+    o.child.stdin.end();
+    await new Promise((r) => o.child.on('exit', r));
+  }
   child.stdin.end();
   await new Promise((r) => child.on('exit', r));
   agent.destroy();
 }
 
-function request(agent, scenario, cookie, origin) {
+/** A same-origin request to the instance on `port` (the CSRF check compares Origin with the host asked). */
+function request(agent, scenario, port, cookie) {
+  const origin = `http://127.0.0.1:${port}`;
   return new Promise((resolve) => {
     const req = http.request({
-      host: '127.0.0.1', port: scenario.port, method: scenario.method, path: scenario.path, agent,
+      host: '127.0.0.1', port, method: scenario.method, path: scenario.path, agent,
       headers: { cookie, origin, ...(scenario.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(scenario.body) } : {}) },
     }, (res) => {
       res.resume();
