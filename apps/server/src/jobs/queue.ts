@@ -38,14 +38,18 @@ export class JobQueue {
   async schedule(q: Database | Tx, jobs: ScheduledJob | ScheduledJob[], options: { rearmDone?: boolean } = {}): Promise<void> {
     const list = Array.isArray(jobs) ? jobs : [jobs];
     if (!list.length) return;
-    await q.insertInto('jobs')
+    await this.scheduleQuery(q, list, options).execute();
+  }
+
+  /** The statement `schedule` runs, unexecuted: for a caller that puts it in a statement of its own as a CTE. */
+  scheduleQuery(q: Database | Tx, list: ScheduledJob[], options: { rearmDone?: boolean } = {}) {
+    return q.insertInto('jobs')
       .values(list.map((job) => ({ kind: job.kind, key: job.key, run_at: job.runAt, payload: JSON.stringify(job.payload) })))
       .onConflict((oc) => options.rearmDone
         ? oc.column('key').doUpdateSet((eb) => ({
           run_at: eb.ref('excluded.run_at'), payload: eb.ref('excluded.payload'), done_at: null, attempts: 0, last_error: null,
         })).where('jobs.done_at', 'is not', null)
-        : oc.column('key').doNothing())
-      .execute();
+        : oc.column('key').doNothing());
   }
 
   /** Runs every job due at `now` (tests pass a future time to travel). Returns how many ran successfully. */

@@ -31,17 +31,27 @@ export interface PollChange {
 export async function bumpPollVersion(
   tx: Tx | Database, kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'> = {},
 ): Promise<number> {
-  // One statement: the database sets the new version into the payload it sends.
+  const bump = pollBump(kind, userId, extra);
+  const row = await tx.with('bumped', () => bump.upsert(tx)).selectFrom('bumped')
+    .select(['bumped.version', bump.notify.as('notified')]).executeTakeFirstOrThrow();
+  return Number(row.version);
+}
+
+/**
+ * The two halves of a bump, for a caller that writes its change in the same statement (one round trip, not two):
+ * `upsert(tx)` is the CTE to name 'bumped'; `notify` selects from it and sends the NOTIFY with the new version, which
+ * the database sets into the payload.
+ */
+export function pollBump(kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'> = {}) {
   const change: PollChange = { kind, userId, version: 0, ...extra };
   let payload = JSON.stringify(change, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
   if (Buffer.byteLength(payload) > PAYLOAD_MAX) payload = JSON.stringify({ kind, userId, version: 0, mail: extra.mail });
-  const { rows } = await sql<{ version: bigint | string }>`
-    with bumped as (
-      insert into poll_versions (user_id, kind, version) values (${userId}, ${kind}, 1)
-      on conflict (user_id, kind) do update set version = poll_versions.version + 1
-      returning version)
-    select version, pg_notify(${CHANNEL}, jsonb_set(${payload}::jsonb, '{version}', to_jsonb(version))::text) from bumped`.execute(tx);
-  return Number(rows[0]!.version);
+  return {
+    upsert: (db: Tx | Database) => db.insertInto('poll_versions').values({ user_id: userId, kind, version: 1n })
+      .onConflict((oc) => oc.columns(['user_id', 'kind']).doUpdateSet({ version: sql`poll_versions.version + 1` }))
+      .returning('version'),
+    notify: sql<string>`pg_notify(${CHANNEL}, jsonb_set(${payload}::jsonb, '{version}', to_jsonb(bumped.version))::text)`,
+  };
 }
 
 /**

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@cellport/shared';
 import { OPERATOR_MESSAGE_MAX, type Notification } from '@cellport/shared/schemas/notifications';
 import type { Database } from '../../db/database.js';
-import { bumpPollVersion } from '../../lib/poll-versions.js';
+import { pollBump } from '../../lib/poll-versions.js';
 import type { Tx } from '../ledger/ledger.service.js';
 
 export type NotificationType = 'payment' | 'other';
@@ -97,14 +98,20 @@ export class NotificationsService {
     return sent;
   }
 
+  /** The notification, the poll bump and its NOTIFY in one statement (the id and time are chosen here for the event). */
   private async insert(tx: Tx, userId: string, n: { type: NotificationType; key: string; params: NotificationParams; text: string; mail: boolean }): Promise<void> {
-    const row = await tx.insertInto('notifications').values({
-      user_id: userId, type: n.type, text_key: n.key, params: JSON.stringify(n.params), text: n.text,
-      email: n.mail ? 'pending' : null,
-    }).returning(['id', 'text', 'unread', 'type', 'created_at']).executeTakeFirstOrThrow();
-    await bumpPollVersion(tx, 'notifications', userId, {
+    const row = { id: randomUUID(), text: n.text, unread: true, type: n.type, created_at: new Date() };
+    const bump = pollBump('notifications', userId, {
       event: { name: 'notification', data: toNotification(row) },
       ...(n.mail ? { mail: row.id } : {}),
     });
+    await tx
+      .with('note', (db) => db.insertInto('notifications').values({
+        id: row.id, user_id: userId, type: n.type, text_key: n.key, params: JSON.stringify(n.params), text: n.text,
+        email: n.mail ? 'pending' : null, created_at: row.created_at,
+      }))
+      .with('bumped', () => bump.upsert(tx))
+      .selectFrom('bumped').select(bump.notify.as('notified'))
+      .execute();
   }
 }

@@ -12,7 +12,8 @@ export async function schedulePortLifecycle(jobs: JobQueue, tx: Tx, ports: Array
   await jobs.schedule(tx, ports.flatMap((port) => termJobs(port, graceDays)));
 }
 
-function termJobs(port: { id: string; expiresAt: Date }, graceDays: number): ScheduledJob[] {
+/** The jobs of one port term: two reminders, the auto-renewal, the expiry and the release after the grace period. */
+export function termJobs(port: { id: string; expiresAt: Date }, graceDays: number): ScheduledJob[] {
   const exp = port.expiresAt.getTime();
   const term = port.expiresAt.toISOString();
   const payload = { portId: port.id, expiresAt: term };

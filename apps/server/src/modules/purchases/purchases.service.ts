@@ -16,7 +16,7 @@ import { LedgerService, type Tx } from '../ledger/ledger.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';
 import type { PortsRepository } from '../ports/ports.repository.js';
-import { schedulePortLifecycle } from './port-lifecycle.js';
+import { schedulePortLifecycle, termJobs } from './port-lifecycle.js';
 
 const DAY_MS = 86_400_000;
 const dollars = (minor: bigint) => `${minor / 1_000_000n}.${String((minor % 1_000_000n) / 10_000n).padStart(2, '0')}`;
@@ -128,12 +128,14 @@ export class PurchasesService {
         rotation_nonce: nonce, rotation_token_hash: rotationTokenHash(this.secret, id, nonce), expires_at: expiresAt,
       };
     });
-    // The ports and their links to the payment in one statement (the links' foreign keys are checked at its end).
+    // The ports, their term jobs and their links to the payment in one statement (the links' foreign keys are
+    // checked at its end).
+    const jobs = ports.flatMap((p) => termJobs({ id: p.id, expiresAt }, this.graceDays));
     await tx.with('new_ports', (db) => db.insertInto('ports').values(ports).returning('id'))
+      .with('term_jobs', () => this.jobs.scheduleQuery(tx, jobs))
       .insertInto('payment_ports').columns(['payment_id', 'port_id'])
       .expression((eb) => eb.selectFrom('new_ports').select([sql<string>`${paymentId}::uuid`.as('payment_id'), 'new_ports.id']))
       .execute();
-    await schedulePortLifecycle(this.jobs, tx, ports.map((p) => ({ id: p.id, expiresAt })), this.graceDays);
     if (coupon) await this.coupons.redeem(tx, coupon.id, userId, paymentId);
     await this.notifications.notify(userId, 'payment', 'purchase_completed', { amount: dollars(amount), description }, tx, customer);
     const modems = await this.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
