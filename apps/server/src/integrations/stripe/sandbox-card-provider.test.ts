@@ -64,7 +64,8 @@ describe('SandboxCardProvider', () => {
 
   it('saves a card through a setup intent, charges it off session, and only its owner may remove it', async () => {
     const setup = await sandbox.createSetupIntent('cus_1');
-    const card = await sandbox.confirmSetup(setup.clientSecret, '4242424242424242');
+    await expect(sandbox.confirmSetup(setup.clientSecret, '4242424242424242', 'cus_2')).rejects.toMatchObject({ code: 'resource_missing' });
+    const card = await sandbox.confirmSetup(setup.clientSecret, '4242424242424242', 'cus_1');
     expect(card).toMatchObject({ brand: 'visa', last4: '4242' });
     expect(await sandbox.listSavedCards('cus_1')).toEqual([card]);
     expect(await sandbox.listSavedCards('cus_2')).toEqual([]);
@@ -81,7 +82,7 @@ describe('SandboxCardProvider', () => {
 
   it('declines off-session charges on a card that saves but cannot be charged (4000 0000 0000 0341)', async () => {
     const setup = await sandbox.createSetupIntent('cus_1');
-    const card = await sandbox.confirmSetup(setup.id, '4000000000000341');
+    const card = await sandbox.confirmSetup(setup.id, '4000000000000341', 'cus_1');
     await expect(sandbox.chargeSavedCard({ customerId: 'cus_1', paymentMethodId: card.id, amountCents: 1000, metadata: {} })).rejects.toMatchObject({ code: 'card_declined' });
     expect(delivered).toEqual([]);
   });

@@ -114,10 +114,13 @@ export class SandboxCardProvider implements CardProvider {
     return this.emit(this.event('payment_intent.succeeded', intent.id, intent.amountCents, intent, { paymentIntentId: intent.id }));
   }
 
-  /** Saves a card through a setup intent, as Stripe.js confirmSetup would; returns the saved card. */
-  async confirmSetup(setupIntentId: string, cardNumber: string): Promise<SavedCard> {
+  /**
+   * Saves a card through a setup intent, as Stripe.js confirmSetup would; returns the saved card. Only the customer
+   * the intent was made for may confirm it (Stripe ties the intent to its customer the same way).
+   */
+  async confirmSetup(setupIntentId: string, cardNumber: string, customerId: string): Promise<SavedCard> {
     const setup = this.setupIntents.get(intentIdOf(setupIntentId));
-    if (!setup) throw new CardProviderError('resource_missing', 'No such setup intent');
+    if (!setup || setup.customerId !== customerId) throw new CardProviderError('resource_missing', 'No such setup intent');
     const card = checkSandboxCard(cardNumber, 'setup');
     if (!card.ok) throw new CardProviderError(card.code, card.message, card.declineCode ? { declineCode: card.declineCode } : {});
     this.setupIntents.delete(intentIdOf(setupIntentId));

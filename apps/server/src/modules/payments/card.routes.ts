@@ -166,8 +166,8 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
     async (request) => {
       const card = rt.card;
       if (!(card instanceof SandboxCardProvider)) throw notFound();
-      await customer(currentUser(request).userId);
-      return card.confirmSetup(request.body.clientSecret, request.body.cardNumber).catch((err: unknown) => {
+      const cus = await customer(currentUser(request).userId);
+      return card.confirmSetup(request.body.clientSecret, request.body.cardNumber, cus.id).catch((err: unknown) => {
         if (err instanceof CardProviderError && err.code === 'resource_missing') throw notFound();
         if (err instanceof CardProviderError) throw new AppError('CARD_DECLINED', 402, ERRORS.CARD_DECLINED);
         throw err;

@@ -73,6 +73,20 @@ describe('saved cards', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/payment/stripe/${cards[0].id}`, ...json(c.cookie) })).json()).toEqual({ error: null });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/payment/stripe/cards', ...json(c.cookie) })).json().data).toEqual([]);
   });
+
+  it("saves a card only for the customer whose setup intent it is: another customer's client secret is refused", async () => {
+    const c = await createCustomer(t);
+    const other = await createCustomer(t);
+    const setup = (await t.app.inject({ method: 'POST', url: '/api/v1/payment/stripe/setup-payment-intent', ...json(c.cookie) })).json();
+    const stolen = await t.app.inject({ method: 'POST', url: '/api/v1/payment/stripe/sandbox/confirm-setup', ...json(other.cookie, card(setup.clientSecret)) });
+    expect(stolen.statusCode).toBe(404);
+    for (const who of [c, other]) {
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/payment/stripe/cards', ...json(who.cookie) })).json().data).toEqual([]);
+    }
+    // The owner can still use the intent the refused attempt did not consume.
+    const saved = await t.app.inject({ method: 'POST', url: '/api/v1/payment/stripe/sandbox/confirm-setup', ...json(c.cookie, card(setup.clientSecret)) });
+    expect(saved.statusCode).toBe(200);
+  });
 });
 
 describe('invoices', () => {
