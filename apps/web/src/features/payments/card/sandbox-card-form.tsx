@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../../../lib/i18n';
-import { confirmSandboxCard } from '../api/card-payments';
+import { confirmSandboxCard, type SandboxCard } from '../api/card-payments';
+import { confirmSandboxSetup } from '../api/saved-cards';
 import type { CardConfirmer } from './card-confirmer';
 
 /** 4242424242424242 → '4242 4242 4242 4242' as it is typed. */
@@ -13,7 +14,8 @@ const formatExpiry = (value: string) => {
 
 /**
  * The sandbox card provider's form (no Stripe keys configured): number, expiry and CVC, posted with the payment's
- * client secret to our sandbox endpoint, which settles through the same fulfilment code as Stripe's webhook.
+ * client secret to our sandbox endpoint, which settles through the same fulfilment code as Stripe's webhook (or, to
+ * save the card, with a setup intent's client secret to the sandbox's stand-in for Stripe.js confirmSetup).
  * No real card is charged; the test cards follow Stripe's (4242… succeeds, 4000 0000 0000 0002 is declined).
  */
 export function SandboxCardForm({ onReady }: { onReady: (c: CardConfirmer | null) => void }) {
@@ -26,12 +28,14 @@ export function SandboxCardForm({ onReady }: { onReady: (c: CardConfirmer | null
   const ids = { number: useId(), expiry: useId(), cvc: useId(), note: useId() };
 
   useEffect(() => {
+    const typed = (): SandboxCard => {
+      const { number: n, expiry: e, cvc: c } = values.current;
+      if (n.replace(/\D/g, '').length < 12 || !/^\d{2}\/\d{2}$/.test(e) || !/^\d{3,4}$/.test(c)) throw new Error(t('card.incomplete'));
+      return { cardNumber: n.replace(/\s/g, ''), expiry: e, cvc: c };
+    };
     onReady({
-      async confirm(clientSecret) {
-        const { number: n, expiry: e, cvc: c } = values.current;
-        if (n.replace(/\D/g, '').length < 12 || !/^\d{2}\/\d{2}$/.test(e) || !/^\d{3,4}$/.test(c)) throw new Error(t('card.incomplete'));
-        await confirmSandboxCard(clientSecret, { cardNumber: n.replace(/\s/g, ''), expiry: e, cvc: c });
-      },
+      async confirm(clientSecret) { await confirmSandboxCard(clientSecret, typed()); },
+      async save(clientSecret) { await confirmSandboxSetup(clientSecret, typed()); },
     });
     return () => onReady(null);
   }, [onReady, t]);

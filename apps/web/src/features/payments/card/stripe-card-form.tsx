@@ -28,6 +28,10 @@ export function StripeCardForm({ publishableKey, onReady }: { publishableKey: st
             const result = await stripe.confirmCardPayment(clientSecret, { payment_method: { card: element, billing_details: { email } } });
             if (result.error) throw new Error(result.error.message ?? t('card.failed'));
           },
+          async save(clientSecret) {
+            const result = await stripe.confirmCardSetup(clientSecret, { payment_method: { card: element } });
+            if (result.error) throw new Error(result.error.message ?? t('savedCards.addFailed'));
+          },
         });
       })
       .catch(() => { if (live) setFailed(true); });
