@@ -1,6 +1,7 @@
 import { LoadingOverlay } from '../../components/ui/loading-overlay';
 import { PageHeader } from '../../components/ui/page-header';
 import { useT } from '../../lib/i18n';
+import { SavedCardsSection } from '../payments';
 import { useMe } from './api/get-me';
 import { PasswordCard } from './components/password-card';
 import { ProfileCard } from './components/profile-card';
@@ -8,7 +9,7 @@ import { SessionsCard } from './components/sessions-card';
 import { TwoFactorCard } from './components/two-factor-card';
 import './account.css';
 
-/** Account settings: profile, password, two-factor sign-in, active sessions. */
+/** Account settings: profile, password, two-factor sign-in, saved cards, active sessions. */
 export default function AccountPage() {
   const { t } = useT(['account', 'common', 'validation', 'errors']);
   const me = useMe();
@@ -25,6 +26,7 @@ export default function AccountPage() {
         <div className="account-grid__column">
           <PasswordCard />
         </div>
+        <SavedCardsSection className="account-card account-card--wide" />
         <SessionsCard />
       </div>
     </section>
