@@ -7,27 +7,28 @@ import { useT } from '../../../lib/i18n';
 import { useLanguage } from '../../../lib/language';
 import { formatUsd } from '../../../lib/money';
 import { toast } from '../../../lib/toast';
-import { useAppStore } from '../../../store';
 import { createPaymentIntent, createSubscription } from '../api/card-payments';
+import { buyWithSavedCard, useSavedCards } from '../api/saved-cards';
 import { setPaymentBannerFlag } from '../flow/payment-banner-flag';
 import type { PaymentOrder } from '../flow/payment-order';
 import { refreshAfterPayment } from '../flow/refresh-after-payment';
 import { paymentErrorText } from '../lib/error-text';
+import { payableCards } from '../saved-cards/saved-card';
+import { NEW_CARD, SavedCardChoice } from '../saved-cards/saved-card-choice';
 import type { CardConfirmer } from './card-confirmer';
+import { CardEntry } from './card-entry';
 import { type CardPaymentType, subscriptionOffered, typeKey } from './payment-type';
-import { SandboxCardForm } from './sandbox-card-form';
-import { StripeCardForm } from './stripe-card-form';
 
 /**
  * The card payment modal of spec §2 and §4: the payment type (one-time or monthly subscription, when offered),
  * the credit card section (Stripe's Card Element, or the sandbox form without Stripe keys), and the pay button.
+ * A one-time payment may instead be charged to one of the customer's saved cards (the newest is preselected).
  */
 export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onClose: () => void }) {
   const { t } = useT(['payments', 'errors']);
   const language = useLanguage();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const card = useAppStore((s) => s.settings.card);
   const bothTypes = subscriptionOffered(order);
   const [type, setType] = useState<CardPaymentType>('one-time');
   const [loading, setLoading] = useState(false);
@@ -39,18 +40,30 @@ export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onCl
   useEffect(() => { setType('one-time'); }, [key]);
   const subscribe = bothTypes && type === 'subscribe';
 
+  // Saved cards pay one-time payments only; a subscription always takes the card typed in.
+  const saved = payableCards(useSavedCards().data ?? []);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const savedCard = subscribe ? null : saved.find((c) => c.id === (chosen ?? saved[0]?.id)) ?? null;
+
   async function submit(event: React.FormEvent) {
     event.preventDefault();
+    if (savedCard) { await pay(() => buyWithSavedCard(savedCard.id, order)); return; }
     const cardForm = confirmer.current;
     if (!cardForm) {
       // Spec §4/§8: the card library has not loaded — nothing happens, a console line only.
       console.log('card payment: the card library is not loaded yet');
       return;
     }
-    setLoading(true);
-    try {
+    await pay(async () => {
       const { clientSecret, email } = subscribe ? await createSubscription(order) : await createPaymentIntent(order);
       await cardForm.confirm(clientSecret, email);
+    });
+  }
+
+  async function pay(run: () => Promise<void>) {
+    setLoading(true);
+    try {
+      await run();
     } catch (error) {
       setLoading(false);
       toast.error(paymentErrorText(t, error));
@@ -87,9 +100,8 @@ export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onCl
         <p className="pay-summary"><span>{t('card.total')}</span> <strong data-testid="card-amount">{amount}</strong>{subscribe ? ` ${t('card.perMonth')}` : ''}</p>
         <section className="pay-card__section" aria-labelledby="pay-card-section">
           <h3 id="pay-card-section" className="pay-card__section-title">{t('card.section')}</h3>
-          {card?.provider === 'stripe' && card.publishableKey
-            ? <StripeCardForm publishableKey={card.publishableKey} onReady={onReady} />
-            : <SandboxCardForm onReady={onReady} />}
+          {!subscribe && saved.length ? <SavedCardChoice cards={saved} value={savedCard?.id ?? NEW_CARD} onChange={setChosen} /> : null}
+          {savedCard ? null : <CardEntry onReady={onReady} />}
         </section>
         <Button type="submit" className="pay-card__submit" busy={loading}>
           {subscribe ? t('card.subscribeNow') : t('card.payNow', { amount })}
