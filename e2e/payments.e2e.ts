@@ -9,7 +9,7 @@ import type { Invoice } from '../packages/shared/src/schemas/payments.js';
 import { formatUsd } from '../apps/web/src/lib/money.js';
 import { phoneViewport, useBrowser, visitCheck } from './support/browser.js';
 import { demo, expectDashboard, signIn } from './support/flows.js';
-import { exact, t, type Language } from './support/locales.js';
+import { exact, startsWith, t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 
 // The BTC/USD rate comes from a ticker; offline there is none, so a fake blockchain.info ticker on 127.0.0.1
@@ -93,7 +93,98 @@ async function payByCrypto(page: Page, lng: Language, expect_: { product: string
   await box.waitFor({ state: 'detached', timeout: 20_000 });
 }
 
+/**
+ * Add Proxies with the first offer (a dedicated port, or a shared one, whose modems are not the dedicated ones') and
+ * a payment method chosen; returns the order total as shown ('$12.00').
+ */
+async function orderWith(page: Page, method: 'card' | 'paypal' | 'crypto', type: 'dedicated' | 'shared' = 'dedicated') {
+  await page.goto(`${server.url}/en/add-proxy`);
+  await page.getByRole('heading', { level: 1, name: exact(t('en', 'add-proxy:title')) }).waitFor();
+  if (type === 'shared') await page.getByRole('radio', { name: startsWith(t('en', 'add-proxy:type.shared')) }).check();
+  await expect.poll(() => page.getByTestId('availability').textContent()).toMatch(/^\d+ available$/);
+  await page.getByRole('radio', { name: exact(t('en', `add-proxy:method.${method}`)) }).check();
+  return (await page.getByTestId('order-total').textContent())!;
+}
+
 describe('money in: add funds, pay, renew', () => {
+  test('save card 4242 on the Account page, buy a port with it (balance, ports and invoice agree), remove it', async () => {
+    // First on the fresh server: a card subscription saves its card too (as in Stripe), and this starts with none.
+    const { page } = browser;
+    await signInDemo(page);
+    const savedCardsOf = async () => (await api<{ data: unknown[] }>(page, '/payment/stripe/cards')).data;
+    const section = page.getByTestId('saved-cards');
+    const visa = 'Visa ••••\u00a04242'; // as the app prints it: no line break before the digits
+    // An accessible name reads the no-break space as a space.
+    const named = (re: RegExp) => new RegExp(re.source.replace(/\u00a0/g, '\\s'));
+
+    // ---- empty, then add a card through the same sandbox form as the card modal ----
+    await page.goto(`${server.url}/en/account`);
+    await section.getByText(t('en', 'payments:savedCards.empty')).waitFor();
+    await visitCheck(page, 'account-saved-cards-empty');
+    await section.getByRole('button', { name: exact(t('en', 'payments:savedCards.add')) }).click();
+    const add = dialog(page, t('en', 'payments:savedCards.addTitle'));
+    await add.getByLabel(t('en', 'payments:card.number')).fill('4000 0000 0000 0002');
+    await add.getByLabel(t('en', 'payments:card.expiry')).fill('1230');
+    await add.getByLabel(t('en', 'payments:card.cvc')).fill('123');
+    await add.getByRole('button', { name: exact(t('en', 'payments:savedCards.save')) }).click();
+    // A declined card stays in the dialog, in the reader's language, with what to do.
+    await add.getByRole('alert').getByText(t('en', 'payments:savedCards.addFailedHint'), { exact: false }).waitFor();
+    expect(await add.getByRole('alert').textContent()).toContain(t('en', 'errors:CARD_DECLINED'));
+    await visitCheck(page, 'account-add-card-declined');
+    await add.getByLabel(t('en', 'payments:card.number')).fill('4242 4242 4242 4242');
+    await add.getByRole('button', { name: exact(t('en', 'payments:savedCards.save')) }).click();
+    await add.waitFor({ state: 'detached' });
+    await expect.poll(() => section.getByTestId('saved-card').count()).toBe(1);
+    expect(await section.getByTestId('saved-card').textContent()).toContain(visa);
+    expect(await savedCardsOf()).toHaveLength(1);
+    await toastsGone(page);
+    await visitCheck(page, 'account-saved-cards');
+
+    // ---- buy a port paying with the saved card: no card typed, same success path as a one-time card payment ----
+    const start = await balanceOf(page);
+    const portsBefore = (await portsOf(page)).length;
+    const invoicesBefore = (await invoicesOf(page)).length;
+    // A shared port: the other tests buy the first offer's dedicated modems, all of them.
+    const total = await orderWith(page, 'card', 'shared');
+    await page.getByRole('button', { name: exact(t('en', 'payments:payWith.card', { amount: total })) }).click();
+    const modal = dialog(page, t('en', 'payments:card.oneTimeTitle'));
+    const savedChoice = modal.getByRole('radio', { name: named(startsWith(t('en', 'payments:savedCards.payWith', { card: visa }))) });
+    await savedChoice.waitFor();
+    expect(await savedChoice.isChecked()).toBe(true);
+    expect(await modal.getByLabel(t('en', 'payments:card.number')).count()).toBe(0);
+    await visitCheck(page, 'payments-saved-card-modal');
+    await page.setViewportSize(phoneViewport);
+    await visitCheck(page, 'payments-saved-card-modal-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Choosing a new card brings the card form back; the saved card is one arrow key away.
+    await modal.getByRole('radio', { name: exact(t('en', 'payments:savedCards.payWithNew')) }).check();
+    await modal.getByLabel(t('en', 'payments:card.number')).waitFor();
+    await savedChoice.check();
+    await modal.getByRole('button', { name: exact(t('en', 'payments:card.payNow', { amount: total })) }).click();
+    await page.waitForURL(`${server.url}/en/proxies`);
+    await page.getByTestId('payment-banner').waitFor();
+    await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 1);
+    // Paid from outside: credited and debited by the same amount; one invoice for the payment.
+    expect(await balanceOf(page)).toBe(start);
+    const invoices = await invoicesOf(page);
+    expect(invoices.length).toBe(invoicesBefore + 1);
+    expect(formatUsd(invoices[0]!.amount)).toBe(total);
+
+    // ---- on a phone, in Russian: the list and the confirmation ----
+    await page.setViewportSize(phoneViewport);
+    await page.goto(`${server.url}/ru/account`);
+    await section.getByTestId('saved-card').waitFor();
+    await visitCheck(page, 'account-saved-cards-ru-phone');
+    await section.getByRole('button', { name: named(exact(t('ru', 'payments:savedCards.removeLabel', { card: visa }))) }).click();
+    const confirm = page.getByRole('dialog', { name: named(exact(t('ru', 'payments:savedCards.removeTitle', { card: visa }))) });
+    await confirm.waitFor();
+    await visitCheck(page, 'account-remove-card-ru-phone');
+    await confirm.getByRole('button', { name: exact(t('ru', 'payments:savedCards.remove')) }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await section.getByText(t('ru', 'payments:savedCards.empty')).waitFor();
+    expect(await savedCardsOf()).toEqual([]);
+  });
+
   test('top up by card (declined, then 4242), PayPal, Bitcoin and USDT; balance, header and invoices agree', async () => {
     const { page } = browser;
     await signInDemo(page);
@@ -188,17 +279,8 @@ describe('money in: add funds, pay, renew', () => {
     const start = await balanceOf(page);
     const portsBefore = (await portsOf(page)).length;
 
-    async function orderWith(method: 'card' | 'paypal' | 'crypto') {
-      await page.goto(`${server.url}/en/add-proxy`);
-      await page.getByRole('heading', { level: 1, name: exact(t('en', 'add-proxy:title')) }).waitFor();
-      await expect.poll(() => page.getByTestId('availability').textContent()).toMatch(/^\d+ available$/);
-      await page.getByRole('radio', { name: exact(t('en', `add-proxy:method.${method}`)) }).check();
-      const total = (await page.getByTestId('order-total').textContent())!;
-      return total;
-    }
-
     // ---- card ----
-    let total = await orderWith('card');
+    let total = await orderWith(page, 'card');
     await page.getByRole('button', { name: exact(t('en', 'payments:payWith.card', { amount: total })) }).click();
     await payByCard(page, 'en', '4242424242424242', total);
     await page.waitForURL(`${server.url}/en/proxies`);
@@ -224,7 +306,7 @@ describe('money in: add funds, pay, renew', () => {
     await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 2);
 
     // ---- PayPal ----
-    total = await orderWith('paypal');
+    total = await orderWith(page, 'paypal');
     await page.getByRole('button', { name: exact(t('en', 'payments:payWith.paypal', { amount: total })) }).click();
     await dialog(page, t('en', 'payments:paypal.title')).getByTestId('paypal-sandbox').waitFor();
     await button(page, t('en', 'payments:paypal.sandboxConfirm')).click();
@@ -232,7 +314,7 @@ describe('money in: add funds, pay, renew', () => {
     await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 3);
 
     // ---- crypto (Bitcoin) ----
-    total = await orderWith('crypto');
+    total = await orderWith(page, 'crypto');
     await visitCheck(page, 'payments-add-proxy-crypto');
     await page.getByRole('button', { name: exact(t('en', 'payments:payWith.crypto', { amount: total, coin: t('en', 'payments:coin.btc') })) }).click();
     await payByCrypto(page, 'en', { product: /^4G .+ - 1x port$/, send: /BTC\) to this address$/ }, 'payments-buy-crypto');
