@@ -58,8 +58,8 @@ export class CatalogService {
     return rows.map(tariffToApi);
   }
 
-  async tariff(id: string, tx?: Tx): Promise<TariffRow | undefined> {
-    return (tx ?? this.db).selectFrom('tariffs').selectAll().where('id', '=', id).executeTakeFirst();
+  async tariff(id: string): Promise<TariffRow | undefined> {
+    return this.db.selectFrom('tariffs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** The active rotation-interval choices operators keep in the console; their own labels win over the built-in wording. */

@@ -1,7 +1,7 @@
 import { LANGUAGES } from '@cellport/shared/constants';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { fontRuns, hasCjk, invoiceFonts, type InvoiceFont } from './invoice-fonts.js';
+import { fontRuns, invoiceFonts, type InvoiceFont } from './invoice-fonts.js';
 import { invoiceTexts, type InvoiceLabels } from './invoice-texts.js';
 
 interface FontkitFont { hasGlyphForCodePoint(codePoint: number): boolean }
@@ -28,7 +28,7 @@ describe('fontRuns', () => {
       { text: 'ООО «Ромашка» ', font: 'regular' }, { text: '北京分公司 Ltd.', font: 'cjk' },
     ]);
     expect(fontRuns('')).toEqual([]);
-    expect(hasCjk('Total: $1,234.56')).toBe(false);
+    expect(fontsOf('Total: $1,234.56')).toEqual(['regular']); // ASCII punctuation is not CJK
   });
 
   it('every invoice label, in every language, is drawn by a font that has all its glyphs', () => {

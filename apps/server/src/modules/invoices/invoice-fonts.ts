@@ -34,8 +34,6 @@ export function invoiceFonts(): Record<InvoiceFont, Buffer> {
 /** Han ideographs, CJK symbols and punctuation (、。「」), and full-width forms (：，（）). */
 const CJK = /[\p{Script=Han}\u3000-\u303F\uFF00-\uFFEF]/u;
 
-export const hasCjk = (text: string) => CJK.test(text);
-
 /** Printable ASCII: both fonts draw it, so it joins whichever run it sits in. */
 const EITHER = /[\x20-\x7E]/;
 

@@ -26,7 +26,9 @@ export async function numberPendingInvoices(db: Database): Promise<number> {
       const byYear = new Map<number, string[]>();
       for (const row of pending) {
         const year = row.issued_at.getUTCFullYear();
-        byYear.set(year, [...(byYear.get(year) ?? []), row.id]);
+        const ids = byYear.get(year) ?? [];
+        ids.push(row.id);
+        byYear.set(year, ids);
       }
       for (const [year, ids] of [...byYear].sort(([a], [b]) => a - b)) {
         const counter = await tx.insertInto('invoice_counters').values({ year, last: ids.length })
