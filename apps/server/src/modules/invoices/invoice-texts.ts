@@ -57,8 +57,20 @@ export interface InvoiceTexts {
   discountLine(coupon: string | null | undefined): string;
 }
 
+/** One per language: creating the Intl formatters costs more than a whole purchase statement (a purchase hot path). */
+const textsByLanguage = new Map<Language, InvoiceTexts>();
+
 export function invoiceTexts(language: string | null | undefined): InvoiceTexts {
   const lng: Language = isLanguage(language) ? language : FALLBACK_LANGUAGE;
+  let texts = textsByLanguage.get(lng);
+  if (!texts) {
+    texts = createInvoiceTexts(lng);
+    textsByLanguage.set(lng, texts);
+  }
+  return texts;
+}
+
+function createInvoiceTexts(lng: Language): InvoiceTexts {
   const l = labels.get(lng) as InvoiceLabels;
   const locale = INTL_LOCALES[lng];
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
