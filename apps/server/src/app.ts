@@ -112,7 +112,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   registerCatalog(app, ctx);
   registerLedger(app, ctx);
   registerCoupons(app, ctx);
-  registerPorts(app, ctx);
+  await registerPorts(app, ctx);
   registerPurchases(app, ctx);
   registerPayments(app, ctx);
   registerInvoices(app, ctx);

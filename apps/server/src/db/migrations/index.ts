@@ -8,6 +8,7 @@ import * as admin from './2026_11_26_0700_admin.js';
 import * as payments from './2026_11_27_0800_payments.js';
 import * as intervalRotation from './2026_11_28_1700_interval_rotation.js';
 import * as invoiceNumbersAfterCommit from './2026_11_29_0900_invoice_numbers_after_commit.js';
+import * as portsListChanges from './2026_11_30_1000_ports_list_changes.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0800_payments': payments,
   '2026_11_28_1700_interval_rotation': intervalRotation,
   '2026_11_29_0900_invoice_numbers_after_commit': invoiceNumbersAfterCommit,
+  '2026_11_30_1000_ports_list_changes': portsListChanges,
 };

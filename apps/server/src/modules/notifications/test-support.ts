@@ -14,9 +14,12 @@ export class QueryCounter implements KyselyPlugin {
 
 /**
  * Like buildTestApp, with every query counted — the proof that a poll did not touch the database. Pass an
- * existing template-copied database to run a second instance on the same PostgreSQL database.
+ * existing template-copied database to run a second instance on the same PostgreSQL database, and `deafTo` to
+ * keep the app from hearing some NOTIFY channels (an announcement that has not arrived yet).
  */
-export async function buildCountingApp(env: Record<string, string> = {}, shareWith?: TestApp): Promise<TestApp & { queries: QueryCounter }> {
+export async function buildCountingApp(
+  env: Record<string, string> = {}, shareWith?: TestApp, deafTo: string[] = [],
+): Promise<TestApp & { queries: QueryCounter }> {
   const config = loadConfig({
     NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test', WEB_DIST: '/nonexistent', ...env,
@@ -24,6 +27,9 @@ export async function buildCountingApp(env: Record<string, string> = {}, shareWi
   const queries = new QueryCounter();
   const database = shareWith ? await reopen(shareWith) : await openTestDatabase(inject('dbTemplate'));
   database.db = database.db.withPlugin(queries);
+  const listen = database.listen.bind(database);
+  database.listen = (channel, onPayload, onResync) =>
+    (deafTo.includes(channel) ? listen(channel, () => {}, onResync) : listen(channel, onPayload, onResync));
   const { app, ctx } = await buildApp({ config, database, logger: false });
   await app.ready();
   return {

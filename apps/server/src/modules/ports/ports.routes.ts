@@ -2,6 +2,7 @@ import {
   portParamsSchema, portPatchRequestSchema, portSchema, portsResponseSchema, publicRotateResponseSchema,
   rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema,
 } from '@cellport/shared/schemas/catalog';
+import type { Port } from '@cellport/shared/schemas/catalog';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
@@ -10,22 +11,36 @@ import { currentUser, requireUser } from '../../plugins/session.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 import { requestLanguage } from '../catalog/request-language.js';
 import { rotationServiceFor } from './interval-rotation.js';
+import { PortsListCache } from './ports-list-cache.js';
 import { PortsRepository } from './ports.repository.js';
 import { PortsService } from './ports.service.js';
 
 const tooSoonSchema = z.object({ error: z.string(), code: z.string(), retryAfter: z.number() });
 
 /** The customer's ports ("modems" in the API): list, settings, rotation and rotation links. */
-export function registerPorts(app: App, ctx: AppContext): void {
+export async function registerPorts(app: App, ctx: AppContext): Promise<void> {
   const repository = new PortsRepository(ctx.db, ctx.config.secret, ctx.config.publicUrl);
   const service = new PortsService(ctx.db, repository, ctx.config.secret, ctx.config.publicUrl, app.jobs);
   const rotation = rotationServiceFor(ctx);
+  const lists = new PortsListCache(ctx.database);
+  await lists.start();
+  app.addHook('onClose', async () => { await lists.stop(); });
+  // A customer reads their own writes: any write request of theirs (a purchase, a renewal, a new name, a rotation…)
+  // drops their kept lists before it is answered, without waiting for the database's announcement.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.user && request.method !== 'GET' && request.method !== 'HEAD') lists.invalidate(request.user.userId);
+    done(null, payload);
+  });
 
   // The customer API: these four also accept `Authorization: Bearer cpk_…` (config.apiKey).
   app.get('/api/v1/modems', { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, response: { 200: portsResponseSchema } } },
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return service.list(currentUser(request).userId, requestLanguage(request));
+      const { userId } = currentUser(request);
+      const lng = requestLanguage(request);
+      // Ready JSON, checked against portsResponseSchema when it was made. Fastify sends a string with a JSON type as
+      // it is; the type provider only knows the object form, hence the cast.
+      const json = await lists.json(userId, lng, () => service.list(userId, lng));
+      return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(json as unknown as Port[]);
     });
 
   app.patch('/api/v1/modems/:id',
