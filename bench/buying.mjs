@@ -4,6 +4,7 @@
 //   node bench/buying.mjs            (needs PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL,
 //                                     else postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_SECONDS=10 BENCH_LIST_PORTS=20 BENCH_INSTANCES=2 node bench/buying.mjs   (2 server processes, one database)
+//   BENCH_ONLY=buy BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/buying.mjs   (profile one route)
 //
 // The server runs in a child process (from source through tsx) so the load generator does not share its event loop.
 // It gets a fresh database (dropped at the end) with the demo catalog, 20,000 extra dedicated modems, 50 buyers
@@ -26,6 +27,10 @@ const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 /** Open-loop rates, as fractions of the route's closed-loop throughput. */
 const RATE_FRACTIONS = [0.25, 0.5, 0.75, 0.9];
 const P99_TARGET_MS = 50;
+/** Connections per server process: the product's default (10) unless BENCH_POOL says otherwise. */
+const POOL = process.env.BENCH_POOL ? Number(process.env.BENCH_POOL) : undefined;
+/** 'buy' or 'list': measure only that route (and the bare one), e.g. to profile it alone. */
+const ONLY = process.env.BENCH_ONLY;
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 if (process.argv[2] === '--serve') await serve();
@@ -55,7 +60,7 @@ async function serve() {
     NODE_ENV: 'test', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
     RATE_LIMIT_PAYMENTS_PER_MINUTE: '1000000', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent',
   });
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 20 });
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: POOL });
   await migrateToLatest(database.db);
   const { app, ctx } = await buildApp({ config, database, logger: false });
   await seedCatalog(ctx);
@@ -120,7 +125,7 @@ async function join(databaseUrl) {
     NODE_ENV: 'test', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
     RATE_LIMIT_PAYMENTS_PER_MINUTE: '1000000', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent',
   });
-  const database = await openDatabase({ databaseUrl, dataDir: '', poolSize: 20 });
+  const database = await openDatabase({ databaseUrl, dataDir: '', poolSize: POOL });
   const { app } = await buildApp({ config, database, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ port: app.server.address().port })}\n`);
@@ -162,9 +167,9 @@ async function measure() {
 
   const scenarios = [
     { name: 'bare Fastify GET /bare', ports: [setup.barePort], method: 'GET', path: '/bare', cookies: setup.cookies },
-    { name: 'POST /api/v1/payment/balance/buy', ports, method: 'POST', path: '/api/v1/payment/balance/buy', body: buyBody, cookies: setup.cookies },
-    { name: `GET /api/v1/modems (${LIST_PORTS} ports)`, ports, method: 'GET', path: '/api/v1/modems', cookies: setup.listCookies },
-  ];
+    { only: 'buy', name: 'POST /api/v1/payment/balance/buy', ports, method: 'POST', path: '/api/v1/payment/balance/buy', body: buyBody, cookies: setup.cookies },
+    { only: 'list', name: `GET /api/v1/modems (${LIST_PORTS} ports)`, ports, method: 'GET', path: '/api/v1/modems', cookies: setup.listCookies },
+  ].filter((s) => !ONLY || !s.only || s.only === ONLY);
   // Customer i always talks to the same instance, as behind a load balancer with keep-alive.
   const send = (s) => (customer) => request(agent, s, s.ports[customer % s.ports.length], s.cookies[customer % s.cookies.length])
     .then((status) => status === 200);
