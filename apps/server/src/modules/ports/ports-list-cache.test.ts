@@ -4,7 +4,7 @@ import type { Port } from '@cellport/shared/schemas/catalog';
 import { describeOnPostgres } from '../../../test/helpers.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { buildCountingApp, type QueryCounter } from '../notifications/test-support.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, portsOnceTrue, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { PORTS_CHANNEL, PortsListCache } from './ports-list-cache.js';
 import type { TestApp } from '../../../test/helpers.js';
 
@@ -41,14 +41,7 @@ const list = async (t: TestApp, c: Customer, lng = 'en') => {
 const settle = () => new Promise((r) => setTimeout(r, 100));
 
 /** Lists until `check` holds: a NOTIFY reaches the instance shortly after the commit, not with it. */
-async function eventually(t: TestApp, c: Customer, check: (ports: Port[]) => boolean): Promise<Port[]> {
-  for (let i = 0; i < 200; i++) {
-    const ports = await list(t, c);
-    if (check(ports)) return ports;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the list never changed');
-}
+const eventually = (t: TestApp, c: Customer, check: (ports: Port[]) => boolean) => portsOnceTrue<Port>(t, c.cookie, check);
 
 describe('the port list kept in memory', () => {
   it('answers a repeated listing without the database, per language', async () => {

@@ -55,3 +55,17 @@ export async function usdtBalance(t: TestApp, userId: string): Promise<bigint> {
 export const json = (cookie: string, body?: unknown, headers: Record<string, string> = {}) => ({
   headers: { cookie, origin: 'http://localhost:3000', ...headers }, ...(body === undefined ? {} : { payload: body as object }),
 });
+
+/**
+ * GET /api/v1/modems until `check` holds (at most about 2 s). A write made by the server itself (a webhook, a job,
+ * another instance) reaches the kept port list through its NOTIFY, a moment after the commit (decision 015).
+ */
+export async function portsOnceTrue<P = Record<string, unknown>>(t: TestApp, cookie: string, check: (ports: P[]) => boolean): Promise<P[]> {
+  for (let i = 0; i < 200; i++) {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(cookie) });
+    const ports = res.json() as P[];
+    if (res.statusCode === 200 && check(ports)) return ports;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('GET /api/v1/modems never showed the expected change');
+}
