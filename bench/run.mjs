@@ -1,8 +1,9 @@
 // `npm run bench`: runs every benchmark in bench/ one after another, against the built app (`npm run build`).
 import { spawnSync } from 'node:child_process';
 
-// buying and polling need PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local server).
-const benches = ['sign-in-bundle.mjs', 'buying.mjs', 'polling.mjs'];
+// buying, purchase-ceiling and polling need PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local
+// server); purchase-ceiling also needs pgbench.
+const benches = ['sign-in-bundle.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'polling.mjs'];
 let failed = 0;
 for (const bench of benches) {
   console.log(`\n▶ bench/${bench}`);

@@ -1,0 +1,198 @@
+// How many purchases per second PostgreSQL itself allows on this machine, with no Node and no HTTP: pgbench (a C
+// client) replays a purchase's writes against our real schema, so the figures are a ceiling for
+// POST /api/v1/payment/balance/buy, which bench/buying.mjs measures through the app.
+//
+//   node bench/purchase-ceiling.mjs     (needs PostgreSQL as bench/buying.mjs does, and pgbench: Debian's postgresql)
+//   BENCH_SECONDS=6 BENCH_CLIENTS=10,50 node bench/purchase-ceiling.mjs
+//
+// Three scripts, each one purchase of one dedicated port by one of 50 customers (client n buys as customer n % 50):
+//   statements  the 11 statements the app sends for it (BEGIN … COMMIT), as logged from one purchase on 2026-11-24
+//               (notification and invoice texts shortened), prepared, one round trip each
+//   function    the same writes inside one PL/pgSQL function: one round trip per purchase
+//   minimal     one function with only debit, ledger entry, modem, payment, port and its link (no invoice, term
+//               jobs, notification or NOTIFY): the floor of the data model
+// Each run starts from the same state (purchases removed, stock back, VACUUM ANALYZE). Printed: transactions/s and the
+// p50/p99 latency of each transaction from pgbench's per-transaction log.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const CLIENTS = (process.env.BENCH_CLIENTS ?? '10,50').split(',').map(Number);
+const CUSTOMERS = 50;
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+if (process.argv[2] === '--setup') await setup(process.argv[3]);
+else await measure();
+
+/** Child (through tsx, for the app's migrations and seed): a fresh database with stock, customers and the functions. */
+async function setup(dbName) {
+  const pg = (await import('pg')).default;
+  const { openDatabase } = await import('../apps/server/src/db/database.ts');
+  const { migrateToLatest } = await import('../apps/server/src/db/migrate.ts');
+  const { seedCatalog } = await import('../apps/server/src/db/seed/catalog.ts');
+  const { LedgerService } = await import('../apps/server/src/modules/ledger/ledger.service.ts');
+  const { sql } = await import('kysely');
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const database = await openDatabase({ databaseUrl: urlOf(dbName), dataDir: '' });
+  await migrateToLatest(database.db);
+  await seedCatalog({ db: database.db, config: { DEMO_EMAIL: 'none@bench.local', DEMO_BALANCE: 0 } });
+  await sql`
+    insert into modems (imei, host_id, http_port, socks_port, ext_ip, country_id, carrier_id, is_shared, capacity)
+    select 'B' || lpad(g::text, 14, '0'), h.id, 40000 + g, 40000 + g, '198.51.100.' || (g % 250 + 1), c.id, ca.id, false, 1
+    from generate_series(1, 40000) g
+    cross join (select id from hosts where name like 'us%' limit 1) h
+    cross join (select id from countries where code = 'US') c
+    cross join (select id from carriers where name = 'T-Mobile') ca`.execute(database.db);
+  const ledger = new LedgerService(database.db);
+  await sql`create table bench_customers (n int primary key, id uuid not null)`.execute(database.db);
+  for (let n = 0; n < CUSTOMERS; n++) {
+    const id = randomUUID();
+    await database.db.insertInto('users').values({ id, email: `ceiling-${n}@bench.local`, name: 'Bench', password_hash: 'x', is_verified: true }).execute();
+    await database.db.transaction().execute((tx) => ledger.credit(tx, { userId: id, coin: 'usdt', amount: 10n ** 12n, kind: 'bench', reference: `bench:${id}` }));
+    await sql`insert into bench_customers values (${n}, ${id})`.execute(database.db);
+  }
+  const tariff = await database.db.selectFrom('tariffs as t').innerJoin('countries as c', 'c.id', 't.country_id')
+    .select(['t.id', 't.country_id']).where('c.code', '=', 'US').where('t.is_shared', '=', false).where('t.period', '=', 'day')
+    .executeTakeFirstOrThrow();
+  await sql.raw(functionSql('bench_purchase', tariff, true)).execute(database.db);
+  await sql.raw(functionSql('bench_purchase_minimal', tariff, false)).execute(database.db);
+  await database.close();
+  process.stdout.write(`${JSON.stringify(tariff)}\n`);
+}
+
+async function measure() {
+  const pgbench = findPgbench();
+  if (!pgbench) {
+    console.log('pgbench not found (Debian: apt-get install postgresql-client or postgresql): nothing measured');
+    return;
+  }
+  const dbName = `cellport_ceiling_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const psqlPath = pgbench.replace(/pgbench$/, 'psql');
+  try {
+    await run(pgbench, psqlPath, dbName);
+  } finally {
+    const drop = spawnSync(psqlPath, [BASE_URL, '-q', '-c', `drop database if exists ${dbName} with (force)`], { encoding: 'utf8' });
+    if (drop.status !== 0) console.error(drop.stderr);
+  }
+}
+
+async function run(pgbench, psqlPath, dbName) {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--setup', dbName], {
+    stdio: ['ignore', 'pipe', 'inherit'], cwd: new URL('..', import.meta.url).pathname,
+  });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  const code = await new Promise((r) => child.on('exit', r));
+  if (code !== 0) throw new Error(`setup exited with ${code}`);
+  const tariff = JSON.parse(out.trim().split('\n').pop());
+  const dir = mkdtempSync(join(tmpdir(), 'cellport-ceiling-'));
+  const scripts = {
+    statements: statementsScript(tariff),
+    function: 'select * from bench_purchase(:client_id);\n',
+    minimal: 'select * from bench_purchase_minimal(:client_id);\n',
+  };
+  const url = new URL(urlOf(dbName));
+  const psql = (command) => spawnSync(psqlPath, [url.toString(), '-q', '-v', 'ON_ERROR_STOP=1', '-c', command], { encoding: 'utf8' });
+  try {
+    console.log(`\nPostgreSQL alone (pgbench, prepared), ${SECONDS} s per run, ${new Date().toISOString().slice(0, 10)}`);
+    console.log('script       clients      tx/s    p50 ms   p99 ms   failed');
+    for (const clients of CLIENTS) {
+      for (const [name, body] of Object.entries(scripts)) {
+        for (const command of ['truncate payment_ports, jobs, notifications, invoices, ledger_entries', 'delete from ports',
+          'delete from payments', 'update modems set used_slots = 0 where used_slots > 0', 'vacuum analyze']) {
+          const r = psql(command);
+          if (r.status !== 0) throw new Error(`reset failed: ${r.stderr}`);
+        }
+        const file = join(dir, `${name}.sql`);
+        writeFileSync(file, body);
+        const prefix = join(dir, `log-${name}-${clients}`);
+        const run = spawnSync(pgbench, ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(SECONDS),
+          '-f', file, '--log', `--log-prefix=${prefix}`, url.toString()], { encoding: 'utf8' });
+        const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1] ?? 0);
+        const failed = Number(/number of failed transactions: (\d+)/.exec(run.stdout)?.[1] ?? 0) + (run.status === 0 ? 0 : 1);
+        const latencies = readdirSync(dir).filter((f) => f.startsWith(`log-${name}-${clients}`))
+          .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[2]) / 1000))
+          .sort((a, b) => a - b);
+        const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? NaN;
+        console.log(`${name.padEnd(12)} ${String(clients).padStart(7)}  ${tps.toFixed(0).padStart(8)}  ${at(0.5).toFixed(1).padStart(8)} ${at(0.99).toFixed(1).padStart(8)}   ${failed}`);
+        if (run.status !== 0) console.log(run.stderr.split('\n').slice(0, 3).join('\n'));
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function urlOf(dbName) {
+  const url = new URL(BASE_URL);
+  url.pathname = `/${dbName}`;
+  return url.toString();
+}
+
+function findPgbench() {
+  const onPath = spawnSync('sh', ['-c', 'command -v pgbench'], { encoding: 'utf8' }).stdout.trim();
+  if (onPath) return onPath;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const found = readdirSync(root).sort().reverse().map((v) => join(root, v, 'bin', 'pgbench')).find((p) => existsSync(p));
+  return found ?? null;
+}
+
+/** The app's statements for one purchase of one dedicated port, with pgbench variables for the per-run values. */
+function statementsScript({ id: tariff, country_id: country }) {
+  return `BEGIN;
+select t.price, t.period, c.names as country_names, gen_random_uuid() as pid, gen_random_uuid() as portid, (select id from bench_customers where n = :client_id % ${CUSTOMERS}) as uid from tariffs as t inner join countries as c on c.id = t.country_id where t.id = '${tariff}' \\gset
+with debited as (update balances set amount = amount - :price::bigint where user_id = :uid and coin = 'usdt' and amount >= :price::bigint returning user_id) insert into ledger_entries (user_id, coin, amount, kind, reference, payment_id) select user_id, 'usdt', -:price::bigint, 'purchase', 'payment:' || :pid::text, :pid::uuid from debited returning id;
+with picked as (select id, capacity, used_slots from modems where country_id = '${country}' and is_shared = false and online = true and retired = false and used_slots < capacity order by imei limit 1 for update skip locked) update modems set used_slots = modems.used_slots + 1 from picked where modems.id = picked.id returning modems.id as mid \\gset
+select language, marketing_consent, (select count(*) from ports where ports.user_id = users.id) as port_count from users where id = :uid;
+insert into payments (id, user_id, provider, kind, status, amount, discount, coupon_id, coupon, description, modem_count, tariff_id) values (:pid, :uid, 'balance', 'purchase', 'completed', :price, 0, null, null, '4G United States Dedicated · Day - 1x port', 1, '${tariff}') returning *;
+insert into invoices (user_id, payment_id, provider, description, amount, lines, customer) select p.user_id, p.id, p.provider, p.description, p.amount, '[{"amount": "4000000", "quantity": 1, "unitAmount": "4000000", "description": "Dedicated · Day (day)"}]'::jsonb, jsonb_build_object('name', u.name, 'email', u.email, 'company_name', u.company_name) from payments p join users u on u.id = p.user_id where p.id = :pid on conflict (payment_id) do nothing;
+with new_ports as (insert into ports (id, user_id, modem_id, tariff_id, is_shared, name, proxy_login, proxy_password, whitelist, rotation_interval, rotation_nonce, rotation_token_hash, expires_at) values (:portid, :uid, :mid, '${tariff}', false, 'Proxy 2', 'l' || :portid::text, '8eZty8aWqNaDHd', '[]', 0, 'VnpqnSjfHmuZt1Fs', :portid::text, now() + interval '1 day') returning id), term_jobs as (insert into jobs (kind, key, run_at, payload) values ('port.remind', 'r3:' || :portid::text, now(), '{"days": 3}'), ('port.remind', 'r1:' || :portid::text, now() + interval '1 day', '{"days": 1}'), ('port.autorenew', 'a:' || :portid::text, now() + interval '1 day', '{}'), ('port.expire', 'e:' || :portid::text, now() + interval '1 day', '{}'), ('port.release', 'x:' || :portid::text, now() + interval '4 day', '{}') on conflict (key) do nothing) insert into payment_ports (payment_id, port_id) select :pid::uuid, new_ports.id from new_ports;
+with note as (insert into notifications (id, user_id, type, text_key, params, text, email, created_at) values (gen_random_uuid(), :uid, 'payment', 'purchase_completed', '{"amount": "4.00"}', 'Payment of $4.00 completed', null, now())), bumped as (insert into poll_versions (user_id, kind, version) values (:uid, 'notifications', 1) on conflict (user_id, kind) do update set version = poll_versions.version + 1 returning version) select pg_notify('cellport_poll', jsonb_set('{"kind": "notifications", "version": 0}'::jsonb, '{version}', to_jsonb(bumped.version))::text) from bumped;
+select p.id, p.name, p.status, p.proxy_login, p.proxy_password, p.whitelist, p.rotation_interval, p.rotation_nonce, p.expires_at, p.auto_renew, p.tariff_id, p.is_shared, p.last_rotated_at, m.imei, m.apply_status, m.ext_ip, m.online, m.http_port, m.socks_port, m.rotation_interval, h.address, t.names, t.period, t.price, c.id, c.code, c.names, ca.id, ca.name, r.id, r.name from ports as p inner join modems as m on m.id = p.modem_id inner join hosts as h on h.id = m.host_id inner join tariffs as t on t.id = p.tariff_id inner join countries as c on c.id = m.country_id inner join carriers as ca on ca.id = m.carrier_id left join regions as r on r.id = m.region_id where p.user_id = :uid and p.status <> 'released' and p.id in (:portid) order by p.created_at, p.id;
+COMMIT;
+`;
+}
+
+/** The same writes as one function (`full`), or only the ledger, stock, payment and port (`!full`). */
+function functionSql(name, { id: tariff, country_id: country }, full) {
+  return `create function ${name}(client int) returns table (port_id uuid, port_name text, imei text, ext_ip text, host text)
+language plpgsql as $fn$
+declare pid uuid := gen_random_uuid(); portid uuid := gen_random_uuid(); uid uuid; mid uuid; price bigint; booked bigint; owned bigint;
+begin
+  select bc.id into uid from bench_customers bc where bc.n = client % ${CUSTOMERS};
+  select t.price into price from tariffs t join countries c on c.id = t.country_id where t.id = '${tariff}';
+  with debited as (update balances b set amount = b.amount - price where b.user_id = uid and b.coin = 'usdt' and b.amount >= price returning b.user_id)
+    insert into ledger_entries (user_id, coin, amount, kind, reference, payment_id) select d.user_id, 'usdt', -price, 'purchase', 'payment:' || pid, pid from debited d returning id into booked;
+  if booked is null then raise exception 'INSUFFICIENT_FUNDS'; end if;
+  with picked as (select m.id from modems m where m.country_id = '${country}' and not m.is_shared and m.online and not m.retired and m.used_slots < m.capacity order by m.imei limit 1 for update skip locked)
+    update modems set used_slots = modems.used_slots + 1 from picked where modems.id = picked.id returning modems.id into mid;
+  if mid is null then raise exception 'OUT_OF_STOCK'; end if;
+  select count(*) into owned from ports p where p.user_id = uid;
+  insert into payments (id, user_id, provider, kind, status, amount, discount, description, modem_count, tariff_id)
+    values (pid, uid, 'balance', 'purchase', 'completed', price, 0, '4G United States Dedicated · Day - 1x port', 1, '${tariff}');
+  ${full ? `insert into invoices (user_id, payment_id, provider, description, amount, lines, customer)
+    select p.user_id, p.id, p.provider, p.description, p.amount, '[{"amount": "4000000", "quantity": 1}]'::jsonb, jsonb_build_object('name', u.name, 'email', u.email)
+    from payments p join users u on u.id = p.user_id where p.id = pid;` : ''}
+  insert into ports (id, user_id, modem_id, tariff_id, is_shared, name, proxy_login, proxy_password, whitelist, rotation_interval, rotation_nonce, rotation_token_hash, expires_at)
+    values (portid, uid, mid, '${tariff}', false, 'Proxy ' || (owned + 1), 'l' || portid, '8eZty8aWqNaDHd', '[]', 0, 'VnpqnSjfHmuZt1Fs', portid::text, now() + interval '1 day');
+  ${full ? `insert into jobs (kind, key, run_at, payload) values ('port.remind', 'r3:' || portid, now(), '{"days": 3}'),
+    ('port.remind', 'r1:' || portid, now() + interval '1 day', '{"days": 1}'), ('port.autorenew', 'a:' || portid, now() + interval '1 day', '{}'),
+    ('port.expire', 'e:' || portid, now() + interval '1 day', '{}'), ('port.release', 'x:' || portid, now() + interval '4 day', '{}');` : ''}
+  insert into payment_ports (payment_id, port_id) values (pid, portid);
+  ${full ? `insert into notifications (id, user_id, type, text_key, params, text, email, created_at)
+    values (gen_random_uuid(), uid, 'payment', 'purchase_completed', '{"amount": "4.00"}', 'Payment of $4.00 completed', null, now());
+  insert into poll_versions (user_id, kind, version) values (uid, 'notifications', 1)
+    on conflict (user_id, kind) do update set version = poll_versions.version + 1;
+  perform pg_notify('cellport_poll', '{"kind": "notifications"}');` : ''}
+  return query select p.id, p.name, m.imei, m.ext_ip, h.address from ports p join modems m on m.id = p.modem_id join hosts h on h.id = m.host_id
+    join tariffs t on t.id = p.tariff_id join countries c on c.id = m.country_id join carriers ca on ca.id = m.carrier_id
+    left join regions r on r.id = m.region_id where p.id = portid;
+end $fn$;`;
+}
