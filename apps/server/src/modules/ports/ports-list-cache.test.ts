@@ -199,6 +199,19 @@ describe('PortsListCache', () => {
     expect(loads - before).toBe(1);
   });
 
+  it('keeps nothing before it listens or after it stops', async () => {
+    const cache = new PortsListCache(fakeDatabase().database);
+    const load = async () => [port(id(2), '869000000000002')];
+    await cache.json(id(1), 'en', load);
+    expect(cache.size).toBe(0);
+    await cache.start();
+    await cache.json(id(1), 'en', load);
+    expect(cache.size).toBe(1);
+    await cache.stop();
+    await cache.json(id(1), 'en', load);
+    expect(cache.size).toBe(0);
+  });
+
   it('refuses a list that does not match the API schema', async () => {
     const cache = new PortsListCache(fakeDatabase().database);
     await cache.start();

@@ -48,7 +48,10 @@ export class PortsListCache {
   }
 
   async stop(): Promise<void> {
-    await this.unlisten?.();
+    const unlisten = this.unlisten;
+    // Deaf from here on: nothing new is kept.
+    this.unlisten = undefined;
+    await unlisten?.();
     this.clear();
   }
 
