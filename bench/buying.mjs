@@ -17,6 +17,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { addDedicatedStock, databaseUrl } from './lib/bench-database.mjs';
 import { closedLoop, openLoop } from './lib/load.mjs';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
@@ -53,28 +54,18 @@ async function serve() {
   const admin = new pg.Client({ connectionString: BASE_URL });
   await admin.connect();
   await admin.query(`create database ${dbName}`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${dbName}`;
+  const url = databaseUrl(BASE_URL, dbName);
 
   const config = loadConfig({
     NODE_ENV: 'test', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
     RATE_LIMIT_PAYMENTS_PER_MINUTE: '1000000', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent',
   });
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: POOL });
+  const database = await openDatabase({ databaseUrl: url, dataDir: '', poolSize: POOL });
   await migrateToLatest(database.db);
   const { app, ctx } = await buildApp({ config, database, logger: false });
   await seedCatalog(ctx);
-  const { sql } = await import('kysely');
-  // Enough dedicated stock in the US for every purchase of the run (closed and open loop). HTTP and SOCKS ports
-  // are each unique per host, so both can count from 40001.
-  await sql`
-    insert into modems (imei, host_id, http_port, socks_port, ext_ip, country_id, carrier_id, is_shared, capacity)
-    select 'B' || lpad(g::text, 14, '0'), h.id, 40000 + g, 40000 + g, '198.51.100.' || (g % 250 + 1), c.id, ca.id, false, 1
-    from generate_series(1, 20000) g
-    cross join (select id from hosts where name like 'us%' limit 1) h
-    cross join (select id from countries where code = 'US') c
-    cross join (select id from carriers where name = 'T-Mobile') ca
-  `.execute(database.db);
+  // Enough dedicated stock in the US for every purchase of the run (closed and open loop).
+  await addDedicatedStock(database.db, 20000);
   const us = await database.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
   const tariff = await database.db.selectFrom('tariffs').select('id')
     .where('country_id', '=', us.id).where('is_shared', '=', false).where('period', '=', 'day').executeTakeFirstOrThrow();
@@ -103,7 +94,7 @@ async function serve() {
   await bare.listen({ port: 0, host: '127.0.0.1' });
 
   process.stdout.write(`${JSON.stringify({
-    port: app.server.address().port, barePort: bare.server.address().port, cookies, listCookies, body, databaseUrl: url.toString(),
+    port: app.server.address().port, barePort: bare.server.address().port, cookies, listCookies, body, databaseUrl: url,
   })}\n`);
   process.stdin.resume();
   process.stdin.on('end', async () => {

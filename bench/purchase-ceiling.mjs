@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { addDedicatedStock, databaseUrl } from './lib/bench-database.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '10,50').split(',').map(Number);
@@ -39,16 +40,10 @@ async function setup(dbName) {
   await admin.connect();
   await admin.query(`create database ${dbName}`);
   await admin.end();
-  const database = await openDatabase({ databaseUrl: urlOf(dbName), dataDir: '' });
+  const database = await openDatabase({ databaseUrl: databaseUrl(BASE_URL, dbName), dataDir: '' });
   await migrateToLatest(database.db);
   await seedCatalog({ db: database.db, config: { DEMO_EMAIL: 'none@bench.local', DEMO_BALANCE: 0 } });
-  await sql`
-    insert into modems (imei, host_id, http_port, socks_port, ext_ip, country_id, carrier_id, is_shared, capacity)
-    select 'B' || lpad(g::text, 14, '0'), h.id, 40000 + g, 40000 + g, '198.51.100.' || (g % 250 + 1), c.id, ca.id, false, 1
-    from generate_series(1, 40000) g
-    cross join (select id from hosts where name like 'us%' limit 1) h
-    cross join (select id from countries where code = 'US') c
-    cross join (select id from carriers where name = 'T-Mobile') ca`.execute(database.db);
+  await addDedicatedStock(database.db, 40000);
   const ledger = new LedgerService(database.db);
   await sql`create table bench_customers (n int primary key, id uuid not null)`.execute(database.db);
   for (let n = 0; n < CUSTOMERS; n++) {
@@ -97,8 +92,8 @@ async function run(pgbench, psqlPath, dbName) {
     function: 'select * from bench_purchase(:client_id);\n',
     minimal: 'select * from bench_purchase_minimal(:client_id);\n',
   };
-  const url = new URL(urlOf(dbName));
-  const psql = (command) => spawnSync(psqlPath, [url.toString(), '-q', '-v', 'ON_ERROR_STOP=1', '-c', command], { encoding: 'utf8' });
+  const url = databaseUrl(BASE_URL, dbName);
+  const psql = (command) => spawnSync(psqlPath, [url, '-q', '-v', 'ON_ERROR_STOP=1', '-c', command], { encoding: 'utf8' });
   try {
     console.log(`\nPostgreSQL alone (pgbench, prepared), ${SECONDS} s per run, ${new Date().toISOString().slice(0, 10)}`);
     console.log('script       clients      tx/s    p50 ms   p99 ms   failed');
@@ -113,7 +108,7 @@ async function run(pgbench, psqlPath, dbName) {
         writeFileSync(file, body);
         const prefix = join(dir, `log-${name}-${clients}`);
         const run = spawnSync(pgbench, ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(SECONDS),
-          '-f', file, '--log', `--log-prefix=${prefix}`, url.toString()], { encoding: 'utf8' });
+          '-f', file, '--log', `--log-prefix=${prefix}`, url], { encoding: 'utf8' });
         const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1] ?? 0);
         const failed = Number(/number of failed transactions: (\d+)/.exec(run.stdout)?.[1] ?? 0) + (run.status === 0 ? 0 : 1);
         const latencies = readdirSync(dir).filter((f) => f.startsWith(`log-${name}-${clients}`))
@@ -127,12 +122,6 @@ async function run(pgbench, psqlPath, dbName) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function urlOf(dbName) {
-  const url = new URL(BASE_URL);
-  url.pathname = `/${dbName}`;
-  return url.toString();
 }
 
 function findPgbench() {
