@@ -129,7 +129,7 @@ describe('the port list kept in memory', () => {
     // Unannounced here; no list was kept since the purchase, so the next listing reads it.
     await t.ctx.db.updateTable('ports').set({ expires_at: new Date(Date.now() + 300) }).where('id', '=', port!._id).execute();
     expect((await list(t, c))[0]!.status).toBe('active');
-    await new Promise((r) => setTimeout(r, 350));
+    await pause(350);
     expect((await list(t, c))[0]!.status).toBe('expired');
   });
 

@@ -1,8 +1,7 @@
 import {
   portParamsSchema, portPatchRequestSchema, portSchema, portsResponseSchema, publicRotateResponseSchema,
-  rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema,
+  rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema, type Port,
 } from '@cellport/shared/schemas/catalog';
-import type { Port } from '@cellport/shared/schemas/catalog';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
