@@ -9,6 +9,7 @@ import * as payments from './2026_11_27_0800_payments.js';
 import * as intervalRotation from './2026_11_28_1700_interval_rotation.js';
 import * as invoiceNumbersAfterCommit from './2026_11_29_0900_invoice_numbers_after_commit.js';
 import * as portsListChanges from './2026_11_30_1000_ports_list_changes.js';
+import * as hostAgent from './2026_12_01_1100_host_agent.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_1700_interval_rotation': intervalRotation,
   '2026_11_29_0900_invoice_numbers_after_commit': invoiceNumbersAfterCommit,
   '2026_11_30_1000_ports_list_changes': portsListChanges,
+  '2026_12_01_1100_host_agent': hostAgent,
 };

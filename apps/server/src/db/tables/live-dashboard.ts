@@ -27,10 +27,16 @@ export interface TrafficSamplesTable {
   bytes_in: ColumnType<bigint, bigint | string, never>;
   bytes_out: ColumnType<bigint, bigint | string, never>;
   received_at: CreatedAt;
+  /** The port for samples the agent reports per port; the zero uuid for the per-modem ingest. */
+  port_key: Generated<string>;
 }
+
+/** Agent traffic reports already counted: a resent batch id adds nothing. */
+export interface TrafficBatchesTable { host_id: string; batch_id: string; received_at: CreatedAt }
 
 export interface LiveDashboardTables {
   poll_versions: PollVersionsTable;
   api_keys: ApiKeysTable;
   traffic_samples: TrafficSamplesTable;
+  traffic_batches: TrafficBatchesTable;
 }

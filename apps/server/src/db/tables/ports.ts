@@ -8,6 +8,10 @@ export interface HostsTable {
   id: Generated<string>; name: string; address: string;
   /** sha256 of the host's traffic ingest key (issue 5); null until one is issued. */
   ingest_key_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The agent's last heartbeat; null until it first connects. Silent for 60 s: offline. */
+  last_seen_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  agent_version: ColumnType<string | null, string | null | undefined, string | null>;
+  agent_started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 export interface ModemsTable {
   id: Generated<string>;
@@ -29,6 +33,11 @@ export interface ModemsTable {
   last_rotated_at: Date | null;
   /** Due time of the shared modem's next automatic rotation; null when no chain runs. */
   rotation_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Open proxy connections, as the agent last reported. */
+  connections: Generated<number>;
+  /** Why the agent cannot serve the modem (a listening port taken, a driver error); null when fine. */
+  problem: ColumnType<string | null, string | null | undefined, string | null>;
+  driver: Generated<'simulated' | 'hilink' | 'modemmanager'>;
 }
 export interface PortsTable {
   id: Generated<string>;
@@ -51,6 +60,8 @@ export interface PortsTable {
   rotation_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   released_at: Date | null;
+  /** Set while an operator has suspended the port (abuse handling): it refuses connections. */
+  suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface PortsTables { hosts: HostsTable; modems: ModemsTable; ports: PortsTable }

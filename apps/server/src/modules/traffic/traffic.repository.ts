@@ -33,7 +33,7 @@ export class TrafficRepository {
         select ${hostId}, a.imei, a.interval_start, a.modem_id, a.port_id,
                (select user_id from ports where ports.id = a.port_id), a.bytes_in, a.bytes_out
         from attributed a
-        on conflict (host_id, imei, interval_start) do nothing
+        on conflict (host_id, imei, interval_start, port_key) do nothing
         returning 1
       )
       select count(*)::int as n from inserted`.execute(this.db);

@@ -36,5 +36,5 @@ export async function seedTraffic({ db, config, log }: AppContext): Promise<void
     cross join generate_series(date_trunc('hour', now()) - make_interval(days => ${HISTORY_DAYS}),
                                date_trunc('hour', now()) - interval '1 hour', interval '1 hour') h
     where p.user_id = ${demo.id} and p.status <> 'released'
-    on conflict (host_id, imei, interval_start) do nothing`.execute(db);
+    on conflict (host_id, imei, interval_start, port_key) do nothing`.execute(db);
 }

@@ -1,0 +1,124 @@
+import * as z from 'zod/mini';
+
+// The server–agent host protocol (issue 11, docs/decisions/016-host-protocol.md). The agent on each modem host
+// keeps one socket.io connection to the server at HOST_PROTOCOL.path, authenticated by the host's key
+// (`auth: { key }`). Events:
+//
+//   server → agent  'state'            DesiredState, the whole of it: on connect and after every change
+//   server → agent  'rotate'           RotateCommand, acknowledged with a RotateReply when the modem has its new IP
+//   agent → server  'rotation-status'  RotationStatus, while a rotation is under way
+//   agent → server  'heartbeat'        Heartbeat, every HOST_PROTOCOL.heartbeatSeconds, acknowledged with {ok}
+//   agent → server  'traffic'          TrafficReport, acknowledged with a TrafficAck; a batch id is counted once
+//
+// Byte counts are decimal strings (they exceed 2^53 over time). bytesIn is what the customer received (download),
+// bytesOut what the customer sent (upload), both counted on the customer's side of the proxy.
+
+export const HOST_PROTOCOL = {
+  /** socket.io path on the server's own origin. */
+  path: '/api/v1/agent/socket',
+  version: 1,
+  heartbeatSeconds: 10,
+  /** A host silent for this long is offline, with its modems. */
+  offlineAfterSeconds: 60,
+  /** Traffic samples are per port and aligned to this many minutes. */
+  trafficIntervalMinutes: 5,
+  /** Samples per traffic report. */
+  trafficBatchMax: 1000,
+  /** How long the server waits for an agent to answer a rotation. */
+  rotateTimeoutSeconds: 60,
+} as const;
+
+/** The error a refused handshake carries (socket.io `connect_error` message). */
+export const HOST_KEY_REFUSED = 'HOST_KEY_INVALID';
+
+const byteCount = z.string().check(z.regex(/^\d{1,20}$/, 'Byte counts are decimal strings of digits'));
+const isoDate = z.iso.datetime({ offset: true });
+const id = z.string().check(z.minLength(1), z.maxLength(64));
+const imei = z.string().check(z.minLength(1), z.maxLength(32));
+const tcpPort = z.number().check(z.int(), z.minimum(1), z.maximum(65535));
+
+/** Why a port may or may not carry traffic. Only 'active' (and before expiresAt) lets connections through. */
+export const PORT_ACCESS_STATES = ['active', 'expired', 'suspended', 'deactivated'] as const;
+export type PortAccessState = (typeof PORT_ACCESS_STATES)[number];
+
+export const portAccessSchema = z.object({
+  id,
+  login: z.string().check(z.minLength(1), z.maxLength(64)),
+  password: z.string().check(z.minLength(1), z.maxLength(64)),
+  /** IPv4/IPv6 addresses and CIDR ranges whose connections need no credentials. */
+  whitelist: z.array(z.string().check(z.maxLength(64))),
+  state: z.enum(PORT_ACCESS_STATES),
+  /** The agent refuses the port from this moment by its own clock, even while the server is unreachable. */
+  expiresAt: isoDate,
+});
+export type PortAccess = z.infer<typeof portAccessSchema>;
+
+export const MODEM_DRIVERS = ['simulated', 'hilink', 'modemmanager'] as const;
+
+export const desiredModemSchema = z.object({
+  id,
+  imei,
+  httpPort: tcpPort,
+  socksPort: tcpPort,
+  /** The address the server last knew; a simulated modem sends from it (127.0.x.y in the demo). */
+  extIp: z.string().check(z.maxLength(64)),
+  driver: z.enum(MODEM_DRIVERS),
+  isShared: z.boolean(),
+  /** Ports that are not released, whatever their state: a refused login answers 403, an unknown one 407. */
+  ports: z.array(portAccessSchema),
+});
+export type DesiredModem = z.infer<typeof desiredModemSchema>;
+
+export const desiredStateSchema = z.object({
+  /** Changes whenever anything below changes; the agent ignores a state with the version it already has. */
+  version: z.string(),
+  hostId: id,
+  hostName: z.string(),
+  generatedAt: isoDate,
+  modems: z.array(desiredModemSchema),
+});
+export type DesiredState = z.infer<typeof desiredStateSchema>;
+
+export const rotateCommandSchema = z.object({ commandId: id, imei });
+export type RotateCommand = z.infer<typeof rotateCommandSchema>;
+export const rotateReplySchema = z.union([
+  z.object({ ok: z.literal(true), extIp: z.string() }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+export type RotateReply = z.infer<typeof rotateReplySchema>;
+export const rotationStatusSchema = z.object({ commandId: id, imei, status: z.enum(['rotating', 'applying']) });
+export type RotationStatus = z.infer<typeof rotationStatusSchema>;
+
+export const MODEM_RUN_STATES = ['online', 'offline', 'rotating'] as const;
+export const heartbeatSchema = z.object({
+  agentVersion: z.string().check(z.maxLength(40)),
+  uptimeSeconds: z.number().check(z.minimum(0)),
+  /** The desired-state version the agent serves. */
+  stateVersion: z.nullable(z.string()),
+  modems: z.array(z.object({
+    imei,
+    state: z.enum(MODEM_RUN_STATES),
+    extIp: z.string().check(z.maxLength(64)),
+    connections: z.number().check(z.int(), z.minimum(0)),
+    /** Why the modem is offline (a port already taken, a driver error), for the console. */
+    problem: z.optional(z.string().check(z.maxLength(300))),
+  })),
+});
+export type Heartbeat = z.infer<typeof heartbeatSchema>;
+
+export const trafficReportSchema = z.object({
+  batchId: z.uuid(),
+  samples: z.array(z.object({
+    portId: id,
+    intervalStart: isoDate,
+    bytesIn: byteCount,
+    bytesOut: byteCount,
+  })).check(z.minLength(1), z.maxLength(HOST_PROTOCOL.trafficBatchMax)),
+});
+export type TrafficReport = z.infer<typeof trafficReportSchema>;
+/** `duplicate` is true when the batch id was already counted (a resend): the agent drops it either way. */
+export const trafficAckSchema = z.object({ batchId: z.uuid(), accepted: z.number(), duplicate: z.boolean() });
+export type TrafficAck = z.infer<typeof trafficAckSchema>;
+
+/** What an acknowledgement carries when the server refuses a message. */
+export const agentErrorSchema = z.object({ error: z.string() });
