@@ -3,7 +3,8 @@ import { spawnSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
-const built = existsSync(`${root}apps/server/dist/main.js`) && existsSync(`${root}apps/web/dist/index.html`);
+const built = existsSync(`${root}apps/server/dist/main.js`) && existsSync(`${root}apps/web/dist/index.html`)
+  && existsSync(`${root}apps/agent/dist/main.js`);
 if (!built) {
   console.log('No build yet: building the web app and the server (once)…');
   const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
