@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { AgentConfigError, loadAgentConfig } from './config.js';
+
+const KEY = 'chk_abcdefghijklmnopqrstuvwxyz012345';
+const good = { CELLPORT_SERVER_URL: 'https://proxies.example.com', CELLPORT_HOST_KEY: KEY, AGENT_DATA_DIR: '/var/lib/cellport-agent' };
+
+function failure(env: NodeJS.ProcessEnv): string {
+  try {
+    loadAgentConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(AgentConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected the settings to be refused');
+}
+
+describe('agent settings', () => {
+  it('reads a stand-alone host\'s settings with safe defaults', () => {
+    const config = loadAgentConfig(good);
+    expect(config.CELLPORT_HOST_KEY).toEqual([KEY]);
+    expect(config.AGENT_ALLOW_LOOPBACK).toBe(false);
+    expect(config.AGENT_ALLOW_PRIVATE).toBe(false);
+    expect(config.AGENT_LISTEN_HOST).toBe('0.0.0.0');
+  });
+
+  it('takes several keys for an agent that serves several hosts', () => {
+    expect(loadAgentConfig({ ...good, CELLPORT_HOST_KEY: `${KEY}, ${KEY.replace('a', 'b')}` }).CELLPORT_HOST_KEY).toHaveLength(2);
+  });
+
+  it.each([
+    ['CELLPORT_SERVER_URL', { ...good, CELLPORT_SERVER_URL: undefined }],
+    ['CELLPORT_SERVER_URL', { ...good, CELLPORT_SERVER_URL: 'proxies.example.com' }],
+    ['CELLPORT_SERVER_URL', { ...good, CELLPORT_SERVER_URL: 'ftp://proxies.example.com' }],
+    ['CELLPORT_HOST_KEY', { ...good, CELLPORT_HOST_KEY: undefined }],
+    ['CELLPORT_HOST_KEY', { ...good, CELLPORT_HOST_KEY: 'secret' }],
+    ['AGENT_DATA_DIR', { ...good, AGENT_DATA_DIR: undefined }],
+  ])('a missing or wrong %s is named in the error', (name, env) => {
+    expect(failure(env)).toContain(name);
+  });
+
+  it('names every wrong setting at once', () => {
+    const message = failure({});
+    for (const name of ['CELLPORT_SERVER_URL', 'CELLPORT_HOST_KEY', 'AGENT_DATA_DIR']) expect(message).toContain(name);
+  });
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** A setting that is missing or wrong; the message names it, and the agent stops before serving anything. */
+export class AgentConfigError extends Error {}
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+const HOST_KEY = /^chk_[A-Za-z0-9_-]{16,96}$/;
+
+// One schema over the environment. The three CELLPORT_/AGENT_DATA_DIR settings have no default on purpose: a
+// stand-alone agent pointed at the wrong place must say so, not guess. README.md (apps/agent) has the same table.
+export const agentConfigSchema = z.object({
+  CELLPORT_SERVER_URL: z.url({ protocol: /^https?$/, error: 'must be the server\'s http(s) URL, e.g. https://proxies.example.com' }),
+  /** One key per host this agent serves (a comma-separated list: the embedded demo serves every seeded host). */
+  CELLPORT_HOST_KEY: z.string({ error: 'is required: issue one in the console (Hosts → Issue key) or with npm run admin -- host-key <host>' })
+    .transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean))
+    .refine((keys) => keys.length > 0 && keys.every((k) => HOST_KEY.test(k)), 'must be a host key issued by the server (chk_…)'),
+  AGENT_DATA_DIR: z.string({ error: 'is required: a directory where the agent keeps its last state and unsent traffic' }).min(1),
+  /** Where the proxy ports listen. */
+  AGENT_LISTEN_HOST: z.string().default('0.0.0.0'),
+  /** Let customers reach loopback targets (the embedded demo, so a local test site can be reached). Off on real hosts. */
+  AGENT_ALLOW_LOOPBACK: bool.default(false),
+  /** Let customers reach private (RFC 1918, ULA) targets. Off: a customer could reach the farm's LAN. */
+  AGENT_ALLOW_PRIVATE: bool.default(false),
+  /** Further refused target ranges, comma-separated CIDRs (e.g. the modems' management networks). */
+  AGENT_DENIED_CIDRS: z.string().default('').transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean)),
+  /** How often traffic is reported (samples stay 5-minute; a report adds to them). */
+  AGENT_TRAFFIC_REPORT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Simulated modems: a rotation takes about this long. */
+  AGENT_SIM_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug', 'silent']).default('info'),
+});
+export type AgentConfig = z.infer<typeof agentConfigSchema>;
+
+export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
+  const parsed = agentConfigSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new AgentConfigError(`The agent cannot start; fix these settings:\n${lines.join('\n')}`);
+}

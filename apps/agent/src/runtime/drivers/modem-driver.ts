@@ -1,0 +1,14 @@
+/** What the agent knows of one modem it drives. */
+export interface DrivenModem { imei: string; extIp: string }
+
+/**
+ * Controls one kind of modem on this host. `egress` is the source address the modem's outgoing connections bind to;
+ * `rotate` asks the modem for a new mobile IP, reporting progress, and resolves with the IP it now has. Real modems
+ * (Huawei HiLink, ModemManager) come with issue 15; the simulated one serves the demo and the tests.
+ */
+export interface ModemDriver {
+  /** The IP the agent starts a modem with, given the one the server last knew. */
+  adopt(serverExtIp: string): string;
+  egress(modem: DrivenModem): string;
+  rotate(modem: DrivenModem, onStatus: (status: 'rotating' | 'applying') => void): Promise<{ extIp: string }>;
+}
