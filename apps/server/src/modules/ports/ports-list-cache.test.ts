@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Port } from '@cellport/shared/schemas/catalog';
+import { announced } from '../../../test/announcements.js';
 import { describeOnPostgres } from '../../../test/helpers.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { buildCountingApp, type QueryCounter } from '../notifications/test-support.js';
-import { createCustomer, json, portsOnceTrue, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { PORTS_CHANNEL, PortsListCache } from './ports-list-cache.js';
 import type { TestApp } from '../../../test/helpers.js';
 
@@ -37,35 +38,42 @@ const list = async (t: TestApp, c: Customer, lng = 'en') => {
   return res.json() as Port[];
 };
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
- * Lists until a repeated listing is answered without the database: the announcements of earlier commits arrive a
- * moment after them and drop a list kept in the meantime. Fails if that never happens.
+ * Nothing left in the background that could drop a kept list or add a query: the invoice numbering a purchase
+ * kicked has finished, and every announcement of the writes so far has been heard (a sentinel NOTIFY came back).
  */
-async function untilKept(t: CountingApp, c: Customer): Promise<Port[]> {
-  for (let i = 0; i < 100; i++) {
-    const ports = await list(t, c);
-    const before = t.queries.count;
-    const again = await list(t, c);
-    if (t.queries.count === before) {
-      expect(again).toEqual(ports);
-      return ports;
-    }
-    await pause(20);
-  }
-  throw new Error('a repeated listing always went to the database');
+async function settled(t: CountingApp): Promise<void> {
+  await t.ctx.invoiceNumbering.idle();
+  await announced(t);
 }
 
-/** Lists until `check` holds: a NOTIFY reaches the instance shortly after the commit, not with it. */
-const eventually = (t: TestApp, c: Customer, check: (ports: Port[]) => boolean) => portsOnceTrue<Port>(t, c.cookie, check);
+/** Lists twice once everything is settled: the second listing must be answered from memory. */
+async function kept(t: CountingApp, c: Customer): Promise<Port[]> {
+  await settled(t);
+  const ports = await list(t, c);
+  const before = t.queries.count;
+  expect(await list(t, c)).toEqual(ports);
+  expect(t.queries.count - before, 'a repeated listing went to the database').toBe(0);
+  return ports;
+}
+
+/**
+ * Writes behind the app's back (as another instance, a job or the console would) while the list is kept, then
+ * lists once the write's announcement has been heard: the list must show it.
+ */
+async function afterWrite(t: CountingApp, c: Customer, write: () => Promise<unknown>): Promise<Port[]> {
+  await kept(t, c);
+  await write();
+  await announced(t);
+  return list(t, c);
+}
 
 describe('the port list kept in memory', () => {
   it('answers a repeated listing without the database, per language', async () => {
     const t = await start();
     const c = await createCustomer(t, 1000);
     const bought = await buyPorts(t, c);
-    const first = await untilKept(t, c);
+    const first = await kept(t, c);
     expect(first.map((p) => p._id)).toEqual(bought.map((p) => p._id));
     const before = t.queries.count;
     // Another language is another list (country names are localized), loaded once.
@@ -78,26 +86,24 @@ describe('the port list kept in memory', () => {
     const t = await start();
     const c = await createCustomer(t, 1000);
     const [port] = await buyPorts(t, c, 1);
-    await list(t, c);
 
-    // Written behind the app's back, as another instance, a job or the console would.
-    await t.ctx.db.updateTable('ports').set({ name: 'Renamed elsewhere' }).where('id', '=', port!._id).execute();
-    await eventually(t, c, (ps) => ps[0]!.modem_name === 'Renamed elsewhere');
+    let ports = await afterWrite(t, c, () => t.ctx.db.updateTable('ports').set({ name: 'Renamed elsewhere' }).where('id', '=', port!._id).execute());
+    expect(ports[0]!.modem_name).toBe('Renamed elsewhere');
 
-    await t.ctx.db.updateTable('modems').set({ ext_ip: '198.51.100.77', apply_status: 'rotating' }).where('imei', '=', port!.IMEI).execute();
-    await eventually(t, c, (ps) => ps[0]!.ext_ip === '198.51.100.77' && ps[0]!.applyStatus === 'rotating');
+    ports = await afterWrite(t, c, () => t.ctx.db.updateTable('modems').set({ ext_ip: '198.51.100.77', apply_status: 'rotating' }).where('imei', '=', port!.IMEI).execute());
+    expect(ports[0]).toMatchObject({ ext_ip: '198.51.100.77', applyStatus: 'rotating' });
 
-    await sql`update hosts set address = 'edge.example.net' where id = (select host_id from modems where imei = ${port!.IMEI})`.execute(t.ctx.db);
-    await eventually(t, c, (ps) => ps[0]!.host === 'edge.example.net');
+    ports = await afterWrite(t, c, () => sql`update hosts set address = 'edge.example.net' where id = (select host_id from modems where imei = ${port!.IMEI})`.execute(t.ctx.db));
+    expect(ports[0]!.host).toBe('edge.example.net');
 
-    await sql`update tariffs set names = jsonb_set(names, '{en}', '"Renamed tariff"') where id = ${port!.tariff_id}`.execute(t.ctx.db);
-    await eventually(t, c, (ps) => ps[0]!.tariffName.en === 'Renamed tariff');
+    ports = await afterWrite(t, c, () => sql`update tariffs set names = jsonb_set(names, '{en}', '"Renamed tariff"') where id = ${port!.tariff_id}`.execute(t.ctx.db));
+    expect(ports[0]!.tariffName.en).toBe('Renamed tariff');
 
-    // used_slots moves with every purchase and is not shown: the kept list stays.
-    await untilKept(t, c);
+    // used_slots moves with every purchase and is not shown: the kept list stays. The sentinel comes back after the
+    // write's announcement, had there been one, so "not dropped" is checked after the fact, not after a guess.
+    await kept(t, c);
     await t.ctx.db.updateTable('modems').set({ used_slots: sql`used_slots` }).where('imei', '=', port!.IMEI).execute();
-    // An announcement, had there been one, would have arrived by now (they take about a millisecond here).
-    await pause(100);
+    await announced(t);
     const before = t.queries.count;
     await list(t, c);
     expect(t.queries.count - before).toBe(0);
@@ -126,11 +132,21 @@ describe('the port list kept in memory', () => {
     const t = await start([PORTS_CHANNEL]);
     const c = await createCustomer(t, 1000);
     const [port] = await buyPorts(t, c, 1);
-    // Unannounced here; no list was kept since the purchase, so the next listing reads it.
-    await t.ctx.db.updateTable('ports').set({ expires_at: new Date(Date.now() + 300) }).where('id', '=', port!._id).execute();
+    // Unannounced here; no list was kept since the purchase, so the next listing reads it and keeps it.
+    const expiresAt = Date.now() + 10_000;
+    await t.ctx.db.updateTable('ports').set({ expires_at: new Date(expiresAt) }).where('id', '=', port!._id).execute();
     expect((await list(t, c))[0]!.status).toBe('active');
-    await pause(350);
-    expect((await list(t, c))[0]!.status).toBe('expired');
+    // The clock, not the wall: only Date is faked, so the database and the server's timers run as usual. 10 s is
+    // well inside the 60 s safety TTL, so only the expiry can drop the kept list.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(expiresAt - 1);
+      expect((await list(t, c))[0]!.status).toBe('active');
+      vi.setSystemTime(expiresAt + 1);
+      expect((await list(t, c))[0]!.status).toBe('expired');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps nothing for the others: each customer sees only their own ports', async () => {
@@ -240,9 +256,10 @@ describeOnPostgres('the port list on two instances', () => {
     const b = await start([], a);
     const c = await createCustomer(a, 1000);
     const [port] = await buyPorts(a, c, 1);
-    await list(a, c);
+    await kept(a, c);
     const patched = await b.app.inject({ method: 'PATCH', url: `/api/v1/modems/${port!._id}`, ...json(c.cookie, { modem_name: 'From B' }) });
     expect(patched.statusCode, patched.body).toBe(200);
-    await eventually(a, c, (ps) => ps[0]!.modem_name === 'From B');
+    await announced(a);
+    expect((await list(a, c))[0]!.modem_name).toBe('From B');
   });
 });
