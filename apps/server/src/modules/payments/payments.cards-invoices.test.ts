@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, portsOnceTrue, seedTestCatalog, usdtBalance } from '../purchases/test-fixtures.js';
+import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, usdtBalance } from '../purchases/test-fixtures.js';
 
 // Subscriptions, saved cards, invoices and bus events, on the sandbox card provider (same event path as Stripe).
 let t: TestApp;
@@ -33,7 +33,7 @@ describe('card subscription (monthly recurring tariff)', () => {
     expect(row.status).toBe('active');
     const sandbox = t.app.payments.rt.card as SandboxCardProvider;
     await sandbox.renewSubscription(row.id);
-    const [renewed] = await portsOnceTrue<{ expiresAt: string }>(t, c.cookie, ([p]) => p?.expiresAt !== port.expiresAt);
+    const [renewed] = await portsAfterAnnouncements<{ expiresAt: string }>(t, c.cookie);
     expect(new Date(renewed!.expiresAt).getTime() - new Date(port.expiresAt).getTime()).toBe(30 * 86_400_000);
 
     await sandbox.cancelSubscription(row.id);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { announced } from '../../../test/announcements.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { seedCatalog } from '../../db/seed/catalog.js';
 import { LedgerService } from '../ledger/ledger.service.js';
@@ -57,15 +58,13 @@ export const json = (cookie: string, body?: unknown, headers: Record<string, str
 });
 
 /**
- * GET /api/v1/modems until `check` holds (at most about 2 s). A write made by the server itself (a webhook, a job,
- * another instance) reaches the kept port list through its NOTIFY, a moment after the commit (decision 015).
+ * GET /api/v1/modems once every announcement committed so far has been heard. A write made by the server itself
+ * (a webhook, a job, another instance) reaches the kept port list through its NOTIFY, a moment after the commit
+ * (decision 015); the sentinel of `announced` comes back after it, so this list shows every committed write.
  */
-export async function portsOnceTrue<P = Record<string, unknown>>(t: TestApp, cookie: string, check: (ports: P[]) => boolean): Promise<P[]> {
-  for (let i = 0; i < 200; i++) {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(cookie) });
-    const ports = res.json() as P[];
-    if (res.statusCode === 200 && check(ports)) return ports;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('GET /api/v1/modems never showed the expected change');
+export async function portsAfterAnnouncements<P = Record<string, unknown>>(t: TestApp, cookie: string): Promise<P[]> {
+  await announced(t);
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(cookie) });
+  if (res.statusCode !== 200) throw new Error(`GET /api/v1/modems answered ${res.statusCode}: ${res.body}`);
+  return res.json() as P[];
 }
