@@ -3,7 +3,8 @@
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { AdminCommandError, listAccounts, makeAdmin, setActive } from './admin-commands.js';
+import { agentEnvLines } from '@cellport/shared/schemas/admin';
+import { AdminCommandError, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive } from './admin-commands.js';
 
 export const usage = `Cellport operator commands
 
@@ -12,6 +13,9 @@ export const usage = `Cellport operator commands
   npm run admin -- deactivate EMAIL   stop the account from signing in and end all its sessions
   npm run admin -- activate EMAIL     allow the account to sign in again
   npm run admin -- list               every account with its role and status
+  npm run admin -- host-key HOST      issue a new key for a proxy host's agent (HOST: its name or id) and
+                                      print it with the agent's settings (shown once; the old key stops working)
+  npm run admin -- hosts              every proxy host with its id, whether it has a key, and its last contact
 
 It opens the same database as the server, from the same settings: PostgreSQL when DATABASE_URL is set,
 otherwise the embedded database in DATA_DIR (default ./data).
@@ -25,12 +29,12 @@ const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error
 /** Runs one command; returns the process exit code (0 done, 1 refused or failed, 2 wrong usage). */
 export async function runAdminCli(args: string[], env: Record<string, string | undefined> = process.env, io: CliIo = consoleIo): Promise<number> {
   const [command, email, ...rest] = args;
-  const needsEmail = command === 'create' || command === 'deactivate' || command === 'activate';
+  const needsEmail = command === 'create' || command === 'deactivate' || command === 'activate' || command === 'host-key';
   if (command === 'help' || command === '--help' || command === '-h') {
     io.out(usage);
     return 0;
   }
-  if (!command || !(needsEmail || command === 'list') || (needsEmail ? !email || rest.length : email)) {
+  if (!command || !(needsEmail || command === 'list' || command === 'hosts') || (needsEmail ? !email || rest.length : email)) {
     io.err(usage);
     return 2;
   }
@@ -38,7 +42,7 @@ export async function runAdminCli(args: string[], env: Record<string, string | u
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
   try {
     await migrateToLatest(database.db);
-    await run(database.db, command, email ?? '', io);
+    await run(database.db, command, email ?? '', io, config.publicUrl);
     return 0;
   } catch (error) {
     if (error instanceof AdminCommandError) {
@@ -51,7 +55,7 @@ export async function runAdminCli(args: string[], env: Record<string, string | u
   }
 }
 
-async function run(db: Database, command: string, email: string, io: CliIo): Promise<void> {
+async function run(db: Database, command: string, email: string, io: CliIo, publicUrl: string): Promise<void> {
   switch (command) {
     case 'create': {
       const result = await makeAdmin(db, email);
@@ -80,6 +84,29 @@ async function run(db: Database, command: string, email: string, io: CliIo): Pro
         a.uses2fa ? '2fa' : '-', a.createdAt.toISOString().slice(0, 10),
       ]);
       io.out(table(['E-MAIL', 'ROLE', 'STATUS', 'E-MAIL CHECK', '2FA', 'CREATED'], rows));
+      return;
+    }
+    case 'host-key': {
+      const issued = await issueKeyForHost(db, email);
+      io.out([
+        `A new key for the host ${issued.name} (${issued.hostId})${issued.replaced ? '; its previous key no longer works' : ''}.`,
+        'It is shown only now (the server keeps only its hash). On that host, start the agent with:',
+        '',
+        ...agentEnvLines(publicUrl, issued.key).map((line) => `  ${line} \\`),
+        '  npm run agent',
+      ].join('\n'));
+      return;
+    }
+    case 'hosts': {
+      const hosts = await listHosts(db);
+      if (!hosts.length) {
+        io.out('No hosts yet: add one in the console (Inventory → Hosts).');
+        return;
+      }
+      const rows = hosts.map((h) => [
+        h.name, h.id, h.address, String(h.modems), h.hasKey ? 'yes' : 'no', h.lastSeenAt ? h.lastSeenAt.toISOString() : 'never',
+      ]);
+      io.out(table(['NAME', 'ID', 'ADDRESS', 'MODEMS', 'KEY', 'LAST CONTACT'], rows));
       return;
     }
   }

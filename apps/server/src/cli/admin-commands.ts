@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
+import { issueHostKey } from '../modules/traffic/host-keys.js';
 
 export class AdminCommandError extends Error {}
 
@@ -61,6 +62,51 @@ export async function setActive(db: Database, rawEmail: string, active: boolean)
     }
     return { email: user.email, sessionsEnded };
   });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A new key for a host's agent, found by its name (exactly, else case-insensitively) or its id. Only the key's hash
+ * is stored and it replaces the previous key, which stops working at once. The audit log records that a key was
+ * issued from the command line (no admin, ip 'cli'), never the key.
+ */
+export async function issueKeyForHost(db: Database, nameOrId: string): Promise<{ hostId: string; name: string; replaced: boolean; key: string }> {
+  const wanted = nameOrId.trim();
+  if (!wanted) throw new AdminCommandError('Name the host: npm run admin -- host-key <host name or id>.');
+  return db.transaction().execute(async (trx) => {
+    const hosts = await trx.selectFrom('hosts').select(['id', 'name', 'ingest_key_hash'])
+      .where((eb) => eb.or([
+        eb(sql<string>`lower(name)`, '=', wanted.toLowerCase()),
+        ...(UUID.test(wanted) ? [eb('id', '=', wanted.toLowerCase())] : []),
+      ]))
+      .forUpdate().execute();
+    const host = hosts.find((h) => h.id === wanted.toLowerCase()) ?? hosts.find((h) => h.name === wanted) ?? (hosts.length === 1 ? hosts[0] : undefined);
+    if (!host) {
+      if (hosts.length > 1) throw new AdminCommandError(`Several hosts are named like "${wanted}": give the exact name or the id (npm run admin -- hosts).`);
+      throw new AdminCommandError(`No host named "${wanted}" or with that id. The hosts are listed by: npm run admin -- hosts`);
+    }
+    const key = await issueHostKey(trx, host.id);
+    const replaced = host.ingest_key_hash !== null;
+    await trx.insertInto('audit_log').values({
+      admin_id: null, action: 'host.key-issue', target_type: 'host', target_id: host.id,
+      before: JSON.stringify({ name: host.name, hadKey: replaced }), after: JSON.stringify({ name: host.name, keyReplaced: replaced, via: 'cli' }), ip: 'cli',
+    }).execute();
+    return { hostId: host.id, name: host.name, replaced, key };
+  });
+}
+
+export interface HostSummary { id: string; name: string; address: string; hasKey: boolean; lastSeenAt: Date | null; modems: number }
+
+/** Every host by name, with whether it has a key and when its agent last called. */
+export async function listHosts(db: Database): Promise<HostSummary[]> {
+  const rows = await db.selectFrom('hosts as h')
+    .select(['h.id', 'h.name', 'h.address', 'h.ingest_key_hash', 'h.last_seen_at'])
+    .select((eb) => eb.selectFrom('modems').select(sql<string>`count(*)`.as('n')).whereRef('modems.host_id', '=', 'h.id').as('modems'))
+    .orderBy('h.name').execute();
+  return rows.map((r) => ({
+    id: r.id, name: r.name, address: r.address, hasKey: r.ingest_key_hash !== null, lastSeenAt: r.last_seen_at, modems: Number(r.modems ?? 0),
+  }));
 }
 
 /** Every account, admins first, then by e-mail. */

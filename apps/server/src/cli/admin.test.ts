@@ -5,10 +5,11 @@ import { hash, verify } from '@node-rs/argon2';
 import { passwordSchema } from '@cellport/shared/schemas/auth';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as z from 'zod/mini';
-import type { DatabaseHandle } from '../db/database.js';
+import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { openTestDatabase } from '../../test/template-db.js';
 import { runAdminCli } from './admin-cli.js';
-import { AdminCommandError, generatePassword, listAccounts, makeAdmin, setActive } from './admin-commands.js';
+import { hostForKey } from '../modules/traffic/host-keys.js';
+import { AdminCommandError, generatePassword, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive } from './admin-commands.js';
 
 let database: DatabaseHandle;
 beforeAll(async () => { database = await openTestDatabase(inject('dbTemplate')); });
@@ -90,6 +91,31 @@ describe('listAccounts', () => {
   });
 });
 
+describe('issueKeyForHost', () => {
+  it('issues a key by host name or id; the new one authenticates, the old one no longer; audited without the key', async () => {
+    const host = await database.db.insertInto('hosts').values({ name: 'Farm-CLI-1', address: '10.0.9.1' }).returning('id').executeTakeFirstOrThrow();
+    const first = await issueKeyForHost(database.db, 'farm-cli-1');
+    expect(first).toMatchObject({ hostId: host.id, name: 'Farm-CLI-1', replaced: false });
+    expect(await hostForKey(database.db, first.key)).toBe(host.id);
+    const second = await issueKeyForHost(database.db, host.id);
+    expect(second.replaced).toBe(true);
+    expect(await hostForKey(database.db, first.key)).toBeNull();
+    expect(await hostForKey(database.db, second.key)).toBe(host.id);
+    const audit = await database.db.selectFrom('audit_log').select(['admin_id', 'ip', 'before', 'after'])
+      .where('action', '=', 'host.key-issue').where('target_id', '=', host.id).orderBy('id').execute();
+    expect(audit).toEqual([
+      { admin_id: null, ip: 'cli', before: { name: 'Farm-CLI-1', hadKey: false }, after: { name: 'Farm-CLI-1', keyReplaced: false, via: 'cli' } },
+      { admin_id: null, ip: 'cli', before: { name: 'Farm-CLI-1', hadKey: true }, after: { name: 'Farm-CLI-1', keyReplaced: true, via: 'cli' } },
+    ]);
+    expect((await listHosts(database.db)).find((h) => h.id === host.id)).toMatchObject({ hasKey: true, lastSeenAt: null, modems: 0 });
+  });
+
+  it('names what is wrong for an unknown host and issues nothing', async () => {
+    await expect(issueKeyForHost(database.db, 'no-such-host')).rejects.toThrow('No host named "no-such-host" or with that id.');
+    await expect(issueKeyForHost(database.db, '  ')).rejects.toBeInstanceOf(AdminCommandError);
+  });
+});
+
 describe('generatePassword', () => {
   it('always passes the password rules of spec §5', () => {
     for (let i = 0; i < 200; i++) {
@@ -119,6 +145,27 @@ describe('runAdminCli (the whole command, on an embedded database in DATA_DIR)',
     expect((await cli('deactivate', 'root@example.com')).out).toBe('root@example.com is deactivated: it cannot sign in; 0 session(s) ended.');
     const listed = await cli('list');
     expect(listed.out.split('\n')[1]).toMatch(/^root@example\.com\s+admin\s+deactivated\s+verified/);
+  }, 60_000);
+
+  it('host-key prints a new key once with the agent settings; hosts lists it', async () => {
+    const listedEmpty = await cli('hosts');
+    expect(listedEmpty).toMatchObject({ code: 0, out: 'No hosts yet: add one in the console (Inventory → Hosts).' });
+    const handle = await openDatabase({ dataDir, poolSize: 1 });
+    const host = await handle.db.insertInto('hosts').values({ name: 'edge-1', address: '10.0.0.5' }).returning('id').executeTakeFirstOrThrow();
+    await handle.close();
+    const issued = await cli('host-key', 'edge-1');
+    expect(issued.code).toBe(0);
+    const key = issued.out.match(/CELLPORT_HOST_KEY=(chk_\S+)/)?.[1];
+    expect(key).toBeDefined();
+    expect(issued.out).toContain(`A new key for the host edge-1 (${host.id}).`);
+    expect(issued.out).toContain('CELLPORT_SERVER_URL=http://localhost:3000 \\');
+    expect(issued.out).toContain('AGENT_DATA_DIR=/var/lib/cellport-agent \\\n  npm run agent');
+    const again = await cli('host-key', host.id);
+    expect(again.out).toContain('its previous key no longer works');
+    expect(again.out).not.toContain(key!);
+    expect((await cli('hosts')).out.split('\n')[1]).toMatch(new RegExp(`^edge-1\\s+${host.id}\\s+10\\.0\\.0\\.5\\s+0\\s+yes\\s+never$`));
+    expect(await cli('host-key', 'edge-9')).toMatchObject({ code: 1, err: 'No host named "edge-9" or with that id. The hosts are listed by: npm run admin -- hosts' });
+    expect((await cli('host-key')).code).toBe(2);
   }, 60_000);
 
   it('exits 1 with a message for an unknown account, 2 with the usage for a wrong command', async () => {

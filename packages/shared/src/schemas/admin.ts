@@ -120,6 +120,8 @@ export const adminPortSchema = z.object({
   expiresAt: isoDate,
   autoRenew: z.boolean(),
   createdAt: isoDate,
+  /** Set while an operator has suspended the port (abuse handling): it refuses connections. */
+  suspendedAt: z.nullable(isoDate),
 });
 export const ledgerEntrySchema = z.object({
   id: bigintId,
@@ -198,10 +200,55 @@ export const balanceAdjustmentResponseSchema = z.object({ entry: ledgerEntrySche
 export type BalanceAdjustmentRequest = z.input<typeof balanceAdjustmentRequestSchema>;
 export type BalanceAdjustmentResponse = z.infer<typeof balanceAdjustmentResponseSchema>;
 
+// ---- ports: POST /admin/ports/:id/suspend and /resume (abuse handling) --------------------------------------------
+
+/**
+ * Suspend: the port refuses connections (its open tunnels close) until resumed; expiry and renewals go on as before.
+ * Suspending a suspended port or resuming one that is not answers 409 (PORT_ALREADY_SUSPENDED, PORT_NOT_SUSPENDED);
+ * a released port cannot be suspended (PORT_RELEASED). The optional reason goes to the audit log.
+ */
+export const portActionRequestSchema = z.optional(z.nullable(z.object({ reason: z.optional(reasonSchema) })));
+export const portActionResponseSchema = z.object({ port: adminPortSchema });
+export type PortActionRequest = z.input<typeof portActionRequestSchema>;
+export type PortActionResponse = z.infer<typeof portActionResponseSchema>;
+
 // ---- inventory: hosts ---------------------------------------------------------------------------------------------
 
-export const hostSchema = z.object({ id: uuid, name: z.string(), address: z.string(), modemCount: z.number() });
-export const hostsResponseSchema = z.object({ items: z.array(hostSchema) });
+/** A modem as its host's agent last reported it (issue 11). */
+export const hostModemSchema = z.object({
+  id: uuid,
+  imei: z.string(),
+  httpPort: z.number(),
+  socksPort: z.number(),
+  extIp: z.string(),
+  online: z.boolean(),
+  retired: z.boolean(),
+  /** Open proxy connections at the last heartbeat. */
+  connections: z.number(),
+  /** Why the agent cannot serve this modem (a listening port taken, a driver error); null when fine. */
+  problem: z.nullable(z.string()),
+});
+/**
+ * GET /admin/hosts — each host with its agent's last contact. `online`: a heartbeat within
+ * HOST_PROTOCOL.offlineAfterSeconds (60 s) by the server's clock; lastSeenAt null = the agent never connected.
+ * agentStartedAt: when the running agent started (its uptime), null until it reports.
+ */
+export const hostSchema = z.object({
+  id: uuid,
+  name: z.string(),
+  address: z.string(),
+  modemCount: z.number(),
+  /** Whether a host key was issued (the key itself is shown once, at issue). */
+  hasKey: z.boolean(),
+  lastSeenAt: z.nullable(isoDate),
+  online: z.boolean(),
+  agentVersion: z.nullable(z.string()),
+  agentStartedAt: z.nullable(isoDate),
+  /** Its modems by IMEI, retired ones included (flagged). */
+  modems: z.array(hostModemSchema),
+});
+/** `now`: the server's clock when it answered, so the console shows "12 s ago" without trusting the browser's clock. */
+export const hostsResponseSchema = z.object({ items: z.array(hostSchema), now: isoDate });
 export const hostRequestSchema = z.object({ name: text(100), address: text(255) });
 export const hostPatchRequestSchema = z.partial(hostRequestSchema);
 export const hostResponseSchema = z.object({ host: hostSchema });
@@ -210,6 +257,19 @@ export type HostsResponse = z.infer<typeof hostsResponseSchema>;
 export type HostRequest = z.input<typeof hostRequestSchema>;
 export type HostPatchRequest = z.input<typeof hostPatchRequestSchema>;
 export type HostResponse = z.infer<typeof hostResponseSchema>;
+export type HostModem = z.infer<typeof hostModemSchema>;
+/**
+ * POST /admin/hosts/:id/key — a new key for the host's agent (CELLPORT_HOST_KEY), returned only here: the server keeps
+ * its hash. The previous key stops working at once.
+ */
+export const hostKeyResponseSchema = z.object({ key: z.string() });
+/** Where the console and `npm run admin -- host-key` suggest a stand-alone agent keeps its state. */
+export const AGENT_DATA_DIR_EXAMPLE = '/var/lib/cellport-agent';
+/** The settings a stand-alone agent needs (apps/agent), as the console and the CLI print them, one per line. */
+export const agentEnvLines = (serverUrl: string, key: string, dataDir: string = AGENT_DATA_DIR_EXAMPLE): string[] => [
+  `CELLPORT_SERVER_URL=${serverUrl}`, `CELLPORT_HOST_KEY=${key}`, `AGENT_DATA_DIR=${dataDir}`,
+];
+export type HostKeyResponse = z.infer<typeof hostKeyResponseSchema>;
 
 // ---- inventory: modems --------------------------------------------------------------------------------------------
 

@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
-import type { Host, HostPatchRequest, HostRequest } from '@cellport/shared/schemas/admin';
+import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
+import type { Host, HostModem, HostPatchRequest, HostRequest } from '@cellport/shared/schemas/admin';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
+import { issueHostKey } from '../../traffic/host-keys.js';
+import { iso } from '../admin-http.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { isUniqueViolation } from '../db-errors.js';
 
@@ -9,16 +12,42 @@ import { isUniqueViolation } from '../db-errors.js';
 export class HostsService {
   constructor(private readonly db: Database, private readonly audit: AuditLog) {}
 
-  async list(): Promise<Host[]> {
-    const rows = await this.db.selectFrom('hosts as h')
-      .select(['h.id', 'h.name', 'h.address'])
-      .select((eb) => eb.selectFrom('modems').select(sql<string>`count(*)`.as('n')).whereRef('modems.host_id', '=', 'h.id').as('modems'))
-      .orderBy('h.name').execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, address: r.address, modemCount: Number(r.modems ?? 0) }));
+  /** Every host with its agent's last contact and its modems; `now` is the database's clock, which judged `online`. */
+  async list(): Promise<{ items: Host[]; now: string }> {
+    const offline = HOST_PROTOCOL.offlineAfterSeconds;
+    const [rows, modems, clock] = await Promise.all([
+      this.db.selectFrom('hosts as h')
+        .select(['h.id', 'h.name', 'h.address', 'h.last_seen_at', 'h.agent_version', 'h.agent_started_at'])
+        .select(sql<boolean>`h.ingest_key_hash is not null`.as('has_key'))
+        .select(sql<boolean>`coalesce(h.last_seen_at > now() - make_interval(secs => ${sql.lit(offline)}), false)`.as('online'))
+        .orderBy('h.name').execute(),
+      this.db.selectFrom('modems')
+        .select(['id', 'host_id', 'imei', 'http_port', 'socks_port', 'ext_ip', 'online', 'retired', 'connections', 'problem'])
+        .orderBy('host_id').orderBy('imei').execute(),
+      sql<{ now: Date }>`select now() as now`.execute(this.db),
+    ]);
+    const byHost = new Map<string, HostModem[]>();
+    for (const m of modems) {
+      const list = byHost.get(m.host_id) ?? [];
+      list.push({
+        id: m.id, imei: m.imei, httpPort: m.http_port, socksPort: m.socks_port, extIp: m.ext_ip, online: m.online,
+        retired: m.retired, connections: m.connections, problem: m.problem,
+      });
+      byHost.set(m.host_id, list);
+    }
+    const items = rows.map((r) => {
+      const hostModems = byHost.get(r.id) ?? [];
+      return {
+        id: r.id, name: r.name, address: r.address, modemCount: hostModems.length, hasKey: r.has_key,
+        lastSeenAt: iso(r.last_seen_at), online: r.online, agentVersion: r.agent_version, agentStartedAt: iso(r.agent_started_at),
+        modems: hostModems,
+      };
+    });
+    return { items, now: new Date(clock.rows[0]!.now).toISOString() };
   }
 
   private async one(id: string): Promise<Host> {
-    const host = (await this.list()).find((h) => h.id === id);
+    const host = (await this.list()).items.find((h) => h.id === id);
     if (!host) throw new AppError('NOT_FOUND', 404);
     return host;
   }
@@ -42,6 +71,24 @@ export class HostsService {
       await this.audit.record(tx, actor, { action: 'host.update', targetType: 'host', targetId: id, before, after });
     });
     return this.one(id);
+  }
+
+  /**
+   * A new key for the host's agent, returned once: only its hash is stored, and it replaces the previous key, which
+   * stops authenticating at once (an agent already connected with it is the hosts module's to drop). The audit entry
+   * records that a key was issued, never the key.
+   */
+  async issueKey(actor: AuditActor, id: string): Promise<string> {
+    return this.db.transaction().execute(async (tx) => {
+      const before = await tx.selectFrom('hosts').select(['id', 'name', 'ingest_key_hash']).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      const key = await issueHostKey(tx, id);
+      await this.audit.record(tx, actor, {
+        action: 'host.key-issue', targetType: 'host', targetId: id,
+        before: { name: before.name, hadKey: before.ingest_key_hash !== null }, after: { name: before.name, keyReplaced: before.ingest_key_hash !== null },
+      });
+      return key;
+    });
   }
 
   async remove(actor: AuditActor, id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import {
-  adminIdParamsSchema, hostPatchRequestSchema, hostRequestSchema, hostResponseSchema, hostsResponseSchema,
+  adminIdParamsSchema, hostKeyResponseSchema, hostPatchRequestSchema, hostRequestSchema, hostResponseSchema, hostsResponseSchema,
   modemImportRequestSchema, modemImportResponseSchema, modemPatchRequestSchema, modemRequestSchema, modemResponseSchema,
   modemsQuerySchema, modemsResponseSchema, okResponseSchema, stockResponseSchema,
 } from '@cellport/shared/schemas/admin';
@@ -17,11 +17,14 @@ export function registerInventoryRoutes(app: App, ctx: AppContext, audit: AuditL
   const { read, write } = adminRateLimits;
   const byId = { params: adminIdParamsSchema };
 
-  app.get('/hosts', { config: read, schema: { response: { 200: hostsResponseSchema } } }, async () => ({ items: await hosts.list() }));
+  app.get('/hosts', { config: read, schema: { response: { 200: hostsResponseSchema } } }, async () => hosts.list());
   app.post('/hosts', { config: write, schema: { body: hostRequestSchema, response: { 200: hostResponseSchema } } },
     async (request) => ({ host: await hosts.create(actorOf(request), request.body) }));
   app.patch('/hosts/:id', { config: write, schema: { ...byId, body: hostPatchRequestSchema, response: { 200: hostResponseSchema } } },
     async (request) => ({ host: await hosts.update(actorOf(request), request.params.id, request.body) }));
+  // The key is in this answer only; the audit entry says a key was issued, never which.
+  app.post('/hosts/:id/key', { config: write, schema: { ...byId, response: { 200: hostKeyResponseSchema } } },
+    async (request) => ({ key: await hosts.issueKey(actorOf(request), request.params.id) }));
   app.delete('/hosts/:id', { config: write, schema: { ...byId, response: { 200: okResponseSchema } } },
     async (request) => { await hosts.remove(actorOf(request), request.params.id); return { ok: true as const }; });
 
