@@ -31,4 +31,8 @@ export const ADMIN_ERRORS = {
   REFUND_DONE_BY_PROVIDER: 'The payment provider has already reported a refund of this payment and its money was taken back. Nothing was changed.',
   PAYMENT_NOT_STUCK: 'Only a pending payment can be completed by hand',
   COMPLETION_UNAVAILABLE: 'This payment cannot be completed by hand',
+  PORT_NOT_FOUND: 'This port was not found',
+  PORT_ALREADY_SUSPENDED: 'This port is already suspended',
+  PORT_NOT_SUSPENDED: 'This port is not suspended',
+  PORT_RELEASED: 'This port has been released, so there is nothing to suspend',
 } as const;

@@ -18,7 +18,8 @@ describe('every admin endpoint', () => {
     const routes = registeredRoutes(t.app, '/api/v1/admin').map((r) => `${r.method} ${r.url}`);
     expect(routes.length).toBeGreaterThanOrEqual(50);
     for (const r of ['GET /api/v1/admin/customers', 'POST /api/v1/admin/modems/import', 'POST /api/v1/admin/payments/:id/refund',
-      'DELETE /api/v1/admin/admins/:id', 'GET /api/v1/admin/audit', 'PATCH /api/v1/admin/settings', 'GET /api/v1/admin/overview']) {
+      'DELETE /api/v1/admin/admins/:id', 'GET /api/v1/admin/audit', 'PATCH /api/v1/admin/settings', 'GET /api/v1/admin/overview',
+      'POST /api/v1/admin/hosts/:id/key', 'POST /api/v1/admin/ports/:id/suspend', 'POST /api/v1/admin/ports/:id/resume']) {
       expect(routes).toContain(r);
     }
   });

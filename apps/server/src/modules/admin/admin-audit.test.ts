@@ -21,6 +21,7 @@ describe('admin audit log', () => {
       tariff_id: cat.dedicatedMonth.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
     }) });
     const payment = await t.ctx.db.selectFrom('payments').select('id').where('user_id', '=', customer.id).executeTakeFirstOrThrow();
+    const port = await t.ctx.db.selectFrom('ports').select('id').where('user_id', '=', customer.id).executeTakeFirstOrThrow();
     const order = await t.ctx.db.insertInto('payment_orders').values({
       user_id: other.id, provider: 'card', kind: 'topup', details: JSON.stringify({
         tariff_id: null, country_id: null, carrier_id: null, region_id: null, isShared: null, rotationInterval: null, modemCount: null, basket: null, coupon: null,
@@ -37,8 +38,11 @@ describe('admin audit log', () => {
       { method: 'POST', route: '/customers/:id/balance-adjustments', url: () => `/api/v1/admin/customers/${other.id}/balance-adjustments`, body: () => ({ coin: 'usdt', amount: '1000000', reason: 'welcome credit' }), action: 'customer.balance-adjust' },
       { method: 'POST', route: '/customers/:id/reset-2fa', url: () => `/api/v1/admin/customers/${other.id}/reset-2fa`, action: 'customer.reset-2fa' },
       { method: 'POST', route: '/customers/:id/resend-confirmation', url: () => `/api/v1/admin/customers/${other.id}/resend-confirmation`, action: 'customer.resend-confirmation' },
+      { method: 'POST', route: '/ports/:id/suspend', url: () => `/api/v1/admin/ports/${port.id}/suspend`, body: () => ({ reason: 'abuse report' }), action: 'port.suspend' },
+      { method: 'POST', route: '/ports/:id/resume', url: () => `/api/v1/admin/ports/${port.id}/resume`, action: 'port.resume' },
       { method: 'POST', route: '/hosts', url: () => '/api/v1/admin/hosts', body: () => ({ name: 'audit-host', address: '10.1.1.1' }), action: 'host.create' },
       { method: 'PATCH', route: '/hosts/:id', url: () => `/api/v1/admin/hosts/${ids.host}`, body: () => ({ address: '10.1.1.2' }), action: 'host.update' },
+      { method: 'POST', route: '/hosts/:id/key', url: () => `/api/v1/admin/hosts/${ids.host}/key`, action: 'host.key-issue' },
       { method: 'POST', route: '/modems', url: () => '/api/v1/admin/modems', body: () => ({ imei: '869999999999991', hostId: ids.host, httpPort: 25001, socksPort: 35001, extIp: '192.0.2.1', countryId: cat.usId, carrierId: carrier.id, isShared: false }), action: 'modem.create' },
       { method: 'PATCH', route: '/modems/:id', url: () => `/api/v1/admin/modems/${ids.modem}`, body: () => ({ extIp: '192.0.2.2' }), action: 'modem.update' },
       { method: 'POST', route: '/modems/:id/retire', url: () => `/api/v1/admin/modems/${ids.modem}/retire`, action: 'modem.retire' },

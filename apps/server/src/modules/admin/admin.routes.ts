@@ -8,6 +8,8 @@ import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes
 import { CouponsAdminService } from './admin-coupons/coupons-admin.service.js';
 import { registerCouponsAdminRoutes } from './admin-coupons/coupons-admin.routes.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
+import { PortsAdminService } from './admin-ports/ports-admin.service.js';
+import { registerPortsAdminRoutes } from './admin-ports/ports-admin.routes.js';
 import { PaymentsAdminService } from './admin-payments/payments-admin.service.js';
 import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.routes.js';
 import { registerNotificationsAdminRoutes } from './admin-notifications/notifications-admin.routes.js';
@@ -33,6 +35,7 @@ export async function registerAdmin(app: App, ctx: AppContext): Promise<void> {
     registerAdminsRoutes(admin, new AdminsService(ctx.db, ctx.bus, audit));
     registerCustomersRoutes(admin, new AdminCustomersService(ctx, audit, payments));
     registerInventoryRoutes(admin, ctx, audit);
+    registerPortsAdminRoutes(admin, new PortsAdminService(ctx.db, audit));
     registerCatalogAdminRoutes(admin, ctx, audit);
     registerCouponsAdminRoutes(admin, new CouponsAdminService(ctx.db, audit));
     registerPaymentsAdminRoutes(admin, new PaymentsAdminService(admin, ctx, audit));

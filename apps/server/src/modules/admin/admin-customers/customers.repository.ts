@@ -3,6 +3,7 @@ import type { CustomerSummary } from '@cellport/shared/schemas/admin';
 import type { Database } from '../../../db/database.js';
 import type { Tx } from '../../ledger/ledger.service.js';
 import { containsPattern, type Paging } from '../admin-http.js';
+import { selectAdminPorts } from '../admin-ports/admin-port.js';
 
 const SUMMARY_COLUMNS = [
   'u.id', 'u.email', 'u.name', 'u.company_name', 'u.role', 'u.is_active', 'u.is_verified', 'u.totp_secret', 'u.created_at',
@@ -65,10 +66,7 @@ export class CustomersRepository {
   }
 
   ports(userId: string) {
-    return this.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id')
-      .select(['p.id', 'p.name', 'p.status', 'p.modem_id', 'm.imei', 'm.ext_ip', 'p.tariff_id', 'p.is_shared', 'p.proxy_login',
-        'p.expires_at', 'p.auto_renew', 'p.created_at'])
-      .where('p.user_id', '=', userId).orderBy('p.created_at', 'desc').limit(100).execute();
+    return selectAdminPorts(this.db).where('p.user_id', '=', userId).orderBy('p.created_at', 'desc').limit(100).execute();
   }
 
   ledger(userId: string) {

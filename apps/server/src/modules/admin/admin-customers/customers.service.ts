@@ -9,6 +9,7 @@ import { AuthService } from '../../auth/auth.service.js';
 import { LedgerService } from '../../ledger/ledger.service.js';
 import { type Paging } from '../admin-http.js';
 import type { AdminPaymentsRepository } from '../admin-payments/payments.repository.js';
+import { toAdminPort } from '../admin-ports/admin-port.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { CustomersRepository } from './customers.repository.js';
 
@@ -50,11 +51,7 @@ export class AdminCustomersService {
         ...customer, language: profile?.language ?? 'en', purpose: profile?.purpose ?? '',
         websiteWishlist: profile?.website_wishlist ?? '', marketingConsent: profile?.marketing_consent ?? false,
       },
-      ports: ports.map((p) => ({
-        id: p.id, name: p.name, status: p.status, modemId: p.modem_id, imei: p.imei, extIp: p.ext_ip, tariffId: p.tariff_id,
-        isShared: p.is_shared, proxyLogin: p.proxy_login, expiresAt: p.expires_at.toISOString(), autoRenew: p.auto_renew,
-        createdAt: p.created_at.toISOString(),
-      })),
+      ports: ports.map(toAdminPort),
       payments,
       ledger: ledger.map(toLedgerEntry),
       sessions: sessions.map((s) => ({
