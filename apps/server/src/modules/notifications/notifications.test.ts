@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { announced } from '../../../test/announcements.js';
 import { createCustomer, json, type Customer } from '../purchases/test-fixtures.js';
 import { NotificationsService } from './notifications.service.js';
 import { buildCountingApp, type QueryCounter } from './test-support.js';
@@ -18,14 +19,13 @@ beforeAll(async () => {
 afterAll(async () => { await t.close(); });
 
 const get = (url: string, c: Customer, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, ...json(c.cookie, undefined, headers) });
-/** NOTIFY arrives after the commit, asynchronously: wait until the in-memory version has moved. */
-async function versionAfter(c: Customer, previous: number, atLeast = previous + 1): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const v = await t.ctx.pollVersions.current('notifications', c.id);
-    if (v >= atLeast) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the version did not move');
+/**
+ * The in-memory version once every bump committed so far has been heard: the NOTIFY arrives after the commit,
+ * asynchronously, and the sentinel of `announced` comes back after it.
+ */
+async function versionNow(c: Customer): Promise<number> {
+  await announced(t);
+  return t.ctx.pollVersions.current('notifications', c.id);
 }
 
 describe('notifications', () => {
@@ -37,7 +37,7 @@ describe('notifications', () => {
 
     await service.notify(alice.id, 'payment', 'purchase_completed', { amount: '2.50', description: 'US x1' });
     await service.notify(alice.id, 'other', 'port_expired', { name: 'Port A', graceDays: 3 });
-    const v = await versionAfter(alice, 0, 2);
+    const v = await versionNow(alice);
     expect(v).toBe(2);
     const res = await get('/api/v1/notifications', alice, { 'if-none-match': '"n0"' });
     expect(res.statusCode).toBe(200);
@@ -67,7 +67,8 @@ describe('notifications', () => {
     const read = await get(`/api/v1/notifications/${id}`, alice);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ _id: id, unread: false });
-    const v = await versionAfter(alice, list.version);
+    const v = await versionNow(alice);
+    expect(v).toBeGreaterThan(list.version);
     const poll = await get('/api/v1/notifications', alice, { 'if-none-match': `"n${list.version}"` });
     expect(poll.statusCode).toBe(200);
     expect(poll.json().version).toBe(v);
@@ -84,7 +85,7 @@ describe('notifications', () => {
     expect((await get('/api/v1/notifications', alice)).json().data.some((n: { unread: boolean }) => n.unread)).toBe(true);
     const before = (await get('/api/v1/notifications', alice)).json().version;
     await t.app.inject({ method: 'POST', url: '/api/v1/notifications/read-all', ...json(alice.cookie) });
-    await versionAfter(alice, before);
+    expect(await versionNow(alice)).toBeGreaterThan(before);
     expect((await get('/api/v1/notifications', alice)).json().data.every((n: { unread: boolean }) => !n.unread)).toBe(true);
   });
 
@@ -99,8 +100,8 @@ describe('notifications', () => {
       await service.notify(bob.id, 'other', 'port_released', { name: 'X' }, tx);
       throw new Error('roll back');
     })).rejects.toThrow('roll back');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await t.ctx.pollVersions.current('notifications', bob.id)).toBe(before);
+    // A committed bump would have been heard before the sentinel: none was.
+    expect(await versionNow(bob)).toBe(before);
     expect((await get('/api/v1/notifications', bob)).json().data).toEqual([]);
   });
 
@@ -118,13 +119,24 @@ describe('notifications', () => {
 
 describe('notification e-mails', () => {
   const outbox = (to: string) => t.ctx.db.selectFrom('mail_outbox').selectAll().where('to_email', '=', to).orderBy('created_at').execute();
-  /** The e-mail leaves after the commit on its own; the sweep catches up too. Wait for `n` mails, then a little more. */
-  async function mailsFor(to: string, n: number) {
-    for (let i = 0; i < 150 && (await outbox(to)).length < n; i++) {
-      await t.app.notificationEmails.sweep(0);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  /** Every send started so far (by a heard bump or a sweep): watched, not replaced — each one runs as it would. */
+  const sending: Array<Promise<boolean>> = [];
+  beforeAll(() => {
+    const emails = t.app.notificationEmails;
+    const send = emails.send.bind(emails);
+    emails.send = (id: string) => {
+      const sent = send(id);
+      sending.push(sent);
+      return sent;
+    };
+  });
+  /**
+   * The outbox once every notification committed so far has been heard and its e-mail send has finished. An e-mail
+   * leaves after the commit on its own, started by the bump's NOTIFY: the sentinel comes back after that NOTIFY.
+   */
+  async function mailsNow(to: string) {
+    await announced(t);
+    await Promise.all(sending.splice(0));
     return outbox(to);
   }
   const emailOf = async (c: Customer) => (await t.ctx.db.selectFrom('users').select('email').where('id', '=', c.id).executeTakeFirstOrThrow()).email;
@@ -134,14 +146,14 @@ describe('notification e-mails', () => {
     const to = await emailOf(carol);
     await service.notify(carol.id, 'payment', 'purchase_completed', { amount: '1.00', description: 'x' });
     await service.notify(carol.id, 'other', 'expiry_reminder_1d', { name: 'P1', date: '2030-01-01' });
-    let mails = await mailsFor(to, 1);
+    let mails = await mailsNow(to);
     expect(mails.map((m) => m.subject)).toEqual(['您的端口即将到期']);
     expect(mails[0]!.text).toContain('P1 将在明天（2030-01-01）到期');
     expect(mails[0]!.text).not.toContain('unsubscribe');
 
     await t.ctx.db.updateTable('users').set({ marketing_consent: true }).where('id', '=', carol.id).execute();
     await service.notify(carol.id, 'payment', 'renewal_completed', { amount: '3.00', names: 'P1' });
-    mails = await mailsFor(to, 2);
+    mails = await mailsNow(to);
     expect(mails).toHaveLength(2);
     const link = /\/api\/v1\/unsubscribe\/[^\s"<]+/.exec(mails[1]!.text)?.[0];
     expect(link).toBeTruthy();
@@ -156,9 +168,8 @@ describe('notification e-mails', () => {
     const user = await t.ctx.db.selectFrom('users').select('marketing_consent').where('id', '=', carol.id).executeTakeFirstOrThrow();
     expect(user.marketing_consent).toBe(false);
     await service.notify(carol.id, 'payment', 'renewal_completed', { amount: '3.00', names: 'P1' });
-    await t.app.notificationEmails.sweep(0);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await outbox(to)).toHaveLength(2);
+    expect(await mailsNow(to)).toHaveLength(2);
+    expect(await t.app.notificationEmails.sweep(0)).toBe(0);
 
     const forged = await t.app.inject({ method: 'GET', url: `${link!.slice(0, -3)}abc` });
     expect(forged.statusCode).toBe(404);
@@ -169,8 +180,7 @@ describe('notification e-mails', () => {
     const dave = await createCustomer(t);
     await service.notify(dave.id, 'other', 'port_expired', { name: 'P9', graceDays: 3 });
     const to = await emailOf(dave);
-    for (let i = 0; i < 100 && (await outbox(to)).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    const mails = await outbox(to);
+    const mails = await mailsNow(to);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('Your port has expired');
   });
