@@ -1,0 +1,91 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { BlockList } from 'node:net';
+import { parseCidr, unmapIPv4 } from './target-policy.js';
+import type { PortAccess } from './types.js';
+
+// One modem's access table, rebuilt from the server's PortAccess list on every change. A shared modem serves several
+// customer ports on the same two listening ports: the login (unique per modem) or the client's whitelisted address
+// (likewise unique per modem) says which port a connection belongs to.
+
+export interface PortEntry {
+  readonly access: PortAccess;
+  /** Date.parse(expiresAt), parsed once. */
+  readonly expiresAtMs: number;
+  /** sha256 of the password: compared in constant time whatever the offered password's length. */
+  readonly passwordHash: Buffer;
+  readonly whitelist: BlockList | null;
+}
+
+/** Whether a port may carry traffic at `now`: active, and not past its expiry by the agent's own clock. */
+export function isPortOpen(entry: PortEntry, now: number): boolean {
+  return entry.access.state === 'active' && entry.expiresAtMs > now;
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+export class PortAccessTable {
+  readonly entries: readonly PortEntry[];
+  /** Whitelist entries that are not addresses or ranges (skipped, so one bad entry does not take the modem down). */
+  readonly invalidWhitelistEntries: string[] = [];
+  private readonly byId = new Map<string, PortEntry>();
+  private readonly byLoginMap = new Map<string, PortEntry>();
+  private readonly whitelisted: PortEntry[] = [];
+
+  constructor(ports: readonly PortAccess[]) {
+    const entries: PortEntry[] = [];
+    for (const access of ports) {
+      let whitelist: BlockList | null = null;
+      for (const item of access.whitelist) {
+        try {
+          const [net, prefix, type] = parseCidr(item);
+          whitelist ??= new BlockList();
+          whitelist.addSubnet(net, prefix, type);
+        } catch {
+          this.invalidWhitelistEntries.push(item);
+        }
+      }
+      const expiresAtMs = Date.parse(access.expiresAt);
+      const entry: PortEntry = {
+        access,
+        // An unparsable expiry counts as expired: refusing is the safe side.
+        expiresAtMs: Number.isNaN(expiresAtMs) ? 0 : expiresAtMs,
+        passwordHash: sha256(access.password),
+        whitelist,
+      };
+      entries.push(entry);
+      this.byId.set(access.id, entry);
+      this.byLoginMap.set(access.login, entry);
+      if (whitelist) this.whitelisted.push(entry);
+    }
+    this.entries = entries;
+  }
+
+  get(portId: string): PortEntry | undefined {
+    return this.byId.get(portId);
+  }
+
+  byLogin(login: string): PortEntry | undefined {
+    return this.byLoginMap.get(login);
+  }
+
+  /** The port whose login and password these are, or undefined (unknown login and wrong password alike). */
+  authenticate(login: string, password: string): PortEntry | undefined {
+    const entry = this.byLoginMap.get(login);
+    const offered = sha256(password);
+    // Compare even for an unknown login, so timing does not tell which logins exist.
+    const ok = timingSafeEqual(offered, entry ? entry.passwordHash : offered) && entry !== undefined;
+    return ok ? entry : undefined;
+  }
+
+  /** The port whose whitelist holds this client address (IPv4, IPv6 or IPv4-mapped IPv6), or undefined. */
+  forClient(address: string | undefined): PortEntry | undefined {
+    if (address === undefined || this.whitelisted.length === 0) return undefined;
+    const v4 = unmapIPv4(address);
+    const ip = v4 ?? address;
+    const type = v4 !== null || !ip.includes(':') ? 'ipv4' : 'ipv6';
+    for (const entry of this.whitelisted) if (entry.whitelist!.check(ip, type)) return entry;
+    return undefined;
+  }
+}

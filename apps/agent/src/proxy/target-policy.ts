@@ -1,0 +1,124 @@
+import { lookup } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+
+// Which addresses a customer may reach through a modem. Without this a customer could reach the modem's admin page,
+// the agent itself, other hosts on the farm's LAN or a cloud metadata address. Domain names are resolved here and the
+// RESOLVED address is both checked and connected to, so a name that resolves differently a second time (DNS
+// rebinding) cannot slip past the check.
+
+export interface TargetPolicyOptions {
+  /** Lets 127/8 and ::1 through (the embedded demo reaches its local test server this way). */
+  allowLoopback?: boolean;
+  /** Lets RFC 1918 / ULA / CGNAT ranges through (a lab behind NAT); link-local stays refused. */
+  allowPrivate?: boolean;
+  /** Always refused, whatever the flags say: the modems' management networks (e.g. 192.168.8.0/24 of HiLink). */
+  deniedCidrs?: readonly string[];
+}
+
+/** Why a target was not reached. */
+export type TargetFailure = 'refused' | 'unresolvable' | 'family';
+
+export type TargetResolution = { ok: true; address: string } | { ok: false; reason: TargetFailure };
+
+export interface TargetPolicy {
+  /** Whether an IP literal may be connected to (anything that is not a valid IP is refused). */
+  isAllowed(address: string): boolean;
+  /**
+   * Resolves `host` (a name or an IP literal) to one address of `family` (the egress address's family: a socket bound
+   * to an IPv4 source cannot reach an IPv6 target) and checks it.
+   */
+  resolve(host: string, family: 4 | 6): Promise<TargetResolution>;
+}
+
+// Node's BlockList matches IPv4 rules against IPv4-mapped IPv6 addresses (::ffff:127.0.0.1, ::ffff:7f00:1) too, so
+// each IPv4 range below also covers its mapped forms (target-policy.test.ts checks this).
+const ALWAYS_DENIED: readonly [string, number, 'ipv4' | 'ipv6'][] = [
+  ['0.0.0.0', 8, 'ipv4'], // "this network", includes the unspecified address
+  ['224.0.0.0', 4, 'ipv4'], // multicast
+  ['240.0.0.0', 4, 'ipv4'], // reserved, includes 255.255.255.255 broadcast
+  ['169.254.0.0', 16, 'ipv4'], // link-local, includes the 169.254.169.254 cloud metadata address
+  ['::', 128, 'ipv6'], // unspecified
+  ['ff00::', 8, 'ipv6'], // multicast
+  ['fe80::', 10, 'ipv6'], // link-local
+];
+const LOOPBACK: readonly [string, number, 'ipv4' | 'ipv6'][] = [
+  ['127.0.0.0', 8, 'ipv4'],
+  ['::1', 128, 'ipv6'],
+];
+const PRIVATE: readonly [string, number, 'ipv4' | 'ipv6'][] = [
+  ['10.0.0.0', 8, 'ipv4'],
+  ['172.16.0.0', 12, 'ipv4'],
+  ['192.168.0.0', 16, 'ipv4'],
+  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT: the modems' own side of the mobile network
+  ['fc00::', 7, 'ipv6'], // unique local
+];
+
+function blockList(ranges: readonly [string, number, 'ipv4' | 'ipv6'][]): BlockList {
+  const list = new BlockList();
+  for (const [net, prefix, type] of ranges) list.addSubnet(net, prefix, type);
+  return list;
+}
+
+/** Parses "a.b.c.d/nn", "x::y/nn" or a bare address; throws on anything else so bad settings fail at start. */
+export function parseCidr(cidr: string): [string, number, 'ipv4' | 'ipv6'] {
+  const slash = cidr.indexOf('/');
+  const address = (slash < 0 ? cidr : cidr.slice(0, slash)).trim();
+  const family = isIP(address);
+  if (family === 0) throw new Error(`Not an IP address or CIDR range: "${cidr}"`);
+  const max = family === 4 ? 32 : 128;
+  const prefix = slash < 0 ? max : Number(cidr.slice(slash + 1));
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max) throw new Error(`Bad prefix length in "${cidr}"`);
+  return [address, prefix, family === 4 ? 'ipv4' : 'ipv6'];
+}
+
+export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPolicy {
+  const denied = blockList(ALWAYS_DENIED);
+  for (const cidr of options.deniedCidrs ?? []) {
+    const [net, prefix, type] = parseCidr(cidr);
+    denied.addSubnet(net, prefix, type);
+  }
+  const loopback = options.allowLoopback ? null : blockList(LOOPBACK);
+  const privateNets = options.allowPrivate ? null : blockList(PRIVATE);
+
+  function isAllowed(address: string): boolean {
+    const family = isIP(address);
+    if (family === 0) return false; // includes scoped addresses like fe80::1%eth0
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (denied.check(address, type)) return false;
+    if (loopback?.check(address, type)) return false;
+    if (privateNets?.check(address, type)) return false;
+    return true;
+  }
+
+  function resolve(host: string, family: 4 | 6): Promise<TargetResolution> {
+    const literal = isIP(host);
+    if (literal !== 0) {
+      if (!isAllowed(host)) return Promise.resolve({ ok: false, reason: 'refused' });
+      // An IPv4-mapped IPv6 literal reaches an IPv4 host; connect to it as IPv4 from an IPv4 egress.
+      if (literal === 6 && family === 4) {
+        const mapped = unmapIPv4(host);
+        if (mapped !== null) return Promise.resolve({ ok: true, address: mapped });
+      }
+      if (literal !== family) return Promise.resolve({ ok: false, reason: 'family' });
+      return Promise.resolve({ ok: true, address: host });
+    }
+    return new Promise((done) => {
+      lookup(host, { family }, (err, address) => {
+        if (err) done({ ok: false, reason: 'unresolvable' });
+        else if (!isAllowed(address)) done({ ok: false, reason: 'refused' });
+        else done({ ok: true, address });
+      });
+    });
+  }
+
+  return { isAllowed, resolve };
+}
+
+/** "::ffff:1.2.3.4" → "1.2.3.4" (the form Node reports for IPv4 peers of a dual-stack socket); otherwise null. */
+export function unmapIPv4(address: string): string | null {
+  if (address.length > 7 && address.charCodeAt(0) === 58 /* : */ && address.slice(0, 7).toLowerCase() === '::ffff:') {
+    const rest = address.slice(7);
+    if (isIP(rest) === 4) return rest;
+  }
+  return null;
+}

@@ -1,0 +1,75 @@
+import { once } from 'node:events';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { TRAFFIC_INTERVAL_MS, TrafficMeter } from './traffic-meter.js';
+import type { MeteredConnection } from './traffic-meter.js';
+
+/** A connected pair of real sockets: [the proxy's side (metered), the customer's side]. */
+async function socketPair(): Promise<[Socket, Socket, () => void]> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const accepted = once(server, 'connection');
+  const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  const [proxySide] = (await accepted) as [Socket];
+  await once(client, 'connect');
+  return [proxySide, client, () => server.close()];
+}
+
+async function readBytes(socket: Socket, n: number): Promise<void> {
+  let got = 0;
+  while (got < n) got += ((await once(socket, 'data')) as [Buffer])[0].length;
+}
+
+describe('traffic meter', () => {
+  it('counts bytes of open connections at collect, drains them, and counts the rest at close', async () => {
+    const [proxySide, client, stop] = await socketPair();
+    let clock = Date.parse('2030-01-01T00:07:30Z');
+    const meter = new TrafficMeter(() => clock);
+    const conn: MeteredConnection = { portId: 'p1', socket: proxySide, meteredRead: 0, meteredWritten: 0 };
+    // Bytes moved before tracking started are the handshake's: they count too.
+    client.write('hello');
+    await readBytes(proxySide, 5);
+    meter.track(conn);
+    proxySide.write(Buffer.alloc(1000));
+    await readBytes(client, 1000);
+    expect(meter.collect()).toEqual([
+      { portId: 'p1', intervalStart: Date.parse('2030-01-01T00:05:00Z'), bytesIn: 1000n, bytesOut: 5n },
+    ]);
+    expect(meter.collect()).toEqual([]);
+    client.write(Buffer.alloc(300));
+    await readBytes(proxySide, 300);
+    proxySide.end(Buffer.alloc(70));
+    client.end();
+    await once(proxySide, 'close');
+    clock += TRAFFIC_INTERVAL_MS; // the rest is counted in the interval it was seen in
+    meter.untrack(conn);
+    const samples = meter.collect();
+    expect(samples).toEqual([{ portId: 'p1', intervalStart: Date.parse('2030-01-01T00:10:00Z'), bytesIn: 70n, bytesOut: 300n }]);
+    expect(meter.size).toBe(0);
+    stop();
+  });
+
+  it('keeps ports apart and moves a connection between ports without losing or doubling bytes', async () => {
+    const [proxySide, client, stop] = await socketPair();
+    const meter = new TrafficMeter(() => 0);
+    const conn: MeteredConnection = { portId: 'a', socket: proxySide, meteredRead: 0, meteredWritten: 0 };
+    meter.track(conn);
+    client.write(Buffer.alloc(10));
+    await readBytes(proxySide, 10);
+    meter.flush(conn);
+    conn.portId = 'b';
+    client.write(Buffer.alloc(20));
+    await readBytes(proxySide, 20);
+    client.destroy();
+    await once(proxySide, 'close');
+    meter.untrack(conn);
+    const samples = meter.collect(0).sort((x, y) => x.portId.localeCompare(y.portId));
+    expect(samples).toEqual([
+      { portId: 'a', intervalStart: 0, bytesIn: 0n, bytesOut: 10n },
+      { portId: 'b', intervalStart: 0, bytesIn: 0n, bytesOut: 20n },
+    ]);
+    stop();
+  });
+});
