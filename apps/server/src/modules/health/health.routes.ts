@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
+import { registerCallerIp } from './caller-ip.routes.js';
 
 export function registerHealth(app: App, { db }: AppContext): void {
   // Liveness: the process answers. Never touches the database.
@@ -15,4 +16,6 @@ export function registerHealth(app: App, { db }: AppContext): void {
         return reply.status(503).send({ status: 'database unavailable' });
       }
     });
+  // What is my IP: the test target of the curl lines on Your Proxies.
+  registerCallerIp(app);
 }
