@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announced } from '../../../test/announcements.js';
 import { createCustomer, json, type Customer } from '../purchases/test-fixtures.js';
 import { NotificationsService } from './notifications.service.js';
-import { buildCountingApp, type QueryCounter } from './test-support.js';
-import type { TestApp } from '../../../test/helpers.js';
+import { buildCountingApp, type CountingApp } from './test-support.js';
 
-let t: TestApp & { queries: QueryCounter };
+let t: CountingApp;
 let alice: Customer;
 let bob: Customer;
 let service: NotificationsService;
@@ -20,11 +18,12 @@ afterAll(async () => { await t.close(); });
 
 const get = (url: string, c: Customer, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, ...json(c.cookie, undefined, headers) });
 /**
- * The in-memory version once every bump committed so far has been heard: the NOTIFY arrives after the commit,
- * asynchronously, and the sentinel of `announced` comes back after it.
+ * The in-memory version once every bump committed so far has been heard (the NOTIFY arrives after the commit,
+ * asynchronously; t.settled() waits for a sentinel NOTIFY sent after it) and the e-mails it started have left, so
+ * that queries counted afterwards are the test's own.
  */
 async function versionNow(c: Customer): Promise<number> {
-  await announced(t);
+  await t.settled();
   return t.ctx.pollVersions.current('notifications', c.id);
 }
 
@@ -119,24 +118,12 @@ describe('notifications', () => {
 
 describe('notification e-mails', () => {
   const outbox = (to: string) => t.ctx.db.selectFrom('mail_outbox').selectAll().where('to_email', '=', to).orderBy('created_at').execute();
-  /** Every send started so far (by a heard bump or a sweep): watched, not replaced — each one runs as it would. */
-  const sending: Array<Promise<boolean>> = [];
-  beforeAll(() => {
-    const emails = t.app.notificationEmails;
-    const send = emails.send.bind(emails);
-    emails.send = (id: string) => {
-      const sent = send(id);
-      sending.push(sent);
-      return sent;
-    };
-  });
   /**
-   * The outbox once every notification committed so far has been heard and its e-mail send has finished. An e-mail
-   * leaves after the commit on its own, started by the bump's NOTIFY: the sentinel comes back after that NOTIFY.
+   * The outbox once every notification committed so far has been heard and its e-mail send has finished (an e-mail
+   * leaves after the commit on its own, started by the bump's NOTIFY; buildCountingApp watches the sends).
    */
   async function mailsNow(to: string) {
-    await announced(t);
-    await Promise.all(sending.splice(0));
+    await t.settled();
     return outbox(to);
   }
   const emailOf = async (c: Customer) => (await t.ctx.db.selectFrom('users').select('email').where('id', '=', c.id).executeTakeFirstOrThrow()).email;

@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import type { TestApp } from '../../../test/helpers.js';
+import { announced } from '../../../test/announcements.js';
 import { openTestDatabase } from '../../../test/template-db.js';
 
 /** Counts every statement sent through Kysely (raw `sql` included). */
@@ -12,6 +13,16 @@ export class QueryCounter implements KyselyPlugin {
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> { return args.result; }
 }
 
+export type CountingApp = TestApp & {
+  queries: QueryCounter;
+  /**
+   * Resolves when nothing the app started in the background is still running, so the queries counted after it are
+   * the test's own: every NOTIFY committed so far has been heard (a sentinel came back, test/announcements.ts), the
+   * e-mail sends those announcements started have finished, and so has the invoice numbering a payment kicked.
+   */
+  settled(): Promise<void>;
+};
+
 /**
  * Like buildTestApp, with every query counted — the proof that a poll did not touch the database. Pass an
  * existing template-copied database to run a second instance on the same PostgreSQL database, and `deafTo` to
@@ -19,7 +30,7 @@ export class QueryCounter implements KyselyPlugin {
  */
 export async function buildCountingApp(
   env: Record<string, string> = {}, shareWith?: TestApp, deafTo: string[] = [],
-): Promise<TestApp & { queries: QueryCounter }> {
+): Promise<CountingApp> {
   const config = loadConfig({
     NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test', WEB_DIST: '/nonexistent', ...env,
@@ -32,10 +43,25 @@ export async function buildCountingApp(
     (deafTo.includes(channel) ? listen(channel, () => {}, onResync) : listen(channel, onPayload, onResync));
   const { app, ctx } = await buildApp({ config, database, logger: false });
   await app.ready();
-  return {
+  // Every e-mail send is watched (not replaced: each runs as it would), so settled() can wait for the ones started.
+  const sending: Array<Promise<unknown>> = [];
+  const emails = app.notificationEmails;
+  const send = emails.send.bind(emails);
+  emails.send = (id: string) => {
+    const sent = send(id);
+    sending.push(sent);
+    return sent;
+  };
+  const t: CountingApp = {
     app, ctx, config, queries,
+    async settled() {
+      await announced(t);
+      await Promise.all(sending.splice(0));
+      await ctx.invoiceNumbering.idle();
+    },
     async close() { await app.close(); await database.close(); },
   };
+  return t;
 }
 
 /** A second pool on the database of another test app (PostgreSQL only): a separate server instance. */

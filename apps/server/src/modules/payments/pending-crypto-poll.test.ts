@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PollChange } from '../../lib/poll-versions.js';
-import { buildCountingApp, type QueryCounter } from '../notifications/test-support.js';
+import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, type Customer } from '../purchases/test-fixtures.js';
-import type { TestApp } from '../../../test/helpers.js';
 
 // GET /api/v1/pending-crypto-payment-active through the 'pendingCrypto' poll version (docs/decisions/012-realtime.md):
 // an unchanged poll answers 304 from memory, and every write that changes the answer moves the ETag.
-let t: TestApp & { queries: QueryCounter };
+let t: CountingApp;
 const changes: PollChange[] = [];
 
 beforeAll(async () => {
@@ -23,14 +22,15 @@ const createUsdt = async (c: Customer, amount = '5') => {
   return res.json().data as { _id: string; amount: string };
 };
 
-/** The NOTIFY of a bump arrives after the commit, asynchronously: wait until the in-memory version has moved. */
+/**
+ * The NOTIFY of a bump arrives after the commit, asynchronously: once t.settled() is back (a sentinel NOTIFY sent
+ * after it has come back), every bump committed so far has been heard. The version must have moved past `previous`.
+ */
 async function versionAfter(c: Customer, previous: number): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const v = await t.ctx.pollVersions.current('pendingCrypto', c.id);
-    if (v > previous) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the pendingCrypto version did not move');
+  await t.settled();
+  const v = await t.ctx.pollVersions.current('pendingCrypto', c.id);
+  expect(v, 'the pendingCrypto version did not move').toBeGreaterThan(previous);
+  return v;
 }
 
 /** Polls with the last ETag after a change: a 200 with a new ETag; then that ETag answers 304 with no query at all. */
@@ -45,6 +45,8 @@ async function changedPoll(c: Customer, lastEtag: string) {
 }
 
 async function expectUnchangedWithoutDatabase(c: Customer, etag: string, times = 10) {
+  // Background work (an e-mail a bump started, the invoice numbering a completed payment kicked) is not counted.
+  await t.settled();
   const before = t.queries.count;
   for (let i = 0; i < times; i++) {
     const res = await poll(c, etag);
@@ -140,7 +142,8 @@ describe('pending crypto payment poll', () => {
     await t.app.inject({ method: 'DELETE', url: `/api/v1/pending-payments/${p._id}`, ...json(c.cookie) });
     const v3 = await versionAfter(c, v2);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/pending-payments/${p._id}`, ...json(c.cookie) })).statusCode).toBe(409);
-    await new Promise((r) => setTimeout(r, 100));
+    // A bump by the refused cancel would have been heard before the sentinel: none was.
+    await t.settled();
     expect(await t.ctx.pollVersions.current('pendingCrypto', c.id)).toBe(v3);
     await expectUnchangedWithoutDatabase(c, `"c${v3}"`);
   });

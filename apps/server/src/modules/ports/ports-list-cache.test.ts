@@ -4,13 +4,13 @@ import type { Port } from '@cellport/shared/schemas/catalog';
 import { announced } from '../../../test/announcements.js';
 import { describeOnPostgres } from '../../../test/helpers.js';
 import type { DatabaseHandle } from '../../db/database.js';
-import { buildCountingApp, type QueryCounter } from '../notifications/test-support.js';
+import { buildCountingApp, type CountingApp as Counted } from '../notifications/test-support.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { PORTS_CHANNEL, PortsListCache } from './ports-list-cache.js';
 import type { TestApp } from '../../../test/helpers.js';
 
 type Catalog = Awaited<ReturnType<typeof seedTestCatalog>>;
-type CountingApp = TestApp & { queries: QueryCounter; cat: Catalog };
+type CountingApp = Counted & { cat: Catalog };
 const apps: CountingApp[] = [];
 afterEach(async () => { for (const a of apps.splice(0).reverse()) await a.close(); });
 
@@ -38,18 +38,11 @@ const list = async (t: TestApp, c: Customer, lng = 'en') => {
   return res.json() as Port[];
 };
 
-/**
- * Nothing left in the background that could drop a kept list or add a query: the invoice numbering a purchase
- * kicked has finished, and every announcement of the writes so far has been heard (a sentinel NOTIFY came back).
- */
-async function settled(t: CountingApp): Promise<void> {
-  await t.ctx.invoiceNumbering.idle();
-  await announced(t);
-}
-
 /** Lists twice once everything is settled: the second listing must be answered from memory. */
 async function kept(t: CountingApp, c: Customer): Promise<Port[]> {
-  await settled(t);
+  // Nothing left in the background could drop the list or add a query: every announcement of the writes so far has
+  // been heard, and the invoice numbering a purchase kicked has finished.
+  await t.settled();
   const ports = await list(t, c);
   const before = t.queries.count;
   expect(await list(t, c)).toEqual(ports);
