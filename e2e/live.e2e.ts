@@ -26,6 +26,8 @@ interface Tariff { _id: string; country_id: string; carrier_id: string | null; r
 interface Port { _id: string; ext_ip: string }
 
 const bellCount = (page: Page) => page.getByTestId('bell-count');
+/** The number the bell shows (0 when it shows none), for expect.poll. */
+const bellValue = (page: Page) => async () => ((await bellCount(page).count()) ? Number(await bellCount(page).textContent()) : 0);
 const recentItems = (page: Page) => page.getByTestId('dashboard-notifications').locator('li');
 const headerBalance = (page: Page) => page.locator('.balance-badge__amount');
 
@@ -75,7 +77,7 @@ describe('live dashboard', () => {
     const listed = await call<{ data: Array<{ type: string; unread: boolean }> }>(request, 'GET', '/notifications');
     expect(listed.data.some((n) => n.type === 'payment' && n.unread)).toBe(true);
     const expected = listed.data.filter((n) => n.type !== 'payment' && n.unread).length;
-    await expect.poll(async () => ((await bellCount(page).count()) ? Number(await bellCount(page).textContent()) : 0), { timeout: 10_000 })
+    await expect.poll(bellValue(page), { timeout: 10_000 })
       .toBe(expected);
 
     await shot(page, 'live-dashboard-after-rotation-and-payment');
@@ -92,8 +94,10 @@ describe('live dashboard', () => {
     expect(password, created.stdout + created.stderr).toBeTruthy();
 
     await openDashboard(page);
-    await page.waitForTimeout(3500); // one notifications poll has answered: the bell shows the current count
-    const bellBefore = (await bellCount(page).count()) ? Number(await bellCount(page).textContent()) : 0;
+    // The bell shows the unread non-payment notifications once a poll has answered: wait until it shows that count.
+    const listed = await call<{ data: Array<{ type: string; unread: boolean }> }>(context.request, 'GET', '/notifications');
+    const bellBefore = listed.data.filter((n) => n.type !== 'payment' && n.unread).length;
+    await expect.poll(bellValue(page), { timeout: 10_000 }).toBe(bellBefore);
     const me = await call<{ id: string }>(context.request, 'GET', '/me');
     const operator = await browser.browser.newContext();
     try {
@@ -117,7 +121,7 @@ describe('live dashboard', () => {
       await shot(page, 'live-bell-open');
       await checkA11y(page, 'live-bell-open');
       await page.getByRole('button', { name: new RegExp(text) }).click();
-      await expect.poll(async () => ((await bellCount(page).count()) ? Number(await bellCount(page).textContent()) : 0), { timeout: 10_000 })
+      await expect.poll(bellValue(page), { timeout: 10_000 })
         .toBe(bellBefore);
 
       // Phones: no bell, the user menu carries the same list.
