@@ -166,6 +166,8 @@ async function waitReady(url: string, timeoutMs: number, logFile: string): Promi
       const response = await fetch(`${url}/readyz`);
       if (response.ok) return;
     } catch { /* not listening yet */ }
+    // A wait for an outside process to start (the allowed exception to "no fixed sleeps"): the server is another
+    // process with no way to tell us it is ready but /readyz, so it is asked again every 150 ms until the deadline.
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`the server at ${url} was not ready within ${timeoutMs / 1000} s:\n${tail(logFile)}`);
