@@ -8,7 +8,7 @@ import { credentialLines, curlLines, downloadText } from '../lib/export-lines';
 export function ExportMenu({ ports }: { ports: readonly Port[] }) {
   const { t } = useT('proxies');
   const lines = credentialLines(ports);
-  const curl = curlLines(ports);
+  const curl = curlLines(ports, window.location.origin);
   return (
     <section className="card px-export" aria-labelledby="px-export-title">
       <h2 id="px-export-title" className="px-export__title">{t('export.title')}</h2>

@@ -12,6 +12,7 @@ import { RotateControl } from './rotate-control';
 import { RotationIntervalSelect } from './rotation-interval-select';
 import { RotationLinkControl } from './rotation-link-control';
 import { StatusBadge } from './status-badge';
+import { TryIt } from './try-it';
 import { WhitelistDialog } from './whitelist-dialog';
 
 type Editing = 'rename' | 'credentials' | 'whitelist' | null;
@@ -47,6 +48,8 @@ export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boo
         <CredentialRow label={t('password')} value={port.password} testId="port-password" />
         <RotationLinkControl port={port} />
       </dl>
+
+      <TryIt port={port} defaultOpen={isNew} />
 
       <div className="px-card__meta">
         <p className={`px-expiry px-expiry--${expiry}`}>

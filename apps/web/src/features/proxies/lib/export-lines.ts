@@ -1,7 +1,10 @@
+import { CALLER_IP_PATH } from '@cellport/shared/schemas/caller-ip';
+
 /** What an export line needs from a port. */
 export interface ExportablePort {
   host: string;
   http_port: number;
+  socks_port: number;
   login: string;
   password: string;
 }
@@ -12,13 +15,39 @@ export function credentialLines(ports: readonly ExportablePort[]): string {
 }
 
 /**
- * A curl command per port that prints the proxy's public IP. Credentials are percent-encoded so a password
- * with ':' or '@' still forms a valid proxy URL.
+ * Percent-encodes a login or password for the user-info of a proxy URL. Beyond encodeURIComponent, also
+ * ! ' ( ) *: the line is pasted into a shell, where those would end a quote, start a subshell or a glob.
  */
-export function curlLines(ports: readonly ExportablePort[]): string {
-  return ports
-    .map((p) => `curl -x http://${encodeURIComponent(p.login)}:${encodeURIComponent(p.password)}@${p.host}:${p.http_port} https://api.ipify.org`)
-    .join('\n');
+function encodeUserInfo(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** A host for a URL: an IPv6 address goes in brackets. */
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** The two ways to try a port: over its HTTP port and over its SOCKS5 port (socks5h: the proxy resolves names). */
+export interface CurlCommands { http: string; socks: string }
+
+/**
+ * curl commands that print the IP address the port sends from. The target is this dashboard's own
+ * GET /api/v1/ip (`origin` is window.location.origin), so trying a proxy depends on no third party. Credentials
+ * are percent-encoded, so a password with ':', '@' or '(' still forms a valid proxy URL and a valid shell word.
+ */
+export function curlCommands(port: ExportablePort, origin: string): CurlCommands {
+  const auth = `${encodeUserInfo(port.login)}:${encodeUserInfo(port.password)}`;
+  const host = urlHost(port.host);
+  const target = `${origin.replace(/\/+$/, '')}${CALLER_IP_PATH}`;
+  return {
+    http: `curl -x http://${auth}@${host}:${port.http_port} ${target}`,
+    socks: `curl -x socks5h://${auth}@${host}:${port.socks_port} ${target}`,
+  };
+}
+
+/** One curl command per port (over HTTP) that prints the proxy's IP. */
+export function curlLines(ports: readonly ExportablePort[], origin: string): string {
+  return ports.map((p) => curlCommands(p, origin).http).join('\n');
 }
 
 /** Offers text as a .txt download without a server round trip. */
