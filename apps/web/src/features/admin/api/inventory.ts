@@ -1,11 +1,20 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import type {
-  HostRequest, HostResponse, HostsResponse, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemResponse,
+  HostKeyResponse, HostRequest, HostResponse, HostsResponse, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemResponse,
   ModemsQuery, ModemsResponse, StockResponse,
 } from '@cellport/shared/schemas/admin';
 import { ADMIN_KEY, adminGet, adminPatch, adminPost, toQuery } from './admin-client';
 
 export const useHosts = () => useQuery({ queryKey: [ADMIN_KEY, 'hosts'], queryFn: () => adminGet<HostsResponse>('/hosts') });
+/** The hosts page: refetched every heartbeat interval, so last contact and modem states stay current. */
+export const useHostsLive = () => useQuery({
+  queryKey: [ADMIN_KEY, 'hosts'],
+  queryFn: () => adminGet<HostsResponse>('/hosts'),
+  refetchInterval: HOST_PROTOCOL.heartbeatSeconds * 1000,
+});
+/** POST /admin/hosts/:id/key — the new key, shown once; the host's previous key stops working. */
+export const issueHostKey = (id: string) => adminPost<HostKeyResponse>(`/hosts/${id}/key`);
 export const createHost = (body: HostRequest) => adminPost<HostResponse>('/hosts', body);
 export const updateHost = ({ id, ...body }: HostRequest & { id: string }) => adminPatch<HostResponse>(`/hosts/${id}`, body);
 

@@ -19,7 +19,7 @@ export function AdminRoutes() {
       <Route path="/" component={OverviewPage} />
       <Route path="/customers" component={CustomersPage} />
       <Route path="/customers/:id">{(params) => <CustomerDetailPage key={params.id} id={params.id} />}</Route>
-      <Route path="/inventory" component={InventoryPage} />
+      <Route path="/inventory/:tab?">{(params) => <InventoryPage tab={params.tab} />}</Route>
       <Route path="/catalog" component={CatalogPage} />
       <Route path="/coupons" component={CouponsPage} />
       <Route path="/payments" component={PaymentsPage} />

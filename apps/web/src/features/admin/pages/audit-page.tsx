@@ -11,7 +11,7 @@ import { SelectField } from '../components/select-field';
 import { auditDiff } from '../lib/audit-diff';
 
 // The target types the server records (audit rows name them; 'all' is a notification to everyone).
-const TARGET_TYPES = ['user', 'host', 'modem', 'country', 'carrier', 'region', 'tariff', 'rotation-interval', 'coupon', 'payment', 'all', 'settings'] as const;
+const TARGET_TYPES = ['user', 'host', 'modem', 'port', 'country', 'carrier', 'region', 'tariff', 'rotation-interval', 'coupon', 'payment', 'all', 'settings'] as const;
 
 /** Every operator action: who, what, when, and before → after as a readable diff; searchable and filterable. */
 export function AuditPage() {

@@ -1,10 +1,11 @@
-import type { CustomerDetailResponse } from '@cellport/shared/schemas/admin';
+import type { AdminPort, CustomerDetailResponse } from '@cellport/shared/schemas/admin';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { dateTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
 import { customerAction, useCustomer, type CustomerAction } from '../api/customers';
+import { portAction, type PortAction } from '../api/ports';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { BalanceAdjustDialog } from '../components/balance-adjust-dialog';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -43,6 +44,11 @@ function CustomerDetail({ data }: { data: CustomerDetailResponse }) {
     onSuccess: () => setPending(null),
   });
   const actionKey = pending === 'reset-2fa' ? 'reset2fa' : pending === 'resend-confirmation' ? 'resend' : pending;
+  const [portPending, setPortPending] = useState<{ port: AdminPort; action: PortAction } | null>(null);
+  const portMutation = useAdminMutation(portAction, {
+    successKey: (_r, vars) => (vars.action === 'suspend' ? 'customers.suspendedToast' : 'customers.resumedToast'),
+    onSuccess: () => setPortPending(null),
+  });
   return (
     <>
       <PageTitle
@@ -74,14 +80,40 @@ function CustomerDetail({ data }: { data: CustomerDetailResponse }) {
         </dl>
       </section>
 
-      <Section id="customer-ports" title={t('fields.ports')} headers={[t('fields.port'), t('fields.status'), t('fields.ip'), t('fields.expiresAt'), t('fields.autoRenew')]} empty={t('customers.noPorts')}>
+      <Section
+        id="customer-ports"
+        title={t('fields.ports')}
+        headers={[t('fields.port'), t('fields.status'), t('fields.ip'), t('fields.expiresAt'), t('fields.autoRenew'), t('fields.actions')]}
+        empty={t('customers.noPorts')}
+        note={!c.isActive && data.ports.some((p) => p.status !== 'released') ? t('customers.deactivatedNote') : undefined}
+      >
         {data.ports.map((p) => (
           <tr key={p.id}>
             <td>{p.name}<span className="admin-muted"> · {p.proxyLogin}</span></td>
-            <td><StatusBadge tone={p.status === 'active' ? 'ok' : p.status === 'expired' ? 'warn' : 'neutral'}>{t(`portStatus.${p.status}`)}</StatusBadge></td>
+            <td>
+              <span className="admin-badges">
+                <StatusBadge tone={p.status === 'active' ? 'ok' : p.status === 'expired' ? 'warn' : 'neutral'}>{t(`portStatus.${p.status}`)}</StatusBadge>
+                {p.suspendedAt ? (
+                  <span title={t('customers.suspendedSince', { date: dateTime(p.suspendedAt, language) })}>
+                    <StatusBadge tone="bad">{t('customers.suspended')}</StatusBadge>
+                  </span>
+                ) : null}
+              </span>
+            </td>
             <td className="mono">{p.extIp}</td>
             <td>{dateTime(p.expiresAt, language)}</td>
             <td>{p.autoRenew ? t('yes') : t('no')}</td>
+            <td className="admin-actions">
+              {p.suspendedAt ? (
+                <Button size="sm" variant="secondary" onClick={() => setPortPending({ port: p, action: 'resume' })} aria-label={t('customers.resumeNamed', { name: p.name })}>
+                  {t('customers.resume')}
+                </Button>
+              ) : p.status !== 'released' ? (
+                <Button size="sm" variant="danger" onClick={() => setPortPending({ port: p, action: 'suspend' })} aria-label={t('customers.suspendNamed', { name: p.name })}>
+                  {t('customers.suspend')}
+                </Button>
+              ) : null}
+            </td>
           </tr>
         ))}
       </Section>
@@ -141,15 +173,29 @@ function CustomerDetail({ data }: { data: CustomerDetailResponse }) {
         onConfirm={(reason) => { if (pending) action.mutate({ id: c.id, action: pending, reason: reason || undefined }); }}
         onClose={() => setPending(null)}
       />
+      <ConfirmDialog
+        open={portPending !== null}
+        title={portPending ? t(`customers.confirm.${portPending.action}.title`) : ''}
+        description={portPending ? t(`customers.confirm.${portPending.action}.text`, { name: portPending.port.name, login: portPending.port.proxyLogin }) : ''}
+        confirmLabel={portPending ? t(`customers.confirm.${portPending.action}.button`) : ''}
+        danger={portPending?.action === 'suspend'}
+        reason="optional"
+        busy={portMutation.isPending}
+        onConfirm={(reason) => { if (portPending) portMutation.mutate({ id: portPending.port.id, action: portPending.action, reason: reason || undefined }); }}
+        onClose={() => setPortPending(null)}
+      />
       <BalanceAdjustDialog customerId={c.id} open={adjustOpen} onClose={() => setAdjustOpen(false)} />
     </>
   );
 }
 
-function Section({ id, title, headers, empty, children }: { id: string; title: string; headers: string[]; empty: string; children: React.ReactNode[] }) {
+function Section({ id, title, headers, empty, note, children }: {
+  id: string; title: string; headers: string[]; empty: string; note?: string | undefined; children: React.ReactNode[];
+}) {
   return (
     <section className="card admin-section" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
+      {note ? <p className="admin-notice" role="note">{note}</p> : null}
       <div className="admin-table-wrap" tabIndex={0}>
         <table className="admin-table">
           <thead><tr>{headers.map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>

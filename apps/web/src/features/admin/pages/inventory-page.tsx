@@ -1,13 +1,13 @@
-import { MODEM_STATUSES, type AdminModem, type Host, type ModemsQuery } from '@cellport/shared/schemas/admin';
+import { MODEM_STATUSES, type AdminModem, type ModemsQuery } from '@cellport/shared/schemas/admin';
 import { useState } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
 import { useAdminCatalog } from '../api/catalog';
 import { updateModem, useHosts, useModems, useStock } from '../api/inventory';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { HostDialog } from '../components/host-dialog';
+import { HostsPanel } from '../components/hosts-panel';
 import { ModemDialog } from '../components/modem-dialog';
 import { ModemImport } from '../components/modem-import';
 import { PageTitle } from '../components/page-title';
@@ -19,12 +19,18 @@ import { StatusBadge } from '../components/status-badge';
 import { Tabs } from '../components/tabs';
 import { catalogNames } from '../lib/catalog-names';
 
-type TabKey = 'modems' | 'hosts' | 'stock' | 'import';
+const TAB_KEYS = ['modems', 'hosts', 'stock', 'import'] as const;
+type TabKey = (typeof TAB_KEYS)[number];
 
-/** Hosts and modems (status, IP, who uses each), add/edit/retire, CSV import, stock by country/carrier/region. */
-export function InventoryPage() {
+/**
+ * Hosts and modems (status, IP, who uses each), add/edit/retire, CSV import, stock by country/carrier/region. The
+ * tab is in the address (/inventory/hosts), so a tab can be linked to and survives a reload.
+ */
+export function InventoryPage({ tab: tabParam }: { tab?: string }) {
   const { t } = useT('admin');
-  const [tab, setTab] = useState<TabKey>('modems');
+  const [, navigate] = useLocation();
+  const tab: TabKey = (TAB_KEYS as readonly string[]).includes(tabParam ?? '') ? tabParam as TabKey : 'modems';
+  const setTab = (key: TabKey) => navigate(key === 'modems' ? '/inventory' : `/inventory/${key}`, { replace: true });
   return (
     <>
       <PageTitle title={t('nav.inventory')} description={t('inventory.description')} />
@@ -128,36 +134,6 @@ function ModemsPanel() {
         onConfirm={() => { if (retiring) retire.mutate(retiring); }}
         onClose={() => setRetiring(null)}
       />
-    </>
-  );
-}
-
-function HostsPanel() {
-  const { t } = useT('admin');
-  const hosts = useHosts();
-  const [editing, setEditing] = useState<Host | null | 'new'>(null);
-  return (
-    <>
-      <div className="admin-toolbar admin-toolbar--end"><Button onClick={() => setEditing('new')}>{t('inventory.addHost')}</Button></div>
-      <QueryView query={hosts}>
-        {(data) => (
-          <div className="admin-table-wrap" tabIndex={0}>
-            <table className="admin-table">
-              <thead><tr><th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.address')}</th><th scope="col">{t('inventory.modems')}</th><th scope="col"><span className="visually-hidden">{t('fields.actions')}</span></th></tr></thead>
-              <tbody>
-                {data.items.length === 0 ? <EmptyRow colSpan={4}>{t('inventory.noHosts')}</EmptyRow> : null}
-                {data.items.map((h) => (
-                  <tr key={h.id}>
-                    <td>{h.name}</td><td className="mono">{h.address}</td><td className="num">{h.modemCount}</td>
-                    <td className="admin-actions"><Button size="sm" variant="secondary" onClick={() => setEditing(h)} aria-label={t('inventory.editHostNamed', { name: h.name })}>{t('actions.edit')}</Button></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </QueryView>
-      <HostDialog open={editing !== null} host={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
     </>
   );
 }

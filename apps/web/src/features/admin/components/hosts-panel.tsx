@@ -1,0 +1,126 @@
+import type { Host, HostModem } from '@cellport/shared/schemas/admin';
+import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { dateTime } from '../../../lib/dates';
+import { useT } from '../../../lib/i18n';
+import { useHostsLive } from '../api/inventory';
+import { agoText, durationText, secondsSince } from '../lib/host-times';
+import { HostDialog } from './host-dialog';
+import { HostKeyFlow } from './host-key-dialog';
+import { QueryView } from './query-view';
+import { StatusBadge } from './status-badge';
+
+/** A clock for "12 seconds ago" that ticks every second while the page is open. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/**
+ * Proxy hosts with their agents: last contact, online (a heartbeat within 60 s), agent version, uptime and the modems
+ * as the agent last reported them; add or edit a host, and issue its agent's key. Refetched every heartbeat interval.
+ */
+export function HostsPanel() {
+  const { t } = useT('admin');
+  const hosts = useHostsLive();
+  const [editing, setEditing] = useState<Host | null | 'new'>(null);
+  const [keyFor, setKeyFor] = useState<Host | null>(null);
+  const browserNow = useNow();
+  return (
+    <>
+      <div className="admin-toolbar admin-toolbar--end">
+        <p className="admin-muted admin-toolbar__note">{t('hosts.intro', { seconds: HOST_PROTOCOL.offlineAfterSeconds })}</p>
+        <Button onClick={() => setEditing('new')}>{t('inventory.addHost')}</Button>
+      </div>
+      <QueryView query={hosts}>
+        {(data) => data.items.length === 0 ? <p className="admin-state">{t('inventory.noHosts')}</p> : (
+          <div className="admin-hosts">
+            {data.items.map((h) => (
+              <HostCard
+                key={h.id}
+                host={h}
+                since={(iso) => secondsSince(iso, data.now, hosts.dataUpdatedAt, browserNow)}
+                onEdit={() => setEditing(h)}
+                onIssueKey={() => setKeyFor(h)}
+              />
+            ))}
+          </div>
+        )}
+      </QueryView>
+      <HostDialog open={editing !== null} host={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      <HostKeyFlow host={keyFor} onClose={() => setKeyFor(null)} />
+    </>
+  );
+}
+
+function HostCard({ host: h, since, onEdit, onIssueKey }: {
+  host: Host; since: (iso: string) => number; onEdit: () => void; onIssueKey: () => void;
+}) {
+  const { t, language } = useT('admin');
+  const headingId = `host-${h.id}`;
+  return (
+    <section className="card admin-section admin-host" aria-labelledby={headingId}>
+      <div className="admin-host__head">
+        <h2 id={headingId}>{h.name} <span className="admin-muted mono">{h.address}</span></h2>
+        {h.online ? <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge> : <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>}
+        <div className="admin-actions admin-host__actions">
+          <Button size="sm" variant="secondary" onClick={onEdit} aria-label={t('inventory.editHostNamed', { name: h.name })}>{t('actions.edit')}</Button>
+          <Button size="sm" variant="secondary" onClick={onIssueKey} aria-label={t('hosts.issueKeyNamed', { name: h.name })}>{t('hosts.issueKey')}</Button>
+        </div>
+      </div>
+      <dl className="admin-dl admin-host__facts">
+        <dt>{t('hosts.lastContact')}</dt>
+        <dd>{h.lastSeenAt
+          ? <time dateTime={h.lastSeenAt} title={dateTime(h.lastSeenAt, language)}>{agoText(since(h.lastSeenAt), language)}</time>
+          : t('hosts.never')}</dd>
+        <dt>{t('hosts.agentVersion')}</dt><dd>{h.agentVersion ?? '—'}</dd>
+        <dt>{t('hosts.uptime')}</dt>
+        <dd>{h.online && h.agentStartedAt ? durationText(since(h.agentStartedAt), language) : '—'}</dd>
+        <dt>{t('hosts.key')}</dt><dd>{h.hasKey ? t('hosts.keyIssued') : t('hosts.keyNone')}</dd>
+      </dl>
+      {!h.lastSeenAt ? <p className="admin-muted">{h.hasKey ? t('hosts.waitingForAgent') : t('hosts.needKey')}</p> : null}
+      <HostModems host={h} />
+    </section>
+  );
+}
+
+function HostModems({ host }: { host: Host }) {
+  const { t } = useT('admin');
+  return (
+    <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={t('hosts.modemsOf', { name: host.name })}>
+      <table className="admin-table">
+        <caption className="visually-hidden">{t('hosts.modemsOf', { name: host.name })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('fields.imei')}</th><th scope="col">{t('hosts.ports')}</th><th scope="col">{t('fields.ip')}</th>
+            <th scope="col">{t('fields.status')}</th><th scope="col" className="num">{t('hosts.connections')}</th><th scope="col">{t('hosts.problem')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {host.modems.length === 0 ? <tr><td colSpan={6} className="admin-table__empty">{t('hosts.noModems')}</td></tr> : null}
+          {host.modems.map((m) => <ModemRow key={m.id} modem={m} />)}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ModemRow({ modem: m }: { modem: HostModem }) {
+  const { t } = useT('admin');
+  return (
+    <tr>
+      <td className="mono">{m.imei}</td>
+      <td className="mono">{t('hosts.portPair', { http: m.httpPort, socks: m.socksPort })}</td>
+      <td className="mono">{m.extIp}</td>
+      <td>{m.retired ? <StatusBadge tone="neutral">{t('modemStatus.retired')}</StatusBadge>
+        : m.online ? <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge> : <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>}</td>
+      <td className="num">{m.connections}</td>
+      <td className="admin-wrap">{m.problem ? <span className="admin-problem">{m.problem}</span> : <span className="admin-muted">—</span>}</td>
+    </tr>
+  );
+}
