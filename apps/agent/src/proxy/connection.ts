@@ -1,0 +1,89 @@
+import type { Agent } from 'node:http';
+import type { Socket } from 'node:net';
+import type { PortEntry } from './port-access.js';
+import type { MeteredConnection } from './traffic-meter.js';
+import type { Logger, ProxyLimits } from './types.js';
+
+// What the two protocol front ends (http-proxy.ts, socks5-proxy.ts) share with the modem they serve (modem-proxy.ts):
+// one record per client connection, and the small interface through which a front end asks its modem who a client
+// is, whether it may connect now, and for an upstream socket. Handlers are module-level functions that find their
+// record through a symbol on the socket, so a connection costs one record and no closures while it is idle.
+
+export const kConn = Symbol('cellport.conn');
+
+export type TrackedSocket = Socket & { [kConn]?: ClientConnection };
+
+/** The SOCKS5 handshake's progress (unused by HTTP connections). */
+export const SOCKS_GREETING = 0;
+export const SOCKS_AUTH = 1;
+export const SOCKS_REQUEST = 2;
+export const SOCKS_CONNECTING = 3;
+
+export class ClientConnection implements MeteredConnection {
+  /** The port this connection is admitted to and counted for (null until admitted). */
+  portId: string | null = null;
+  meteredRead = 0;
+  meteredWritten = 0;
+  /** Who the client is: the port its credentials or its whitelisted address name (null until identified). */
+  entry: PortEntry | null = null;
+  /** Identified by login and password (true) or by its whitelisted address (false). */
+  viaLogin = false;
+  /** The tunnel's target socket (CONNECT and SOCKS), set as soon as it starts connecting. */
+  upstream: Socket | null = null;
+  /** HTTP: the Proxy-Authorization header last accepted, so keep-alive requests skip re-checking the password. */
+  authHeader: string | undefined = undefined;
+  /** SOCKS: handshake stage and bytes of an incomplete handshake message (or read past the request). */
+  stage = SOCKS_GREETING;
+  pending: Buffer | null = null;
+  /** Taken at accept: a destroyed socket no longer reports it. */
+  readonly remoteAddress: string | undefined;
+
+  constructor(readonly socket: TrackedSocket, readonly core: ProxyCore) {
+    this.remoteAddress = socket.remoteAddress;
+  }
+}
+
+/** Why no upstream connection was made; each front end maps it to its own answer (HTTP status, SOCKS reply). */
+export type UpstreamFailure =
+  | 'refused' // the target policy says no
+  | 'unresolvable' // the name does not resolve
+  | 'family' // an IPv6 target from an IPv4 egress or the reverse
+  | 'unreachable' // no route
+  | 'connection-refused' // the target answered with RST
+  | 'timeout' // no connection within connectTimeoutMs (or no answer, for plain HTTP)
+  | 'rotating' // the modem was still rotating after rotationWaitMs
+  | 'failed'; // anything else (the egress address not bindable, the proxy closing)
+
+export class UpstreamError extends Error {
+  constructor(readonly failure: UpstreamFailure, message: string = failure) {
+    super(message);
+  }
+}
+
+export type Admission = 'ok' | 'inactive' | 'limit';
+
+export interface ProxyCore {
+  readonly limits: ProxyLimits;
+  readonly log: Logger;
+  /** Keep-alive agent for plain HTTP forwarding, bound to the current egress address. */
+  readonly forwardAgent: Agent;
+  readonly egress: string;
+  /** Registers a new client socket (counted, closed by close(), metered once admitted). */
+  accept(socket: Socket): ClientConnection;
+  /** Sets conn.entry from credentials (login not null) or else from the client's whitelisted address. */
+  identify(conn: ClientConnection, login: string | null, password: string | null): boolean;
+  /** Whether the client's address is on some port's whitelist (SOCKS offers no-auth only then). */
+  isWhitelisted(conn: ClientConnection): boolean;
+  /** Whether the identified port may carry a connection now; binds the connection to it. */
+  admit(conn: ClientConnection): Admission;
+  /** Waits out a rotation, resolves and checks the target; the address to connect to. */
+  resolveTarget(conn: ClientConnection, host: string): Promise<string>;
+  /** resolveTarget, then a TCP connection from the egress address (its idle timeout set). */
+  connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket>;
+}
+
+export function ignore(): void {}
+
+export function destroySelf(this: Socket): void {
+  this.destroy();
+}

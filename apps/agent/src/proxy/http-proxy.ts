@@ -1,0 +1,304 @@
+import { createServer, request as httpRequest, STATUS_CODES } from 'node:http';
+import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { pipeline } from 'node:stream';
+import { destroySelf, ignore, kConn, UpstreamError } from './connection.js';
+import type { ClientConnection, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
+
+// The HTTP proxy listener: absolute-URI forwarding of http:// requests and CONNECT tunnels. Node's HTTP parser does
+// the request parsing; headersTimeout closes slow (slowloris) headers, maxHeaderSize oversized ones, and malformed
+// input gets Node's own 400 and a closed socket (the server's default 'clientError' behaviour).
+
+const REALM = 'Basic realm="Cellport"';
+
+const MESSAGES: Record<number, string> = {
+  400: 'This is a proxy: send an absolute http:// URL or a CONNECT request.\n',
+  403: 'This proxy port is not active (expired, suspended or deactivated).\n',
+  407: 'Proxy authentication required.\n',
+  429: 'Too many open connections on this proxy port.\n',
+};
+const FAILURE_STATUS: Record<UpstreamFailure, number> = {
+  refused: 403,
+  unresolvable: 502,
+  family: 502,
+  unreachable: 502,
+  'connection-refused': 502,
+  timeout: 504,
+  rotating: 503,
+  failed: 502,
+};
+const FAILURE_MESSAGES: Record<UpstreamFailure, string> = {
+  refused: 'This target is not allowed through this proxy.\n',
+  unresolvable: 'The target host name does not resolve.\n',
+  family: 'This modem cannot reach targets of that address family.\n',
+  unreachable: 'The target is unreachable.\n',
+  'connection-refused': 'The target refused the connection.\n',
+  timeout: 'The target did not answer in time.\n',
+  rotating: 'The modem is changing its IP address; try again in a moment.\n',
+  failed: 'The proxy could not reach the target.\n',
+};
+
+/** Complete raw responses for refused CONNECT requests (the socket is no longer an HTTP response by then). */
+const rawCache = new Map<string, Buffer>();
+function rawResponse(status: number, body: string): Buffer {
+  const key = `${status}\n${body}`;
+  let buf = rawCache.get(key);
+  if (!buf) {
+    const auth = status === 407 ? `Proxy-Authenticate: ${REALM}\r\n` : '';
+    buf = Buffer.from(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${auth}Content-Type: text/plain; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    rawCache.set(key, buf);
+  }
+  return buf;
+}
+
+function reply(res: ServerResponse, status: number, body: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  };
+  if (status === 407) headers['Proxy-Authenticate'] = REALM;
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/**
+ * Who the client is and whether it may go on: 0, or the HTTP status to refuse with. The same accepted header on a
+ * keep-alive connection skips the password check (setPorts closes connections whose credentials changed).
+ */
+function authorize(core: ProxyCore, conn: ClientConnection, header: string | undefined): number {
+  if (conn.entry === null || header !== conn.authHeader) {
+    let login: string | null = null;
+    let password: string | null = null;
+    if (header !== undefined) {
+      const decoded = parseBasic(header);
+      login = decoded?.[0] ?? '';
+      password = decoded?.[1] ?? '';
+    }
+    if (!core.identify(conn, login, password)) return 407;
+    conn.authHeader = header;
+  }
+  const admission = core.admit(conn);
+  return admission === 'ok' ? 0 : admission === 'inactive' ? 403 : 429;
+}
+
+function parseBasic(header: string): [string, string] | null {
+  if (header.length < 7 || header.slice(0, 6).toLowerCase() !== 'basic ') return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? null : [decoded.slice(0, colon), decoded.slice(colon + 1)];
+}
+
+/** Headers that describe one hop, not the message; never forwarded (RFC 9110 §7.6.1), plus our own credentials. */
+const HOP_BY_HOP = new Set([
+  'connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'te', 'trailer',
+  'transfer-encoding', 'upgrade',
+]);
+
+/** rawHeaders without hop-by-hop headers and those the Connection header names. */
+function endToEnd(raw: string[]): string[] {
+  let named: string[] | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 10 && raw[i]!.toLowerCase() === 'connection') {
+      for (const token of raw[i + 1]!.split(',')) (named ??= []).push(token.trim().toLowerCase());
+    }
+  }
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || (named !== null && named.includes(name))) continue;
+    out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}
+
+/** Answers a CONNECT that gets no tunnel; reading on sees the client's FIN, after which the socket closes. */
+function refuseRaw(socket: Socket, response: Buffer): void {
+  socket.end(response);
+  socket.resume();
+}
+
+function connOf(socket: Socket): ClientConnection {
+  return (socket as TrackedSocket)[kConn]!;
+}
+
+/** Splits "host:port" / "[v6]:port"; null when malformed. */
+export function splitHostPort(authority: string, defaultPort: number): [string, number] | null {
+  let host: string;
+  let rest: string;
+  if (authority.startsWith('[')) {
+    const close = authority.indexOf(']');
+    if (close < 0) return null;
+    host = authority.slice(1, close);
+    rest = authority.slice(close + 1);
+  } else {
+    const colon = authority.lastIndexOf(':');
+    host = colon < 0 ? authority : authority.slice(0, colon);
+    rest = colon < 0 ? '' : authority.slice(colon);
+  }
+  let port = defaultPort;
+  if (rest !== '') {
+    if (rest[0] !== ':' || !/^:\d{1,5}$/.test(rest)) return null;
+    port = Number(rest.slice(1));
+  }
+  if (host === '' || port < 1 || port > 65535) return null;
+  return [host, port];
+}
+
+/** Parses "http://authority/path" without a URL object: [host, port, path] or null. */
+function parseAbsolute(url: string): [string, number, string] | null {
+  if (url.length < 8 || url.slice(0, 7).toLowerCase() !== 'http://') return null;
+  let end = url.length;
+  for (let i = 7; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) {
+      end = i;
+      break;
+    }
+  }
+  let authority = url.slice(7, end);
+  if (authority.includes('@')) authority = authority.slice(authority.lastIndexOf('@') + 1); // userinfo is not sent on
+  const hostPort = splitHostPort(authority, 80);
+  if (hostPort === null) return null;
+  let path = url.slice(end);
+  const hash = path.indexOf('#');
+  if (hash >= 0) path = path.slice(0, hash);
+  if (path === '' || path[0] === '?') path = `/${path}`;
+  return [hostPort[0], hostPort[1], path];
+}
+
+function onRequest(req: IncomingMessage, res: ServerResponse): void {
+  const conn = connOf(req.socket);
+  const target = parseAbsolute(req.url ?? '');
+  if (target === null) {
+    reply(res, 400, MESSAGES[400]!);
+    return;
+  }
+  const status = authorize(conn.core, conn, req.headers['proxy-authorization']);
+  if (status !== 0) {
+    reply(res, status, MESSAGES[status]!);
+    return;
+  }
+  conn.core.resolveTarget(conn, target[0]).then(
+    (address) => forward(conn, req, res, address, target),
+    (err: unknown) => {
+      const failure = err instanceof UpstreamError ? err.failure : 'failed';
+      reply(res, FAILURE_STATUS[failure], FAILURE_MESSAGES[failure]);
+    },
+  );
+}
+
+function forward(conn: ClientConnection, req: IncomingMessage, res: ServerResponse, address: string,
+  [host, port, path]: [string, number, string]): void {
+  if (res.destroyed) return;
+  const core = conn.core;
+  const headers = endToEnd(req.rawHeaders);
+  if (req.headers.host === undefined) headers.push('Host', port === 80 ? host : `${host}:${port}`);
+  const upstream: ClientRequest = httpRequest({
+    host: address,
+    port,
+    method: req.method,
+    path,
+    headers,
+    agent: core.forwardAgent,
+    localAddress: core.egress,
+  });
+  // Until the target starts answering, connectTimeoutMs applies (504); then the idle timeout.
+  upstream.setTimeout(core.limits.connectTimeoutMs);
+  upstream.on('timeout', () => {
+    if (!res.headersSent) reply(res, 504, FAILURE_MESSAGES.timeout);
+    upstream.destroy();
+  });
+  upstream.on('error', (err: NodeJS.ErrnoException) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const failure: UpstreamFailure = err.code === 'ECONNREFUSED' ? 'connection-refused'
+      : err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH' ? 'unreachable' : 'failed';
+    reply(res, FAILURE_STATUS[failure], FAILURE_MESSAGES[failure]);
+  });
+  upstream.on('response', (upstreamRes: IncomingMessage) => {
+    upstream.setTimeout(core.limits.idleTimeoutMs);
+    if (res.destroyed) {
+      upstream.destroy();
+      return;
+    }
+    res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, endToEnd(upstreamRes.rawHeaders));
+    pipeline(upstreamRes, res, ignore);
+  });
+  // A client that goes away mid-request takes the upstream request with it.
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+  const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0'
+    : req.headers['transfer-encoding'] !== undefined;
+  if (hasBody) pipeline(req, upstream, ignore);
+  else upstream.end();
+}
+
+function onConnect(req: IncomingMessage, socket: Socket, head: Buffer): void {
+  const conn = connOf(socket);
+  const core = conn.core;
+  // The socket is ours now, not the HTTP server's: hold its bytes until the tunnel is up.
+  socket.pause();
+  socket.setTimeout(core.limits.handshakeTimeoutMs);
+  socket.on('timeout', destroySelf);
+  const status = authorize(core, conn, req.headers['proxy-authorization']);
+  if (status !== 0) {
+    refuseRaw(socket, rawResponse(status, MESSAGES[status]!));
+    return;
+  }
+  const target = splitHostPort(req.url ?? '', 443);
+  if (target === null) {
+    refuseRaw(socket, rawResponse(400, 'CONNECT needs host:port.\n'));
+    return;
+  }
+  core.connectTarget(conn, target[0], target[1]).then(
+    (upstream) => startTunnel(conn, upstream, head),
+    (err: unknown) => {
+      const failure = err instanceof UpstreamError ? err.failure : 'failed';
+      if (!socket.destroyed) refuseRaw(socket, rawResponse(FAILURE_STATUS[failure], FAILURE_MESSAGES[failure]));
+    },
+  );
+}
+
+const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n');
+
+function startTunnel(conn: ClientConnection, upstream: Socket, head: Buffer): void {
+  const socket = conn.socket;
+  if (socket.destroyed) {
+    upstream.destroy();
+    return;
+  }
+  socket.setTimeout(conn.core.limits.idleTimeoutMs);
+  socket.write(ESTABLISHED);
+  if (head.length > 0) upstream.write(head);
+  pipeline(socket, upstream, ignore);
+  pipeline(upstream, socket, ignore);
+}
+
+/** The HTTP proxy server of one modem; the caller listens and closes it. */
+export function createHttpProxyServer(core: ProxyCore): Server {
+  const { handshakeTimeoutMs, idleTimeoutMs } = core.limits;
+  const server = createServer({
+    headersTimeout: handshakeTimeoutMs,
+    // 0: a long upload through plain forwarding is not cut; a stalled one is, by the idle timeout.
+    requestTimeout: 0,
+    maxHeaderSize: 16 * 1024,
+    keepAliveTimeout: Math.min(idleTimeoutMs, 30_000),
+    // How often Node looks for connections past headersTimeout (its default, 30 s, lets slow headers linger).
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, handshakeTimeoutMs)),
+    noDelay: true,
+  }, onRequest);
+  server.timeout = idleTimeoutMs;
+  server.on('connection', (socket: Socket) => core.accept(socket));
+  server.on('connect', onConnect);
+  return server;
+}

@@ -1,0 +1,367 @@
+import { Agent } from 'node:http';
+import type { Server } from 'node:http';
+import { connect, isIP } from 'node:net';
+import type { Server as NetServer, Socket } from 'node:net';
+import { ClientConnection, destroySelf, ignore, kConn, UpstreamError } from './connection.js';
+import type { Admission, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
+import { createHttpProxyServer } from './http-proxy.js';
+import { isPortOpen, PortAccessTable } from './port-access.js';
+import type { PortEntry } from './port-access.js';
+import { createSocksServer } from './socks5-proxy.js';
+import type { TargetPolicy } from './target-policy.js';
+import type { TrafficMeter } from './traffic-meter.js';
+import type { Logger, PortAccess, ProxyLimits } from './types.js';
+
+// One modem's proxy: its HTTP and SOCKS5 listeners, the access rules of the customer ports it serves, its egress
+// address, and every client connection, so that a change of rules, an expiry, a rotation or close() reaches the
+// connections it concerns at once.
+
+export const DEFAULT_LIMITS: ProxyLimits = {
+  maxConnectionsPerPort: 200,
+  idleTimeoutMs: 5 * 60_000,
+  handshakeTimeoutMs: 10_000,
+  connectTimeoutMs: 10_000,
+  rotationWaitMs: 30_000,
+};
+
+/** How often open connections are checked against their port's expiry (a port expired offline is cut within it). */
+export const SWEEP_INTERVAL_MS = 1000;
+
+export interface ModemProxyOptions {
+  imei: string;
+  listenHost: string;
+  httpPort: number;
+  socksPort: number;
+  /** Source address of every outgoing connection (the modem's binding; 127.0.x.y for simulated modems). */
+  egress: string;
+  policy: TargetPolicy;
+  meter: TrafficMeter;
+  log: Logger;
+  limits?: Partial<ProxyLimits>;
+  /** The agent's clock for expiries (tests move it). */
+  now?: () => number;
+}
+
+interface RotationWaiter { timer: NodeJS.Timeout; done: (ok: boolean) => void }
+
+function onClientClose(this: TrackedSocket): void {
+  const conn = this[kConn];
+  if (conn) (conn.core as ModemProxy).release(conn);
+}
+
+function connectFailure(code: string | undefined): UpstreamFailure {
+  if (code === 'ECONNREFUSED') return 'connection-refused';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ETIMEDOUT') return 'unreachable';
+  return 'failed';
+}
+
+export class ModemProxy implements ProxyCore {
+  readonly imei: string;
+  readonly limits: ProxyLimits;
+  readonly log: Logger;
+  private readonly options: ModemProxyOptions;
+  private readonly now: () => number;
+  private readonly httpServer: Server;
+  private readonly socksServer: NetServer;
+  private table = new PortAccessTable([]);
+  private readonly conns = new Set<ClientConnection>();
+  /** Admitted connections per port: the per-port limit, and what an expiry or a rule change closes. */
+  private readonly byPort = new Map<string, Set<ClientConnection>>();
+  private egressAddress: string;
+  private egressFamily: 4 | 6;
+  private agent: Agent;
+  private rotating = false;
+  private readonly waiters = new Set<RotationWaiter>();
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private state: 'new' | 'starting' | 'listening' | 'closed' = 'new';
+
+  constructor(options: ModemProxyOptions) {
+    this.options = options;
+    this.imei = options.imei;
+    this.log = options.log;
+    this.now = options.now ?? Date.now;
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.egressAddress = options.egress;
+    this.egressFamily = ModemProxy.family(options.egress);
+    this.agent = this.createAgent();
+    this.httpServer = createHttpProxyServer(this);
+    this.socksServer = createSocksServer(this);
+    this.httpServer.on('error', (err) => this.log.error({ imei: this.imei, err: String(err) }, 'HTTP proxy listener error'));
+    this.socksServer.on('error', (err) => this.log.error({ imei: this.imei, err: String(err) }, 'SOCKS5 listener error'));
+  }
+
+  private static family(address: string): 4 | 6 {
+    const family = isIP(address);
+    if (family === 0) throw new Error(`Egress address "${address}" is not an IP address`);
+    return family as 4 | 6;
+  }
+
+  get egress(): string {
+    return this.egressAddress;
+  }
+
+  get forwardAgent(): Agent {
+    return this.agent;
+  }
+
+  /** Open client connections, authenticated or not (for heartbeats). */
+  get connectionCount(): number {
+    return this.conns.size;
+  }
+
+  /** The ports actually listened on (port 0 in the options picks free ones, as the tests do); null before start. */
+  get listeningPorts(): { http: number; socks: number } | null {
+    const http = this.httpServer.address();
+    const socks = this.socksServer.address();
+    if (http === null || socks === null || typeof http === 'string' || typeof socks === 'string') return null;
+    return { http: http.port, socks: socks.port };
+  }
+
+  /** Listens on both ports; if either cannot be bound, closes what it opened and rejects naming the port. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`ModemProxy ${this.imei} was already started`);
+    this.state = 'starting';
+    const { listenHost, httpPort, socksPort } = this.options;
+    try {
+      await listen(this.httpServer, listenHost, httpPort, 'HTTP proxy', this.imei);
+      await listen(this.socksServer, listenHost, socksPort, 'SOCKS5', this.imei);
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+    if (this.state !== 'starting') return; // closed while starting
+    this.state = 'listening';
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  /** New access rules; open connections that they no longer allow are closed at once. */
+  setPorts(ports: readonly PortAccess[]): void {
+    const table = new PortAccessTable(ports);
+    if (table.invalidWhitelistEntries.length > 0) {
+      this.log.warn({ imei: this.imei, entries: table.invalidWhitelistEntries }, 'Whitelist entries that are not addresses were skipped');
+    }
+    this.table = table;
+    const now = this.now();
+    for (const conn of this.conns) {
+      if (conn.entry === null) continue;
+      const next = this.currentEntry(conn);
+      if (next === undefined || (conn.portId !== null && !isPortOpen(next, now))) conn.socket.destroy();
+      else conn.entry = next;
+    }
+  }
+
+  /** The entry that still identifies conn as the same port with the same credentials, or undefined. */
+  private currentEntry(conn: ClientConnection): PortEntry | undefined {
+    const old = conn.entry!;
+    const next = conn.viaLogin ? this.table.byLogin(old.access.login) : this.table.forClient(conn.remoteAddress);
+    if (next === undefined || next.access.id !== old.access.id) return undefined;
+    if (conn.viaLogin && !next.passwordHash.equals(old.passwordHash)) return undefined;
+    return next;
+  }
+
+  /** After a rotation: new connections leave from `address`; tunnels opened from the old one are closed. */
+  setEgress(address: string): void {
+    if (address === this.egressAddress) return;
+    this.egressFamily = ModemProxy.family(address);
+    this.egressAddress = address;
+    const old = this.agent;
+    this.agent = this.createAgent();
+    old.destroy(); // in-flight plain requests on the old address end with it
+    for (const conn of this.conns) if (conn.upstream !== null) conn.socket.destroy();
+  }
+
+  /** From now until endRotation, new connections wait (up to rotationWaitMs) instead of leaving from an old IP. */
+  beginRotation(): void {
+    this.rotating = true;
+  }
+
+  endRotation(): void {
+    this.rotating = false;
+    this.releaseWaiters(true);
+  }
+
+  /** Closes both listeners and every connection; leaves no timer, socket or listener behind. */
+  async close(): Promise<void> {
+    const wasOpen = this.state;
+    this.state = 'closed';
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    this.rotating = false;
+    this.releaseWaiters(false);
+    for (const conn of this.conns) conn.socket.destroy();
+    this.agent.destroy();
+    if (wasOpen === 'new') return;
+    await Promise.all([closeServer(this.httpServer), closeServer(this.socksServer)]);
+  }
+
+  // ProxyCore: used by the protocol front ends.
+
+  accept(socket: Socket): ClientConnection {
+    const conn = new ClientConnection(socket, this);
+    (socket as TrackedSocket)[kConn] = conn;
+    this.conns.add(conn);
+    socket.on('error', ignore); // resets and timeouts are normal; 'close' does the cleanup
+    socket.on('close', onClientClose);
+    if (this.state === 'closed') socket.destroy();
+    return conn;
+  }
+
+  /** Called on the client socket's 'close'. */
+  release(conn: ClientConnection): void {
+    if (!this.conns.delete(conn)) return;
+    if (conn.portId !== null) {
+      this.byPort.get(conn.portId)?.delete(conn);
+      this.options.meter.untrack(conn);
+    }
+    conn.upstream?.destroy();
+  }
+
+  identify(conn: ClientConnection, login: string | null, password: string | null): boolean {
+    let entry = login !== null ? this.table.authenticate(login, password ?? '') : undefined;
+    conn.viaLogin = entry !== undefined;
+    // Wrong or missing credentials from a whitelisted address: the address says who it is.
+    entry ??= this.table.forClient(conn.remoteAddress);
+    conn.entry = entry ?? null;
+    return entry !== undefined;
+  }
+
+  isWhitelisted(conn: ClientConnection): boolean {
+    return this.table.forClient(conn.remoteAddress) !== undefined;
+  }
+
+  admit(conn: ClientConnection): Admission {
+    const entry = conn.entry!;
+    if (!isPortOpen(entry, this.now())) return 'inactive';
+    const portId = entry.access.id;
+    if (conn.portId === portId) return 'ok';
+    let set = this.byPort.get(portId);
+    if (set === undefined) this.byPort.set(portId, (set = new Set()));
+    if (set.size >= this.limits.maxConnectionsPerPort) return 'limit';
+    const meter = this.options.meter;
+    if (conn.portId === null) {
+      conn.portId = portId;
+      meter.track(conn);
+    } else {
+      // A keep-alive HTTP connection now speaking for another port: what it moved so far was the old port's.
+      meter.flush(conn);
+      this.byPort.get(conn.portId)?.delete(conn);
+      conn.portId = portId;
+    }
+    set.add(conn);
+    return 'ok';
+  }
+
+  async resolveTarget(conn: ClientConnection, host: string): Promise<string> {
+    if (this.rotating && !(await this.waitForRotation())) {
+      throw new UpstreamError('rotating', 'The modem is still changing its IP address');
+    }
+    if (conn.socket.destroyed || this.state === 'closed') throw new UpstreamError('failed', 'closed');
+    const resolution = await this.options.policy.resolve(host, this.egressFamily);
+    if (!resolution.ok) throw new UpstreamError(resolution.reason);
+    return resolution.address;
+  }
+
+  async connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket> {
+    const address = await this.resolveTarget(conn, host);
+    if (conn.socket.destroyed) throw new UpstreamError('failed', 'client gone');
+    const { connectTimeoutMs, idleTimeoutMs } = this.limits;
+    return new Promise((resolve, reject) => {
+      const upstream = connect({ host: address, port, localAddress: this.egressAddress, allowHalfOpen: true });
+      conn.upstream = upstream; // from now on, the client's close, setEgress and close() destroy it too
+      upstream.setNoDelay(true);
+      upstream.setTimeout(connectTimeoutMs);
+      const onTimeout = () => {
+        upstream.destroy();
+        reject(new UpstreamError('timeout'));
+      };
+      const onError = (err: NodeJS.ErrnoException) => {
+        upstream.removeListener('timeout', onTimeout);
+        reject(new UpstreamError(connectFailure(err.code), err.message));
+      };
+      const onClose = () => reject(new UpstreamError('failed', 'closed while connecting'));
+      upstream.once('timeout', onTimeout);
+      upstream.once('error', onError);
+      upstream.once('close', onClose);
+      upstream.once('connect', () => {
+        upstream.removeListener('timeout', onTimeout);
+        upstream.removeListener('error', onError);
+        upstream.removeListener('close', onClose);
+        upstream.on('error', ignore);
+        upstream.setTimeout(idleTimeoutMs);
+        upstream.on('timeout', destroySelf);
+        resolve(upstream);
+      });
+    });
+  }
+
+  // Internals.
+
+  private createAgent(): Agent {
+    return new Agent({
+      keepAlive: true,
+      localAddress: this.egressAddress,
+      timeout: this.limits.idleTimeoutMs,
+      maxFreeSockets: 64,
+      scheduling: 'lifo',
+    });
+  }
+
+  private waitForRotation(): Promise<boolean> {
+    return new Promise((done) => {
+      const waiter: RotationWaiter = {
+        done,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          done(false);
+        }, this.limits.rotationWaitMs),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  private releaseWaiters(ok: boolean): void {
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.done(ok);
+    }
+    this.waiters.clear();
+  }
+
+  /** Cuts connections of ports that expired (by the agent's clock) or are no longer in the table. */
+  private sweep(): void {
+    const now = this.now();
+    for (const [portId, set] of this.byPort) {
+      if (set.size === 0) {
+        this.byPort.delete(portId);
+        continue;
+      }
+      const entry = this.table.get(portId);
+      if (entry === undefined || !isPortOpen(entry, now)) for (const conn of set) conn.socket.destroy();
+    }
+  }
+}
+
+function listen(server: NetServer, host: string, port: number, what: string, imei: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.removeListener('listening', onListening);
+      const why = err.code === 'EADDRINUSE' ? 'is already in use' : `cannot be opened (${err.code ?? err.message})`;
+      reject(new Error(`${what} port ${port} on ${host} for modem ${imei} ${why}`));
+    };
+    const onListening = () => {
+      server.removeListener('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen({ host, port });
+  });
+}
+
+function closeServer(server: NetServer): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) resolve();
+    else server.close(() => resolve());
+  });
+}

@@ -1,0 +1,222 @@
+import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo, Server, Socket, SocketConnectOpts } from 'node:net';
+import { SocksClient } from 'socks';
+import { ModemProxy } from './modem-proxy.js';
+import type { ModemProxyOptions } from './modem-proxy.js';
+import { createTargetPolicy } from './target-policy.js';
+import { TrafficMeter } from './traffic-meter.js';
+import type { Logger, PortAccess } from './types.js';
+
+// Shared by the proxy tests: real target servers on loopback that report the address they see, a ModemProxy on free
+// ports, and raw clients that report exactly what they moved on their own socket.
+
+export const EGRESS = '127.0.9.9';
+
+export function plain(address: string | undefined): string {
+  return address?.startsWith('::ffff:') ? address.slice(7) : (address ?? '');
+}
+
+export async function ipv6Available(): Promise<boolean> {
+  const server = createServer();
+  try {
+    server.listen(0, '::1');
+    await once(server, 'listening');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    server.close();
+  }
+}
+
+export interface Targets {
+  /** TCP: answers "<remote address>\n", then echoes. */
+  tcpPort: number;
+  /** HTTP: answers JSON {remote, method, url, headers, body}. */
+  httpPort: number;
+  /** Remote addresses of TCP connections, in order. */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+export async function startTargets(): Promise<Targets> {
+  const host = (await ipv6Available()) ? '::' : '127.0.0.1'; // '::' takes IPv4 and IPv6 on Linux
+  const seen: string[] = [];
+  const sockets = new Set<Socket>();
+  const tcp: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    seen.push(plain(socket.remoteAddress));
+    socket.write(`${plain(socket.remoteAddress)}\n`);
+    socket.pipe(socket);
+  });
+  const http: HttpServer = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.stringify({
+        remote: plain(req.socket.remoteAddress), method: req.method, url: req.url, headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
+      res.writeHead(200, {
+        'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'keep-alive, x-hop',
+        'x-hop': 'dropped', 'keep-alive': 'timeout=5',
+      });
+      res.end(body);
+    });
+  });
+  http.keepAliveTimeout = 1000;
+  tcp.listen(0, host);
+  http.listen(0, host);
+  await Promise.all([once(tcp, 'listening'), once(http, 'listening')]);
+  return {
+    tcpPort: (tcp.address() as AddressInfo).port,
+    httpPort: (http.address() as AddressInfo).port,
+    seen,
+    async close() {
+      for (const s of sockets) s.destroy();
+      http.closeAllConnections();
+      await Promise.all([new Promise((r) => tcp.close(r)), new Promise((r) => http.close(r))]);
+    },
+  };
+}
+
+export const silentLog: Logger & { lines: string[] } = {
+  lines: [],
+  info(_f, m) { this.lines.push(m); },
+  warn(_f, m) { this.lines.push(m); },
+  error(_f, m) { this.lines.push(m); },
+};
+
+export function access(id: string, extra: Partial<PortAccess> = {}): PortAccess {
+  return {
+    id, login: `login-${id}`, password: `secret-${id}`, whitelist: [], state: 'active',
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(), ...extra,
+  };
+}
+
+export function basic(login: string, password: string): string {
+  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+}
+
+export type TestModem = ModemProxy & { http: number; socks: number; meter: TrafficMeter };
+
+export async function startModem(options: Partial<ModemProxyOptions> & { ports?: PortAccess[] } = {}): Promise<TestModem> {
+  const meter = options.meter ?? new TrafficMeter();
+  const proxy = new ModemProxy({
+    imei: '350000000000001',
+    listenHost: '127.0.0.1',
+    httpPort: 0,
+    socksPort: 0,
+    egress: EGRESS,
+    policy: createTargetPolicy({ allowLoopback: true }),
+    meter,
+    log: silentLog,
+    ...options,
+  });
+  await proxy.start();
+  proxy.setPorts(options.ports ?? [access('p1')]);
+  const ports = proxy.listeningPorts!;
+  return Object.assign(proxy, { http: ports.http, socks: ports.socks, meter });
+}
+
+/** Resolves when the socket has closed (immediately if it already has). */
+export function closed(socket: Socket): Promise<void> {
+  if (socket.closed) return Promise.resolve();
+  const done = once(socket, 'close').then(() => undefined);
+  socket.resume(); // a paused socket would never see the peer's FIN
+  return done;
+}
+
+/** Reads from a socket until `predicate(all bytes so far)`; rejects if it closes first. */
+export function readUntil(socket: Socket, predicate: (data: Buffer) => boolean): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    let data = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      if (predicate(data)) {
+        socket.removeListener('data', onData);
+        socket.removeListener('close', onClose);
+        socket.pause();
+        resolve(data);
+      }
+    };
+    const onClose = () => reject(new Error(`closed after ${data.length} bytes: ${JSON.stringify(data.toString('latin1'))}`));
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    socket.resume();
+  });
+}
+
+/** Reads everything until the peer closes. */
+export function readAll(socket: Socket): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => {});
+    socket.once('close', () => resolve(Buffer.concat(chunks)));
+    socket.resume();
+  });
+}
+
+export async function rawConnect(port: number, localAddress?: string): Promise<Socket> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress });
+  socket.on('error', () => {});
+  await once(socket, 'connect');
+  return socket;
+}
+
+const headEnd = (d: Buffer) => d.includes('\r\n\r\n');
+
+/** Whether data holds a whole HTTP response with a Content-Length body. */
+export function wholeResponse(data: Buffer): boolean {
+  const end = data.indexOf('\r\n\r\n');
+  if (end < 0) return false;
+  const length = /content-length: *(\d+)/i.exec(data.subarray(0, end).toString('latin1'));
+  return length !== null && data.length >= end + 4 + Number(length[1]);
+}
+
+/** A CONNECT through the HTTP proxy on a raw socket: its status, and the socket (tunnel when 200). */
+export async function httpConnect(proxyPort: number, target: string, auth?: string, localAddress?: string):
+  Promise<{ socket: Socket; status: number; head: string }> {
+  const socket = await rawConnect(proxyPort, localAddress);
+  socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
+  const data = await readUntil(socket, headEnd);
+  const end = data.indexOf('\r\n\r\n') + 4;
+  if (data.length > end) socket.unshift(data.subarray(end));
+  const head = data.subarray(0, end).toString('latin1');
+  return { socket, status: Number(head.split(' ')[1]), head };
+}
+
+/** A SOCKS5 CONNECT through the proxy with the `socks` client. */
+export async function socksConnect(proxyPort: number, host: string, port: number,
+  auth?: { userId: string; password: string }, localAddress?: string): Promise<Socket> {
+  const { socket } = await SocksClient.createConnection({
+    proxy: { host: '127.0.0.1', port: proxyPort, type: 5, ...auth },
+    command: 'connect',
+    destination: { host, port },
+    timeout: 20_000,
+    socket_options: localAddress ? ({ localAddress } as SocketConnectOpts) : undefined,
+  });
+  socket.on('error', () => {});
+  return socket;
+}
+
+/** Sends a line through a tunnel to the TCP echo target; the first line back is the address the target saw. */
+export async function seenThrough(socket: Socket): Promise<string> {
+  const data = await readUntil(socket, (d) => d.includes('\n'));
+  return data.subarray(0, data.indexOf('\n')).toString();
+}
+
+export function resourceCounts(): { sockets: number; timers: number; servers: number } {
+  const info = process.getActiveResourcesInfo();
+  return {
+    sockets: info.filter((t) => t === 'TCPSocketWrap').length,
+    timers: info.filter((t) => t === 'Timeout').length,
+    servers: info.filter((t) => t === 'TCPServerWrap').length,
+  };
+}
