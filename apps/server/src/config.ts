@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { resolvePayPalSettings, type PayPalSettings } from './integrations/paypal/paypal-settings.js';
 import { resolveCardProvider, type CardProviderKind } from './integrations/stripe/card-settings.js';
 import { btcConfigFields, btcSettingsProblems } from './integrations/bitcoin/btc-settings.js';
@@ -50,6 +51,14 @@ export const configSchema = z.object({
   DEMO_BALANCE: z.coerce.number().min(0).default(1000),
   WEB_DIST: z.string().optional(),
   RATE_LIMIT_PAYMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** Who rotates modems: the agent on the modem's host (the host protocol), or the in-server simulation. */
+  MODEM_CONTROL: z.enum(['agent', 'simulated']).default('agent'),
+  /** Run the proxy host agent for the seeded demo hosts inside `npm start`; default on outside production. */
+  EMBEDDED_AGENT: bool.optional(),
+  /** A host whose agent has been silent this long is offline, with its modems. */
+  HOST_OFFLINE_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(HOST_PROTOCOL.offlineAfterSeconds),
+  /** How often each instance looks for silent hosts. */
+  HOST_SWEEP_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   MODEM_SIM_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   MODEM_SIM_SAME_IP_RATE: z.coerce.number().min(0).max(1).default(0.1),
   PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),
@@ -63,6 +72,8 @@ export type Config = z.infer<typeof configSchema> & {
   publicUrl: string;
   secret: string;
   seedDemo: boolean;
+  /** EMBEDDED_AGENT, resolved: off in production unless set. */
+  embeddedAgent: boolean;
   isProduction: boolean;
   webDist: string;
   /** Card payments: Stripe with keys, the offline sandbox without (never in production), or off. */
@@ -105,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     secret: c.SESSION_SECRET ?? localSecret(dataDir, c.NODE_ENV),
     seedDemo: c.SEED_DEMO ?? !isProduction,
+    embeddedAgent: c.EMBEDDED_AGENT ?? !isProduction,
     webDist: resolve(c.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }

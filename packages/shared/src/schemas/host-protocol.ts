@@ -7,7 +7,8 @@ import * as z from 'zod/mini';
 //   server → agent  'state'            DesiredState, the whole of it: on connect and after every change
 //   server → agent  'rotate'           RotateCommand, acknowledged with a RotateReply when the modem has its new IP
 //   agent → server  'rotation-status'  RotationStatus, while a rotation is under way
-//   agent → server  'heartbeat'        Heartbeat, every HOST_PROTOCOL.heartbeatSeconds, acknowledged with {ok}
+//   agent → server  'heartbeat'        Heartbeat, at once on connecting and then every HOST_PROTOCOL.heartbeatSeconds,
+//                                      acknowledged with {ok} (the server marks modems online from it)
 //   agent → server  'traffic'          TrafficReport, acknowledged with a TrafficAck; a batch id is counted once
 //
 // Byte counts are decimal strings (they exceed 2^53 over time). bytesIn is what the customer received (download),
@@ -120,5 +121,11 @@ export type TrafficReport = z.infer<typeof trafficReportSchema>;
 export const trafficAckSchema = z.object({ batchId: z.uuid(), accepted: z.number(), duplicate: z.boolean() });
 export type TrafficAck = z.infer<typeof trafficAckSchema>;
 
-/** What an acknowledgement carries when the server refuses a message. */
-export const agentErrorSchema = z.object({ error: z.string() });
+/**
+ * What an acknowledgement carries when the server does not take a message. `retry` is true when the server failed
+ * (a database error): the agent keeps the message and sends it again later. Without it the message itself is
+ * refused (it does not match the schema, or a traffic sample is misaligned, in the future or too large) and sending
+ * it again would not help: the agent drops it and logs the error.
+ */
+export const agentErrorSchema = z.object({ error: z.string(), retry: z.optional(z.boolean()) });
+export type AgentError = z.infer<typeof agentErrorSchema>;

@@ -11,3 +11,14 @@ export interface ModemRef { id: string; imei: string; extIp: string }
 export interface ModemDriver {
   rotate(modem: ModemRef, onStatus: (status: ApplyStatus) => void): Promise<{ extIp: string }>;
 }
+
+/**
+ * The modem cannot be reached at all (no agent holds its host): nothing was tried, so the caller gives back
+ * whatever it reserved for the rotation.
+ */
+export class ModemOfflineError extends Error {
+  constructor(message = 'the modem is offline') {
+    super(message);
+    this.name = 'ModemOfflineError';
+  }
+}

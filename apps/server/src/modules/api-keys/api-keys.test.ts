@@ -8,7 +8,7 @@ let bob: Customer;
 let portId: string;
 
 beforeAll(async () => {
-  t = await buildTestApp({ MODEM_SIM_DELAY_MS: '5', MODEM_SIM_SAME_IP_RATE: '0' });
+  t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '5', MODEM_SIM_SAME_IP_RATE: '0' });
   const cat = await seedTestCatalog(t);
   alice = await createCustomer(t, 1000);
   bob = await createCustomer(t);

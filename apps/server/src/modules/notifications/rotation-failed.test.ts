@@ -3,7 +3,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await buildTestApp({ MODEM_SIM_DELAY_MS: '5', MODEM_SIM_SAME_IP_RATE: '1' }); });
+beforeAll(async () => { t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '5', MODEM_SIM_SAME_IP_RATE: '1' }); });
 afterAll(async () => { await t.close(); });
 
 it('a failed rotation leaves a notification for the port owner, and a purchase one of type payment', async () => {

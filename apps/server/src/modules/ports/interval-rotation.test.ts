@@ -9,7 +9,7 @@ const MIN = 60_000;
 let t: TestApp;
 let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
 async function start(env: Record<string, string> = {}) {
-  t = await buildTestApp({ MODEM_SIM_DELAY_MS: '20', MODEM_SIM_SAME_IP_RATE: '0', ...env });
+  t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '20', MODEM_SIM_SAME_IP_RATE: '0', ...env });
   cat = await seedTestCatalog(t);
 }
 afterEach(async () => {

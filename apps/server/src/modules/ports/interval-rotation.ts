@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/database.js';
-import { SimulatedModemDriver } from '../../integrations/modem-control/simulated-driver.js';
+import { modemDriverFor } from '../../integrations/modem-control/drivers.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Tx } from '../ledger/ledger.service.js';
 import { RotationService } from './rotation.service.js';
@@ -26,8 +26,7 @@ type Log = { info(obj: unknown, msg: string): void; error(obj: unknown, msg: str
 
 /** The rotation service with the configured modem driver (the API's clicks and the schedule share it). */
 export function rotationServiceFor(ctx: Pick<AppContext, 'db' | 'bus' | 'config'>): RotationService {
-  const driver = new SimulatedModemDriver({ delayMs: ctx.config.MODEM_SIM_DELAY_MS, sameIpRate: ctx.config.MODEM_SIM_SAME_IP_RATE });
-  return new RotationService(ctx.db, ctx.bus, driver);
+  return new RotationService(ctx.db, ctx.bus, modemDriverFor(ctx));
 }
 
 /** The next due time after a link due at `dueAt` ran at `now`: on the cadence, but never a backlog to catch up. */

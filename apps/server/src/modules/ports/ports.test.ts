@@ -7,7 +7,7 @@ import { isWhitelistEntry } from './ports.service.js';
 let t: TestApp;
 let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
 beforeEach(async () => {
-  t = await buildTestApp({ MODEM_SIM_DELAY_MS: '30', MODEM_SIM_SAME_IP_RATE: '0' });
+  t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '30', MODEM_SIM_SAME_IP_RATE: '0' });
   cat = await seedTestCatalog(t);
 });
 afterEach(async () => {
@@ -81,7 +81,7 @@ describe('managing ports', () => {
 
   it('retries a rotation that came back with the same IP', async () => {
     await t.close();
-    t = await buildTestApp({ MODEM_SIM_DELAY_MS: '10', MODEM_SIM_SAME_IP_RATE: '1' });
+    t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '10', MODEM_SIM_SAME_IP_RATE: '1' });
     cat = await seedTestCatalog(t);
     const c = await createCustomer(t, 1000);
     const port = await buyPort(c);

@@ -1,7 +1,7 @@
 import { CATALOG_LIMITS, type ApplyStatus } from '@cellport/shared/schemas/catalog';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { ModemDriver } from '../../integrations/modem-control/modem-control.js';
+import { ModemOfflineError, type ModemDriver } from '../../integrations/modem-control/modem-control.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
@@ -11,6 +11,8 @@ export const SAME_IP_RETRIES = 3;
 /** A rotation still 'rotating' after this long was interrupted (a restart): the modem may be taken again. */
 const STALE_ROTATION_MS = 120_000;
 const WAIT_LIMIT_MS = 20_000;
+
+interface ClaimedModem { id: string; imei: string; ext_ip: string; prev_status: ApplyStatus; prev_rotated_at: Date | null }
 
 export interface RotationResult { old_ip: string; new_ip: string; applyStatus: ApplyStatus }
 
@@ -59,7 +61,11 @@ export class RotationService {
     if (recent) throw new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: cooldown });
     const modem = await this.claimModem(modemId);
     if (!modem) throw await this.modemBusy(modemId);
-    return this.raceLimit(this.drive(modem.id, modem.imei, modem.ext_ip));
+    try {
+      return await this.raceLimit(this.drive(modem));
+    } catch (err) {
+      throw err instanceof ModemOfflineError ? new AppError('MODEM_OFFLINE', 503) : err;
+    }
   }
 
   private async rotate(port: { id: string; modem_id: string; status: string; expires_at: Date; last_rotated_at: Date | null }): Promise<RotationResult> {
@@ -75,16 +81,27 @@ export class RotationService {
       .returning('id').executeTakeFirst();
     if (!claimed) throw await this.tooSoon(port.id);
 
+    // Give the minute back when nothing happened for this port: the modem is busy or offline.
+    const giveBack = () => this.db.updateTable('ports').set({ last_rotated_at: port.last_rotated_at }).where('id', '=', port.id).execute();
     const modem = await this.claimModem(port.modem_id);
     if (!modem) {
-      // Give the minute back: nothing happened for this port.
-      await this.db.updateTable('ports').set({ last_rotated_at: port.last_rotated_at }).where('id', '=', port.id).execute();
+      await giveBack();
       throw await this.modemBusy(port.modem_id);
     }
-    return this.raceLimit(this.drive(modem.id, modem.imei, modem.ext_ip));
+    try {
+      return await this.raceLimit(this.drive(modem));
+    } catch (err) {
+      if (!(err instanceof ModemOfflineError)) throw err;
+      await giveBack();
+      throw new AppError('MODEM_OFFLINE', 503);
+    }
   }
 
-  /** One rotation at a time per modem: takes it unless it is offline or another rotation is under way. */
+  /**
+   * One rotation at a time per modem: takes it unless it is offline or another rotation is under way. Returns the
+   * modem's status and last rotation from before the claim (a subquery in RETURNING reads the row as it was), so an
+   * offline agent can leave the modem exactly as it found it.
+   */
   private claimModem(modemId: string) {
     return this.db.updateTable('modems')
       .set({ apply_status: 'rotating', last_rotated_at: sql`now()` })
@@ -93,7 +110,10 @@ export class RotationService {
         eb('apply_status', 'in', ['idle', 'failed']),
         eb('last_rotated_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_ROTATION_MS / 1000})`),
       ]))
-      .returning(['id', 'imei', 'ext_ip']).executeTakeFirst();
+      .returning(['id', 'imei', 'ext_ip',
+        sql<ApplyStatus>`(select m0.apply_status from modems m0 where m0.id = modems.id)`.as('prev_status'),
+        sql<Date | null>`(select m0.last_rotated_at from modems m0 where m0.id = modems.id)`.as('prev_rotated_at'),
+      ]).executeTakeFirst();
   }
 
   private async modemBusy(modemId: string): Promise<AppError> {
@@ -116,14 +136,16 @@ export class RotationService {
     }
   }
 
-  private async drive(modemId: string, imei: string, oldIp: string): Promise<RotationResult> {
+  private async drive(modem: ClaimedModem): Promise<RotationResult> {
+    const { id: modemId, imei, ext_ip: oldIp } = modem;
     const publish = (applyStatus: ApplyStatus, extIp: string) => this.publishStatus(modemId, imei, applyStatus, extIp);
     await publish('rotating', oldIp);
     let newIp = oldIp;
     // Status writes are chained and awaited before the final one, so 'applying' can never land after 'idle'.
     let statusWrites: Promise<unknown> = Promise.resolve();
+    let attempt = 0;
     try {
-      for (let attempt = 0; attempt <= SAME_IP_RETRIES && newIp === oldIp; attempt++) {
+      for (; attempt <= SAME_IP_RETRIES && newIp === oldIp; attempt++) {
         const result = await this.driver.rotate({ id: modemId, imei, extIp: oldIp }, (status) => {
           statusWrites = statusWrites
             .then(() => this.db.updateTable('modems').set({ apply_status: status }).where('id', '=', modemId).execute())
@@ -132,8 +154,18 @@ export class RotationService {
         newIp = result.extIp;
       }
       await statusWrites;
-    } catch {
+    } catch (err) {
       await statusWrites;
+      if (err instanceof ModemOfflineError && attempt === 0) {
+        // Nobody could reach the modem, so nothing happened to it: it is offline, as it was before the claim, and
+        // the caller gives the customer's rotation slot back.
+        const status = modem.prev_status === 'rotating' || modem.prev_status === 'applying' ? 'idle' : modem.prev_status;
+        await this.db.updateTable('modems')
+          .set({ apply_status: status, last_rotated_at: modem.prev_rotated_at, online: false })
+          .where('id', '=', modemId).execute();
+        await publish(status, oldIp);
+        throw err;
+      }
       await this.finish(modemId, 'failed', oldIp);
       await publish('failed', oldIp);
       await this.notifyFailed(modemId);

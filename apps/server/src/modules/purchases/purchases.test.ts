@@ -6,7 +6,7 @@ import { createCustomer, json, leaveFreeDedicated, seedTestCatalog, usdtBalance 
 let t: TestApp;
 let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
 beforeEach(async () => {
-  t = await buildTestApp({ MODEM_SIM_DELAY_MS: '30', MODEM_SIM_SAME_IP_RATE: '0' });
+  t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '30', MODEM_SIM_SAME_IP_RATE: '0' });
   cat = await seedTestCatalog(t);
 });
 afterEach(async () => {
