@@ -33,6 +33,7 @@ import { registerExchangeRates } from './modules/exchange-rates/exchange-rates.r
 import { registerAdmin } from './modules/admin/admin.routes.js';
 import { registerNotifications } from './modules/notifications/notifications.routes.js';
 import { registerRealtime } from './modules/realtime/realtime.routes.js';
+import { registerHosts } from './modules/hosts/hosts.routes.js';
 import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
 import { registerApiKeys } from './modules/api-keys/api-keys.routes.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
@@ -121,6 +122,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await registerAdmin(app, ctx);
   registerNotifications(app, ctx);
   registerRealtime(app, ctx);
+  await registerHosts(app, ctx);
   registerApiKeys(app, ctx);
   registerTraffic(app, ctx);
   registerDashboard(app, ctx);

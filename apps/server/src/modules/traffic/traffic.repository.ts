@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 
 export interface IngestSample { imei: string; interval_start: string; bytes_in: string; bytes_out: string }
+/** One per-port sample of an agent's traffic report (port_id a uuid, counts decimal strings within bigint). */
+export interface PortSample { port_id: string; interval_start: string; bytes_in: string; bytes_out: string }
 
 /** Traffic samples: written by proxy hosts, read per customer (every read is scoped by the user id). */
 export class TrafficRepository {
@@ -38,6 +40,46 @@ export class TrafficRepository {
       )
       select count(*)::int as n from inserted`.execute(this.db);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Counts an agent's traffic report once, in one statement: the batch id goes into traffic_batches, and only when
+   * it was not there yet are the samples added — per port, into the row of (host, IMEI, interval, port), summed with
+   * what earlier batches brought for the same interval. Samples of ports that are not on this host's modems are
+   * skipped. A resend of the same batch (even a concurrent one, which waits on the batch's key) adds nothing.
+   */
+  async ingestReport(hostId: string, batchId: string, samples: PortSample[]): Promise<{ duplicate: boolean; accepted: number }> {
+    const { rows } = await sql<{ fresh: number; n: number }>`
+      with batch as (
+        insert into traffic_batches (host_id, batch_id) values (${hostId}, ${batchId})
+        on conflict (host_id, batch_id) do nothing
+        returning 1
+      ), v as (
+        select v.port_id, v.interval_start, sum(v.bytes_in)::bigint as bytes_in, sum(v.bytes_out)::bigint as bytes_out
+        from jsonb_to_recordset(${JSON.stringify(samples)}::jsonb)
+          as v(port_id uuid, interval_start timestamptz, bytes_in bigint, bytes_out bigint)
+        where exists (select 1 from batch)
+        group by v.port_id, v.interval_start
+      ), inserted as (
+        insert into traffic_samples (host_id, imei, interval_start, modem_id, port_id, user_id, bytes_in, bytes_out, port_key)
+        select ${hostId}, m.imei, v.interval_start, m.id, p.id, p.user_id, v.bytes_in, v.bytes_out, p.id
+        from v join ports p on p.id = v.port_id join modems m on m.id = p.modem_id and m.host_id = ${hostId}
+        on conflict (host_id, imei, interval_start, port_key) do update
+          set bytes_in = traffic_samples.bytes_in + excluded.bytes_in,
+              bytes_out = traffic_samples.bytes_out + excluded.bytes_out,
+              received_at = now()
+        returning 1
+      )
+      select (select count(*) from batch)::int as fresh, (select count(*) from inserted)::int as n`.execute(this.db);
+    const row = rows[0];
+    return { duplicate: !row?.fresh, accepted: Number(row?.n ?? 0) };
+  }
+
+  /** Forgets batch ids older than this: an agent never resends a report that old. */
+  async pruneBatches(olderThanDays: number): Promise<number> {
+    const result = await this.db.deleteFrom('traffic_batches')
+      .where('received_at', '<', sql<Date>`now() - make_interval(days => ${olderThanDays})`).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async series(userId: string, q: { from: Date; to: Date; granularity: TrafficGranularity; portId?: string | undefined }): Promise<TrafficRow[]> {

@@ -1,0 +1,112 @@
+import type { ApplyStatus } from '@cellport/shared/schemas/catalog';
+import type { Heartbeat } from '@cellport/shared/schemas/host-protocol';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+/** A modem whose `online` or `ext_ip` a write changed: the customers on it hear of it. */
+export interface ModemChange { id: string; imei: string; apply_status: ApplyStatus; online: boolean; ext_ip: string }
+
+/**
+ * After a rotation the agent's next heartbeat may still carry the IP from before (it was sent first): the IP a
+ * heartbeat reports replaces the recorded one only while no rotation is under way and none ended this recently.
+ */
+const ROTATION_QUIET_SECONDS = 30;
+
+/** The hosts' contact with their agents: heartbeats, silence, disconnection. */
+export class HostsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The agent connected: the host is seen now. Returns that moment (to the millisecond, as compared later). */
+  async touch(hostId: string): Promise<Date | null> {
+    const row = await this.db.updateTable('hosts').set({ last_seen_at: sql`date_trunc('milliseconds', now())` })
+      .where('id', '=', hostId).returning('last_seen_at').executeTakeFirst();
+    return row?.last_seen_at ?? null;
+  }
+
+  /**
+   * One statement per heartbeat: the host's last contact, version and start time, and for each reported modem of
+   * this host what changed of online (any state but 'offline'), ext_ip, open connections and problem. A modem row
+   * that did not change is not written. Returns the contact time and the modems whose online or ext_ip changed.
+   */
+  async heartbeat(hostId: string, hb: Heartbeat): Promise<{ lastSeen: Date | null; changed: ModemChange[] }> {
+    const reported = hb.modems.map((m) => ({
+      imei: m.imei, online: m.state !== 'offline', rotating: m.state === 'rotating', ext_ip: m.extIp,
+      connections: m.connections, problem: m.problem ?? null,
+    }));
+    const { rows } = await sql<ModemChange & { last_seen_at: Date | null; was_online: boolean; was_ext_ip: string }>`
+      with host as (
+        update hosts set
+          last_seen_at = date_trunc('milliseconds', now()),
+          agent_version = ${hb.agentVersion},
+          agent_started_at = case
+            when agent_started_at is null
+              or abs(extract(epoch from agent_started_at - (now() - make_interval(secs => ${hb.uptimeSeconds})))) > 5
+            then now() - make_interval(secs => ${hb.uptimeSeconds}) else agent_started_at end
+        where id = ${hostId}
+        returning last_seen_at
+      ), v as (
+        select * from jsonb_to_recordset(${JSON.stringify(reported)}::jsonb)
+          as v(imei text, online boolean, rotating boolean, ext_ip text, connections int, problem text)
+      ), w as (
+        select m.id, v.online, v.connections, v.problem, m.online as was_online, m.ext_ip as was_ext_ip, m.connections as was_connections,
+               m.problem as was_problem,
+               case when v.rotating or v.ext_ip = '' or m.apply_status in ('rotating', 'applying')
+                      or coalesce(m.last_rotated_at > now() - make_interval(secs => ${ROTATION_QUIET_SECONDS}), false)
+                    then m.ext_ip else v.ext_ip end as ext_ip
+        from v join modems m on m.host_id = ${hostId} and m.imei = v.imei
+      ), changed as (
+        update modems m set online = w.online, ext_ip = w.ext_ip, connections = w.connections, problem = w.problem
+        from w
+        where m.id = w.id
+          and (w.was_online, w.was_ext_ip, w.was_connections, w.was_problem) is distinct from (w.online, w.ext_ip, w.connections, w.problem)
+        returning m.id, m.imei, m.apply_status, m.online, m.ext_ip, w.was_online, w.was_ext_ip
+      )
+      select null::timestamptz as last_seen_at, c.id, c.imei, c.apply_status, c.online, c.ext_ip, c.was_online, c.was_ext_ip
+      from changed c
+      union all
+      select h.last_seen_at, null, null, null, null, null, null, null from host h`.execute(this.db);
+    let lastSeen: Date | null = null;
+    const changed: ModemChange[] = [];
+    for (const r of rows) {
+      if (r.id === null) lastSeen = r.last_seen_at ? new Date(r.last_seen_at) : null;
+      else if (r.online !== r.was_online || r.ext_ip !== r.was_ext_ip) {
+        changed.push({ id: r.id, imei: r.imei, apply_status: r.apply_status, online: r.online, ext_ip: r.ext_ip });
+      }
+    }
+    return { lastSeen, changed };
+  }
+
+  /** Hosts silent for this long are offline with their modems. Returns the modems it took offline. */
+  async sweepSilent(offlineAfterSeconds: number): Promise<ModemChange[]> {
+    const { rows } = await sql<ModemChange>`
+      update modems m set online = false, connections = 0
+      from hosts h
+      where h.id = m.host_id and m.online and h.last_seen_at < now() - make_interval(secs => ${offlineAfterSeconds})
+      returning m.id, m.imei, m.apply_status, m.online, m.ext_ip`.execute(this.db);
+    return rows;
+  }
+
+  /**
+   * The last connection of a host on this instance closed: its modems are offline at once (a rotation then fails
+   * without waiting), unless the host was heard since `lastSeen` — it reconnected, here or to another instance.
+   */
+  async offlineAfterDisconnect(hostId: string, lastSeen: Date | null): Promise<ModemChange[]> {
+    const { rows } = await sql<ModemChange>`
+      update modems m set online = false, connections = 0
+      from hosts h
+      where h.id = m.host_id and m.host_id = ${hostId} and m.online
+        and (h.last_seen_at is null or ${lastSeen}::timestamptz is null or h.last_seen_at <= ${lastSeen}::timestamptz)
+      returning m.id, m.imei, m.apply_status, m.online, m.ext_ip`.execute(this.db);
+    return rows;
+  }
+
+  /** The customers with a port on each of these modems (who hear of a change to it). */
+  async customersOn(modemIds: string[]): Promise<Map<string, string[]>> {
+    const map = new Map<string, string[]>();
+    if (modemIds.length === 0) return map;
+    const rows = await this.db.selectFrom('ports').select(['modem_id', 'user_id']).distinct()
+      .where('modem_id', 'in', modemIds).where('status', '<>', 'released').execute();
+    for (const r of rows) map.set(r.modem_id, [...(map.get(r.modem_id) ?? []), r.user_id]);
+    return map;
+  }
+}

@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import {
+  HOST_KEY_REFUSED, HOST_PROTOCOL, heartbeatSchema, rotateReplySchema, rotationStatusSchema, trafficReportSchema,
+  type AgentError, type RotateReply, type TrafficAck,
+} from '@cellport/shared/schemas/host-protocol';
+import { Server, type Socket } from 'socket.io';
+import type { AppContext } from '../../context.js';
+import {
+  HOST_ROTATE, HOST_ROTATE_CLAIMED, HOST_ROTATE_REPLY, HOST_ROTATE_STATUS,
+  type HostRotateClaimed, type HostRotateReply, type HostRotateRequest, type HostRotateStatus,
+} from '../../integrations/modem-control/agent-driver.js';
+import { BUS_RESYNC } from '../../lib/bus.js';
+import { hashToken } from '../../lib/tokens.js';
+import { hostForKey } from '../traffic/host-keys.js';
+import { TrafficRepository, type PortSample } from '../traffic/traffic.repository.js';
+import { loadDesiredStates } from './host-state.js';
+import { HostsRepository, type ModemChange } from './hosts.repository.js';
+
+/** The channel of the ports/modems/hosts/users triggers (migrations 2026_11_30_1000 and 2026_12_01_1100). */
+const PORTS_CHANNEL = 'cellport_ports';
+/** An agent connected to some instance: any other instance drops its older connection of that host. */
+const HOST_CONNECTED = 'host:connected';
+const RECOMPUTE_DEBOUNCE_MS = 75;
+const BATCH_KEEP_DAYS = 7;
+const PRUNE_EVERY_MS = 3_600_000;
+const MAX_BYTES = 9_223_372_036_854_775_807n;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface HostConnection {
+  socket: Socket;
+  keyHash: string;
+  /** The version of the last state sent; null until the first one went out. */
+  version: string | null;
+  /** When this instance last recorded contact (the database's clock); null before the first write. */
+  lastSeen: Date | null;
+  /** Rotations sent to the agent and not answered yet: commandId → IMEI. */
+  rotations: Map<string, string>;
+}
+
+export interface HostProtocolServer {
+  io: Server;
+  /** Hosts with an agent connected to this instance. */
+  connectedHosts(): string[];
+  /** Takes silent hosts offline now (the timer calls it every HOST_SWEEP_MS). */
+  sweep(): Promise<void>;
+  /** Resolves when no state recomputation or connection bookkeeping is pending or running (tests). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Ack = (reply: unknown) => void;
+const answer = (ack: unknown, reply: unknown) => { if (typeof ack === 'function') (ack as Ack)(reply); };
+
+/**
+ * The host protocol's server (docs/decisions/016-host-protocol.md): its own socket.io server on the app's HTTP
+ * server at HOST_PROTOCOL.path, one connection per agent, authenticated by the host key.
+ * - State: the whole DesiredState on connect; after every announcement on 'cellport_ports' (ports, modems, hosts,
+ *   users' activity), debounced and coalesced, the states of the hosts connected here are recomputed and sent when
+ *   their version changed. Nothing is queried while nothing is announced.
+ * - Heartbeats and silence: contact, version and per-modem status are recorded; silent hosts go offline by a sweep.
+ * - Traffic: per-port samples counted once per batch id.
+ * - Rotation: requests arrive on the bus from any instance (AgentModemDriver); the instance holding the host's
+ *   connection claims them, sends 'rotate' and relays statuses and the reply back on the bus.
+ */
+export async function startHostProtocol(server: HttpServer, ctx: AppContext): Promise<HostProtocolServer> {
+  const { bus, log } = ctx;
+  const hostsRepo = new HostsRepository(ctx.db);
+  const traffic = new TrafficRepository(ctx.db);
+  const instance = randomUUID();
+  const hosts = new Map<string, HostConnection>();
+  let closing = false;
+  /** Writes started by events (connect, disconnect), awaited by settled() and close(). */
+  const work = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    const tracked = p.finally(() => work.delete(tracked));
+    work.add(tracked);
+  };
+  const io = new Server(server, {
+    path: HOST_PROTOCOL.path, serveClient: false, cors: { origin: false }, maxHttpBufferSize: 1_000_000,
+  });
+
+  io.use((socket, next) => {
+    const key = (socket.handshake.auth as { key?: unknown } | undefined)?.key;
+    if (typeof key !== 'string') return next(new Error(HOST_KEY_REFUSED));
+    hostForKey(ctx.db, key).then((hostId) => {
+      if (!hostId) return next(new Error(HOST_KEY_REFUSED));
+      socket.data.hostId = hostId;
+      socket.data.keyHash = hashToken(key);
+      next();
+    }, (err: unknown) => {
+      log.error({ err }, 'host key check failed');
+      next(new Error('server error'));
+    });
+  });
+
+  // ---- modem changes reach the customers on the modem
+  const announce = async (changes: ModemChange[]) => {
+    if (changes.length === 0) return;
+    const customers = await hostsRepo.customersOn(changes.map((c) => c.id));
+    for (const c of changes) {
+      await bus.publish('modem:status', {
+        userIds: customers.get(c.id) ?? [], IMEI: c.imei, applyStatus: c.apply_status, ext_ip: c.ext_ip, online: c.online,
+      });
+    }
+  };
+
+  // ---- desired state: sent on connect, recomputed after announcements
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  const recompute = async () => {
+    const ids = [...hosts.keys()];
+    const states = await loadDesiredStates(ctx.db, ids);
+    for (const id of ids) {
+      const conn = hosts.get(id);
+      if (!conn) continue;
+      const desired = states.get(id);
+      if (!desired || desired.keyHash !== conn.keyHash) {
+        log.info({ hostId: id }, desired ? 'host key replaced: its agent is disconnected' : 'host removed: its agent is disconnected');
+        conn.socket.disconnect(true);
+        continue;
+      }
+      if (desired.state.version !== conn.version) {
+        conn.version = desired.state.version;
+        conn.socket.emit('state', desired.state);
+      }
+    }
+  };
+  const run = () => {
+    timer = undefined;
+    if (running) { again = true; return; }
+    running = recompute().catch((err: unknown) => log.error({ err }, 'host states not recomputed'))
+      .finally(() => {
+        running = undefined;
+        if (again) { again = false; schedule(); }
+      });
+  };
+  const schedule = () => {
+    if (hosts.size === 0 || timer) return;
+    timer = setTimeout(run, RECOMPUTE_DEBOUNCE_MS);
+  };
+  const unlisten = await ctx.database.listen(PORTS_CHANNEL, schedule, schedule);
+  const off: Array<() => void> = [bus.on(BUS_RESYNC, schedule)];
+
+  const sendState = async (hostId: string, conn: HostConnection) => {
+    const desired = (await loadDesiredStates(ctx.db, [hostId])).get(hostId);
+    if (!desired || hosts.get(hostId) !== conn) return;
+    conn.version = desired.state.version;
+    conn.socket.emit('state', desired.state);
+  };
+
+  // ---- rotation relay
+  const finishRotation = (conn: HostConnection, commandId: string, reply: RotateReply) => {
+    if (!conn.rotations.delete(commandId)) return;
+    const message: HostRotateReply = { commandId, reply };
+    void bus.publish(HOST_ROTATE_REPLY, message).catch((err: unknown) => log.error({ err }, 'rotation reply not relayed'));
+  };
+  off.push(bus.on(HOST_ROTATE, (req: HostRotateRequest) => {
+    const conn = hosts.get(req.hostId);
+    if (!conn) return;
+    conn.rotations.set(req.commandId, req.imei);
+    const claimed: HostRotateClaimed = { commandId: req.commandId };
+    void bus.publish(HOST_ROTATE_CLAIMED, claimed).catch(() => {});
+    conn.socket.timeout(HOST_PROTOCOL.rotateTimeoutSeconds * 1000)
+      .emit('rotate', { commandId: req.commandId, imei: req.imei }, (err: Error | null, reply: unknown) => {
+        if (err) return finishRotation(conn, req.commandId, { ok: false, error: 'the agent did not answer in time' });
+        const parsed = rotateReplySchema.safeParse(reply);
+        finishRotation(conn, req.commandId, parsed.success ? parsed.data : { ok: false, error: 'the agent answered out of contract' });
+      });
+  }));
+
+  // ---- one connection per host across instances: the newest wins
+  off.push(bus.on(HOST_CONNECTED, (m: { hostId: string; instance: string }) => {
+    if (m.instance !== instance) hosts.get(m.hostId)?.socket.disconnect(true);
+  }));
+
+  io.on('connection', (socket) => {
+    const hostId = socket.data.hostId as string;
+    const previous = hosts.get(hostId);
+    const conn: HostConnection = { socket, keyHash: socket.data.keyHash as string, version: null, lastSeen: null, rotations: new Map() };
+    hosts.set(hostId, conn);
+    if (previous) {
+      log.warn({ hostId }, 'a second connection for the same host: the older one is closed');
+      previous.socket.disconnect(true);
+    }
+    track((async () => {
+      conn.lastSeen = await hostsRepo.touch(hostId);
+      await bus.publish(HOST_CONNECTED, { hostId, instance });
+      await sendState(hostId, conn);
+    })().catch((err: unknown) => log.error({ err, hostId }, 'agent connection not set up')));
+
+    socket.on('heartbeat', (data: unknown, ack: unknown) => {
+      const parsed = heartbeatSchema.safeParse(data);
+      if (!parsed.success) return answer(ack, { error: `heartbeat refused: ${parsed.error.issues[0]?.message ?? 'invalid'}` } satisfies AgentError);
+      hostsRepo.heartbeat(hostId, parsed.data).then(async ({ lastSeen, changed }) => {
+        if (hosts.get(hostId) === conn && lastSeen) conn.lastSeen = lastSeen;
+        await announce(changed).catch((err: unknown) => log.warn({ err, hostId }, 'modem change not announced'));
+        answer(ack, { ok: true });
+      }).catch((err: unknown) => {
+        log.error({ err, hostId }, 'heartbeat not recorded');
+        answer(ack, { error: 'heartbeat not recorded', retry: true } satisfies AgentError);
+      });
+    });
+
+    socket.on('traffic', (data: unknown, ack: unknown) => {
+      const parsed = trafficReportSchema.safeParse(data);
+      if (!parsed.success) return answer(ack, { error: `traffic report refused: ${parsed.error.issues[0]?.message ?? 'invalid'}` } satisfies AgentError);
+      const report = parsed.data;
+      const problem = checkSamples(report.samples);
+      if (typeof problem === 'string') return answer(ack, { error: `traffic report refused: ${problem}` } satisfies AgentError);
+      traffic.ingestReport(hostId, report.batchId, problem).then(({ duplicate, accepted }) => {
+        answer(ack, { batchId: report.batchId, accepted, duplicate } satisfies TrafficAck);
+      }, (err: unknown) => {
+        log.error({ err, hostId }, 'traffic report not recorded');
+        answer(ack, { error: 'traffic report not recorded', retry: true } satisfies AgentError);
+      });
+    });
+
+    socket.on('rotation-status', (data: unknown) => {
+      const parsed = rotationStatusSchema.safeParse(data);
+      if (!parsed.success || !conn.rotations.has(parsed.data.commandId)) return;
+      const status: HostRotateStatus = { commandId: parsed.data.commandId, status: parsed.data.status };
+      void bus.publish(HOST_ROTATE_STATUS, status).catch(() => {});
+    });
+
+    socket.on('disconnect', () => {
+      for (const commandId of [...conn.rotations.keys()]) finishRotation(conn, commandId, { ok: false, error: 'the agent disconnected' });
+      if (hosts.get(hostId) !== conn) return; // replaced by a newer connection here
+      hosts.delete(hostId);
+      if (closing) return;
+      track(hostsRepo.offlineAfterDisconnect(hostId, conn.lastSeen).then(announce)
+        .catch((err: unknown) => log.error({ err, hostId }, 'host not marked offline after its agent left')));
+    });
+  });
+
+  // ---- silent hosts, old batch ids
+  let lastPrune = 0;
+  const sweep = async () => {
+    await announce(await hostsRepo.sweepSilent(ctx.config.HOST_OFFLINE_AFTER_SECONDS));
+    if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+      lastPrune = Date.now();
+      await traffic.pruneBatches(BATCH_KEEP_DAYS);
+    }
+  };
+  const sweepTimer = setInterval(() => {
+    sweep().catch((err: unknown) => log.error({ err }, 'host sweep failed'));
+  }, ctx.config.HOST_SWEEP_MS);
+  sweepTimer.unref();
+
+  return {
+    io,
+    connectedHosts: () => [...hosts.keys()],
+    sweep,
+    async settled() {
+      while (timer || running || work.size) {
+        if (work.size) await Promise.all(work);
+        else if (running) await running;
+        else await new Promise((r) => setTimeout(r, RECOMPUTE_DEBOUNCE_MS));
+      }
+    },
+    async close() {
+      closing = true;
+      clearInterval(sweepTimer);
+      clearTimeout(timer);
+      for (const f of off) f();
+      await unlisten();
+      await running;
+      await Promise.all(work);
+      io.disconnectSockets(true);
+      // io.close() would also close the HTTP server, which Fastify closes itself.
+      io.engine.close();
+    },
+  };
+}
+
+/** Per-port samples as the repository takes them, or why the report is refused (misaligned, future, too large). */
+function checkSamples(samples: Array<{ portId: string; intervalStart: string; bytesIn: string; bytesOut: string }>): PortSample[] | string {
+  const alignMs = HOST_PROTOCOL.trafficIntervalMinutes * 60_000;
+  // The interval in progress may be reported (it starts in the past); allow one interval of clock difference.
+  const latest = Date.now() + alignMs;
+  const out: PortSample[] = [];
+  for (const [i, s] of samples.entries()) {
+    const start = Date.parse(s.intervalStart);
+    if (start % alignMs !== 0 || start > latest) {
+      return `samples.${i}.intervalStart must be a past time aligned to ${HOST_PROTOCOL.trafficIntervalMinutes} minutes`;
+    }
+    if (BigInt(s.bytesIn) > MAX_BYTES || BigInt(s.bytesOut) > MAX_BYTES) return `samples.${i}: byte count too large`;
+    if (!UUID.test(s.portId)) return `samples.${i}.portId is not a port id`;
+    out.push({ port_id: s.portId, interval_start: new Date(start).toISOString(), bytes_in: s.bytesIn, bytes_out: s.bytesOut });
+  }
+  return out;
+}
