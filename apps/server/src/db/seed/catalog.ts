@@ -40,6 +40,27 @@ const KIND_NAMES: Record<'dedicated' | 'shared', LocalizedNames> = {
 const MODEMS_PER_CARRIER = 4; // 9 carriers → 36 dedicated + 9 shared modems
 const SHARED_CAPACITY = 5;
 const SHARED_INTERVAL = 10;
+/** The seeded modems listen on SEED_PORT_BASE + 2i (HTTP) and + 2i + 1 (SOCKS5), i counted across all hosts. */
+const SEED_PORT_BASE = 21000;
+const SEED_PORT_BASE_ALT = 41000;
+/** The addresses the previous seed gave its modems (RFC 5737 documentation ranges). */
+const OLD_DEMO_IP = /^(192\.0\.2|198\.51\.100|203\.0\.113)\./;
+
+/** How many modems the seed creates. */
+const SEEDED_MODEMS = COUNTRIES.reduce((n, c) => n + c.carriers.length * (MODEMS_PER_CARRIER + 1), 0);
+
+/**
+ * The listening ports of the i-th seeded modem: unique across every seeded host (the embedded agent serves them all
+ * on one machine), within 1024–65535, and clear of the app's own PORT.
+ */
+export function seededModemPorts(i: number, appPort: number): { http: number; socks: number } {
+  const clash = appPort >= SEED_PORT_BASE && appPort < SEED_PORT_BASE + 2 * SEEDED_MODEMS;
+  const base = clash ? SEED_PORT_BASE_ALT : SEED_PORT_BASE;
+  return { http: base + 2 * i, socks: base + 2 * i + 1 };
+}
+
+/** The seeded modem's own loopback address, from which the embedded agent's simulated modem sends (never 127.0.0.1). */
+export const seededModemIp = (hostIndex: number, modemIndex: number) => `127.0.${hostIndex + 1}.${modemIndex + 1}`;
 
 /**
  * The demo catalog: countries with carriers and regions, tariffs, one host per country with modems, and the demo
@@ -48,13 +69,16 @@ const SHARED_INTERVAL = 10;
 export async function seedCatalog(ctx: AppContext): Promise<void> {
   const { db } = ctx;
   let imeiSeq = 0;
-  let ipSeq = 10;
+  // The demo hosts are reached at the host name the product itself is reached at (the curl lines use it).
+  const address = new URL(ctx.config.publicUrl).hostname;
   for (const [ci, c] of COUNTRIES.entries()) {
+    let modemIndex = 0;
     await db.insertInto('countries').values({ code: c.code, names: JSON.stringify(c.names) as unknown as LocalizedNames, sort: ci })
       .onConflict((oc) => oc.column('code').doNothing()).execute();
     const country = await db.selectFrom('countries').select('id').where('code', '=', c.code).executeTakeFirstOrThrow();
     const hostName = `${c.code.toLowerCase()}1.proxy.cellport.local`;
-    await db.insertInto('hosts').values({ name: hostName, address: hostName }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db.insertInto('hosts').values({ name: hostName, address }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db.updateTable('hosts').set({ address }).where('name', '=', hostName).where('address', '<>', address).execute();
     const host = await db.selectFrom('hosts').select('id').where('name', '=', hostName).executeTakeFirstOrThrow();
 
     for (const kind of ['dedicated', 'shared'] as const) {
@@ -82,16 +106,17 @@ export async function seedCatalog(ctx: AppContext): Promise<void> {
         regionIds.push(r.id);
       }
       for (let m = 0; m <= MODEMS_PER_CARRIER; m++) {
+        const ports = seededModemPorts(imeiSeq, ctx.config.PORT);
+        const extIp = seededModemIp(ci, modemIndex++);
         imeiSeq++;
-        ipSeq++;
+        const imei = `35${String(imeiSeq).padStart(13, '0')}`;
         const shared = m === MODEMS_PER_CARRIER;
         await db.insertInto('modems').values({
-          imei: `35${String(imeiSeq).padStart(13, '0')}`, host_id: host.id,
-          http_port: 20000 + imeiSeq, socks_port: 30000 + imeiSeq,
-          ext_ip: `${['192.0.2', '198.51.100', '203.0.113'][ipSeq % 3]}.${ipSeq}`,
+          imei, host_id: host.id, http_port: ports.http, socks_port: ports.socks, ext_ip: extIp, driver: 'simulated',
           country_id: country.id, carrier_id: carrierRow.id, region_id: regionIds[m % regionIds.length] ?? null,
           is_shared: shared, capacity: shared ? SHARED_CAPACITY : 1, rotation_interval: shared ? SHARED_INTERVAL : null,
         }).onConflict((oc) => oc.column('imei').doNothing()).execute();
+        await correctOldSeededModem(ctx, host.id, imei, ports, extIp);
       }
     }
   }
@@ -105,4 +130,24 @@ export async function seedCatalog(ctx: AppContext): Promise<void> {
       userId: demo.id, coin: 'usdt', amount, kind: 'demo-credit', reference: `seed:demo-balance:${demo.id}`,
     }));
   }
+}
+
+/**
+ * A database seeded by the previous version has this modem on a documentation IP and ports that other hosts' modems
+ * share. While it still holds such an IP (so no operator and no agent rotation set it), it gets the new seed's
+ * ports, loopback address and driver — unless another modem of its host already listens on one of those ports.
+ */
+async function correctOldSeededModem(ctx: AppContext, hostId: string, imei: string, ports: { http: number; socks: number }, extIp: string): Promise<void> {
+  const modem = await ctx.db.selectFrom('modems').select(['id', 'ext_ip', 'http_port', 'socks_port'])
+    .where('imei', '=', imei).where('host_id', '=', hostId).executeTakeFirst();
+  if (!modem || !OLD_DEMO_IP.test(modem.ext_ip)) return;
+  const taken = await ctx.db.selectFrom('modems').select('id').where('host_id', '=', hostId).where('id', '<>', modem.id)
+    .where((eb) => eb.or([eb('http_port', 'in', [ports.http, ports.socks]), eb('socks_port', 'in', [ports.http, ports.socks])]))
+    .executeTakeFirst();
+  if (taken) {
+    ctx.log.warn({ imei }, 'seeded modem kept its old ports: another modem of its host listens on the new ones');
+    return;
+  }
+  await ctx.db.updateTable('modems').set({ http_port: ports.http, socks_port: ports.socks, ext_ip: extIp, driver: 'simulated' })
+    .where('id', '=', modem.id).execute();
 }
