@@ -1,0 +1,66 @@
+// Our proxy core for bench/proxy.mjs, alone in its own process so its CPU time and RSS can be read apart from the
+// load generator's. bench/proxy.mjs bundles it with esbuild (as the agent's own build does) and runs the bundle;
+// by hand: node --import tsx bench/lib/proxy-ours.ts '<json options>'.
+// One ModemProxy (the agent's proxy core, as the host agent builds it) with two customer ports: one reached with a
+// login and password, one by a whitelisted client address (SOCKS no-authentication). Prints one JSON line when it
+// listens; each line "stats" on stdin gets one JSON line back (process.memoryUsage, open connections); closes and
+// exits when stdin ends.
+import { createInterface } from 'node:readline';
+import { ModemProxy } from '../../apps/agent/src/proxy/modem-proxy.js';
+import { createTargetPolicy } from '../../apps/agent/src/proxy/target-policy.js';
+import { TrafficMeter } from '../../apps/agent/src/proxy/traffic-meter.js';
+import type { Logger, ProxyLimits } from '../../apps/agent/src/proxy/types.js';
+
+interface Options {
+  listenHost: string;
+  httpPort: number;
+  socksPort: number;
+  egress: string;
+  login: string;
+  password: string;
+  /** Client address whose connections belong to the second port without credentials. */
+  whitelisted: string;
+  limits?: Partial<ProxyLimits>;
+}
+
+const options = JSON.parse(process.argv[2] ?? '{}') as Options;
+
+// Warnings and errors go to stderr (the first few), so a failing run says why without slowing a healthy one.
+let logged = 0;
+const toStderr = (level: string) => (fields: object, message: string) => {
+  if (logged++ < 20) process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);
+};
+const log: Logger = { info() {}, warn: toStderr('warn'), error: toStderr('error') };
+
+const meter = new TrafficMeter();
+const proxy = new ModemProxy({
+  imei: 'bench-modem',
+  listenHost: options.listenHost,
+  httpPort: options.httpPort,
+  socksPort: options.socksPort,
+  egress: options.egress,
+  policy: createTargetPolicy({ allowLoopback: true, allowPrivate: false, deniedCidrs: [] }),
+  meter,
+  log,
+  limits: options.limits,
+});
+await proxy.start();
+const expiresAt = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
+proxy.setPorts([
+  { id: 'bench-port-login', login: options.login, password: options.password, whitelist: [], state: 'active', expiresAt },
+  { id: 'bench-port-whitelist', login: 'bench-whitelisted', password: 'unused-password', whitelist: [options.whitelisted], state: 'active', expiresAt },
+]);
+process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, limits: proxy.limits })}\n`);
+
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  if (line.trim() === 'stats') {
+    const traffic = meter.collect();
+    let bytes = 0;
+    for (const s of traffic) bytes += Number(s.bytesIn + s.bytesOut);
+    process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage(), connections: proxy.connectionCount, meteredBytes: bytes })}\n`);
+  }
+});
+lines.on('close', () => {
+  void proxy.close().then(() => process.exit(0));
+});
