@@ -1,0 +1,311 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Socket as NetSocket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { Server as IoServer, type Socket as IoSocket } from 'socket.io';
+import { SocksClient } from 'socks';
+import { ProxyAgent, request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  HOST_KEY_REFUSED, HOST_PROTOCOL, type DesiredModem, type DesiredState, type PortAccess, type RotateReply, type TrafficReport,
+} from '@cellport/shared/schemas/host-protocol';
+import { createTargetPolicy } from '../proxy/target-policy.js';
+import { LoopbackPool, SimulatedModemDriver } from './drivers/simulated.js';
+import { HostAgent } from './host-agent.js';
+import { createLogger } from './log.js';
+
+// The agent's runtime against a peer that speaks the host protocol (a socket.io server playing the Cellport server),
+// with real proxy sockets to a local site that answers with the address it sees.
+
+const KEY = 'chk_testtesttesttesttesttesttest';
+const far = () => new Date(Date.now() + 86_400_000).toISOString();
+
+let site: HttpServer;
+let sitePort: number;
+
+async function freePort(): Promise<number> {
+  const s = createNetServer();
+  s.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const { port } = s.address() as AddressInfo;
+  s.close();
+  await once(s, 'close');
+  return port;
+}
+
+/** Polls a condition the agent reaches by itself (a state applied, a clock passing); bounded, never a fixed sleep. */
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, limitMs = 10_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  site = createHttpServer((req, res) => res.end(req.socket.remoteAddress?.replace('::ffff:', '')));
+  site.listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  sitePort = (site.address() as AddressInfo).port;
+});
+afterAll(() => { site.close(); });
+
+/** A server side of the protocol: sends states, asks for rotations, records heartbeats and traffic. */
+class FakeServer {
+  readonly io: IoServer;
+  readonly heartbeats: unknown[] = [];
+  readonly reports: TrafficReport[] = [];
+  readonly counted = new Set<string>();
+  /** The next report is received but not acknowledged (a lost ack). */
+  dropNextAck = false;
+  refusals = 0;
+  socket: IoSocket | null = null;
+  url = '';
+  constructor(public state: DesiredState) {
+    const http = createHttpServer();
+    this.io = new IoServer(http, { path: HOST_PROTOCOL.path });
+    this.io.use((socket, next) => {
+      if ((socket.handshake.auth as { key?: string }).key === KEY) return next();
+      this.refusals++;
+      next(new Error(HOST_KEY_REFUSED));
+    });
+    this.io.on('connection', (socket) => {
+      this.socket = socket;
+      socket.emit('state', this.state);
+      socket.on('heartbeat', (hb: unknown) => this.heartbeats.push(hb));
+      socket.on('traffic', (report: TrafficReport, ack: (a: unknown) => void) => {
+        this.reports.push(report);
+        if (this.dropNextAck) { this.dropNextAck = false; return; }
+        const duplicate = this.counted.has(report.batchId);
+        this.counted.add(report.batchId);
+        ack({ batchId: report.batchId, accepted: duplicate ? 0 : report.samples.length, duplicate });
+      });
+    });
+  }
+  async listen(port = 0): Promise<void> {
+    const http = this.io.httpServer as HttpServer;
+    http.listen(port, '127.0.0.1');
+    await once(http, 'listening');
+    this.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  }
+  push(state: DesiredState): void { this.state = state; this.socket?.emit('state', state); }
+  async close(): Promise<void> { await new Promise<void>((r) => { void this.io.close(() => r()); }); }
+}
+
+function port(over: Partial<PortAccess> = {}): PortAccess {
+  return { id: 'port-a', login: 'alice', password: 'secret-a', whitelist: [], state: 'active', expiresAt: far(), ...over };
+}
+
+async function modem(imei: string, extIp: string, ports: PortAccess[]): Promise<DesiredModem> {
+  return { id: `m-${imei}`, imei, httpPort: await freePort(), socksPort: await freePort(), extIp, driver: 'simulated', isShared: false, ports };
+}
+
+const stateOf = (version: string, modems: DesiredModem[]): DesiredState =>
+  ({ version, hostId: 'host-1', hostName: 'h1', generatedAt: new Date().toISOString(), modems });
+
+async function viaHttp(m: DesiredModem, login: string, password: string, tunnel = false): Promise<{ status: number; body: string }> {
+  const dispatcher = new ProxyAgent({
+    uri: `http://127.0.0.1:${m.httpPort}`, token: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`, proxyTunnel: tunnel,
+  });
+  try {
+    const res = await request(`http://127.0.0.1:${sitePort}/`, { dispatcher });
+    return { status: res.statusCode, body: await res.body.text() };
+  } catch (err) {
+    // A refused CONNECT surfaces as an error carrying the proxy's status.
+    const status = Number(/\b(\d{3})\b/.exec(String((err as Error).message))?.[1] ?? 0);
+    return { status, body: '' };
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+async function socksTunnel(m: DesiredModem, login: string, password: string): Promise<NetSocket> {
+  const { socket } = await SocksClient.createConnection({
+    proxy: { host: '127.0.0.1', port: m.socksPort, type: 5, userId: login, password },
+    command: 'connect', destination: { host: '127.0.0.1', port: sitePort },
+  });
+  return socket;
+}
+
+/** What the site sees through a SOCKS tunnel. */
+async function seenViaSocks(m: DesiredModem, login: string, password: string): Promise<string> {
+  const socket = await socksTunnel(m, login, password);
+  socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString().split('\r\n\r\n')[1] ?? '';
+}
+
+const dirs: string[] = [];
+const running: HostAgent[] = [];
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((a) => a.stop()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function setup(state: DesiredState, dataDir?: string) {
+  const server = new FakeServer(state);
+  servers.push(server);
+  await server.listen();
+  const dir = dataDir ?? await mkdtemp(join(tmpdir(), 'agent-'));
+  if (!dataDir) dirs.push(dir);
+  const agent = startAgent(server.url, dir);
+  await agent.start();
+  return { server, agent, dir };
+}
+
+function startAgent(serverUrl: string, dir: string, key = KEY): HostAgent {
+  const driver = new SimulatedModemDriver(new LoopbackPool(), 40);
+  const agent = new HostAgent({
+    serverUrl, key, dataDir: dir, listenHost: '127.0.0.1',
+    policy: createTargetPolicy({ allowLoopback: true, allowPrivate: false, deniedCidrs: [] }),
+    driverFor: () => driver, log: createLogger('silent'), agentVersion: 'test', reportSeconds: 3600, ackTimeoutMs: 500,
+  });
+  running.push(agent);
+  return agent;
+}
+
+const serving = (agent: HostAgent, imei: string) => () => agent.snapshot().find((m) => m.imei === imei && m.state === 'online');
+
+describe('host agent runtime', () => {
+  it('serves the desired state: each modem sends from its own address, over HTTP and SOCKS5', async () => {
+    const m1 = await modem('111', '127.0.7.1', [port()]);
+    const m2 = await modem('222', '127.0.7.2', [port({ id: 'port-b', login: 'bob', password: 'secret-b' })]);
+    const { server, agent } = await setup(stateOf('v1', [m1, m2]));
+    await until(serving(agent, '222'), 'both modems served');
+
+    expect(await viaHttp(m1, 'alice', 'secret-a')).toEqual({ status: 200, body: '127.0.7.1' });
+    expect(await viaHttp(m2, 'bob', 'secret-b', true)).toEqual({ status: 200, body: '127.0.7.2' });
+    expect(await seenViaSocks(m2, 'bob', 'secret-b')).toBe('127.0.7.2');
+    expect((await viaHttp(m1, 'bob', 'secret-b')).status).toBe(407);
+
+    // Heartbeats report each modem's state and address.
+    const hb = await until(() => server.heartbeats.find((h) => (h as { stateVersion: string }).stateVersion === 'v1'), 'a heartbeat');
+    expect((hb as { modems: unknown[] }).modems).toEqual(expect.arrayContaining([
+      expect.objectContaining({ imei: '111', state: 'online', extIp: '127.0.7.1' }),
+      expect.objectContaining({ imei: '222', state: 'online', extIp: '127.0.7.2' }),
+    ]));
+  });
+
+  it('applies a change at once: a suspended port cuts its open tunnel and refuses new connections', async () => {
+    const m1 = await modem('111', '127.0.7.3', [port()]);
+    const { server, agent } = await setup(stateOf('v1', [m1]));
+    await until(serving(agent, '111'), 'the modem served');
+    const tunnel = await socksTunnel(m1, 'alice', 'secret-a');
+    const closed = once(tunnel, 'close');
+
+    server.push(stateOf('v2', [{ ...m1, ports: [port({ state: 'suspended' })] }]));
+    await closed;
+    expect((await viaHttp(m1, 'alice', 'secret-a')).status).toBe(403);
+  });
+
+  it('rotates on command: statuses flow back, the next request shows the new IP, old tunnels close', async () => {
+    const m1 = await modem('111', '127.0.7.4', [port()]);
+    const { server, agent } = await setup(stateOf('v1', [m1]));
+    await until(serving(agent, '111'), 'the modem served');
+    const statuses: string[] = [];
+    server.socket!.on('rotation-status', (s: { status: string }) => statuses.push(s.status));
+    const tunnel = await socksTunnel(m1, 'alice', 'secret-a');
+    const closed = once(tunnel, 'close');
+
+    const reply = await server.socket!.timeout(10_000).emitWithAck('rotate', { commandId: 'c1', imei: '111' }) as RotateReply;
+    expect(reply.ok).toBe(true);
+    const extIp = (reply as { extIp: string }).extIp;
+    expect(extIp).toMatch(/^127\.0\.\d+\.\d+$/);
+    expect(extIp).not.toBe('127.0.7.4');
+    expect(statuses).toEqual(['rotating', 'applying']);
+    await closed;
+    expect((await viaHttp(m1, 'alice', 'secret-a')).body).toBe(extIp);
+
+    const unknown = await server.socket!.timeout(10_000).emitWithAck('rotate', { commandId: 'c2', imei: '999' }) as RotateReply;
+    expect(unknown).toEqual({ ok: false, error: 'this host has no such modem' });
+  });
+
+  it('reports traffic per port in batches; a batch whose ack was lost is resent with the same id', async () => {
+    const m1 = await modem('111', '127.0.7.5', [port()]);
+    const { server, agent } = await setup(stateOf('v1', [m1]));
+    await until(serving(agent, '111'), 'the modem served');
+    await until(() => (server.socket?.connected ? true : undefined), 'the connection');
+    expect((await viaHttp(m1, 'alice', 'secret-a')).status).toBe(200);
+
+    server.dropNextAck = true;
+    await agent.reportNow().catch(() => {});
+    await until(() => server.reports[0], 'a report');
+    expect(server.counted.size).toBe(0);
+    const first = server.reports[0]!;
+    expect(first.samples).toEqual([expect.objectContaining({ portId: 'port-a' })]);
+    expect(BigInt(first.samples[0]!.bytesIn)).toBeGreaterThan(0n);
+
+    await agent.reportNow();
+    expect(server.reports[1]?.batchId).toBe(first.batchId);
+    expect(server.counted).toEqual(new Set([first.batchId]));
+  });
+
+  it('keeps serving through a server outage and a restart, and enforces expiry by its own clock', async () => {
+    const m1 = await modem('111', '127.0.7.6', [
+      port(),
+      port({ id: 'port-soon', login: 'carol', password: 'secret-c', expiresAt: new Date(Date.now() + 1500).toISOString() }),
+    ]);
+    const { server, agent, dir } = await setup(stateOf('v1', [m1]));
+    await until(serving(agent, '111'), 'the modem served');
+    const tunnel = await socksTunnel(m1, 'carol', 'secret-c');
+    const cut = once(tunnel, 'close');
+    await server.close();
+    servers.splice(servers.indexOf(server), 1);
+
+    // The server is gone: carol's port expires on the agent's clock, her tunnel is cut, new connections refused.
+    await cut;
+    expect((await viaHttp(m1, 'carol', 'secret-c')).status).toBe(403);
+    expect((await viaHttp(m1, 'alice', 'secret-a')).body).toBe('127.0.7.6');
+
+    // The agent restarts while the server is still down: it serves the state it kept.
+    await agent.stop();
+    running.splice(running.indexOf(agent), 1);
+    const restarted = startAgent('http://127.0.0.1:1', dir);
+    await restarted.start();
+    await until(serving(restarted, '111'), 'the kept state served');
+    expect((await viaHttp(m1, 'alice', 'secret-a')).body).toBe('127.0.7.6');
+    expect((await viaHttp(m1, 'carol', 'secret-c')).status).toBe(403);
+  });
+
+  it('a listening port already taken leaves that modem offline with the reason; the others serve', async () => {
+    const blocker = createNetServer();
+    blocker.listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const taken = (blocker.address() as AddressInfo).port;
+    try {
+      const m1 = { ...(await modem('111', '127.0.7.7', [port()])), httpPort: taken };
+      const m2 = await modem('222', '127.0.7.8', [port({ id: 'port-b', login: 'bob', password: 'secret-b' })]);
+      const { agent } = await setup(stateOf('v1', [m1, m2]));
+      await until(serving(agent, '222'), 'the free modem served');
+      const offline = agent.snapshot().find((m) => m.imei === '111');
+      expect(offline).toMatchObject({ state: 'offline' });
+      expect(offline?.problem).toContain(String(taken));
+      expect((await viaHttp(m2, 'bob', 'secret-b')).body).toBe('127.0.7.8');
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe('a refused key', () => {
+  it('never gets a state', async () => {
+    const m1 = await modem('111', '127.0.7.9', [port()]);
+    const server = new FakeServer(stateOf('v1', [m1]));
+    servers.push(server);
+    await server.listen();
+    const dir = await mkdtemp(join(tmpdir(), 'agent-'));
+    dirs.push(dir);
+    const agent = startAgent(server.url, dir, 'chk_wrongwrongwrongwrongwrongwrong');
+    await agent.start();
+    await until(() => (server.refusals > 0 ? true : undefined), 'the refusal');
+    expect(server.socket).toBeNull();
+    expect(agent.snapshot()).toEqual([]);
+  });
+});

@@ -1,0 +1,234 @@
+import type { Socket } from 'socket.io-client';
+import {
+  HOST_PROTOCOL, agentErrorSchema, desiredStateSchema, rotateCommandSchema, trafficAckSchema,
+  type DesiredModem, type DesiredState, type Heartbeat, type RotateReply,
+} from '@cellport/shared/schemas/host-protocol';
+import { ModemProxy } from '../proxy/modem-proxy.js';
+import { TrafficMeter } from '../proxy/traffic-meter.js';
+import type { Logger } from '../proxy/types.js';
+import type { TargetPolicy } from '../proxy/target-policy.js';
+import type { ModemDriver } from './drivers/modem-driver.js';
+import { connectToServer } from './server-link.js';
+import { StateStore } from './state-store.js';
+import { TrafficJournal } from './traffic-journal.js';
+
+export interface HostAgentOptions {
+  serverUrl: string;
+  key: string;
+  /** This host's own directory: its last state and unsent traffic. */
+  dataDir: string;
+  listenHost: string;
+  policy: TargetPolicy;
+  driverFor(kind: DesiredModem['driver']): ModemDriver;
+  log: Logger;
+  agentVersion: string;
+  reportSeconds: number;
+  /** How long a traffic batch waits for the server's acknowledgement before it is sent again later. */
+  ackTimeoutMs?: number;
+}
+
+/** One modem as served: its proxy (null while its ports cannot be opened) and what the agent knows of it. */
+interface ServedModem {
+  desired: DesiredModem;
+  extIp: string;
+  proxy: ModemProxy | null;
+  problem: string | undefined;
+  rotating: boolean;
+}
+
+/**
+ * Serves one host: applies the desired state the server sends (kept on disk, so the ports keep working through an
+ * outage and a restart), runs rotations, sends heartbeats, and reports per-port traffic in batches that are journaled
+ * before they are sent.
+ */
+export class HostAgent {
+  private readonly store: StateStore;
+  private readonly journal: TrafficJournal;
+  private readonly meter = new TrafficMeter();
+  private readonly modems = new Map<string, ServedModem>();
+  private state: DesiredState | null = null;
+  private socket: Socket | null = null;
+  private applying: Promise<void> = Promise.resolve();
+  private flushing: Promise<void> | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly started = Date.now();
+
+  constructor(private readonly options: HostAgentOptions) {
+    this.store = new StateStore(options.dataDir);
+    this.journal = new TrafficJournal(options.dataDir);
+  }
+
+  async start(): Promise<void> {
+    const saved = await this.store.load();
+    if (saved) {
+      this.options.log.info({ modems: saved.modems.length, version: saved.version }, 'serving the last state kept on disk');
+      await this.apply(saved, false);
+    }
+    const socket = connectToServer(this.options.serverUrl, this.options.key, this.options.log);
+    this.socket = socket;
+    socket.on('connect', () => { this.sendHeartbeat(); void this.flushTraffic(); });
+    socket.on('state', (raw: unknown) => {
+      const parsed = desiredStateSchema.safeParse(raw);
+      if (!parsed.success) return this.options.log.error({ issues: parsed.error.issues.slice(0, 3) }, 'the server sent a state this agent cannot read');
+      void this.apply(parsed.data, true);
+    });
+    socket.on('rotate', (raw: unknown, ack: (reply: RotateReply) => void) => {
+      if (typeof ack !== 'function') return;
+      const parsed = rotateCommandSchema.safeParse(raw);
+      if (!parsed.success) return ack({ ok: false, error: 'malformed rotate command' });
+      void this.rotate(parsed.data.commandId, parsed.data.imei).then(ack);
+    });
+    this.timers.push(setInterval(() => this.sendHeartbeat(), HOST_PROTOCOL.heartbeatSeconds * 1000).unref());
+    this.timers.push(setInterval(() => void this.collectTraffic().then(() => this.flushTraffic()), this.options.reportSeconds * 1000).unref());
+  }
+
+  /** Stops serving: collects what was counted (kept on disk for the next start), closes ports and the connection. */
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.socket?.close();
+    await this.applying;
+    await Promise.all([...this.modems.values()].map((m) => m.proxy?.close()));
+    await this.collectTraffic();
+    this.modems.clear();
+  }
+
+  /** The served modems, for tests and the heartbeat. */
+  snapshot(): Heartbeat['modems'] {
+    return [...this.modems.values()].map((m) => ({
+      imei: m.desired.imei,
+      state: m.proxy === null ? 'offline' : m.rotating ? 'rotating' : 'online',
+      extIp: m.extIp,
+      connections: m.proxy?.connectionCount ?? 0,
+      ...(m.problem ? { problem: m.problem } : {}),
+    }));
+  }
+
+  private apply(state: DesiredState, persist: boolean): Promise<void> {
+    // One application at a time, in the order states arrived.
+    this.applying = this.applying.then(async () => {
+      if (this.state?.version === state.version) return;
+      if (persist) await this.store.save(state);
+      this.state = state;
+      const wanted = new Set(state.modems.map((m) => m.imei));
+      for (const [imei, served] of this.modems) {
+        if (!wanted.has(imei)) {
+          this.modems.delete(imei);
+          await served.proxy?.close();
+        }
+      }
+      for (const desired of state.modems) await this.applyModem(desired);
+      this.sendHeartbeat();
+    }).catch((err: unknown) => this.options.log.error({ err }, 'could not apply the desired state'));
+    return this.applying;
+  }
+
+  private async applyModem(desired: DesiredModem): Promise<void> {
+    const served = this.modems.get(desired.imei);
+    const samePorts = served && served.desired.httpPort === desired.httpPort && served.desired.socksPort === desired.socksPort;
+    if (served && samePorts && served.proxy) {
+      served.desired = desired;
+      served.proxy.setPorts(desired.ports);
+      return;
+    }
+    await served?.proxy?.close();
+    const driver = this.options.driverFor(desired.driver);
+    const extIp = served?.extIp ?? driver.adopt(desired.extIp);
+    const proxy = new ModemProxy({
+      imei: desired.imei,
+      listenHost: this.options.listenHost,
+      httpPort: desired.httpPort,
+      socksPort: desired.socksPort,
+      egress: driver.egress({ imei: desired.imei, extIp }),
+      policy: this.options.policy,
+      meter: this.meter,
+      log: this.options.log,
+    });
+    const next: ServedModem = { desired, extIp, proxy: null, problem: undefined, rotating: false };
+    this.modems.set(desired.imei, next);
+    try {
+      await proxy.start();
+      proxy.setPorts(desired.ports);
+      next.proxy = proxy;
+    } catch (err) {
+      // One clear line; the modem stays offline (the console shows why) and everything else keeps serving.
+      next.problem = err instanceof Error ? err.message : String(err);
+      this.options.log.error({ imei: desired.imei }, `modem ${desired.imei} is offline: ${next.problem}`);
+    }
+  }
+
+  private async rotate(commandId: string, imei: string): Promise<RotateReply> {
+    await this.applying;
+    const served = this.modems.get(imei);
+    if (!served?.proxy) return { ok: false, error: served ? `modem is offline: ${served.problem ?? 'not serving'}` : 'this host has no such modem' };
+    if (served.rotating) return { ok: false, error: 'the modem is already rotating' };
+    const driver = this.options.driverFor(served.desired.driver);
+    const proxy = served.proxy;
+    served.rotating = true;
+    // New connections wait for the new IP; the ones on the old IP are closed once it changes.
+    proxy.beginRotation();
+    try {
+      const { extIp } = await driver.rotate({ imei, extIp: served.extIp }, (status) => {
+        this.socket?.emit('rotation-status', { commandId, imei, status });
+      });
+      served.extIp = extIp;
+      proxy.setEgress(driver.egress({ imei, extIp }));
+      this.options.log.info({ imei, extIp }, 'rotated');
+      return { ok: true, extIp };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      served.rotating = false;
+      proxy.endRotation();
+    }
+  }
+
+  private sendHeartbeat(): void {
+    if (!this.socket?.connected) return;
+    const heartbeat: Heartbeat = {
+      agentVersion: this.options.agentVersion,
+      uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
+      stateVersion: this.state?.version ?? null,
+      modems: this.snapshot(),
+    };
+    this.socket.emit('heartbeat', heartbeat);
+  }
+
+  private async collectTraffic(): Promise<void> {
+    const samples = this.meter.collect(Date.now());
+    if (samples.length > 0) await this.journal.append(samples).catch((err: unknown) => this.options.log.error({ err }, 'could not journal traffic'));
+  }
+
+  /** Sends the journaled batches in order; stops at the first that is not acknowledged (the next flush resends it). */
+  flushTraffic(): Promise<void> {
+    this.flushing ??= (async () => {
+      try {
+        for (const { file, report } of await this.journal.pending()) {
+          const socket = this.socket;
+          if (!socket?.connected) return;
+          const answer: unknown = await socket.timeout(this.options.ackTimeoutMs ?? 10_000).emitWithAck('traffic', report).catch(() => null);
+          const refused = agentErrorSchema.safeParse(answer);
+          if (refused.success) {
+            // The server will never accept this batch (it cannot read it): keep it from blocking the ones after it.
+            this.options.log.error({ batchId: report.batchId, error: refused.data.error }, 'the server refused a traffic batch; dropped');
+            await this.journal.acknowledge(file);
+            continue;
+          }
+          const ack = trafficAckSchema.safeParse(answer);
+          if (!ack.success || ack.data.batchId !== report.batchId) return;
+          await this.journal.acknowledge(file);
+        }
+      } catch (err) {
+        this.options.log.warn({ err }, 'traffic report not sent: will retry');
+      } finally {
+        this.flushing = null;
+      }
+    })();
+    return this.flushing;
+  }
+
+  /** Collects what was counted so far and sends it now (tests, and a prompt report after a busy minute). */
+  async reportNow(): Promise<void> {
+    await this.collectTraffic();
+    await this.flushTraffic();
+  }
+}
