@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { runSeed } from './db/seed/index.js';
+import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const { app, ctx } = await buildApp({ config, database });
   if (config.seedDemo) await runSeed(ctx);
 
+  let embeddedAgent: EmbeddedAgent | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
+      await embeddedAgent?.stop();
       await app.close();
       await database.close();
     } finally {
@@ -31,6 +34,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  if (config.EMBEDDED_AGENT) {
+    const address = app.server.address();
+    embeddedAgent = await startEmbeddedAgent(ctx, typeof address === 'object' && address ? address.port : config.PORT);
+  }
   app.log.info(`Cellport is ready at ${config.publicUrl} (database: ${database.kind === 'pglite' ? `embedded in ${config.DATA_DIR}` : 'PostgreSQL'})`);
 }
 
