@@ -197,6 +197,8 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext): Pr
         if (hosts.get(hostId) === conn && lastSeen) conn.lastSeen = lastSeen;
         await announce(changed).catch((err: unknown) => log.warn({ err, hostId }, 'modem change not announced'));
         answer(ack, { ok: true });
+        // The agent serves another version than the one sent last (it lost a state): it gets the whole state again.
+        if (conn.version !== null && parsed.data.stateVersion !== conn.version && hosts.get(hostId) === conn) await sendState(hostId, conn);
       }).catch((err: unknown) => {
         log.error({ err, hostId }, 'heartbeat not recorded');
         answer(ack, { error: 'heartbeat not recorded', retry: true } satisfies AgentError);

@@ -176,6 +176,28 @@ describe('host protocol: connection and desired state', () => {
     await leave(agent);
   });
 
+  it('queries nothing while nothing is announced, and sends the state again to an agent that serves another version', async () => {
+    const quiet = await buildCountingApp({ MODEM_CONTROL: 'agent' });
+    try {
+      await seedTestCatalog(quiet);
+      const host = await quiet.ctx.db.selectFrom('hosts').select('id').where('name', '=', 'gb1.proxy.cellport.local').executeTakeFirstOrThrow();
+      const agent = await FakeAgent.open(await listen(quiet), await issueHostKey(quiet.ctx.db, host.id));
+      const state = await agent.stateWhere(() => true);
+      await quiet.app.hostProtocol.settled();
+      const before = quiet.queries.count;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(quiet.queries.count).toBe(before);
+      expect(agent.states).toHaveLength(1);
+
+      await agent.send('heartbeat', { agentVersion: '0.1.0-test', uptimeSeconds: 1, stateVersion: 'not-this-one', modems: [] });
+      const again = await agent.stateWhere(() => agent.states.length === 2);
+      expect(again.version).toBe(state.version);
+      await agent.close();
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('disconnects an agent whose key was replaced, and refuses the old key', async () => {
     const agent = await FakeAgent.open(url, usKey);
     await agent.stateWhere(() => true);
