@@ -103,14 +103,15 @@ function HostModems({ host }: { host: Host }) {
         </thead>
         <tbody>
           {host.modems.length === 0 ? <tr><td colSpan={6} className="admin-table__empty">{t('hosts.noModems')}</td></tr> : null}
-          {host.modems.map((m) => <ModemRow key={m.id} modem={m} />)}
+          {host.modems.map((m) => <ModemRow key={m.id} modem={m} hostOnline={host.online} />)}
         </tbody>
       </table>
     </div>
   );
 }
 
-function ModemRow({ modem: m }: { modem: HostModem }) {
+/** A modem's state as its agent reported it; while the host is offline nobody reports it, and the row says so. */
+function ModemRow({ modem: m, hostOnline }: { modem: HostModem; hostOnline: boolean }) {
   const { t } = useT('admin');
   return (
     <tr>
@@ -118,6 +119,7 @@ function ModemRow({ modem: m }: { modem: HostModem }) {
       <td className="mono">{t('hosts.portPair', { http: m.httpPort, socks: m.socksPort })}</td>
       <td className="mono">{m.extIp}</td>
       <td>{m.retired ? <StatusBadge tone="neutral">{t('modemStatus.retired')}</StatusBadge>
+        : !hostOnline ? <StatusBadge tone="neutral">{t('hosts.noReport')}</StatusBadge>
         : m.online ? <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge> : <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>}</td>
       <td className="num">{m.connections}</td>
       <td className="admin-wrap">{m.problem ? <span className="admin-problem">{m.problem}</span> : <span className="admin-muted">—</span>}</td>

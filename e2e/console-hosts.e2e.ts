@@ -1,0 +1,159 @@
+// Issue 11 in the operator console: the hosts page shows each agent's last contact and its modems; the operator adds
+// a host and issues its key (seen once, with the agent's settings); on a customer's page the operator suspends a
+// port (abuse handling) and resumes it, and the deactivation confirmation says it cuts the customer's proxies.
+import type { APIRequestContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { useBrowser, visitCheck } from './support/browser.js';
+import { demo, expectDashboard, signIn } from './support/flows.js';
+import { exact, t } from './support/locales.js';
+import { useServer } from './support/server.js';
+
+const server = useServer({ name: 'console-hosts' });
+const browser = useBrowser();
+const operator = { email: 'hosts-ops@cellport.test', password: '' };
+
+beforeAll(async () => {
+  await server.stop();
+  const result = await server.admin('create', operator.email);
+  expect(result, result.stderr).toMatchObject({ code: 0 });
+  operator.password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
+  expect(operator.password, result.stdout).not.toBe('');
+  await server.start();
+}, 120_000);
+
+const a = (key: string, values?: Record<string, string | number>) => t('en', `admin:${key}`, values);
+const dialog = (page: Page) => page.getByRole('dialog');
+
+/** A same-origin API call with the session of `request`'s context (the Origin header passes the CSRF check). */
+async function call<T>(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
+  const response = await request.fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: data === undefined ? { origin: server.url } : { origin: server.url, 'content-type': 'application/json' },
+    ...(data === undefined ? {} : { data }),
+  });
+  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
+  return (await response.json()) as T;
+}
+
+async function toastsGone(page: Page) {
+  await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
+}
+async function expectToast(page: Page, text: string) {
+  await page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
+}
+
+interface Tariff { _id: string; country_id: string; carrier_id: string | null; region_id: string | null; isShared: boolean; rotationInterval: number }
+interface AdminHost { id: string; name: string; online: boolean; lastSeenAt: string | null; modems: unknown[] }
+interface CustomerDetail { customer: { id: string }; ports: { id: string; name: string; proxyLogin: string; suspendedAt: string | null }[] }
+
+describe('hosts and abuse handling in the console', () => {
+  test('hosts page with agents and modems; a key issued and shown once; a customer port suspended and resumed', async () => {
+    const { page, context } = browser;
+
+    // The demo customer buys a dedicated port from the demo balance; then the operator signs in in the same tab.
+    await signIn(page, server.url, 'en', demo);
+    await expectDashboard(page, server.url, 'en', 'Demo Customer');
+    const tariffs = await call<Tariff[]>(context.request, 'GET', '/tariffs');
+    const tariff = tariffs.find((x) => !x.isShared) ?? tariffs[0]!;
+    await call(context.request, 'POST', '/payment/balance/buy?lng=en', {
+      tariff_id: tariff._id, country_id: tariff.country_id, carrier_id: tariff.carrier_id, region_id: tariff.region_id,
+      isShared: tariff.isShared, rotationInterval: tariff.rotationInterval, modemCount: 1,
+    });
+    await context.clearCookies();
+    await signIn(page, server.url, 'en', operator, { redirect: '/en/admin' });
+    await page.waitForURL(`${server.url}/en/admin`);
+
+    // Hosts: the seeded demo hosts with their modems; each shows its last contact (or "Never") and its state.
+    await page.goto(`${server.url}/en/admin/inventory/hosts`);
+    await page.getByRole('tab', { name: a('inventory.hosts'), selected: true }).waitFor();
+    const hosts = (await call<{ items: AdminHost[] }>(context.request, 'GET', '/admin/hosts')).items;
+    expect(hosts.length).toBeGreaterThan(0);
+    const seeded = hosts.find((h) => h.modems.length > 0)!;
+    await page.getByRole('heading', { level: 2, name: new RegExp(`^${seeded.name}\\b`) }).waitFor();
+    const modems = page.getByRole('region', { name: a('hosts.modemsOf', { name: seeded.name }) });
+    await modems.getByRole('row').nth(seeded.modems.length).waitFor();
+    // Every modem row has its state: as reported while the host is online, "No report" while it is not.
+    const state = seeded.online ? /^(Online|Offline|Retired)$/ : /^(No report|Retired)$/;
+    expect((await modems.locator('tbody tr td:nth-child(4)').allTextContents()).every((text) => state.test(text.trim()))).toBe(true);
+    await page.waitForLoadState('networkidle');
+    await visitCheck(page, 'console-hosts');
+
+    // A new host: never contacted, no key yet.
+    await page.getByRole('button', { name: exact(a('inventory.addHost')) }).click();
+    await dialog(page).getByLabel(a('fields.name')).fill('edge-e2e');
+    await dialog(page).getByLabel(a('fields.address')).fill('proxy-e2e.example.net');
+    await dialog(page).getByRole('button', { name: exact(a('inventory.addHost')) }).click();
+    await expectToast(page, a('inventory.hostAdded'));
+    const card = page.locator('section', { has: page.getByRole('heading', { level: 2, name: /^edge-e2e\b/ }) });
+    await card.getByText(a('hosts.needKey')).waitFor();
+    await card.getByText(a('hosts.never'), { exact: true }).waitFor();
+    await card.getByText(a('hosts.keyNone'), { exact: true }).waitFor();
+
+    // Issue key: first a confirmation, then the key once with the agent's settings.
+    await page.getByRole('button', { name: a('hosts.issueKeyNamed', { name: 'edge-e2e' }) }).click();
+    await dialog(page).getByText(a('hosts.keyConfirmFirst', { name: 'edge-e2e' })).waitFor();
+    await dialog(page).getByRole('button', { name: exact(a('hosts.issueKey')) }).click();
+    const keyDialog = page.getByRole('dialog', { name: a('hosts.keyTitle', { name: 'edge-e2e' }) });
+    await keyDialog.waitFor();
+    const key = (await keyDialog.getByTestId('host-key').locator('code').textContent())!.trim();
+    expect(key).toMatch(/^chk_[A-Za-z0-9_-]{16,}$/);
+    const command = (await keyDialog.locator('pre').textContent())!;
+    expect(command).toBe(`CELLPORT_SERVER_URL=${server.url} \\\nCELLPORT_HOST_KEY=${key} \\\nAGENT_DATA_DIR=/var/lib/cellport-agent \\\nnpm run agent`);
+    await keyDialog.getByRole('button', { name: a('hosts.copyKey') }).waitFor();
+    await toastsGone(page);
+    await visitCheck(page, 'console-hosts-key-once');
+    await keyDialog.getByRole('button', { name: exact(a('hosts.keyDone')) }).click();
+    await keyDialog.waitFor({ state: 'detached' });
+    // Shown once: neither the page nor the API has it any more; the host now says a key is issued.
+    await card.getByText(a('hosts.keyIssued'), { exact: true }).waitFor();
+    expect(await page.content()).not.toContain(key);
+    const listing = await context.request.get(`${server.url}/api/v1/admin/hosts`);
+    expect(await listing.text()).not.toContain(key);
+
+    // Issuing again warns that the current key stops working; cancel keeps it.
+    await page.getByRole('button', { name: a('hosts.issueKeyNamed', { name: 'edge-e2e' }) }).click();
+    await dialog(page).getByText(a('hosts.keyConfirmReplace', { name: 'edge-e2e' })).waitFor();
+    await dialog(page).getByRole('button', { name: exact(a('actions.cancel')) }).click();
+
+    // The demo customer's page: the port, suspended (with a note for the audit log) and resumed.
+    await page.goto(`${server.url}/en/admin/customers`);
+    await page.getByLabel(a('customers.search')).fill('demo@');
+    await page.getByRole('link', { name: demo.email, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Demo Customer' }).waitFor();
+    const customerId = page.url().split('/').pop()!;
+    const before = await call<CustomerDetail>(context.request, 'GET', `/admin/customers/${customerId}`);
+    const port = before.ports[0]!;
+    expect(port.suspendedAt).toBeNull();
+    const ports = page.getByRole('region', { name: a('fields.ports') });
+    await page.getByRole('button', { name: a('customers.suspendNamed', { name: port.name }) }).click();
+    await dialog(page).getByText(a('customers.confirm.suspend.text', { name: port.name, login: port.proxyLogin })).waitFor();
+    await dialog(page).getByLabel(a('confirm.note')).fill('Abuse report #e2e');
+    await visitCheck(page, 'console-port-suspend-confirm');
+    await dialog(page).getByRole('button', { name: exact(a('customers.confirm.suspend.button')) }).click();
+    await expectToast(page, a('customers.suspendedToast'));
+    await ports.getByText(a('customers.suspended'), { exact: true }).waitFor();
+    const suspended = await call<CustomerDetail>(context.request, 'GET', `/admin/customers/${customerId}`);
+    expect(suspended.ports.find((p) => p.id === port.id)!.suspendedAt).not.toBeNull();
+    await toastsGone(page);
+    await visitCheck(page, 'console-port-suspended');
+
+    await page.getByRole('button', { name: a('customers.resumeNamed', { name: port.name }) }).click();
+    await dialog(page).getByRole('button', { name: exact(a('customers.confirm.resume.button')) }).click();
+    await expectToast(page, a('customers.resumedToast'));
+    await page.getByRole('button', { name: a('customers.suspendNamed', { name: port.name }) }).waitFor();
+    expect(await ports.getByText(a('customers.suspended'), { exact: true }).count()).toBe(0);
+    const resumed = await call<CustomerDetail>(context.request, 'GET', `/admin/customers/${customerId}`);
+    expect(resumed.ports.find((p) => p.id === port.id)!.suspendedAt).toBeNull();
+
+    // Deactivating says it cuts the proxies (cancelled here: deactivation has its own tests).
+    await page.getByRole('button', { name: exact(a('customers.deactivate')) }).click();
+    await dialog(page).getByText(a('customers.confirm.deactivate.text', { email: demo.email })).waitFor();
+    await dialog(page).getByRole('button', { name: exact(a('actions.cancel')) }).click();
+
+    // The audit log has both port actions, the note kept with the suspension.
+    const audit = await call<{ items: { action: string; targetId: string; after: { reason?: string | null } }[] }>(
+      context.request, 'GET', `/admin/audit?target_id=${port.id}`);
+    expect(audit.items.map((e) => e.action)).toEqual(['port.resume', 'port.suspend']);
+    expect(audit.items[1]!.after.reason).toBe('Abuse report #e2e');
+  });
+});
