@@ -8,7 +8,8 @@ import { demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, t } from './support/locales.js';
 import { useServer } from './support/server.js';
 
-const server = useServer({ name: 'console-hosts' });
+// The embedded agent serves the seeded hosts (asked for explicitly: the hosts page should show live agents).
+const server = useServer({ name: 'console-hosts', env: { EMBEDDED_AGENT: 'true' } });
 const browser = useBrowser();
 const operator = { email: 'hosts-ops@cellport.test', password: '' };
 
@@ -43,7 +44,7 @@ async function expectToast(page: Page, text: string) {
 }
 
 interface Tariff { _id: string; country_id: string; carrier_id: string | null; region_id: string | null; isShared: boolean; rotationInterval: number }
-interface AdminHost { id: string; name: string; online: boolean; lastSeenAt: string | null; modems: unknown[] }
+interface AdminHost { id: string; name: string; online: boolean; agentVersion: string | null; lastSeenAt: string | null; modems: unknown[] }
 interface CustomerDetail { customer: { id: string }; ports: { id: string; name: string; proxyLogin: string; suspendedAt: string | null }[] }
 
 describe('hosts and abuse handling in the console', () => {
@@ -63,12 +64,20 @@ describe('hosts and abuse handling in the console', () => {
     await signIn(page, server.url, 'en', operator, { redirect: '/en/admin' });
     await page.waitForURL(`${server.url}/en/admin`);
 
-    // Hosts: the seeded demo hosts with their modems; each shows its last contact (or "Never") and its state.
+    // Hosts: the seeded demo hosts, served by the embedded agent, with their modems; each shows its last contact,
+    // agent version and uptime.
+    let hosts: AdminHost[] = [];
+    await expect.poll(async () => {
+      hosts = (await call<{ items: AdminHost[] }>(context.request, 'GET', '/admin/hosts')).items;
+      return hosts.length > 0 && hosts.every((h) => h.online);
+    }, { timeout: 30_000 }).toBe(true);
+    const seeded = hosts.find((h) => h.modems.length > 0)!;
     await page.goto(`${server.url}/en/admin/inventory/hosts`);
     await page.getByRole('tab', { name: a('inventory.hosts'), selected: true }).waitFor();
-    const hosts = (await call<{ items: AdminHost[] }>(context.request, 'GET', '/admin/hosts')).items;
-    expect(hosts.length).toBeGreaterThan(0);
-    const seeded = hosts.find((h) => h.modems.length > 0)!;
+    const seededCard = page.locator('section', { has: page.getByRole('heading', { level: 2, name: new RegExp(`^${seeded.name.replace(/\./g, '\\.')}\\b`) }) });
+    await seededCard.getByText(a('modemStatus.online'), { exact: true }).first().waitFor();
+    await seededCard.getByText(seeded.agentVersion!, { exact: true }).waitFor();
+    await seededCard.getByText(/^(now|\d+ seconds? ago)$/).waitFor();
     await page.getByRole('heading', { level: 2, name: new RegExp(`^${seeded.name}\\b`) }).waitFor();
     const modems = page.getByRole('region', { name: a('hosts.modemsOf', { name: seeded.name }) });
     await modems.getByRole('row').nth(seeded.modems.length).waitFor();
