@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  if (config.EMBEDDED_AGENT) {
+  if (config.embeddedAgent) {
     const address = app.server.address();
     embeddedAgent = await startEmbeddedAgent(ctx, typeof address === 'object' && address ? address.port : config.PORT);
   }

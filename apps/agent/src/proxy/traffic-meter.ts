@@ -24,6 +24,11 @@ interface Bucket { portId: string; intervalStart: number; bytesIn: number; bytes
 export class TrafficMeter {
   private readonly open = new Set<MeteredConnection>();
   private readonly buckets = new Map<string, Bucket>();
+  /**
+   * Called (synchronously) whenever bytes are counted, so the runtime can write closed connections' bytes to disk
+   * at once (drainCounted) and a crash loses only what connections still open moved.
+   */
+  onCounted: (() => void) | null = null;
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -64,6 +69,11 @@ export class TrafficMeter {
    */
   collect(now: number = this.clock()): TrafficSample[] {
     for (const conn of this.open) this.flush(conn, now);
+    return this.drainCounted();
+  }
+
+  /** What was counted so far (closed connections, and open ones up to their last flush), without reading open sockets. */
+  drainCounted(): TrafficSample[] {
     const samples: TrafficSample[] = [];
     for (const b of this.buckets.values()) {
       samples.push({ portId: b.portId, intervalStart: b.intervalStart, bytesIn: BigInt(b.bytesIn), bytesOut: BigInt(b.bytesOut) });
@@ -82,5 +92,6 @@ export class TrafficMeter {
     } else {
       this.buckets.set(key, { portId, intervalStart, bytesIn, bytesOut });
     }
+    this.onCounted?.();
   }
 }

@@ -51,11 +51,26 @@ export class HostAgent {
   private applying: Promise<void> = Promise.resolve();
   private flushing: Promise<void> | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
+  private recordScheduled = false;
   private readonly started = Date.now();
 
   constructor(private readonly options: HostAgentOptions) {
     this.store = new StateStore(options.dataDir);
     this.journal = new TrafficJournal(options.dataDir);
+    // Closed connections' bytes go to disk within the same turn of the event loop (coalesced), so a crash loses
+    // only what connections still open moved.
+    this.meter.onCounted = () => {
+      if (this.recordScheduled) return;
+      this.recordScheduled = true;
+      setImmediate(() => {
+        this.recordScheduled = false;
+        try {
+          this.journal.record(this.meter.drainCounted());
+        } catch (err) {
+          this.options.log.error({ err }, 'could not record traffic on disk');
+        }
+      });
+    };
   }
 
   async start(): Promise<void> {
@@ -117,6 +132,8 @@ export class HostAgent {
         }
       }
       for (const desired of state.modems) await this.applyModem(desired);
+      this.options.log.info({ version: state.version, modems: state.modems.length, ports: state.modems.reduce((n, m) => n + m.ports.length, 0) },
+        'serving the desired state');
       this.sendHeartbeat();
     }).catch((err: unknown) => this.options.log.error({ err }, 'could not apply the desired state'));
     return this.applying;
@@ -194,8 +211,7 @@ export class HostAgent {
   }
 
   private async collectTraffic(): Promise<void> {
-    const samples = this.meter.collect(Date.now());
-    if (samples.length > 0) await this.journal.append(samples).catch((err: unknown) => this.options.log.error({ err }, 'could not journal traffic'));
+    await this.journal.seal(this.meter.collect(Date.now())).catch((err: unknown) => this.options.log.error({ err }, 'could not journal traffic'));
   }
 
   /** Sends the journaled batches in order; stops at the first that is not acknowledged (the next flush resends it). */

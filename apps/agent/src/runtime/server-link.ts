@@ -25,7 +25,12 @@ export function connectToServer(serverUrl: string, key: string, log: Logger): So
     reported = '';
     log.info({ server: url.origin }, 'connected to the server');
   });
-  socket.on('disconnect', (reason) => log.warn({ reason }, 'disconnected from the server: serving the last state, reconnecting'));
+  socket.on('disconnect', (reason) => {
+    log.warn({ reason }, 'disconnected from the server: serving the last state, reconnecting');
+    // A server that shuts down (a restart, an upgrade) closes its sockets itself, and socket.io leaves reconnecting
+    // after that to us: try again after a second or two, spread so a farm of agents does not arrive at once.
+    if (reason === 'io server disconnect') setTimeout(() => { if (!socket.connected) socket.connect(); }, 1000 + Math.random() * 1000).unref();
+  });
   socket.on('connect_error', (err) => {
     const refused = err.message === HOST_KEY_REFUSED;
     const message = refused
