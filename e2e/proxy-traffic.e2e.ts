@@ -159,6 +159,7 @@ describe('the ports a customer buys carry real traffic', () => {
     expect(ipOf(other), `the other port keeps its IP: ${describeRun(other)}`).toBe(ips[1]);
     await toastsGone(page);
     await visitCheck(page, 'proxy-traffic-proxies-rotated');
+    const lines = await Promise.all(cards.map((card) => shown(card)));
 
     // The same page on a phone and in Russian and Chinese, Try it open on the new ports.
     await page.setViewportSize(phoneViewport);
@@ -198,7 +199,6 @@ describe('the ports a customer buys carry real traffic', () => {
     await visitCheck(page, 'proxy-traffic-traffic');
 
     // ---- open downloads through both ports, then the operator deactivates the customer ----
-    const lines = await Promise.all(cards.map((card) => shown(card)));
     const downloadVia = (line: string) => shBackground(`${line.replace(`${server.url}/api/v1/ip`, `${site.url}/download`)} -sS -o /dev/null`);
     const downloads: Running[] = [downloadVia(lines[0]!.http), downloadVia(lines[1]!.socks)];
     try {
@@ -245,7 +245,7 @@ describe('the ports a customer buys carry real traffic', () => {
 
         // The operator sees the account deactivated and the note that its proxies refuse every connection.
         await ops.page.getByText(t('en', 'admin:customers.deactivatedNote')).waitFor();
-        await expect.poll(() => ops.page.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
+        await ops.page.getByText(t('en', 'admin:customers.deactivatedToast')).waitFor({ state: 'hidden', timeout: 10_000 });
         await visitCheck(ops.page, 'proxy-traffic-operator-deactivated');
         expect(ops.errors).toEqual([]);
       } finally {
