@@ -37,6 +37,8 @@ export class ClientConnection implements MeteredConnection {
   pending: Buffer | null = null;
   /** Taken at accept: a destroyed socket no longer reports it. */
   readonly remoteAddress: string | undefined;
+  /** Date.now() at accept: a SOCKS handshake must end within handshakeTimeoutMs of it, however slowly it trickles. */
+  readonly acceptedAt = Date.now();
 
   constructor(readonly socket: TrackedSocket, readonly core: ProxyCore) {
     this.remoteAddress = socket.remoteAddress;

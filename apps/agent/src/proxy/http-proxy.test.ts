@@ -1,11 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { ProxyAgent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTargetPolicy } from './target-policy.js';
 import {
   access, basic, closed, EGRESS, httpConnect, ipv6Available, rawConnect, readAll, readUntil, seenThrough, startModem,
   startTargets, wholeResponse,
+  destroyTestClients,
 } from './test-support.js';
 import type { Targets, TestModem } from './test-support.js';
 
@@ -23,6 +24,7 @@ afterAll(async () => {
   await modem.close();
   await targets.close();
 });
+afterEach(destroyTestClients);
 
 /** A plain (absolute-URI) request through the proxy with node's http client. */
 function proxied(path: string, headers: Record<string, string> = {}, localAddress?: string):

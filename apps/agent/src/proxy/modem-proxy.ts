@@ -117,6 +117,11 @@ export class ModemProxy implements ProxyCore {
     return { http: http.port, socks: socks.port };
   }
 
+  /** New connections waiting for the rotation to end. */
+  get waitingForRotation(): number {
+    return this.waiters.size;
+  }
+
   /** Listens on both ports; if either cannot be bound, closes what it opened and rejects naming the port. */
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error(`ModemProxy ${this.imei} was already started`);
@@ -189,10 +194,16 @@ export class ModemProxy implements ProxyCore {
     this.sweepTimer = null;
     this.rotating = false;
     this.releaseWaiters(false);
-    for (const conn of this.conns) conn.socket.destroy();
+    const closing: Promise<unknown>[] = [];
+    for (const conn of this.conns) {
+      // The server's close callback can come before a socket's own 'close'; wait for those too, so that
+      // connectionCount is 0 and the meter has every byte once close() resolves.
+      closing.push(new Promise((resolve) => conn.socket.once('close', resolve)));
+      conn.socket.destroy();
+    }
     this.agent.destroy();
-    if (wasOpen === 'new') return;
-    await Promise.all([closeServer(this.httpServer), closeServer(this.socksServer)]);
+    if (wasOpen !== 'new') closing.push(closeServer(this.httpServer), closeServer(this.socksServer));
+    await Promise.all(closing);
   }
 
   // ProxyCore: used by the protocol front ends.

@@ -1,9 +1,10 @@
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTargetPolicy } from './target-policy.js';
 import {
   access, closed, EGRESS, ipv6Available, rawConnect, readAll, readUntil, seenThrough, socksConnect, startModem,
   startTargets,
+  destroyTestClients,
 } from './test-support.js';
 import type { Targets, TestModem } from './test-support.js';
 
@@ -21,6 +22,7 @@ afterAll(async () => {
   await modem.close();
   await targets.close();
 });
+afterEach(destroyTestClients);
 
 function userPass(login: string, password: string): Buffer {
   return Buffer.concat([Buffer.from([1, login.length]), Buffer.from(login), Buffer.from([password.length]), Buffer.from(password)]);

@@ -57,6 +57,11 @@ function refuse(socket: Socket, message: Buffer): void {
 
 function onData(this: TrackedSocket, chunk: Buffer): void {
   const conn = this[kConn]!;
+  // The socket's timeout is an idle timeout; a byte now and then must not keep a handshake open for ever.
+  if (Date.now() - conn.acceptedAt > conn.core.limits.handshakeTimeoutMs) {
+    this.destroy();
+    return;
+  }
   let buf = conn.pending === null ? chunk : Buffer.concat([conn.pending, chunk]);
   conn.pending = null;
   for (;;) {

@@ -4,6 +4,7 @@ import type { Server as HttpServer } from 'node:http';
 import { connect, createServer } from 'node:net';
 import type { AddressInfo, Server, Socket, SocketConnectOpts } from 'node:net';
 import { SocksClient } from 'socks';
+import { expect, vi } from 'vitest';
 import { ModemProxy } from './modem-proxy.js';
 import type { ModemProxyOptions } from './modem-proxy.js';
 import { createTargetPolicy } from './target-policy.js';
@@ -24,11 +25,10 @@ export async function ipv6Available(): Promise<boolean> {
   try {
     server.listen(0, '::1');
     await once(server, 'listening');
+    await new Promise((resolve) => server.close(resolve));
     return true;
   } catch {
     return false;
-  } finally {
-    server.close();
   }
 }
 
@@ -163,8 +163,27 @@ export function readAll(socket: Socket): Promise<Buffer> {
   });
 }
 
+/** Every client socket the helpers opened, so a test can end with none open (see destroyTestClients). */
+const clients = new Set<Socket>();
+
+function remember(socket: Socket): void {
+  clients.add(socket);
+  socket.once('close', () => clients.delete(socket));
+}
+
+/** Destroys client sockets a test left open (a paused client never notices the proxy's FIN). */
+export async function destroyTestClients(): Promise<void> {
+  const open = [...clients];
+  await Promise.all(open.map((socket) => {
+    const done = closed(socket);
+    socket.destroy();
+    return done;
+  }));
+}
+
 export async function rawConnect(port: number, localAddress?: string): Promise<Socket> {
   const socket = connect({ port, host: '127.0.0.1', localAddress });
+  remember(socket);
   socket.on('error', () => {});
   await once(socket, 'connect');
   return socket;
@@ -202,7 +221,17 @@ export async function socksConnect(proxyPort: number, host: string, port: number
     timeout: 20_000,
     socket_options: localAddress ? ({ localAddress } as SocketConnectOpts) : undefined,
   });
+  remember(socket);
   socket.on('error', () => {});
+  // The socks client re-emits bytes that came with its reply on the next turn and resumes the socket: keep them
+  // (and anything after) in the socket for the caller, who may read later.
+  const early: Buffer[] = [];
+  const keep = (chunk: Buffer) => early.push(chunk);
+  socket.on('data', keep);
+  await new Promise((resolve) => setImmediate(resolve));
+  socket.removeListener('data', keep);
+  socket.pause();
+  for (const chunk of early.reverse()) socket.unshift(chunk);
   return socket;
 }
 
@@ -210,6 +239,30 @@ export async function socksConnect(proxyPort: number, host: string, port: number
 export async function seenThrough(socket: Socket): Promise<string> {
   const data = await readUntil(socket, (d) => d.includes('\n'));
   return data.subarray(0, data.indexOf('\n')).toString();
+}
+
+/**
+ * Waits until no TCP socket is open in this process (the tests' own, closing from earlier steps), then counts the
+ * handles a test must leave as it found them.
+ */
+export async function quietResources(): Promise<ReturnType<typeof resourceCounts>> {
+  await vi.waitFor(() => expect(resourceCounts().sockets).toBe(0), { timeout: 10_000 });
+  await new Promise((resolve) => setImmediate(resolve)); // waitFor's own timer is gone by then
+  return resourceCounts();
+}
+
+/**
+ * Waits until sockets and listeners are back to `before`, then checks that there are no more timers than before
+ * (outside waitFor, whose own polling timer would count).
+ */
+export async function expectNoLeaks(before: ReturnType<typeof resourceCounts>): Promise<void> {
+  await vi.waitFor(() => {
+    const now = resourceCounts();
+    expect({ sockets: now.sockets, servers: now.servers }).toEqual({ sockets: before.sockets, servers: before.servers });
+  }, { timeout: 10_000 });
+  await new Promise((resolve) => setImmediate(resolve));
+  // A timer of the test runner's may have ended meanwhile; a leaked one of ours would make more.
+  expect(resourceCounts().timers).toBeLessThanOrEqual(before.timers);
 }
 
 export function resourceCounts(): { sockets: number; timers: number; servers: number } {
