@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { ProxyAgent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +219,25 @@ describe('HTTP proxy: targets', () => {
     await gone.close();
     expect((await proxied(`http://127.0.0.1:${port}/`, { 'proxy-authorization': AUTH })).res.statusCode).toBe(502);
     expect((await httpConnect(modem.http, `127.0.0.1:${port}`, AUTH)).status).toBe(502);
+  });
+});
+
+describe('HTTP proxy: slow targets', () => {
+  it('answers 504 when the target does not start answering within connectTimeoutMs', async () => {
+    const silent = createServer((socket) => socket.on('error', () => {})); // accepts, never answers
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const quick = await startModem({ ports: [P1], limits: { connectTimeoutMs: 100 } });
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const socket = await rawConnect(quick.http);
+      socket.write(`GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${AUTH}\r\n\r\n`);
+      expect((await readUntil(socket, wholeResponse)).toString()).toMatch(/^HTTP\/1\.1 504[^]*did not answer in time/);
+      socket.destroy();
+    } finally {
+      await quick.close();
+      silent.close();
+    }
   });
 });
 

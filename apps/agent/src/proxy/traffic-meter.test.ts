@@ -72,4 +72,31 @@ describe('traffic meter', () => {
     ]);
     stop();
   });
+
+  it('tells the runtime when bytes were counted; drainCounted returns them without reading open sockets', async () => {
+    const [proxySide, client, stop] = await socketPair();
+    const [otherSide, otherClient, stopOther] = await socketPair();
+    const meter = new TrafficMeter(() => 0);
+    let calls = 0;
+    meter.onCounted = () => calls++;
+    const closing: MeteredConnection = { portId: 'a', socket: proxySide, meteredRead: 0, meteredWritten: 0 };
+    const staying: MeteredConnection = { portId: 'b', socket: otherSide, meteredRead: 0, meteredWritten: 0 };
+    meter.track(closing);
+    meter.track(staying);
+    otherClient.write(Buffer.alloc(5));
+    await readBytes(otherSide, 5);
+    client.write(Buffer.alloc(9));
+    await readBytes(proxySide, 9);
+    client.destroy();
+    await once(proxySide, 'close');
+    meter.untrack(closing);
+    expect(calls).toBe(1);
+    expect(meter.drainCounted()).toEqual([{ portId: 'a', intervalStart: 0, bytesIn: 0n, bytesOut: 9n }]);
+    // The open connection's bytes come with the next collect, once.
+    expect(meter.collect(0)).toEqual([{ portId: 'b', intervalStart: 0, bytesIn: 0n, bytesOut: 5n }]);
+    expect(meter.collect(0)).toEqual([]);
+    otherClient.destroy();
+    stop();
+    stopOther();
+  });
 });
