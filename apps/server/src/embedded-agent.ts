@@ -35,11 +35,16 @@ export async function startEmbeddedAgent(ctx: AppContext, serverPort: number): P
     return null;
   }
   const serverHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  // The demo agent lets customers reach this machine's own sites, so on a loopback PUBLIC_URL (the newcomer's
+  // localhost) its ports listen on loopback only: nobody else on the network can use them to reach local services.
+  const publicHost = new URL(config.publicUrl).hostname;
+  const listenHost = publicHost === 'localhost' || /^127\./.test(publicHost) || publicHost === '[::1]' ? '127.0.0.1' : '0.0.0.0';
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     CELLPORT_SERVER_URL: `http://${serverHost.includes(':') ? `[${serverHost}]` : serverHost}:${serverPort}`,
     CELLPORT_HOST_KEY: keys.join(','),
     AGENT_DATA_DIR: join(resolve(config.DATA_DIR), 'agent'),
+    AGENT_LISTEN_HOST: listenHost,
     // The demo's customers try their proxies against sites on this very machine.
     AGENT_ALLOW_LOOPBACK: 'true',
     AGENT_TRAFFIC_REPORT_SECONDS: '10',
