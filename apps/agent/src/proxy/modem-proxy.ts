@@ -86,8 +86,9 @@ export class ModemProxy implements ProxyCore {
     this.agent = this.createAgent();
     this.httpServer = createHttpProxyServer(this);
     this.socksServer = createSocksServer(this);
-    this.httpServer.on('error', (err) => this.log.error({ imei: this.imei, err: String(err) }, 'HTTP proxy listener error'));
-    this.socksServer.on('error', (err) => this.log.error({ imei: this.imei, err: String(err) }, 'SOCKS5 listener error'));
+    // A failure to listen is start()'s to report (the runtime logs one line); errors after that are logged here.
+    this.httpServer.on('error', (err) => { if (this.state !== 'starting') this.log.error({ imei: this.imei, err: String(err) }, 'HTTP proxy listener error'); });
+    this.socksServer.on('error', (err) => { if (this.state !== 'starting') this.log.error({ imei: this.imei, err: String(err) }, 'SOCKS5 listener error'); });
   }
 
   private static family(address: string): 4 | 6 {
