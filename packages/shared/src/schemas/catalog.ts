@@ -175,6 +175,8 @@ export const portSchema = z.object({
   applyStatus: z.enum(APPLY_STATUSES),
   ext_ip: z.string(),
   online: z.boolean(),
+  /** An operator has suspended the port (abuse handling): it refuses connections until resumed. */
+  suspended: z.boolean(),
   /** Host name or address the customer connects to. */
   host: z.string(),
   http_port: z.number(),

@@ -167,7 +167,7 @@ describe('PortsListCache', () => {
     return { database, announce: (p: string) => deliver(p), resync: () => resync?.() };
   }
   const port = (id: string, imei: string): Port => ({
-    _id: id, IMEI: imei, modem_name: 'Proxy 1', status: 'active', applyStatus: 'idle', ext_ip: '192.0.2.1', online: true,
+    _id: id, IMEI: imei, modem_name: 'Proxy 1', status: 'active', applyStatus: 'idle', ext_ip: '192.0.2.1', online: true, suspended: false,
     host: 'h', http_port: 1, socks_port: 2, login: 'l', password: 'p', whitelist: [], rotationInterval: 0,
     rotationLink: 'x', expiresAt: new Date(Date.now() + 86_400_000).toISOString(), autoRenew: false,
     tariff_id: '00000000-0000-4000-8000-000000000001', tariffName: { en: 'T', ru: 'T', cn: 'T' }, period: 'month', price: '1',

@@ -20,7 +20,7 @@ export class PortsRepository {
       .leftJoin('regions as r', 'r.id', 'm.region_id')
       .select([
         'p.id', 'p.name', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
-        'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at',
+        'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
         'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.http_port', 'm.socks_port', 'm.rotation_interval as modem_interval',
         'h.address as host', 't.names as tariff_names', 't.period', 't.price',
         'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
@@ -39,6 +39,7 @@ export class PortsRepository {
       applyStatus: r.apply_status,
       ext_ip: r.ext_ip,
       online: r.online,
+      suspended: r.suspended_at !== null,
       host: r.host,
       http_port: r.http_port,
       socks_port: r.socks_port,

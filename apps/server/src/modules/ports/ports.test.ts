@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { isWhitelistEntry } from './ports.service.js';
 
 let t: TestApp;
@@ -22,6 +22,19 @@ async function buyPort(c: Customer) {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.modems[0] as { _id: string; ext_ip: string; rotationLink: string; login: string };
 }
+
+describe('a suspended port', () => {
+  it('shows as suspended in the customer\'s list (listed before, so the cached list must follow), and not after resuming', async () => {
+    const c = await createCustomer(t, 1000);
+    const port = await buyPort(c);
+    const suspended = async () => (await portsAfterAnnouncements<{ _id: string; suspended: boolean }>(t, c.cookie)).find((p) => p._id === port._id)?.suspended;
+    expect(await suspended()).toBe(false);
+    await t.ctx.db.updateTable('ports').set({ suspended_at: new Date() }).where('id', '=', port._id).execute();
+    expect(await suspended()).toBe(true);
+    await t.ctx.db.updateTable('ports').set({ suspended_at: null }).where('id', '=', port._id).execute();
+    expect(await suspended()).toBe(false);
+  });
+});
 
 describe('managing ports', () => {
   it('changes name, credentials, whitelist, interval and auto-renew, and validates each', async () => {

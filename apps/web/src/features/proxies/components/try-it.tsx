@@ -20,7 +20,8 @@ export function TryIt({ port, defaultOpen }: { port: Port; defaultOpen: boolean 
       <summary className="px-try__summary">{t('tryIt.summary')}</summary>
       <div className="px-try__body">
         <p className="px-try__text">{t('tryIt.text')}</p>
-        {!port.online && port.status === 'active' ? <p className="px-try__note" role="note">{t('tryIt.offline')}</p> : null}
+        {port.suspended && port.status === 'active' ? <p className="px-try__note" role="note">{t('tryIt.suspended')}</p>
+          : !port.online && port.status === 'active' ? <p className="px-try__note" role="note">{t('tryIt.offline')}</p> : null}
         <dl className="px-try__lines">
           {rows.map((row) => (
             <div className="px-try__row" key={row.key}>
