@@ -46,7 +46,7 @@ describe('check-credentials, sign-in and sign-out', () => {
     expect(cookieFrom(second)).not.toBe(cookieFrom(first));
     expect(await sessionCount(t, userId)).toBe(1);
 
-    for (const redirect of ['//evil.com', 'https://evil.com', '/\\evil.com', 'javascript:alert(1)', '\\\\evil.com', '/%2F%2Fevil.com', ' //evil.com']) {
+    for (const redirect of ['//evil.com', 'https://evil.com', '/\\evil.com', 'javascript:alert(1)', '\\\\evil.com', '/%2F%2Fevil.com', ' //evil.com', '/.//evil.com', '/a/..//evil.com', '/%2e//evil.com']) {
       const res = await postForm(t, '/signin', { login: 'form@example.com', password: PASSWORD, redirect });
       expect(res.statusCode, redirect).toBe(303);
       const location = String(res.headers.location);
