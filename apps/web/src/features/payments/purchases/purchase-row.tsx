@@ -3,8 +3,8 @@ import { dateTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
 import { formatUsd } from '../../../lib/money';
 
-const KNOWN_STATUSES = new Set(['completed', 'pending', 'failed', 'cancelled', 'refunded']);
-const KNOWN_PROVIDERS = new Set(['balance', 'stripe', 'paypal', 'crypto']);
+const KNOWN_STATUSES = new Set(['completed', 'pending', 'failed', 'cancelled', 'expired', 'refunded']);
+const KNOWN_PROVIDERS = new Set(['balance', 'card', 'stripe', 'paypal', 'crypto']);
 
 /** One payment: a table row on wide screens, a card on phones (purchases.css, data-label). */
 export function PurchaseRow({ payment }: { payment: Payment }) {
@@ -23,7 +23,9 @@ export function PurchaseRow({ payment }: { payment: Payment }) {
         <span className="pu-muted">{KNOWN_PROVIDERS.has(provider) ? t(`provider.${provider}`) : payment.provider}</span>
       </td>
       <td className="pu-cell" data-label={t('table.ports')}>
-        {payment.ports.length ? payment.ports.map((p) => p.modem_name).join(', ') : t('portsCount', { count: payment.modemCount })}
+        {/* A top-up buys no port: a dash, not '0 ports'. */}
+        {payment.kind === 'topup' ? '—'
+          : payment.ports.length ? payment.ports.map((p) => p.modem_name).join(', ') : t('portsCount', { count: payment.modemCount })}
       </td>
       <td className="pu-cell pu-cell--money" data-label={t('table.amount')} data-testid="purchase-amount">{formatUsd(payment.amount)}</td>
       <td className="pu-cell pu-cell--money" data-label={t('table.discount')}>

@@ -1,0 +1,182 @@
+// Issue 14, item 1: no page shows a raw locale key. Every customer page and every console page is rendered in en,
+// ru and cn, and the text a person reads (text nodes and the names of controls, outside code samples) is searched
+// for words shaped like our locale keys ('kind.topup', 'purchases:kind.topup', an error code with no text).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { shot, useBrowser } from './support/browser.js';
+import { demo, expectDashboard, signIn } from './support/flows.js';
+import { exact, languages, startsWith, t, type Language } from './support/locales.js';
+import { repoRoot, useServer } from './support/server.js';
+
+const server = useServer({ name: 'translations' });
+const browser = useBrowser();
+const operator = { email: 'i18n-ops@cellport.test', password: '' };
+
+beforeAll(async () => {
+  await server.stop();
+  const result = await server.admin('create', operator.email);
+  expect(result, result.stderr).toMatchObject({ code: 0 });
+  operator.password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
+  expect(operator.password, result.stdout).not.toBe('');
+  await server.start();
+}, 120_000);
+
+// ---- what a raw key looks like ------------------------------------------------------------------------------------
+
+type Tree = { [key: string]: string | Tree };
+const localesDir = join(repoRoot, 'packages/shared/locales');
+const namespaces = readdirSync(join(localesDir, 'en')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+/** Every dotted path of an object in any namespace ('kind', 'table', 'card.errors'): a key's parent. */
+const parents = new Set<string>();
+/** Every leaf key in any namespace ('kind.purchase'). */
+const leaves = new Set<string>();
+for (const lng of languages) {
+  for (const ns of namespaces) {
+    const walk = (tree: Tree, prefix: string) => {
+      for (const [key, value] of Object.entries(tree)) {
+        const path = prefix ? `${prefix}.${key}` : key;
+        if (typeof value === 'string') leaves.add(path.replace(/_(zero|one|two|few|many|other)$/, ''));
+        else { parents.add(path); walk(value, path); }
+      }
+    };
+    walk(JSON.parse(readFileSync(join(localesDir, lng, `${ns}.json`), 'utf8')) as Tree, '');
+  }
+}
+const errorCodes = new Set(Object.keys(JSON.parse(readFileSync(join(localesDir, 'en', 'errors.json'), 'utf8')) as Tree));
+
+/** The words of `text` that are locale keys shown as they are. Exported shape kept small for the messages. */
+export function rawKeys(text: string): string[] {
+  const found = new Set<string>();
+  for (const word of text.split(/[\s,;()«»"“”'’!?，。：（）]+/)) {
+    const token = word.replace(/^[.…:]+|[.…:]+$/g, '');
+    if (!token) continue;
+    const ns = /^([a-z][\w-]*):([\w.]+)$/.exec(token);
+    if (ns && namespaces.includes(ns[1]!)) { found.add(token); continue; }
+    if (/^[a-zA-Z]\w*(\.\w+)+$/.test(token)) {
+      const parent = token.slice(0, token.lastIndexOf('.'));
+      if (parents.has(parent) || leaves.has(token)) found.add(token);
+      continue;
+    }
+    if (/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(token) && errorCodes.has(token)) found.add(token);
+  }
+  return [...found];
+}
+
+/** What a person reads on the page now: text outside code samples, and the names and hints of elements. */
+async function readableText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const parts: string[] = [];
+    const skip = (el: Element | null) => !!el?.closest('pre, code, script, style, noscript, [data-raw-ok]');
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!skip(node.parentElement)) parts.push(node.textContent ?? '');
+    }
+    for (const el of document.querySelectorAll('[aria-label], [placeholder], [title], [alt]')) {
+      if (skip(el)) continue;
+      for (const attr of ['aria-label', 'placeholder', 'title', 'alt']) {
+        const value = el.getAttribute(attr);
+        if (value) parts.push(value);
+      }
+    }
+    parts.push(document.title);
+    return parts.join('\n');
+  });
+}
+
+async function expectNoRawKeys(page: Page, where: string) {
+  await page.waitForLoadState('networkidle');
+  // Lazy parts (a chart, a table) render just after the network settles.
+  await page.waitForTimeout(150);
+  const keys = rawKeys(await readableText(page));
+  expect(keys, `raw locale keys on ${where} (${page.url()})`).toEqual([]);
+}
+
+test('the key detector finds the keys a page could show and leaves ordinary words alone', () => {
+  expect(rawKeys('Purchase kind.topup 0 ports')).toEqual(['kind.topup']);
+  expect(rawKeys('purchases:kind.topup and errors:SOMETHING')).toEqual(['purchases:kind.topup', 'errors:SOMETHING']);
+  expect(rawKeys('PORT_NOT_FOUND')).toEqual(['PORT_NOT_FOUND']);
+  expect(rawKeys('Write to demo@cellport.local or visit instagram.com, version 1.2.3. Done.')).toEqual([]);
+});
+
+// ---- the customer's pages -----------------------------------------------------------------------------------------
+
+const customerPages = ['/dashboard', '/proxies', '/add-proxy', '/billing-renewals', '/account', '/traffic', '/documentation',
+  '/pending-payments', '/invoices', '/purchases'];
+
+async function post(page: Page, path: string, data: unknown) {
+  const response = await page.context().request.post(`${server.url}/api/v1${path}`, { data, headers: { origin: server.url } });
+  expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+  return response.json() as Promise<{ data: { _id: string } }>;
+}
+
+describe('customer pages', () => {
+  test('every page in en, ru and cn shows no raw key; a top-up on Purchases reads as one', async () => {
+    const { page } = browser;
+    await signIn(page, server.url, 'en', demo);
+    await expectDashboard(page, server.url, 'en', 'Demo Customer');
+    // A paid top-up, so Purchases has the row the issue found titled 'kind.topup' with '0 ports'.
+    const pending = await post(page, '/payment/crypto/pending', { coin: 'usdt', amount: '25' });
+    await post(page, `/pending-payments/${pending.data._id}/simulate`, {});
+
+    for (const lng of languages) {
+      for (const path of customerPages) {
+        await page.goto(`${server.url}/${lng}${path}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await expectNoRawKeys(page, `${lng}${path}`);
+      }
+      // The bell's panel too.
+      await page.getByRole('button', { name: startsWith(t(lng, 'notifications-ui:label')) }).first().click();
+      await expectNoRawKeys(page, `${lng} notifications`);
+      await page.keyboard.press('Escape');
+
+      await page.goto(`${server.url}/${lng}/purchases`);
+      const topUp = page.getByTestId('purchase-row').filter({ hasText: t(lng, 'purchases:kind.topup') });
+      await topUp.first().waitFor();
+      await expect.poll(() => topUp.first().locator('td').nth(2).textContent()).toBe('—');
+      await shot(page, `${lng}-purchases-top-up`);
+    }
+  }, 240_000);
+});
+
+// ---- the operator's console ---------------------------------------------------------------------------------------
+
+const consolePages: Array<{ path: string; title: string }> = [
+  { path: '', title: 'nav.overview' },
+  { path: '/customers', title: 'nav.customers' },
+  { path: '/inventory/modems', title: 'nav.inventory' },
+  { path: '/inventory/hosts', title: 'nav.inventory' },
+  { path: '/inventory/stock', title: 'nav.inventory' },
+  { path: '/inventory/import', title: 'nav.inventory' },
+  { path: '/catalog', title: 'nav.catalog' },
+  { path: '/coupons', title: 'nav.coupons' },
+  { path: '/payments', title: 'nav.payments' },
+  { path: '/notifications', title: 'nav.notifications' },
+  { path: '/settings', title: 'nav.settings' },
+  { path: '/audit', title: 'nav.audit' },
+  { path: '/admins', title: 'nav.admins' },
+];
+
+describe('console pages', () => {
+  test('every console page in en, ru and cn shows no raw key, with a customer and a payment opened', async () => {
+    const { page } = browser;
+    await signIn(page, server.url, 'en', operator, { redirect: '/en/admin' });
+    await page.waitForURL(`${server.url}/en/admin`);
+    const get = async <T>(path: string) => (await (await page.context().request.get(`${server.url}/api/v1/admin${path}`)).json()) as T;
+    const customers = await get<{ items: Array<{ id: string; email: string }> }>('/customers?q=demo');
+    const demoId = customers.items.find((c) => c.email === demo.email)?.id;
+    expect(demoId).toBeTruthy();
+    const payments = await get<{ items: Array<{ id: string }> }>('/payments');
+    const detailPages = [{ path: `/customers/${demoId}`, title: null }, ...(payments.items[0] ? [{ path: `/payments/${payments.items[0].id}`, title: null }] : [])];
+
+    for (const lng of languages as readonly Language[]) {
+      for (const { path, title } of [...consolePages, ...detailPages]) {
+        await page.goto(`${server.url}/${lng}/admin${path}`);
+        if (title) await page.getByRole('heading', { level: 1, name: exact(t(lng, `admin:${title}`)) }).waitFor();
+        else await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await expectNoRawKeys(page, `${lng}/admin${path}`);
+      }
+    }
+  }, 240_000);
+});
