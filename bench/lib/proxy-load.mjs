@@ -8,7 +8,7 @@
 //       its count. Timed from the open tunnel to the last byte (the handshake is not in it).
 //   { mode: 'idle', vias: [via, ...], target, count, concurrency }
 //       Opens `count` tunnels (round robin over vias), checks each with one echo, prints how many are open, then
-//       holds them until stdin closes.
+//       holds them until stdin closes, and then has the target close them.
 import { openTunnel, openTunnelAsync } from './proxy-client.mjs';
 
 const job = JSON.parse(process.argv[2]);
@@ -152,7 +152,16 @@ async function idle({ vias, target, count, concurrency = 200 }) {
     process.stdin.resume();
     process.stdin.on('end', resolve);
   });
-  const stillOpen = sockets.length - closedEarly;
-  for (const s of sockets) s.destroy();
-  return { closedEarly, stillOpen };
+  const closedWhileHeld = closedEarly;
+  const stillOpen = sockets.length - closedWhileHeld;
+  // The target closes first ("bye!"), so neither this client's nor the proxy's egress ports sit in TIME_WAIT
+  // afterwards (they would crowd a second run out of ephemeral ports); whatever has not closed in 10 s is destroyed.
+  await Promise.all(sockets.map((s) => new Promise((resolve) => {
+    if (s.destroyed) return resolve();
+    const timer = setTimeout(() => s.destroy(), 10_000);
+    s.once('close', () => { clearTimeout(timer); resolve(); });
+    s.resume();
+    s.write('bye!');
+  })));
+  return { closedEarly: closedWhileHeld, stillOpen };
 }

@@ -5,7 +5,7 @@
 //   sink    reads until the client ends, then answers the byte count as text and ends.
 //   echo    echoes the first chunk it reads, then ends (the server closes first, so TIME_WAIT stays on the server
 //           side and a tunnels-per-second run does not use up ephemeral ports on the client or the proxy).
-//   hold    echoes everything and never closes (idle tunnels).
+//   hold    echoes everything and never closes (idle tunnels) until it reads "bye!", then ends.
 // Exits when stdin closes.
 import http from 'node:http';
 import net from 'node:net';
@@ -62,9 +62,11 @@ const echo = net.createServer({ noDelay: true }, (socket) => {
   socket.once('data', (chunk) => socket.end(chunk));
 });
 
+const BYE = Buffer.from('bye!');
 const hold = net.createServer({ noDelay: true }, (socket) => {
   socket.on('error', () => socket.destroy());
-  socket.on('data', (chunk) => socket.write(chunk));
+  // "bye!" asks the server to close first, so TIME_WAIT stays on the server side (see the idle load job).
+  socket.on('data', (chunk) => (chunk.includes(BYE) ? socket.end() : socket.write(chunk)));
 });
 
 const ports = {

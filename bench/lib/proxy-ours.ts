@@ -3,9 +3,11 @@
 // by hand: node --import tsx bench/lib/proxy-ours.ts '<json options>'.
 // One ModemProxy (the agent's proxy core, as the host agent builds it) with two customer ports: one reached with a
 // login and password, one by a whitelisted client address (SOCKS no-authentication). Prints one JSON line when it
-// listens; each line "stats" on stdin gets one JSON line back (process.memoryUsage, open connections); closes and
-// exits when stdin ends.
+// listens; each line "stats" (or "stats gc", after a full collection) on stdin gets one JSON line back
+// (process.memoryUsage, open connections), "heapsnapshot <file>" writes a heap snapshot; closes and exits when stdin
+// ends.
 import { createInterface } from 'node:readline';
+import { writeHeapSnapshot } from 'node:v8';
 import { ModemProxy } from '../../apps/agent/src/proxy/modem-proxy.js';
 import { createTargetPolicy } from '../../apps/agent/src/proxy/target-policy.js';
 import { TrafficMeter } from '../../apps/agent/src/proxy/traffic-meter.js';
@@ -54,7 +56,13 @@ process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, limits: 
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
-  if (line.trim() === 'stats') {
+  const [command, arg] = line.trim().split(' ');
+  if (command === 'heapsnapshot' && arg) {
+    process.stdout.write(`${JSON.stringify({ snapshot: writeHeapSnapshot(arg) })}\n`);
+  } else if (command === 'stats') {
+    // "stats gc": after a full collection (the process runs with --expose-gc), so the heap figure is what is live.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (arg === 'gc' && gc) gc();
     const traffic = meter.collect();
     let bytes = 0;
     for (const s of traffic) bytes += Number(s.bytesIn + s.bytesOut);

@@ -155,6 +155,12 @@ export function rssMb(pid, tree = false) {
   return kb / 1024;
 }
 
+/** A process's soft limit on open files (RLIMIT_NOFILE), from /proc/<pid>/limits. */
+export function fdLimit(pid) {
+  const m = /Max open files\s+(\d+|unlimited)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+  return m && m[1] !== 'unlimited' ? Number(m[1]) : Infinity;
+}
+
 /** Number of open file descriptors of a process. */
 export function openFds(pid) {
   try {
