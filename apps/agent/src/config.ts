@@ -28,7 +28,27 @@ export const agentConfigSchema = z.object({
   /** Simulated modems: a rotation takes about this long. */
   AGENT_SIM_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug', 'silent']).default('info'),
-});
+  /** The host's modems file (JSON or YAML). Unset: the modems are simulated, as the server's state says (the demo). */
+  AGENT_MODEMS: z.string().trim().min(1).optional(),
+  /** IP-echo URLs (plain-text answer with the caller's address), comma-separated. Default: the server's /api/v1/ip. */
+  AGENT_IP_ECHO_URLS: z.string().optional().transform((v, ctx) => {
+    const urls = (v ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+    for (const url of urls) {
+      if (!/^https?:\/\/[^\s/]+/.test(url) || !URL.canParse(url)) ctx.addIssue({ code: 'custom', message: `${url} is not an http(s) URL` });
+    }
+    return urls;
+  }),
+  /** A rotation that gives the same IP is tried this many times in all before it is reported as a collision. */
+  AGENT_ROTATE_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+}).superRefine((config, ctx) => {
+  if (config.AGENT_MODEMS && config.CELLPORT_HOST_KEY.length > 1) {
+    ctx.addIssue({ code: 'custom', path: ['AGENT_MODEMS'], message: 'a modems file belongs to one host: give CELLPORT_HOST_KEY one key' });
+  }
+}).transform((config) => ({
+  ...config,
+  AGENT_IP_ECHO_URLS: config.AGENT_IP_ECHO_URLS.length ? config.AGENT_IP_ECHO_URLS
+    : [new URL('/api/v1/ip', config.CELLPORT_SERVER_URL).toString()],
+}));
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
 export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentConfig } from './config.js';
+import { HostModems } from './modems/host-modems.js';
+import { loadModemsFile } from './modems/modems-file.js';
 import { createTargetPolicy } from './proxy/target-policy.js';
 import { LoopbackPool, SimulatedModemDriver } from './runtime/drivers/simulated.js';
 import type { ModemDriver } from './runtime/drivers/modem-driver.js';
@@ -8,8 +10,17 @@ import { HostAgent } from './runtime/host-agent.js';
 import { createLogger } from './runtime/log.js';
 import { AGENT_VERSION } from './version.js';
 
-/** Starts one HostAgent per host key (the embedded demo passes every seeded host's key; a real host has one). */
-export async function runAgent(config: AgentConfig): Promise<{ agents: HostAgent[]; stop(): Promise<void> }> {
+/** How often a host's modems are looked at again (ones that did not answer, signal, connection). */
+const MODEMS_WATCH_MS = 30_000;
+
+/**
+ * Starts one HostAgent per host key (the embedded demo passes every seeded host's key; a real host has one). With a
+ * modems file (AGENT_MODEMS) the host's own modems are read first (IMEI, model, operator, signal, public IP) and
+ * driven by their drivers; a wrong file stops the agent before it serves anything. Without one, every modem is
+ * simulated, as the server's state says.
+ */
+export async function runAgent(config: AgentConfig, overrides: { hostModems?: Partial<ConstructorParameters<typeof HostModems>[0]> } = {}):
+Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(): Promise<void> }> {
   const log = createLogger(config.LOG_LEVEL, { component: 'agent' });
   const policy = createTargetPolicy({
     allowLoopback: config.AGENT_ALLOW_LOOPBACK,
@@ -18,9 +29,22 @@ export async function runAgent(config: AgentConfig): Promise<{ agents: HostAgent
   });
   // Simulated modems of every host in this process share one pool, so no two send from the same loopback address.
   const simulated = new SimulatedModemDriver(new LoopbackPool(), config.AGENT_SIM_DELAY_MS);
+  let hostModems: HostModems | null = null;
+  if (config.AGENT_MODEMS) {
+    const file = await loadModemsFile(config.AGENT_MODEMS);
+    hostModems = new HostModems({
+      file, dataDir: config.AGENT_DATA_DIR, echoUrls: config.AGENT_IP_ECHO_URLS, rotateAttempts: config.AGENT_ROTATE_ATTEMPTS,
+      simulated, log: log.child({ component: 'modems' }), ...overrides.hostModems,
+    });
+    await hostModems.discover();
+    const inventory = hostModems.inventory();
+    log.info({ configured: file.modems.length, answering: inventory.length }, 'modems read from the modems file');
+  }
   const driverFor = (kind: string): ModemDriver => {
+    // With a modems file, the file says how each modem is driven (by IMEI), whatever the server last recorded.
+    if (hostModems) return hostModems;
     if (kind === 'simulated') return simulated;
-    throw new Error(`the ${kind} driver is not in this agent version; only simulated modems are supported`);
+    throw new Error(`a ${kind} modem needs this host's modems file (AGENT_MODEMS); without one only simulated modems are served`);
   };
   const agents = config.CELLPORT_HOST_KEY.map((key) => {
     // Each host keeps its own state and traffic, in a folder named after its key (not the key itself).
@@ -28,9 +52,15 @@ export async function runAgent(config: AgentConfig): Promise<{ agents: HostAgent
     return new HostAgent({
       serverUrl: config.CELLPORT_SERVER_URL, key, dataDir: join(config.AGENT_DATA_DIR, id), listenHost: config.AGENT_LISTEN_HOST,
       policy, driverFor, log: log.child({ hostKey: id }), agentVersion: AGENT_VERSION, reportSeconds: config.AGENT_TRAFFIC_REPORT_SECONDS,
+      ...(hostModems ? { inventory: () => hostModems.inventory() } : {}),
     });
   });
   await Promise.all(agents.map((a) => a.start()));
+  // A modem that answers later (plugged in, rebooted) is served as soon as it does.
+  hostModems?.watch(MODEMS_WATCH_MS, () => { for (const a of agents) void a.retryOffline(); });
   log.info({ hosts: agents.length, version: AGENT_VERSION }, 'agent started');
-  return { agents, stop: async () => { await Promise.all(agents.map((a) => a.stop())); } };
+  return {
+    agents, hostModems,
+    stop: async () => { hostModems?.stop(); await Promise.all(agents.map((a) => a.stop())); },
+  };
 }

@@ -25,12 +25,16 @@ export interface HostAgentOptions {
   reportSeconds: number;
   /** How long a traffic batch waits for the server's acknowledgement before it is sent again later. */
   ackTimeoutMs?: number;
+  /** The host's configured modems as read from the devices (AGENT_MODEMS), sent with every heartbeat. */
+  inventory?(): Heartbeat['inventory'];
 }
 
 /** One modem as served: its proxy (null while its ports cannot be opened) and what the agent knows of it. */
 interface ServedModem {
   desired: DesiredModem;
   extIp: string;
+  /** The driver has taken the modem on (adopt), so extIp is the driver's. */
+  adopted: boolean;
   proxy: ModemProxy | null;
   problem: string | undefined;
   rotating: boolean;
@@ -148,21 +152,24 @@ export class HostAgent {
       return;
     }
     await served?.proxy?.close();
-    const driver = this.options.driverFor(desired.driver);
-    const extIp = served?.extIp ?? driver.adopt(desired.extIp);
-    const proxy = new ModemProxy({
-      imei: desired.imei,
-      listenHost: this.options.listenHost,
-      httpPort: desired.httpPort,
-      socksPort: desired.socksPort,
-      egress: driver.egress({ imei: desired.imei, extIp }),
-      policy: this.options.policy,
-      meter: this.meter,
-      log: this.options.log,
-    });
-    const next: ServedModem = { desired, extIp, proxy: null, problem: undefined, rotating: false };
+    const next: ServedModem = { desired, extIp: served?.extIp ?? desired.extIp, adopted: served?.adopted ?? false, proxy: null, problem: undefined, rotating: false };
     this.modems.set(desired.imei, next);
     try {
+      // A modem this host cannot drive (not in its modems file, not answering) is offline with the reason; the others serve.
+      const driver = this.options.driverFor(desired.driver);
+      const extIp = next.adopted ? next.extIp : driver.adopt(desired.extIp, desired.imei);
+      next.extIp = extIp;
+      next.adopted = true;
+      const proxy = new ModemProxy({
+        imei: desired.imei,
+        listenHost: this.options.listenHost,
+        httpPort: desired.httpPort,
+        socksPort: desired.socksPort,
+        egress: driver.egress({ imei: desired.imei, extIp }),
+        policy: this.options.policy,
+        meter: this.meter,
+        log: this.options.log,
+      });
       await proxy.start();
       proxy.setPorts(desired.ports);
       next.proxy = proxy;
@@ -171,6 +178,16 @@ export class HostAgent {
       next.problem = err instanceof Error ? err.message : String(err);
       this.options.log.error({ imei: desired.imei }, `modem ${desired.imei} is offline: ${next.problem}`);
     }
+  }
+
+  /** Tries again to serve the modems that are offline (a modem that answers now, a port that is free now). */
+  retryOffline(): Promise<void> {
+    this.applying = this.applying.then(async () => {
+      const offline = [...this.modems.values()].filter((m) => !m.proxy);
+      for (const m of offline) await this.applyModem(m.desired);
+      if (offline.length) this.sendHeartbeat();
+    }).catch((err: unknown) => this.options.log.error({ err }, 'could not serve the offline modems again'));
+    return this.applying;
   }
 
   private async rotate(commandId: string, imei: string): Promise<RotateReply> {
@@ -192,7 +209,8 @@ export class HostAgent {
       this.options.log.info({ imei, extIp }, 'rotated');
       return { ok: true, extIp };
     } catch (err) {
-      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+      const code = (err as { replyCode?: unknown }).replyCode;
+      return { ok: false, error: err instanceof Error ? err.message : String(err), ...(code === 'ip_collision' ? { code } : {}) };
     } finally {
       served.rotating = false;
       proxy.endRotation();
@@ -206,6 +224,7 @@ export class HostAgent {
       uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
       stateVersion: this.state?.version ?? null,
       modems: this.snapshot(),
+      ...(this.options.inventory ? { inventory: this.options.inventory() } : {}),
     };
     this.socket.emit('heartbeat', heartbeat);
   }

@@ -82,15 +82,51 @@ export type DesiredState = z.infer<typeof desiredStateSchema>;
 
 export const rotateCommandSchema = z.object({ commandId: id, imei });
 export type RotateCommand = z.infer<typeof rotateCommandSchema>;
+/** Why a rotation failed, when the agent can tell: `ip_collision`, the modem came back with the same IP every time. */
+export const ROTATE_FAILURE_CODES = ['ip_collision'] as const;
 export const rotateReplySchema = z.union([
   z.object({ ok: z.literal(true), extIp: z.string() }),
-  z.object({ ok: z.literal(false), error: z.string() }),
+  z.object({ ok: z.literal(false), error: z.string(), code: z.optional(z.enum(ROTATE_FAILURE_CODES)) }),
 ]);
 export type RotateReply = z.infer<typeof rotateReplySchema>;
 export const rotationStatusSchema = z.object({ commandId: id, imei, status: z.enum(['rotating', 'applying']) });
 export type RotationStatus = z.infer<typeof rotationStatusSchema>;
 
 export const MODEM_RUN_STATES = ['online', 'offline', 'rotating'] as const;
+
+const shortText = z.optional(z.string().check(z.maxLength(100)));
+const dB = z.optional(z.number().check(z.minimum(-300), z.maximum(300)));
+/**
+ * A modem of the host's modems file (AGENT_MODEMS) as the agent read it from the device at start and since: every
+ * configured modem, whether the server knows its IMEI or not (one it does not know is "new on this host").
+ */
+export const hostModemInfoSchema = z.object({
+  imei,
+  driver: z.enum(MODEM_DRIVERS),
+  /** The entry's name in the modems file, if it has one. */
+  name: shortText,
+  manufacturer: shortText,
+  model: shortText,
+  firmware: shortText,
+  operator: shortText,
+  /** 2G, 3G, 4G, 4G+ or 5G. */
+  networkType: z.optional(z.string().check(z.maxLength(10))),
+  /** dBm / dB as the device reports them; quality is ModemManager's 0–100 %. */
+  signal: z.optional(z.object({ rssi: dB, rsrp: dB, rsrq: dB, sinr: dB, quality: dB })),
+  connection: z.optional(z.enum(['connected', 'connecting', 'disconnected', 'disconnecting', 'unknown'])),
+  /** The public IP measured through the modem (an IP-echo request), when it could be. */
+  extIp: z.optional(z.string().check(z.maxLength(64))),
+  /** Rotations since the agent started: how many, how many gave a new IP, how many ended in a collision, the last one's time. */
+  rotations: z.optional(z.object({
+    total: z.number().check(z.int(), z.minimum(0)),
+    succeeded: z.number().check(z.int(), z.minimum(0)),
+    collisions: z.number().check(z.int(), z.minimum(0)),
+    lastMs: z.optional(z.number().check(z.minimum(0))),
+  })),
+  /** What is wrong with the modem (its API does not answer, its interface has no address), for the console. */
+  problem: z.optional(z.string().check(z.maxLength(300))),
+});
+export type HostModemInfo = z.infer<typeof hostModemInfoSchema>;
 export const heartbeatSchema = z.object({
   agentVersion: z.string().check(z.maxLength(40)),
   uptimeSeconds: z.number().check(z.minimum(0)),
@@ -104,6 +140,8 @@ export const heartbeatSchema = z.object({
     /** Why the modem is offline (a port already taken, a driver error), for the console. */
     problem: z.optional(z.string().check(z.maxLength(300))),
   })),
+  /** Only from an agent with a modems file (AGENT_MODEMS): every modem configured on the host and what it reports. */
+  inventory: z.optional(z.array(hostModemInfoSchema).check(z.maxLength(500))),
 });
 export type Heartbeat = z.infer<typeof heartbeatSchema>;
 

@@ -3,12 +3,16 @@ export interface DrivenModem { imei: string; extIp: string }
 
 /**
  * Controls one kind of modem on this host. `egress` is the source address the modem's outgoing connections bind to;
- * `rotate` asks the modem for a new mobile IP, reporting progress, and resolves with the IP it now has. Real modems
- * (Huawei HiLink, ModemManager) come with issue 15; the simulated one serves the demo and the tests.
+ * `rotate` asks the modem for a new mobile IP, reporting progress, and resolves with the IP it now has. A host with a
+ * modems file (AGENT_MODEMS) drives real modems (Huawei HiLink, ModemManager) through src/modems/host-modems.ts;
+ * the simulated one serves the demo and the tests.
  */
 export interface ModemDriver {
-  /** The IP the agent starts a modem with, given the one the server last knew. */
-  adopt(serverExtIp: string): string;
+  /**
+   * The IP the agent starts a modem with, given the one the server last knew. Throws when this host cannot drive the
+   * modem (not in its modems file, not answering): the modem stays offline with that reason.
+   */
+  adopt(serverExtIp: string, imei: string): string;
   egress(modem: DrivenModem): string;
   rotate(modem: DrivenModem, onStatus: (status: 'rotating' | 'applying') => void): Promise<{ extIp: string }>;
 }

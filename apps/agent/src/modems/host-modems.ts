@@ -1,0 +1,224 @@
+import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
+import type { Logger } from '../proxy/types.js';
+import { HilinkModem } from '../runtime/drivers/hilink/hilink-modem.js';
+import { measurePublicIp } from '../runtime/drivers/ip-echo.js';
+import { IpHistory } from '../runtime/drivers/ip-history.js';
+import type { ModemBackend, ModemDetails } from '../runtime/drivers/modem-backend.js';
+import type { DrivenModem, ModemDriver } from '../runtime/drivers/modem-driver.js';
+import { ModemManagerModem, type MmcliOptions } from '../runtime/drivers/modemmanager/mmcli.js';
+import type { SimulatedModemDriver } from '../runtime/drivers/simulated.js';
+import { describeEntry, resolveEgress, type ModemEntry, type ModemsFile } from './modems-file.js';
+
+export interface HostModemsOptions {
+  file: ModemsFile;
+  /** Where each modem's IP history is kept (`<dataDir>/modems/<imei>.ip-history.jsonl`). */
+  dataDir: string;
+  /** IP-echo URLs, each answering the caller's address as plain text. */
+  echoUrls: string[];
+  /** A rotation that gives the same IP is tried this many times in all, then reported as a collision. */
+  rotateAttempts: number;
+  simulated: SimulatedModemDriver;
+  log: Logger;
+  /** How long one echo request and all of a measurement may take. */
+  echoTimeoutMs?: number;
+  echoDeadlineMs?: number;
+  /** How long the first look at each modem may take at start. */
+  probeTimeoutMs?: number;
+  /** Per-backend settings (tests shorten the waits; mmcli's PATH). */
+  hilink?: { timeoutMs?: number; busyBackoffMs?: number[]; connectTimeoutMs?: number; rebootTimeoutMs?: number; pollMs?: number };
+  mmcli?: MmcliOptions & { connectTimeoutMs?: number; pollMs?: number };
+  interfaces?: Parameters<typeof resolveEgress>[1];
+}
+
+/** One configured modem: its entry, its management backend, what it reported and its public IP. */
+interface HostModem {
+  entry: ModemEntry;
+  index: number;
+  backend: ModemBackend | null;
+  details: ModemDetails | null;
+  extIp: string | undefined;
+  problem: string | undefined;
+  rotating: boolean;
+  rotations: { total: number; succeeded: number; collisions: number; lastMs?: number };
+}
+
+export class IpCollisionError extends Error {
+  readonly replyCode = 'ip_collision';
+}
+
+const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); })])
+    .finally(() => clearTimeout(timer));
+};
+
+/**
+ * The modems of this host's modems file, driven by their own drivers (HiLink, ModemManager, simulated). As the host
+ * agent's ModemDriver it answers by IMEI: the file, not the server, says how a modem is driven. A rotation reconnects
+ * the modem and measures its public IP through its egress; the same IP is tried again a bounded number of times, then
+ * reported as a collision. Every modem's IPs are kept in its history.
+ */
+export class HostModems implements ModemDriver {
+  private readonly all: HostModem[];
+  private readonly history: IpHistory;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: HostModemsOptions) {
+    this.history = new IpHistory(options.dataDir);
+    this.all = options.file.modems.map((entry, index) => ({
+      entry, index, backend: this.backendFor(entry), details: null, extIp: undefined, problem: undefined, rotating: false,
+      rotations: { total: 0, succeeded: 0, collisions: 0 },
+    }));
+  }
+
+  private backendFor(entry: ModemEntry): ModemBackend | null {
+    if (entry.driver === 'hilink') {
+      return new HilinkModem({ baseUrl: entry.management, username: entry.username, password: entry.password, ...this.options.hilink });
+    }
+    if (entry.driver === 'modemmanager') {
+      return new ModemManagerModem({ index: entry.modem, imei: entry.match?.imei, apn: entry.apn, ...this.options.mmcli });
+    }
+    return null;
+  }
+
+  private name(m: HostModem): string { return describeEntry(m.entry, m.index); }
+  private byImei(imei: string): HostModem | undefined { return this.all.find((m) => m.details?.imei === imei); }
+
+  /** Reads every modem (IMEI, model, operator, signal, network type) and measures its public IP; true if any was new. */
+  async discover(): Promise<boolean> {
+    const found = await Promise.all(this.all.map((m) => this.probe(m)));
+    return found.some(Boolean);
+  }
+
+  private async probe(m: HostModem): Promise<boolean> {
+    if (m.rotating) return false;
+    const known = m.details !== null;
+    try {
+      if (m.entry.driver === 'simulated') {
+        m.details = { imei: m.entry.imei, model: 'simulated', connection: 'connected' };
+      } else {
+        const details = await withTimeout(m.backend!.details(), this.options.probeTimeoutMs ?? 20_000, this.name(m));
+        const other = this.all.find((o) => o !== m && o.details?.imei === details.imei);
+        if (other) throw new Error(`reports IMEI ${details.imei}, as ${this.name(other)} does: two entries for one modem?`);
+        m.details = details;
+        if (!m.extIp) {
+          m.extIp = await this.measure(m, 5000).catch((err: unknown) => {
+            this.options.log.warn({ modem: this.name(m) }, `public IP not measured: ${(err as Error).message}`);
+            return undefined;
+          });
+          if (m.extIp) await this.history.record(details.imei, { event: 'start', ip: m.extIp }).catch(() => undefined);
+        }
+      }
+      if (!known || m.problem) this.options.log.info({ modem: this.name(m), imei: m.details.imei, model: m.details.model, operator: m.details.operator, extIp: m.extIp }, 'modem found');
+      m.problem = undefined;
+      return !known;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (m.problem !== message) this.options.log.warn({ modem: this.name(m) }, `modem does not answer: ${message}`);
+      m.problem = message;
+      return false;
+    }
+  }
+
+  /** Looks at every modem again every `everyMs` (new ones, signal, connection); `onFound` when one answers for the first time. */
+  watch(everyMs: number, onFound: () => void): void {
+    this.timer = setInterval(() => void this.discover().then((found) => { if (found) onFound(); }), everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void { if (this.timer) clearInterval(this.timer); }
+
+  private measure(m: HostModem, deadlineMs: number): Promise<string> {
+    return measurePublicIp(() => resolveEgress(m.entry.egress!, this.options.interfaces), {
+      urls: this.options.echoUrls, requestTimeoutMs: this.options.echoTimeoutMs ?? 10_000, deadlineMs,
+    });
+  }
+
+  /** The heartbeat's inventory: every configured modem that has told its IMEI. */
+  inventory(): HostModemInfo[] {
+    return this.all.filter((m) => m.details).map((m) => {
+      const d = m.details!;
+      const info: HostModemInfo = { imei: d.imei, driver: m.entry.driver, rotations: { ...m.rotations } };
+      if (m.entry.name) info.name = m.entry.name;
+      for (const key of ['manufacturer', 'model', 'firmware', 'operator', 'networkType', 'signal', 'connection'] as const) {
+        if (d[key] !== undefined) (info as Record<string, unknown>)[key] = typeof d[key] === 'string' ? d[key].slice(0, key === 'networkType' ? 10 : 100) : d[key];
+      }
+      if (m.extIp) info.extIp = m.extIp;
+      if (m.problem) info.problem = m.problem.slice(0, 300);
+      return info;
+    });
+  }
+
+  // ModemDriver, by IMEI.
+
+  adopt(serverExtIp: string, imei: string): string {
+    const m = this.byImei(imei);
+    if (!m) {
+      const waiting = this.all.filter((x) => !x.details).map((x) => this.name(x));
+      throw new Error(`modem ${imei} is not on this host: not in its modems file${waiting.length ? `, or not answering yet (${waiting.join(', ')})` : ''}`);
+    }
+    if (m.entry.driver === 'simulated') return (m.extIp = this.options.simulated.adopt(m.entry.egress ?? serverExtIp));
+    return m.extIp ?? serverExtIp;
+  }
+
+  egress(modem: DrivenModem): string {
+    const m = this.byImei(modem.imei);
+    if (!m) throw new Error(`modem ${modem.imei} is not on this host`);
+    if (m.entry.driver === 'simulated') return modem.extIp;
+    return resolveEgress(m.entry.egress!, this.options.interfaces);
+  }
+
+  async rotate(modem: DrivenModem, onStatus: (status: 'rotating' | 'applying') => void): Promise<{ extIp: string }> {
+    const m = this.byImei(modem.imei);
+    if (!m) throw new Error(`modem ${modem.imei} is not on this host`);
+    if (m.entry.driver === 'simulated') {
+      const { extIp } = await this.options.simulated.rotate(modem, onStatus);
+      m.extIp = extIp;
+      return { extIp };
+    }
+    const backend = m.backend!;
+    const previous = m.extIp ?? modem.extIp;
+    const started = Date.now();
+    m.rotating = true;
+    m.rotations.total++;
+    onStatus('rotating');
+    try {
+      for (let attempt = 1; attempt <= this.options.rotateAttempts; attempt++) {
+        await backend.reconnect();
+        if (attempt === 1) onStatus('applying');
+        const ip = await this.measure(m, this.options.echoDeadlineMs ?? 30_000);
+        if (ip !== previous) {
+          m.extIp = ip;
+          m.rotations.succeeded++;
+          m.rotations.lastMs = Date.now() - started;
+          await this.history.record(modem.imei, { event: 'rotated', ip, previous, ms: m.rotations.lastMs, attempts: attempt }).catch(() => undefined);
+          return { extIp: ip };
+        }
+        this.options.log.warn({ modem: this.name(m), ip, attempt }, 'the modem came back with the same IP');
+      }
+      m.rotations.collisions++;
+      m.rotations.lastMs = Date.now() - started;
+      await this.history.record(modem.imei, { event: 'collision', ip: previous, ms: m.rotations.lastMs, attempts: this.options.rotateAttempts }).catch(() => undefined);
+      throw new IpCollisionError(`IP collision: the modem came back with the same IP ${previous} after ${this.options.rotateAttempts} reconnects; the carrier keeps giving it this address (try again later, or reboot the modem)`);
+    } catch (err) {
+      if (!(err instanceof IpCollisionError)) {
+        await this.history.record(modem.imei, { event: 'failed', previous, ms: Date.now() - started, error: (err as Error).message.slice(0, 300) }).catch(() => undefined);
+      }
+      throw err;
+    } finally {
+      m.rotating = false;
+    }
+  }
+
+  /** Restarts a modem (HiLink device/control, mmcli --reset) and measures its IP again. */
+  async reboot(imei: string): Promise<void> {
+    const m = this.byImei(imei);
+    if (!m?.backend) throw new Error(`modem ${imei} cannot be rebooted from this host`);
+    await m.backend.reboot();
+    m.extIp = await this.measure(m, this.options.echoDeadlineMs ?? 30_000);
+    await this.history.record(imei, { event: 'rebooted', ip: m.extIp }).catch(() => undefined);
+  }
+
+  /** The IP history kept for a modem. */
+  ipHistory(imei: string) { return this.history.read(imei); }
+}
