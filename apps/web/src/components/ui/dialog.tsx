@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { raiseToasts } from './toast-layer';
 import { uiText } from './ui-text';
 import './ui.css';
 
@@ -26,15 +27,20 @@ export function Dialog({ open, onClose, title, description, children, footer, si
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  useEffect(() => {
+  // A layout effect: its cleanup runs while the <dialog> is still in the document, so a toast shown inside it
+  // (toast-layer.ts) moves back to <body> before the dialog goes, without a frame with no toasts.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog || !open) return;
     const opener = document.activeElement as HTMLElement | null;
     if (!dialog.open) dialog.showModal();
     document.body.classList.add('has-modal');
+    raiseToasts();
     return () => {
       if (dialog.open) dialog.close();
-      document.body.classList.remove('has-modal');
+      // Another dialog may still be open beneath this one.
+      if (!document.querySelector('dialog[open]')) document.body.classList.remove('has-modal');
+      raiseToasts();
       opener?.focus?.();
     };
   }, [open]);

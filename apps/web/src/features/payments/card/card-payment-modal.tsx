@@ -32,6 +32,8 @@ export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onCl
   const bothTypes = subscriptionOffered(order);
   const [type, setType] = useState<CardPaymentType>('one-time');
   const [loading, setLoading] = useState(false);
+  /** The last failure, shown in the form as well as in a toast (a declined card must be read where it happened). */
+  const [failure, setFailure] = useState<string | null>(null);
   const confirmer = useRef<CardConfirmer | null>(null);
   const onReady = useCallback((c: CardConfirmer | null) => { confirmer.current = c; }, []);
 
@@ -62,11 +64,14 @@ export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onCl
 
   async function pay(run: () => Promise<void>) {
     setLoading(true);
+    setFailure(null);
     try {
       await run();
     } catch (error) {
       setLoading(false);
-      toast.error(paymentErrorText(t, error));
+      const text = paymentErrorText(t, error);
+      setFailure(text);
+      toast.error(text);
       return;
     }
     onSuccess();
@@ -103,6 +108,7 @@ export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onCl
           {!subscribe && saved.length ? <SavedCardChoice cards={saved} value={savedCard?.id ?? NEW_CARD} onChange={setChosen} /> : null}
           {savedCard ? null : <CardEntry onReady={onReady} />}
         </section>
+        {failure ? <p className="field__error pay-card__error" role="alert" data-testid="card-error">{failure}</p> : null}
         <Button type="submit" className="pay-card__submit" busy={loading}>
           {subscribe ? t('card.subscribeNow') : t('card.payNow', { amount })}
         </Button>

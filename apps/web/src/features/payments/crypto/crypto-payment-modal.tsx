@@ -33,6 +33,7 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [busy, setBusy] = useState<'cancel' | 'simulate' | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const created = useRef(false);
 
   useEffect(() => {
@@ -72,6 +73,7 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
   async function simulatePayment() {
     if (!payment) return;
     setBusy('simulate');
+    setFailure(null);
     try {
       await simulatePendingPayment(payment._id);
       pendingCryptoPaymentStore.getState().cancel();
@@ -82,7 +84,9 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
       if (payment.kind !== 'topup') navigate(`~/${language}/proxies`);
     } catch (error) {
       setBusy(null);
-      toast.error(paymentErrorText(t, error));
+      const text = paymentErrorText(t, error);
+      setFailure(text);
+      toast.error(text);
     }
   }
 
@@ -120,6 +124,7 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
               </Button>
             </div>
           ) : null}
+          {failure ? <p className="field__error" role="alert">{failure}</p> : null}
           <div className="pay-crypto__footer">
             <Button variant="link" className="pay-cancel-link" busy={busy === 'cancel'} disabled={busy !== null} onClick={() => void cancel()}>
               {t('crypto.cancel')}

@@ -31,6 +31,7 @@ export function PaypalCheckout({ order, description, onClose }: { order: Payment
   const [, navigate] = useLocation();
   const [pending, setPending] = useState<PaypalPendingResponse | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -50,6 +51,7 @@ export function PaypalCheckout({ order, description, onClose }: { order: Payment
   async function completeSandbox() {
     if (!pending) return;
     setConfirming(true);
+    setFailure(null);
     try {
       await simulatePendingPayment(pending.data._id);
       await refreshAfterPayment(queryClient);
@@ -57,7 +59,9 @@ export function PaypalCheckout({ order, description, onClose }: { order: Payment
       navigate('~/thank-you-for-order');
     } catch (error) {
       setConfirming(false);
-      toast.error(paymentErrorText(t, error));
+      const text = paymentErrorText(t, error);
+      setFailure(text);
+      toast.error(text);
     }
   }
 
@@ -77,6 +81,7 @@ export function PaypalCheckout({ order, description, onClose }: { order: Payment
             <div><dt>{t('paypal.amount')}</dt><dd data-testid="paypal-amount">{formatUsd(pending.data.amount)}</dd></div>
             <div><dt>{t('paypal.receiver')}</dt><dd>{pending.form.fields.business ?? '—'}</dd></div>
           </dl>
+          {failure ? <p className="field__error" role="alert">{failure}</p> : null}
         </div>
       ) : (
         <div className="pay-loading"><Spinner size={24} label={t('paypal.redirecting')} /><span aria-hidden="true">{t('paypal.redirecting')}</span></div>
