@@ -10,6 +10,7 @@ import { Mailer } from './integrations/mail/mailer.js';
 import { smtpTransport } from './integrations/mail/smtp.js';
 import { Bus, BUS_RESYNC } from './lib/bus.js';
 import { PollVersions } from './lib/poll-versions.js';
+import { registerCleanText } from './plugins/clean-text.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSameOrigin } from './plugins/same-origin.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -101,6 +102,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(cookie);
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
+  registerCleanText(app);
   registerSameOrigin(app, config.publicUrl);
   registerSession(app, sessions);
   registerRequestLogging(app);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { text } from './text.js';
 import { localizedNameSchema, moneySchema, TARIFF_PERIODS } from './catalog.js';
 
 // Operator console (issue 6). Every route lives under /api/v1/admin/*, needs an admin session (401 visitor, 403
@@ -32,22 +33,22 @@ export const ADMIN_MESSAGES = {
 // ---- building blocks ----------------------------------------------------------------------------------------------
 
 const uuid = z.uuid();
-const isoDate = z.string();
-const bigintId = z.string().check(z.regex(/^\d{1,19}$/));
+const isoDate = text();
+const bigintId = text().check(z.regex(/^\d{1,19}$/));
 /** Signed integer minor units as a string, never zero ("-2500000" takes $2.50). */
-export const signedMoneySchema = z.string().check(
+export const signedMoneySchema = text().check(
   z.trim(),
   z.regex(/^-?[1-9]\d{0,17}$/, ADMIN_MESSAGES.signedAmount),
 );
-export const positiveMoneySchema = z.string().check(z.trim(), z.regex(/^[1-9]\d{0,17}$/));
-export const reasonSchema = z.string().check(
+export const positiveMoneySchema = text().check(z.trim(), z.regex(/^[1-9]\d{0,17}$/));
+export const reasonSchema = text().check(
   z.trim(),
   z.minLength(ADMIN_LIMITS.reasonMin, ADMIN_MESSAGES.reason),
   z.maxLength(ADMIN_LIMITS.reasonMax, ADMIN_MESSAGES.reason),
 );
-const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
+const trimmedText = (max: number) => text().check(z.trim(), z.minLength(1), z.maxLength(max));
 /** Names in the three languages, each 1-100 characters. */
-export const adminNamesSchema = z.object({ en: text(100), ru: text(100), cn: text(100) }, { error: ADMIN_MESSAGES.names });
+export const adminNamesSchema = z.object({ en: trimmedText(100), ru: trimmedText(100), cn: trimmedText(100) }, { error: ADMIN_MESSAGES.names });
 const coinSchema = z.enum(['btc', 'usdt']);
 const portNumber = z.number().check(z.int(), z.minimum(1), z.maximum(65535));
 
@@ -57,7 +58,7 @@ export const pageQueryFields = {
   page: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1_000_000))),
   pageSize: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(ADMIN_LIMITS.pageSizeMax))),
 };
-const searchField = z.optional(z.string().check(z.trim(), z.maxLength(ADMIN_LIMITS.searchMax)));
+const searchField = z.optional(text().check(z.trim(), z.maxLength(ADMIN_LIMITS.searchMax)));
 const pageOf = <T extends z.core.$ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number(), page: z.number(), pageSize: z.number() });
 export const okResponseSchema = z.object({ ok: z.literal(true) });
@@ -66,17 +67,17 @@ export type OkResponse = z.infer<typeof okResponseSchema>;
 // ---- admins: GET/POST /admin/admins, DELETE /admin/admins/:id -----------------------------------------------------
 
 export const adminUserSchema = z.object({
-  id: uuid, email: z.string(), name: z.string(), isActive: z.boolean(), uses2fa: z.boolean(), createdAt: isoDate,
+  id: uuid, email: text(), name: text(), isActive: z.boolean(), uses2fa: z.boolean(), createdAt: isoDate,
 });
 export const adminsResponseSchema = z.object({ items: z.array(adminUserSchema) });
 /** Promotes the account with this e-mail, or creates one (verified) with a generated password. */
 export const createAdminRequestSchema = z.object({
   email: z.email(ADMIN_MESSAGES.email).check(z.maxLength(254)),
-  name: z.optional(text(100)),
+  name: z.optional(trimmedText(100)),
 });
 /** `password` is set only when a new account was created: shown once, never stored in clear. */
 export const createAdminResponseSchema = z.object({
-  admin: adminUserSchema, created: z.boolean(), password: z.nullable(z.string()),
+  admin: adminUserSchema, created: z.boolean(), password: z.nullable(text()),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export type AdminsResponse = z.infer<typeof adminsResponseSchema>;
@@ -90,9 +91,9 @@ export const customersQuerySchema = z.object({ q: searchField, ...pageQueryField
 export const balancesSchema = z.object({ btc: moneySchema, usdt: moneySchema });
 export const customerSummarySchema = z.object({
   id: uuid,
-  email: z.string(),
-  name: z.string(),
-  companyName: z.string(),
+  email: text(),
+  name: text(),
+  companyName: text(),
   role: z.enum(['customer', 'admin']),
   balances: balancesSchema,
   /** Ports not released (active or expired within grace). */
@@ -109,14 +110,14 @@ export type CustomersResponse = z.infer<typeof customersResponseSchema>;
 
 export const adminPortSchema = z.object({
   id: uuid,
-  name: z.string(),
+  name: text(),
   status: z.enum(['active', 'expired', 'released']),
   modemId: uuid,
-  imei: z.string(),
-  extIp: z.string(),
+  imei: text(),
+  extIp: text(),
   tariffId: uuid,
   isShared: z.boolean(),
-  proxyLogin: z.string(),
+  proxyLogin: text(),
   expiresAt: isoDate,
   autoRenew: z.boolean(),
   createdAt: isoDate,
@@ -127,37 +128,37 @@ export const ledgerEntrySchema = z.object({
   id: bigintId,
   coin: coinSchema,
   /** Signed minor units: credits positive, debits negative. */
-  amount: z.string(),
-  kind: z.string(),
-  reference: z.string(),
+  amount: text(),
+  kind: text(),
+  reference: text(),
   paymentId: z.nullable(uuid),
   createdAt: isoDate,
 });
 export const customerSessionSchema = z.object({
   /** The first 12 characters of the stored hash: enough to tell sessions apart, useless as a credential. */
-  id: z.string(),
-  ip: z.string(),
-  userAgent: z.string(),
+  id: text(),
+  ip: text(),
+  userAgent: text(),
   createdAt: isoDate,
   lastSeenAt: isoDate,
   expiresAt: isoDate,
 });
 export const customerNotificationSchema = z.object({
-  id: uuid, type: z.string(), text: z.string(), unread: z.boolean(), createdAt: isoDate,
+  id: uuid, type: text(), text: text(), unread: z.boolean(), createdAt: isoDate,
 });
 export const adminPaymentSchema = z.object({
   id: uuid,
   userId: uuid,
-  email: z.string(),
-  provider: z.string(),
-  kind: z.string(),
-  status: z.string(),
+  email: text(),
+  provider: text(),
+  kind: text(),
+  status: text(),
   /** What was charged, after the discount. */
   amount: moneySchema,
   discount: moneySchema,
-  currency: z.string(),
-  coupon: z.nullable(z.string()),
-  description: z.string(),
+  currency: text(),
+  coupon: z.nullable(text()),
+  description: text(),
   modemCount: z.number(),
   tariffId: z.nullable(uuid),
   /** Minor units refunded so far ("0" when none). */
@@ -167,9 +168,9 @@ export const adminPaymentSchema = z.object({
 /** GET /admin/customers/:id — the newest 100 of each list. */
 export const customerDetailResponseSchema = z.object({
   customer: z.extend(customerSummarySchema, {
-    language: z.string(),
-    purpose: z.string(),
-    websiteWishlist: z.string(),
+    language: text(),
+    purpose: text(),
+    websiteWishlist: text(),
     marketingConsent: z.boolean(),
   }),
   ports: z.array(adminPortSchema),
@@ -217,16 +218,16 @@ export type PortActionResponse = z.infer<typeof portActionResponseSchema>;
 /** A modem as its host's agent last reported it (issue 11). */
 export const hostModemSchema = z.object({
   id: uuid,
-  imei: z.string(),
+  imei: text(),
   httpPort: z.number(),
   socksPort: z.number(),
-  extIp: z.string(),
+  extIp: text(),
   online: z.boolean(),
   retired: z.boolean(),
   /** Open proxy connections at the last heartbeat. */
   connections: z.number(),
   /** Why the agent cannot serve this modem (a listening port taken, a driver error); null when fine. */
-  problem: z.nullable(z.string()),
+  problem: z.nullable(text()),
 });
 /**
  * GET /admin/hosts — each host with its agent's last contact. `online`: a heartbeat within
@@ -235,21 +236,21 @@ export const hostModemSchema = z.object({
  */
 export const hostSchema = z.object({
   id: uuid,
-  name: z.string(),
-  address: z.string(),
+  name: text(),
+  address: text(),
   modemCount: z.number(),
   /** Whether a host key was issued (the key itself is shown once, at issue). */
   hasKey: z.boolean(),
   lastSeenAt: z.nullable(isoDate),
   online: z.boolean(),
-  agentVersion: z.nullable(z.string()),
+  agentVersion: z.nullable(text()),
   agentStartedAt: z.nullable(isoDate),
   /** Its modems by IMEI, retired ones included (flagged). */
   modems: z.array(hostModemSchema),
 });
 /** `now`: the server's clock when it answered, so the console shows "12 s ago" without trusting the browser's clock. */
 export const hostsResponseSchema = z.object({ items: z.array(hostSchema), now: isoDate });
-export const hostRequestSchema = z.object({ name: text(100), address: text(255) });
+export const hostRequestSchema = z.object({ name: trimmedText(100), address: trimmedText(255) });
 export const hostPatchRequestSchema = z.partial(hostRequestSchema);
 export const hostResponseSchema = z.object({ host: hostSchema });
 export type Host = z.infer<typeof hostSchema>;
@@ -262,7 +263,7 @@ export type HostModem = z.infer<typeof hostModemSchema>;
  * POST /admin/hosts/:id/key — a new key for the host's agent (CELLPORT_HOST_KEY), returned only here: the server keeps
  * its hash. The previous key stops working at once.
  */
-export const hostKeyResponseSchema = z.object({ key: z.string() });
+export const hostKeyResponseSchema = z.object({ key: text() });
 /** Where the console and `npm run admin -- host-key` suggest a stand-alone agent keeps its state. */
 export const AGENT_DATA_DIR_EXAMPLE = '/var/lib/cellport-agent';
 /** The settings a stand-alone agent needs (apps/agent), as the console and the CLI print them, one per line. */
@@ -287,19 +288,19 @@ export const modemsQuerySchema = z.object({
   ...pageQueryFields,
 });
 export const modemUserSchema = z.object({
-  portId: uuid, userId: uuid, email: z.string(), portName: z.string(), status: z.enum(['active', 'expired']), expiresAt: isoDate,
+  portId: uuid, userId: uuid, email: text(), portName: text(), status: z.enum(['active', 'expired']), expiresAt: isoDate,
 });
 export const adminModemSchema = z.object({
   id: uuid,
-  imei: z.string(),
+  imei: text(),
   hostId: uuid,
-  hostName: z.string(),
+  hostName: text(),
   httpPort: z.number(),
   socksPort: z.number(),
-  extIp: z.string(),
+  extIp: text(),
   online: z.boolean(),
   retired: z.boolean(),
-  applyStatus: z.string(),
+  applyStatus: text(),
   countryId: uuid,
   carrierId: uuid,
   regionId: z.nullable(uuid),
@@ -314,7 +315,7 @@ export const adminModemSchema = z.object({
 });
 export const modemsResponseSchema = pageOf(adminModemSchema);
 export const modemRequestSchema = z.object({
-  imei: z.string().check(z.trim(), z.regex(/^\d{14,16}$/, 'IMEI must be 14-16 digits')),
+  imei: text().check(z.trim(), z.regex(/^\d{14,16}$/, 'IMEI must be 14-16 digits')),
   hostId: uuid,
   httpPort: portNumber,
   socksPort: portNumber,
@@ -347,18 +348,18 @@ export type ModemResponse = z.infer<typeof modemResponseSchema>;
  */
 export const MODEM_CSV_COLUMNS = ['IMEI', 'host', 'http_port', 'socks_port', 'ext_ip', 'country', 'carrier', 'region', 'isShared', 'capacity'] as const;
 export const modemImportRequestSchema = z.union([
-  z.string().check(z.maxLength(ADMIN_LIMITS.csvMaxChars)),
-  z.object({ csv: z.string().check(z.maxLength(ADMIN_LIMITS.csvMaxChars)) }),
+  text().check(z.maxLength(ADMIN_LIMITS.csvMaxChars)),
+  z.object({ csv: text().check(z.maxLength(ADMIN_LIMITS.csvMaxChars)) }),
 ]);
 /** One line of the report; `row` is the 1-based line number in the file (the header is line 1). */
 export const modemImportRowSchema = z.object({
   row: z.number(),
   ok: z.boolean(),
   /** English message; `code` (an errors-namespace key) and `field` let the console translate it. */
-  error: z.nullable(z.string()),
-  code: z.nullable(z.string()),
-  field: z.nullable(z.string()),
-  imei: z.nullable(z.string()),
+  error: z.nullable(text()),
+  code: z.nullable(text()),
+  field: z.nullable(text()),
+  imei: z.nullable(text()),
   id: z.nullable(uuid),
 });
 export const modemImportResponseSchema = z.object({
@@ -370,11 +371,11 @@ export type ModemImportResponse = z.infer<typeof modemImportResponseSchema>;
 /** GET /admin/stock — one line per (country, carrier, region, shared) of non-retired modems. */
 export const stockLineSchema = z.object({
   countryId: uuid,
-  countryCode: z.string(),
+  countryCode: text(),
   carrierId: uuid,
-  carrierName: z.string(),
+  carrierName: text(),
   regionId: z.nullable(uuid),
-  regionName: z.nullable(z.string()),
+  regionName: z.nullable(text()),
   isShared: z.boolean(),
   modems: z.number(),
   /** Port slots: free counts only online modems; offline ones are in `offline`. */
@@ -392,9 +393,9 @@ export type StockResponse = z.infer<typeof stockResponseSchema>;
 
 // ---- catalog ------------------------------------------------------------------------------------------------------
 
-export const adminCountrySchema = z.object({ id: uuid, code: z.string(), names: localizedNameSchema, sort: z.number() });
-export const adminCarrierSchema = z.object({ id: uuid, countryId: uuid, name: z.string() });
-export const adminRegionSchema = z.object({ id: uuid, countryId: uuid, carrierId: z.nullable(uuid), name: z.string() });
+export const adminCountrySchema = z.object({ id: uuid, code: text(), names: localizedNameSchema, sort: z.number() });
+export const adminCarrierSchema = z.object({ id: uuid, countryId: uuid, name: text() });
+export const adminRegionSchema = z.object({ id: uuid, countryId: uuid, carrierId: z.nullable(uuid), name: text() });
 export const adminTariffSchema = z.object({
   id: uuid,
   names: localizedNameSchema,
@@ -437,19 +438,19 @@ export type AdminCatalogResponse = z.infer<typeof adminCatalogResponseSchema>;
 
 /** POST /admin/countries, PATCH /admin/countries/:id, DELETE /admin/countries/:id (only when nothing uses it). */
 export const countryRequestSchema = z.object({
-  code: z.string().check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z]{2}$/, 'Use the two-letter ISO code, for example DE')),
+  code: text().check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z]{2}$/, 'Use the two-letter ISO code, for example DE')),
   names: adminNamesSchema,
   sort: z.optional(z.number().check(z.int(), z.minimum(-100000), z.maximum(100000))),
 });
 export const countryPatchRequestSchema = z.partial(countryRequestSchema);
 export const countryResponseSchema = z.object({ country: adminCountrySchema });
 /** POST /admin/carriers, PATCH /admin/carriers/:id, DELETE /admin/carriers/:id. */
-export const carrierRequestSchema = z.object({ countryId: uuid, name: text(100) });
-export const carrierPatchRequestSchema = z.object({ name: text(100) });
+export const carrierRequestSchema = z.object({ countryId: uuid, name: trimmedText(100) });
+export const carrierPatchRequestSchema = z.object({ name: trimmedText(100) });
 export const carrierResponseSchema = z.object({ carrier: adminCarrierSchema });
 /** POST /admin/regions, PATCH /admin/regions/:id, DELETE /admin/regions/:id. */
-export const regionRequestSchema = z.object({ countryId: uuid, carrierId: z.optional(z.nullable(uuid)), name: text(100) });
-export const regionPatchRequestSchema = z.object({ name: z.optional(text(100)), carrierId: z.optional(z.nullable(uuid)) });
+export const regionRequestSchema = z.object({ countryId: uuid, carrierId: z.optional(z.nullable(uuid)), name: trimmedText(100) });
+export const regionPatchRequestSchema = z.object({ name: z.optional(trimmedText(100)), carrierId: z.optional(z.nullable(uuid)) });
 export const regionResponseSchema = z.object({ region: adminRegionSchema });
 /** POST /admin/tariffs, PATCH /admin/tariffs/:id (no DELETE: ports refer to tariffs; set active false). */
 export const tariffRequestSchema = z.object({
@@ -494,7 +495,7 @@ export type RotationIntervalPatchRequest = z.input<typeof rotationIntervalPatchR
 
 export const adminCouponSchema = z.object({
   id: uuid,
-  name: z.string(),
+  name: text(),
   type: z.enum(['percent', 'fixed']),
   /** 1..100 for percent coupons, null otherwise. */
   percent: z.nullable(z.number()),
@@ -513,7 +514,7 @@ export const adminCouponSchema = z.object({
 export const couponsResponseSchema = z.object({ items: z.array(adminCouponSchema) });
 const limit = z.optional(z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(10_000_000))));
 const couponFields = {
-  name: z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'Coupon names use 1-64 letters, digits, _ or -')),
+  name: text().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'Coupon names use 1-64 letters, digits, _ or -')),
   type: z.enum(['percent', 'fixed']),
   percent: z.optional(z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(100)))),
   amount: z.optional(z.nullable(positiveMoneySchema)),
@@ -532,11 +533,11 @@ export const couponResponseSchema = z.object({ coupon: adminCouponSchema });
 export const couponRedemptionSchema = z.object({
   id: bigintId,
   userId: uuid,
-  email: z.string(),
+  email: text(),
   paymentId: uuid,
   paymentAmount: moneySchema,
   discount: moneySchema,
-  paymentStatus: z.string(),
+  paymentStatus: text(),
   createdAt: isoDate,
 });
 /** GET /admin/coupons/:id/redemptions — newest first. */
@@ -552,9 +553,9 @@ export type CouponRedemptionsResponse = z.infer<typeof couponRedemptionsResponse
 
 /** GET /admin/payments?provider=&status=&kind=&q=&from=&to=&page= — q: e-mail, payment id, description or coupon. */
 export const adminPaymentsQuerySchema = z.object({
-  provider: z.optional(z.string().check(z.maxLength(20))),
-  status: z.optional(z.string().check(z.maxLength(20))),
-  kind: z.optional(z.string().check(z.maxLength(20))),
+  provider: z.optional(text().check(z.maxLength(20))),
+  status: z.optional(text().check(z.maxLength(20))),
+  kind: z.optional(text().check(z.maxLength(20))),
   userId: z.optional(uuid),
   q: searchField,
   from: z.optional(z.iso.date()),
@@ -569,8 +570,8 @@ export const refundSchema = z.object({
   /** 'provider': refunded through the card provider; 'manual': the operator sends it back by hand (PayPal, crypto);
    * 'balance': returned to the customer's balance. */
   method: z.enum(['provider', 'manual', 'balance']),
-  providerRef: z.nullable(z.string()),
-  reason: z.string(),
+  providerRef: z.nullable(text()),
+  reason: text(),
   adminId: uuid,
   createdAt: isoDate,
 });
@@ -578,10 +579,10 @@ export const refundSchema = z.object({
 export const adminPaymentDetailResponseSchema = z.object({
   payment: adminPaymentSchema,
   /** Provider-side fields the payments module keeps (ids, addresses, txids…); never secrets. */
-  details: z.record(z.string(), z.unknown()),
+  details: z.record(text(), z.unknown()),
   ledger: z.array(ledgerEntrySchema),
   refunds: z.array(refundSchema),
-  ports: z.array(z.object({ id: uuid, name: z.string() })),
+  ports: z.array(z.object({ id: uuid, name: text() })),
 });
 /**
  * POST /admin/payments/:id/refund — only completed payments, once each. amount defaults to the whole payment.
@@ -613,7 +614,7 @@ export type CompletePaymentResponse = z.infer<typeof completePaymentResponseSche
 export const adminNotificationRequestSchema = z.object({
   to: z.union([z.literal('all'), uuid]),
   text: z.object({
-    en: text(ADMIN_LIMITS.notificationMax), ru: text(ADMIN_LIMITS.notificationMax), cn: text(ADMIN_LIMITS.notificationMax),
+    en: trimmedText(ADMIN_LIMITS.notificationMax), ru: trimmedText(ADMIN_LIMITS.notificationMax), cn: trimmedText(ADMIN_LIMITS.notificationMax),
   }),
 });
 /** How many customers got it. */
@@ -632,7 +633,7 @@ export const adminSettingsResponseSchema = z.object({
   paypal: z.object({
     mode: z.enum(['sandbox', 'live', 'off']),
     /** The receiver in effect (the operator's override, else PAYPAL_RECEIVER_EMAIL). */
-    receiverEmail: z.string(),
+    receiverEmail: text(),
     receiverOverridden: z.boolean(),
   }),
   btc: z.object({ xpubSet: z.boolean(), sandboxKey: z.boolean() }),
@@ -640,7 +641,7 @@ export const adminSettingsResponseSchema = z.object({
   captcha: z.object({ provider: z.enum(['altcha', 'recaptcha', 'off']), siteKeySet: z.boolean(), secretKeySet: z.boolean() }),
   smtpSet: z.boolean(),
   /** The documentation link customers see (GET /api/v1/settings); null = none. */
-  documentationUrl: z.nullable(z.string()),
+  documentationUrl: z.nullable(text()),
 });
 /** PATCH /admin/settings — null clears an override (back to the configured value). */
 export const adminSettingsPatchRequestSchema = z.object({
@@ -655,10 +656,10 @@ export type AdminSettingsPatchRequest = z.input<typeof adminSettingsPatchRequest
 /** q matches the action, target id, admin e-mail and the before/after text; from/to are dates (to inclusive). */
 export const auditQuerySchema = z.object({
   q: searchField,
-  action: z.optional(z.string().check(z.maxLength(100))),
+  action: z.optional(text().check(z.maxLength(100))),
   admin_id: z.optional(uuid),
-  target_type: z.optional(z.string().check(z.maxLength(50))),
-  target_id: z.optional(z.string().check(z.maxLength(100))),
+  target_type: z.optional(text().check(z.maxLength(50))),
+  target_id: z.optional(text().check(z.maxLength(100))),
   from: z.optional(z.iso.date()),
   to: z.optional(z.iso.date()),
   ...pageQueryFields,
@@ -666,15 +667,15 @@ export const auditQuerySchema = z.object({
 export const auditEntrySchema = z.object({
   id: bigintId,
   adminId: z.nullable(uuid),
-  adminEmail: z.nullable(z.string()),
+  adminEmail: z.nullable(text()),
   /** Dotted verb, e.g. 'customer.deactivate', 'modem.create', 'payment.refund'. */
-  action: z.string(),
-  targetType: z.string(),
-  targetId: z.nullable(z.string()),
+  action: text(),
+  targetType: text(),
+  targetId: z.nullable(text()),
   /** Redacted: password hashes, TOTP secrets and tokens read "[redacted]". */
   before: z.nullable(z.unknown()),
   after: z.nullable(z.unknown()),
-  ip: z.string(),
+  ip: text(),
   createdAt: isoDate,
 });
 export const auditResponseSchema = pageOf(auditEntrySchema);
@@ -690,9 +691,9 @@ export const overviewQuerySchema = z.object({
 export const overviewResponseSchema = z.object({
   days: z.number(),
   /** Completed payments by UTC day, oldest first, every day present (zero days too); micro-USD. */
-  revenueByDay: z.array(z.object({ date: z.string(), amount: moneySchema, count: z.number() })),
+  revenueByDay: z.array(z.object({ date: text(), amount: moneySchema, count: z.number() })),
   /** By provider ('card', 'paypal', 'crypto', 'balance'), largest first. */
-  revenueByMethod: z.array(z.object({ provider: z.string(), amount: moneySchema, count: z.number() })),
+  revenueByMethod: z.array(z.object({ provider: text(), amount: moneySchema, count: z.number() })),
   totalRevenue: moneySchema,
   activePorts: z.number(),
   /** Free port slots on online, non-retired modems. */
@@ -701,7 +702,7 @@ export const overviewResponseSchema = z.object({
   expiringThisWeek: z.object({
     count: z.number(),
     items: z.array(z.object({
-      id: uuid, name: z.string(), userId: uuid, email: z.string(), expiresAt: isoDate, autoRenew: z.boolean(),
+      id: uuid, name: text(), userId: uuid, email: text(), expiresAt: isoDate, autoRenew: z.boolean(),
     })),
   }),
   customers: z.object({ total: z.number(), newInPeriod: z.number() }),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { text } from './text.js';
 
 // Customer API keys (issue 5): `Authorization: Bearer cpk_…` on the customer API instead of the cookie.
 
@@ -9,19 +10,19 @@ export const API_KEY_NAME_MAX = 60;
 export const API_KEYS_PER_CUSTOMER_MAX = 20;
 
 export const apiKeySchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.nullable(z.string()),
+  _id: text(),
+  name: text(),
+  prefix: text(),
+  createdAt: text(),
+  lastUsedAt: z.nullable(text()),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 export const apiKeysResponseSchema = z.object({ data: z.array(apiKeySchema) });
 export const createApiKeyRequestSchema = z.object({
-  name: z.string().check(z.trim(), z.minLength(1, 'Give the key a name'), z.maxLength(API_KEY_NAME_MAX, 'Name must be at most 60 characters long')),
+  name: text().check(z.trim(), z.minLength(1, 'Give the key a name'), z.maxLength(API_KEY_NAME_MAX, 'Name must be at most 60 characters long')),
 });
 export const createApiKeyResponseSchema = z.object({
-  data: z.object({ _id: z.string(), name: z.string(), prefix: z.string(), createdAt: z.string() }),
-  key: z.string(),
+  data: z.object({ _id: text(), name: text(), prefix: text(), createdAt: text() }),
+  key: text(),
 });
 export const apiKeyParamsSchema = z.object({ id: z.uuid() });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { text } from './text.js';
 import { LANGUAGES, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN, PURPOSE_MIN } from '../constants.js';
 
 // Validation rules of spec §5 with their exact messages. The web forms and the server use these same schemas.
@@ -21,11 +22,11 @@ export const MESSAGES = {
 } as const;
 export type ValidationMessage = (typeof MESSAGES)[keyof typeof MESSAGES];
 
-const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
-const optionalText = (max: number) => z._default(text(max), '');
+const trimmedText = (max: number) => text().check(z.trim(), z.maxLength(max));
+const optionalText = (max: number) => z._default(trimmedText(max), '');
 
-export const nameSchema = z.string().check(z.trim(), z.minLength(NAME_MIN, MESSAGES.name), z.maxLength(100, MESSAGES.name));
-export const loginSchema = z.string().check(
+export const nameSchema = text().check(z.trim(), z.minLength(NAME_MIN, MESSAGES.name), z.maxLength(100, MESSAGES.name));
+export const loginSchema = text().check(
   z.trim(),
   z.toLowerCase(),
   z.minLength(1, MESSAGES.required),
@@ -35,7 +36,7 @@ export const loginSchema = z.string().check(
 
 // Checked in the spec's order; `abort` makes the first failing rule the only message.
 const rule = (ok: (v: string) => boolean, message: string) => z.refine<string>(ok, { message, abort: true });
-export const passwordSchema = z.string().check(
+export const passwordSchema = text().check(
   rule((v) => !/\s/.test(v), MESSAGES.passwordWhitespace),
   rule((v) => /[A-Z]/.test(v), MESSAGES.passwordUppercase),
   rule((v) => /[a-z]/.test(v), MESSAGES.passwordLowercase),
@@ -44,9 +45,9 @@ export const passwordSchema = z.string().check(
   rule((v) => v.length >= PASSWORD_MIN && v.length <= PASSWORD_MAX, MESSAGES.passwordLength),
 );
 
-export const purposeSchema = z.string().check(z.trim(), z.minLength(PURPOSE_MIN, MESSAGES.purpose), z.maxLength(2000));
+export const purposeSchema = text().check(z.trim(), z.minLength(PURPOSE_MIN, MESSAGES.purpose), z.maxLength(2000));
 export const languageSchema = z.enum(LANGUAGES);
-export const totpCode = z.string().check(z.trim(), z.regex(/^\d{6}$/, MESSAGES.code));
+export const totpCode = text().check(z.trim(), z.regex(/^\d{6}$/, MESSAGES.code));
 
 /** Sign-up step 1: Account Information. */
 export const signUpAccountSchema = z.object({
@@ -79,13 +80,13 @@ export const checkLoginRequestSchema = z.object({ login: loginSchema, name: name
 
 export const credentialsSchema = z.object({
   login: loginSchema,
-  password: z.string().check(z.minLength(1, MESSAGES.required), z.maxLength(200)),
+  password: text().check(z.minLength(1, MESSAGES.required), z.maxLength(200)),
   code: optionalText(10),
 });
 export type Credentials = z.input<typeof credentialsSchema>;
 
 export const loginResponseSchema = z.object({
-  error: z.nullable(z.string()),
+  error: z.nullable(text()),
   isActive: z.boolean(),
   isVerified: z.boolean(),
   use2fa: z.boolean(),
@@ -94,7 +95,7 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 /** What POST /check-credentials answers (HTTP 200, or 404 for an unknown login): the spec's fields plus the error code. */
 export const checkCredentialsResponseSchema = z.object({
   ...loginResponseSchema.shape,
-  code: z.nullable(z.string()),
+  code: z.nullable(text()),
 });
 export type CheckCredentialsResponse = z.infer<typeof checkCredentialsResponseSchema>;
 
@@ -104,18 +105,18 @@ export const emailRequestSchema = z.object({ login: loginSchema, language: z._de
 export const resetRequestFormSchema = z.object({ login: loginSchema });
 
 export const changePasswordSchema = z.object({
-  token: z.string().check(z.minLength(10), z.maxLength(200)),
+  token: text().check(z.minLength(10), z.maxLength(200)),
   password: passwordSchema,
 });
 const sameTwice = <T extends { password: string; repeat: string }>() =>
   z.refine<T>((v) => v.password === v.repeat, { message: MESSAGES.passwordsDiffer, path: ['repeat'] });
-export const resetPasswordFormSchema = z.object({ password: passwordSchema, repeat: z.string() })
+export const resetPasswordFormSchema = z.object({ password: passwordSchema, repeat: text() })
   .check(sameTwice());
 
-export const captchaVerifySchema = z.object({ 'g-recaptcha-response': z.string().check(z.minLength(1), z.maxLength(10_000)) });
+export const captchaVerifySchema = z.object({ 'g-recaptcha-response': text().check(z.minLength(1), z.maxLength(10_000)) });
 export const captchaConfigSchema = z.object({
   provider: z.enum(['altcha', 'recaptcha', 'off']),
-  siteKey: z.nullable(z.string()),
+  siteKey: z.nullable(text()),
   /** Whether this browser already passed the captcha (it is asked once). */
   passed: z.boolean(),
 });
@@ -123,10 +124,10 @@ export const captchaConfigSchema = z.object({
 export const totpCodeSchema = z.object({ code: totpCode });
 export const profileSchema = z.object({ name: nameSchema, company_name: optionalText(200) });
 export const accountPasswordSchema = z.object({
-  current: z.string().check(z.minLength(1, MESSAGES.required), z.maxLength(200)),
+  current: text().check(z.minLength(1, MESSAGES.required), z.maxLength(200)),
   password: passwordSchema,
-  repeat: z.string(),
+  repeat: text(),
 }).check(sameTwice());
 
 export const okSchema = z.object({ success: z.boolean() });
-export const errorResponseSchema = z.object({ error: z.string(), code: z.string() });
+export const errorResponseSchema = z.object({ error: text(), code: text() });

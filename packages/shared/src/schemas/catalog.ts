@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { text } from './text.js';
 
 // Catalog, buying from the balance, renewals and proxy management (issue 3). Server routes validate and serialize
 // with these schemas, and the web pages use the same ones, so both sides agree on every field.
@@ -49,32 +50,32 @@ export const CATALOG_MESSAGES = {
 
 export const idSchema = z.uuid();
 /** Integer minor units as a string ("2500000" = $2.50). */
-export const moneySchema = z.string().check(z.regex(/^\d+$/));
-export const localizedNameSchema = z.object({ en: z.string(), ru: z.string(), cn: z.string() });
+export const moneySchema = text().check(z.regex(/^\d+$/));
+export const localizedNameSchema = z.object({ en: text(), ru: text(), cn: text() });
 export type LocalizedName = z.infer<typeof localizedNameSchema>;
 const int = (min: number, max: number, message?: string) =>
   z.number().check(z.int(message), z.minimum(min, message), z.maximum(max, message));
-const isoDate = z.string();
+const isoDate = text();
 const optionalId = z.optional(z.nullable(idSchema));
 
-export const languageQuerySchema = z.object({ lng: z.optional(z.string().check(z.maxLength(10))) });
+export const languageQuerySchema = z.object({ lng: z.optional(text().check(z.maxLength(10))) });
 
 // ---- GET /api/v1/account ------------------------------------------------------------------------------------------
 
-const coinAccountSchema = z.object({ balance: moneySchema, address: z.nullable(z.string()) });
+const coinAccountSchema = z.object({ balance: moneySchema, address: z.nullable(text()) });
 export const accountResponseSchema = z.object({ btc: coinAccountSchema, usdt: coinAccountSchema });
 export type AccountResponse = z.infer<typeof accountResponseSchema>;
 
 // ---- GET /api/v1/countries ----------------------------------------------------------------------------------------
 
-export const carrierSchema = z.object({ _id: idSchema, name: z.string() });
-export const regionSchema = z.object({ _id: idSchema, name: z.string(), carrier_id: z.nullable(idSchema) });
+export const carrierSchema = z.object({ _id: idSchema, name: text() });
+export const regionSchema = z.object({ _id: idSchema, name: text(), carrier_id: z.nullable(idSchema) });
 export const countrySchema = z.object({
   _id: idSchema,
   /** ISO 3166-1 alpha-2, upper case. */
-  code: z.string(),
+  code: text(),
   /** In the request language (?lng= or Accept-Language; en fallback). */
-  name: z.string(),
+  name: text(),
   names: localizedNameSchema,
   carriers: z.array(carrierSchema),
   regions: z.array(regionSchema),
@@ -106,7 +107,7 @@ export type Tariff = z.infer<typeof tariffSchema>;
 
 // ---- GET /api/v1/modems/rotation-tags -----------------------------------------------------------------------------
 
-export const rotationTagSchema = z.object({ value: z.number(), label: z.string() });
+export const rotationTagSchema = z.object({ value: z.number(), label: text() });
 export const rotationTagsResponseSchema = z.array(rotationTagSchema);
 export type RotationTag = z.infer<typeof rotationTagSchema>;
 
@@ -125,14 +126,14 @@ export type ModemCountResponse = z.infer<typeof modemCountResponseSchema>;
 
 // ---- POST /api/v1/coupons/check -----------------------------------------------------------------------------------
 
-export const couponNameSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(CATALOG_LIMITS.couponNameMax));
+export const couponNameSchema = text().check(z.trim(), z.minLength(1), z.maxLength(CATALOG_LIMITS.couponNameMax));
 export const couponCheckRequestSchema = z.object({
   coupon_name: couponNameSchema,
   tariff_id: optionalId,
   country_id: optionalId,
 });
 export const couponSchema = z.object({
-  name: z.string(),
+  name: text(),
   type: z.enum(['percent', 'fixed']),
   /** For type percent: 1..100. */
   percent: z.optional(z.number()),
@@ -146,11 +147,11 @@ export type CouponCheckResponse = z.infer<typeof couponCheckResponseSchema>;
 
 // ---- ports ("modems" in the API) ----------------------------------------------------------------------------------
 
-export const proxyLoginSchema = z.string().check(
+export const proxyLoginSchema = text().check(
   z.regex(/^[A-Za-z0-9_-]{4,32}$/, CATALOG_MESSAGES.proxyLogin),
 );
 // Printable ASCII without the space (0x21..0x7e).
-export const proxyPasswordSchema = z.string().check(
+export const proxyPasswordSchema = text().check(
   z.regex(/^[\x21-\x7e]{6,32}$/, CATALOG_MESSAGES.proxyPassword),
 );
 /** One whitelist entry: an IPv4 or IPv6 address, or a CIDR range of either. */
@@ -159,9 +160,9 @@ export const whitelistEntrySchema = z.union(
   { error: CATALOG_MESSAGES.whitelistEntry },
 );
 export const whitelistSchema = z.array(
-  z.string().check(z.trim(), z.maxLength(64, CATALOG_MESSAGES.whitelistEntry)),
+  text().check(z.trim(), z.maxLength(64, CATALOG_MESSAGES.whitelistEntry)),
 ).check(z.maxLength(CATALOG_LIMITS.whitelistMax, CATALOG_MESSAGES.whitelistSize));
-export const modemNameSchema = z.string().check(
+export const modemNameSchema = text().check(
   z.trim(),
   z.minLength(1, CATALOG_MESSAGES.modemName),
   z.maxLength(CATALOG_LIMITS.modemNameMax, CATALOG_MESSAGES.modemName),
@@ -169,24 +170,24 @@ export const modemNameSchema = z.string().check(
 
 export const portSchema = z.object({
   _id: idSchema,
-  IMEI: z.string(),
-  modem_name: z.string(),
+  IMEI: text(),
+  modem_name: text(),
   status: z.enum(['active', 'expired']),
   applyStatus: z.enum(APPLY_STATUSES),
-  ext_ip: z.string(),
+  ext_ip: text(),
   online: z.boolean(),
   /** An operator has suspended the port (abuse handling): it refuses connections until resumed. */
   suspended: z.boolean(),
   /** Host name or address the customer connects to. */
-  host: z.string(),
+  host: text(),
   http_port: z.number(),
   socks_port: z.number(),
-  login: z.string(),
-  password: z.string(),
-  whitelist: z.array(z.string()),
+  login: text(),
+  password: text(),
+  whitelist: z.array(text()),
   rotationInterval: z.number(),
   /** Full URL: `${publicUrl}/api/v1/rotate/{token}`; opening it rotates without signing in. */
-  rotationLink: z.string(),
+  rotationLink: text(),
   expiresAt: isoDate,
   autoRenew: z.boolean(),
   tariff_id: idSchema,
@@ -194,9 +195,9 @@ export const portSchema = z.object({
   period: z.enum(TARIFF_PERIODS),
   /** Tariff price per period, minor units. */
   price: moneySchema,
-  country: z.object({ _id: idSchema, code: z.string(), name: z.string() }),
-  carrier: z.object({ _id: idSchema, name: z.string() }),
-  region: z.nullable(z.object({ _id: idSchema, name: z.string() })),
+  country: z.object({ _id: idSchema, code: text(), name: text() }),
+  carrier: z.object({ _id: idSchema, name: text() }),
+  region: z.nullable(z.object({ _id: idSchema, name: text() })),
   isShared: z.boolean(),
   lastRotatedAt: z.nullable(isoDate),
 });
@@ -215,38 +216,38 @@ export const portPatchRequestSchema = z.object({
 export type PortPatchRequest = z.input<typeof portPatchRequestSchema>;
 
 export const rotateResponseSchema = z.object({
-  old_ip: z.string(),
-  new_ip: z.string(),
+  old_ip: text(),
+  new_ip: text(),
   applyStatus: z.enum(APPLY_STATUSES),
 });
-export const rotationLinkResponseSchema = z.object({ rotationLink: z.string() });
-export const rotateTokenParamsSchema = z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)) });
-export const publicRotateResponseSchema = z.object({ old_ip: z.string(), new_ip: z.string() });
+export const rotationLinkResponseSchema = z.object({ rotationLink: text() });
+export const rotateTokenParamsSchema = z.object({ token: text().check(z.minLength(1), z.maxLength(200)) });
+export const publicRotateResponseSchema = z.object({ old_ip: text(), new_ip: text() });
 export type RotateResponse = z.infer<typeof rotateResponseSchema>;
 export type RotationLinkResponse = z.infer<typeof rotationLinkResponseSchema>;
 export type PublicRotateResponse = z.infer<typeof publicRotateResponseSchema>;
 /** 429 body of a rotation asked for too soon. */
-export const rotationTooSoonSchema = z.object({ error: z.string(), code: z.literal('ROTATION_TOO_SOON'), retryAfter: z.number() });
+export const rotationTooSoonSchema = z.object({ error: text(), code: z.literal('ROTATION_TOO_SOON'), retryAfter: z.number() });
 
 // ---- payments -----------------------------------------------------------------------------------------------------
 
 export const paymentSchema = z.object({
   _id: idSchema,
   /** 'balance' (bought from the balance), 'crypto', 'card' or 'paypal' (issue 4). */
-  provider: z.string(),
+  provider: text(),
   /** 'topup' (issue 4) only credits the balance. */
   kind: z.enum(['topup', 'purchase', 'renewal']),
-  status: z.string(),
+  status: text(),
   /** What was charged, after the discount. */
   amount: moneySchema,
   currency: z.literal('USD'),
-  coupon: z.nullable(z.string()),
+  coupon: z.nullable(text()),
   /** Minor units taken off by the coupon ("0" without one). */
   discount: moneySchema,
-  description: z.string(),
+  description: text(),
   modemCount: z.number(),
   createdAt: isoDate,
-  ports: z.array(z.object({ _id: idSchema, modem_name: z.string() })),
+  ports: z.array(z.object({ _id: idSchema, modem_name: text() })),
 });
 export const paymentsResponseSchema = z.array(paymentSchema);
 export type Payment = z.infer<typeof paymentSchema>;
@@ -262,7 +263,7 @@ export const buyRequestSchema = z.object({
   rotationInterval: z.number().check(z.int(), z.minimum(0), z.maximum(1440)),
   modemCount: int(CATALOG_LIMITS.modemCountMin, CATALOG_LIMITS.modemCountMax, CATALOG_MESSAGES.modemCount),
   /** Empty or absent: no coupon. */
-  coupon: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax)))),
+  coupon: z.optional(z.nullable(text().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax)))),
 });
 export type BuyRequest = z.input<typeof buyRequestSchema>;
 export const purchaseResponseSchema = z.object({
@@ -286,7 +287,7 @@ export const renewRequestSchema = z.object({
       return n >= 1 && n <= CATALOG_LIMITS.basketMax;
     }, { message: CATALOG_MESSAGES.basketSize }),
   ),
-  coupon: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax)))),
+  coupon: z.optional(z.nullable(text().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax)))),
 });
 export type BasketEntry = z.input<typeof basketEntrySchema>;
 export type RenewRequest = z.input<typeof renewRequestSchema>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { text } from './text.js';
 
 // Notifications (spec §3, issue 5). The text is already in the customer's language when it reaches the client.
 
@@ -10,12 +11,12 @@ export const NOTIFICATIONS_PAGE = 50;
 export const OPERATOR_MESSAGE_MAX = 2000;
 
 export const notificationSchema = z.object({
-  _id: z.string(),
-  text: z.string(),
+  _id: text(),
+  text: text(),
   unread: z.boolean(),
   type: z.enum(NOTIFICATION_TYPES),
   /** ISO-8601. */
-  timestamp: z.string(),
+  timestamp: text(),
 });
 export type Notification = z.infer<typeof notificationSchema>;
 

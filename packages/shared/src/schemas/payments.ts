@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { text } from './text.js';
 import { basketEntrySchema, CATALOG_LIMITS, CATALOG_MESSAGES, idSchema, localizedNameSchema, moneySchema } from './catalog.js';
 
 // Money in (issue 4): top-ups and payments by crypto (BTC, USDT on TRON), card (Stripe or the offline sandbox) and
@@ -40,15 +41,15 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 const optionalId = z.optional(z.nullable(idSchema));
 /** Dollars as a decimal string with at most 6 decimals ("50", "12.50"); a plain JSON number is accepted too. */
 export const dollarAmountSchema = z.union([
-  z.string().check(z.trim(), z.regex(/^\d{1,9}(\.\d{1,6})?$/, 'Enter an amount in dollars, for example 50 or 12.50')),
+  text().check(z.trim(), z.regex(/^\d{1,9}(\.\d{1,6})?$/, 'Enter an amount in dollars, for example 50 or 12.50')),
   z.number().check(z.positive(), z.maximum(PAYMENT_LIMITS.topUpMaxDollars)),
 ]);
 /** Integer US cents (spec §5: dollars × 100); a digit string is accepted too. */
 export const centsAmountSchema = z.union([
   z.number().check(z.int(), z.positive(), z.maximum(PAYMENT_LIMITS.topUpMaxDollars * 100)),
-  z.string().check(z.regex(/^\d{1,9}$/)),
+  text().check(z.regex(/^\d{1,9}$/)),
 ]);
-const couponField = z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax))));
+const couponField = z.optional(z.nullable(text().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax))));
 export const paymentBasketSchema = z.record(idSchema, basketEntrySchema).check(
   z.refine((b) => {
     const n = Object.keys(b).length;
@@ -90,13 +91,13 @@ export type CryptoPendingRequest = z.input<typeof cryptoPendingRequestSchema>;
 
 export const cryptoPaymentDataSchema = z.object({
   /** The customer's own deposit address for the coin. */
-  address: z.string(),
+  address: text(),
   /** Micro-USD (= micro-USDT). */
   amount: moneySchema,
   /** Satoshi to send, locked at creation (btc only; null for usdt). */
   amountBTC: z.nullable(moneySchema),
   coin: z.enum(COINS),
-  basket: z.nullable(z.record(z.string(), z.unknown())),
+  basket: z.nullable(z.record(text(), z.unknown())),
   modemCount: z.nullable(z.number()),
 });
 
@@ -111,22 +112,22 @@ const paymentRecordFields = {
   region_id: z.nullable(idSchema),
   isShared: z.nullable(z.boolean()),
   rotationInterval: z.nullable(z.number()),
-  basket: z.nullable(z.record(z.string(), z.unknown())),
+  basket: z.nullable(z.record(text(), z.unknown())),
   modemCount: z.nullable(z.number()),
-  coupon: z.nullable(z.string()),
+  coupon: z.nullable(text()),
   /** Micro-USD to pay (after any coupon discount). */
   amount: moneySchema,
   /** Micro-USD received so far (crypto may arrive in parts). */
   received: moneySchema,
   /** What the customer reads: 'Top-up', '4G Germany Standard - 2x port', 'Renewal for port-1, port-2'. */
-  description: z.string(),
-  country: z.nullable(z.object({ country_code: z.string() })),
+  description: text(),
+  country: z.nullable(z.object({ country_code: text() })),
   tariffName: z.nullable(localizedNameSchema),
-  countryName: z.nullable(z.string()),
+  countryName: z.nullable(text()),
   /** Names of the ports a renewal extends (empty otherwise). */
-  modemNames: z.array(z.string()),
-  expiresAt: z.nullable(z.string()),
-  createdAt: z.string(),
+  modemNames: z.array(text()),
+  expiresAt: z.nullable(text()),
+  createdAt: text(),
 };
 
 export const cryptoPaymentSchema = z.object({
@@ -172,38 +173,38 @@ export const cardPaymentRequestSchema = z.object({
 });
 export type CardPaymentRequest = z.input<typeof cardPaymentRequestSchema>;
 export const createPaymentIntentResponseSchema = z.object({
-  payment_intent: z.object({ id: z.string(), client_secret: z.string() }),
-  email: z.string(),
-  name: z.string(),
+  payment_intent: z.object({ id: text(), client_secret: text() }),
+  email: text(),
+  name: text(),
 });
 export type CreatePaymentIntentResponse = z.infer<typeof createPaymentIntentResponseSchema>;
 
 /** POST /api/v1/payment/stripe/create-subscription (tariffs with period month and recurring only). */
 export const createSubscriptionRequestSchema = cardPaymentRequestSchema;
 export const createSubscriptionResponseSchema = z.object({
-  clientSecret: z.nullable(z.string()),
-  email: z.string(),
+  clientSecret: z.nullable(text()),
+  email: text(),
   /** A message when no subscription is possible for this choice; null on success. */
-  error: z.nullable(z.string()),
+  error: z.nullable(text()),
 });
 export type CreateSubscriptionResponse = z.infer<typeof createSubscriptionResponseSchema>;
 
 /** POST /api/v1/payment/stripe/setup-payment-intent */
-export const setupIntentResponseSchema = z.object({ clientSecret: z.string() });
+export const setupIntentResponseSchema = z.object({ clientSecret: text() });
 export const savedCardSchema = z.object({
-  id: z.string(),
-  brand: z.string(),
-  last4: z.string(),
+  id: text(),
+  brand: text(),
+  last4: text(),
   expMonth: z.number(),
   expYear: z.number(),
 });
 export type SavedCard = z.infer<typeof savedCardSchema>;
 /** GET /api/v1/payment/stripe/cards */
 export const savedCardsResponseSchema = z.object({ data: z.array(savedCardSchema) });
-export const savedCardParamsSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(255)) });
+export const savedCardParamsSchema = z.object({ id: text().check(z.minLength(1), z.maxLength(255)) });
 /** POST /api/v1/payment/stripe/buy-with-saved-card/:id — the pending card payment; the webhook completes it. */
 export const buyWithSavedCardResponseSchema = z.object({
-  error: z.nullable(z.string()),
+  error: z.nullable(text()),
   data: z.object({ payment: pendingPaymentSchema }),
 });
 /** DELETE /api/v1/payment/stripe/:id */
@@ -211,10 +212,10 @@ export const removeCardResponseSchema = z.object({ error: z.null() });
 
 /** POST /api/v1/payment/stripe/sandbox/confirm — the sandbox card form (no Stripe keys configured). */
 export const sandboxConfirmRequestSchema = z.object({
-  clientSecret: z.string().check(z.minLength(1), z.maxLength(300)),
-  cardNumber: z.string().check(z.maxLength(40)),
-  expiry: z.string().check(z.maxLength(10)),
-  cvc: z.string().check(z.maxLength(8)),
+  clientSecret: text().check(z.minLength(1), z.maxLength(300)),
+  cardNumber: text().check(z.maxLength(40)),
+  expiry: text().check(z.maxLength(10)),
+  cvc: text().check(z.maxLength(8)),
 });
 export type SandboxConfirmRequest = z.input<typeof sandboxConfirmRequestSchema>;
 export const sandboxConfirmResponseSchema = z.object({ status: z.literal('succeeded') });
@@ -225,7 +226,7 @@ export const sandboxConfirmResponseSchema = z.object({ status: z.literal('succee
 export const paypalPendingRequestSchema = z.object({
   ...orderFields,
   amount: z.optional(z.nullable(dollarAmountSchema)),
-  description: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+  description: z.optional(z.nullable(text().check(z.maxLength(200)))),
 });
 export type PaypalPendingRequest = z.input<typeof paypalPendingRequestSchema>;
 export const paypalPendingResponseSchema = z.object({
@@ -237,14 +238,14 @@ export const paypalPendingResponseSchema = z.object({
     provider: z.literal('Paypal'),
     tariff_id: z.nullable(idSchema),
     country_id: z.nullable(idSchema),
-    basket: z.nullable(z.record(z.string(), z.unknown())),
-    description: z.string(),
+    basket: z.nullable(z.record(text(), z.unknown())),
+    description: text(),
     /** `paypal_<id>`; sent to PayPal as `custom`. */
-    client_secret: z.string(),
+    client_secret: text(),
     modemCount: z.nullable(z.number()),
   }),
   /** Post these fields to `action` as a hidden form (spec §7). */
-  form: z.object({ action: z.string(), fields: z.record(z.string(), z.string()) }),
+  form: z.object({ action: text(), fields: z.record(text(), text()) }),
 });
 export type PaypalPendingResponse = z.infer<typeof paypalPendingResponseSchema>;
 
@@ -253,25 +254,25 @@ export type PaypalPendingResponse = z.infer<typeof paypalPendingResponseSchema>;
 /** GET /api/v1/settings (public, loaded at start). */
 export const settingsResponseSchema = z.object({
   PAYPAL_MODE: z.enum(['sandbox', 'live', 'off']),
-  PAYPAL_RECEIVER_EMAIL: z.string(),
-  card: z.object({ provider: z.enum(['stripe', 'sandbox', 'off']), publishableKey: z.nullable(z.string()) }),
+  PAYPAL_RECEIVER_EMAIL: text(),
+  card: z.object({ provider: z.enum(['stripe', 'sandbox', 'off']), publishableKey: z.nullable(text()) }),
   crypto: z.object({ mode: z.enum(['live', 'sandbox']) }),
-  documentationUrl: z.nullable(z.string()),
+  documentationUrl: z.nullable(text()),
   /** True only with sandbox providers outside production: the UI shows 'Simulate payment'. */
   simulatePayments: z.boolean(),
 });
 export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
 
 /** GET /api/v1/exchange-rates: USD per BTC as a decimal string ("97123.45"), null when no rate is known yet. */
-export const exchangeRatesResponseSchema = z.object({ btc: z.nullable(z.string()) });
+export const exchangeRatesResponseSchema = z.object({ btc: z.nullable(text()) });
 export type ExchangeRatesResponse = z.infer<typeof exchangeRatesResponseSchema>;
 
 // ---- invoices -----------------------------------------------------------------------------------------------------
 
 /** Signed micro-USD: a coupon discount is a line with a negative amount. */
-const signedMoneySchema = z.string().check(z.regex(/^-?\d+$/));
+const signedMoneySchema = text().check(z.regex(/^-?\d+$/));
 export const invoiceLineSchema = z.object({
-  description: z.string(),
+  description: text(),
   quantity: z.number(),
   /** Micro-USD per unit (negative for a discount line). */
   unitAmount: signedMoneySchema,
@@ -280,16 +281,16 @@ export const invoiceLineSchema = z.object({
 export const invoiceSchema = z.object({
   _id: idSchema,
   /** 'CP-2026-000123': gap-free per year. */
-  number: z.string(),
+  number: text(),
   paymentId: idSchema,
-  issuedAt: z.string(),
-  description: z.string(),
+  issuedAt: text(),
+  description: text(),
   provider: z.enum(PAYMENT_PROVIDERS),
   /** Micro-USD total. */
   amount: moneySchema,
   currency: z.literal('USD'),
   lines: z.array(invoiceLineSchema),
-  customer: z.object({ name: z.string(), email: z.string(), company_name: z.string() }),
+  customer: z.object({ name: text(), email: text(), company_name: text() }),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 export type InvoiceLine = z.infer<typeof invoiceLineSchema>;

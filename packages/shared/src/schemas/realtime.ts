@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { text } from './text.js';
 import { APPLY_STATUSES } from './catalog.js';
 import { notificationSchema } from './notifications.js';
 
@@ -11,13 +12,13 @@ export const REALTIME_INVALID_TOKEN = 'invalid_token';
 /** Lifetime of a realtime token. */
 export const REALTIME_TOKEN_TTL_SECONDS = 300;
 
-export const realtimeTokenResponseSchema = z.object({ token: z.string() });
+export const realtimeTokenResponseSchema = z.object({ token: text() });
 
 /** 'modem': ext_ip is omitted when it did not change (the client keeps the old one). */
 export const modemEventSchema = z.object({
-  IMEI: z.string(),
+  IMEI: text(),
   applyStatus: z.enum(APPLY_STATUSES),
-  ext_ip: z.optional(z.string()),
+  ext_ip: z.optional(text()),
 });
 export type ModemEvent = z.infer<typeof modemEventSchema>;
 
@@ -28,13 +29,13 @@ export const TARIFF_ACTIONS = ['update', 'delete'] as const;
 export const realtimeEvents = {
   modem: modemEventSchema,
   notification: notificationSchema,
-  payment: z.record(z.string(), z.unknown()),
-  pending_payment: z.object({ action: z.enum(REALTIME_ACTIONS), payment: z.record(z.string(), z.unknown()) }),
-  pending_crypto_payment: z.object({ action: z.enum(REALTIME_ACTIONS), payment: z.record(z.string(), z.unknown()) }),
+  payment: z.record(text(), z.unknown()),
+  pending_payment: z.object({ action: z.enum(REALTIME_ACTIONS), payment: z.record(text(), z.unknown()) }),
+  pending_crypto_payment: z.object({ action: z.enum(REALTIME_ACTIONS), payment: z.record(text(), z.unknown()) }),
   balance: z.object({
-    btc: z.object({ balance: z.string(), address: z.nullable(z.string()) }),
-    usdt: z.object({ balance: z.string(), address: z.nullable(z.string()) }),
+    btc: z.object({ balance: text(), address: z.nullable(text()) }),
+    usdt: z.object({ balance: text(), address: z.nullable(text()) }),
   }),
-  tariff: z.object({ action: z.enum(TARIFF_ACTIONS), tariff: z.record(z.string(), z.unknown()) }),
+  tariff: z.object({ action: z.enum(TARIFF_ACTIONS), tariff: z.record(text(), z.unknown()) }),
 } as const;
 export type RealtimeEventName = keyof typeof realtimeEvents;

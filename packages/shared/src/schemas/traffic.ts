@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { text } from './text.js';
 
 // Traffic (issue 5): proxy hosts report bytes per modem and interval; customers read them per port.
 // Byte counts travel as decimal strings (they exceed 2^53 over time).
@@ -14,11 +15,11 @@ export const TRAFFIC_LIMITS = {
 export const TRAFFIC_GRANULARITIES = ['hour', 'day'] as const;
 export type TrafficGranularity = (typeof TRAFFIC_GRANULARITIES)[number];
 
-const byteCount = z.string().check(z.regex(/^\d{1,20}$/, 'Byte counts are decimal strings of digits'));
+const byteCount = text().check(z.regex(/^\d{1,20}$/, 'Byte counts are decimal strings of digits'));
 const isoDate = z.iso.datetime({ offset: true });
 
 export const trafficSampleSchema = z.object({
-  IMEI: z.string().check(z.minLength(1), z.maxLength(32)),
+  IMEI: text().check(z.minLength(1), z.maxLength(32)),
   intervalStart: isoDate,
   bytesIn: byteCount,
   bytesOut: byteCount,
@@ -38,14 +39,14 @@ export const trafficQuerySchema = z.object({
 export type TrafficQuery = z.input<typeof trafficQuerySchema>;
 
 export const trafficRowSchema = z.object({
-  port_id: z.string(),
-  modem_name: z.string(),
+  port_id: text(),
+  modem_name: text(),
   /** Start of the hour or day, ISO-8601 UTC. */
-  bucket: z.string(),
-  bytesIn: z.string(),
-  bytesOut: z.string(),
+  bucket: text(),
+  bytesIn: text(),
+  bytesOut: text(),
 });
 export type TrafficRow = z.infer<typeof trafficRowSchema>;
-export const trafficTotalsSchema = z.object({ bytesIn: z.string(), bytesOut: z.string() });
+export const trafficTotalsSchema = z.object({ bytesIn: text(), bytesOut: text() });
 export const trafficResponseSchema = z.object({ data: z.array(trafficRowSchema), totals: trafficTotalsSchema });
 export type TrafficResponse = z.infer<typeof trafficResponseSchema>;
