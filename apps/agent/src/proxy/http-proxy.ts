@@ -3,6 +3,7 @@ import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'nod
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream';
 import { destroySelf, ignore, kConn, UpstreamError } from './connection.js';
+import { splice } from './splice.js';
 import type { ClientConnection, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 
 // The HTTP proxy listener: absolute-URI forwarding of http:// requests and CONNECT tunnels. Node's HTTP parser does
@@ -280,8 +281,7 @@ function startTunnel(conn: ClientConnection, upstream: Socket, head: Buffer): vo
   socket.setTimeout(conn.core.limits.idleTimeoutMs);
   socket.write(ESTABLISHED);
   if (head.length > 0) upstream.write(head);
-  pipeline(socket, upstream, ignore);
-  pipeline(upstream, socket, ignore);
+  splice(socket, upstream);
 }
 
 /** The HTTP proxy server of one modem; the caller listens and closes it. */

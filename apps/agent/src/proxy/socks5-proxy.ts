@@ -1,9 +1,9 @@
 import { createServer, isIPv4 } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { pipeline } from 'node:stream';
 import {
-  destroySelf, ignore, kConn, SOCKS_AUTH, SOCKS_CONNECTING, SOCKS_GREETING, SOCKS_REQUEST, UpstreamError,
+  destroySelf, kConn, SOCKS_AUTH, SOCKS_CONNECTING, SOCKS_GREETING, SOCKS_REQUEST, UpstreamError,
 } from './connection.js';
+import { splice } from './splice.js';
 import type { ClientConnection, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 
 // The SOCKS5 listener (RFC 1928 CONNECT, RFC 1929 username/password). The handshake is parsed straight from the
@@ -211,8 +211,7 @@ function startTunnel(conn: ClientConnection, upstream: Socket): void {
     socket.unshift(conn.pending);
     conn.pending = null;
   }
-  pipeline(socket, upstream, ignore);
-  pipeline(upstream, socket, ignore);
+  splice(socket, upstream);
 }
 
 function onConnection(core: ProxyCore, socket: Socket): void {

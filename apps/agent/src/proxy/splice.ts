@@ -1,0 +1,40 @@
+import type { Socket } from 'node:net';
+import { ignore } from './connection.js';
+
+// Joins a tunnel's two sockets. stream.pipeline, twice per tunnel, allocated an AbortController, a dozen closures
+// and an end-of-stream watcher per direction: most of the ~18 KB an idle tunnel held and 7–10 % of the proxy's CPU
+// (bench/BENCHMARKS.md, 2026-11-24). These handlers are module-level and find the other socket through a symbol, so a
+// tunnel costs two listeners per event and no closures. Backpressure: a write that fills the peer's buffer pauses
+// the reader until the peer drains. Half-close travels (an 'end' ends the peer), and a socket that closes without
+// having been ended gracefully (a reset, a timeout, a cut by the proxy) takes its peer down with it.
+
+const kPeer = Symbol('cellport.peer');
+type Spliced = Socket & { [kPeer]?: Socket };
+
+function onData(this: Spliced, chunk: Buffer): void {
+  if (!this[kPeer]!.write(chunk)) this.pause();
+}
+function onDrain(this: Spliced): void {
+  this[kPeer]!.resume();
+}
+function onEnd(this: Spliced): void {
+  this[kPeer]!.end();
+}
+function onClose(this: Spliced): void {
+  const peer = this[kPeer]!;
+  // A peer we already ended is flushing the last bytes: let it finish (its idle timeout bounds it).
+  if (!peer.writableEnded) peer.destroy();
+}
+
+export function splice(a: Socket, b: Socket): void {
+  (a as Spliced)[kPeer] = b;
+  (b as Spliced)[kPeer] = a;
+  for (const s of [a, b]) {
+    s.on('data', onData);
+    s.on('drain', onDrain);
+    s.on('end', onEnd);
+    s.on('close', onClose);
+    s.on('error', ignore);
+    s.resume();
+  }
+}
