@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
+import { SESSION_COOKIE } from './session.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * CSRF protection for cookie-authenticated writes (docs/decisions/003-csrf-by-origin.md): a write whose
- * Fetch Metadata or Origin says it came from another site is refused. Together with SameSite=Lax cookies this
- * stops cross-site forms from signing anyone in or out. Routes that other systems call (webhooks, IPN, host
- * ingest) opt out with `config: { crossSite: true }`.
+ * Fetch Metadata or Origin says it came from another site is refused, and a write that carries our session cookie
+ * must prove it came from our own pages: a same-origin `Origin`, or else a same-origin `Referer`, or else
+ * `Sec-Fetch-Site: same-origin`. Together with SameSite=Lax cookies this stops cross-site forms from signing anyone
+ * in or out. Requests without the cookie (scripts, bearer API keys) carry no ambient authority and pass. Routes that
+ * other systems call (webhooks, IPN, host ingest) opt out with `config: { crossSite: true }`.
  */
 export function registerSameOrigin(app: FastifyInstance, publicUrl: string): void {
   const allowed = new Set([new URL(publicUrl).origin]);
@@ -18,21 +21,36 @@ export function registerSameOrigin(app: FastifyInstance, publicUrl: string): voi
   });
   function check(request: FastifyRequest): void {
     const site = request.headers['sec-fetch-site'];
-    if (site === 'cross-site') throw new AppError('CSRF', 403);
+    if (site === 'cross-site') fail();
     // The browser itself vouches for a same-origin request (Fetch Metadata), whatever Origin says.
     if (site === 'same-origin') return;
     const origin = request.headers.origin;
-    // No Origin: not a browser form or fetch (browsers send it on every POST), so no ambient-cookie risk.
-    if (origin === undefined || allowed.has(origin)) return;
-    if (origin === 'null') fail();
-    // Same host under another scheme or port (a proxy in front, a dev server) counts as the same site
-    // only when the Host header names it.
-    try {
-      if (new URL(origin).host === request.headers.host) return;
-    } catch { /* fall through */ }
+    if (origin !== undefined) {
+      if (origin !== 'null' && isOurs(request, origin)) return;
+      fail();
+    }
+    // No Origin. Without our session cookie nothing ambient is at stake (a script, a bearer API key, sign-up).
+    if (!cookieAuthenticated(request)) return;
+    // With it, the request must show where it came from: old browsers and some privacy settings drop Origin on
+    // same-origin posts but keep a same-origin Referer (our Referrer-Policy is same-origin).
+    const referer = request.headers.referer;
+    if (referer !== undefined && isOurs(request, referer)) return;
     fail();
   }
+  /** PUBLIC_URL's origin, or the same host under another scheme or port (a proxy in front, a dev server) when the Host header names it. */
+  function isOurs(request: FastifyRequest, address: string): boolean {
+    let url: URL;
+    try { url = new URL(address); } catch { return false; }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    return allowed.has(url.origin) || url.host === request.headers.host;
+  }
   function fail(): never { throw new AppError('CSRF', 403); }
+}
+
+/** Whether the request carries our session cookie and no bearer credentials (which a cross-site page cannot send). */
+function cookieAuthenticated(request: FastifyRequest): boolean {
+  if (request.headers.authorization !== undefined) return false;
+  return request.cookies?.[SESSION_COOKIE] !== undefined;
 }
 
 declare module 'fastify' {

@@ -28,7 +28,7 @@ describe('account settings', () => {
   }
   const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
   const send = (method: 'POST' | 'PATCH' | 'DELETE', url: string, cookie?: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({ method, url, headers: cookie ? { cookie, origin: 'http://localhost:3000' } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
 
   it('answers 401 on every endpoint without a session', async () => {
     const calls = [
@@ -221,7 +221,7 @@ describe('account settings', () => {
       expect(response.statusCode).toBeLessThan(500);
     }
     const notJson = await t.app.inject({
-      method: 'POST', url: '/api/v1/me/2fa/enable', headers: { cookie, 'content-type': 'application/json' }, payload: '{"code":',
+      method: 'POST', url: '/api/v1/me/2fa/enable', headers: { cookie, origin: 'http://localhost:3000', 'content-type': 'application/json' }, payload: '{"code":',
     });
     expect(notJson.statusCode).toBe(400);
   });
@@ -239,7 +239,7 @@ describe('account settings rate limits', () => {
     const request = { ip: '198.51.100.1', headers: {} } as unknown as FastifyRequest;
     const cookie = `cp_session=${await t.ctx.sessions.create(row.id, request)}`;
     const guess = () => t.app.inject({
-      method: 'POST', url: '/api/v1/me/password', headers: { cookie },
+      method: 'POST', url: '/api/v1/me/password', headers: { cookie, origin: 'http://localhost:3000' },
       payload: { current: 'Guess#2026', password: 'Fresh#2027', repeat: 'Fresh#2027' },
     });
     expect((await guess()).statusCode).toBe(400);
