@@ -42,4 +42,19 @@ describe('agent settings', () => {
     const message = failure({});
     for (const name of ['CELLPORT_SERVER_URL', 'CELLPORT_HOST_KEY', 'AGENT_DATA_DIR']) expect(message).toContain(name);
   });
+
+  it('defaults the IP echo to the server\'s /api/v1/ip and takes a comma-separated list', () => {
+    expect(loadAgentConfig(good).AGENT_IP_ECHO_URLS).toEqual(['https://proxies.example.com/api/v1/ip']);
+    expect(loadAgentConfig({ ...good, AGENT_IP_ECHO_URLS: 'https://a.example/ip, http://b.example/' }).AGENT_IP_ECHO_URLS)
+      .toEqual(['https://a.example/ip', 'http://b.example/']);
+    expect(failure({ ...good, AGENT_IP_ECHO_URLS: 'a.example/ip' })).toMatch(/AGENT_IP_ECHO_URLS: a\.example\/ip is not an http\(s\) URL/);
+    expect(loadAgentConfig(good).AGENT_ROTATE_ATTEMPTS).toBe(3);
+    expect(failure({ ...good, AGENT_ROTATE_ATTEMPTS: '0' })).toContain('AGENT_ROTATE_ATTEMPTS');
+  });
+
+  it('takes a modems file for one host only', () => {
+    expect(loadAgentConfig({ ...good, AGENT_MODEMS: '/etc/cellport/modems.yaml' }).AGENT_MODEMS).toBe('/etc/cellport/modems.yaml');
+    expect(failure({ ...good, AGENT_MODEMS: '/etc/cellport/modems.yaml', CELLPORT_HOST_KEY: `${KEY},${KEY.replace('a', 'b')}` }))
+      .toMatch(/AGENT_MODEMS: a modems file belongs to one host/);
+  });
 });

@@ -39,7 +39,7 @@ const modemManagerEntry = z.strictObject({
   apn: z.string().min(1).max(100).optional(),
   password: z.string().min(1).max(128).optional(),
 }).refine((e) => (e.modem === undefined) !== (e.match === undefined), {
-  message: 'give either modem (mmcli\'s index) or match: { imei }, one of them', path: ['modem'],
+  message: 'give either modem (mmcli\'s index) or match: { imei }, one of them',
 });
 
 const simulatedEntry = z.strictObject({
@@ -51,7 +51,7 @@ const simulatedEntry = z.strictObject({
 });
 
 const entrySchema = z.discriminatedUnion('driver', [hilinkEntry, modemManagerEntry, simulatedEntry], {
-  error: 'driver must be hilink, modemmanager or simulated',
+  error: 'must be hilink, modemmanager or simulated',
 });
 export const modemsFileSchema = z.strictObject({
   modems: z.array(entrySchema, { error: 'must be a list of modems' }).min(1, 'must list at least one modem'),
@@ -79,9 +79,9 @@ export type SimulatedEntry = Extract<ModemEntry, { driver: 'simulated' }>;
 /** "modems[1] (hilink http://192.168.8.1)": how an error or a log line names an entry. */
 export function describeEntry(entry: ModemEntry, index: number): string {
   const what = entry.driver === 'hilink' ? entry.management
-    : entry.driver === 'modemmanager' ? (entry.match ? `imei ${entry.match.imei}` : `mmcli modem ${entry.modem}`)
-      : `imei ${entry.imei}`;
-  return `modems[${index}] (${entry.name ? `${entry.name}, ` : ''}${entry.driver} ${what})`;
+    : entry.driver === 'modemmanager' ? (entry.match?.imei ? `imei ${entry.match.imei}` : entry.modem !== undefined ? `mmcli modem ${entry.modem}` : undefined)
+      : entry.imei ? `imei ${entry.imei}` : undefined;
+  return `modems[${index}] (${entry.name ? `${entry.name}, ` : ''}${entry.driver}${what ? ` ${what}` : ''})`;
 }
 
 /** Parses and validates a modems file's text; throws an AgentConfigError naming each wrong entry and field. */
@@ -99,7 +99,7 @@ export function parseModemsFile(text: string, path: string): ModemsFile {
     const [top, index, ...field] = issue.path;
     if (top === 'modems' && typeof index === 'number' && Array.isArray(entries)) {
       const entry = entries[index] as Partial<ModemEntry> | undefined;
-      const label = entry && typeof entry === 'object' && typeof entry.driver === 'string'
+      const label = entry && typeof entry === 'object' && ['hilink', 'modemmanager', 'simulated'].includes(String(entry.driver))
         ? describeEntry(entry as ModemEntry, index) : `modems[${index}]`;
       return `  ${label}: ${field.length ? `${field.join('.')} ` : ''}${issue.message}`;
     }

@@ -18,10 +18,10 @@ export function mmcli(args: string[], options: MmcliOptions = {}): Promise<Recor
         if (e.code === 'ENOENT') return reject(new MmcliError('missing', 'ModemManager\'s mmcli is not installed on this host (apt install modemmanager)'));
         if (e.killed) return reject(new MmcliError('timeout', `mmcli ${args.join(' ')} did not finish within ${options.timeoutMs ?? 30_000} ms`));
         const text = `${stderr}`.trim() || e.message;
-        if (/couldn't find (the )?modem|modem not found|No modem|couldn't find bearer/i.test(text)) return reject(new MmcliError('gone', `mmcli ${args.join(' ')}: ${text}`));
         if (/couldn't (create|find the) ModemManager|ModemManager is not running|not provided by any \.service|org\.freedesktop\.ModemManager1 was not provided/i.test(text)) {
           return reject(new MmcliError('missing', `ModemManager is not running (systemctl start ModemManager): ${text}`));
         }
+        if (/couldn't find modem|modem not found|No modem|couldn't find bearer/i.test(text)) return reject(new MmcliError('gone', `mmcli ${args.join(' ')}: ${text}`));
         return reject(new MmcliError('failed', `mmcli ${args.join(' ')}: ${text}`));
       }
       const out = `${stdout}`.trim();
