@@ -19,6 +19,13 @@ const Admin = lazyPage(() => import('../features/admin/admin-app'));
 
 const toDashboard = <Redirect to="~/en/dashboard" replace />;
 
+/** '/admin' (and '/admin/...') is the console in the browser's language: the address the README gives operators. */
+function ConsoleRedirect({ rest }: { rest: string }) {
+  const preferred = navigator.languages.map((l) => l.toLowerCase()).find((l) => /^(en|ru|zh)/.test(l)) ?? 'en';
+  const language = preferred.startsWith('ru') ? 'ru' : preferred.startsWith('zh') ? 'cn' : 'en';
+  return <Redirect to={`~/${language}/admin${rest ? `/${rest}` : ''}${location.search}`} replace />;
+}
+
 /** Public pages; every other path under /{lng} belongs to the authenticated shell. */
 function LanguageRoutes() {
   return (
@@ -42,6 +49,7 @@ export function AppRoutes() {
         <Switch>
           <Route path="/dev/mailbox" component={Mailbox} />
           <Route path="/thank-you-for-order" component={ThankYou} />
+          <Route path="/admin/*?">{(params) => <ConsoleRedirect rest={params['*'] ?? ''} />}</Route>
           <Route path="/:lng" nest>
             {(params) => <LanguageRoot lng={params.lng}><LanguageRoutes /></LanguageRoot>}
           </Route>

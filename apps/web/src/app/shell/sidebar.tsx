@@ -18,6 +18,7 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
   const [path] = useLocation();
   const activeKey = navKeyFor(path);
   const documentationUrl = useAppStore((s) => s.settings.documentationUrl);
+  const isOperator = useAppStore((s) => s.user.me?.role === 'admin');
   const navRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -73,6 +74,15 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
 
           <h2 className="sidebar__section">{t('shell:payments')}</h2>
           <ul className="sidebar__list">{PAYMENT_NAV.map(link)}</ul>
+
+          {isOperator ? (
+            <>
+              <h2 className="sidebar__section">{t('shell:operator')}</h2>
+              <ul className="sidebar__list">
+                <li><Link href="/admin" className="sidebar__link" data-testid="console-link">{icons.shield}<span>{t('shell:console')}</span></Link></li>
+              </ul>
+            </>
+          ) : null}
         </div>
         <div className="sidebar__footer">
           <LanguageSwitcher />

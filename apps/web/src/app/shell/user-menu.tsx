@@ -10,7 +10,7 @@ import { icons } from '../../components/ui/icons';
 const initials = (name: string) =>
   name.trim().split(/\s+/).slice(0, 2).map((part) => [...part][0]?.toUpperCase() ?? '').join('') || '?';
 
-/** The user menu: name, e-mail, a link to Account, and sign-out (a native form POST /signout, spec §7). */
+/** The user menu: name, e-mail, a link to Account (and to the console for operators), and sign-out (a native form POST /signout, spec §7). */
 export function UserMenu() {
   const { t } = useT(['shell', 'common', 'notifications-ui']);
   const language = useLanguage();
@@ -50,6 +50,11 @@ export function UserMenu() {
             <li>
               <Link href="/account" className="user-menu__item" onClick={close}>{icons.account}<span>{t('common:nav.account')}</span></Link>
             </li>
+            {me?.role === 'admin' ? (
+              <li>
+                <Link href="/admin" className="user-menu__item" onClick={close}>{icons.shield}<span>{t('shell:console')}</span></Link>
+              </li>
+            ) : null}
             <li>
               <form method="post" action="/signout">
                 <input type="hidden" name="language" value={language} />
