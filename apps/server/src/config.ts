@@ -55,6 +55,8 @@ export const configSchema = z.object({
   MODEM_CONTROL: z.enum(['agent', 'simulated']).default('agent'),
   /** Run the proxy host agent for the seeded demo hosts inside `npm start`; default on outside production. */
   EMBEDDED_AGENT: bool.optional(),
+  /** UNSAFE: serve the development outbox (reset links) to anyone on the network, not only loopback and operators. */
+  DEV_OUTBOX_PUBLIC: bool.default(false),
   /** A host whose agent has been silent this long is offline, with its modems. */
   HOST_OFFLINE_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(HOST_PROTOCOL.offlineAfterSeconds),
   /** How often each instance looks for silent hosts. */

@@ -1,13 +1,23 @@
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 
 const outboxItem = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string(), createdAt: z.string() });
 const OUTBOX_LIMIT = 50;
 
+/** A client on this machine: 127.0.0.0/8 or ::1, also as IPv4-mapped IPv6. The socket's own address, never a header. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
 /**
  * Development helpers, never in production. The outbox lets a person (and the browser tests) read the e-mails the
- * product sent without any mail server: GET /api/v1/dev/outbox?to=EMAIL, newest first.
+ * product sent without any mail server: GET /api/v1/dev/outbox?to=EMAIL, newest first. It holds password-reset
+ * and sign-up links, and the server listens on 0.0.0.0 by default, so it is served only to loopback clients and
+ * signed-in operators, unless DEV_OUTBOX_PUBLIC (unsafe) opens it to the network.
  */
 export function registerDev(app: App, { config, db }: AppContext): void {
   app.get('/api/v1/dev/outbox', {
@@ -18,6 +28,9 @@ export function registerDev(app: App, { config, db }: AppContext): void {
     },
   }, async (request) => {
     if (config.isProduction) throw new AppError('NOT_FOUND', 404);
+    if (!mayReadOutbox(request)) {
+      throw new AppError('FORBIDDEN', 403, 'The development outbox is served only to this machine and to signed-in operators');
+    }
     let query = db.selectFrom('mail_outbox').select(['to_email', 'subject', 'text', 'html', 'created_at'])
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(OUTBOX_LIMIT);
     const to = request.query.to?.trim().toLowerCase();
@@ -25,4 +38,8 @@ export function registerDev(app: App, { config, db }: AppContext): void {
     const rows = await query.execute();
     return rows.map((r) => ({ to: r.to_email, subject: r.subject, text: r.text, html: r.html, createdAt: r.created_at.toISOString() }));
   });
+
+  function mayReadOutbox(request: FastifyRequest): boolean {
+    return config.DEV_OUTBOX_PUBLIC === true || isLoopback(request.socket.remoteAddress) || request.user?.role === 'admin';
+  }
 }
