@@ -690,11 +690,16 @@ export const overviewQuerySchema = z.object({
 });
 export const overviewResponseSchema = z.object({
   days: z.number(),
-  /** Completed payments by UTC day, oldest first, every day present (zero days too); micro-USD. */
+  /**
+   * Revenue is money received: completed payments by an outside provider (card, PayPal, crypto), top-ups and direct
+   * payments, net of refunds. By UTC day, oldest first, every day present (zero days too); micro-USD.
+   */
   revenueByDay: z.array(z.object({ date: text(), amount: moneySchema, count: z.number() })),
-  /** By provider ('card', 'paypal', 'crypto', 'balance'), largest first. */
+  /** By provider ('card', 'paypal', 'crypto'), largest first. */
   revenueByMethod: z.array(z.object({ provider: text(), amount: moneySchema, count: z.number() })),
   totalRevenue: moneySchema,
+  /** Usage, not revenue: purchases and renewals paid from customers' balances in the period, net of refunds. */
+  balanceSpending: z.object({ amount: moneySchema, count: z.number() }),
   activePorts: z.number(),
   /** Free port slots on online, non-retired modems. */
   freeStock: z.number(),

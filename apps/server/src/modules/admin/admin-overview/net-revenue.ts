@@ -5,6 +5,9 @@ export interface RevenueRow { key: string; amount: string; n: string }
 
 /**
  * Completed payments since `since`, each net of what went back to the customer, summed by UTC day or by method.
+ * `money: 'received'` is revenue: payments by an outside provider (top-ups and direct payments). `money: 'balance'`
+ * is usage: purchases and renewals paid from the balance, whose money was already counted when it was topped up
+ * (issue 14, item 10: a $100 top-up spent $40 is $100 of revenue, not $140).
  * What went back to a payment (capped at its amount):
  * - the console refund (payment_refunds: to the balance or to the source);
  * - refunds the provider announced itself and we debited: PayPal Refunded/Reversed IPNs (`paypal-refund:<payment>:ipn:…`,
@@ -12,8 +15,9 @@ export interface RevenueRow { key: string; amount: string; n: string }
  *   provider debits are kind refund_out and already in payment_refunds, so nothing counts twice.
  * A payment refunded in full is not counted in `n`; it is still a payment on the payments page.
  */
-export async function netRevenue(db: Database, since: Date, by: 'day' | 'provider'): Promise<RevenueRow[]> {
-  const key = by === 'day' ? sql`to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD')` : sql`p.provider`;
+export async function netRevenue(db: Database, since: Date, by: 'day' | 'provider' | 'all', money: 'received' | 'balance' = 'received'): Promise<RevenueRow[]> {
+  const key = by === 'day' ? sql`to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD')` : by === 'provider' ? sql`p.provider` : sql`'all'`;
+  const which = money === 'balance' ? sql`p.provider = 'balance'` : sql`p.provider <> 'balance'`;
   const { rows } = await sql<RevenueRow>`
     with refunded as (
       select payment_id, sum(amount) as amount from (
@@ -30,7 +34,7 @@ export async function netRevenue(db: Database, since: Date, by: 'day' | 'provide
       select ${key} as key, p.amount - least(p.amount, coalesce(r.amount, 0)) as amount,
         coalesce(r.amount, 0) > 0 and r.amount >= p.amount as fully_refunded
       from payments p left join refunded r on r.payment_id = p.id::text
-      where p.status = 'completed' and p.created_at >= ${since}
+      where p.status = 'completed' and p.created_at >= ${since} and ${which}
     )
     select key, sum(amount)::text as amount, (count(*) filter (where not fully_refunded))::text as n
     from net group by key order by sum(amount) desc, key`.execute(db);

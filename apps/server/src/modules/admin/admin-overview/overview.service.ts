@@ -6,16 +6,18 @@ import { netRevenue } from './net-revenue.js';
 const DAY_MS = 86_400_000;
 
 /**
- * The console's front page. Revenue = completed payments by an outside provider or from the balance, in micro-USD,
- * by UTC day and by method, net of refunds (net-revenue.ts). Stock counts online modems.
+ * The console's front page. Revenue = money received: completed payments by an outside provider (top-ups and direct
+ * payments), in micro-USD, by UTC day and by method, net of refunds (net-revenue.ts). What customers spent from their
+ * balance is usage, shown apart (balanceSpending), never added to revenue. Stock counts online modems.
  */
 export async function overview(db: Database, days: number, now = new Date()): Promise<OverviewResponse> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const since = new Date(today - (days - 1) * DAY_MS);
   const weekAhead = new Date(now.getTime() + ADMIN_LIMITS.expiringSoonDays * DAY_MS);
-  const [byDay, byMethod, ports, stock, expiringCount, expiring, customers] = await Promise.all([
+  const [byDay, byMethod, spent, ports, stock, expiringCount, expiring, customers] = await Promise.all([
     netRevenue(db, since, 'day'),
     netRevenue(db, since, 'provider'),
+    netRevenue(db, since, 'all', 'balance'),
     db.selectFrom('ports').select(sql<string>`count(*)`.as('n')).where('status', '=', 'active').executeTakeFirst(),
     db.selectFrom('modems').select(sql<string>`coalesce(sum(capacity - used_slots), 0)`.as('n'))
       .where('online', '=', true).where('retired', '=', false).executeTakeFirst(),
@@ -39,6 +41,7 @@ export async function overview(db: Database, days: number, now = new Date()): Pr
     revenueByDay,
     revenueByMethod: byMethod.map((m) => ({ provider: m.key, amount: BigInt(m.amount).toString(), count: Number(m.n) })),
     totalRevenue: byMethod.reduce((s, m) => s + BigInt(m.amount), 0n).toString(),
+    balanceSpending: { amount: BigInt(spent[0]?.amount ?? 0).toString(), count: Number(spent[0]?.n ?? 0) },
     activePorts: Number(ports?.n ?? 0),
     freeStock: Number(stock?.n ?? 0),
     expiringThisWeek: {

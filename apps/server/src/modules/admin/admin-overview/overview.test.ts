@@ -53,13 +53,31 @@ describe('admin overview revenue is net of refunds', () => {
     expect(ov.revenueByMethod).toEqual([
       { provider: 'card', amount: '15000000', count: 1 },
       { provider: 'paypal', amount: '6000000', count: 1 },
-      { provider: 'balance', amount: '1000000', count: 1 },
     ]);
-    expect(ov.totalRevenue).toBe('22000000');
+    expect(ov.totalRevenue).toBe('21000000');
+    // Balance payments are usage, net of their refunds too.
+    expect(ov.balanceSpending).toEqual({ amount: '1000000', count: 1 });
     const today = new Date().toISOString().slice(0, 10);
     expect(ov.revenueByDay).toHaveLength(7);
-    expect(ov.revenueByDay.at(-1)).toEqual({ date: today, amount: '22000000', count: 3 });
+    expect(ov.revenueByDay.at(-1)).toEqual({ date: today, amount: '21000000', count: 2 });
     expect(ov.revenueByDay.slice(0, -1).every((d: { amount: string }) => d.amount === '0')).toBe(true);
+  });
+
+  it('a $100 crypto top-up spent $40 from the balance is $100 of revenue and $40 of balance spending, not $140', async () => {
+    const c = await createCustomer(t);
+    // Money received: the crypto top-up credits the balance.
+    await payment(c.id, 'crypto', 100_000_000n);
+    // Money used: a purchase paid from that balance (no money arrives, the balance goes down).
+    const bought = randomUUID();
+    await t.ctx.db.insertInto('payments').values({
+      id: bought, user_id: c.id, provider: 'balance', kind: 'purchase', status: 'completed', amount: 40_000_000n,
+      description: 'Dedicated · Week', modem_count: 1, created_at: new Date(),
+    }).execute();
+    const ov = (await call(t, admin.cookie, 'GET', '/api/v1/admin/overview?days=30')).json();
+    expect(ov.totalRevenue).toBe('100000000');
+    expect(ov.revenueByMethod).toEqual([{ provider: 'crypto', amount: '100000000', count: 1 }]);
+    expect(ov.revenueByDay.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), amount: '100000000', count: 1 });
+    expect(ov.balanceSpending).toEqual({ amount: '40000000', count: 1 });
   });
 
   it('a refund never makes revenue negative', async () => {

@@ -34,7 +34,9 @@ export function OverviewPage() {
         {(data) => (
           <>
             <div className="admin-stats">
-              <Stat label={t('overview.revenue', { count: data.days })} value={usd(data.totalRevenue)} />
+              <Stat label={t('overview.revenue', { count: data.days })} value={usd(data.totalRevenue)} hint={t('overview.revenueHint')} />
+              <Stat label={t('overview.balanceSpending')} value={usd(data.balanceSpending.amount)}
+                hint={t('overview.balanceSpendingHint', { count: data.balanceSpending.count })} />
               <Stat label={t('overview.activePorts')} value={count(data.activePorts, language)} />
               <Stat label={t('overview.freeStock')} value={count(data.freeStock, language)} />
               <Stat label={t('overview.expiringThisWeek')} value={count(data.expiringThisWeek.count, language)} />
