@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { CardPaymentEvent } from './card-event.js';
 import { CardProviderError, WebhookSignatureError } from './errors.js';
 import { SandboxCardProvider } from './sandbox-card-provider.js';
-import { checkSandboxCard, passesLuhn } from './sandbox-cards.js';
+import { checkSandboxCard, checkSandboxExpiry, passesLuhn } from './sandbox-cards.js';
 
 let delivered: CardPaymentEvent[];
 let sandbox: SandboxCardProvider;
@@ -21,7 +21,7 @@ describe('SandboxCardProvider', () => {
     expect(intent.id).toMatch(/^pi_sandbox_[0-9a-f]{24}$/);
     expect(intent.clientSecret.startsWith(`${intent.id}_secret_`)).toBe(true);
 
-    const event = await sandbox.settle(intent.clientSecret, '4242 4242 4242 4242');
+    const event = await sandbox.settle(intent.clientSecret, '4242 4242 4242 4242', '12/34');
     expect(event).toEqual({
       type: 'payment_intent.succeeded', eventId: expect.stringMatching(/^evt_sandbox_/), objectId: intent.id, amountCents: 5000, currency: 'usd',
       metadata: { pending_id: 'p1' }, paymentIntentId: intent.id, subscriptionId: null, customerId, billingReason: null,
@@ -31,28 +31,28 @@ describe('SandboxCardProvider', () => {
 
   it('declines 4000 0000 0000 0002 with card_declined and delivers nothing; the intent can still be paid', async () => {
     const intent = await sandbox.createPaymentIntent({ amountCents: 5000, currency: 'usd', metadata: {} });
-    const err = await sandbox.settle(intent.id, '4000 0000 0000 0002').catch((e: unknown) => e);
+    const err = await sandbox.settle(intent.id, '4000 0000 0000 0002', '12/34').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CardProviderError);
     expect(err).toMatchObject({ code: 'card_declined', message: 'Your card was declined.' });
     expect(delivered).toEqual([]);
-    await sandbox.settle(intent.id, '4242424242424242');
+    await sandbox.settle(intent.id, '4242424242424242', '12/34');
     expect(delivered).toHaveLength(1);
   });
 
   it('refuses a mistyped number and a real-looking card, and an intent paid twice', async () => {
     const intent = await sandbox.createPaymentIntent({ amountCents: 100, currency: 'usd', metadata: {} });
-    await expect(sandbox.settle(intent.id, '4242 4242 4242 4241')).rejects.toMatchObject({ code: 'incorrect_number' });
-    await expect(sandbox.settle(intent.id, '4111 1111 1111 1111')).rejects.toMatchObject({ code: 'card_declined' });
-    await sandbox.settle(intent.id, '4242424242424242');
-    await expect(sandbox.settle(intent.id, '4242424242424242')).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
-    await expect(sandbox.settle('pi_sandbox_unknown', '4242424242424242')).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(sandbox.settle(intent.id, '4242 4242 4242 4241', '12/34')).rejects.toMatchObject({ code: 'incorrect_number' });
+    await expect(sandbox.settle(intent.id, '4111 1111 1111 1111', '12/34')).rejects.toMatchObject({ code: 'card_declined' });
+    await sandbox.settle(intent.id, '4242424242424242', '12/34');
+    await expect(sandbox.settle(intent.id, '4242424242424242', '12/34')).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
+    await expect(sandbox.settle('pi_sandbox_unknown', '4242424242424242', '12/34')).rejects.toMatchObject({ code: 'resource_missing' });
     expect(delivered).toHaveLength(1);
   });
 
   it('pays a subscription first invoice as invoice.paid, renews it, and stops after cancellation', async () => {
     const sub = await sandbox.createSubscription({ customerId: 'cus_1', priceCents: 4900, interval: 'month', metadata: { pending_id: 'p2' } });
     expect(sub.id).toMatch(/^sub_sandbox_/);
-    const first = await sandbox.settle(sub.clientSecret, '4242424242424242');
+    const first = await sandbox.settle(sub.clientSecret, '4242424242424242', '12/34');
     expect(first).toMatchObject({ type: 'invoice.paid', amountCents: 4900, subscriptionId: sub.id, billingReason: 'subscription_create', metadata: { pending_id: 'p2' } });
     const renewal = await sandbox.renewSubscription(sub.id);
     expect(renewal).toMatchObject({ type: 'invoice.paid', amountCents: 4900, subscriptionId: sub.id, billingReason: 'subscription_cycle' });
@@ -64,8 +64,8 @@ describe('SandboxCardProvider', () => {
 
   it('saves a card through a setup intent, charges it off session, and only its owner may remove it', async () => {
     const setup = await sandbox.createSetupIntent('cus_1');
-    await expect(sandbox.confirmSetup(setup.clientSecret, '4242424242424242', 'cus_2')).rejects.toMatchObject({ code: 'resource_missing' });
-    const card = await sandbox.confirmSetup(setup.clientSecret, '4242424242424242', 'cus_1');
+    await expect(sandbox.confirmSetup(setup.clientSecret, '4242424242424242', 'cus_2', '12/34')).rejects.toMatchObject({ code: 'resource_missing' });
+    const card = await sandbox.confirmSetup(setup.clientSecret, '4242424242424242', 'cus_1', '12/34');
     expect(card).toMatchObject({ brand: 'visa', last4: '4242' });
     expect(await sandbox.listSavedCards('cus_1')).toEqual([card]);
     expect(await sandbox.listSavedCards('cus_2')).toEqual([]);
@@ -82,14 +82,14 @@ describe('SandboxCardProvider', () => {
 
   it('declines off-session charges on a card that saves but cannot be charged (4000 0000 0000 0341)', async () => {
     const setup = await sandbox.createSetupIntent('cus_1');
-    const card = await sandbox.confirmSetup(setup.id, '4000000000000341', 'cus_1');
+    const card = await sandbox.confirmSetup(setup.id, '4000000000000341', 'cus_1', '12/34');
     await expect(sandbox.chargeSavedCard({ customerId: 'cus_1', paymentMethodId: card.id, amountCents: 1000, metadata: {} })).rejects.toMatchObject({ code: 'card_declined' });
     expect(delivered).toEqual([]);
   });
 
   it('refunds with cumulative totals like Stripe and never more than was paid', async () => {
     const intent = await sandbox.createPaymentIntent({ amountCents: 5000, currency: 'usd', metadata: { pending_id: 'p4' } });
-    await sandbox.settle(intent.id, '4242424242424242');
+    await sandbox.settle(intent.id, '4242424242424242', '12/34');
     await sandbox.refund(intent.id, 2000);
     await expect(sandbox.refund(intent.id, 3001)).rejects.toMatchObject({ code: 'amount_too_large' });
     await sandbox.refund(intent.id);
@@ -114,5 +114,57 @@ describe('sandbox test cards', () => {
     expect(checkSandboxCard('4242-4242-4242-4242')).toMatchObject({ ok: true, last4: '4242' });
     expect(checkSandboxCard('4242 4242 abcd 4242')).toMatchObject({ ok: false, code: 'incorrect_number' });
     expect(checkSandboxCard('42')).toMatchObject({ ok: false, code: 'incorrect_number' });
+  });
+});
+
+describe('the sandbox card\'s expiry (issue 13: 12/30 was stored as 11/2029)', () => {
+  // Late on 31 December in UTC, already 1 January in Tokyo, still 31 December in Los Angeles: a month or year off by
+  // one anywhere, or a local-time reading, shows here.
+  const at = (iso: string) => () => new Date(iso);
+
+  it('stores the month and year that were typed, in every accepted form', async () => {
+    for (const [typed, month, year] of [['12/30', 12, 2030], ['01/31', 1, 2031], ['1/32', 1, 2032], [' 07 / 2033 ', 7, 2033], ['12/2030', 12, 2030]] as const) {
+      const sb = new SandboxCardProvider(() => {}, at('2029-12-31T23:30:00Z'));
+      const setup = await sb.createSetupIntent('cus_1');
+      const card = await sb.confirmSetup(setup.id, '4242424242424242', 'cus_1', typed);
+      expect(card, typed).toMatchObject({ expMonth: month, expYear: year });
+      expect(await sb.listSavedCards('cus_1'), typed).toEqual([card]);
+    }
+  });
+
+  it('a card is valid through the last day of its month (UTC), and refused after', () => {
+    expect(checkSandboxExpiry('12/29', new Date('2029-12-31T23:59:59Z'))).toMatchObject({ ok: true, month: 12, year: 2029 });
+    expect(checkSandboxExpiry('12/29', new Date('2030-01-01T00:00:00Z'))).toMatchObject({ ok: false, code: 'expired_card' });
+    expect(checkSandboxExpiry('01/30', new Date('2029-12-31T23:59:59Z'))).toMatchObject({ ok: true, month: 1, year: 2030 });
+    expect(checkSandboxExpiry('11/29', new Date('2029-12-01T00:00:00Z'))).toMatchObject({ ok: false, code: 'expired_card' });
+  });
+
+  it('refuses months and years that do not exist, and malformed input', () => {
+    const now = new Date('2029-06-15T12:00:00Z');
+    for (const typed of ['00/30', '13/30', '99/30']) expect(checkSandboxExpiry(typed, now), typed).toMatchObject({ ok: false, code: 'invalid_expiry_month' });
+    for (const typed of ['', '1230', '12/3', '12/303', 'ab/cd', '12-30', '/30', '12/']) {
+      expect(checkSandboxExpiry(typed, now), typed).toMatchObject({ ok: false, code: 'invalid_expiry_month' });
+    }
+    expect(checkSandboxExpiry('12/2099', now)).toMatchObject({ ok: false, code: 'invalid_expiry_year' });
+  });
+
+  it('an expired or impossible expiry declines the payment and saves nothing', async () => {
+    const sb = new SandboxCardProvider(() => {}, at('2029-06-15T12:00:00Z'));
+    const intent = await sb.createPaymentIntent({ amountCents: 1000, currency: 'usd', metadata: {} });
+    await expect(sb.settle(intent.id, '4242424242424242', '05/29')).rejects.toMatchObject({ code: 'expired_card' });
+    await expect(sb.settle(intent.id, '4242424242424242', '13/29')).rejects.toMatchObject({ code: 'invalid_expiry_month' });
+    await sb.settle(intent.id, '4242424242424242', '06/29');
+    const setup = await sb.createSetupIntent('cus_1');
+    await expect(sb.confirmSetup(setup.id, '4242424242424242', 'cus_1', '01/20')).rejects.toMatchObject({ code: 'expired_card' });
+    expect(await sb.listSavedCards('cus_1')).toEqual([]);
+  });
+
+  it('a saved card that has expired since is declined off session, like Stripe', async () => {
+    let now = new Date('2029-06-15T12:00:00Z');
+    const sb = new SandboxCardProvider(() => {}, () => now);
+    const setup = await sb.createSetupIntent('cus_1');
+    const card = await sb.confirmSetup(setup.id, '4242424242424242', 'cus_1', '06/29');
+    now = new Date('2029-07-01T00:00:01Z');
+    await expect(sb.chargeSavedCard({ customerId: 'cus_1', paymentMethodId: card.id, amountCents: 1000, metadata: {} })).rejects.toMatchObject({ code: 'expired_card' });
   });
 });

@@ -11,7 +11,7 @@ import {
   type SubscriptionInput,
 } from './card-provider.js';
 import { CardProviderError, WebhookSignatureError } from './errors.js';
-import { checkSandboxCard } from './sandbox-cards.js';
+import { checkSandboxCard, checkSandboxExpiry, isExpired, type SandboxExpiryCheck } from './sandbox-cards.js';
 
 /** Receives the sandbox's events; wire it to the same fulfilment function the Stripe webhook route calls. */
 export type SandboxEventHandler = (event: CardPaymentEvent) => Promise<void> | void;
@@ -56,7 +56,7 @@ export class SandboxCardProvider implements CardProvider {
   private readonly paymentMethods = new Map<string, PaymentMethod>();
   private readonly refundedCents = new Map<string, number>();
 
-  constructor(private onEvent: SandboxEventHandler = () => {}) {}
+  constructor(private onEvent: SandboxEventHandler = () => {}, private readonly clock: () => Date = () => new Date()) {}
 
   /** Sets where events go (the fulfilment function), replacing the one given to the constructor. */
   setEventHandler(handler: SandboxEventHandler): void {
@@ -98,17 +98,18 @@ export class SandboxCardProvider implements CardProvider {
    * (payment_intent.succeeded, or invoice.paid for a subscription's first payment) goes to the event handler and is
    * returned. A declined or mistyped card throws CardProviderError and nothing is recorded.
    */
-  async settle(paymentIntentId: string, cardNumber: string): Promise<CardPaymentEvent> {
+  async settle(paymentIntentId: string, cardNumber: string, expiry: string): Promise<CardPaymentEvent> {
     const intent = this.intents.get(intentIdOf(paymentIntentId));
     if (!intent) throw new CardProviderError('resource_missing', 'No such payment intent');
     if (intent.status === 'succeeded') throw new CardProviderError('payment_intent_unexpected_state', 'This payment is already complete.');
     const card = checkSandboxCard(cardNumber);
     if (!card.ok) throw new CardProviderError(card.code, card.message, { paymentIntentId: intent.id, ...(card.declineCode ? { declineCode: card.declineCode } : {}) });
+    const expires = this.expiry(expiry);
     intent.status = 'succeeded';
     const subscription = intent.subscriptionId ? this.subscriptions.get(intent.subscriptionId) : undefined;
     if (subscription) {
       subscription.status = 'active';
-      subscription.paymentMethodId = this.savePaymentMethod(subscription.customerId, card.brand, card.last4, false).id;
+      subscription.paymentMethodId = this.savePaymentMethod(subscription.customerId, card.brand, card.last4, expires, false).id;
       return this.emit(this.invoicePaid(subscription, intent.id, 'subscription_create'));
     }
     return this.emit(this.event('payment_intent.succeeded', intent.id, intent.amountCents, intent, { paymentIntentId: intent.id }));
@@ -118,13 +119,14 @@ export class SandboxCardProvider implements CardProvider {
    * Saves a card through a setup intent, as Stripe.js confirmSetup would; returns the saved card. Only the customer
    * the intent was made for may confirm it (Stripe ties the intent to its customer the same way).
    */
-  async confirmSetup(setupIntentId: string, cardNumber: string, customerId: string): Promise<SavedCard> {
+  async confirmSetup(setupIntentId: string, cardNumber: string, customerId: string, expiry: string): Promise<SavedCard> {
     const setup = this.setupIntents.get(intentIdOf(setupIntentId));
     if (!setup || setup.customerId !== customerId) throw new CardProviderError('resource_missing', 'No such setup intent');
     const card = checkSandboxCard(cardNumber, 'setup');
     if (!card.ok) throw new CardProviderError(card.code, card.message, card.declineCode ? { declineCode: card.declineCode } : {});
+    const expires = this.expiry(expiry);
     this.setupIntents.delete(intentIdOf(setupIntentId));
-    const pm = this.savePaymentMethod(setup.customerId, card.brand, card.last4, card.declinesCharges);
+    const pm = this.savePaymentMethod(setup.customerId, card.brand, card.last4, expires, card.declinesCharges);
     return { id: pm.id, brand: pm.brand, last4: pm.last4, expMonth: pm.expMonth, expYear: pm.expYear };
   }
 
@@ -140,6 +142,7 @@ export class SandboxCardProvider implements CardProvider {
     const pm = this.paymentMethods.get(input.paymentMethodId);
     if (!pm || pm.customerId !== input.customerId) throw new CardProviderError('resource_missing', 'No such saved card');
     const intent = this.newIntent(input.amountCents, input.customerId, input.metadata, null);
+    if (isExpired(pm.expMonth, pm.expYear, this.clock())) throw new CardProviderError('expired_card', 'Your card has expired.', { paymentIntentId: intent.id });
     if (pm.declinesCharges) throw new CardProviderError('card_declined', 'Your card was declined.', { declineCode: 'generic_decline', paymentIntentId: intent.id });
     intent.status = 'succeeded';
     await this.emit(this.event('payment_intent.succeeded', intent.id, intent.amountCents, intent, { paymentIntentId: intent.id }));
@@ -198,10 +201,16 @@ export class SandboxCardProvider implements CardProvider {
     return intent;
   }
 
-  private savePaymentMethod(customerId: string, brand: string, last4: string, declinesCharges: boolean): PaymentMethod {
-    const now = new Date();
+  /** The typed expiry, or the refusal Stripe.js would give for it. */
+  private expiry(expiry: string): Extract<SandboxExpiryCheck, { ok: true }> {
+    const check = checkSandboxExpiry(expiry, this.clock());
+    if (!check.ok) throw new CardProviderError(check.code, check.message);
+    return check;
+  }
+
+  private savePaymentMethod(customerId: string, brand: string, last4: string, expires: { month: number; year: number }, declinesCharges: boolean): PaymentMethod {
     const pm: PaymentMethod = {
-      id: newId('pm'), customerId, brand, last4, expMonth: now.getUTCMonth() + 1, expYear: now.getUTCFullYear() + 3, declinesCharges,
+      id: newId('pm'), customerId, brand, last4, expMonth: expires.month, expYear: expires.year, declinesCharges,
     };
     this.paymentMethods.set(pm.id, pm);
     return pm;

@@ -44,6 +44,33 @@ export function checkSandboxCard(cardNumber: string, purpose: 'charge' | 'setup'
   return { ok: true, brand: card.brand, last4: digits.slice(-4), declinesCharges: card.declinesCharges ?? false };
 }
 
+export type SandboxExpiryCheck =
+  | { ok: true; month: number; year: number }
+  | { ok: false; code: 'invalid_expiry_month' | 'invalid_expiry_year' | 'expired_card'; message: string };
+
+/** Years ahead a card may expire (Stripe refuses expiry years that far out as invalid). */
+const EXPIRY_YEARS_AHEAD = 50;
+
+/**
+ * Checks an expiry typed into the sandbox card form: `MM/YY` or `MM/YYYY` (one-digit months and spaces allowed).
+ * The month and year are kept exactly as typed (issue 13: they were replaced by "now + 3 years", so 12/30 showed as
+ * 11/2029). A card is valid through the last day of its month, in UTC, whatever the server's time zone.
+ */
+export function checkSandboxExpiry(expiry: string, now: Date): SandboxExpiryCheck {
+  const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(expiry);
+  const month = m ? Number(m[1]) : 0;
+  if (!m || month < 1 || month > 12) return { ok: false, code: 'invalid_expiry_month', message: 'Your card\'s expiration month is invalid.' };
+  const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
+  if (year > now.getUTCFullYear() + EXPIRY_YEARS_AHEAD) return { ok: false, code: 'invalid_expiry_year', message: 'Your card\'s expiration year is invalid.' };
+  if (isExpired(month, year, now)) return { ok: false, code: 'expired_card', message: 'Your card has expired.' };
+  return { ok: true, month, year };
+}
+
+/** Whether a card expiring in `month`/`year` (month 1-12) has expired at `now`: after the last day of that month, UTC. */
+export function isExpired(month: number, year: number, now: Date): boolean {
+  return year * 12 + (month - 1) < now.getUTCFullYear() * 12 + now.getUTCMonth();
+}
+
 /** The Luhn checksum every card number carries: catches a mistyped digit or two swapped neighbours. */
 export function passesLuhn(digits: string): boolean {
   let sum = 0;

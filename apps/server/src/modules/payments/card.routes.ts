@@ -150,7 +150,7 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
       const order = await ctx.db.selectFrom('payment_orders').select('id')
         .where('external_id', '=', intentId).where('user_id', '=', currentUser(request).userId).executeTakeFirst();
       if (!order) throw notFound();
-      await card.settle(request.body.clientSecret, request.body.cardNumber).catch((err: unknown) => {
+      await card.settle(request.body.clientSecret, request.body.cardNumber, request.body.expiry).catch((err: unknown) => {
         if (err instanceof CardProviderError && err.code !== 'resource_missing' && err.code !== 'payment_intent_unexpected_state') {
           throw new AppError('CARD_DECLINED', 402, ERRORS.CARD_DECLINED);
         }
@@ -167,7 +167,7 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
       const card = rt.card;
       if (!(card instanceof SandboxCardProvider)) throw notFound();
       const cus = await customer(currentUser(request).userId);
-      return card.confirmSetup(request.body.clientSecret, request.body.cardNumber, cus.id).catch((err: unknown) => {
+      return card.confirmSetup(request.body.clientSecret, request.body.cardNumber, cus.id, request.body.expiry).catch((err: unknown) => {
         if (err instanceof CardProviderError && err.code === 'resource_missing') throw notFound();
         if (err instanceof CardProviderError) throw new AppError('CARD_DECLINED', 402, ERRORS.CARD_DECLINED);
         throw err;

@@ -58,7 +58,7 @@ describe('saved cards', () => {
     const saved = await t.app.inject({ method: 'POST', url: '/api/v1/payment/stripe/sandbox/confirm-setup', ...json(c.cookie, card(setup.clientSecret)) });
     expect(saved.statusCode).toBe(200);
     const cards = (await t.app.inject({ method: 'GET', url: '/api/v1/payment/stripe/cards', ...json(c.cookie) })).json().data;
-    expect(cards).toEqual([expect.objectContaining({ id: saved.json().id, last4: '4242' })]);
+    expect(cards).toEqual([expect.objectContaining({ id: saved.json().id, last4: '4242', expMonth: 12, expYear: 2034 })]);
 
     const paid = await t.app.inject({ method: 'POST', url: `/api/v1/payment/stripe/buy-with-saved-card/${cards[0].id}`, ...json(c.cookie, { amount: 3000 }) });
     expect(paid.statusCode).toBe(200);
