@@ -64,4 +64,16 @@ export interface PortsTable {
   suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-export interface PortsTables { hosts: HostsTable; modems: ModemsTable; ports: PortsTable }
+/**
+ * The heartbeat's `inventory`: what a host's agent last reported of each modem in its modems file (HostModemInfo
+ * without the IMEI), known to the server or not. Written only when the report changed.
+ */
+export interface HostModemReportsTable {
+  host_id: string;
+  imei: string;
+  report: ColumnType<unknown, string, string>;
+  first_seen_at: ColumnType<Date, Date | string | undefined, never>;
+  changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface PortsTables { hosts: HostsTable; modems: ModemsTable; ports: PortsTable; host_modem_reports: HostModemReportsTable }

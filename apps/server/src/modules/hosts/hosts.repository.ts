@@ -1,5 +1,5 @@
 import type { ApplyStatus } from '@cellport/shared/schemas/catalog';
-import type { Heartbeat } from '@cellport/shared/schemas/host-protocol';
+import type { Heartbeat, HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 
@@ -26,13 +26,17 @@ export class HostsRepository {
   /**
    * One statement per heartbeat: the host's last contact, version and start time, and for each reported modem of
    * this host what changed of online (any state but 'offline'), ext_ip, open connections and problem. A modem row
-   * that did not change is not written. Returns the contact time and the modems whose online or ext_ip changed.
+   * that did not change is not written. The same statement keeps the host's modem reports (`inventory`): a report
+   * that changed is written, an unchanged one is left alone, and those of modems no longer reported (or all of them,
+   * from an agent without a modems file) are removed. Returns the contact time and the modems whose online or
+   * ext_ip changed.
    */
   async heartbeat(hostId: string, hb: Heartbeat): Promise<{ lastSeen: Date | null; changed: ModemChange[] }> {
     const reported = hb.modems.map((m) => ({
       imei: m.imei, online: m.state !== 'offline', rotating: m.state === 'rotating', ext_ip: m.extIp,
       connections: m.connections, problem: m.problem ?? null,
     }));
+    const inventory = inventoryRows(hb.inventory);
     const { rows } = await sql<ModemChange & { last_seen_at: Date | null; was_online: boolean; was_ext_ip: string }>`
       with host as (
         update hosts set
@@ -43,7 +47,7 @@ export class HostsRepository {
               or abs(extract(epoch from agent_started_at - (now() - make_interval(secs => ${hb.uptimeSeconds})))) > 5
             then now() - make_interval(secs => ${hb.uptimeSeconds}) else agent_started_at end
         where id = ${hostId}
-        returning last_seen_at
+        returning id, last_seen_at
       ), v as (
         select * from jsonb_to_recordset(${JSON.stringify(reported)}::jsonb)
           as v(imei text, online boolean, rotating boolean, ext_ip text, connections int, problem text)
@@ -54,6 +58,18 @@ export class HostsRepository {
                       or coalesce(m.last_rotated_at > now() - make_interval(secs => ${ROTATION_QUIET_SECONDS}), false)
                     then m.ext_ip else v.ext_ip end as ext_ip
         from v join modems m on m.host_id = ${hostId} and m.imei = v.imei
+      ), inv as (
+        select * from jsonb_to_recordset(${JSON.stringify(inventory)}::jsonb) as inv(imei text, report jsonb)
+      ), inv_written as (
+        insert into host_modem_reports as r (host_id, imei, report)
+        select h.id, inv.imei, inv.report from inv cross join host h
+        on conflict (host_id, imei) do update set report = excluded.report, changed_at = now()
+          where r.report is distinct from excluded.report
+        returning 1
+      ), inv_gone as (
+        delete from host_modem_reports r
+        where r.host_id = ${hostId} and not exists (select 1 from inv where inv.imei = r.imei)
+        returning 1
       ), changed as (
         update modems m set online = w.online, ext_ip = w.ext_ip, connections = w.connections, problem = w.problem
         from w
@@ -109,4 +125,14 @@ export class HostsRepository {
     for (const r of rows) map.set(r.modem_id, [...(map.get(r.modem_id) ?? []), r.user_id]);
     return map;
   }
+}
+
+/**
+ * The heartbeat's inventory as rows of host_modem_reports: one per IMEI (the last entry wins; the upsert may not touch
+ * a row twice), the report without the IMEI. jsonb compares by content, so an unchanged report is not written.
+ */
+export function inventoryRows(inventory: HostModemInfo[] | undefined): Array<{ imei: string; report: Omit<HostModemInfo, 'imei'> }> {
+  const byImei = new Map<string, Omit<HostModemInfo, 'imei'>>();
+  for (const { imei, ...report } of inventory ?? []) byImei.set(imei, report);
+  return [...byImei].map(([imei, report]) => ({ imei, report }));
 }

@@ -257,6 +257,50 @@ describe('host protocol: heartbeats and silence', () => {
     await leave(agent);
   });
 
+  it('keeps the host\'s modem reports (inventory): a changed report is written, an unchanged one is not, a gone one is removed', async () => {
+    const agent = await FakeAgent.open(url, usKey);
+    const state = await agent.stateWhere(() => true);
+    const known = state.modems[0]!;
+    const hb = (inventory: Heartbeat['inventory']): Heartbeat => ({ agentVersion: '0.2.0-test', uptimeSeconds: 5, stateVersion: state.version,
+      modems: state.modems.map((m) => ({ imei: m.imei, state: 'online', extIp: m.extIp, connections: 0 })), inventory });
+    const knownReport = { imei: known.imei, driver: 'hilink' as const, model: 'E3372h-320', operator: 'T-Mobile', networkType: '4G',
+      signal: { rsrp: -95, sinr: 12 }, connection: 'connected' as const, extIp: '203.0.113.5', rotations: { total: 4, succeeded: 3, collisions: 1, lastMs: 8200 } };
+    const newReport = { imei: '867000000000042', driver: 'hilink' as const, name: 'slot-9', model: 'E8372h-153', operator: 'Vodafone', extIp: '198.51.100.7' };
+    const reports = async () => (await t.ctx.db.selectFrom('host_modem_reports').select(['imei', 'report', 'changed_at'])
+      .where('host_id', '=', usHostId).orderBy('imei').execute());
+
+    expect(await agent.send('heartbeat', hb([knownReport, newReport, { ...newReport, operator: 'Vodafone DE' }]))).toEqual({ ok: true });
+    let rows = await reports();
+    expect(rows.map((r) => r.imei)).toEqual([newReport.imei, known.imei].sort());
+    const byImei = new Map(rows.map((r) => [r.imei, r]));
+    // The IMEI is the key, not part of the report; of two entries with one IMEI the last counts.
+    expect(byImei.get(known.imei)!.report).toEqual({ driver: 'hilink', model: 'E3372h-320', operator: 'T-Mobile', networkType: '4G',
+      signal: { rsrp: -95, sinr: 12 }, connection: 'connected', extIp: '203.0.113.5', rotations: { total: 4, succeeded: 3, collisions: 1, lastMs: 8200 } });
+    expect(byImei.get(newReport.imei)!.report).toMatchObject({ operator: 'Vodafone DE', name: 'slot-9' });
+
+    // The same reports again: no row is rewritten (changed_at stays); one changed report is.
+    await new Promise((r) => setTimeout(r, 20));
+    await agent.send('heartbeat', hb([knownReport, { ...newReport, operator: 'Vodafone DE' }]));
+    const again = await reports();
+    expect(again.map((r) => r.changed_at.getTime())).toEqual(rows.map((r) => r.changed_at.getTime()));
+    await agent.send('heartbeat', hb([{ ...knownReport, signal: { rsrp: -101, sinr: 4 } }, { ...newReport, operator: 'Vodafone DE' }]));
+    rows = await reports();
+    const after = new Map(rows.map((r) => [r.imei, r]));
+    expect(after.get(known.imei)!.report).toMatchObject({ signal: { rsrp: -101, sinr: 4 } });
+    expect(after.get(known.imei)!.changed_at.getTime()).toBeGreaterThan(byImei.get(known.imei)!.changed_at.getTime());
+    expect(after.get(newReport.imei)!.changed_at.getTime()).toBe(byImei.get(newReport.imei)!.changed_at.getTime());
+
+    // A modem taken out of the modems file is no longer reported; an agent without a modems file reports none.
+    await agent.send('heartbeat', hb([knownReport]));
+    expect((await reports()).map((r) => r.imei)).toEqual([known.imei]);
+    await agent.send('heartbeat', hb(undefined));
+    expect(await reports()).toEqual([]);
+    // The host's contact is recorded all along.
+    const host = await t.ctx.db.selectFrom('hosts').select('agent_version').where('id', '=', usHostId).executeTakeFirstOrThrow();
+    expect(host.agent_version).toBe('0.2.0-test');
+    await leave(agent);
+  });
+
   it('takes a silent host offline with its modems, by the sweep and at once when its agent leaves', async () => {
     const agent = await FakeAgent.open(url, usKey);
     const state = await agent.stateWhere(() => true);
