@@ -159,11 +159,11 @@ export function registerSession(app: FastifyInstance, sessions: Sessions): void 
   }
 }
 
-/** preHandler for routes that need a signed-in customer. */
+/** onRequest hook for routes that need a signed-in customer: 401 before the body is parsed or validated. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   if (!request.user) throw new AppError('UNAUTHORIZED', 401);
 }
-/** preHandler for operator routes: 401 for visitors, 403 for customers. */
+/** onRequest hook for operator routes: 401 for visitors, 403 for customers, before the body is parsed or validated. */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (!request.user) throw new AppError('UNAUTHORIZED', 401);
   if (request.user.role !== 'admin') throw new AppError('FORBIDDEN', 403);

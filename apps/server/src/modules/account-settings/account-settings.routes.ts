@@ -40,14 +40,14 @@ export function registerAccountSettings(app: App, ctx: AppContext): void {
     },
   };
 
-  app.get('/api/v1/me', { preHandler: requireUser, schema: { response: { 200: meSchema } } },
+  app.get('/api/v1/me', { onRequest: requireUser, schema: { response: { 200: meSchema } } },
     async (request) => service.me(currentUser(request).userId));
 
-  app.patch('/api/v1/me', { preHandler: requireUser, schema: { body: profileSchema, response: { 200: meSchema } } },
+  app.patch('/api/v1/me', { onRequest: requireUser, schema: { body: profileSchema, response: { 200: meSchema } } },
     async (request) => service.updateProfile(currentUser(request).userId, request.body));
 
   app.post('/api/v1/me/password',
-    { preHandler: requireUser, config: limited, schema: { body: accountPasswordSchema, response: { 200: okSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: accountPasswordSchema, response: { 200: okSchema } } },
     async (request) => {
       const { userId, sessionId } = currentUser(request);
       await service.changePassword(userId, sessionId, request.body.current, request.body.password);
@@ -55,31 +55,31 @@ export function registerAccountSettings(app: App, ctx: AppContext): void {
     });
 
   app.post('/api/v1/me/2fa/setup',
-    { preHandler: requireUser, config: limited, schema: { response: { 200: twoFactorSetupSchema } } },
+    { onRequest: requireUser, config: limited, schema: { response: { 200: twoFactorSetupSchema } } },
     async (request) => service.setupTwoFactor(currentUser(request).userId));
 
   app.post('/api/v1/me/2fa/enable',
-    { preHandler: requireUser, config: limited, schema: { body: totpCodeSchema, response: { 200: meSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: totpCodeSchema, response: { 200: meSchema } } },
     async (request) => service.enableTwoFactor(currentUser(request).userId, request.body.code));
 
   app.post('/api/v1/me/2fa/disable',
-    { preHandler: requireUser, config: limited, schema: { body: totpCodeSchema, response: { 200: meSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: totpCodeSchema, response: { 200: meSchema } } },
     async (request) => service.disableTwoFactor(currentUser(request).userId, request.body.code));
 
-  app.get('/api/v1/me/sessions', { preHandler: requireUser, schema: { response: { 200: z.array(sessionSchema) } } },
+  app.get('/api/v1/me/sessions', { onRequest: requireUser, schema: { response: { 200: z.array(sessionSchema) } } },
     async (request) => {
       const { userId, sessionId } = currentUser(request);
       return service.listSessions(userId, sessionId);
     });
 
   app.delete('/api/v1/me/sessions/:id',
-    { preHandler: requireUser, schema: { params: sessionParams, response: { 200: okSchema } } },
+    { onRequest: requireUser, schema: { params: sessionParams, response: { 200: okSchema } } },
     async (request) => {
       await service.endSession(currentUser(request).userId, request.params.id);
       return { success: true };
     });
 
-  app.post('/api/v1/me/sessions/revoke-others', { preHandler: requireUser, schema: { response: { 200: okSchema } } },
+  app.post('/api/v1/me/sessions/revoke-others', { onRequest: requireUser, schema: { response: { 200: okSchema } } },
     async (request) => {
       const { userId, sessionId } = currentUser(request);
       await service.endOtherSessions(userId, sessionId);

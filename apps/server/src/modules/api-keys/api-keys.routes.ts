@@ -12,14 +12,14 @@ export function registerApiKeys(app: App, ctx: AppContext): void {
   ctx.sessions.apiKeyResolver = (key) => keys.resolve(key);
 
   app.get('/api/v1/api-keys', {
-    preHandler: requireUser, schema: { tags: ['api-keys'], response: { 200: apiKeysResponseSchema } },
+    onRequest: requireUser, schema: { tags: ['api-keys'], response: { 200: apiKeysResponseSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return { data: await keys.list(currentUser(request).userId) };
   });
 
   app.post('/api/v1/api-keys', {
-    preHandler: requireUser,
+    onRequest: requireUser,
     // Per customer (the session is resolved before the limit runs), not per IP: offices share addresses.
     config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (request) => request.user?.userId ?? request.ip } },
     schema: { tags: ['api-keys'], body: createApiKeyRequestSchema, response: { 200: createApiKeyResponseSchema } },
@@ -29,7 +29,7 @@ export function registerApiKeys(app: App, ctx: AppContext): void {
   });
 
   app.delete('/api/v1/api-keys/:id', {
-    preHandler: requireUser, schema: { tags: ['api-keys'], params: apiKeyParamsSchema, response: { 200: successResponseSchema } },
+    onRequest: requireUser, schema: { tags: ['api-keys'], params: apiKeyParamsSchema, response: { 200: successResponseSchema } },
   }, async (request) => {
     await keys.revoke(currentUser(request).userId, request.params.id);
     return { success: true };

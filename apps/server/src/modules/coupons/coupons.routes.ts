@@ -8,7 +8,7 @@ import { CouponsService } from './coupons.service.js';
 export function registerCoupons(app: App, ctx: AppContext): void {
   const coupons = new CouponsService(ctx.db);
   app.post('/api/v1/coupons/check', {
-    preHandler: requireUser,
+    onRequest: requireUser,
     // Coupon names are guessable: limited per customer.
     config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.userId ?? r.ip } },
     schema: { body: couponCheckRequestSchema, response: { 200: couponCheckResponseSchema } },

@@ -14,7 +14,7 @@ export function registerDashboard(app: App, ctx: AppContext): void {
   const traffic = new TrafficRepository(ctx.db);
 
   app.get('/api/v1/dashboard', {
-    preHandler: requireUser, schema: { tags: ['dashboard'], response: { 200: dashboardResponseSchema } },
+    onRequest: requireUser, schema: { tags: ['dashboard'], response: { 200: dashboardResponseSchema } },
   }, async (request, reply) => {
     const { userId } = currentUser(request);
     const active = ctx.db.selectFrom('ports').where('user_id', '=', userId).where('status', '=', 'active')

@@ -11,7 +11,7 @@ import { InvoicesService } from './invoices.service.js';
 export function registerInvoices(app: App, ctx: AppContext): void {
   const invoices = new InvoicesService(ctx.db, ctx.invoiceNumbering);
 
-  app.get('/api/v1/invoices', { preHandler: requireUser, schema: { response: { 200: invoicesResponseSchema } } },
+  app.get('/api/v1/invoices', { onRequest: requireUser, schema: { response: { 200: invoicesResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return { data: await invoices.list(currentUser(request).userId) };
@@ -20,7 +20,7 @@ export function registerInvoices(app: App, ctx: AppContext): void {
   // ':file' is '<uuid>.pdf'; the router cannot split a parameter at a dot, so it is checked here.
   // Printed in the customer's language (users.language); ?lng=en|ru|cn overrides it, an unknown value is ignored.
   app.get('/api/v1/invoices/:file', {
-    preHandler: requireUser,
+    onRequest: requireUser,
     schema: { params: z.object({ file: z.string().max(60) }), querystring: z.object({ lng: z.string().max(10).optional() }) },
   },
     async (request, reply) => {

@@ -7,7 +7,7 @@ import { LedgerService } from './ledger.service.js';
 /** GET /api/v1/account: the customer's balances and deposit addresses. */
 export function registerLedger(app: App, ctx: AppContext): void {
   const ledger = new LedgerService(ctx.db);
-  app.get('/api/v1/account', { preHandler: requireUser, schema: { response: { 200: accountResponseSchema } } },
+  app.get('/api/v1/account', { onRequest: requireUser, schema: { response: { 200: accountResponseSchema } } },
     async (request, reply) => {
       const userId = currentUser(request).userId;
       const [b, addresses] = await Promise.all([ledger.balances(userId), depositAddresses(ctx, userId)]);

@@ -32,7 +32,7 @@ export function registerNotifications(app: App, ctx: AppContext): void {
   app.decorate('notificationEmails', emails);
 
   app.get('/api/v1/notifications', {
-    preHandler: requireUser,
+    onRequest: requireUser,
     schema: { tags: ['notifications'], response: { 200: notificationsResponseSchema } },
   }, async (request, reply) => {
     const { userId } = currentUser(request);
@@ -43,14 +43,14 @@ export function registerNotifications(app: App, ctx: AppContext): void {
   });
 
   app.post('/api/v1/notifications/read-all', {
-    preHandler: requireUser, schema: { tags: ['notifications'], response: { 200: successResponseSchema } },
+    onRequest: requireUser, schema: { tags: ['notifications'], response: { 200: successResponseSchema } },
   }, async (request) => {
     await repository.markAllRead(currentUser(request).userId);
     return { success: true };
   });
 
   app.get('/api/v1/notifications/:id', {
-    preHandler: requireUser,
+    onRequest: requireUser,
     schema: { tags: ['notifications'], params: notificationParamsSchema, response: { 200: notificationSchema } },
   }, async (request, reply) => {
     const notification = await repository.markRead(currentUser(request).userId, request.params.id);

@@ -56,7 +56,7 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
   }
 
   app.post('/api/v1/payment/stripe/create-payment-intent',
-    { preHandler: requireUser, config: limited, schema: { body: cardPaymentRequestSchema, response: { 200: createPaymentIntentResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: cardPaymentRequestSchema, response: { 200: createPaymentIntentResponseSchema } } },
     async (request) => {
       const userId = currentUser(request).userId;
       const lng = requestLanguage(request);
@@ -72,7 +72,7 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
     });
 
   app.post('/api/v1/payment/stripe/create-subscription',
-    { preHandler: requireUser, config: limited, schema: { body: createSubscriptionRequestSchema, response: { 200: createSubscriptionResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: createSubscriptionRequestSchema, response: { 200: createSubscriptionResponseSchema } } },
     async (request) => {
       const userId = currentUser(request).userId;
       const lng = requestLanguage(request);
@@ -94,14 +94,14 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
     });
 
   app.post('/api/v1/payment/stripe/setup-payment-intent',
-    { preHandler: requireUser, config: limited, schema: { response: { 200: setupIntentResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { response: { 200: setupIntentResponseSchema } } },
     async (request) => {
       const cus = await customer(currentUser(request).userId);
       const setup = await provider().createSetupIntent(cus.id).catch(cardError);
       return { clientSecret: setup.clientSecret };
     });
 
-  app.get('/api/v1/payment/stripe/cards', { preHandler: requireUser, schema: { response: { 200: savedCardsResponseSchema } } },
+  app.get('/api/v1/payment/stripe/cards', { onRequest: requireUser, schema: { response: { 200: savedCardsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (!rt.card) return { data: [] };
@@ -110,7 +110,7 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
     });
 
   app.post('/api/v1/payment/stripe/buy-with-saved-card/:id',
-    { preHandler: requireUser, config: limited, schema: { params: savedCardParamsSchema, body: cardPaymentRequestSchema, response: { 200: buyWithSavedCardResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { params: savedCardParamsSchema, body: cardPaymentRequestSchema, response: { 200: buyWithSavedCardResponseSchema } } },
     async (request) => {
       const userId = currentUser(request).userId;
       const lng = requestLanguage(request);
@@ -133,7 +133,7 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
     });
 
   app.delete('/api/v1/payment/stripe/:id',
-    { preHandler: requireUser, schema: { params: savedCardParamsSchema, response: { 200: removeCardResponseSchema } } },
+    { onRequest: requireUser, schema: { params: savedCardParamsSchema, response: { 200: removeCardResponseSchema } } },
     async (request) => {
       const cus = await customer(currentUser(request).userId);
       await provider().detachPaymentMethod(cus.id, request.params.id).catch(cardError);
@@ -142,7 +142,7 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
 
   // The offline card form (no Stripe keys, never in production). Settles through the same event handler as Stripe.
   app.post('/api/v1/payment/stripe/sandbox/confirm',
-    { preHandler: requireUser, config: limited, schema: { body: sandboxConfirmRequestSchema, response: { 200: sandboxConfirmResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: sandboxConfirmRequestSchema, response: { 200: sandboxConfirmResponseSchema } } },
     async (request) => {
       const card = rt.card;
       if (!(card instanceof SandboxCardProvider)) throw notFound();
@@ -162,7 +162,7 @@ export function registerCardRoutes(app: App, deps: PaymentRouteDeps & { orders: 
 
   // The sandbox stand-in for Stripe.js confirmSetup: saves a card through a setup intent of this customer.
   app.post('/api/v1/payment/stripe/sandbox/confirm-setup',
-    { preHandler: requireUser, config: limited, schema: { body: sandboxConfirmRequestSchema, response: { 200: savedCardSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: sandboxConfirmRequestSchema, response: { 200: savedCardSchema } } },
     async (request) => {
       const card = rt.card;
       if (!(card instanceof SandboxCardProvider)) throw notFound();

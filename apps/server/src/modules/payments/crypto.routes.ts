@@ -17,7 +17,7 @@ export function registerCryptoRoutes(app: App, deps: PaymentRouteDeps & { crypto
   const { ctx, crypto, orders, limited } = deps;
 
   app.post('/api/v1/payment/crypto/pending',
-    { preHandler: requireUser, config: limited, schema: { body: cryptoPendingRequestSchema, response: { 200: cryptoPendingResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: cryptoPendingRequestSchema, response: { 200: cryptoPendingResponseSchema } } },
     async (request) => {
       const userId = currentUser(request).userId;
       const lng = requestLanguage(request);
@@ -32,7 +32,7 @@ export function registerCryptoRoutes(app: App, deps: PaymentRouteDeps & { crypto
   // write that changes this answer bumps in its transaction (announcePendingCrypto): an unchanged poll with
   // If-None-Match is answered 304 from memory without touching the database.
   app.get('/api/v1/pending-crypto-payment-active',
-    { preHandler: requireUser, schema: { response: { 200: activeCryptoPaymentResponseSchema } } },
+    { onRequest: requireUser, schema: { response: { 200: activeCryptoPaymentResponseSchema } } },
     async (request, reply) => {
       const { userId } = currentUser(request);
       // The version is read before the row, so the ETag sent is never newer than the body it goes with.

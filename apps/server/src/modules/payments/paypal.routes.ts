@@ -16,7 +16,7 @@ export function registerPayPalRoutes(app: App, deps: PaymentRouteDeps & { orders
   const { ctx, rt, orders, paypal, limited } = deps;
 
   app.post('/api/v1/payment/paypal/pending',
-    { preHandler: requireUser, config: limited, schema: { body: paypalPendingRequestSchema, response: { 200: paypalPendingResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: paypalPendingRequestSchema, response: { 200: paypalPendingResponseSchema } } },
     async (request) => {
       if (!rt.paypal.enabled) throw new AppError('PAYMENT_METHOD_DISABLED', 409);
       const userId = currentUser(request).userId;

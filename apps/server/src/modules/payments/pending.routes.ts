@@ -14,14 +14,14 @@ import type { Fulfilment } from './fulfilment.js';
 export function registerPendingRoutes(app: App, deps: PaymentRouteDeps & { orders: OrdersService; fulfilment: Fulfilment; paypal: PayPalPayments }): void {
   const { ctx, rt, orders, fulfilment, paypal, limited } = deps;
 
-  app.get('/api/v1/pending-payments', { preHandler: requireUser, schema: { response: { 200: pendingPaymentsResponseSchema } } },
+  app.get('/api/v1/pending-payments', { onRequest: requireUser, schema: { response: { 200: pendingPaymentsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return { data: await ordersToApi(ctx.db, await orders.pending(currentUser(request).userId)) };
     });
 
   app.delete('/api/v1/pending-payments/:id',
-    { preHandler: requireUser, schema: { params: pendingPaymentParamsSchema, response: { 200: cancelPendingResponseSchema } } },
+    { onRequest: requireUser, schema: { params: pendingPaymentParamsSchema, response: { 200: cancelPendingResponseSchema } } },
     async (request) => {
       await orders.cancel(currentUser(request).userId, request.params.id);
       return { error: null };
@@ -30,7 +30,7 @@ export function registerPendingRoutes(app: App, deps: PaymentRouteDeps & { order
   // 'Simulate payment': the offline stand-in for the customer's wallet or PayPal account, never in production. It
   // completes the payment through the same fulfilment as a real deposit or IPN.
   app.post('/api/v1/pending-payments/:id/simulate',
-    { preHandler: requireUser, config: limited, schema: { params: pendingPaymentParamsSchema, response: { 200: simulatePaymentResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { params: pendingPaymentParamsSchema, response: { 200: simulatePaymentResponseSchema } } },
     async (request) => {
       const userId = currentUser(request).userId;
       const order = await orders.own(userId, request.params.id);

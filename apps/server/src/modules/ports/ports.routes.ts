@@ -32,7 +32,7 @@ export async function registerPorts(app: App, ctx: AppContext): Promise<void> {
   });
 
   // The customer API: these four also accept `Authorization: Bearer cpk_…` (config.apiKey).
-  app.get('/api/v1/modems', { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, response: { 200: portsResponseSchema } } },
+  app.get('/api/v1/modems', { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, response: { 200: portsResponseSchema } } },
     async (request, reply) => {
       const { userId } = currentUser(request);
       const lng = requestLanguage(request);
@@ -43,15 +43,15 @@ export async function registerPorts(app: App, ctx: AppContext): Promise<void> {
     });
 
   app.patch('/api/v1/modems/:id',
-    { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, body: portPatchRequestSchema, response: { 200: portSchema } } },
+    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, body: portPatchRequestSchema, response: { 200: portSchema } } },
     async (request) => service.update(currentUser(request).userId, request.params.id, request.body, requestLanguage(request)));
 
   app.post('/api/v1/modems/:id/rotate',
-    { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotateResponseSchema, 429: tooSoonSchema } } },
+    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotateResponseSchema, 429: tooSoonSchema } } },
     async (request) => rotation.rotateOwnPort(currentUser(request).userId, request.params.id));
 
   app.post('/api/v1/modems/:id/rotation-link',
-    { preHandler: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotationLinkResponseSchema } } },
+    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotationLinkResponseSchema } } },
     async (request) => ({ rotationLink: await service.newRotationLink(currentUser(request).userId, request.params.id) }));
 
   // Opened by scripts and bookmarks without a session, so it is a GET, allowed cross-site, limited per IP.

@@ -31,16 +31,16 @@ export function registerPurchases(app: App, ctx: AppContext): void {
   };
 
   app.post('/api/v1/payment/balance/buy',
-    { preHandler: requireUser, config: limited, schema: { body: buyRequestSchema, response: { 200: purchaseResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: buyRequestSchema, response: { 200: purchaseResponseSchema } } },
     async (request) => numbered(await purchases.buy(currentUser(request).userId, request.body,
       { idempotencyKey: idempotencyKey(request), lng: requestLanguage(request) })));
 
   app.post('/api/v1/payment/balance/renew',
-    { preHandler: requireUser, config: limited, schema: { body: renewRequestSchema, response: { 200: purchaseResponseSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: renewRequestSchema, response: { 200: purchaseResponseSchema } } },
     async (request) => numbered(await purchases.renew(currentUser(request).userId, request.body,
       { idempotencyKey: idempotencyKey(request), lng: requestLanguage(request) })));
 
-  app.get('/api/v1/payments', { preHandler: requireUser, schema: { response: { 200: paymentsResponseSchema } } },
+  app.get('/api/v1/payments', { onRequest: requireUser, schema: { response: { 200: paymentsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return listPayments(ctx.db, currentUser(request).userId);

@@ -7,7 +7,7 @@ import { startRealtime } from './realtime.server.js';
 /** GET /api/v1/token and the socket.io server on the same HTTP server. */
 export function registerRealtime(app: App, ctx: AppContext): void {
   app.get('/api/v1/token', {
-    preHandler: requireUser, schema: { tags: ['realtime'], response: { 200: realtimeTokenResponseSchema } },
+    onRequest: requireUser, schema: { tags: ['realtime'], response: { 200: realtimeTokenResponseSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return { token: issueRealtimeToken(currentUser(request).userId, ctx.config.secret) };

@@ -51,7 +51,7 @@ export function registerTraffic(app: App, ctx: AppContext): void {
   };
 
   app.get('/api/v1/traffic', {
-    preHandler: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema, response: { 200: trafficResponseSchema } },
+    onRequest: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema, response: { 200: trafficResponseSchema } },
   }, async (request, reply) => {
     const data = await read(currentUser(request).userId, request.query);
     let bytesIn = 0n;
@@ -62,7 +62,7 @@ export function registerTraffic(app: App, ctx: AppContext): void {
   });
 
   app.get('/api/v1/traffic.csv', {
-    preHandler: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema },
+    onRequest: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema },
   }, async (request, reply) => {
     const rows = await read(currentUser(request).userId, request.query);
     const day = (iso: string) => iso.slice(0, 10);
