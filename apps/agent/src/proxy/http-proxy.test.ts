@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { ProxyAgent, request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTargetPolicy } from './target-policy.js';
 import {
   access, basic, closed, EGRESS, httpConnect, ipv6Available, rawConnect, readAll, readUntil, seenThrough, startModem,
@@ -268,6 +268,64 @@ describe('HTTP proxy: traffic', () => {
       expect(moved.out).toBeGreaterThan(payload.length);
     } finally {
       await meterModem.close();
+    }
+  });
+});
+
+describe('HTTP proxy: streaming a forwarded message', () => {
+  // A raw target: each connection gets a 4 MiB response announced with its length, then `cut` decides whether it
+  // sends all of it or resets after the first chunk.
+  async function bigTarget(cut: boolean): Promise<{ port: number; closedSockets: () => number; close: () => void }> {
+    let closedSockets = 0;
+    const body = Buffer.alloc(4 << 20, 0x61);
+    const server = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.on('close', () => closedSockets++);
+      socket.once('data', () => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`);
+        if (cut) socket.write(body.subarray(0, 1000), () => socket.resetAndDestroy());
+        else socket.write(body);
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return { port: (server.address() as AddressInfo).port, closedSockets: () => closedSockets, close: () => server.close() };
+  }
+  const ask = (port: number) => `GET http://127.0.0.1:${port}/big HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${AUTH}\r\n\r\n`;
+
+  it('relays a large body to a slow reader in full (backpressure), and keeps the connection', async () => {
+    const target = await bigTarget(false);
+    try {
+      const socket = await rawConnect(modem.http);
+      socket.write(ask(target.port));
+      socket.pause();
+      await new Promise((r) => setTimeout(r, 200)); // the proxy's buffers fill while the client does not read
+      const data = await readUntil(socket, wholeResponse);
+      expect(data.length - data.indexOf('\r\n\r\n') - 4).toBe(4 << 20);
+      expect(socket.destroyed).toBe(false);
+    } finally {
+      target.close();
+    }
+  });
+
+  it('a target that resets mid-body closes the client connection; a client that leaves closes the target', async () => {
+    const cut = await bigTarget(true);
+    const slow = await bigTarget(false);
+    try {
+      const socket = await rawConnect(modem.http);
+      socket.write(ask(cut.port));
+      const data = await readAll(socket); // ends: the proxy does not leave the client waiting for the missing bytes
+      expect(data.toString('latin1')).toMatch(/^HTTP\/1\.1 200/);
+      expect(data.length).toBeLessThan(4 << 20);
+
+      const leaving = await rawConnect(modem.http);
+      leaving.write(ask(slow.port));
+      await readUntil(leaving, (d) => d.length > 1000);
+      leaving.destroy();
+      await vi.waitFor(() => expect(slow.closedSockets()).toBe(1));
+    } finally {
+      cut.close();
+      slow.close();
     }
   });
 });

@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, STATUS_CODES } from 'node:http';
 import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { pipeline } from 'node:stream';
-import { destroySelf, ignore, kConn, UpstreamError } from './connection.js';
+import { destroySelf, kConn, UpstreamError } from './connection.js';
+import { relay } from './relay.js';
 import { splice } from './splice.js';
 import type { ClientConnection, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 
@@ -232,7 +232,7 @@ function forward(conn: ClientConnection, req: IncomingMessage, res: ServerRespon
       return;
     }
     res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, endToEnd(upstreamRes.rawHeaders));
-    pipeline(upstreamRes, res, ignore);
+    relay(upstreamRes, res);
   });
   // A client that goes away mid-request takes the upstream request with it.
   res.on('close', () => {
@@ -240,7 +240,7 @@ function forward(conn: ClientConnection, req: IncomingMessage, res: ServerRespon
   });
   const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0'
     : req.headers['transfer-encoding'] !== undefined;
-  if (hasBody) pipeline(req, upstream, ignore);
+  if (hasBody) relay(req, upstream);
   else upstream.end();
 }
 
