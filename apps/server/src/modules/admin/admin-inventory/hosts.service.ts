@@ -1,6 +1,10 @@
 import { sql } from 'kysely';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
-import type { Host, HostModem, HostPatchRequest, HostRequest } from '@cellport/shared/schemas/admin';
+import type { HostPatchRequest, HostRequest } from '@cellport/shared/schemas/admin';
+import type {
+  InventoryHost, InventoryHostsResponse, ModemReport, NewHostModem, ReportedHostModem,
+} from '@cellport/shared/schemas/admin-host-inventory';
+import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
 import { issueHostKey } from '../../traffic/host-keys.js';
@@ -12,10 +16,14 @@ import { isUniqueViolation } from '../db-errors.js';
 export class HostsService {
   constructor(private readonly db: Database, private readonly audit: AuditLog) {}
 
-  /** Every host with its agent's last contact and its modems; `now` is the database's clock, which judged `online`. */
-  async list(): Promise<{ items: Host[]; now: string }> {
+  /**
+   * Every host with its agent's last contact, its modems (each with the agent's latest report of it) and the modems
+   * its agent reports that the inventory does not know ("new on this host"); `now` is the database's clock, which
+   * judged `online`.
+   */
+  async list(): Promise<InventoryHostsResponse> {
     const offline = HOST_PROTOCOL.offlineAfterSeconds;
-    const [rows, modems, clock] = await Promise.all([
+    const [rows, modems, reports, clock] = await Promise.all([
       this.db.selectFrom('hosts as h')
         .select(['h.id', 'h.name', 'h.address', 'h.last_seen_at', 'h.agent_version', 'h.agent_started_at'])
         .select(sql<boolean>`h.ingest_key_hash is not null`.as('has_key'))
@@ -24,14 +32,25 @@ export class HostsService {
       this.db.selectFrom('modems')
         .select(['id', 'host_id', 'imei', 'http_port', 'socks_port', 'ext_ip', 'online', 'retired', 'connections', 'problem'])
         .orderBy('host_id').orderBy('imei').execute(),
+      this.db.selectFrom('host_modem_reports as r')
+        .select(['r.host_id', 'r.imei', 'r.report', 'r.first_seen_at', 'r.changed_at'])
+        .select((eb) => eb.exists(eb.selectFrom('modems as m').select('m.id').whereRef('m.imei', '=', 'r.imei')).as('known'))
+        .orderBy('r.host_id').orderBy('r.first_seen_at').orderBy('r.imei').execute(),
       sql<{ now: Date }>`select now() as now`.execute(this.db),
     ]);
-    const byHost = new Map<string, HostModem[]>();
+    const reportOf = new Map<string, ModemReport>();
+    const newByHost = new Map<string, NewHostModem[]>();
+    for (const r of reports) {
+      const report = toModemReport(r.report as StoredReport, r.changed_at);
+      if (r.known) reportOf.set(`${r.host_id} ${r.imei}`, report);
+      else newByHost.set(r.host_id, [...(newByHost.get(r.host_id) ?? []), { ...report, imei: r.imei, firstSeenAt: r.first_seen_at.toISOString() }]);
+    }
+    const byHost = new Map<string, ReportedHostModem[]>();
     for (const m of modems) {
       const list = byHost.get(m.host_id) ?? [];
       list.push({
         id: m.id, imei: m.imei, httpPort: m.http_port, socksPort: m.socks_port, extIp: m.ext_ip, online: m.online,
-        retired: m.retired, connections: m.connections, problem: m.problem,
+        retired: m.retired, connections: m.connections, problem: m.problem, report: reportOf.get(`${m.host_id} ${m.imei}`) ?? null,
       });
       byHost.set(m.host_id, list);
     }
@@ -40,19 +59,19 @@ export class HostsService {
       return {
         id: r.id, name: r.name, address: r.address, modemCount: hostModems.length, hasKey: r.has_key,
         lastSeenAt: iso(r.last_seen_at), online: r.online, agentVersion: r.agent_version, agentStartedAt: iso(r.agent_started_at),
-        modems: hostModems,
+        modems: hostModems, newModems: newByHost.get(r.id) ?? [],
       };
     });
     return { items, now: new Date(clock.rows[0]!.now).toISOString() };
   }
 
-  private async one(id: string): Promise<Host> {
+  private async one(id: string): Promise<InventoryHost> {
     const host = (await this.list()).items.find((h) => h.id === id);
     if (!host) throw new AppError('NOT_FOUND', 404);
     return host;
   }
 
-  async create(actor: AuditActor, req: HostRequest): Promise<Host> {
+  async create(actor: AuditActor, req: HostRequest): Promise<InventoryHost> {
     const id = await this.db.transaction().execute(async (tx) => {
       const row = await tx.insertInto('hosts').values({ name: req.name, address: req.address }).returning(['id', 'name', 'address'])
         .executeTakeFirstOrThrow().catch(rethrowDuplicate);
@@ -62,7 +81,7 @@ export class HostsService {
     return this.one(id);
   }
 
-  async update(actor: AuditActor, id: string, patch: HostPatchRequest): Promise<Host> {
+  async update(actor: AuditActor, id: string, patch: HostPatchRequest): Promise<InventoryHost> {
     await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('hosts').select(['id', 'name', 'address']).where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) throw new AppError('NOT_FOUND', 404);
@@ -106,4 +125,24 @@ export class HostsService {
 function rethrowDuplicate(error: unknown): never {
   if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', 409);
   throw error;
+}
+
+/** A stored report: the heartbeat's HostModemInfo without its IMEI. */
+type StoredReport = Omit<HostModemInfo, 'imei'>;
+
+/** The console's view of a stored report: absent facts as null, and the rotation success rate. */
+export function toModemReport(r: StoredReport, changedAt: Date): ModemReport {
+  const rotations = r.rotations
+    ? { total: r.rotations.total, succeeded: r.rotations.succeeded, collisions: r.rotations.collisions, lastMs: r.rotations.lastMs ?? null }
+    : null;
+  return {
+    driver: r.driver, name: r.name ?? null, manufacturer: r.manufacturer ?? null, model: r.model ?? null, firmware: r.firmware ?? null,
+    operator: r.operator ?? null, networkType: r.networkType ?? null,
+    signal: r.signal
+      ? { rssi: r.signal.rssi ?? null, rsrp: r.signal.rsrp ?? null, rsrq: r.signal.rsrq ?? null, sinr: r.signal.sinr ?? null, quality: r.signal.quality ?? null }
+      : null,
+    connection: r.connection ?? null, extIp: r.extIp ?? null, rotations,
+    successRate: rotations && rotations.total > 0 ? rotations.succeeded / rotations.total : null,
+    problem: r.problem ?? null, changedAt: changedAt.toISOString(),
+  };
 }

@@ -8,7 +8,8 @@ import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
 interface HostItem {
   id: string; name: string; hasKey: boolean; lastSeenAt: string | null; online: boolean; agentVersion: string | null;
   agentStartedAt: string | null; modemCount: number;
-  modems: { imei: string; httpPort: number; socksPort: number; extIp: string; online: boolean; connections: number; problem: string | null }[];
+  modems: { imei: string; httpPort: number; socksPort: number; extIp: string; online: boolean; connections: number; problem: string | null; report: Record<string, unknown> | null }[];
+  newModems: Array<Record<string, unknown> & { imei: string }>;
 }
 
 describe('admin hosts: agent contact and host keys', () => {
@@ -106,13 +107,83 @@ describe('admin hosts: agent contact and host keys', () => {
     expect(age).toBeGreaterThanOrEqual(4_000);
     expect(age).toBeLessThan(30_000);
     expect(seen.host.modems).toEqual([
-      { id: expect.any(String), imei: '356000000000201', httpPort: 24001, socksPort: 25001, extIp: '127.0.3.1', online: true, retired: false, connections: 3, problem: null },
-      { id: expect.any(String), imei: '356000000000202', httpPort: 24002, socksPort: 25002, extIp: '127.0.3.2', online: false, retired: false, connections: 0, problem: 'Port 24002 is already in use' },
+      { id: expect.any(String), imei: '356000000000201', httpPort: 24001, socksPort: 25001, extIp: '127.0.3.1', online: true, retired: false, connections: 3, problem: null, report: null },
+      { id: expect.any(String), imei: '356000000000202', httpPort: 24002, socksPort: 25002, extIp: '127.0.3.2', online: false, retired: false, connections: 0, problem: 'Port 24002 is already in use', report: null },
     ]);
+    expect(seen.host.newModems).toEqual([]);
 
     // Silent for longer than the protocol allows: offline, with its last contact kept.
     const silent = new Date(Date.now() - (HOST_PROTOCOL.offlineAfterSeconds + 5) * 1000);
     await t.ctx.db.updateTable('hosts').set({ last_seen_at: silent }).where('id', '=', hostId).execute();
     expect((await listed(hostId)).host).toMatchObject({ online: false, lastSeenAt: silent.toISOString(), agentVersion: '0.1.0' });
+  });
+
+  it('shows the modems a host reports: new ones with what the device says, known ones with their report; an operator adds a new one', async () => {
+    const hostId = await newHost('reporting-host');
+    const other = await newHost('other-host');
+    const carriers = await t.ctx.db.selectFrom('carriers').select(['id', 'country_id']).execute();
+    const carrier = carriers.find((c) => c.country_id === usId)!;
+    const foreign = carriers.find((c) => c.country_id !== usId)!;
+    // The host already has a modem on the first pair an added modem would get, and the other host one on the second.
+    await t.ctx.db.insertInto('modems').values([
+      { imei: '356000000000301', host_id: hostId, http_port: 30000, socks_port: 30003, ext_ip: '127.0.4.1', country_id: usId, carrier_id: carrier.id,
+        is_shared: false, rotation_interval: null, last_rotated_at: null },
+      { imei: '356000000000302', host_id: other, http_port: 30004, socks_port: 30005, ext_ip: '127.0.4.2', country_id: usId, carrier_id: carrier.id,
+        is_shared: false, rotation_interval: null, last_rotated_at: null },
+    ]).execute();
+    const report = (imei: string, r: Record<string, unknown>, hid = hostId) => ({ host_id: hid, imei, report: JSON.stringify(r) });
+    await t.ctx.db.insertInto('host_modem_reports').values([
+      report('356000000000301', { driver: 'hilink', model: 'E3372h-320', operator: 'T-Mobile', networkType: '4G', signal: { rsrp: -97, sinr: 9 },
+        connection: 'connected', extIp: '203.0.113.4', rotations: { total: 4, succeeded: 3, collisions: 1, lastMs: 7400 } }),
+      report('867000000000311', { driver: 'hilink', name: 'slot-3', manufacturer: 'Huawei', model: 'E8372h-153', operator: 'Verizon',
+        networkType: '4G+', signal: { rsrp: -88, rsrq: -9, sinr: 15 }, connection: 'connected', extIp: '198.51.100.31' }),
+      report('867000000000312', { driver: 'modemmanager', model: 'EM7455', operator: 'AT&T', problem: 'the public IP could not be measured through the modem' }),
+    ]).execute();
+
+    const before = (await listed(hostId)).host;
+    expect(before.modems[0]!.report).toMatchObject({
+      driver: 'hilink', model: 'E3372h-320', operator: 'T-Mobile', networkType: '4G', signal: { rsrp: -97, sinr: 9, rssi: null },
+      rotations: { total: 4, succeeded: 3, collisions: 1, lastMs: 7400 }, successRate: 0.75,
+    });
+    expect(before.newModems.map((m) => m.imei)).toEqual(['867000000000311', '867000000000312']);
+    expect(before.newModems[0]).toMatchObject({
+      imei: '867000000000311', name: 'slot-3', model: 'E8372h-153', operator: 'Verizon', networkType: '4G+', signal: { rsrp: -88, rsrq: -9, sinr: 15 },
+      extIp: '198.51.100.31', rotations: null, successRate: null, firstSeenAt: expect.any(String),
+    });
+    expect((await listed(other)).host.newModems).toEqual([]);
+
+    const adopt = (body: Record<string, unknown>, host = hostId) => call(t, admin.cookie, 'POST', `/api/v1/admin/hosts/${host}/modems`, body);
+    // Carrier of another country; a modem this host does not report; a modem another host reports.
+    expect((await adopt({ imei: '867000000000311', countryId: usId, carrierId: foreign.id, isShared: false })).json().code).toBe('REFERENCE_INVALID');
+    expect((await adopt({ imei: '867000000000399', countryId: usId, carrierId: carrier.id, isShared: false })).statusCode).toBe(404);
+    expect((await adopt({ imei: '867000000000311', countryId: usId, carrierId: carrier.id, isShared: false }, other)).statusCode).toBe(404);
+
+    const added = await adopt({ imei: '867000000000311', countryId: usId, carrierId: carrier.id, isShared: true, capacity: 4, rotationInterval: 10 });
+    expect(added.statusCode, added.body).toBe(200);
+    // Ports: 30000 and 30003 are this host's; 30004/30005 belong to another host, so they are free here.
+    expect(added.json().modem).toMatchObject({
+      imei: '867000000000311', hostId, httpPort: 30004, socksPort: 30005, extIp: '198.51.100.31', online: true, countryId: usId,
+      carrierId: carrier.id, isShared: true, capacity: 4, rotationInterval: 10, usedSlots: 0,
+    });
+    const row = await t.ctx.db.selectFrom('modems').select(['driver', 'online']).where('imei', '=', '867000000000311').executeTakeFirstOrThrow();
+    expect(row).toEqual({ driver: 'hilink', online: true });
+    const [entry] = await auditOf(t, 'modem.adopt');
+    expect(entry).toMatchObject({ admin_id: admin.id, target_id: added.json().modem.id, before: null,
+      after: expect.objectContaining({ imei: '867000000000311', http_port: 30004, driver: 'hilink', reported: expect.objectContaining({ model: 'E8372h-153', operator: 'Verizon' }) }) });
+
+    // A modem with a problem is added offline (its agent brings it online once it serves it); dedicated has capacity 1.
+    const second = await adopt({ imei: '867000000000312', countryId: usId, carrierId: carrier.id, isShared: false, capacity: 9 });
+    expect(second.json().modem).toMatchObject({ httpPort: 30006, socksPort: 30007, extIp: '', online: false, isShared: false, capacity: 1 });
+    expect((await t.ctx.db.selectFrom('modems').select('driver').where('imei', '=', '867000000000312').executeTakeFirstOrThrow()).driver).toBe('modemmanager');
+    // Known now: no longer new, and shown with its report; adding it again is refused.
+    const after = (await listed(hostId)).host;
+    expect(after.newModems).toEqual([]);
+    expect(after.modems.find((m) => m.imei === '867000000000311')!.report).toMatchObject({ model: 'E8372h-153' });
+    expect((await adopt({ imei: '867000000000311', countryId: usId, carrierId: carrier.id, isShared: false })).json().code).toBe('IMEI_TAKEN');
+
+    // Only operators.
+    const customer = await signedIn(t, 'customer');
+    const asCustomer = await call(t, customer.cookie, 'POST', `/api/v1/admin/hosts/${hostId}/modems`, { imei: '867000000000311', countryId: usId, carrierId: carrier.id, isShared: false });
+    expect(asCustomer.statusCode).toBe(403);
   });
 });

@@ -1,8 +1,9 @@
 import {
-  adminIdParamsSchema, hostKeyResponseSchema, hostPatchRequestSchema, hostRequestSchema, hostResponseSchema, hostsResponseSchema,
+  adminIdParamsSchema, hostKeyResponseSchema, hostPatchRequestSchema, hostRequestSchema, hostResponseSchema,
   modemImportRequestSchema, modemImportResponseSchema, modemPatchRequestSchema, modemRequestSchema, modemResponseSchema,
   modemsQuerySchema, modemsResponseSchema, okResponseSchema, stockResponseSchema,
 } from '@cellport/shared/schemas/admin';
+import { adoptModemRequestSchema, inventoryHostsResponseSchema } from '@cellport/shared/schemas/admin-host-inventory';
 import type { App, AppContext } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { AuditLog } from '../audit/audit.service.js';
@@ -17,7 +18,7 @@ export function registerInventoryRoutes(app: App, ctx: AppContext, audit: AuditL
   const { read, write } = adminRateLimits;
   const byId = { params: adminIdParamsSchema };
 
-  app.get('/hosts', { config: read, schema: { response: { 200: hostsResponseSchema } } }, async () => hosts.list());
+  app.get('/hosts', { config: read, schema: { response: { 200: inventoryHostsResponseSchema } } }, async () => hosts.list());
   app.post('/hosts', { config: write, schema: { body: hostRequestSchema, response: { 200: hostResponseSchema } } },
     async (request) => ({ host: await hosts.create(actorOf(request), request.body) }));
   app.patch('/hosts/:id', { config: write, schema: { ...byId, body: hostPatchRequestSchema, response: { 200: hostResponseSchema } } },
@@ -25,6 +26,9 @@ export function registerInventoryRoutes(app: App, ctx: AppContext, audit: AuditL
   // The key is in this answer only; the audit entry says a key was issued, never which.
   app.post('/hosts/:id/key', { config: write, schema: { ...byId, response: { 200: hostKeyResponseSchema } } },
     async (request) => ({ key: await hosts.issueKey(actorOf(request), request.params.id) }));
+  // A modem the host's agent reports and the inventory does not know: added with ports the host has free.
+  app.post('/hosts/:id/modems', { config: write, schema: { ...byId, body: adoptModemRequestSchema, response: { 200: modemResponseSchema } } },
+    async (request) => ({ modem: await modems.adopt(actorOf(request), request.params.id, request.body) }));
   app.delete('/hosts/:id', { config: write, schema: { ...byId, response: { 200: okResponseSchema } } },
     async (request) => { await hosts.remove(actorOf(request), request.params.id); return { ok: true as const }; });
 

@@ -1,4 +1,6 @@
 import type { AdminModem, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemsQuery, ModemsResponse } from '@cellport/shared/schemas/admin';
+import { ADOPTED_MODEM_PORT_BASE, type AdoptModemRequest } from '@cellport/shared/schemas/admin-host-inventory';
+import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
 import { paging } from '../admin-http.js';
@@ -24,7 +26,11 @@ export class ModemsService {
     return modem;
   }
 
-  async create(actor: AuditActor, req: ModemRequest): Promise<AdminModem> {
+  /**
+   * A new modem. `from` is the host's report when the modem is added from it (adopt): its driver is recorded and the
+   * audit entry says so, with what the host reported.
+   */
+  async create(actor: AuditActor, req: ModemRequest, from?: { report: StoredReport }): Promise<AdminModem> {
     const values = normalizeModem({
       imei: req.imei, host_id: req.hostId, http_port: req.httpPort, socks_port: req.socksPort, ext_ip: req.extIp,
       country_id: req.countryId, carrier_id: req.carrierId, region_id: req.regionId ?? null, is_shared: req.isShared,
@@ -32,11 +38,39 @@ export class ModemsService {
     });
     const id = await this.db.transaction().execute(async (tx) => {
       await assertModemRefs(tx, values);
-      const row = await tx.insertInto('modems').values(values).returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
-      await this.audit.record(tx, actor, { action: 'modem.create', targetType: 'modem', targetId: row.id, before: null, after: row });
+      const row = await tx.insertInto('modems').values({ ...values, ...(from ? { driver: from.report.driver } : {}) })
+        .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
+      await this.audit.record(tx, actor, from
+        ? { action: 'modem.adopt', targetType: 'modem', targetId: row.id, before: null, after: { ...row, driver: from.report.driver, reported: reportSummary(from.report) } }
+        : { action: 'modem.create', targetType: 'modem', targetId: row.id, before: null, after: row });
       return row.id;
     });
     return this.one(id);
+  }
+
+  /**
+   * Adds a modem that the host's agent reports and the inventory does not know: its IMEI, driver and measured IP come
+   * from the report, its listening ports are the lowest pair from ADOPTED_MODEM_PORT_BASE that no modem of the host
+   * uses (HTTP or SOCKS), and the operator gives what is sold (country, carrier, region, shared or dedicated,
+   * capacity). Two operators adding modems of one host at once: the loser of a port pair takes the next one.
+   */
+  async adopt(actor: AuditActor, hostId: string, req: AdoptModemRequest): Promise<AdminModem> {
+    const row = await this.db.selectFrom('host_modem_reports').select('report')
+      .where('host_id', '=', hostId).where('imei', '=', req.imei).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', 404);
+    const report = row.report as StoredReport;
+    for (let attempt = 1; ; attempt++) {
+      const ports = await freePortPair(this.db, hostId);
+      try {
+        return await this.create(actor, {
+          imei: req.imei, hostId, httpPort: ports.http, socksPort: ports.socks, extIp: report.extIp ?? '',
+          countryId: req.countryId, carrierId: req.carrierId, regionId: req.regionId ?? null, isShared: req.isShared,
+          capacity: req.capacity, rotationInterval: req.rotationInterval, online: !report.problem,
+        }, { report });
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'MODEM_PORT_TAKEN') || attempt >= 5) throw err;
+      }
+    }
   }
 
   /** Any field; the row lock keeps a concurrent purchase from filling a slot while capacity shrinks. */
@@ -103,4 +137,22 @@ export class ModemsService {
       return { inserted: valid.length, failed: rows.length - valid.length, rows };
     });
   }
+}
+
+/** A host's report of a modem as stored (the heartbeat's HostModemInfo without its IMEI). */
+type StoredReport = Omit<HostModemInfo, 'imei'>;
+
+/** What the audit entry of an added modem keeps of the host's report. */
+const reportSummary = (r: StoredReport) => ({
+  name: r.name ?? null, model: r.model ?? null, operator: r.operator ?? null, networkType: r.networkType ?? null, extIp: r.extIp ?? null,
+});
+
+/** The lowest HTTP/SOCKS pair (p, p + 1) from ADOPTED_MODEM_PORT_BASE of which the host's modems use neither. */
+async function freePortPair(db: Database, hostId: string): Promise<{ http: number; socks: number }> {
+  const rows = await db.selectFrom('modems').select(['http_port', 'socks_port']).where('host_id', '=', hostId).execute();
+  const used = new Set(rows.flatMap((r) => [r.http_port, r.socks_port]));
+  for (let p = ADOPTED_MODEM_PORT_BASE; p < 65535; p += 2) {
+    if (!used.has(p) && !used.has(p + 1)) return { http: p, socks: p + 1 };
+  }
+  throw new AppError('MODEM_PORT_TAKEN', 409);
 }

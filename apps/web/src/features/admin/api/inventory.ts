@@ -1,22 +1,25 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import type {
-  HostKeyResponse, HostRequest, HostResponse, HostsResponse, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemResponse,
+  HostKeyResponse, HostRequest, HostResponse, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemResponse,
   ModemsQuery, ModemsResponse, StockResponse,
 } from '@cellport/shared/schemas/admin';
+import type { AdoptModemRequest, InventoryHostsResponse } from '@cellport/shared/schemas/admin-host-inventory';
 import { ADMIN_KEY, adminGet, adminPatch, adminPost, toQuery } from './admin-client';
 
-export const useHosts = () => useQuery({ queryKey: [ADMIN_KEY, 'hosts'], queryFn: () => adminGet<HostsResponse>('/hosts') });
-/** The hosts page: refetched every heartbeat interval, so last contact and modem states stay current. */
+export const useHosts = () => useQuery({ queryKey: [ADMIN_KEY, 'hosts'], queryFn: () => adminGet<InventoryHostsResponse>('/hosts') });
+/** The hosts page: refetched every heartbeat interval, so last contact, modem states and reports stay current. */
 export const useHostsLive = () => useQuery({
   queryKey: [ADMIN_KEY, 'hosts'],
-  queryFn: () => adminGet<HostsResponse>('/hosts'),
+  queryFn: () => adminGet<InventoryHostsResponse>('/hosts'),
   refetchInterval: HOST_PROTOCOL.heartbeatSeconds * 1000,
 });
 /** POST /admin/hosts/:id/key — the new key, shown once; the host's previous key stops working. */
 export const issueHostKey = (id: string) => adminPost<HostKeyResponse>(`/hosts/${id}/key`);
 export const createHost = (body: HostRequest) => adminPost<HostResponse>('/hosts', body);
 export const updateHost = ({ id, ...body }: HostRequest & { id: string }) => adminPatch<HostResponse>(`/hosts/${id}`, body);
+/** POST /admin/hosts/:id/modems — a modem the host reports goes into the inventory (the server picks its ports). */
+export const adoptModem = ({ hostId, ...body }: AdoptModemRequest & { hostId: string }) => adminPost<ModemResponse>(`/hosts/${hostId}/modems`, body);
 
 /** GET /admin/modems with the list's filters. */
 export const useModems = (query: ModemsQuery) =>

@@ -1,4 +1,4 @@
-import type { Host, HostModem } from '@cellport/shared/schemas/admin';
+import type { InventoryHost, NewHostModem, ReportedHostModem } from '@cellport/shared/schemas/admin-host-inventory';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -6,6 +6,8 @@ import { dateTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
 import { useHostsLive } from '../api/inventory';
 import { agoText, durationText, secondsSince } from '../lib/host-times';
+import { deviceText, rotationText, signalText } from '../lib/modem-report';
+import { AdoptModemDialog } from './adopt-modem-dialog';
 import { HostDialog } from './host-dialog';
 import { HostKeyFlow } from './host-key-dialog';
 import { QueryView } from './query-view';
@@ -23,13 +25,16 @@ function useNow(): number {
 
 /**
  * Proxy hosts with their agents: last contact, online (a heartbeat within 60 s), agent version, uptime and the modems
- * as the agent last reported them; add or edit a host, and issue its agent's key. Refetched every heartbeat interval.
+ * as the agent last reported them (model, operator, signal, rotation time and success rate), and the modems the agent
+ * reports that the inventory does not know yet ("new on host X"), each of which an operator adds from here; add or
+ * edit a host, and issue its agent's key. Refetched every heartbeat interval.
  */
 export function HostsPanel() {
   const { t } = useT('admin');
   const hosts = useHostsLive();
-  const [editing, setEditing] = useState<Host | null | 'new'>(null);
-  const [keyFor, setKeyFor] = useState<Host | null>(null);
+  const [editing, setEditing] = useState<InventoryHost | null | 'new'>(null);
+  const [keyFor, setKeyFor] = useState<InventoryHost | null>(null);
+  const [adopting, setAdopting] = useState<{ host: InventoryHost; modem: NewHostModem } | null>(null);
   const browserNow = useNow();
   return (
     <>
@@ -47,6 +52,7 @@ export function HostsPanel() {
                 since={(iso) => secondsSince(iso, data.now, hosts.dataUpdatedAt, browserNow)}
                 onEdit={() => setEditing(h)}
                 onIssueKey={() => setKeyFor(h)}
+                onAdopt={(modem) => setAdopting({ host: h, modem })}
               />
             ))}
           </div>
@@ -54,12 +60,13 @@ export function HostsPanel() {
       </QueryView>
       <HostDialog open={editing !== null} host={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       <HostKeyFlow host={keyFor} onClose={() => setKeyFor(null)} />
+      <AdoptModemDialog hostId={adopting?.host.id ?? ''} hostName={adopting?.host.name ?? ''} modem={adopting?.modem ?? null} onClose={() => setAdopting(null)} />
     </>
   );
 }
 
-function HostCard({ host: h, since, onEdit, onIssueKey }: {
-  host: Host; since: (iso: string) => number; onEdit: () => void; onIssueKey: () => void;
+function HostCard({ host: h, since, onEdit, onIssueKey, onAdopt }: {
+  host: InventoryHost; since: (iso: string) => number; onEdit: () => void; onIssueKey: () => void; onAdopt: (modem: NewHostModem) => void;
 }) {
   const { t, language } = useT('admin');
   const headingId = `host-${h.id}`;
@@ -84,12 +91,53 @@ function HostCard({ host: h, since, onEdit, onIssueKey }: {
         <dt>{t('hosts.key')}</dt><dd>{h.hasKey ? t('hosts.keyIssued') : t('hosts.keyNone')}</dd>
       </dl>
       {!h.lastSeenAt ? <p className="admin-muted">{h.hasKey ? t('hosts.waitingForAgent') : t('hosts.needKey')}</p> : null}
+      {h.newModems.length > 0 ? <NewModems host={h} onAdopt={onAdopt} /> : null}
       <HostModems host={h} />
     </section>
   );
 }
 
-function HostModems({ host }: { host: Host }) {
+/** Modems the host's agent reports that the inventory does not have: what the device says, and "Add to inventory". */
+function NewModems({ host, onAdopt }: { host: InventoryHost; onAdopt: (modem: NewHostModem) => void }) {
+  const { t, language } = useT('admin');
+  const headingId = `host-${host.id}-new`;
+  return (
+    <div className="admin-host__new">
+      <h3 id={headingId}>{t('hosts.newOn', { name: host.name })}</h3>
+      <p className="admin-muted">{t('hosts.newIntro', { name: host.name })}</p>
+      <div className="admin-table-wrap" tabIndex={0} role="region" aria-labelledby={headingId}>
+        <table className="admin-table">
+          <caption className="visually-hidden">{t('hosts.newOn', { name: host.name })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('fields.imei')}</th><th scope="col">{t('hosts.model')}</th><th scope="col">{t('hosts.operator')}</th>
+              <th scope="col">{t('hosts.signal')}</th><th scope="col">{t('hosts.network')}</th><th scope="col">{t('fields.ip')}</th>
+              <th scope="col"><span className="visually-hidden">{t('fields.actions')}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {host.newModems.map((m) => (
+              <tr key={m.imei}>
+                <td className="mono">{m.imei}{m.name ? <span className="admin-muted"> ({m.name})</span> : null}</td>
+                <td>{deviceText(m) ?? '—'}</td>
+                <td>{m.operator ?? '—'}</td>
+                <td>{signalText(m, t, language) ?? '—'}</td>
+                <td>{m.networkType ?? '—'}</td>
+                <td className="mono">{m.extIp ?? <span className="admin-muted">{t('hosts.notMeasured')}</span>}
+                  {m.problem ? <div className="admin-problem">{m.problem}</div> : null}</td>
+                <td>
+                  <Button size="sm" onClick={() => onAdopt(m)} aria-label={t('hosts.addNamed', { imei: m.imei })}>{t('hosts.addToInventory')}</Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function HostModems({ host }: { host: InventoryHost }) {
   const { t } = useT('admin');
   return (
     <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={t('hosts.modemsOf', { name: host.name })}>
@@ -97,12 +145,14 @@ function HostModems({ host }: { host: Host }) {
         <caption className="visually-hidden">{t('hosts.modemsOf', { name: host.name })}</caption>
         <thead>
           <tr>
-            <th scope="col">{t('fields.imei')}</th><th scope="col">{t('hosts.ports')}</th><th scope="col">{t('fields.ip')}</th>
-            <th scope="col">{t('fields.status')}</th><th scope="col" className="num">{t('hosts.connections')}</th><th scope="col">{t('hosts.problem')}</th>
+            <th scope="col">{t('fields.imei')}</th><th scope="col">{t('hosts.model')}</th><th scope="col">{t('hosts.operator')}</th>
+            <th scope="col">{t('hosts.signal')}</th><th scope="col">{t('hosts.ports')}</th><th scope="col">{t('fields.ip')}</th>
+            <th scope="col">{t('fields.status')}</th><th scope="col">{t('hosts.rotations')}</th>
+            <th scope="col" className="num">{t('hosts.connections')}</th><th scope="col">{t('hosts.problem')}</th>
           </tr>
         </thead>
         <tbody>
-          {host.modems.length === 0 ? <tr><td colSpan={6} className="admin-table__empty">{t('hosts.noModems')}</td></tr> : null}
+          {host.modems.length === 0 ? <tr><td colSpan={10} className="admin-table__empty">{t('hosts.noModems')}</td></tr> : null}
           {host.modems.map((m) => <ModemRow key={m.id} modem={m} hostOnline={host.online} />)}
         </tbody>
       </table>
@@ -111,18 +161,24 @@ function HostModems({ host }: { host: Host }) {
 }
 
 /** A modem's state as its agent reported it; while the host is offline nobody reports it, and the row says so. */
-function ModemRow({ modem: m, hostOnline }: { modem: HostModem; hostOnline: boolean }) {
-  const { t } = useT('admin');
+function ModemRow({ modem: m, hostOnline }: { modem: ReportedHostModem; hostOnline: boolean }) {
+  const { t, language } = useT('admin');
+  const r = m.report;
+  const problem = m.problem ?? r?.problem ?? null;
   return (
     <tr>
       <td className="mono">{m.imei}</td>
+      <td>{r ? deviceText(r) ?? '—' : '—'}</td>
+      <td>{r?.operator ? `${r.operator}${r.networkType ? ` · ${r.networkType}` : ''}` : '—'}</td>
+      <td>{r ? signalText(r, t, language) ?? '—' : '—'}</td>
       <td className="mono">{t('hosts.portPair', { http: m.httpPort, socks: m.socksPort })}</td>
       <td className="mono">{m.extIp}</td>
       <td>{m.retired ? <StatusBadge tone="neutral">{t('modemStatus.retired')}</StatusBadge>
         : !hostOnline ? <StatusBadge tone="neutral">{t('hosts.noReport')}</StatusBadge>
         : m.online ? <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge> : <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>}</td>
+      <td>{r ? rotationText(r, t, language) ?? <span className="admin-muted">{t('hosts.noRotations')}</span> : '—'}</td>
       <td className="num">{m.connections}</td>
-      <td className="admin-wrap">{m.problem ? <span className="admin-problem">{m.problem}</span> : <span className="admin-muted">—</span>}</td>
+      <td className="admin-wrap">{problem ? <span className="admin-problem">{problem}</span> : <span className="admin-muted">—</span>}</td>
     </tr>
   );
 }
