@@ -116,6 +116,8 @@ describe('customer pages', () => {
     const { page } = browser;
     await signIn(page, server.url, 'en', demo);
     await expectDashboard(page, server.url, 'en', 'Demo Customer');
+    // Item 11: the greeting fits a new account too (it said 'Welcome back' to someone who had never been here).
+    expect(await page.getByRole('heading', { level: 1 }).first().textContent()).not.toMatch(/welcome back/i);
     // A paid top-up, so Purchases has the row the issue found titled 'kind.topup' with '0 ports'.
     const pending = await post(page, '/payment/crypto/pending', { coin: 'usdt', amount: '25' });
     await post(page, `/pending-payments/${pending.data._id}/simulate`, {});
@@ -178,5 +180,8 @@ describe('console pages', () => {
         await expectNoRawKeys(page, `${lng}/admin${path}`);
       }
     }
+    // Item 11: a person's name is headed 'Имя' (a name), not 'Название' (a title of a thing).
+    await page.goto(`${server.url}/ru/admin/customers`);
+    await page.getByRole('columnheader', { name: exact('Имя') }).waitFor();
   }, 240_000);
 });

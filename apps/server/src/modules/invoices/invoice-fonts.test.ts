@@ -36,7 +36,7 @@ describe('fontRuns', () => {
       const texts = invoiceTexts(lng);
       const runs = [
         ...strings(texts.labels), texts.issued('2026-11-22T10:00:00Z'), texts.money('-1234560000'), texts.paidBy('card'),
-        texts.purchaseLine('Dedicated · Month', 'month'), texts.renewalLine('Proxy 3', 'Shared · Week', 10), texts.discountLine('SPRING25'),
+        texts.purchaseLine('Dedicated · Month', 'United States', 'AT&T'), texts.renewalLine('Proxy 3', 'Shared · Week', 10), texts.discountLine('SPRING25'),
       ];
       for (const run of runs) {
         expect(missing(run, 'regular'), `${lng}: ${run}`).toEqual([]);

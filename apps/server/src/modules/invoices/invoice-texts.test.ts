@@ -41,9 +41,10 @@ describe('invoice texts', () => {
   });
 
   it("writes invoice lines in the buyer's language: period, renewal days, coupon or discount", () => {
-    expect(invoiceTexts('ru').purchaseLine('Выделенный · Месяц', 'month')).toBe('Выделенный · Месяц (месяц)');
-    expect(invoiceTexts('cn').purchaseLine('独享 · 周', 'week')).toBe('独享 · 周（周）');
-    expect(invoiceTexts('en').purchaseLine('Custom', 'fortnight')).toBe('Custom (fortnight)'); // an unknown period as stored
+    // Issue 14, item 11: the tariff's name says the period once; the country and the carrier are there.
+    expect(invoiceTexts('en').purchaseLine('Dedicated · Week', 'United States', 'AT&T')).toBe('Mobile proxy port, United States (AT&T): Dedicated · Week');
+    expect(invoiceTexts('ru').purchaseLine('Выделенный · Месяц', 'Германия')).toBe('Мобильный прокси-порт, Германия: Выделенный · Месяц');
+    expect(invoiceTexts('cn').purchaseLine('独享 · 周', '美国', 'AT&T')).toBe('移动代理端口，美国（AT&T）：独享 · 周');
     expect(invoiceTexts('ru').renewalLine('Proxy 3', 'Общий · Неделя', 10)).toBe('Proxy 3: Общий · Неделя, 10 дн.');
     expect(invoiceTexts('cn').renewalLine('Proxy 3', '共享 · 周', 1000)).toBe('Proxy 3：共享 · 周，1,000 天');
     expect(invoiceTexts('ru').discountLine('SPRING')).toBe('Купон SPRING');

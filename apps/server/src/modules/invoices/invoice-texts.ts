@@ -18,8 +18,10 @@ export interface InvoiceLabels {
   footer: string;
   /** Invoice lines, written in the buyer's language when the invoice is issued. */
   lines: {
+    /** '{{place}}: {{tariff}}' in the language's words; the tariff's name already says its period. */
     purchase: string;
-    period: { day: string; week: string; month: string };
+    /** A country with the carrier chosen, '{{country}} ({{carrier}})'. */
+    placeWithCarrier: string;
     renewal: string;
     coupon: string;
     discount: string;
@@ -51,8 +53,11 @@ export interface InvoiceTexts {
   quantity(n: number): string;
   /** 'Total paid: $12.00' with the language's own punctuation. */
   total(micro: string): string;
-  /** Line texts: 'Dedicated · Month (month)', 'Proxy 3: Dedicated · Week, 10 d', 'Coupon SPRING' or 'Discount'. */
-  purchaseLine(tariff: string, period: string): string;
+  /**
+   * Line texts: 'Mobile proxy port, United States (AT&T): Dedicated · Week', 'Proxy 3: Dedicated · Week, 10 d',
+   * 'Coupon SPRING' or 'Discount'.
+   */
+  purchaseLine(tariff: string, country: string, carrier?: string | null): string;
   renewalLine(port: string, tariff: string, days: number): string;
   discountLine(coupon: string | null | undefined): string;
 }
@@ -87,7 +92,9 @@ function createInvoiceTexts(lng: Language): InvoiceTexts {
     money: (micro) => currency.format(centsAsDecimal(BigInt(micro))),
     quantity: (n) => integers.format(n),
     total: (micro) => fill(l.totalPaid, { amount: currency.format(centsAsDecimal(BigInt(micro))) }),
-    purchaseLine: (tariff, period) => fill(l.lines.purchase, { tariff, period: l.lines.period[period as keyof InvoiceLabels['lines']['period']] ?? period }),
+    purchaseLine: (tariff, country, carrier) => fill(l.lines.purchase, {
+      tariff, place: carrier ? fill(l.lines.placeWithCarrier, { country, carrier }) : country,
+    }),
     renewalLine: (port, tariff, days) => fill(l.lines.renewal, { port, tariff, days: integers.format(days) }),
     discountLine: (coupon) => (coupon ? fill(l.lines.coupon, { name: coupon }) : l.lines.discount),
   };

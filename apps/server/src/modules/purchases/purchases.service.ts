@@ -111,8 +111,14 @@ export class PurchasesService {
       id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
       coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: count, tariff_id: tariff.id,
     }).returningAll().executeTakeFirstOrThrow();
+    // The carrier the customer chose (or the tariff's own), named on the invoice line with the country.
+    const carrierOf = carrierId ?? tariff.carrier_id;
+    const carrierName = carrierOf
+      ? (await tx.selectFrom('carriers').select('name').where('id', '=', carrierOf).executeTakeFirst())?.name ?? null
+      : null;
     await issueInvoice(tx, paymentId, [{
-      description: invoiceTexts(lng).purchaseLine(localized(tariff.names, lng), tariff.period),
+      description: invoiceTexts(lng).purchaseLine(localized(tariff.names, lng), localized(tariff.country_names, lng),
+        carrierName),
       quantity: count, unitAmount: tariff.price, amount: tariff.price * BigInt(count),
     }], { amount: discount, coupon: coupon?.name ?? null, lng });
 

@@ -40,7 +40,7 @@ export function AdminsPage() {
         {(data) => (
           <div className="admin-table-wrap" tabIndex={0}>
             <table className="admin-table">
-              <thead><tr><th scope="col">{t('fields.email')}</th><th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.twoFactor')}</th><th scope="col">{t('fields.createdAt')}</th><th scope="col"><span className="visually-hidden">{t('fields.actions')}</span></th></tr></thead>
+              <thead><tr><th scope="col">{t('fields.email')}</th><th scope="col">{t('fields.personName')}</th><th scope="col">{t('fields.twoFactor')}</th><th scope="col">{t('fields.createdAt')}</th><th scope="col"><span className="visually-hidden">{t('fields.actions')}</span></th></tr></thead>
               <tbody>
                 {data.items.length === 0 ? <EmptyRow colSpan={5}>{t('admins.empty')}</EmptyRow> : null}
                 {data.items.map((a) => (

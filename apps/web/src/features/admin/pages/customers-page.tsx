@@ -29,7 +29,7 @@ export function CustomersPage() {
               <table className="admin-table">
                 <thead>
                   <tr>
-                    <th scope="col">{t('fields.email')}</th><th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.balance')}</th>
+                    <th scope="col">{t('fields.email')}</th><th scope="col">{t('fields.personName')}</th><th scope="col">{t('fields.balance')}</th>
                     <th scope="col">{t('fields.ports')}</th><th scope="col">{t('fields.status')}</th><th scope="col">{t('fields.createdAt')}</th>
                   </tr>
                 </thead>
