@@ -6,14 +6,26 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Ports expiring within this many days are highlighted (Your Proxies, Billing & Renewals). */
 export const EXPIRING_SOON_DAYS = 3;
 
-/** Whole days, hours or minutes until `iso` as "in 3 days" / "2 hours ago" in the reader's language. */
+/**
+ * The one rounding rule for relative times (issue 14, item 6): the nearest whole minute, hour or day, half up, the
+ * unit chosen after rounding (59.5 min is 1 hour, 23.5 h is 1 day). Elapsed time, so a week is 7 days across a
+ * change of clocks or a month's end. Signed: negative is in the past.
+ */
+export function roundedDuration(ms: number): { value: number; unit: 'minute' | 'hour' | 'day' } {
+  const sign = ms < 0 ? -1 : 1;
+  const abs = Math.abs(ms);
+  const minutes = Math.round(abs / 60_000);
+  if (minutes < 60) return { value: sign * minutes, unit: 'minute' };
+  const hours = Math.round(abs / (60 * 60_000));
+  if (hours < 24) return { value: sign * hours, unit: 'hour' };
+  return { value: sign * Math.round(abs / DAY_MS), unit: 'day' };
+}
+
+/** Days, hours or minutes until `iso` as "in 3 days" / "2 hours ago" in the reader's language (roundedDuration). */
 export function relativeTime(iso: string, language: Language, now = Date.now()): string {
-  const diff = new Date(iso).getTime() - now;
-  const format = new Intl.RelativeTimeFormat(htmlLang(language), { numeric: 'auto' });
-  const abs = Math.abs(diff);
-  if (abs >= DAY_MS) return format.format(Math.trunc(diff / DAY_MS), 'day');
-  if (abs >= 60 * 60 * 1000) return format.format(Math.trunc(diff / (60 * 60 * 1000)), 'hour');
-  return format.format(Math.trunc(diff / 60_000), 'minute');
+  const { value, unit } = roundedDuration(new Date(iso).getTime() - now);
+  // 'always': "in 1 day", never "tomorrow", which would name a calendar day the rounding does not mean.
+  return new Intl.RelativeTimeFormat(htmlLang(language), { numeric: 'always' }).format(value === 0 ? 0 : value, unit);
 }
 
 /** The date and time in the reader's language and time zone. */

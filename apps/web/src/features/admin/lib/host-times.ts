@@ -1,20 +1,23 @@
 // Times on the hosts page: how long ago an agent last called and how long it has been running, in the reader's
 // language. Both take whole seconds measured by the server's clock (the response's `now`), never the browser's.
 import type { Language } from '@cellport/shared/constants';
+import { roundedDuration } from '../../../lib/dates';
 import { htmlLang } from '../../../lib/i18n';
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** "12 seconds ago", "3 minutes ago", "2 hours ago", "5 days ago" ("now" under a second). */
+/**
+ * "12 seconds ago" ("now" under a second); from a minute on "3 minutes ago", "2 hours ago", "5 days ago" by the
+ * one rounding rule of every relative time (lib/dates.ts roundedDuration).
+ */
 export function agoText(seconds: number, language: Language): string {
   const s = Math.max(0, Math.floor(seconds));
   const format = new Intl.RelativeTimeFormat(htmlLang(language), { numeric: 'auto' });
   if (s < MINUTE) return format.format(-s, 'second');
-  if (s < HOUR) return format.format(-Math.floor(s / MINUTE), 'minute');
-  if (s < DAY) return format.format(-Math.floor(s / HOUR), 'hour');
-  return format.format(-Math.floor(s / DAY), 'day');
+  const { value, unit } = roundedDuration(-s * 1000);
+  return format.format(value, unit);
 }
 
 /** A running time in its two largest units: "2 days 3 hr", "4 hr 12 min", "5 min 7 sec", "40 sec". */
