@@ -15,6 +15,8 @@ export const CATALOG_ERRORS = {
   PROXY_LOGIN_TAKEN: 'This proxy login is already taken. Please choose another.',
   ROTATION_TOO_SOON: 'You can rotate this port once a minute. Try again in {{retryAfter}} s.',
   ROTATION_FAILED: 'The modem could not change its IP. Please try again.',
+  /** The agent reconnected the modem several times and the carrier gave back the same public IP each time. */
+  ROTATION_IP_COLLISION: 'The carrier gave the modem the same IP again, so your IP did not change. Please try again in a few minutes.',
   MODEM_OFFLINE: 'The modem is offline right now. Please try again later.',
   PORT_EXPIRED: 'This port has expired. Renew it to use it again.',
   SHARED_ROTATION_FIXED: 'A shared port rotates on its modem\'s schedule; choose a dedicated port to set your own interval',

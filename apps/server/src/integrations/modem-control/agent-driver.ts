@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HOST_PROTOCOL, type RotateReply } from '@cellport/shared/schemas/host-protocol';
 import type { Database } from '../../db/database.js';
 import type { Bus } from '../../lib/bus.js';
-import { ModemOfflineError, type ModemDriver, type ModemRef } from './modem-control.js';
+import { ModemOfflineError, RotationCollisionError, type ModemDriver, type ModemRef } from './modem-control.js';
 
 /**
  * Bus topics of a rotation through the host agent (docs/decisions/016-host-protocol.md). The instance asked to
@@ -29,7 +29,8 @@ export interface AgentDriverOptions {
 
 /**
  * Rotates a modem through the agent that owns it: never retries a same-IP answer itself (RotationService does).
- * Fails with ModemOfflineError when no instance holds the host's connection within claimTimeoutMs.
+ * Fails with ModemOfflineError when no instance holds the host's connection within claimTimeoutMs, and with
+ * RotationCollisionError when the agent answers `ip_collision` (it already reconnected the modem several times).
  */
 export class AgentModemDriver implements ModemDriver {
   private readonly claimTimeoutMs: number;
@@ -62,6 +63,7 @@ export class AgentModemDriver implements ModemDriver {
         off.push(this.bus.on(HOST_ROTATE_REPLY, (m: HostRotateReply) => {
           if (m.commandId !== commandId) return;
           if (m.reply.ok) resolve({ extIp: m.reply.extIp });
+          else if (m.reply.code === 'ip_collision') reject(new RotationCollisionError(m.reply.error));
           else reject(new Error(`the agent could not rotate: ${m.reply.error}`));
         }));
         arm(this.claimTimeoutMs, () => new ModemOfflineError('no agent is connected for the modem\'s host'));

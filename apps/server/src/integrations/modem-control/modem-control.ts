@@ -13,6 +13,17 @@ export interface ModemDriver {
 }
 
 /**
+ * The modem was reconnected and came back with the same public IP every time (the agent's `ip_collision`): the
+ * rotation failed, and trying again at once would not help.
+ */
+export class RotationCollisionError extends Error {
+  constructor(message = 'the modem came back with the same IP') {
+    super(message);
+    this.name = 'RotationCollisionError';
+  }
+}
+
+/**
  * The modem cannot be reached at all (no agent holds its host): nothing was tried, so the caller gives back
  * whatever it reserved for the rotation.
  */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { sql } from 'kysely';
+import { ERRORS } from '@cellport/shared';
 import { HOST_KEY_REFUSED, HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
 import { buildCountingApp } from '../notifications/test-support.js';
@@ -482,6 +483,31 @@ describe('host protocol: rotation through the agent', () => {
     expect(res.statusCode).toBe(502);
     expect(res.json().code).toBe('ROTATION_FAILED');
     expect(await modemOf(port._id)).toMatchObject({ apply_status: 'failed', ext_ip: port.ext_ip });
+    await leave(agent);
+    await t.ctx.db.updateTable('modems').set({ apply_status: 'idle' }).where('host_id', '=', usHostId).execute();
+  });
+
+  it('reports an IP collision to the customer as such, without trying again, and notifies as a failed rotation', async () => {
+    const lena = await createCustomer(t, 1000);
+    const port = await buy(lena);
+    const agent = await FakeAgent.open(url, usKey);
+    await agent.stateWhere(() => true);
+    const commands: string[] = [];
+    agent.socket.on('rotate', (cmd: { imei: string }, ack: (r: unknown) => void) => {
+      commands.push(cmd.imei);
+      ack({ ok: false, code: 'ip_collision', error: `IP collision: the modem came back with the same IP ${port.ext_ip} after 3 reconnects` });
+    });
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${port._id}/rotate`, ...json(lena.cookie) });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ code: 'ROTATION_IP_COLLISION', error: ERRORS.ROTATION_IP_COLLISION });
+    // The agent already reconnected the modem several times: the server does not ask again.
+    expect(commands).toEqual([port.IMEI]);
+    expect(await modemOf(port._id)).toMatchObject({ apply_status: 'failed', ext_ip: port.ext_ip });
+    const notes = await t.ctx.db.selectFrom('notifications').select(['text_key', 'text']).where('user_id', '=', lena.id).execute();
+    expect(notes).toContainEqual(expect.objectContaining({ text_key: 'rotation_failed' }));
+    // The customer's rotation minute is used: the modem was rotated (to no avail).
+    const again = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${port._id}/rotate`, ...json(lena.cookie) });
+    expect(again.json().code).toBe('ROTATION_TOO_SOON');
     await leave(agent);
     await t.ctx.db.updateTable('modems').set({ apply_status: 'idle' }).where('host_id', '=', usHostId).execute();
   });

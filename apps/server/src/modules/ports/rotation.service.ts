@@ -1,7 +1,7 @@
 import { CATALOG_LIMITS, type ApplyStatus } from '@cellport/shared/schemas/catalog';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { ModemOfflineError, type ModemDriver } from '../../integrations/modem-control/modem-control.js';
+import { ModemOfflineError, RotationCollisionError, type ModemDriver } from '../../integrations/modem-control/modem-control.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
@@ -169,6 +169,8 @@ export class RotationService {
       await this.finish(modemId, 'failed', oldIp);
       await publish('failed', oldIp);
       await this.notifyFailed(modemId);
+      // The agent already reconnected the modem several times and got the same IP: say so, rather than "try again".
+      if (err instanceof RotationCollisionError) throw new AppError('ROTATION_IP_COLLISION', 502);
       throw new AppError('ROTATION_FAILED', 502);
     }
     const status: ApplyStatus = newIp === oldIp ? 'failed' : 'idle';
