@@ -46,11 +46,15 @@ export interface BuildOptions {
   database: DatabaseHandle;
   /** Tests pass false to keep the output clean. */
   logger?: boolean;
+  /** Tests that read the log (the route fuzz: no unhandled error) pass a stream; JSON lines at LOG_LEVEL go there. */
+  logStream?: { write(line: string): void };
 }
 
-export async function buildApp({ config, database, logger = true }: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
+export async function buildApp({ config, database, logger = true, logStream }: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
   const app = Fastify({
-    logger: logger
+    logger: logStream
+      ? { level: config.LOG_LEVEL, stream: logStream }
+      : logger
       ? {
           level: config.LOG_LEVEL,
           redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],

@@ -7,13 +7,13 @@ import { openTestDatabase } from './template-db.js';
 export interface TestApp { app: App; ctx: AppContext; config: Config; close(): Promise<void> }
 
 /** A server on its own fresh database (copied from the migrated template), driven with app.inject(). */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test', WEB_DIST: '/nonexistent', ...env,
   });
   const database = await openTestDatabase(inject('dbTemplate'));
-  const { app, ctx } = await buildApp({ config, database, logger: false });
+  const { app, ctx } = await buildApp({ config, database, logger: false, logStream: options.logStream });
   await app.ready();
   return {
     app, ctx, config,

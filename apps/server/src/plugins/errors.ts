@@ -21,7 +21,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(500).send({ error: ERRORS.INTERNAL, code: 'INTERNAL' });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
-    if (status === 429) return reply.status(429).send({ error: ERRORS.RATE_LIMITED, code: 'RATE_LIMITED' });
+    if (status === 429) {
+      // Every 429 says when to come back, in the body as well as the header: routes whose own 429 (a rotation too
+      // soon) carries retryAfter declare that shape, and the rate limiter's answer must fit it (it was a 500).
+      const retryAfter = Math.max(1, Number(reply.getHeader('retry-after')) || 60);
+      return reply.status(429).send({ error: ERRORS.RATE_LIMITED, code: 'RATE_LIMITED', retryAfter });
+    }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, wrong content type, body too large.
       return reply.status(status).send({ error: err.message || ERRORS.VALIDATION, code: 'VALIDATION' });

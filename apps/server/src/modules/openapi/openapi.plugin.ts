@@ -39,17 +39,38 @@ export async function registerOpenApi(app: App, ctx: AppContext): Promise<void> 
       ],
     },
     transform: (input) => {
-      // Operator and development routes are not part of the public reference.
-      if (input.url.startsWith('/api/v1/admin') || input.url.startsWith('/dev') || !input.url.startsWith('/api/')) {
-        return { schema: { ...(input.schema ?? {}), hide: true }, url: input.url };
-      }
-      return jsonSchemaTransform(input);
+      // Operator, development and page routes are not part of the public reference, but they stay in the full
+      // document (`app.swagger()`), tagged internal, so that tests can walk every route (the route fuzz).
+      const internal = input.schema?.hide === true || isInternalUrl(input.url);
+      if (!internal) return jsonSchemaTransform(input);
+      const { hide: _hide, ...schema } = input.schema ?? {};
+      const out = jsonSchemaTransform({ ...input, schema });
+      return { ...out, schema: { ...out.schema, tags: [INTERNAL_TAG] } };
     },
     transformObject: jsonSchemaTransformObject,
   });
 
+  let published: unknown;
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');
-    return app.swagger();
+    published ??= publicDocument(app.swagger() as OpenApiDocument);
+    return published;
   });
+}
+
+/** The tag of operations that the published document leaves out (operator, development and page routes). */
+export const INTERNAL_TAG = 'x-internal';
+const isInternalUrl = (url: string) =>
+  url.startsWith('/api/v1/admin') || url.startsWith('/api/v1/dev') || url.startsWith('/dev') || !url.startsWith('/api/');
+
+type OpenApiDocument = { paths?: Record<string, Record<string, { tags?: string[] }>> } & Record<string, unknown>;
+
+/** The customer reference: the full document without its internal operations. */
+function publicDocument(doc: OpenApiDocument): OpenApiDocument {
+  const paths: NonNullable<OpenApiDocument['paths']> = {};
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const kept = Object.fromEntries(Object.entries(item).filter(([, op]) => !op?.tags?.includes(INTERNAL_TAG)));
+    if (Object.keys(kept).length) paths[path] = kept;
+  }
+  return { ...doc, paths };
 }
