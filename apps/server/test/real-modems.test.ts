@@ -1,0 +1,195 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+// The fake HiLink dongles and IP echo of the agent's own tests (test support; the server's code never imports the agent).
+import { FakeHilink, startEchoServer } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { seedCatalog } from '../src/db/seed/catalog.js';
+import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
+import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
+import { describeOnPostgres, type TestApp } from './helpers.js';
+
+// Issue 15, "Done when" (first half), end to end: a stand-alone agent process with a modems file of two fake HiLink
+// dongles registers them (the heartbeat's inventory), an operator adds both through the console API (POST
+// /admin/hosts/:id/modems, nobody types an IMEI), a customer buys one from the balance, and a rotation through the
+// customer API changes the IP that the echo server sees through the customer's proxy port.
+
+const root = new URL('../../../', import.meta.url).pathname;
+const IMEI_A = '867123456789012';
+const IMEI_B = '867123456789029';
+
+let t: TestApp;
+let dbName = '';
+let agent: ChildProcess | null = null;
+let agentDir = '';
+const cleanup: Array<() => Promise<unknown> | void> = [];
+
+async function until<T>(probe: () => Promise<T | undefined>, what: string, limitMs = 30_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  let last: unknown;
+  for (;;) {
+    const value = await probe().catch((err: unknown) => { last = err; return undefined; });
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (last: ${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A GET through the customer's HTTP proxy port, on a raw socket (HTTP/1.0: no chunked body): the status and the body. */
+async function throughProxy(port: number, login: string, password: string, target: string): Promise<{ status: number; body: string }> {
+  const socket = connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  const { host } = new URL(target);
+  const auth = Buffer.from(`${login}:${password}`).toString('base64');
+  socket.write(`GET ${target} HTTP/1.0\r\nHost: ${host}\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`);
+  const chunks: Buffer[] = [];
+  socket.on('data', (c: Buffer) => chunks.push(c));
+  await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const text = Buffer.concat(chunks).toString('latin1');
+  return { status: Number(text.slice(9, 12)), body: (text.split('\r\n\r\n')[1] ?? '').trim() };
+}
+
+describeOnPostgres('real modems end to end: a stand-alone agent with two fake HiLink dongles', () => {
+  beforeAll(async () => {
+    const template = inject('dbTemplate');
+    if (template.kind !== 'postgres') throw new Error('needs PostgreSQL');
+    dbName = `cellport_modems_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: template.url });
+    await admin.connect();
+    await admin.query(`create database ${dbName} template ${template.template}`);
+    await admin.end();
+    const u = new URL(template.url);
+    u.pathname = `/${dbName}`;
+    const config = loadConfig({
+      NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test',
+      WEB_DIST: '/nonexistent', SESSION_SECRET: 'real-modems-test-secret-0123456789abcdef', MODEM_CONTROL: 'agent',
+    });
+    const database = await openDatabase({ databaseUrl: u.toString(), dataDir: '', poolSize: 5 });
+    const { app, ctx } = await buildApp({ config, database, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    t = { app, ctx, config, close: async () => { await app.close(); await database.close(); } };
+    await seedCatalog(ctx);
+  }, 120_000);
+
+  afterAll(async () => {
+    agent?.kill('SIGKILL');
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+    await t?.close();
+    if (agentDir) await rm(agentDir, { recursive: true, force: true });
+    if (dbName) {
+      const template = inject('dbTemplate');
+      const admin = new pg.Client({ connectionString: template.kind === 'postgres' ? template.url : '' });
+      await admin.connect();
+      await admin.query(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    }
+  });
+
+  it('registers the dongles, an operator adds them, a customer buys one, and a rotation changes the IP the echo sees', async () => {
+    // Two dongles, each on its own loopback egress; the echo answers each one's public IP while it is connected.
+    const one = new FakeHilink({ imei: IMEI_A, publicIp: '203.0.113.10', nextIps: ['203.0.113.11', '203.0.113.12'] });
+    const two = new FakeHilink({ imei: IMEI_B, publicIp: '198.51.100.20', nextIps: ['198.51.100.21'] });
+    await one.start();
+    await two.start();
+    cleanup.push(() => one.stop(), () => two.stop());
+    const echo = await startEchoServer(new Map([
+      ['127.0.0.11', () => (one.connection === 901 ? one.publicIp : null)],
+      ['127.0.0.12', () => (two.connection === 901 ? two.publicIp : null)],
+    ]));
+    cleanup.push(() => echo.close());
+
+    // The operator creates the host and issues its key in the console.
+    const operator = await signedIn(t);
+    const created = await call(t, operator.cookie, 'POST', '/api/v1/admin/hosts', { name: 'rack-7', address: '127.0.0.1' });
+    expect(created.statusCode, created.body).toBe(200);
+    const hostId = created.json().host.id as string;
+    const key = (await call(t, operator.cookie, 'POST', `/api/v1/admin/hosts/${hostId}/key`)).json().key as string;
+
+    // The host's agent, on its own, with a modems file (YAML) naming the two dongles.
+    agentDir = await mkdtemp(join(tmpdir(), 'cellport-real-modems-'));
+    const modemsFile = join(agentDir, 'modems.yaml');
+    await writeFile(modemsFile, `modems:\n  - driver: hilink\n    name: slot-1\n    management: ${one.url}\n    egress: 127.0.0.11\n`
+      + `  - driver: hilink\n    name: slot-2\n    management: ${two.url}\n    egress: 127.0.0.12\n`);
+    agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH, CELLPORT_SERVER_URL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`,
+        CELLPORT_HOST_KEY: key, AGENT_DATA_DIR: join(agentDir, 'data'), AGENT_MODEMS: modemsFile, AGENT_IP_ECHO_URLS: echo.url,
+        AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+
+    // The console shows both as new on the host, with what the dongles say; nobody typed an IMEI.
+    interface NewModem { imei: string; name: string | null; model: string | null; operator: string | null; networkType: string | null; extIp: string | null }
+    const hostListed = async () => {
+      const res = await call(t, operator.cookie, 'GET', '/api/v1/admin/hosts');
+      return (res.json().items as Array<{ id: string; online: boolean; newModems: NewModem[]; modems: Array<{ imei: string; report: Record<string, unknown> | null }> }>)
+        .find((h) => h.id === hostId)!;
+    };
+    const fresh = await until(async () => {
+      const host = await hostListed();
+      return host.newModems.length === 2 ? host : undefined;
+    }, 'the agent to report both dongles');
+    expect(fresh.online).toBe(true);
+    expect(fresh.newModems).toEqual([
+      expect.objectContaining({ imei: IMEI_A, name: 'slot-1', model: 'E3372h-320', operator: 'Vodafone DE', networkType: '4G', extIp: '203.0.113.10' }),
+      expect.objectContaining({ imei: IMEI_B, name: 'slot-2', extIp: '198.51.100.20' }),
+    ]);
+
+    // The operator adds both: dedicated US ports of one carrier. Nothing else of that country is for sale.
+    const us = await t.ctx.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
+    const carrier = await t.ctx.db.selectFrom('carriers').select('id').where('country_id', '=', us.id).orderBy('name').executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('modems').set({ retired: true }).where('country_id', '=', us.id).execute();
+    const added: Array<{ imei: string; httpPort: number; socksPort: number }> = [];
+    for (const imei of [IMEI_A, IMEI_B]) {
+      const res = await call(t, operator.cookie, 'POST', `/api/v1/admin/hosts/${hostId}/modems`, { imei, countryId: us.id, carrierId: carrier.id, isShared: false });
+      expect(res.statusCode, res.body).toBe(200);
+      added.push(res.json().modem);
+    }
+    // Each got its own pair of ports on the host.
+    expect(new Set(added.flatMap((m) => [m.httpPort, m.socksPort])).size).toBe(4);
+    const known = await hostListed();
+    expect(known.newModems).toEqual([]);
+    expect(known.modems.find((m) => m.imei === IMEI_A)!.report).toMatchObject({ model: 'E3372h-320', extIp: '203.0.113.10' });
+
+    // A customer buys one port from the balance.
+    const customer = await createCustomer(t, 1000);
+    const tariff = await t.ctx.db.selectFrom('tariffs').select('id').where('country_id', '=', us.id).where('is_shared', '=', false)
+      .where('period', '=', 'month').executeTakeFirstOrThrow();
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, {
+      tariff_id: tariff.id, country_id: us.id, carrier_id: carrier.id, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const port = (bought.json() as { data: { modems: Array<{ _id: string; IMEI: string; http_port: number; ext_ip: string; login: string; password: string }> } }).data.modems[0]!;
+    expect([IMEI_A, IMEI_B]).toContain(port.IMEI);
+    const dongle = port.IMEI === IMEI_A ? one : two;
+    const before = dongle.publicIp;
+    expect(port.ext_ip).toBe(before);
+
+    // Through the customer's port the echo sees the dongle's public IP (once the agent serves the new modem).
+    const seen = () => throughProxy(port.http_port, port.login, port.password, echo.url);
+    expect(await until(async () => {
+      const r = await seen();
+      return r.status === 200 ? r.body : undefined;
+    }, 'the agent to serve the bought port')).toBe(before);
+
+    // The customer rotates: the dongle reconnects, the agent measures the new IP through it, the customer gets it.
+    const rotated = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${port._id}/rotate`, ...json(customer.cookie) });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    const after = dongle.publicIp;
+    expect(after).not.toBe(before);
+    expect(rotated.json()).toMatchObject({ old_ip: before, new_ip: after });
+    expect(await seen()).toEqual({ status: 200, body: after });
+    const listed = await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(customer.cookie) });
+    expect(listed.json()[0]).toMatchObject({ IMEI: port.IMEI, ext_ip: after });
+  }, 120_000);
+});
