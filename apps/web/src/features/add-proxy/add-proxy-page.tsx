@@ -10,7 +10,7 @@ import { ApiError } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { formatUsd } from '../../lib/money';
 import { toast } from '../../lib/toast';
-import { CoinChoice, PayWithButton, type PaymentOrder } from '../payments';
+import { BalanceEffectNote, CoinChoice, PayWithButton, type PaymentOrder } from '../payments';
 import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, countriesQuery, rotationTagsQuery, tariffsQuery } from '../../store/catalog-queries';
 import { useAvailableCount, type AvailabilityFilter } from './api/get-available-count';
@@ -93,7 +93,7 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
   const count = useAvailableCount(settledFilter);
   const available = count.data && JSON.stringify(settledFilter) === JSON.stringify(filter) ? count.data.count : null;
 
-  const summary = useMemo(() => priceSummary(tariff?.price ?? '0', quantity, coupon, balance), [tariff, quantity, coupon, balance]);
+  const summary = useMemo(() => priceSummary(tariff?.price ?? '0', quantity, coupon, balance, method), [tariff, quantity, coupon, balance, method]);
   const tariffName = (x: Tariff) => x.name[language] || x.name.en;
   const canPay = method === 'balance' && tariff !== null && available !== null && available >= quantity && !summary.short && !buy.isPending;
   // Card, PayPal and crypto pay the same order (coupon included) through the payment dialogs; the balance is not needed.
@@ -209,10 +209,11 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
               {t('summary.line', { count: quantity, tariff: tariffName(tariff), country: country ? country.names[language] || country.name : '' })}
             </p>
           ) : null}
-          <PriceSummaryCard summary={summary} balance={balance} />
-          {summary.short && method === 'balance' ? (
-            <p className="ap-aside__short" role="status">{t('addFundsHint', { amount: formatUsd(-(summary.balanceAfter ?? 0n)) })}</p>
+          <PriceSummaryCard summary={summary} />
+          {summary.short && summary.effect.method === 'balance' ? (
+            <p className="ap-aside__short" role="status">{t('addFundsHint', { amount: formatUsd(-(summary.effect.after ?? 0n)) })}</p>
           ) : null}
+          <BalanceEffectNote effect={summary.effect} className="ap-aside__note" />
           {method === 'balance' ? (
             <Button className="ap-aside__pay" onClick={pay} disabled={!canPay} busy={buy.isPending}>
               {buy.isPending ? t('paying') : t('pay', { amount: formatUsd(summary.total) })}

@@ -11,7 +11,7 @@ import { expiryState } from '../../lib/dates';
 import { useT } from '../../lib/i18n';
 import { formatUsd } from '../../lib/money';
 import { toast } from '../../lib/toast';
-import { CoinChoice, MethodChoice, PayWithButton, type MethodOrBalance } from '../payments';
+import { BalanceEffectNote, BalanceEffectRows, CoinChoice, MethodChoice, PayWithButton, balanceEffect, type MethodOrBalance } from '../payments';
 import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, localizedModemsQuery } from '../../store/catalog-queries';
 import { useModemsStore } from '../../store/modems';
@@ -43,8 +43,9 @@ export default function BillingPage() {
   const chosen = ports.filter((p) => basket[p._id]);
   const totals = basketTotals(ports, basket, coupon);
   const balance = account.data?.usdt.balance ?? null;
-  const balanceAfter = balance === null ? null : BigInt(balance) - totals.total;
-  const short = balanceAfter !== null && balanceAfter < 0n;
+  // What the chosen method does to the balance: card, PayPal and crypto leave it as it is (issue 14, item 7).
+  const effect = balanceEffect(method, totals.total, balance);
+  const short = effect.method === 'balance' && effect.short;
   const soon = ports.filter((p) => expiryState(p.expiresAt) !== 'ok').length;
 
   function setLine(port: Port, line: BasketLine | undefined) {
@@ -118,12 +119,12 @@ export default function BillingPage() {
             <div><dt>{t('summary.subtotal')}</dt><dd>{formatUsd(totals.subtotal)}</dd></div>
             <div><dt>{t('summary.discount')}</dt><dd>{totals.discount > 0n ? `−${formatUsd(totals.discount)}` : formatUsd(0n)}</dd></div>
             <div className="bl-summary__total"><dt>{t('summary.total')}</dt><dd data-testid="renewal-total">{formatUsd(totals.total)}</dd></div>
-            <div><dt>{t('summary.balance')}</dt><dd>{balance === null ? '—' : formatUsd(balance)}</dd></div>
-            <div className={short ? 'bl-summary__short' : undefined}><dt>{t('summary.balanceAfter')}</dt><dd>{balanceAfter === null ? '—' : formatUsd(balanceAfter)}</dd></div>
+            <BalanceEffectRows effect={effect} shortClassName="bl-summary__short" />
           </dl>
+          <BalanceEffectNote effect={effect} className="bl-muted" />
           <MethodChoice value={method} onChange={setMethod} />
           {method === 'crypto' ? <CoinChoice value={coin} onChange={setCoin} /> : null}
-          {short && method === 'balance' ? <p className="bl-short" role="status">{t('addFundsHint', { amount: formatUsd(-balanceAfter!) })}</p> : null}
+          {effect.method === 'balance' && effect.short ? <p className="bl-short" role="status">{t('addFundsHint', { amount: formatUsd(-(effect.after ?? 0n)) })}</p> : null}
           {method === 'balance' ? (
             <Button onClick={pay} busy={renew.isPending} disabled={!chosen.length || short || balance === null} className="bl-pay">
               {renew.isPending ? t('paying') : t('pay', { amount: formatUsd(totals.total) })}

@@ -11,4 +11,6 @@ export { totalBalanceDollars } from './lib/amounts';
 export { CoinChoice } from './components/coin-choice';
 export { MethodChoice, type MethodOrBalance } from './components/method-choice';
 export { PayWithButton } from './components/pay-with-button';
+export { BalanceEffectNote, BalanceEffectRows } from './components/balance-effect-rows';
+export { balanceEffect, type BalanceEffect } from './lib/balance-effect';
 export { SavedCardsSection } from './saved-cards/saved-cards-section';

@@ -4,7 +4,8 @@ import { priceSummary } from './price-summary';
 describe('add-proxy price summary', () => {
   it('multiplies the price by the quantity without a coupon', () => {
     expect(priceSummary('2500000', 3, null, '10000000')).toEqual({
-      subtotal: 7_500_000n, discount: 0n, total: 7_500_000n, balanceAfter: 2_500_000n, short: false,
+      subtotal: 7_500_000n, discount: 0n, total: 7_500_000n, short: false,
+      effect: { method: 'balance', balance: 10_000_000n, after: 2_500_000n, short: false },
     });
   });
 
@@ -15,15 +16,24 @@ describe('add-proxy price summary', () => {
 
   it('never discounts a fixed coupon below zero', () => {
     const s = priceSummary('1000000', 2, { name: 'BIG', type: 'fixed', amount: '5000000' }, '0');
-    expect([s.discount, s.total, s.balanceAfter, s.short]).toEqual([2_000_000n, 0n, 0n, false]);
+    expect([s.discount, s.total, s.short]).toEqual([2_000_000n, 0n, false]);
+    expect(s.effect).toMatchObject({ after: 0n });
   });
 
   it('marks a short balance', () => {
     const s = priceSummary('10000000', 2, null, '19999999');
-    expect([s.balanceAfter, s.short]).toEqual([-1n, true]);
+    expect(s.short).toBe(true);
+    expect(s.effect).toMatchObject({ after: -1n });
   });
 
   it('does not claim a short balance while the balance is unknown', () => {
-    expect(priceSummary('10000000', 1, null, null)).toMatchObject({ balanceAfter: null, short: false });
+    expect(priceSummary('10000000', 1, null, null)).toMatchObject({ short: false, effect: { after: null } });
+  });
+
+  // Issue 14, item 7: Add Proxies with crypto showed 'Balance after payment' as if the balance paid.
+  it.each(['crypto', 'card', 'paypal'] as const)('paid by %s: the balance is not used, nothing after it, never short', (method) => {
+    const s = priceSummary('70000000', 1, null, '5000000', method);
+    expect(s.short).toBe(false);
+    expect(s.effect).toEqual({ method, balance: 5_000_000n, charged: 70_000_000n });
   });
 });

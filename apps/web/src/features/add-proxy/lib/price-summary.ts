@@ -1,20 +1,22 @@
 import { couponDiscount, type Coupon } from '@cellport/shared/schemas/catalog';
+import { balanceEffect, type BalanceEffect } from '../../payments';
+import type { PaymentMethod } from '../components/payment-methods';
 
 export interface PriceSummary {
   subtotal: bigint;
   discount: bigint;
   total: bigint;
-  /** null while the balance is unknown. */
-  balanceAfter: bigint | null;
-  /** True when the balance is known and does not cover the total. */
+  /** What the chosen method does to the balance: only paying from the balance takes the total off it. */
+  effect: BalanceEffect;
+  /** True when the balance pays, is known, and does not cover the total. */
   short: boolean;
 }
 
 /** The order's money in minor units, computed the way the server charges it (shared couponDiscount). */
-export function priceSummary(price: string, quantity: number, coupon: Coupon | null, balance: string | null): PriceSummary {
+export function priceSummary(price: string, quantity: number, coupon: Coupon | null, balance: string | null, method: PaymentMethod = 'balance'): PriceSummary {
   const subtotal = BigInt(price) * BigInt(Math.max(0, Math.trunc(quantity)));
   const discount = coupon ? couponDiscount(subtotal, coupon) : 0n;
   const total = subtotal - discount;
-  const balanceAfter = balance === null ? null : BigInt(balance) - total;
-  return { subtotal, discount, total, balanceAfter, short: balanceAfter !== null && balanceAfter < 0n };
+  const effect = balanceEffect(method, total, balance);
+  return { subtotal, discount, total, effect, short: effect.method === 'balance' && effect.short };
 }

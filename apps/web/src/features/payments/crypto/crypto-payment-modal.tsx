@@ -97,7 +97,9 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
     : t('crypto.amountUsdt', { usdt: formatCoin(payment.data.amount, 'usdt') });
 
   return (
-    <Dialog open onClose={onClose} size="sm" title={t('crypto.title')} description={t('crypto.description')}>
+    // A top-up credits the balance; a purchase or renewal is completed by the deposit and leaves the balance as it is.
+    <Dialog open onClose={onClose} size="sm" title={t('crypto.title')}
+      description={t((order?.kind ?? payment?.kind ?? 'topup') === 'topup' ? 'crypto.description' : 'crypto.descriptionOrder')}>
       {!ready ? (
         <div className="pay-loading"><Spinner size={24} label={t('crypto.creating')} /><span aria-hidden="true">{t('crypto.creating')}</span></div>
       ) : (
