@@ -25,6 +25,17 @@ describe('target policy', () => {
     for (const address of ['', 'localhost', '1.2.3', 'fe80::1%eth0']) expect(strict.isAllowed(address), address).toBe(false);
   });
 
+  it('remembered decisions stay right, asked again and past the cache size', () => {
+    const policy = createTargetPolicy({ deniedCidrs: ['8.8.0.0/16'] });
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 3000; i++) {
+        const a = `${i % 2 === 0 ? 8 : 9}.8.${(i >> 8) & 255}.${i & 255}`;
+        expect(policy.isAllowed(a), a).toBe(i % 2 === 1);
+        expect(policy.isAllowed(`10.0.${(i >> 8) & 255}.${i & 255}`)).toBe(false);
+      }
+    }
+  });
+
   it('allowLoopback opens 127/8 and ::1 only; allowPrivate opens private ranges but not link-local', () => {
     const demo = createTargetPolicy({ allowLoopback: true });
     expect(demo.isAllowed('127.0.0.1')).toBe(true);

@@ -53,6 +53,9 @@ const PRIVATE: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['fc00::', 7, 'ipv6'], // unique local
 ];
 
+/** How many recent target decisions a policy remembers. */
+const DECISION_CACHE_SIZE = 1024;
+
 function blockList(ranges: readonly [string, number, 'ipv4' | 'ipv6'][]): BlockList {
   const list = new BlockList();
   for (const [net, prefix, type] of ranges) list.addSubnet(net, prefix, type);
@@ -80,7 +83,22 @@ export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPol
   const loopback = options.allowLoopback ? null : blockList(LOOPBACK);
   const privateNets = options.allowPrivate ? null : blockList(PRIVATE);
 
+  // The decision is a pure function of the address string and of these lists, which never change after this point,
+  // so recent ones are remembered: a target is usually asked for again and again, and each BlockList.check builds a
+  // SocketAddress (up to three per decision, 2-3 % of the proxy's CPU). Bounded: cleared when full.
+  const decisions = new Map<string, boolean>();
+
   function isAllowed(address: string): boolean {
+    let allowed = decisions.get(address);
+    if (allowed === undefined) {
+      if (decisions.size >= DECISION_CACHE_SIZE) decisions.clear();
+      allowed = decide(address);
+      decisions.set(address, allowed);
+    }
+    return allowed;
+  }
+
+  function decide(address: string): boolean {
     const family = isIP(address);
     if (family === 0) return false; // includes scoped addresses like fe80::1%eth0
     const type = family === 4 ? 'ipv4' : 'ipv6';
