@@ -7,7 +7,9 @@ import { AppError } from '../lib/app-error.js';
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.status).send({ error: err.message, code: err.code, ...(err.details ?? {}) });
+      // A 429 always says when to come back (see the rate limiter's answer below).
+      const retry = err.status === 429 && err.details?.retryAfter === undefined ? { retryAfter: Math.max(1, Number(reply.getHeader('retry-after')) || 60) } : {};
+      return reply.status(err.status).send({ error: err.message, code: err.code, ...retry, ...(err.details ?? {}) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation.map((v) => ({

@@ -3,7 +3,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createUser, PASSWORD, postForm, postJson } from './auth.test-helpers.js';
 import { LOGIN_FAILURE_LIMIT } from './auth.service.js';
 
-const RATE_LIMITED = { error: 'Too many attempts. Please wait a minute and try again.', code: 'RATE_LIMITED' };
+const RATE_LIMITED = { error: 'Too many attempts. Please wait a minute and try again.', code: 'RATE_LIMITED', retryAfter: expect.any(Number) };
 
 describe('rate limits', () => {
   let t: TestApp | undefined;
