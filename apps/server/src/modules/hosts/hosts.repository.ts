@@ -3,8 +3,8 @@ import type { Heartbeat, HostModemInfo } from '@cellport/shared/schemas/host-pro
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 
-/** A modem whose `online` or `ext_ip` a write changed: the customers on it hear of it. */
-export interface ModemChange { id: string; imei: string; apply_status: ApplyStatus; online: boolean; ext_ip: string }
+/** A modem whose `online` or `ext_ip` a write changed: the customers on it hear of it (was_online: before the write). */
+export interface ModemChange { id: string; imei: string; apply_status: ApplyStatus; online: boolean; ext_ip: string; was_online: boolean }
 
 /**
  * After a rotation the agent's next heartbeat may still carry the IP from before (it was sent first): the IP a
@@ -86,7 +86,7 @@ export class HostsRepository {
     for (const r of rows) {
       if (r.id === null) lastSeen = r.last_seen_at ? new Date(r.last_seen_at) : null;
       else if (r.online !== r.was_online || r.ext_ip !== r.was_ext_ip) {
-        changed.push({ id: r.id, imei: r.imei, apply_status: r.apply_status, online: r.online, ext_ip: r.ext_ip });
+        changed.push({ id: r.id, imei: r.imei, apply_status: r.apply_status, online: r.online, ext_ip: r.ext_ip, was_online: r.was_online });
       }
     }
     return { lastSeen, changed };
@@ -98,7 +98,7 @@ export class HostsRepository {
       update modems m set online = false, connections = 0
       from hosts h
       where h.id = m.host_id and m.online and h.last_seen_at < now() - make_interval(secs => ${offlineAfterSeconds})
-      returning m.id, m.imei, m.apply_status, m.online, m.ext_ip`.execute(this.db);
+      returning m.id, m.imei, m.apply_status, m.online, m.ext_ip, true as was_online`.execute(this.db);
     return rows;
   }
 
@@ -112,7 +112,7 @@ export class HostsRepository {
       from hosts h
       where h.id = m.host_id and m.host_id = ${hostId} and m.online
         and (h.last_seen_at is null or ${lastSeen}::timestamptz is null or h.last_seen_at <= ${lastSeen}::timestamptz)
-      returning m.id, m.imei, m.apply_status, m.online, m.ext_ip`.execute(this.db);
+      returning m.id, m.imei, m.apply_status, m.online, m.ext_ip, true as was_online`.execute(this.db);
     return rows;
   }
 

@@ -13,6 +13,7 @@ import {
 import { BUS_RESYNC } from '../../lib/bus.js';
 import { hashToken } from '../../lib/tokens.js';
 import { hostForKey } from '../traffic/host-keys.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
 import { TrafficRepository, type PortSample } from '../traffic/traffic.repository.js';
 import { loadDesiredStates } from './host-state.js';
 import { HostsRepository, type ModemChange } from './hosts.repository.js';
@@ -66,6 +67,7 @@ const answer = (ack: unknown, reply: unknown) => { if (typeof ack === 'function'
 export async function startHostProtocol(server: HttpServer, ctx: AppContext): Promise<HostProtocolServer> {
   const { bus, log } = ctx;
   const hostsRepo = new HostsRepository(ctx.db);
+  const notifications = new NotificationsService(ctx.db);
   const traffic = new TrafficRepository(ctx.db);
   const instance = randomUUID();
   const hosts = new Map<string, HostConnection>();
@@ -102,6 +104,12 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext): Pr
       await bus.publish('modem:status', {
         userIds: customers.get(c.id) ?? [], IMEI: c.imei, applyStatus: c.apply_status, ext_ip: c.ext_ip, online: c.online,
       });
+    }
+    // A modem that went offline or came back is a notification for its customers, written by the instance that
+    // recorded the change (once, not by every instance hearing the bus).
+    for (const online of [false, true]) {
+      const ids = changes.filter((c) => c.online === online && c.was_online !== online).map((c) => c.id);
+      await notifications.modemAvailability(ids, online).catch((err: unknown) => log.warn({ err }, 'modem availability not notified'));
     }
   };
 

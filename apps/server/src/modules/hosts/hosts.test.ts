@@ -328,6 +328,35 @@ describe('host protocol: heartbeats and silence', () => {
     await leave(agent);
   });
 
+  it('tells the customer when their modem goes offline and when it is back, once each, in their language (issue 14, item 5)', async () => {
+    const erin = await createCustomer(t, 1000, 'ru');
+    const port = await buy(erin);
+    const modem = await modemOf(port._id);
+    const agent = await FakeAgent.open(url, usKey);
+    const state = await agent.stateWhere(() => true);
+    const hb = (modemState: 'online' | 'offline'): Heartbeat => ({ agentVersion: '0.1.0-test', uptimeSeconds: 5, stateVersion: state.version,
+      modems: state.modems.map((m) => ({ imei: m.imei, state: m.id === modem.id ? modemState : 'online', extIp: m.extIp, connections: 0 })) });
+    const texts = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/notifications', ...json(erin.cookie) })).json()
+      .data.filter((n: { type: string }) => n.type === 'other').map((n: { text: string }) => n.text);
+    const name = (await t.ctx.db.selectFrom('ports').select('name').where('id', '=', port._id).executeTakeFirstOrThrow()).name;
+    const down = `${name} недоступен: модем перестал отвечать. Мы сообщим, когда он снова заработает.`;
+    const up = `${name} снова работает.`;
+
+    await agent.send('heartbeat', hb('online'));
+    expect(await texts()).toEqual([]);
+    await agent.send('heartbeat', hb('offline'));
+    expect(await texts()).toEqual([down]);
+    // Still offline, and offline again by the sweep: said once.
+    await agent.send('heartbeat', hb('offline'));
+    expect(await texts()).toEqual([down]);
+    await agent.send('heartbeat', hb('online'));
+    expect(await texts()).toEqual([up, down]);
+    // The agent leaves: every modem of the host is offline at once, and its customers hear of it.
+    await agent.close();
+    await expect.poll(texts, { timeout: 2000, interval: 20 }).toEqual([down, up, down]);
+    await leave(agent);
+  });
+
   it('runs the sweep on its own timer', async () => {
     const other = await buildTestApp({ MODEM_CONTROL: 'agent', HOST_SWEEP_MS: '20', HOST_OFFLINE_AFTER_SECONDS: '1' });
     try {

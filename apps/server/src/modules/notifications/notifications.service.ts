@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@cellport/shared';
 import { OPERATOR_MESSAGE_MAX, type Notification } from '@cellport/shared/schemas/notifications';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { pollBump } from '../../lib/poll-versions.js';
 import type { Tx } from '../ledger/ledger.service.js';
@@ -24,7 +25,16 @@ export function renderNotification(language: string, key: string, params: Notifi
   return template.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(params[name] ?? ''));
 }
 
-/** What a customer must not miss is e-mailed always; everything else only with the marketing consent. */
+/**
+ * What notifies (issue 14, item 5). Payment items (type 'payment': purchase, renewal, auto-renewal, payment received
+ * or not fulfilled) are listed on the dashboard and left out of the bell (spec §7). The bell ('other') tells what
+ * happens to a port without the customer asking: expiring in 3 days and tomorrow, expired, released, its modem
+ * offline and back (modemAvailability), an IP change that failed, and operator messages. A rotation that worked does
+ * not notify: the customer who asked sees the new IP at once, and interval rotations every few minutes would bury
+ * everything else.
+ *
+ * What a customer must not miss is e-mailed always; everything else only with the marketing consent.
+ */
 export const MUST_MAIL_KEYS = new Set([
   'payment_received', 'expiry_reminder_3d', 'expiry_reminder_1d', 'auto_renew_short_balance', 'port_expired',
 ]);
@@ -61,6 +71,32 @@ export class NotificationsService {
       type, key, params,
       text: renderNotification(user.language, key, params),
       mail: MUST_MAIL_KEYS.has(key) || user.marketing_consent,
+    });
+  }
+
+  /**
+   * A modem went offline or came back (issue 14, item 5): each customer with an active port on it hears of it once
+   * per change. 'Back online' goes only to ports told 'offline' (the last availability notice of the port), and
+   * 'offline' is not repeated, so a modem that flaps between heartbeats says each thing once.
+   */
+  async modemAvailability(modemIds: string[], online: boolean): Promise<number> {
+    if (modemIds.length === 0) return 0;
+    const key = online ? 'modem_up' : 'modem_down';
+    return this.db.transaction().execute(async (tx) => {
+      const ports = await tx.selectFrom('ports').innerJoin('users', 'users.id', 'ports.user_id')
+        .select(['ports.id', 'ports.user_id', 'ports.name', 'users.language', 'users.marketing_consent'])
+        .where('ports.modem_id', 'in', modemIds).where('ports.status', '=', 'active').execute();
+      let sent = 0;
+      for (const port of ports) {
+        const last = await tx.selectFrom('notifications').select('text_key')
+          .where('user_id', '=', port.user_id).where('text_key', 'in', ['modem_down', 'modem_up'])
+          .where(sql<boolean>`params->>'port' = ${port.id}`)
+          .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+        if (online ? last?.text_key !== 'modem_down' : last?.text_key === 'modem_down') continue;
+        await this.notify(port.user_id, 'other', key, { name: port.name, port: port.id }, tx, port);
+        sent++;
+      }
+      return sent;
     });
   }
 
