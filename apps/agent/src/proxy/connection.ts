@@ -72,10 +72,11 @@ export interface ProxyCore {
   readonly egress: string;
   /** Registers a new client socket (counted, closed by close(), metered once admitted). */
   accept(socket: Socket): ClientConnection;
-  /** Sets conn.entry from credentials (login not null) or else from the client's whitelisted address. */
+  /**
+   * Sets conn.entry from credentials (login not null) or else from the client's whitelisted address; with login null
+   * it is the whitelist check (SOCKS offers no-authentication only when it succeeds).
+   */
   identify(conn: ClientConnection, login: string | null, password: string | null): boolean;
-  /** Whether the client's address is on some port's whitelist (SOCKS offers no-auth only then). */
-  isWhitelisted(conn: ClientConnection): boolean;
   /** Whether the identified port may carry a connection now; binds the connection to it. */
   admit(conn: ClientConnection): Admission;
   /** Waits out a rotation, resolves and checks the target; the address to connect to. */

@@ -238,10 +238,6 @@ export class ModemProxy implements ProxyCore {
     return entry !== undefined;
   }
 
-  isWhitelisted(conn: ClientConnection): boolean {
-    return this.table.forClient(conn.remoteAddress) !== undefined;
-  }
-
   admit(conn: ClientConnection): Admission {
     const entry = conn.entry!;
     if (!isPortOpen(entry, this.now())) return 'inactive';

@@ -25,15 +25,17 @@ describe('port access table', () => {
   });
 
   it('matches client addresses against whitelists: IPv4, CIDR, IPv6, IPv6 CIDR and IPv4-mapped IPv6', () => {
-    expect(table.forClient('203.0.113.7')?.access.id).toBe('a');
-    expect(table.forClient('203.0.113.8')).toBeUndefined();
-    expect(table.forClient('198.51.100.200')?.access.id).toBe('a');
-    expect(table.forClient('::ffff:198.51.100.1')?.access.id).toBe('a');
-    expect(table.forClient('::ffff:203.0.113.7')?.access.id).toBe('a');
-    expect(table.forClient('2001:db8::abcd')?.access.id).toBe('b');
-    expect(table.forClient('2001:db8:1::5')?.access.id).toBe('b');
-    expect(table.forClient('2001:db8:1::6')).toBeUndefined();
-    expect(table.forClient(undefined)).toBeUndefined();
+    for (let round = 0; round < 2; round++) { // the second round is answered from the table's memory
+      expect(table.forClient('203.0.113.7')?.access.id).toBe('a');
+      expect(table.forClient('203.0.113.8')).toBeUndefined();
+      expect(table.forClient('198.51.100.200')?.access.id).toBe('a');
+      expect(table.forClient('::ffff:198.51.100.1')?.access.id).toBe('a');
+      expect(table.forClient('::ffff:203.0.113.7')?.access.id).toBe('a');
+      expect(table.forClient('2001:db8::abcd')?.access.id).toBe('b');
+      expect(table.forClient('2001:db8:1::5')?.access.id).toBe('b');
+      expect(table.forClient('2001:db8:1::6')).toBeUndefined();
+      expect(table.forClient(undefined)).toBeUndefined();
+    }
     expect(table.invalidWhitelistEntries).toEqual(['not-an-ip', '10.1.0.0/99']);
   });
 

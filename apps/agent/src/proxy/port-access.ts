@@ -21,6 +21,9 @@ export function isPortOpen(entry: PortEntry, now: number): boolean {
   return entry.access.state === 'active' && entry.expiresAtMs > now;
 }
 
+/** How many client addresses forClient remembers. */
+const CLIENT_CACHE_SIZE = 1024;
+
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
@@ -32,6 +35,8 @@ export class PortAccessTable {
   private readonly byId = new Map<string, PortEntry>();
   private readonly byLoginMap = new Map<string, PortEntry>();
   private readonly whitelisted: PortEntry[] = [];
+  /** forClient's recent answers by client address (null: on no whitelist). */
+  private readonly clients = new Map<string, PortEntry | null>();
 
   constructor(ports: readonly PortAccess[]) {
     const entries: PortEntry[] = [];
@@ -82,10 +87,23 @@ export class PortAccessTable {
   /** The port whose whitelist holds this client address (IPv4, IPv6 or IPv4-mapped IPv6), or undefined. */
   forClient(address: string | undefined): PortEntry | undefined {
     if (address === undefined || this.whitelisted.length === 0) return undefined;
+    // A whitelisted client opens connection after connection from the same address, and each BlockList.check builds
+    // a SocketAddress. The answer depends only on the address and this table, which is replaced (never changed) when
+    // the rules change, so it is remembered here, bounded.
+    let found = this.clients.get(address);
+    if (found === undefined) {
+      if (this.clients.size >= CLIENT_CACHE_SIZE) this.clients.clear();
+      found = this.lookUpClient(address);
+      this.clients.set(address, found);
+    }
+    return found ?? undefined;
+  }
+
+  private lookUpClient(address: string): PortEntry | null {
     const v4 = unmapIPv4(address);
     const ip = v4 ?? address;
     const type = v4 !== null || !ip.includes(':') ? 'ipv4' : 'ipv6';
     for (const entry of this.whitelisted) if (entry.whitelist!.check(ip, type)) return entry;
-    return undefined;
+    return null;
   }
 }

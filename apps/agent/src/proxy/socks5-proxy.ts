@@ -96,7 +96,7 @@ function step(conn: ClientConnection, buf: Buffer): number {
       if (password) {
         socket.write(CHOSE_PASSWORD);
         conn.stage = SOCKS_AUTH;
-      } else if (none && conn.core.isWhitelisted(conn) && conn.core.identify(conn, null, null)) {
+      } else if (none && conn.core.identify(conn, null, null)) { // without credentials: the whitelist alone
         socket.write(CHOSE_NONE);
         conn.stage = SOCKS_REQUEST;
       } else {
