@@ -39,6 +39,7 @@ import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
 import { registerApiKeys } from './modules/api-keys/api-keys.routes.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
 import { registerDashboard } from './modules/dashboard/dashboard.routes.js';
+import { registerWebhooks } from './modules/webhooks/webhooks.routes.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
 
 export interface BuildOptions {
@@ -116,6 +117,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   // Modules: one line each.
   registerAccountSettings(app, ctx);
   registerJobs(app, ctx);
+  registerWebhooks(app, ctx);
   registerCatalog(app, ctx);
   registerLedger(app, ctx);
   registerCoupons(app, ctx);

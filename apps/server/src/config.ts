@@ -65,6 +65,13 @@ export const configSchema = z.object({
   MODEM_SIM_SAME_IP_RATE: z.coerce.number().min(0).max(1).default(0.1),
   PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * UNSAFE: let customer webhooks reach loopback addresses (127.0.0.0/8, ::1) — for tests and the demo. Default on
+   * outside production, off in production. Private and link-local addresses are refused whatever this says.
+   */
+  WEBHOOKS_ALLOW_LOOPBACK: bool.optional(),
+  /** How long a webhook delivery waits for the customer's endpoint to answer. */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   ...btcConfigFields, // BTC_XPUB, ESPLORA_URL, BTC_CONFIRMATIONS
   ...tronConfigFields, // TRON_XPUB, TRONGRID_URL, TRONGRID_API_KEY, USDT_CONTRACT
   ...rateConfigFields, // RATE_TICKER_URL
@@ -81,6 +88,8 @@ export type Config = z.infer<typeof configSchema> & {
   /** Card payments: Stripe with keys, the offline sandbox without (never in production), or off. */
   cardProvider: CardProviderKind;
   paypal: PayPalSettings;
+  /** WEBHOOKS_ALLOW_LOOPBACK, resolved: on outside production unless set. */
+  webhooksAllowLoopback: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -119,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: c.SESSION_SECRET ?? localSecret(dataDir, c.NODE_ENV),
     seedDemo: c.SEED_DEMO ?? !isProduction,
     embeddedAgent: c.EMBEDDED_AGENT ?? !isProduction,
+    webhooksAllowLoopback: c.WEBHOOKS_ALLOW_LOOPBACK ?? !isProduction,
     webDist: resolve(c.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }

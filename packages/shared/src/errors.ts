@@ -4,6 +4,7 @@ import { CATALOG_ERRORS } from './errors/catalog.js';
 import { COMMON_ERRORS } from './errors/common.js';
 import { LIVE_DASHBOARD_ERRORS } from './errors/live-dashboard.js';
 import { PAYMENT_ERRORS } from './errors/payments.js';
+import { WEBHOOK_ERRORS } from './errors/webhooks.js';
 
 // Error codes the server answers with ({error, code}). The English message is the default (spec §8 wording
 // where it exists); clients translate by code through the `errors` locale namespace. Each area keeps its own
@@ -15,6 +16,7 @@ export const ERRORS = {
   ...CATALOG_ERRORS,
   ...PAYMENT_ERRORS,
   ...ADMIN_ERRORS,
+  ...WEBHOOK_ERRORS,
 } as const;
 export type ErrorCode = keyof typeof ERRORS;
 export const isErrorCode = (value: unknown): value is ErrorCode =>

@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error.js';
 import type { Tx } from '../modules/ledger/ledger.service.js';
 import { NotificationsService } from '../modules/notifications/notifications.service.js';
 import type { PurchasesService } from '../modules/purchases/purchases.service.js';
+import { publishWebhookEvent } from '../modules/webhooks/webhook-events.js';
 import type { JobQueue } from './queue.js';
 
 interface TermPayload { portId: string; expiresAt: string; days?: number }
@@ -31,7 +32,11 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
   queue.handle('port.remind', async (tx, payload) => {
     const p = payload as unknown as TermPayload;
     const port = await lockTerm(tx, p);
-    if (!port || port.status !== 'active' || port.auto_renew) return;
+    if (!port || port.status !== 'active') return;
+    await publishWebhookEvent(tx, port.user_id, 'port.expiring_soon', {
+      port: { id: port.id, name: port.name }, expiresAt: port.expires_at.toISOString(), daysLeft: p.days ?? null, autoRenew: port.auto_renew,
+    });
+    if (port.auto_renew) return;
     await notifications.notify(port.user_id, 'other', p.days === 3 ? 'expiry_reminder_3d' : 'expiry_reminder_1d',
       { name: port.name, date: date(port.expires_at) }, tx);
   });
@@ -59,6 +64,10 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
       await notifications.notify(port.user_id, 'payment', 'auto_renew_short_balance', {
         name: port.name, amount: dollars(tariff.price), date: date(port.expires_at),
       }, tx);
+      await publishWebhookEvent(tx, port.user_id, 'balance.low', {
+        reason: 'auto_renew', port: { id: port.id, name: port.name }, needed: dollars(tariff.price), currency: 'USD',
+        expiresAt: port.expires_at.toISOString(),
+      });
     }
   });
 
@@ -68,6 +77,9 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
     if (!port || port.status !== 'active' || port.expires_at.getTime() > now.getTime()) return;
     await tx.updateTable('ports').set({ status: 'expired' }).where('id', '=', port.id).execute();
     await notifications.notify(port.user_id, 'other', 'port_expired', { name: port.name, graceDays }, tx);
+    await publishWebhookEvent(tx, port.user_id, 'port.expired', {
+      port: { id: port.id, name: port.name }, expiredAt: port.expires_at.toISOString(), graceDays,
+    });
   });
 
   queue.handle('port.release', async (tx, payload, now) => {

@@ -12,6 +12,7 @@ import * as portsListChanges from './2026_11_30_1000_ports_list_changes.js';
 import * as hostAgent from './2026_12_01_1100_host_agent.js';
 import * as hostsQuietHeartbeats from './2026_12_01_1300_hosts_quiet_heartbeats.js';
 import * as hostModemReports from './2026_12_02_0900_host_modem_reports.js';
+import * as webhooks from './2026_12_03_0900_webhooks.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_1100_host_agent': hostAgent,
   '2026_12_01_1300_hosts_quiet_heartbeats': hostsQuietHeartbeats,
   '2026_12_02_0900_host_modem_reports': hostModemReports,
+  '2026_12_03_0900_webhooks': webhooks,
 };

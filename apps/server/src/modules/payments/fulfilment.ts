@@ -8,6 +8,7 @@ import { AppError } from '../../lib/app-error.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
 import { LedgerService, type Tx } from '../ledger/ledger.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
+import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 import type { PurchasesService } from '../purchases/purchases.service.js';
 import { ordersToApi, type OrderRow } from './order-view.js';
 import { announcePendingCrypto } from './pending-crypto-poll.js';
@@ -130,6 +131,9 @@ export class Fulfilment {
     const done = await tx.updateTable('payment_orders')
       .set({ status: 'completed', completed_at: new Date(), fulfil_error: fulfilError })
       .where('id', '=', order.id).returningAll().executeTakeFirstOrThrow();
+    await publishWebhookEvent(tx, userId, 'payment.completed', {
+      paymentId: order.id, kind: fulfilError ? 'topup' : order.kind, provider: order.provider, amount: dollars(order.amount), currency: 'USD',
+    });
     return done;
   }
 

@@ -5,6 +5,7 @@ import { ModemOfflineError, RotationCollisionError, type ModemDriver } from '../
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
+import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 
 /** How many times a rotation that came back with the same IP is tried again. */
 export const SAME_IP_RETRIES = 3;
@@ -177,6 +178,7 @@ export class RotationService {
     await this.finish(modemId, status, newIp);
     await publish(status, newIp);
     if (status === 'failed') await this.notifyFailed(modemId);
+    else await this.announceRotated(modemId, oldIp, newIp);
     return { old_ip: oldIp, new_ip: newIp, applyStatus: status };
   }
 
@@ -195,10 +197,21 @@ export class RotationService {
 
   /** A failed rotation is a notification for every customer with a port on the modem. */
   private async notifyFailed(modemId: string): Promise<void> {
-    const ports = await this.db.selectFrom('ports').select(['user_id', 'name'])
+    const ports = await this.db.selectFrom('ports').select(['id', 'user_id', 'name'])
       .where('modem_id', '=', modemId).where('status', '=', 'active').execute();
     for (const port of ports) {
       await this.notifications.notify(port.user_id, 'other', 'rotation_failed', { name: port.name }).catch(() => {});
+      await publishWebhookEvent(this.db, port.user_id, 'port.rotation_failed', { port: { id: port.id, name: port.name } }).catch(() => {});
+    }
+  }
+
+  /** port.rotated for every customer with an active port on the modem. */
+  private async announceRotated(modemId: string, oldIp: string, newIp: string): Promise<void> {
+    const ports = await this.db.selectFrom('ports').select(['id', 'user_id', 'name'])
+      .where('modem_id', '=', modemId).where('status', '=', 'active').execute();
+    for (const port of ports) {
+      await publishWebhookEvent(this.db, port.user_id, 'port.rotated', { port: { id: port.id, name: port.name }, oldIp, newIp })
+        .catch(() => {});
     }
   }
 

@@ -14,6 +14,7 @@ import { invoiceTexts } from '../invoices/invoice-texts.js';
 import { issueInvoice, type InvoiceLineInput } from '../invoices/invoices.service.js';
 import { LedgerService, type Tx } from '../ledger/ledger.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
+import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';
 import type { PortsRepository } from '../ports/ports.repository.js';
 import { schedulePortLifecycle, termJobs } from './port-lifecycle.js';
@@ -144,6 +145,10 @@ export class PurchasesService {
       .execute();
     if (coupon) await this.coupons.redeem(tx, coupon.id, userId, paymentId);
     await this.notifications.notify(userId, 'payment', 'purchase_completed', { amount: dollars(amount), description }, tx, customer);
+    await publishWebhookEvent(tx, userId, 'port.bought', {
+      paymentId, amount: dollars(amount), currency: 'USD',
+      ports: ports.map((p) => ({ id: p.id, name: p.name, expiresAt: expiresAt.toISOString() })),
+    });
     const modems = await this.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
     return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, modem_name: p.name }))), modems } };
   }
@@ -204,6 +209,10 @@ export class PurchasesService {
     await tx.insertInto('payment_ports').values(renewals.map((r) => ({ payment_id: paymentId, port_id: r.id }))).execute();
     await schedulePortLifecycle(this.jobs, tx, renewals, this.graceDays);
     if (coupon) await this.coupons.redeem(tx, coupon.id, userId, paymentId);
+    await publishWebhookEvent(tx, userId, 'port.renewed', {
+      paymentId, amount: dollars(amount), currency: 'USD', auto: kind !== 'renewal',
+      ports: renewals.map((r) => ({ id: r.id, name: ports.find((p) => p.id === r.id)!.name, expiresAt: r.expiresAt.toISOString() })),
+    });
     if (kind === 'renewal') {
       await this.notifications.notify(userId, 'payment', 'renewal_completed', { amount: dollars(amount), names }, tx);
     }

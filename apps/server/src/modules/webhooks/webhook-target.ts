@@ -1,0 +1,127 @@
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP, type LookupFunction, type Socket } from 'node:net';
+
+/**
+ * Where a webhook may go (SSRF, issue 16): never to a private, loopback, link-local or otherwise special address.
+ * The host is resolved first and every address it resolves to must pass; the request then connects to the vetted
+ * address only (no second lookup an attacker's DNS could answer differently), the connected socket's address is
+ * checked once more, and redirects are never followed (a 3xx is a failed delivery).
+ * `allowLoopback` (WEBHOOKS_ALLOW_LOOPBACK, UNSAFE) lets 127.0.0.0/8 and ::1 through for tests and the demo.
+ */
+const special = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24],
+  ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) special.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128], ['fc00::', 7], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['100::', 64],
+] as const) special.addSubnet(net, prefix, 'ipv6');
+const linkLocal = new BlockList();
+linkLocal.addSubnet('169.254.0.0', 16, 'ipv4');
+linkLocal.addSubnet('fe80::', 10, 'ipv6');
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+export class WebhookRefusedError extends Error {}
+
+/** Why an address is refused ('loopback', 'link-local', 'private'), or null when a webhook may go there. */
+export function addressRefusal(address: string, allowLoopback: boolean): 'loopback' | 'link-local' | 'private' | null {
+  let ip = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  // IPv4-mapped IPv6 (::ffff:10.0.0.1, or its hex form) is the IPv4 address.
+  const mapped = /^::ffff:(?:0:)?(.+)$/i.exec(ip)?.[1];
+  if (mapped) {
+    if (isIP(mapped) === 4) ip = mapped;
+    else {
+      const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(mapped);
+      if (!hex) return 'private';
+      const n = (parseInt(hex[1]!, 16) << 16) | parseInt(hex[2]!, 16);
+      ip = [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+    }
+  }
+  const family = isIP(ip);
+  if (!family) return 'private';
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (loopback.check(ip, type)) return allowLoopback ? null : 'loopback';
+  if (linkLocal.check(ip, type)) return 'link-local';
+  if (special.check(ip, type)) return 'private';
+  return null;
+}
+
+export interface WebhookPost { url: string; headers: Record<string, string>; body: string }
+export interface WebhookAnswer { status: number | null; latencyMs: number; error: string | null }
+export interface TargetPolicy { allowLoopback: boolean; timeoutMs: number }
+
+/** Resolves the URL's host to one address every check passes, or throws WebhookRefusedError. */
+export async function vetTarget(url: URL, allowLoopback: boolean): Promise<{ address: string; family: 4 | 6 }> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) as 4 | 6 }]
+    : (await lookup(host, { all: true, verbatim: true }).catch(() => {
+      throw new WebhookRefusedError(`${host} does not resolve`);
+    })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  if (!addresses.length) throw new WebhookRefusedError(`${host} does not resolve`);
+  for (const a of addresses) {
+    const why = addressRefusal(a.address, allowLoopback);
+    if (why) throw new WebhookRefusedError(`refused: ${host} is a ${why} address (${a.address})`);
+  }
+  return addresses[0]!;
+}
+
+/** One POST, the outcome as the delivery log shows it; never throws. */
+export async function postWebhook(post: WebhookPost, policy: TargetPolicy): Promise<WebhookAnswer> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let url: URL;
+  try {
+    url = new URL(post.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookRefusedError('only http and https addresses');
+  } catch (err) {
+    return { status: null, latencyMs: 0, error: err instanceof WebhookRefusedError ? err.message : 'invalid address' };
+  }
+  let target: { address: string; family: 4 | 6 };
+  try {
+    target = await vetTarget(url, policy.allowLoopback);
+  } catch (err) {
+    return { status: null, latencyMs: elapsed(), error: (err as Error).message };
+  }
+  const pinned: LookupFunction = (_host, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  return new Promise<WebhookAnswer>((resolve) => {
+    let settled = false;
+    const finish = (answer: WebhookAnswer) => { if (!settled) { settled = true; resolve(answer); } };
+    const request = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST', agent: false, lookup: pinned,
+      headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
+    });
+    request.setTimeout(policy.timeoutMs, () => request.destroy(new Error(`no answer within ${policy.timeoutMs} ms`)));
+    request.on('socket', (socket: Socket) => {
+      const check = () => {
+        const remote = socket.remoteAddress;
+        const why = remote ? addressRefusal(remote, policy.allowLoopback) : 'private';
+        if (why) request.destroy(new WebhookRefusedError(`refused: connected to a ${why} address (${remote})`));
+      };
+      if (socket.remoteAddress) check(); else socket.once('connect', check);
+    });
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      // Read (and drop) at most 64 KiB of the answer; a redirect is reported, never followed.
+      let seen = 0;
+      response.on('data', (chunk: Buffer) => { seen += chunk.length; if (seen > 65_536) response.destroy(); });
+      const done = () => finish({
+        status, latencyMs: elapsed(),
+        error: status >= 200 && status < 300 ? null
+          : status >= 300 && status < 400 ? `redirect to ${String(response.headers.location ?? '?').slice(0, 200)} not followed`
+          : `HTTP ${status}`,
+      });
+      response.on('end', done);
+      response.on('close', done);
+      response.on('error', done);
+    });
+    request.on('error', (err) => finish({ status: null, latencyMs: elapsed(), error: err.message.slice(0, 300) }));
+    request.end(post.body);
+  });
+}

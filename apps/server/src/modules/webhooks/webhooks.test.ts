@@ -1,0 +1,276 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { publishWebhookEvent } from './webhook-events.js';
+import { addressRefusal, postWebhook } from './webhook-target.js';
+import { retryDelayMs } from './webhooks.service.js';
+
+/** A real HTTP receiver on 127.0.0.1: records every request; answers with the queued statuses, then 204. */
+interface Received { path: string; headers: IncomingHttpHeaders; body: string }
+class Receiver {
+  readonly received: Received[] = [];
+  readonly answers = new Map<string, number[]>();
+  private server!: Server;
+  url = '';
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        if (path === '/redirect') { res.writeHead(302, { location: `${this.url}/landing` }).end(); return; }
+        const status = this.answers.get(path)?.shift() ?? 204;
+        res.writeHead(status).end(status >= 400 ? 'nope' : '');
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  at(path: string) { return this.received.filter((r) => r.path === path); }
+  async stop() { await new Promise((resolve) => this.server.close(resolve)); }
+}
+
+let t: TestApp;
+let rx: Receiver;
+let alice: Customer;
+let bob: Customer;
+let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
+
+beforeAll(async () => {
+  rx = new Receiver();
+  await rx.start();
+  t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '5', MODEM_SIM_SAME_IP_RATE: '0' });
+  cat = await seedTestCatalog(t);
+  alice = await createCustomer(t, 1000);
+  bob = await createCustomer(t);
+});
+afterAll(async () => { await t?.close(); await rx?.stop(); });
+
+async function createEndpoint(c: Customer, url: string, eventTypes: string[], app = t): Promise<{ id: string; secret: string }> {
+  const res = await app.app.inject({ method: 'POST', url: '/api/v1/webhooks', ...json(c.cookie, { url, eventTypes }) });
+  expect(res.statusCode, res.body).toBe(200);
+  return { id: res.json().data._id, secret: res.json().secret };
+}
+const deliveries = (id: string) => t.ctx.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', id).orderBy('seq').execute();
+const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.body, {
+  'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']),
+  'webhook-signature': String(r.headers['webhook-signature']),
+});
+
+describe('webhook endpoints', () => {
+  it('registers an endpoint with a secret shown once (stored encrypted), lists, updates and deletes it, per customer', async () => {
+    const { id, secret } = await createEndpoint(alice, `${rx.url}/crud`, ['port.bought', 'port.rotated']);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    const row = await t.ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(secret.slice(6));
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', ...json(alice.cookie) })).json();
+    expect(list.data).toEqual([expect.objectContaining({ _id: id, url: `${rx.url}/crud`, eventTypes: ['port.bought', 'port.rotated'], enabled: true })]);
+    expect(JSON.stringify(list)).not.toContain(secret);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', ...json(bob.cookie) })).json().data).toEqual([]);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, ...json(bob.cookie) })).statusCode).toBe(404);
+    const patched = await t.app.inject({ method: 'PATCH', url: `/api/v1/webhooks/${id}`, ...json(alice.cookie, { eventTypes: ['modem.down'] }) });
+    expect(patched.json().data.eventTypes).toEqual(['modem.down']);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, ...json(alice.cookie) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', ...json(alice.cookie) })).json().data).toEqual([]);
+  });
+
+  it('refuses junk with 400 (not 5xx), a visitor with 401, and works with an API key', async () => {
+    for (const body of [{ url: 'ftp://x.test/', eventTypes: ['port.bought'] }, { url: 'http://u:p@x.test/', eventTypes: ['port.bought'] },
+      { url: 'https://x.test/', eventTypes: [] }, { url: 'https://x.test/', eventTypes: ['nope'] }, { url: 'https://x\u0000.test/', eventTypes: ['port.bought'] }]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', ...json(alice.cookie, body) });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/not-a-uuid/deliveries', ...json(alice.cookie) })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/webhooks' })).statusCode).toBe(401);
+    const key = (await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', ...json(alice.cookie, { name: 'hooks' }) })).json().key;
+    const created = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: { authorization: `Bearer ${key}` }, payload: { url: 'https://hooks.example.com/x', eventTypes: ['payment.completed'] } });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().data._id;
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, headers: { authorization: `Bearer ${key}` } })).json().data).toEqual([]);
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, headers: { authorization: `Bearer ${key}` } });
+  });
+});
+
+describe('webhook delivery', () => {
+  it('delivers port.bought and port.rotated signed the Standard Webhooks way (verified with the standardwebhooks package)', async () => {
+    const { id, secret } = await createEndpoint(alice, `${rx.url}/events`, ['port.bought', 'port.rotated']);
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(alice.cookie, {
+      tariff_id: cat.dedicatedMonth.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const portId = bought.json().data.modems[0]._id;
+    await t.app.jobs.runDueJobs(new Date());
+    const [first] = rx.at('/events');
+    expect(first).toBeDefined();
+    const payload = verify(secret, first!) as { type: string; data: { ports: Array<{ id: string }> } };
+    expect(payload.type).toBe('port.bought');
+    expect(payload.data.ports.map((p) => p.id)).toEqual([portId]);
+    expect(first!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(() => verify(secret, { ...first!, body: first!.body.replace('port.bought', 'port.renewed') })).toThrow();
+
+    const rotated = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${portId}/rotate`, ...json(alice.cookie) });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    await t.app.jobs.runDueJobs(new Date());
+    const second = rx.at('/events')[1];
+    expect(verify(secret, second!)).toMatchObject({ type: 'port.rotated', data: { port: { id: portId }, newIp: rotated.json().new_ip } });
+
+    const log = (await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, ...json(alice.cookie) })).json().data;
+    expect(log.map((d: { eventType: string }) => d.eventType)).toEqual(['port.rotated', 'port.bought']);
+    expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 1, responseStatus: 204, error: null });
+    expect(typeof log[0].latencyMs).toBe('number');
+  });
+
+  it('sends a test event and redelivers one delivery with the same webhook-id', async () => {
+    const { id, secret } = await createEndpoint(bob, `${rx.url}/test`, ['balance.low']);
+    const test = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, ...json(bob.cookie) });
+    expect(test.json().data).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
+    await t.app.jobs.runDueJobs(new Date());
+    expect(verify(secret, rx.at('/test')[0]!)).toMatchObject({ type: 'webhook.test' });
+    const again = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${test.json().data._id}/redeliver`, ...json(bob.cookie) });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.msgId).toBe(test.json().data.msgId);
+    await t.app.jobs.runDueJobs(new Date());
+    expect(rx.at('/test').map((r) => r.headers['webhook-id'])).toEqual([test.json().data.msgId, test.json().data.msgId]);
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${test.json().data._id}/redeliver`, ...json(alice.cookie) })).statusCode).toBe(404);
+  });
+
+  it('retries a 500 with exponential backoff, keeping the endpoint\'s order', async () => {
+    const c = await createCustomer(t);
+    const { id } = await createEndpoint(c, `${rx.url}/retry`, ['balance.low']);
+    rx.answers.set('/retry', [500, 500]);
+    for (const n of [1, 2, 3]) await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', { n });
+    const t0 = new Date();
+    await t.app.jobs.runDueJobs(t0);
+    let rows = await deliveries(id);
+    expect(rows.map((r) => [r.status, r.attempts, r.response_status])).toEqual([['pending', 1, 500], ['pending', 0, null], ['pending', 0, null]]);
+    expect(rows[0]!.next_attempt_at.getTime() - t0.getTime()).toBe(30_000);
+    await t.app.jobs.runDueJobs(new Date(t0.getTime() + 29_000)); // not yet due; the later events wait behind it
+    expect(rx.at('/retry')).toHaveLength(1);
+    const t1 = new Date(t0.getTime() + 30_000);
+    await t.app.jobs.runDueJobs(t1);
+    rows = await deliveries(id);
+    expect(rows[0]!.attempts).toBe(2);
+    expect(rows[0]!.next_attempt_at.getTime() - t1.getTime()).toBe(60_000);
+    await t.app.jobs.runDueJobs(new Date(t1.getTime() + 60_000));
+    rows = await deliveries(id);
+    expect(rows.map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    const bodies = rx.at('/retry').map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n);
+    expect(bodies).toEqual([1, 1, 1, 2, 3]);
+    expect(new Set(rx.at('/retry').slice(0, 3).map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect([1, 2, 3, 4, 11, 12, 30].map(retryDelayMs)).toEqual([30_000, 60_000, 120_000, 240_000, 30_720_000, 43_200_000, 43_200_000]);
+  });
+
+  it('disables an endpoint that keeps failing for 3 days and tells its owner; held events go out when it is turned back on', async () => {
+    const c = await createCustomer(t);
+    const { id } = await createEndpoint(c, `${rx.url}/down`, ['balance.low']);
+    rx.answers.set('/down', Array(100).fill(503));
+    await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', { n: 1 });
+    await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', { n: 2 });
+    let now = new Date();
+    for (let i = 0; i < 40; i++) {
+      await t.app.jobs.runDueJobs(now);
+      const head = (await deliveries(id))[0]!;
+      if (head.status !== 'pending') break;
+      now = head.next_attempt_at;
+    }
+    const rows = await deliveries(id);
+    expect(rows.map((r) => r.status)).toEqual(['failed', 'pending']);
+    expect(rows[0]!.attempts).toBeGreaterThan(10);
+    expect(now.getTime() - rows[0]!.created_at.getTime()).toBeGreaterThanOrEqual(72 * 3600_000);
+    const endpoint = (await t.app.inject({ method: 'GET', url: '/api/v1/webhooks', ...json(c.cookie) })).json().data[0];
+    expect(endpoint).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('72 hours') });
+    const notes = await t.ctx.db.selectFrom('notifications').select('text').where('user_id', '=', c.id).execute();
+    expect(notes.map((n) => n.text)).toEqual([expect.stringContaining(`${rx.url}/down`)]);
+    // While disabled, new events are not queued for it.
+    await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', { n: 3 });
+    expect(await deliveries(id)).toHaveLength(2);
+    rx.answers.set('/down', []);
+    const before = rx.at('/down').length;
+    await t.app.inject({ method: 'PATCH', url: `/api/v1/webhooks/${id}`, ...json(c.cookie, { enabled: true }) });
+    await t.app.jobs.runDueJobs(new Date(now.getTime() + 1000));
+    expect(rx.at('/down').slice(before).map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n)).toEqual([2]);
+  });
+
+  it('does not follow redirects', async () => {
+    const c = await createCustomer(t);
+    const { id } = await createEndpoint(c, `${rx.url}/redirect`, ['balance.low']);
+    await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', {});
+    await t.app.jobs.runDueJobs(new Date());
+    const [row] = await deliveries(id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, response_status: 302 });
+    expect(row!.last_error).toContain('not followed');
+    expect(rx.at('/landing')).toHaveLength(0);
+  });
+
+  it('sends modem.down and modem.up once when the hosts module announces an online change', async () => {
+    const c = await createCustomer(t, 100);
+    const { id } = await createEndpoint(c, `${rx.url}/modem`, ['modem.down', 'modem.up']);
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(c.cookie, {
+      tariff_id: cat.dedicatedWeek.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const portId = bought.json().data.modems[0]._id;
+    const modem = await t.ctx.db.selectFrom('ports').innerJoin('modems', 'modems.id', 'ports.modem_id').select(['modems.imei'])
+      .where('ports.id', '=', portId).executeTakeFirstOrThrow();
+    const announce = (online: boolean) => t.ctx.bus.publish('modem:status', { userIds: [c.id], IMEI: modem.imei, applyStatus: 'idle', ext_ip: '1.2.3.4', online });
+    await announce(false);
+    await announce(false); // an ext_ip change while down: no second event
+    await new Promise((r) => setTimeout(r, 200));
+    await announce(true);
+    await new Promise((r) => setTimeout(r, 200));
+    await t.app.jobs.runDueJobs(new Date());
+    await t.app.jobs.runDueJobs(new Date());
+    expect((await deliveries(id)).map((d) => d.event_type)).toEqual(['modem.down', 'modem.up']);
+    expect(rx.at('/modem').map((r) => JSON.parse(r.body) as { type: string; data: { ports: Array<{ id: string }> } }))
+      .toEqual([expect.objectContaining({ type: 'modem.down', data: { imei: modem.imei, ports: [expect.objectContaining({ id: portId })] } }),
+        expect.objectContaining({ type: 'modem.up' })]);
+  });
+});
+
+describe('SSRF', () => {
+  it('refuses loopback, private and link-local addresses (also a name resolving to loopback) when loopback is not allowed', async () => {
+    const strict = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: 'false' });
+    try {
+      expect(strict.config.webhooksAllowLoopback).toBe(false);
+      const c = await createCustomer(strict);
+      const port = new URL(rx.url).port;
+      const targets = [`http://127.0.0.1:${port}/ssrf`, `http://localhost:${port}/ssrf`, `http://[::ffff:127.0.0.1]:${port}/ssrf`,
+        'http://10.1.2.3/ssrf', 'http://169.254.169.254/latest/meta-data', 'http://192.168.1.1/', 'http://[fe80::1]/'];
+      const ids: string[] = [];
+      for (const url of targets) ids.push((await createEndpoint(c, url, ['balance.low'], strict)).id);
+      await publishWebhookEvent(strict.ctx.db, c.id, 'balance.low', {});
+      await strict.app.jobs.runDueJobs(new Date());
+      const rows = await strict.ctx.db.selectFrom('webhook_deliveries').select(['endpoint_id', 'status', 'last_error', 'response_status'])
+        .where('user_id', '=', c.id).execute();
+      expect(rows).toHaveLength(targets.length);
+      for (const row of rows) {
+        expect(row, targets[ids.indexOf(row.endpoint_id)]).toMatchObject({ status: 'pending', response_status: null, last_error: expect.stringMatching(/^refused: .* is a (loopback|private|link-local) address/) });
+      }
+      expect(rx.at('/ssrf')).toHaveLength(0);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('classifies addresses: loopback passes only with the unsafe setting (on outside production), private and link-local never', async () => {
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR: '/tmp/cellport-test' }).webhooksAllowLoopback).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', DATA_DIR: '/tmp/cellport-test', WEBHOOKS_ALLOW_LOOPBACK: 'false' }).webhooksAllowLoopback).toBe(false);
+    for (const ip of ['127.0.0.1', '127.9.9.9', '::1', '::ffff:7f00:1']) {
+      expect(addressRefusal(ip, false)).toBe('loopback');
+      expect(addressRefusal(ip, true)).toBeNull();
+    }
+    for (const ip of ['10.0.0.1', '172.16.5.5', '192.168.0.1', '100.64.0.1', '0.0.0.0', '::', 'fd00::1', '::ffff:10.0.0.1']) {
+      expect(addressRefusal(ip, true), ip).toBe('private');
+    }
+    for (const ip of ['169.254.169.254', 'fe80::1']) expect(addressRefusal(ip, true)).toBe('link-local');
+    for (const ip of ['8.8.8.8', '2606:4700::1111']) expect(addressRefusal(ip, false)).toBeNull();
+    const answer = await postWebhook({ url: `${rx.url}/never`, headers: {}, body: '{}' }, { allowLoopback: false, timeoutMs: 1000 });
+    expect(answer).toMatchObject({ status: null, error: expect.stringContaining('loopback') });
+    expect(rx.at('/never')).toHaveLength(0);
+  });
+});
