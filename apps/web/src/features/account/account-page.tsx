@@ -7,9 +7,10 @@ import { PasswordCard } from './components/password-card';
 import { ProfileCard } from './components/profile-card';
 import { SessionsCard } from './components/sessions-card';
 import { TwoFactorCard } from './components/two-factor-card';
+import { WebhooksCard } from './components/webhooks-card';
 import './account.css';
 
-/** Account settings: profile, password, two-factor sign-in, saved cards, active sessions. */
+/** Account settings: profile, password, two-factor sign-in, saved cards, active sessions, webhooks. */
 export default function AccountPage() {
   const { t } = useT(['account', 'common', 'validation', 'errors']);
   const me = useMe();
@@ -28,6 +29,7 @@ export default function AccountPage() {
         </div>
         <SavedCardsSection className="account-card account-card--wide" />
         <SessionsCard />
+        <WebhooksCard />
       </div>
     </section>
   );
