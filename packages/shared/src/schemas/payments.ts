@@ -99,7 +99,13 @@ export const cryptoPaymentDataSchema = z.object({
   coin: z.enum(COINS),
   basket: z.nullable(z.record(text(), z.unknown())),
   modemCount: z.nullable(z.number()),
+  /**
+   * The BTC/USD rate the amount was locked at (btc only): dollars per BTC, when our server fetched it, and whether
+   * it is the sandbox's fixed rate. The modal shows its age when it is stale. Absent on payments made before.
+   */
+  rate: z.optional(z.nullable(z.object({ usd: text(), at: z.iso.datetime(), sandbox: z.boolean() }))),
 });
+export type CryptoPaymentData = z.infer<typeof cryptoPaymentDataSchema>;
 
 /** Fields every pending/finished payment record carries (spec §3 Payment, extended with kind/status/dates). */
 const paymentRecordFields = {

@@ -21,6 +21,8 @@ export interface OrderDetails {
   modemCount: number | null;
   basket: Record<string, { periods?: number; days?: number }> | null;
   coupon: string | null;
+  /** The BTC/USD rate a btc order was quoted at: its decimal, when it was fetched, and whether it is the sandbox's. */
+  rate?: { usd: string; at: string; sandbox: boolean } | null;
 }
 
 export type OrderProvider = 'crypto' | 'card' | 'paypal';

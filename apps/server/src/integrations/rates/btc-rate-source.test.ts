@@ -9,7 +9,10 @@ const ticker = (last: unknown) => ({
 });
 
 const logged: string[] = [];
-const log = { warn: (_details: object, message: string) => logged.push(message) };
+const log = {
+  warn: (details: object, message: string) => logged.push(`warn ${message}${'err' in details ? ' +err' : ''}`),
+  info: (_details: object, message: string) => logged.push(`info ${message}`),
+};
 
 let server: FakeHttpServer;
 let clock = 0;
@@ -61,7 +64,8 @@ describe('BtcRateSource', () => {
       reply(failure);
       expect(await rates.current()).toMatchObject({ usd: '64123.45', microUsdPerBtc: 64_123_450_000n });
     }
-    expect(logged).toHaveLength(failures.length);
+    // One line when the source goes away, none for each further failure, and no error object (no stack).
+    expect(logged).toEqual([expect.stringMatching(/^warn BTC rate source unavailable \(.+\); keeping the rate of 1970-01-01T00:16:40.000Z$/)]);
     // Within the retry pause no request is made; after it, a recovered ticker is used again.
     const before = server.requests.length;
     clock += 10_000;
@@ -70,6 +74,24 @@ describe('BtcRateSource', () => {
     clock += 5_000;
     reply({ body: ticker(66000.5) });
     expect((await rates.current())?.usd).toBe('66000.5');
+    // And one line when it comes back.
+    expect(logged).toHaveLength(2);
+    expect(logged[1]).toBe('info BTC rate source is back: 66000.5 USD per BTC');
+    // Failing again later is a new outage: one more line.
+    clock += 60_000;
+    reply({ status: 503, body: 'down' });
+    await rates.current();
+    expect(logged).toHaveLength(3);
+    expect(logged[2]).toMatch(/^warn BTC rate source unavailable/);
+  });
+
+  it('offline from the start: one line, however many minutes it stays offline (issue 14, item 12)', async () => {
+    const rates = new BtcRateSource({ url: 'http://127.0.0.1:1/ticker', log, now: () => clock, timeoutMs: 500 });
+    for (let minute = 0; minute < 5; minute++) {
+      await expect(rates.current()).resolves.toBeNull();
+      clock += 60_000;
+    }
+    expect(logged).toEqual([expect.stringMatching(/^warn BTC rate source unavailable \(.+\); no rate until it answers$/)]);
   });
 
   it('returns null, never throws, before any good answer', async () => {
@@ -77,6 +99,7 @@ describe('BtcRateSource', () => {
     await expect(source().current()).resolves.toBeNull();
     await expect(new BtcRateSource({ url: 'http://127.0.0.1:1/ticker', log, timeoutMs: 500 }).current()).resolves.toBeNull();
     expect(logged).toHaveLength(2);
+    expect(logged.every((line) => line.startsWith('warn ') && !line.endsWith('+err'))).toBe(true);
   });
 
   it('gives up on a ticker that does not answer in time', async () => {

@@ -7,6 +7,8 @@ export interface BtcUsdRate {
   /** The same rate in integer micro-USD per BTC, for money arithmetic. */
   microUsdPerBtc: bigint;
   fetchedAt: Date;
+  /** True for the sandbox's fixed rate (used while the ticker has none), absent for a ticker's rate. */
+  sandbox?: boolean;
 }
 
 export interface BtcRateSourceOptions {
@@ -17,7 +19,8 @@ export interface BtcRateSourceOptions {
   /** After a failure, how long to keep serving the last good rate before trying again (default 15 s). */
   retryAfterFailureMs?: number;
   timeoutMs?: number;
-  log: UpstreamLog;
+  /** One line when the source goes away (warn) and one when it comes back (info); nothing per failed attempt. */
+  log: UpstreamLog & { info(details: object, message: string): void };
   now?: () => number;
 }
 
@@ -51,10 +54,19 @@ export class BtcRateSource {
       const usd = toDecimalRate((body as { USD?: { last?: unknown } } | null)?.USD?.last);
       if (!usd) throw new Error('USD.last is missing or not a positive decimal');
       this.last = { usd, microUsdPerBtc: decimalToMicro(usd), fetchedAt: new Date(this.now()) };
+      if (this.lastAttemptFailed) {
+        this.options.log.info({ upstream: 'btc-ticker', usd }, `BTC rate source is back: ${usd} USD per BTC`);
+      }
       this.lastAttemptFailed = false;
     } catch (err) {
+      // Offline the ticker fails every attempt: say so once, with the reason in one line, not a stack each minute.
+      if (!this.lastAttemptFailed) {
+        const reason = err instanceof Error ? err.message : String(err);
+        const kept = this.last ? `keeping the rate of ${this.last.fetchedAt.toISOString()}` : 'no rate until it answers';
+        this.options.log.warn({ upstream: 'btc-ticker', url: this.options.url, keptRateFrom: this.last?.fetchedAt ?? null },
+          `BTC rate source unavailable (${reason}); ${kept}`);
+      }
       this.lastAttemptFailed = true;
-      this.options.log.warn({ err, upstream: 'btc-ticker', keptRateFrom: this.last?.fetchedAt ?? null }, 'BTC rate fetch failed; keeping the last good rate');
     }
     return this.last;
   }

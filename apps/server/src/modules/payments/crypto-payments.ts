@@ -44,6 +44,8 @@ export class CryptoPayments {
       const rate = await this.rt.rates.current();
       if (!rate) throw new AppError('RATE_UNAVAILABLE', 503);
       coinAmount = microUsdToSatUp(quote.amount, rate.microUsdPerBtc);
+      // Kept with the order so the modal can say how old the rate is (or that it is the sandbox's).
+      quote = { ...quote, details: { ...quote.details, rate: { usd: rate.usd, at: rate.fetchedAt.toISOString(), sandbox: rate.sandbox === true } } };
     }
     const address = (await this.depositAddresses(userId))[coin];
     const expiresAt = new Date(Date.now() + PAYMENT_LIMITS.cryptoPendingMinutes * 60_000);

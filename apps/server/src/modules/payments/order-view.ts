@@ -39,7 +39,7 @@ export async function ordersToApi(q: Database | Tx, rows: OrderRow[]): Promise<P
       data: r.provider === 'crypto' && r.coin && r.address
         ? {
           address: r.address, amount: r.amount.toString(), amountBTC: r.coin === 'btc' ? r.provider_amount.toString() : null,
-          coin: r.coin, basket: d.basket, modemCount: d.modemCount,
+          coin: r.coin, basket: d.basket, modemCount: d.modemCount, rate: d.rate ?? null,
         }
         : null,
     };

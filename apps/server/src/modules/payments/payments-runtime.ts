@@ -31,7 +31,7 @@ export function paymentsRuntime(ctx: AppContext): PaymentsRuntime {
     const cryptoMode = btc.mode === 'live' && usdt.mode === 'live' ? 'live' : 'sandbox';
     rt = {
       btc, usdt, cryptoMode,
-      rates: withSandboxFallback(new BtcRateSource({ url: ctx.config.RATE_TICKER_URL, log: ctx.log }), cryptoMode),
+      rates: withSandboxFallback(new BtcRateSource({ url: ctx.config.RATE_TICKER_URL, log: ctx.log }), cryptoMode, ctx.log),
       card: createCardProvider(ctx.config),
       paypal: new PayPalGateway(ctx.config.paypal),
       simulateCrypto: cryptoMode === 'sandbox' && !ctx.config.isProduction,
@@ -46,8 +46,22 @@ export function paymentsRuntime(ctx: AppContext): PaymentsRuntime {
  * usable (they complete by simulation anyway). In live mode an unknown rate stays unknown.
  */
 export const SANDBOX_BTC_USD = '100000';
-function withSandboxFallback(source: BtcRateSource, mode: 'live' | 'sandbox'): PaymentsRuntime['rates'] {
+function withSandboxFallback(source: BtcRateSource, mode: 'live' | 'sandbox', log: { info(msg: string): void }): PaymentsRuntime['rates'] {
   if (mode === 'live') return source;
-  const fallback: BtcUsdRate = { usd: SANDBOX_BTC_USD, microUsdPerBtc: decimalToMicro(SANDBOX_BTC_USD), fetchedAt: new Date(0) };
-  return { current: async () => (await source.current()) ?? fallback };
+  const fallback: BtcUsdRate = { usd: SANDBOX_BTC_USD, microUsdPerBtc: decimalToMicro(SANDBOX_BTC_USD), fetchedAt: new Date(), sandbox: true };
+  // Say which rate sandbox payments use, once each time it changes between the ticker's and the fixed one.
+  let using: 'ticker' | 'fixed' | null = null;
+  return {
+    current: async () => {
+      const rate = await source.current();
+      const now = rate ? 'ticker' : 'fixed';
+      if (now !== using) {
+        using = now;
+        log.info(rate
+          ? `Sandbox crypto payments use the ticker's BTC rate (${rate.usd} USD per BTC)`
+          : `Sandbox crypto payments use the fixed sandbox BTC rate of ${SANDBOX_BTC_USD} USD per BTC (the ticker has no rate)`);
+      }
+      return rate ?? { ...fallback, fetchedAt: new Date() };
+    },
+  };
 }

@@ -21,5 +21,7 @@ describe('bitcoin payments with no reachable rate ticker (sandbox keys)', () => 
     expect(res.statusCode).toBe(200);
     const rate = BigInt(SANDBOX_BTC_USD) * 1_000_000n;
     expect(BigInt(res.json().data.data.amountBTC)).toBe((50_000_000n * 100_000_000n + rate - 1n) / rate);
+    // The payment says which rate it was locked at: the sandbox's fixed one (issue 14, item 12).
+    expect(res.json().data.data.rate).toMatchObject({ usd: SANDBOX_BTC_USD, sandbox: true });
   });
 });

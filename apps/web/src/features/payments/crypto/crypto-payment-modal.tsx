@@ -6,8 +6,9 @@ import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
+import { dateTime, relativeTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
-import { formatCoin, formatUsd } from '../../../lib/money';
+import { formatCoin, formatUsd, parseMoneyInput } from '../../../lib/money';
 import { toast } from '../../../lib/toast';
 import { useAppStore } from '../../../store';
 import { pendingCryptoPaymentStore, usePendingCryptoPaymentStore } from '../../../store/pending-crypto-payment';
@@ -17,6 +18,7 @@ import { paymentFlowStore } from '../flow/payment-flow-store';
 import type { PaymentOrder } from '../flow/payment-order';
 import { refreshAfterPayment } from '../flow/refresh-after-payment';
 import { btcForModal } from '../lib/amounts';
+import { rateNote } from '../lib/rate-note';
 import { paymentErrorText } from '../lib/error-text';
 import { productLine } from '../lib/product-line';
 import { AddressQr } from './address-qr';
@@ -95,6 +97,10 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
   const sendAmount = !ready ? '' : payment.coin === 'btc'
     ? t('crypto.amountBtc', { usd, btc: btcForModal(payment.data.amountBTC) ?? '—' })
     : t('crypto.amountUsdt', { usdt: formatCoin(payment.data.amount, 'usdt') });
+  // Which BTC rate the amount was locked at, when that matters: the sandbox's fixed one, or a stale one with its age.
+  const note = ready ? rateNote(payment.data, payment.createdAt) : null;
+  // The rate's decimal string read by string math (a ticker may give more decimals than cents: cut them off).
+  const usdPerBtc = note ? formatUsd(parseMoneyInput(note.usd.replace(/(\.\d{0,6})\d*$/, '$1').replace(/\.$/, ''))) ?? `$${note.usd}` : null;
 
   return (
     // A top-up credits the balance; a purchase or renewal is completed by the deposit and leaves the balance as it is.
@@ -106,6 +112,13 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
         <div className="pay-crypto" data-testid="crypto-modal">
           <p className="pay-crypto__product" data-testid="crypto-product">{productLine(t, language, payment)}</p>
           <p className="pay-crypto__send" data-testid="crypto-send">{t('crypto.send', { amount: sendAmount })}</p>
+          {note ? (
+            <p className="pay-crypto__rate" data-testid="crypto-rate">
+              {note.kind === 'sandbox'
+                ? t('crypto.rateSandbox', { rate: usdPerBtc })
+                : t('crypto.rateStale', { rate: usdPerBtc, age: relativeTime(note.at, language), date: dateTime(note.at, language) })}
+            </p>
+          ) : null}
           <div className="pay-crypto__address-row">
             <AddressQr value={payment.data.address} label={t('crypto.qr', { coin: t(`coin.${payment.coin}`) })} />
             <div className="pay-crypto__address">
