@@ -43,6 +43,7 @@ describe('admin audit log', () => {
       { method: 'POST', route: '/hosts', url: () => '/api/v1/admin/hosts', body: () => ({ name: 'audit-host', address: '10.1.1.1' }), action: 'host.create' },
       { method: 'PATCH', route: '/hosts/:id', url: () => `/api/v1/admin/hosts/${ids.host}`, body: () => ({ address: '10.1.1.2' }), action: 'host.update' },
       { method: 'POST', route: '/hosts/:id/key', url: () => `/api/v1/admin/hosts/${ids.host}/key`, action: 'host.key-issue' },
+      { method: 'POST', route: '/hosts/:id/modems', url: () => `/api/v1/admin/hosts/${ids.host}/modems`, body: () => ({ imei: '869999999999993', countryId: cat.usId, carrierId: carrier.id, isShared: false }), action: 'modem.adopt' },
       { method: 'POST', route: '/modems', url: () => '/api/v1/admin/modems', body: () => ({ imei: '869999999999991', hostId: ids.host, httpPort: 25001, socksPort: 35001, extIp: '192.0.2.1', countryId: cat.usId, carrierId: carrier.id, isShared: false }), action: 'modem.create' },
       { method: 'PATCH', route: '/modems/:id', url: () => `/api/v1/admin/modems/${ids.modem}`, body: () => ({ extIp: '192.0.2.2' }), action: 'modem.update' },
       { method: 'POST', route: '/modems/:id/retire', url: () => `/api/v1/admin/modems/${ids.modem}/retire`, action: 'modem.retire' },
@@ -82,6 +83,12 @@ describe('admin audit log', () => {
         keep('emptyHost', (await call(t, admin.cookie, 'POST', '/api/v1/admin/hosts', { name: 'empty-host', address: '10.2.2.2' })).json().host.id);
         await t.ctx.db.deleteFrom('audit_log').where('action', '=', 'host.create').where('target_id', '=', ids.emptyHost!).execute();
       }
+      if (c.action === 'modem.adopt') {
+        // The host's agent reported a modem the inventory does not know: the console adds it from that report.
+        await t.ctx.db.insertInto('host_modem_reports').values({
+          host_id: ids.host!, imei: '869999999999993', report: JSON.stringify({ driver: 'hilink', model: 'E3372h-320', extIp: '203.0.113.9' }),
+        }).execute();
+      }
       if (c.action === 'country.delete') {
         keep('emptyCountry', (await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'BE', names: { en: 'Belgium', ru: 'Бельгия', cn: '比利时' } })).json().country.id);
       }
@@ -107,7 +114,7 @@ describe('admin audit log', () => {
       expect(row!.admin_id).toBe(admin.id);
       expect(row!.ip).toBeTruthy();
       expect(Date.now() - row!.created_at.getTime()).toBeLessThan(120_000);
-      const creates = c.action.endsWith('.create') || ['modem.import', 'notification.send'].includes(c.action);
+      const creates = c.action.endsWith('.create') || ['modem.import', 'modem.adopt', 'notification.send'].includes(c.action);
       if (!creates) expect({ call: c.action, before: row!.before !== null }).toEqual({ call: c.action, before: true });
       if (!c.action.endsWith('.delete')) expect({ call: c.action, after: row!.after !== null }).toEqual({ call: c.action, after: true });
     }
