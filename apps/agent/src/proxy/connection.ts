@@ -35,13 +35,21 @@ export class ClientConnection implements MeteredConnection {
   /** SOCKS: handshake stage and bytes of an incomplete handshake message (or read past the request). */
   stage = SOCKS_GREETING;
   pending: Buffer | null = null;
-  /** Taken at accept: a destroyed socket no longer reports it. */
-  readonly remoteAddress: string | undefined;
+  /** The client's address once read (undefined: not read yet). */
+  private peer: string | null | undefined = undefined;
   /** Date.now() at accept: a SOCKS handshake must end within handshakeTimeoutMs of it, however slowly it trickles. */
   readonly acceptedAt = Date.now();
 
-  constructor(readonly socket: TrackedSocket, readonly core: ProxyCore) {
-    this.remoteAddress = socket.remoteAddress;
+  constructor(readonly socket: TrackedSocket, readonly core: ProxyCore) {}
+
+  /**
+   * The client's address, for the whitelist. Read on first use rather than at accept: it costs a getpeername() call,
+   * and a client that logs in never needs it. A connection the whitelist identified read it while its socket was
+   * open, so a rule change can still match it after a destroyed socket stopped reporting it.
+   */
+  get remoteAddress(): string | undefined {
+    if (this.peer === undefined) this.peer = this.socket.remoteAddress ?? null;
+    return this.peer ?? undefined;
   }
 }
 
