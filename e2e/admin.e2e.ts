@@ -136,7 +136,7 @@ describe('running the business', () => {
     await dialog(page).getByLabel(a('fields.name')).fill('nl1');
     await dialog(page).getByLabel(a('fields.address')).fill('nl1.proxy.test');
     await dialog(page).getByRole('button', { name: exact(a('inventory.addHost')) }).click();
-    await page.getByRole('cell', { name: 'nl1', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 2, name: /^nl1\b/ }).waitFor();
 
     await page.getByRole('tab', { name: a('inventory.import') }).click();
     await page.getByLabel(a('inventory.importPaste')).fill([

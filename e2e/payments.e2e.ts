@@ -191,10 +191,11 @@ describe('money in: add funds, pay, renew', () => {
     const start = await balanceOf(page);
     const invoicesBefore = (await invoicesOf(page)).length;
 
-    // ---- card: a declined card is an error toast and nothing is credited; 4242 succeeds ----
+    // ---- card: a declined card is an error in the form and a toast, and nothing is credited; 4242 succeeds ----
     await openAddFunds(page, 'en', 'card', 25, undefined, 'payments-add-funds');
     await payByCard(page, 'en', '4000 0000 0000 0002', '$25.00', 'payments-card-modal');
-    await page.getByText(t('en', 'errors:CARD_DECLINED')).waitFor();
+    await page.getByTestId('card-error').getByText(t('en', 'errors:CARD_DECLINED')).waitFor();
+    await page.locator('[data-sonner-toast]').getByText(t('en', 'errors:CARD_DECLINED')).waitFor();
     expect(await balanceOf(page)).toBe(start);
     await payByCard(page, 'en', '4242 4242 4242 4242', '$25.00');
     await page.waitForURL(`${server.url}/en/proxies`);
