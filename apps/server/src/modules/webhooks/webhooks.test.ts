@@ -9,6 +9,12 @@ import { publishWebhookEvent } from './webhook-events.js';
 import { addressRefusal, postWebhook } from './webhook-target.js';
 import { retryDelayMs } from './webhooks.service.js';
 
+/**
+ * A moment just after every row written so far. The database keeps microseconds and Date milliseconds, so a delivery
+ * written in this very millisecond (next_attempt_at = now()) is not yet due at `new Date()`; that flaked under load.
+ */
+const justAfter = () => new Date(Date.now() + 1);
+
 /** A real HTTP receiver on 127.0.0.1: records every request; answers with the queued statuses, then 204. */
 interface Received { path: string; headers: IncomingHttpHeaders; body: string }
 class Receiver {
@@ -104,7 +110,7 @@ describe('webhook delivery', () => {
     }) });
     expect(bought.statusCode, bought.body).toBe(200);
     const portId = bought.json().data.modems[0]._id;
-    await t.app.jobs.runDueJobs(new Date());
+    await t.app.jobs.runDueJobs(justAfter());
     const [first] = rx.at('/events');
     expect(first).toBeDefined();
     const payload = verify(secret, first!) as { type: string; data: { ports: Array<{ id: string }> } };
@@ -115,7 +121,7 @@ describe('webhook delivery', () => {
 
     const rotated = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${portId}/rotate`, ...json(alice.cookie) });
     expect(rotated.statusCode, rotated.body).toBe(200);
-    await t.app.jobs.runDueJobs(new Date());
+    await t.app.jobs.runDueJobs(justAfter());
     const second = rx.at('/events')[1];
     expect(verify(secret, second!)).toMatchObject({ type: 'port.rotated', data: { port: { id: portId }, newIp: rotated.json().new_ip } });
 
@@ -129,12 +135,12 @@ describe('webhook delivery', () => {
     const { id, secret } = await createEndpoint(bob, `${rx.url}/test`, ['balance.low']);
     const test = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, ...json(bob.cookie) });
     expect(test.json().data).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
-    await t.app.jobs.runDueJobs(new Date());
+    await t.app.jobs.runDueJobs(justAfter());
     expect(verify(secret, rx.at('/test')[0]!)).toMatchObject({ type: 'webhook.test' });
     const again = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${test.json().data._id}/redeliver`, ...json(bob.cookie) });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().data.msgId).toBe(test.json().data.msgId);
-    await t.app.jobs.runDueJobs(new Date());
+    await t.app.jobs.runDueJobs(justAfter());
     expect(rx.at('/test').map((r) => r.headers['webhook-id'])).toEqual([test.json().data.msgId, test.json().data.msgId]);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${test.json().data._id}/redeliver`, ...json(alice.cookie) })).statusCode).toBe(404);
   });
@@ -200,7 +206,7 @@ describe('webhook delivery', () => {
     const c = await createCustomer(t);
     const { id } = await createEndpoint(c, `${rx.url}/redirect`, ['balance.low']);
     await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', {});
-    await t.app.jobs.runDueJobs(new Date());
+    await t.app.jobs.runDueJobs(justAfter());
     const [row] = await deliveries(id);
     expect(row).toMatchObject({ status: 'pending', attempts: 1, response_status: 302 });
     expect(row!.last_error).toContain('not followed');
@@ -223,8 +229,8 @@ describe('webhook delivery', () => {
     await new Promise((r) => setTimeout(r, 200));
     await announce(true);
     await new Promise((r) => setTimeout(r, 200));
-    await t.app.jobs.runDueJobs(new Date());
-    await t.app.jobs.runDueJobs(new Date());
+    await t.app.jobs.runDueJobs(justAfter());
+    await t.app.jobs.runDueJobs(justAfter());
     expect((await deliveries(id)).map((d) => d.event_type)).toEqual(['modem.down', 'modem.up']);
     expect(rx.at('/modem').map((r) => JSON.parse(r.body) as { type: string; data: { ports: Array<{ id: string }> } }))
       .toEqual([expect.objectContaining({ type: 'modem.down', data: { imei: modem.imei, ports: [expect.objectContaining({ id: portId })] } }),
@@ -244,7 +250,7 @@ describe('SSRF', () => {
       const ids: string[] = [];
       for (const url of targets) ids.push((await createEndpoint(c, url, ['balance.low'], strict)).id);
       await publishWebhookEvent(strict.ctx.db, c.id, 'balance.low', {});
-      await strict.app.jobs.runDueJobs(new Date());
+      await strict.app.jobs.runDueJobs(justAfter());
       const rows = await strict.ctx.db.selectFrom('webhook_deliveries').select(['endpoint_id', 'status', 'last_error', 'response_status'])
         .where('user_id', '=', c.id).execute();
       expect(rows).toHaveLength(targets.length);
