@@ -60,6 +60,9 @@ describe('hosts and abuse handling in the console', () => {
       tariff_id: tariff._id, country_id: tariff.country_id, carrier_id: tariff.carrier_id, region_id: tariff.region_id,
       isShared: tariff.isShared, rotationInterval: tariff.rotationInterval, modemCount: 1,
     });
+    // Leave the dashboard first: its next poll without the cookie would send the page to sign-in by itself and abort
+    // the navigation below (net::ERR_ABORTED, seen in CI).
+    await page.goto('about:blank');
     await context.clearCookies();
     await signIn(page, server.url, 'en', operator, { redirect: '/en/admin' });
     await page.waitForURL(`${server.url}/en/admin`);

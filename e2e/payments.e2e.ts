@@ -363,6 +363,8 @@ describe('money in: add funds, pay, renew', () => {
       await page.goto(`${server.url}/${lng}/pending-payments`);
       await page.getByRole('heading', { level: 1, name: exact(t(lng, 'common:nav.pendingPayments')) }).waitFor();
       await visitCheck(page, `payments-${lng}-phone-pending`);
+      // Leave the page first: a poll without the cookie would navigate by itself and abort the next sign-in's goto.
+      await page.goto('about:blank');
       await page.context().clearCookies();
     }
   });
