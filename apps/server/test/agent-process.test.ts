@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -7,7 +6,6 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -17,6 +15,7 @@ import { demoHostKey, issueHostKey } from '../src/modules/traffic/host-keys.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
+import { copyTemplateDatabase } from './template-db.js';
 
 // The stand-alone agent as its own process (issue 11, item 7) against a server on PostgreSQL that is stopped and
 // started again: the agent keeps serving through the outage, reconnects, and obeys a change made after; then the agent
@@ -29,7 +28,7 @@ interface Running { t: TestApp; database: DatabaseHandle }
 let server: Running | null = null;
 let serverPort = 0;
 let dbUrl = '';
-let dbName = '';
+let dropDatabase: (() => Promise<void>) | undefined;
 let agent: ChildProcess | null = null;
 let agentDir = '';
 let site: Server;
@@ -110,14 +109,9 @@ describeOnPostgres('a stand-alone agent process', () => {
   beforeAll(async () => {
     const template = inject('dbTemplate');
     if (template.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    dbName = `cellport_agent_${process.pid}_${randomBytes(3).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: template.url });
-    await admin.connect();
-    await admin.query(`create database ${dbName} template ${template.template}`);
-    await admin.end();
-    const u = new URL(template.url);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
+    const copy = await copyTemplateDatabase(template);
+    dropDatabase = copy.drop;
+    dbUrl = copy.url;
 
     site = createServer((req, res) => {
       if (req.url === '/big') {
@@ -164,12 +158,7 @@ describeOnPostgres('a stand-alone agent process', () => {
     await server?.t.close();
     site?.close();
     if (agentDir) await rm(agentDir, { recursive: true, force: true });
-    if (dbName) {
-      const admin = new pg.Client({ connectionString: inject('dbTemplate').kind === 'postgres' ? (inject('dbTemplate') as { url: string }).url : '' });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
-    }
+    await dropDatabase?.();
   });
 
   it('serves from the modem\'s own address and keeps serving while the server restarts; a change after the restart applies', async () => {

@@ -1,11 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 // The fake HiLink dongles and IP echo of the agent's own tests (test support; the server's code never imports the agent).
 import { FakeHilink, startEchoServer } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
@@ -16,6 +14,7 @@ import { seedCatalog } from '../src/db/seed/catalog.js';
 import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
 import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
+import { copyTemplateDatabase } from './template-db.js';
 
 // Issue 15, "Done when" (first half), end to end: a stand-alone agent process with a modems file of two fake HiLink
 // dongles registers them (the heartbeat's inventory), an operator adds both through the console API (POST
@@ -27,7 +26,7 @@ const IMEI_A = '867123456789012';
 const IMEI_B = '867123456789029';
 
 let t: TestApp;
-let dbName = '';
+let dropDatabase: (() => Promise<void>) | undefined;
 let agent: ChildProcess | null = null;
 let agentDir = '';
 const cleanup: Array<() => Promise<unknown> | void> = [];
@@ -61,18 +60,13 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
   beforeAll(async () => {
     const template = inject('dbTemplate');
     if (template.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    dbName = `cellport_modems_${process.pid}_${randomBytes(3).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: template.url });
-    await admin.connect();
-    await admin.query(`create database ${dbName} template ${template.template}`);
-    await admin.end();
-    const u = new URL(template.url);
-    u.pathname = `/${dbName}`;
+    const copy = await copyTemplateDatabase(template);
+    dropDatabase = copy.drop;
     const config = loadConfig({
       NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test',
       WEB_DIST: '/nonexistent', SESSION_SECRET: 'real-modems-test-secret-0123456789abcdef', MODEM_CONTROL: 'agent',
     });
-    const database = await openDatabase({ databaseUrl: u.toString(), dataDir: '', poolSize: 5 });
+    const database = await openDatabase({ databaseUrl: copy.url, dataDir: '', poolSize: 5 });
     const { app, ctx } = await buildApp({ config, database, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     t = { app, ctx, config, close: async () => { await app.close(); await database.close(); } };
@@ -84,13 +78,7 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
     for (const fn of cleanup.splice(0).reverse()) await fn();
     await t?.close();
     if (agentDir) await rm(agentDir, { recursive: true, force: true });
-    if (dbName) {
-      const template = inject('dbTemplate');
-      const admin = new pg.Client({ connectionString: template.kind === 'postgres' ? template.url : '' });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
-    }
+    await dropDatabase?.();
   });
 
   it('registers the dongles, an operator adds them, a customer buys one, and a rotation changes the IP the echo sees', async () => {

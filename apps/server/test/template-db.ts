@@ -38,16 +38,28 @@ export async function prepareTemplate(): Promise<Template> {
   return { kind: 'pglite', dumpFile, cleanup: () => rm(dumpFile, { force: true }) };
 }
 
+/**
+ * A fresh PostgreSQL database copied from the template, by its URL: for tests that start and stop servers (or other
+ * processes) on it themselves. drop() removes it.
+ */
+export async function copyTemplateDatabase(template: Extract<Template, { kind: 'postgres' }>): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cellport_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin(template.url, async (c) => { await c.query(`create database ${name} template ${template.template}`); });
+  return {
+    url: withDatabase(template.url, name),
+    drop: () => admin(template.url, async (c) => { await c.query(`drop database if exists ${name} with (force)`); }),
+  };
+}
+
 /** A fresh database for one test file, copied from the template. */
 export async function openTestDatabase(template: Template): Promise<DatabaseHandle> {
   if (template.kind === 'postgres') {
-    const name = `cellport_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await admin(template.url, async (c) => { await c.query(`create database ${name} template ${template.template}`); });
-    const handle = await openDatabase({ databaseUrl: withDatabase(template.url, name), dataDir: '', poolSize: 20 });
+    const copy = await copyTemplateDatabase(template);
+    const handle = await openDatabase({ databaseUrl: copy.url, dataDir: '', poolSize: 20 });
     const close = handle.close.bind(handle);
     handle.close = async () => {
       await close();
-      await admin(template.url, async (c) => { await c.query(`drop database if exists ${name} with (force)`); });
+      await copy.drop();
     };
     return handle;
   }
