@@ -6,7 +6,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
@@ -63,16 +63,13 @@ function startAgent(): ChildProcess {
   return child;
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, limitMs = 20_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  let last: unknown;
-  for (;;) {
-    const value = await probe().catch((err: unknown) => { last = err; return undefined; });
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (last: ${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits (vi.waitFor, every 50 ms) until the probe gives a value; on time-out, the probe's last error or what was awaited. */
+const until = <T>(probe: () => Promise<T | undefined>, what: string, timeout = 20_000) =>
+  vi.waitFor(async () => {
+    const value = await probe();
+    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+    return value;
+  }, { timeout, interval: 50 });
 
 /**
  * One plain-forwarded request through the port, on a raw socket so the client knows exactly how many bytes it sent

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
 // The fake HiLink dongles and IP echo of the agent's own tests (test support; the server's code never imports the agent).
 import { FakeHilink, startEchoServer } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
 import { buildApp } from '../src/app.js';
@@ -31,16 +31,13 @@ let agent: ChildProcess | null = null;
 let agentDir = '';
 const cleanup: Array<() => Promise<unknown> | void> = [];
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, limitMs = 30_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  let last: unknown;
-  for (;;) {
-    const value = await probe().catch((err: unknown) => { last = err; return undefined; });
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (last: ${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits (vi.waitFor, every 100 ms) until the probe gives a value; on time-out, the probe's last error or what was awaited. */
+const until = <T>(probe: () => Promise<T | undefined>, what: string, timeout = 30_000) =>
+  vi.waitFor(async () => {
+    const value = await probe();
+    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+    return value;
+  }, { timeout, interval: 100 });
 
 /** A GET through the customer's HTTP proxy port, on a raw socket (HTTP/1.0: no chunked body): the status and the body. */
 async function throughProxy(port: number, login: string, password: string, target: string): Promise<{ status: number; body: string }> {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as IoServer, type Socket as IoSocket } from 'socket.io';
 import { ProxyAgent, request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HOST_PROTOCOL, heartbeatSchema, type DesiredModem, type DesiredState, type Heartbeat, type RotateReply } from '@cellport/shared/schemas/host-protocol';
 import { loadAgentConfig } from '../config.js';
 import { runAgent } from '../run-agent.js';
@@ -31,15 +31,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function until<T>(probe: () => T | undefined, what: string, limitMs = 10_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Waits (vi.waitFor, every 25 ms) until the probe gives a value; on time-out, the probe's last error or what was awaited. */
+const until = <T>(probe: () => T | undefined, what: string, timeout = 10_000) =>
+  vi.waitFor(async () => {
+    const value = await probe();
+    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+    return value;
+  }, { timeout, interval: 25 });
 
 describe('an agent with a modems file', () => {
   it('reports every configured modem, serves the known one from its egress, rotates to the IP the echo sees, and replies ip_collision', async () => {

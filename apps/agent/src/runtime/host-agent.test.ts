@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { Server as IoServer, type Socket as IoSocket } from 'socket.io';
 import { SocksClient } from 'socks';
 import { ProxyAgent, request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   HOST_KEY_REFUSED, HOST_PROTOCOL, type DesiredModem, type DesiredState, type PortAccess, type RotateReply, type TrafficReport,
 } from '@cellport/shared/schemas/host-protocol';
@@ -35,16 +35,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Polls a condition the agent reaches by itself (a state applied, a clock passing); bounded, never a fixed sleep. */
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, limitMs = 10_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
+/**
+ * Waits (vi.waitFor, every 25 ms) for a condition the agent reaches by itself (a state applied, a clock passing) until
+ * the probe gives a value; bounded, never a fixed sleep.
+ */
+const until = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeout = 10_000) =>
+  vi.waitFor(async () => {
     const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+    return value;
+  }, { timeout, interval: 25 });
 
 beforeAll(async () => {
   site = createHttpServer((req, res) => res.end(req.socket.remoteAddress?.replace('::ffff:', '')));
