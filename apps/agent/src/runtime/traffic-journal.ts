@@ -26,6 +26,7 @@ export class TrafficJournal {
   private readonly dir: string;
   private seq = 0;
   private recovered = false;
+  private dirMade = false;
   constructor(dataDir: string) { this.dir = join(dataDir, 'traffic'); }
 
   /** Appends counted bytes to the log, synchronously (called on the proxy's hot path only once per closed connection batch). */
@@ -33,7 +34,11 @@ export class TrafficJournal {
     if (samples.length === 0) return;
     let lines = '';
     for (const s of samples) lines += `${s.portId}\t${s.intervalStart}\t${s.bytesIn}\t${s.bytesOut}\n`;
-    mkdirSync(this.dir, { recursive: true });
+    // Once per journal, not per record: this runs whenever connections close.
+    if (!this.dirMade) {
+      mkdirSync(this.dir, { recursive: true });
+      this.dirMade = true;
+    }
     appendFileSync(join(this.dir, LOG), lines);
   }
 
