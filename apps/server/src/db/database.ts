@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { Kysely, PostgresDialect, type Dialect, type Transaction } from 'kysely';
 import { pgListener } from './pg-listener.js';
 import { preparingPool } from './prepared-statements.js';
 import type { DB } from './schema.js';
 
 export type Database = Kysely<DB>;
+/** A transaction over the same schema: repositories and services take one to join the caller's unit of work. */
+export type Tx = Transaction<DB>;
 
 export interface DatabaseHandle {
   db: Database;

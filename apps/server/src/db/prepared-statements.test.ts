@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../test/helpers.js';
-import type { Tx } from '../modules/ledger/ledger.service.js';
+import type { Tx } from '../db/database.js';
 import { openDatabase } from './database.js';
 
 // Protocol-level prepared statements exist only on a PostgreSQL server; PGlite runs in-process.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared';
 import { sql } from 'kysely';
 import { AppError } from '../lib/app-error.js';
-import type { Tx } from '../modules/ledger/ledger.service.js';
+import type { Tx } from '../db/database.js';
 import { NotificationsService } from '../modules/notifications/notifications.service.js';
 import type { PurchasesService } from '../modules/purchases/purchases.service.js';
 import { publishWebhookEvent } from '../modules/webhooks/webhook-events.js';

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { Database } from '../db/database.js';
-import type { Tx } from '../modules/ledger/ledger.service.js';
+import type { Database, Tx } from '../db/database.js';
 
 export interface ScheduledJob { kind: string; key: string; runAt: Date; payload: Record<string, unknown> }
 /**

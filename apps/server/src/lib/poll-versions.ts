@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import type { Database, DatabaseHandle } from '../db/database.js';
-import type { Tx } from '../modules/ledger/ledger.service.js';
+import type { Database, DatabaseHandle, Tx } from '../db/database.js';
 
 /** Polled resources whose per-customer version lives in memory (docs/decisions/012-realtime.md). */
 export type PollKind = 'notifications' | 'pendingCrypto';

@@ -4,9 +4,8 @@ import { dirname, join } from 'node:path';
 import { LANGUAGES, type Language } from '@cellport/shared';
 import { PERIOD_DAYS, type Country, type RotationTag, type Tariff } from '@cellport/shared/schemas/catalog';
 import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { LocalizedNames } from '../../db/tables/catalog.js';
-import type { Tx } from '../ledger/ledger.service.js';
 
 const localesDir = join(dirname(createRequire(import.meta.url).resolve('@cellport/shared/package.json')), 'locales');
 const TAG_TEXTS = Object.fromEntries(LANGUAGES.map((lng) => [

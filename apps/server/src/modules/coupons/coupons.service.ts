@@ -1,9 +1,8 @@
 import type { Coupon } from '@cellport/shared/schemas/catalog';
 import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { CouponsTable } from '../../db/tables/ledger.js';
 import { AppError } from '../../lib/app-error.js';
-import type { Tx } from '../ledger/ledger.service.js';
 
 type CouponRow = Omit<CouponsTable, 'id' | 'used_count' | 'created_at'> & { id: string; used_count: number; created_at: Date };
 export interface CouponScope { tariffIds: string[]; countryIds: string[] }

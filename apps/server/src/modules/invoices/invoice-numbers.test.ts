@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
-import type { Tx } from '../ledger/ledger.service.js';
+import type { Tx } from '../../db/database.js';
 import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
 import { invoiceNumber, numberPendingInvoices } from './invoice-numbers.js';
 import { issueInvoice } from './invoices.service.js';

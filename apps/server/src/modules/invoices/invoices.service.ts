@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Invoice } from '@cellport/shared/schemas/payments';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { InvoiceLineRow } from '../../db/tables/payments.js';
-import type { Tx } from '../ledger/ledger.service.js';
 import type { InvoiceNumbering } from './invoice-numbers.js';
 import { invoiceTexts } from './invoice-texts.js';
 

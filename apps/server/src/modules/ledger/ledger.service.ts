@@ -1,10 +1,7 @@
-import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { DB } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { Database, Tx } from '../../db/database.js';
 import type { CoinColumn } from '../../db/tables/ledger.js';
 import { AppError } from '../../lib/app-error.js';
-
-export type Tx = Transaction<DB>;
 
 export interface LedgerEntryInput {
   userId: string;

@@ -5,9 +5,8 @@ import { dirname, join } from 'node:path';
 import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@cellport/shared';
 import { OPERATOR_MESSAGE_MAX, type Notification } from '@cellport/shared/schemas/notifications';
 import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import { pollBump } from '../../lib/poll-versions.js';
-import type { Tx } from '../ledger/ledger.service.js';
 
 export type NotificationType = 'payment' | 'other';
 export type NotificationParams = Record<string, string | number>;

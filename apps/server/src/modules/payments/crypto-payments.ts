@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { SAT_PER_BTC } from '../../integrations/rates/decimal-rate.js';
 import { AppError } from '../../lib/app-error.js';
-import type { Tx } from '../ledger/ledger.service.js';
+import type { Tx } from '../../db/database.js';
 import type { Fulfilment } from './fulfilment.js';
 import type { Quote } from './order-pricing.js';
 import type { OrderRow } from './order-view.js';

@@ -1,8 +1,7 @@
 import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/payments';
 import type { Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { PaymentOrdersTable } from '../../db/tables/payments.js';
-import type { Tx } from '../ledger/ledger.service.js';
 
 export type OrderRow = Selectable<PaymentOrdersTable>;
 

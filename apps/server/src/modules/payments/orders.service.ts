@@ -1,9 +1,8 @@
 import type { Language } from '@cellport/shared';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { OrderProvider } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import type { Tx } from '../ledger/ledger.service.js';
 import type { Quote } from './order-pricing.js';
 import type { OrderRow } from './order-view.js';
 import { announcePendingCrypto } from './pending-crypto-poll.js';

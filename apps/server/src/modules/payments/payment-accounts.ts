@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { Tx } from '../ledger/ledger.service.js';
+import type { Database, Tx } from '../../db/database.js';
 
 /**
  * The account's derivation index for its deposit addresses, allocated once from a sequence (so two accounts never

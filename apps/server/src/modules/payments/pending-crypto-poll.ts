@@ -1,5 +1,5 @@
 import { bumpPollVersion } from '../../lib/poll-versions.js';
-import type { Tx } from '../ledger/ledger.service.js';
+import type { Tx } from '../../db/database.js';
 import { cryptoToApi, type OrderRow } from './order-view.js';
 
 /** The realtime actions of 'pending_crypto_payment' (spec §4): add sets it, update merges data, cancel clears it. */

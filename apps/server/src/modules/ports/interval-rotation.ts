@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import { modemDriverFor } from '../../integrations/modem-control/drivers.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { Tx } from '../ledger/ledger.service.js';
 import { RotationService } from './rotation.service.js';
 
 /**

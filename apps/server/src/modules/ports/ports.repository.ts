@@ -1,8 +1,7 @@
 import type { Language } from '@cellport/shared';
 import type { Port } from '@cellport/shared/schemas/catalog';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import { localized } from '../catalog/catalog.service.js';
-import type { Tx } from '../ledger/ledger.service.js';
 import { rotationToken } from './port-credentials.js';
 
 /** Reads a customer's ports with everything the Your Proxies page shows, always scoped by user id. */

@@ -1,5 +1,5 @@
 import type { JobQueue, ScheduledJob } from '../../jobs/queue.js';
-import type { Tx } from '../ledger/ledger.service.js';
+import type { Tx } from '../../db/database.js';
 
 const DAY_MS = 86_400_000;
 export const AUTO_RENEW_BEFORE_MS = DAY_MS;

@@ -4,7 +4,7 @@ import {
   couponDiscount, PERIOD_DAYS, renewalPrice, type BuyRequest, type Payment, type Port, type PurchaseResponse, type RenewRequest,
 } from '@cellport/shared/schemas/catalog';
 import { sql, type Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { PaymentsTable } from '../../db/tables/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
@@ -12,7 +12,7 @@ import { localized } from '../catalog/catalog.service.js';
 import { CouponsService } from '../coupons/coupons.service.js';
 import { invoiceTexts } from '../invoices/invoice-texts.js';
 import { issueInvoice, type InvoiceLineInput } from '../invoices/invoices.service.js';
-import { LedgerService, type Tx } from '../ledger/ledger.service.js';
+import { LedgerService } from '../ledger/ledger.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';

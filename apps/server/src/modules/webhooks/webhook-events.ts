@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { WebhookEventType } from '@cellport/shared/schemas/webhooks';
-import type { Database } from '../../db/database.js';
-import type { Tx } from '../ledger/ledger.service.js';
+import type { Database, Tx } from '../../db/database.js';
 
 /** A Standard Webhooks message id. */
 export const newMessageId = () => `msg_${randomBytes(16).toString('base64url')}`;

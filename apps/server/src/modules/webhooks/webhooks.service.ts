@@ -3,10 +3,9 @@ import {
   WEBHOOK_ENDPOINTS_PER_CUSTOMER_MAX, WEBHOOK_LOG_LIMIT, WEBHOOK_RETRY_WINDOW_HOURS, WEBHOOK_TEST_EVENT,
   type WebhookDelivery, type WebhookEndpoint, type WebhookEventType,
 } from '@cellport/shared/schemas/webhooks';
-import type { Database } from '../../db/database.js';
+import type { Database, Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import type { Tx } from '../ledger/ledger.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { newMessageId, webhookPayload } from './webhook-events.js';
 import { newWebhookSecret, signWebhook, WebhookSecretBox } from './webhook-signing.js';

@@ -7,7 +7,7 @@ import type { AppContext } from '../../../context.js';
 import { tariffToApi } from '../../catalog/catalog.service.js';
 import type { TariffsTable } from '../../../db/tables/catalog.js';
 import { AppError } from '../../../lib/app-error.js';
-import type { Tx } from '../../ledger/ledger.service.js';
+import type { Tx } from '../../../db/database.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
 

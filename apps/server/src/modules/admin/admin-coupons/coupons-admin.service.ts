@@ -1,8 +1,7 @@
 import type { AdminCoupon, CouponPatchRequest, CouponRedemptionsResponse, CouponRequest } from '@cellport/shared/schemas/admin';
-import type { Database } from '../../../db/database.js';
+import type { Database, Tx } from '../../../db/database.js';
 import type { CouponsTable } from '../../../db/tables/ledger.js';
 import { AppError } from '../../../lib/app-error.js';
-import type { Tx } from '../../ledger/ledger.service.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
 

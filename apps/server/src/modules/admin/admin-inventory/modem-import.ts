@@ -1,7 +1,7 @@
 import { ERRORS } from '@cellport/shared';
 import { ADMIN_LIMITS, MODEM_CSV_COLUMNS } from '@cellport/shared/schemas/admin';
 import * as z from 'zod/mini';
-import type { Tx } from '../../ledger/ledger.service.js';
+import type { Tx } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
 import { parseCsv } from './csv.js';
 import { normalizeModem } from './modem-values.js';

@@ -1,7 +1,6 @@
-import type { Database } from '../../../db/database.js';
+import type { Database, Tx } from '../../../db/database.js';
 import type { ModemsTable } from '../../../db/tables/ports.js';
 import { AppError } from '../../../lib/app-error.js';
-import type { Tx } from '../../ledger/ledger.service.js';
 import { constraintOf, isUniqueViolation } from '../db-errors.js';
 
 export type ModemValues = Pick<ModemsTable, 'imei' | 'host_id' | 'http_port' | 'socks_port' | 'ext_ip' | 'country_id' | 'carrier_id'

@@ -3,7 +3,8 @@ import type {
 } from '@cellport/shared/schemas/admin';
 import type { App, AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
-import { LedgerService, type Tx } from '../../ledger/ledger.service.js';
+import { LedgerService } from '../../ledger/ledger.service.js';
+import type { Tx } from '../../../db/database.js';
 import { Fulfilment } from '../../payments/fulfilment.js';
 import { paymentsRuntime } from '../../payments/payments-runtime.js';
 import {

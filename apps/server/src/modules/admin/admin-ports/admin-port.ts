@@ -1,6 +1,5 @@
 import type { AdminPort } from '@cellport/shared/schemas/admin';
-import type { Database } from '../../../db/database.js';
-import type { Tx } from '../../ledger/ledger.service.js';
+import type { Database, Tx } from '../../../db/database.js';
 
 /** The columns of a port as the console shows it (with its modem's IMEI and IP). */
 export function selectAdminPorts(q: Database | Tx) {

@@ -1,5 +1,4 @@
-import type { Database } from '../../../db/database.js';
-import type { Tx } from '../../ledger/ledger.service.js';
+import type { Database, Tx } from '../../../db/database.js';
 
 /** Settings operators edit in the console; a row overrides the configured value of the same meaning. */
 export const OPERATOR_SETTING_KEYS = ['documentationUrl', 'paypalReceiverEmail'] as const;

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { AuditQuery, AuditResponse } from '@cellport/shared/schemas/admin';
-import type { Database } from '../../../db/database.js';
-import type { Tx } from '../../ledger/ledger.service.js';
+import type { Database, Tx } from '../../../db/database.js';
 import { containsPattern, paging } from '../admin-http.js';
 import { redact } from './redact.js';
 
