@@ -77,6 +77,14 @@ export const signUpRequestSchema = z.object({
 export type SignUpRequest = z.input<typeof signUpRequestSchema>;
 
 export const checkLoginRequestSchema = z.object({ login: loginSchema, name: nameSchema });
+/** POST /api/v1/check-login: the login and name are free (otherwise an error answer). */
+export const checkLoginResponseSchema = z.object({ error: z.null() });
+export type CheckLoginResponse = z.infer<typeof checkLoginResponseSchema>;
+/** POST /api/v1/signup: the address the confirmation e-mail went to. */
+export const signUpResponseSchema = z.object({ error: z.null(), email: z.string() });
+export type SignUpResponse = z.infer<typeof signUpResponseSchema>;
+/** GET /api/v1/verify-email/:token, the link of the confirmation e-mail. */
+export const verifyEmailParamsSchema = z.object({ token: z.string() });
 
 export const credentialsSchema = z.object({
   login: loginSchema,
@@ -114,6 +122,11 @@ export const resetPasswordFormSchema = z.object({ password: passwordSchema, repe
   .check(sameTwice());
 
 export const captchaVerifySchema = z.object({ 'g-recaptcha-response': text().check(z.minLength(1), z.maxLength(10_000)) });
+/** GET /api/v1/captcha/challenge: an ALTCHA proof-of-work challenge. */
+export const captchaChallengeSchema = z.object({
+  algorithm: z.string(), challenge: z.string(), maxnumber: z.number(), salt: z.string(), signature: z.string(),
+});
+export type CaptchaChallenge = z.infer<typeof captchaChallengeSchema>;
 export const captchaConfigSchema = z.object({
   provider: z.enum(['altcha', 'recaptcha', 'off']),
   siteKey: z.nullable(text()),

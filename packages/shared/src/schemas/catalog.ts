@@ -226,8 +226,11 @@ export const publicRotateResponseSchema = z.object({ old_ip: text(), new_ip: tex
 export type RotateResponse = z.infer<typeof rotateResponseSchema>;
 export type RotationLinkResponse = z.infer<typeof rotationLinkResponseSchema>;
 export type PublicRotateResponse = z.infer<typeof publicRotateResponseSchema>;
-/** 429 body of a rotation asked for too soon. */
-export const rotationTooSoonSchema = z.object({ error: text(), code: z.literal('ROTATION_TOO_SOON'), retryAfter: z.number() });
+/**
+ * 429 body of the rotation routes: a rotation asked for too soon (code ROTATION_TOO_SOON), or the rate limiter's
+ * answer (RATE_LIMITED), which every 429 gives in this same shape.
+ */
+export const rotationTooSoonSchema = z.object({ error: z.string(), code: z.string(), retryAfter: z.number() });
 
 // ---- payments -----------------------------------------------------------------------------------------------------
 

@@ -29,3 +29,5 @@ export type NotificationsResponse = z.infer<typeof notificationsResponseSchema>;
 
 export const notificationParamsSchema = z.object({ id: z.uuid() });
 export const successResponseSchema = z.object({ success: z.boolean() });
+/** GET /api/v1/unsubscribe/:token, the signed link of a marketing e-mail. */
+export const unsubscribeParamsSchema = z.object({ token: z.string().check(z.maxLength(300)) });

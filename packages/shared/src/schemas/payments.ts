@@ -304,6 +304,10 @@ export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
 export const invoicesResponseSchema = z.object({ data: z.array(invoiceSchema) });
 /** GET /api/v1/invoices/:id.pdf */
 export const invoicePdfParamsSchema = z.object({ id: idSchema });
+/** GET /api/v1/invoices/:file: ':file' is '<uuid>.pdf' (the router cannot split a parameter at a dot; the route checks it). */
+export const invoiceFileParamsSchema = z.object({ file: z.string().check(z.maxLength(60)) });
+/** ?lng=en|ru|cn prints the invoice in that language; an unknown value is ignored. */
+export const invoiceFileQuerySchema = z.object({ lng: z.optional(z.string().check(z.maxLength(10))) });
 
 // ---- realtime (bus) -----------------------------------------------------------------------------------------------
 

@@ -1,14 +1,9 @@
-import { captchaConfigSchema, captchaVerifySchema, okSchema } from '@cellport/shared/schemas/auth';
-import { z } from 'zod';
+import { captchaChallengeSchema, captchaConfigSchema, captchaVerifySchema, okSchema } from '@cellport/shared/schemas/auth';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Captcha } from '../../integrations/captcha/captcha.js';
 import type { CaptchaGate } from './captcha-gate.js';
 import { authRateLimit } from './http.js';
-
-const challengeSchema = z.object({
-  algorithm: z.string(), challenge: z.string(), maxnumber: z.number(), salt: z.string(), signature: z.string(),
-});
 
 /** The captcha a browser passes once before it may check credentials or sign in. */
 export function registerCaptchaRoutes(app: App, { config }: AppContext, captcha: Captcha, gate: CaptchaGate): void {
@@ -19,7 +14,7 @@ export function registerCaptchaRoutes(app: App, { config }: AppContext, captcha:
 
   app.get('/api/v1/captcha/challenge', {
     config: authRateLimit(config),
-    schema: { response: { 200: challengeSchema } },
+    schema: { response: { 200: captchaChallengeSchema } },
   }, async (_request, reply) => {
     const challenge = await captcha.challenge();
     if (!challenge) throw new AppError('NOT_FOUND', 404);

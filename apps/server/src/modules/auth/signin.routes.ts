@@ -1,7 +1,6 @@
 import { ERRORS, type ErrorCode } from '@cellport/shared';
 import { checkCredentialsResponseSchema, credentialsSchema, okSchema, signInFormSchema, type CheckCredentialsResponse } from '@cellport/shared/schemas/auth';
 import type { FastifyRequest } from 'fastify';
-import * as zm from 'zod/mini';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { safeRedirect } from '../../lib/safe-redirect.js';
@@ -63,7 +62,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
     errorHandler: formErrorHandler(signInPage),
   }, async (request, reply) => {
     gate.require(request);
-    const parsed = zm.safeParse(signInFormSchema, formFields(request.body));
+    const parsed = signInFormSchema.safeParse(formFields(request.body));
     if (!parsed.success) throw new AppError('VALIDATION', 400);
     const outcome = await auth.signIn(parsed.data);
     const code = failureCode(outcome);

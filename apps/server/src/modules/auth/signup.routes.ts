@@ -1,6 +1,7 @@
-import { checkLoginRequestSchema, emailRequestSchema, okSchema, signUpRequestSchema } from '@cellport/shared/schemas/auth';
-import * as zm from 'zod/mini';
-import { z } from 'zod';
+import {
+  checkLoginRequestSchema, checkLoginResponseSchema, emailRequestSchema, okSchema, signUpRequestSchema, signUpResponseSchema,
+  verifyEmailParamsSchema,
+} from '@cellport/shared/schemas/auth';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthService } from './auth.service.js';
@@ -14,7 +15,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
 
   app.post('/api/v1/check-login', {
     config: limit,
-    schema: { body: checkLoginRequestSchema, response: { 200: z.object({ error: z.null() }) } },
+    schema: { body: checkLoginRequestSchema, response: { 200: checkLoginResponseSchema } },
   }, async (request) => {
     await auth.assertEmailFree(request.body.login);
     return { error: null };
@@ -22,7 +23,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
 
   app.post('/api/v1/signup', {
     config: limit,
-    schema: { body: signUpRequestSchema, response: { 200: z.object({ error: z.null(), email: z.string() }) } },
+    schema: { body: signUpRequestSchema, response: { 200: signUpResponseSchema } },
   }, async (request) => ({ error: null, email: await auth.signUp(request.body) }));
 
   // The native form: same fields, answered with redirects so it works without JavaScript.
@@ -31,7 +32,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
     errorHandler: formErrorHandler((request, code) => `/${languageOf(formFields(request.body).language)}/sign-up?error=${code}`),
   }, async (request, reply) => {
     const fields = formFields(request.body);
-    const parsed = zm.safeParse(signUpRequestSchema, {
+    const parsed = signUpRequestSchema.safeParse({
       ...fields,
       language: languageOf(fields.language),
       marketing: TRUE_WORDS.has((fields.marketing ?? '').toLowerCase()),
@@ -43,7 +44,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
 
   app.get('/api/v1/verify-email/:token', {
     config: limit,
-    schema: { params: z.object({ token: z.string() }) },
+    schema: { params: verifyEmailParamsSchema },
     errorHandler: formErrorHandler((_request, code) => `/en/sign-in?error=${code}`),
   }, async (request, reply) => {
     const { token } = request.params;

@@ -1,9 +1,8 @@
-import { z } from 'zod';
+import { outboxQuerySchema, outboxResponseSchema } from '@cellport/shared/schemas/dev';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 
-const outboxItem = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string(), createdAt: z.string() });
 const OUTBOX_LIMIT = 50;
 
 /** A client on this machine: 127.0.0.0/8 or ::1, also as IPv4-mapped IPv6. The socket's own address, never a header. */
@@ -23,8 +22,8 @@ export function registerDev(app: App, { config, db }: AppContext): void {
   app.get('/api/v1/dev/outbox', {
     config: { rateLimit: { max: Math.max(config.RATE_LIMIT_AUTH_PER_MINUTE, 120), timeWindow: '1 minute' } },
     schema: {
-      querystring: z.object({ to: z.string().max(254).optional() }),
-      response: { 200: z.array(outboxItem) },
+      querystring: outboxQuerySchema,
+      response: { 200: outboxResponseSchema },
     },
   }, async (request) => {
     if (config.isProduction) throw new AppError('NOT_FOUND', 404);

@@ -1,15 +1,13 @@
 import { isLanguage } from '@cellport/shared/constants';
-import { invoicesResponseSchema } from '@cellport/shared/schemas/payments';
-import { z } from 'zod';
+import { invoiceFileParamsSchema, invoiceFileQuerySchema, invoicesResponseSchema } from '@cellport/shared/schemas/payments';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
-import { InvoicesService } from './invoices.service.js';
 
 /** GET /api/v1/invoices and GET /api/v1/invoices/:id.pdf (the customer's own only; another's answers 404). */
-export function registerInvoices(app: App, ctx: AppContext): void {
-  const invoices = new InvoicesService(ctx.db, ctx.invoiceNumbering);
+export function registerInvoices(app: App, ctx: AppContext, { invoices }: Services): void {
 
   app.get('/api/v1/invoices', { onRequest: requireUser, schema: { response: { 200: invoicesResponseSchema } } },
     async (request, reply) => {
@@ -21,7 +19,7 @@ export function registerInvoices(app: App, ctx: AppContext): void {
   // Printed in the customer's language (users.language); ?lng=en|ru|cn overrides it, an unknown value is ignored.
   app.get('/api/v1/invoices/:file', {
     onRequest: requireUser,
-    schema: { params: z.object({ file: z.string().max(60) }), querystring: z.object({ lng: z.string().max(10).optional() }) },
+    schema: { params: invoiceFileParamsSchema, querystring: invoiceFileQuerySchema },
   },
     async (request, reply) => {
       const m = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.pdf$/i.exec(request.params.file);

@@ -1,23 +1,21 @@
 import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared';
 import {
-  notificationParamsSchema, notificationSchema, notificationsResponseSchema, successResponseSchema,
+  notificationParamsSchema, notificationSchema, notificationsResponseSchema, successResponseSchema, unsubscribeParamsSchema,
 } from '@cellport/shared/schemas/notifications';
-import { z } from 'zod';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { notFound } from '../../lib/app-error.js';
 import { conditionalPoll } from '../../lib/poll-versions.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { NotificationEmails } from './notification-emails.js';
-import { NotificationsRepository } from './notifications.repository.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { userIdFromUnsubscribeToken } from './unsubscribe-token.js';
 
 const SWEEP_EVERY_MS = 60_000;
 
 /** The bell: list (polled every 3 s, cheap when unchanged), mark read, read all; and the unsubscribe link. */
-export function registerNotifications(app: App, ctx: AppContext): void {
-  const repository = new NotificationsRepository(ctx.db);
-  const emails = new NotificationEmails(ctx);
+export function registerNotifications(app: App, ctx: AppContext, services: Services): void {
+  const repository = services.notificationsRepository;
+  const emails = services.notificationEmails;
 
   // E-mails leave after the commit that created them; one instance wins each (see NotificationEmails).
   const stopMail = ctx.pollVersions.onChange((change) => {
@@ -62,7 +60,7 @@ export function registerNotifications(app: App, ctx: AppContext): void {
   // Opened from an e-mail: a GET that changes one thing only (consent off), idempotent, with a signed token.
   app.get('/api/v1/unsubscribe/:token', {
     config: { crossSite: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
-    schema: { hide: true, params: z.object({ token: z.string().max(300) }) },
+    schema: { hide: true, params: unsubscribeParamsSchema },
   }, async (request, reply) => {
     const userId = userIdFromUnsubscribeToken(request.params.token, ctx.config.secret);
     const user = userId

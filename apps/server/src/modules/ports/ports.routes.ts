@@ -1,9 +1,8 @@
 import {
   portParamsSchema, portPatchRequestSchema, portSchema, portsResponseSchema, publicRotateResponseSchema,
-  rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema, type Port,
+  rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema, rotationTooSoonSchema, type Port,
 } from '@cellport/shared/schemas/catalog';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
-import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
 import { hashToken } from '../../lib/tokens.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
@@ -13,8 +12,6 @@ import { rotationServiceFor } from './interval-rotation.js';
 import { PortsListCache } from './ports-list-cache.js';
 import { PortsRepository } from './ports.repository.js';
 import { PortsService } from './ports.service.js';
-
-const tooSoonSchema = z.object({ error: z.string(), code: z.string(), retryAfter: z.number() });
 
 /** The customer's ports ("modems" in the API): list, settings, rotation and rotation links. */
 export async function registerPorts(app: App, ctx: AppContext): Promise<void> {
@@ -47,7 +44,7 @@ export async function registerPorts(app: App, ctx: AppContext): Promise<void> {
     async (request) => service.update(currentUser(request).userId, request.params.id, request.body, requestLanguage(request)));
 
   app.post('/api/v1/modems/:id/rotate',
-    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotateResponseSchema, 429: tooSoonSchema } } },
+    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotateResponseSchema, 429: rotationTooSoonSchema } } },
     async (request) => rotation.rotateOwnPort(currentUser(request).userId, request.params.id));
 
   app.post('/api/v1/modems/:id/rotation-link',
@@ -57,7 +54,7 @@ export async function registerPorts(app: App, ctx: AppContext): Promise<void> {
   // Opened by scripts and bookmarks without a session, so it is a GET, allowed cross-site, limited per IP.
   app.get('/api/v1/rotate/:token', {
     config: { crossSite: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
-    schema: { tags: ['modems'], params: rotateTokenParamsSchema, response: { 200: publicRotateResponseSchema, 404: errorResponseSchema, 429: tooSoonSchema } },
+    schema: { tags: ['modems'], params: rotateTokenParamsSchema, response: { 200: publicRotateResponseSchema, 404: errorResponseSchema, 429: rotationTooSoonSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const { old_ip, new_ip } = await rotation.rotateByTokenHash(hashToken(request.params.token));

@@ -1,9 +1,9 @@
 import fastifyStatic from '@fastify/static';
 import { isLanguage } from '@cellport/shared';
+import { localeFileParamsSchema } from '@cellport/shared/schemas/locales';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 
@@ -25,7 +25,7 @@ function loadLocales(): Map<string, string> {
 export async function registerWeb(app: App, { config }: AppContext): Promise<void> {
   const locales = loadLocales();
   app.get('/locales/:lng/:ns', {
-    schema: { params: z.object({ lng: z.string().max(5), ns: z.string().max(40).regex(/^[a-z-]+\.js(on)?$/) }) },
+    schema: { params: localeFileParamsSchema },
   }, async (request, reply) => {
     const { lng, ns } = request.params;
     const body = locales.get(`${isLanguage(lng) ? lng : 'en'}/${ns.replace(/\.js(on)?$/, '')}`);

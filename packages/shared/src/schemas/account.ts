@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+
+// The signed-in customer's own account (GET/PATCH /api/v1/me, two-factor, sessions). The request bodies
+// (profileSchema, accountPasswordSchema, totpCodeSchema) are in auth.ts with the other form rules of spec §5.
+
+/** GET /api/v1/me, and the answer of PATCH /me and of enabling or disabling two-factor. */
+export const meSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  company_name: z.string(),
+  language: z.string(),
+  use2fa: z.boolean(),
+  isVerified: z.boolean(),
+  role: z.enum(['customer', 'admin']),
+});
+export type Me = z.infer<typeof meSchema>;
+
+/** One signed-in session of the customer (GET /api/v1/me/sessions). */
+export const sessionSchema = z.object({
+  id: z.string(),
+  ip: z.string(),
+  userAgent: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionSchema>;
+export const sessionsResponseSchema = z.array(sessionSchema);
+
+/** DELETE /api/v1/me/sessions/:id. Session ids are sha256 hex digests of the cookie token. */
+export const sessionParamsSchema = z.object({ id: z.string().check(z.regex(/^[0-9a-f]{64}$/)) });
+
+/** POST /api/v1/me/2fa/setup: the pending secret, its otpauth:// URL and that URL as a QR code (SVG). */
+export const twoFactorSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string(), qrSvg: z.string() });
+export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
