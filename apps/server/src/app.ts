@@ -6,15 +6,13 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.js';
 import type { App, AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
-import { Mailer } from './integrations/mail/mailer.js';
-import { smtpTransport } from './integrations/mail/smtp.js';
-import { Bus, BUS_RESYNC } from './lib/bus.js';
-import { PollVersions } from './lib/poll-versions.js';
+import { composeServices, type Services } from './composition.js';
+import { BUS_RESYNC } from './lib/bus.js';
 import { registerCleanText } from './plugins/clean-text.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSameOrigin } from './plugins/same-origin.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
-import { registerSession, Sessions } from './plugins/session.js';
+import { registerSession } from './plugins/session.js';
 import { registerHealth } from './modules/health/health.routes.js';
 import { registerWeb } from './modules/web/web.routes.js';
 import { registerAuth } from './modules/auth/auth.routes.js';
@@ -27,7 +25,6 @@ import { registerCoupons } from './modules/coupons/coupons.routes.js';
 import { registerPorts } from './modules/ports/ports.routes.js';
 import { registerPurchases } from './modules/purchases/purchases.routes.js';
 import { registerPayments } from './modules/payments/payments.routes.js';
-import { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import { registerInvoices } from './modules/invoices/invoices.routes.js';
 import { registerSettings } from './modules/settings/settings.routes.js';
 import { registerExchangeRates } from './modules/exchange-rates/exchange-rates.routes.js';
@@ -51,7 +48,7 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
-export async function buildApp({ config, database, logger = true, logStream }: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
+export async function buildApp({ config, database, logger = true, logStream }: BuildOptions): Promise<{ app: App; ctx: AppContext; services: Services }> {
   const app = Fastify({
     logger: logStream
       ? { level: config.LOG_LEVEL, stream: logStream }
@@ -75,15 +72,12 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const bus = new Bus(database);
+  // The composition root builds every service, repository and adapter once (composition.ts); here they start.
+  const { ctx, services } = composeServices({ config, database, log: app.log });
+  const { bus, pollVersions, invoiceNumbering } = services;
   await bus.start();
   bus.on(BUS_RESYNC, () => app.log.warn('the LISTEN connection was lost and is back: caches and poll versions start afresh'));
-  const sessions = new Sessions(database.db, bus, config);
-  const pollVersions = new PollVersions(database);
   await pollVersions.start();
-  const mailer = new Mailer(database.db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, app.log);
-  const invoiceNumbering = new InvoiceNumbering(database.db, app.log);
-  const ctx: AppContext = { config, database, db: database.db, bus, sessions, mailer, pollVersions, invoiceNumbering, log: app.log };
 
   registerErrorHandling(app);
   // Helmet's headers, computed once from the same options (plugins/security-headers.ts says why).
@@ -109,35 +103,35 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   await app.register(rateLimit, { global: false });
   registerCleanText(app);
   registerSameOrigin(app, config.publicUrl);
-  registerSession(app, sessions);
+  registerSession(app, services.sessions);
   registerRequestLogging(app);
   await registerOpenApi(app, ctx);
 
   registerHealth(app, ctx);
   // Modules: one line each.
-  registerAccountSettings(app, ctx);
-  registerJobs(app, ctx);
+  registerAccountSettings(app, ctx, services);
+  registerJobs(app, ctx, services);
   registerWebhooks(app, ctx);
-  registerCatalog(app, ctx);
-  registerLedger(app, ctx);
-  registerCoupons(app, ctx);
+  registerCatalog(app, ctx, services);
+  registerLedger(app, ctx, services);
+  registerCoupons(app, ctx, services);
   await registerPorts(app, ctx);
-  registerPurchases(app, ctx);
+  registerPurchases(app, ctx, services);
   registerPayments(app, ctx);
-  registerInvoices(app, ctx);
-  registerSettings(app, ctx);
-  registerExchangeRates(app, ctx);
-  await registerAdmin(app, ctx);
-  registerNotifications(app, ctx);
+  registerInvoices(app, ctx, services);
+  registerSettings(app, ctx, services);
+  registerExchangeRates(app, ctx, services);
+  await registerAdmin(app, ctx, services);
+  registerNotifications(app, ctx, services);
   registerRealtime(app, ctx);
   await registerHosts(app, ctx);
-  registerApiKeys(app, ctx);
-  registerTraffic(app, ctx);
-  registerDashboard(app, ctx);
+  registerApiKeys(app, ctx, services);
+  registerTraffic(app, ctx, services);
+  registerDashboard(app, ctx, services);
   registerAuth(app, ctx);
   registerDev(app, ctx);
   await registerWeb(app, ctx);
 
   app.addHook('onClose', async () => { await invoiceNumbering.idle(); await bus.stop(); await pollVersions.stop(); });
-  return { app, ctx };
+  return { app, ctx, services };
 }

@@ -2,15 +2,14 @@ import {
   countriesResponseSchema, languageQuerySchema, modemCountParamsSchema, modemCountQuerySchema,
   modemCountResponseSchema, rotationTagsResponseSchema, tariffsResponseSchema,
 } from '@cellport/shared/schemas/catalog';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
-import { CatalogService } from './catalog.service.js';
 import { requestLanguage } from './request-language.js';
 
 const PUBLIC_CACHE = 'public, max-age=60';
 
 /** The public catalog: countries, tariffs, rotation choices and live stock counts. */
-export function registerCatalog(app: App, ctx: AppContext): void {
-  const catalog = new CatalogService(ctx.db);
+export function registerCatalog(app: App, ctx: AppContext, { catalog }: Services): void {
 
   app.get('/api/v1/countries', { schema: { querystring: languageQuerySchema, response: { 200: countriesResponseSchema } } },
     async (request, reply) => {

@@ -1,17 +1,16 @@
 import { dashboardResponseSchema } from '@cellport/shared/schemas/dashboard';
 import { sql } from 'kysely';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { NotificationsRepository } from '../notifications/notifications.repository.js';
-import { TrafficRepository } from '../traffic/traffic.repository.js';
 
 /** Ports whose term ends within this many days count as expiring soon. */
 const EXPIRING_DAYS = 3;
 
 /** GET /api/v1/dashboard: what the dashboard page shows at a glance. */
-export function registerDashboard(app: App, ctx: AppContext): void {
-  const notifications = new NotificationsRepository(ctx.db);
-  const traffic = new TrafficRepository(ctx.db);
+export function registerDashboard(app: App, ctx: AppContext, services: Services): void {
+  const notifications = services.notificationsRepository;
+  const traffic = services.trafficRepository;
 
   app.get('/api/v1/dashboard', {
     onRequest: requireUser, schema: { tags: ['dashboard'], response: { 200: dashboardResponseSchema } },

@@ -1,12 +1,11 @@
 import { accountResponseSchema } from '@cellport/shared/schemas/catalog';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { depositAddresses } from '../payments/deposit-addresses.js';
-import { LedgerService } from './ledger.service.js';
 
 /** GET /api/v1/account: the customer's balances and deposit addresses. */
-export function registerLedger(app: App, ctx: AppContext): void {
-  const ledger = new LedgerService(ctx.db);
+export function registerLedger(app: App, ctx: AppContext, { ledger }: Services): void {
   app.get('/api/v1/account', { onRequest: requireUser, schema: { response: { 200: accountResponseSchema } } },
     async (request, reply) => {
       const userId = currentUser(request).userId;

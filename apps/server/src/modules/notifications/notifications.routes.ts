@@ -7,6 +7,7 @@ import type { App, AppContext } from '../../context.js';
 import { notFound } from '../../lib/app-error.js';
 import { conditionalPoll } from '../../lib/poll-versions.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import type { NotificationEmails } from './notification-emails.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { userIdFromUnsubscribeToken } from './unsubscribe-token.js';
 

@@ -1,11 +1,11 @@
 import { settingsResponseSchema } from '@cellport/shared/schemas/payments';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
-import { operatorSettings, payPalReceiver } from '../admin/admin-settings/operator-settings-cache.js';
-import { paymentsRuntime } from '../payments/payments-runtime.js';
+import { payPalReceiver } from '../admin/admin-settings/operator-settings-cache.js';
 
 /** GET /api/v1/settings: public, loaded at start; what the pages need to offer the payment methods. */
-export function registerSettings(app: App, ctx: AppContext): void {
-  const rt = paymentsRuntime(ctx);
+export function registerSettings(app: App, ctx: AppContext, services: Services): void {
+  const rt = services.payments;
   const body = {
     PAYPAL_MODE: ctx.config.paypal.mode,
     card: rt.card
@@ -17,7 +17,7 @@ export function registerSettings(app: App, ctx: AppContext): void {
   app.get('/api/v1/settings', { schema: { response: { 200: settingsResponseSchema } } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
     // The operator can change the documentation link and the PayPal receiver in the console; they override the config.
-    const overrides = await operatorSettings(ctx).overrides();
+    const overrides = await services.operatorSettings.overrides();
     return {
       ...body,
       PAYPAL_RECEIVER_EMAIL: ctx.config.paypal.mode === 'off' ? '' : payPalReceiver(overrides, ctx),

@@ -3,12 +3,12 @@ import {
   type TrafficQuery, type TrafficRow,
 } from '@cellport/shared/schemas/traffic';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { hostForKey } from './host-keys.js';
 import { trafficCsv } from './traffic-csv.js';
-import { TrafficRepository } from './traffic.repository.js';
 
 const MAX_BYTES = 9_223_372_036_854_775_807n;
 const DAY_MS = 86_400_000;
@@ -16,8 +16,8 @@ const DAY_MS = 86_400_000;
 const FUTURE_SLACK_MS = 60 * 60_000;
 
 /** Traffic: ingest from proxy hosts (host key), per-port series for the customer, CSV export. */
-export function registerTraffic(app: App, ctx: AppContext): void {
-  const repository = new TrafficRepository(ctx.db);
+export function registerTraffic(app: App, ctx: AppContext, services: Services): void {
+  const repository = services.trafficRepository;
 
   app.post('/api/v1/hosts/traffic', {
     config: { crossSite: true, rateLimit: { max: 600, timeWindow: '1 minute' } },

@@ -4,16 +4,14 @@ import {
   regionRequestSchema, regionResponseSchema, rotationIntervalParamsSchema, rotationIntervalPatchRequestSchema,
   rotationIntervalRequestSchema, rotationIntervalResponseSchema, tariffPatchRequestSchema, tariffRequestSchema, tariffResponseSchema,
 } from '@cellport/shared/schemas/admin';
-import type { App, AppContext } from '../../../context.js';
+import type { App } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
-import type { AuditLog } from '../audit/audit.service.js';
-import { CatalogAdminService } from './catalog-admin.service.js';
+import type { CatalogAdminService } from './catalog-admin.service.js';
 
 const ok = { ok: true as const };
 
 /** Countries, carriers, regions, tariffs and rotation-interval choices. */
-export function registerCatalogAdminRoutes(app: App, ctx: AppContext, audit: AuditLog): void {
-  const catalog = new CatalogAdminService(ctx, audit);
+export function registerCatalogAdminRoutes(app: App, catalog: CatalogAdminService): void {
   const { read, write } = adminRateLimits;
   const params = adminIdParamsSchema;
   const done = { response: { 200: okResponseSchema } };

@@ -4,14 +4,13 @@ import type {
 } from '@cellport/shared/schemas/admin';
 import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
-import { AuthRepository } from '../../auth/auth.repository.js';
-import { AuthService } from '../../auth/auth.service.js';
-import { LedgerService } from '../../ledger/ledger.service.js';
+import type { AuthService } from '../../auth/auth.service.js';
+import type { LedgerService } from '../../ledger/ledger.service.js';
 import { type Paging } from '../admin-http.js';
 import type { AdminPaymentsRepository } from '../admin-payments/payments.repository.js';
 import { toAdminPort } from '../admin-ports/admin-port.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
-import { CustomersRepository } from './customers.repository.js';
+import type { CustomersRepository } from './customers.repository.js';
 
 interface LedgerRow { id: string | bigint; coin: 'btc' | 'usdt'; amount: bigint; kind: string; reference: string; payment_id: string | null; created_at: Date }
 export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
@@ -21,13 +20,15 @@ export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
 
 /** Customers in the console: search, the full picture of one, and the operator's actions on an account. */
 export class AdminCustomersService {
-  private readonly repo: CustomersRepository;
-  private readonly ledger: LedgerService;
-
-  constructor(private readonly ctx: AppContext, private readonly audit: AuditLog, private readonly payments: AdminPaymentsRepository) {
-    this.repo = new CustomersRepository(ctx.db);
-    this.ledger = new LedgerService(ctx.db);
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditLog,
+    private readonly repo: CustomersRepository,
+    private readonly payments: AdminPaymentsRepository,
+    private readonly ledger: LedgerService,
+    /** Sends the confirmation e-mail again on the operator's request. */
+    private readonly auth: AuthService,
+  ) {}
 
   async search(q: string | undefined, page: Paging): Promise<CustomersResponse> {
     const { items, total } = await this.repo.search(q, page);
@@ -136,7 +137,7 @@ export class AdminCustomersService {
   async resendConfirmation(actor: AuditActor, userId: string): Promise<void> {
     const user = await this.ctx.db.selectFrom('users').select(['email', 'language', 'is_verified']).where('id', '=', userId).executeTakeFirst();
     if (!user) throw new AppError('CUSTOMER_NOT_FOUND', 404);
-    const auth = new AuthService(new AuthRepository(this.ctx.db), this.ctx);
+    const auth = this.auth;
     await auth.resendConfirmation(user.email, user.language);
     await this.ctx.db.transaction().execute((tx) => this.audit.record(tx, actor, {
       action: 'customer.resend-confirmation', targetType: 'user', targetId: userId,

@@ -6,15 +6,12 @@ import {
 import { adoptModemRequestSchema, inventoryHostsResponseSchema } from '@cellport/shared/schemas/admin-host-inventory';
 import type { App, AppContext } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
-import type { AuditLog } from '../audit/audit.service.js';
-import { HostsService } from './hosts.service.js';
-import { ModemsService } from './modems.service.js';
+import type { HostsService } from './hosts.service.js';
+import type { ModemsService } from './modems.service.js';
 import { stockReport } from './stock.service.js';
 
 /** Hosts, modems (with CSV import) and the stock report. */
-export function registerInventoryRoutes(app: App, ctx: AppContext, audit: AuditLog): void {
-  const hosts = new HostsService(ctx.db, audit);
-  const modems = new ModemsService(ctx.db, audit);
+export function registerInventoryRoutes(app: App, ctx: AppContext, hosts: HostsService, modems: ModemsService): void {
   const { read, write } = adminRateLimits;
   const byId = { params: adminIdParamsSchema };
 

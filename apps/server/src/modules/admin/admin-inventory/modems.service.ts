@@ -7,12 +7,11 @@ import { paging } from '../admin-http.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { assertModemRefs, MODEM_AUDIT_COLUMNS, normalizeModem, rethrowModemConflict } from './modem-values.js';
 import { planImport } from './modem-import.js';
-import { ModemsRepository } from './modems.repository.js';
+import type { ModemsRepository } from './modems.repository.js';
 
 /** Modems: list with users, add, edit, retire (never delete one with history), and CSV import. */
 export class ModemsService {
-  private readonly repo: ModemsRepository;
-  constructor(private readonly db: Database, private readonly audit: AuditLog) { this.repo = new ModemsRepository(db); }
+  constructor(private readonly db: Database, private readonly audit: AuditLog, private readonly repo: ModemsRepository) {}
 
   async search(query: ModemsQuery): Promise<ModemsResponse> {
     const page = paging(query);

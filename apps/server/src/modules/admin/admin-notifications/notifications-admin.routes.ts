@@ -1,7 +1,7 @@
 import { adminNotificationRequestSchema, adminNotificationResponseSchema } from '@cellport/shared/schemas/admin';
 import type { App, AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
-import { NotificationsService } from '../../notifications/notifications.service.js';
+import type { NotificationsService } from '../../notifications/notifications.service.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { AuditLog } from '../audit/audit.service.js';
 
@@ -10,8 +10,7 @@ import type { AuditLog } from '../audit/audit.service.js';
  * notifications module's operator-message service. A broadcast is sent in chunks (its own transactions), so the
  * audit entry is written once the sending is done, with the number reached.
  */
-export function registerNotificationsAdminRoutes(app: App, ctx: AppContext, audit: AuditLog): void {
-  const notifications = new NotificationsService(ctx.db);
+export function registerNotificationsAdminRoutes(app: App, ctx: AppContext, audit: AuditLog, notifications: NotificationsService): void {
   app.post('/notifications', {
     config: { rateLimit: { ...adminRateLimits.write.rateLimit, max: 20 } },
     schema: { body: adminNotificationRequestSchema, response: { 200: adminNotificationResponseSchema } },

@@ -1,22 +1,20 @@
 import type {
   AdminPaymentDetailResponse, AdminPaymentsQuery, AdminPaymentsResponse, CompletePaymentResponse, RefundRequest, RefundResponse,
 } from '@cellport/shared/schemas/admin';
-import type { App, AppContext } from '../../../context.js';
+import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
-import { LedgerService } from '../../ledger/ledger.service.js';
+import type { LedgerService } from '../../ledger/ledger.service.js';
 import type { Tx } from '../../../db/database.js';
-import { Fulfilment } from '../../payments/fulfilment.js';
-import { paymentsRuntime } from '../../payments/payments-runtime.js';
+import type { Fulfilment } from '../../payments/fulfilment.js';
 import {
   cardConsoleRefundReference, cardRefundFamily, likeFamily, paypalConsoleRefundReference, paypalRefundFamily,
 } from '../../payments/refund-references.js';
-import { PortsRepository } from '../../ports/ports.repository.js';
-import { PurchasesService } from '../../purchases/purchases.service.js';
 import { paging } from '../admin-http.js';
+import type { CardProvider } from '../../../integrations/stripe/card-provider.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { toLedgerEntry } from '../admin-customers/customers.service.js';
 import { isUniqueViolation } from '../db-errors.js';
-import { AdminPaymentsRepository } from './payments.repository.js';
+import type { AdminPaymentsRepository } from './payments.repository.js';
 import { MICRO_PER_CENT, toRefund } from './refunds.js';
 
 /**
@@ -35,24 +33,16 @@ import { MICRO_PER_CENT, toRefund } from './refunds.js';
  * refused with REFUND_DONE_BY_PROVIDER (modules/payments/refund-references.ts).
  */
 export class PaymentsAdminService {
-  private readonly repo: AdminPaymentsRepository;
-  private readonly ledger: LedgerService;
-  private fulfilmentInstance: Fulfilment | null = null;
-
-  constructor(private readonly app: App, private readonly ctx: AppContext, private readonly audit: AuditLog) {
-    this.repo = new AdminPaymentsRepository(ctx.db);
-    this.ledger = new LedgerService(ctx.db);
-  }
-
-  /** h9's fulfilment (payments module), built the way the payments routes build it. */
-  private get fulfilment(): Fulfilment {
-    if (!this.fulfilmentInstance) {
-      const ports = new PortsRepository(this.ctx.db, this.ctx.config.secret, this.ctx.config.publicUrl);
-      const purchases = new PurchasesService(this.ctx.db, ports, this.app.jobs, this.ctx.config.secret, this.ctx.config.PORT_GRACE_DAYS);
-      this.fulfilmentInstance = new Fulfilment(this.ctx, purchases);
-    }
-    return this.fulfilmentInstance;
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditLog,
+    private readonly repo: AdminPaymentsRepository,
+    private readonly ledger: LedgerService,
+    /** The payments module's fulfilment: manual completion settles an order as a provider's notification would. */
+    private readonly fulfilment: Fulfilment,
+    /** The card provider refunds go through (null: card payments are off). */
+    private readonly card: CardProvider | null,
+  ) {}
 
   async search(query: AdminPaymentsQuery): Promise<AdminPaymentsResponse> {
     const page = paging(query);
@@ -106,7 +96,7 @@ export class PaymentsAdminService {
         if (before < amount) throw new AppError('REFUND_EXCEEDS_BALANCE', 409, undefined, { balance: before.toString() });
         if (payment.provider === 'card') {
           const intent = await this.cardIntent(tx, id);
-          const card = paymentsRuntime(this.ctx).card;
+          const card = this.card;
           if (card && intent) {
             if (amount % MICRO_PER_CENT !== 0n) throw new AppError('VALIDATION', 400, 'Card refunds are in whole cents');
             try {

@@ -1,0 +1,179 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { DatabaseHandle } from './db/database.js';
+import { AltchaCaptcha } from './integrations/captcha/altcha.js';
+import type { Captcha } from './integrations/captcha/captcha.js';
+import { OffCaptcha } from './integrations/captcha/off.js';
+import { RecaptchaCaptcha } from './integrations/captcha/recaptcha.js';
+import { DatabaseSolutionStore } from './integrations/captcha/solution-store.js';
+import { Mailer } from './integrations/mail/mailer.js';
+import { smtpTransport } from './integrations/mail/smtp.js';
+import { AgentModemDriver } from './integrations/modem-control/agent-driver.js';
+import type { ModemDriver } from './integrations/modem-control/modem-control.js';
+import { SimulatedModemDriver } from './integrations/modem-control/simulated-driver.js';
+import { JobQueue } from './jobs/queue.js';
+import { Bus } from './lib/bus.js';
+import { PollVersions } from './lib/poll-versions.js';
+import { AccountSettingsRepository } from './modules/account-settings/account-settings.repository.js';
+import { AccountSettingsService } from './modules/account-settings/account-settings.service.js';
+import { AdminsService } from './modules/admin/admin-admins/admins.service.js';
+import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
+import { CouponsAdminService } from './modules/admin/admin-coupons/coupons-admin.service.js';
+import { CustomersRepository } from './modules/admin/admin-customers/customers.repository.js';
+import { AdminCustomersService } from './modules/admin/admin-customers/customers.service.js';
+import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
+import { ModemsRepository } from './modules/admin/admin-inventory/modems.repository.js';
+import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
+import { PaymentsAdminService } from './modules/admin/admin-payments/payments-admin.service.js';
+import { AdminPaymentsRepository } from './modules/admin/admin-payments/payments.repository.js';
+import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.service.js';
+import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
+import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
+import { AuditLog } from './modules/admin/audit/audit.service.js';
+import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { AuthRepository } from './modules/auth/auth.repository.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { CaptchaGate } from './modules/auth/captcha-gate.js';
+import { CatalogService } from './modules/catalog/catalog.service.js';
+import { CouponsService } from './modules/coupons/coupons.service.js';
+import { HostsRepository } from './modules/hosts/hosts.repository.js';
+import { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
+import { InvoicesService } from './modules/invoices/invoices.service.js';
+import { LedgerService } from './modules/ledger/ledger.service.js';
+import { NotificationEmails } from './modules/notifications/notification-emails.js';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { CardPayments } from './modules/payments/card-payments.js';
+import { CryptoPayments } from './modules/payments/crypto-payments.js';
+import { Fulfilment } from './modules/payments/fulfilment.js';
+import { OrdersService } from './modules/payments/orders.service.js';
+import { paymentsRuntime } from './modules/payments/payments-runtime.js';
+import { PayPalPayments } from './modules/payments/paypal-payments.js';
+import { PortsListCache } from './modules/ports/ports-list-cache.js';
+import { PortsRepository } from './modules/ports/ports.repository.js';
+import { PortsService } from './modules/ports/ports.service.js';
+import { RotationService } from './modules/ports/rotation.service.js';
+import { PurchasesService } from './modules/purchases/purchases.service.js';
+import { TrafficRepository } from './modules/traffic/traffic.repository.js';
+import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { Sessions } from './plugins/session.js';
+
+/** What the composition is built from: the settings, the open (and migrated) database, the app's logger. */
+export interface CompositionBase {
+  config: Config;
+  database: DatabaseHandle;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The composition root (docs/decisions/019-composition-root.md): every repository, service and adapter of the
+ * server is built here, once, in dependency order, and nowhere else (composition.test.ts keeps it so). Adapters
+ * and drivers are chosen here from the config. buildApp (app.ts) hands the result to the modules, jobs and the
+ * realtime and host-protocol servers. Nothing here starts anything: buildApp starts and stops what has a lifecycle.
+ */
+export function composeServices({ config, database, log }: CompositionBase) {
+  const db = database.db;
+
+  // Infrastructure: events between modules and instances, sessions, poll versions, mail, durable jobs.
+  const bus = new Bus(database);
+  const sessions = new Sessions(db, bus, config);
+  const pollVersions = new PollVersions(database);
+  const mailer = new Mailer(db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, log);
+  const invoiceNumbering = new InvoiceNumbering(db, log);
+  const jobs = new JobQueue(db, log);
+  const ctx: AppContext = { config, database, db, bus, sessions, mailer, pollVersions, invoiceNumbering, log };
+
+  // Adapters and drivers, chosen from the config.
+  const captcha = chooseCaptcha(config, database);
+  const modemDriver = chooseModemDriver(config, database, bus);
+  const payments = paymentsRuntime(ctx);
+  const webhookSecretBox = new WebhookSecretBox(config.secret);
+  const operatorSettings = new OperatorSettingsCache(ctx);
+  const portsLists = new PortsListCache(database);
+
+  // Repositories.
+  const authRepository = new AuthRepository(db);
+  const accountSettingsRepository = new AccountSettingsRepository(db);
+  const notificationsRepository = new NotificationsRepository(db);
+  const trafficRepository = new TrafficRepository(db);
+  const hostsRepository = new HostsRepository(db);
+  const portsRepository = new PortsRepository(db, config.secret, config.publicUrl);
+  const adminPaymentsRepository = new AdminPaymentsRepository(db);
+
+  // Customer-facing services.
+  const catalog = new CatalogService(db);
+  const coupons = new CouponsService(db);
+  const ledger = new LedgerService(db);
+  const notifications = new NotificationsService(db);
+  const notificationEmails = new NotificationEmails(ctx);
+  const auth = new AuthService(authRepository, ctx);
+  const captchaGate = new CaptchaGate(config);
+  const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions);
+  const apiKeys = new ApiKeysService(db, bus);
+  const invoices = new InvoicesService(db, invoiceNumbering);
+  const rotation = new RotationService(db, bus, modemDriver);
+  const ports = new PortsService(db, portsRepository, config.secret, config.publicUrl, jobs);
+  const purchases = new PurchasesService(db, portsRepository, jobs, config.secret, config.PORT_GRACE_DAYS);
+  const orders = new OrdersService(ctx);
+  const fulfilment = new Fulfilment(ctx, purchases);
+  const cryptoPayments = new CryptoPayments(ctx, payments, jobs, fulfilment);
+  const cardPayments = new CardPayments(ctx, fulfilment);
+  const paypalPayments = new PayPalPayments(ctx, payments, fulfilment);
+  const webhooks = new WebhooksService({
+    db, queue: jobs, notifications, serverSecret: config.secret,
+    policy: { allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS },
+  });
+
+  // The operator console's services, every change audited.
+  const audit = new AuditLog(db);
+  const admin = {
+    admins: new AdminsService(db, bus, audit),
+    customers: new AdminCustomersService(ctx, audit, new CustomersRepository(db), adminPaymentsRepository, ledger, auth),
+    hosts: new HostsService(db, audit),
+    modems: new ModemsService(db, audit, new ModemsRepository(db)),
+    ports: new PortsAdminService(db, audit),
+    catalog: new CatalogAdminService(ctx, audit),
+    coupons: new CouponsAdminService(db, audit),
+    payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, payments.card),
+    settings: new SettingsAdminService(ctx, audit),
+  };
+
+  const services = {
+    bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
+    captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists,
+    authRepository, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
+    adminPaymentsRepository,
+    catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,
+    rotation, ports, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,
+    audit, admin,
+  };
+  return { ctx, services };
+}
+
+export type Services = ReturnType<typeof composeServices>['services'];
+
+/** The captcha behind the sign-in form (CAPTCHA_PROVIDER). */
+function chooseCaptcha(config: Config, database: DatabaseHandle): Captcha {
+  switch (config.CAPTCHA_PROVIDER) {
+    case 'altcha':
+      return new AltchaCaptcha({ hmacKey: config.secret, maxNumber: config.ALTCHA_MAX_NUMBER, store: new DatabaseSolutionStore(database.db) });
+    case 'recaptcha':
+      return new RecaptchaCaptcha({
+        siteKey: config.RECAPTCHA_SITE_KEY ?? null,
+        secret: config.RECAPTCHA_SECRET_KEY ?? '',
+        verifyUrl: config.RECAPTCHA_VERIFY_URL,
+      });
+    case 'off':
+      return new OffCaptcha();
+  }
+}
+
+/** The modem-control driver (MODEM_CONTROL): the host agent that owns the modem (default) or the simulation. */
+function chooseModemDriver(config: Config, database: DatabaseHandle, bus: Bus): ModemDriver {
+  if (config.MODEM_CONTROL === 'simulated') {
+    return new SimulatedModemDriver({ delayMs: config.MODEM_SIM_DELAY_MS, sameIpRate: config.MODEM_SIM_SAME_IP_RATE });
+  }
+  return new AgentModemDriver(database.db, bus);
+}
