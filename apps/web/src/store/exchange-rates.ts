@@ -1,10 +1,27 @@
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
+import type { ExchangeRatesResponse } from '@cellport/shared/schemas/payments';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '../lib/api';
 
 /** Spec §3 "Exchange rates": btc = USD per BTC as a decimal string ("64250.12"), null until known. */
 export interface ExchangeRates {
   btc: string | null;
 }
+
+/** An answer without a rate keeps the last good one. */
+const keepLastGood = (old: ExchangeRates | undefined, next: ExchangeRates): ExchangeRates => ({ btc: next.btc ?? old?.btc ?? null });
+
+/**
+ * GET /exchange-rates → {btc}, the one home of the rate (decision 020). Spec §8: a failure is silently ignored (no
+ * retry, no toast; the cache keeps the last good answer and the total is simply not shown before the first one).
+ */
+export const exchangeRatesQuery = queryOptions({
+  queryKey: ['exchange-rates'],
+  queryFn: () => apiGet<ExchangeRatesResponse>('/exchange-rates'),
+  staleTime: 60_000,
+  refetchInterval: 5 * 60_000,
+  retry: false,
+  structuralSharing: (old, next) => keepLastGood(old as ExchangeRates | undefined, next as ExchangeRates),
+});
 
 export interface ExchangeRatesState {
   exchangeRates: ExchangeRates;
@@ -12,9 +29,14 @@ export interface ExchangeRatesState {
   load: (rates: ExchangeRates) => void;
 }
 
-export const exchangeRatesStore = createStore<ExchangeRatesState>()((set) => ({
-  exchangeRates: { btc: null },
-  load: (rates) => set(({ exchangeRates }) => ({ exchangeRates: { btc: rates.btc ?? exchangeRates.btc } })),
-}));
+/** The client store's exchange_rates over the query cache. */
+export function exchangeRatesStore(client: QueryClient): ExchangeRatesState {
+  const key = exchangeRatesQuery.queryKey;
+  return {
+    get exchangeRates() { return { btc: client.getQueryData<ExchangeRates>(key)?.btc ?? null }; },
+    load: (rates) => { client.setQueryData<ExchangeRates>(key, (old) => keepLastGood(old, rates)); },
+  };
+}
 
-export const useExchangeRatesStore = <T>(selector: (state: ExchangeRatesState) => T): T => useStore(exchangeRatesStore, selector);
+/** USD per BTC, null until known. */
+export const useBtcRate = (): string | null => useQuery(exchangeRatesQuery).data?.btc ?? null;

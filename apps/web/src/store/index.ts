@@ -1,19 +1,16 @@
 import { create } from 'zustand';
-import { createAccountSlice, type AccountSlice } from './account-slice';
 import { createNotificationsSlice, type NotificationsSlice } from './notifications-slice';
-import { createSettingsSlice, type SettingsSlice } from './settings-slice';
-import { createUserSlice, type UserSlice } from './user-slice';
 
 /**
- * The client store of spec §3 "Client state", one slice per entity. Server data is fetched with TanStack Query;
- * the store holds what several parts of the shell share. A new slice: write `<entity>-slice.ts`, add its type to
- * AppState and its creator below (one line each).
+ * The client store of spec §3/§4 (decision 020). Server state lives in one place, the TanStack Query cache: the
+ * spec's actions for payments, pending payments, tariffs, rotation tags and modems are thin functions over it
+ * (payments.ts, …), and account, settings, exchange rates and the user are read from it (catalog-queries.ts,
+ * settings.ts, exchange-rates.ts, user-slice.ts). zustand holds only what no query fetches: the notifications
+ * (fed by their ETag poll and realtime), the pending crypto payment this tab is paying (pending-crypto-payment.ts)
+ * and the payment flow (features/payments/flow).
  */
-export type AppState = UserSlice & AccountSlice & SettingsSlice & NotificationsSlice;
+export type AppState = NotificationsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
-  ...createUserSlice(...a),
-  ...createAccountSlice(...a),
-  ...createSettingsSlice(...a),
   ...createNotificationsSlice(...a),
 }));

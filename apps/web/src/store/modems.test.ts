@@ -1,10 +1,14 @@
+import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { modemsStore } from './modems';
 import type { ModemView } from './store-types';
 
+// The store's actions work on the query cache (decision 020): one client holds what they change.
+const client = new QueryClient();
+
 const modem = (id: string, IMEI: string, ext_ip: string, extra: Partial<ModemView> = {}) =>
   ({ _id: id, IMEI, ext_ip, applyStatus: 'idle', modem_name: `port ${id}`, ...extra }) as unknown as ModemView;
-const state = () => modemsStore.getState();
+const state = () => modemsStore(client);
 
 describe('modems store (spec §4)', () => {
   beforeEach(() => state().load([]));

@@ -1,5 +1,7 @@
+import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useAppStore } from './index';
+import { userStore } from './user-slice';
 
 const item = (id: string, unread = true, text = `n${id}`) =>
   ({ _id: id, text, unread, type: 'other' as const, timestamp: '2026-01-01T00:00:00Z' });
@@ -38,6 +40,9 @@ describe('notifications slice', () => {
   });
 
   it('tracks whether a user is signed in', () => {
+    // The user is read from the cached GET /me (decision 020), not from this store.
+    const users = userStore(new QueryClient());
+    const s = () => users;
     s().setUser({ id: 'u', name: 'Ann', email: 'a@b.co', company_name: '', language: 'en', use2fa: false, isVerified: true, role: 'customer' });
     expect(s().user.isAuthenticated).toBe(true);
     s().setUser(null);

@@ -1,5 +1,4 @@
 import type { StateCreator } from 'zustand';
-import type { AppState } from './index';
 
 /** Spec §3 "Notification". */
 export interface Notification {
@@ -12,7 +11,9 @@ export interface Notification {
 
 /**
  * Spec §4 client store actions for notifications: load; add or update; delete. The list is newest first, as the
- * server sends it: a new notification goes to the top, an update keeps its place.
+ * server sends it: a new notification goes to the top, an update keeps its place. This slice is the list's one
+ * home (decision 020): no query holds it; the shell's ETag poll (features/notifications) and realtime events
+ * write it here.
  */
 export interface NotificationsSlice {
   notifications: Notification[];
@@ -21,7 +22,7 @@ export interface NotificationsSlice {
   deleteNotification: (id: string) => void;
 }
 
-export const createNotificationsSlice: StateCreator<AppState, [], [], NotificationsSlice> = (set) => ({
+export const createNotificationsSlice: StateCreator<NotificationsSlice> = (set) => ({
   notifications: [],
   loadNotifications: (list) => set({ notifications: list }),
   upsertNotification: (item) => set((s) => {

@@ -1,10 +1,14 @@
+import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pendingPaymentsStore } from './pending-payments';
 import type { PendingPaymentView } from './payment-types';
 
+// The store's actions work on the query cache (decision 020): one client holds what they change.
+const client = new QueryClient();
+
 const pending = (id: string, amount = '50000000') =>
   ({ _id: id, provider: 'crypto', amount, createdAt: '2026-01-01T00:00:00Z' }) as unknown as PendingPaymentView;
-const state = () => pendingPaymentsStore.getState();
+const state = () => pendingPaymentsStore(client);
 const ids = () => state().pendingPayments.map((p) => p._id);
 
 describe('pending payments store (spec §4)', () => {

@@ -1,9 +1,13 @@
+import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tariffsStore } from './tariffs';
 import type { TariffView } from './store-types';
 
+// The store's actions work on the query cache (decision 020): one client holds what they change.
+const client = new QueryClient();
+
 const tariff = (id: string, price: string) => ({ _id: id, price, period: 'month' }) as unknown as TariffView;
-const state = () => tariffsStore.getState();
+const state = () => tariffsStore(client);
 
 describe('tariffs store (spec §4)', () => {
   beforeEach(() => state().load([]));

@@ -1,8 +1,10 @@
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
+import type { QueryClient } from '@tanstack/react-query';
+import { cachedList } from './cached-list';
+import { tariffsQuery } from './catalog-queries';
 import type { TariffView } from './store-types';
 
 // Spec §4, client store: "Tariffs: load replaces; add/update merges by _id or appends; delete removes by _id."
+// The list lives in the query cache (tariffsQuery, decision 020); these actions edit it there.
 export interface TariffsState {
   tariffs: TariffView[];
   load: (tariffs: TariffView[]) => void;
@@ -10,17 +12,18 @@ export interface TariffsState {
   remove: (id: string) => void;
 }
 
-export const tariffsStore = createStore<TariffsState>()((set) => ({
-  tariffs: [],
-  load: (tariffs) => set({ tariffs: [...tariffs] }),
-  addOrUpdate: (tariff) =>
-    set(({ tariffs }) =>
-      tariffs.some((t) => t._id === tariff._id)
-        ? { tariffs: tariffs.map((t) => (t._id === tariff._id ? { ...t, ...tariff } : t)) }
-        // A partial update of an unknown tariff cannot be merged into anything; it is appended as sent.
-        : { tariffs: [...tariffs, tariff as TariffView] },
-    ),
-  remove: (id) => set(({ tariffs }) => ({ tariffs: tariffs.filter((t) => t._id !== id) })),
-}));
-
-export const useTariffsStore = <T>(selector: (state: TariffsState) => T): T => useStore(tariffsStore, selector);
+export function tariffsStore(client: QueryClient): TariffsState {
+  const list = cachedList<TariffView>(client, tariffsQuery.queryKey);
+  return {
+    get tariffs() { return list.get(); },
+    load: list.set,
+    addOrUpdate: (tariff) =>
+      list.change((tariffs) =>
+        tariffs.some((t) => t._id === tariff._id)
+          ? tariffs.map((t) => (t._id === tariff._id ? { ...t, ...tariff } : t))
+          // A partial update of an unknown tariff cannot be merged into anything; it is appended as sent.
+          : [...tariffs, tariff as TariffView],
+      ),
+    remove: (id) => list.change((tariffs) => tariffs.filter((t) => t._id !== id)),
+  };
+}

@@ -1,14 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { LoadingOverlay } from '../../components/ui/loading-overlay';
 import { Spinner } from '../../components/ui/spinner';
-import { useMe } from '../../features/account/api/get-me';
 import { NotificationsPoller } from '../../features/notifications/use-notifications-poll';
 import { RealtimeConnection } from '../../features/realtime/realtime-connection';
 import { ApiError } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { useLanguage } from '../../lib/language';
-import { useAppStore } from '../../store';
+import { meQuery } from '../../store/user-slice';
 import { ShellHeader } from './header';
 import { navKeyFor } from './nav-items';
 import { signInUrl } from './query-client';
@@ -20,13 +20,11 @@ import './shell.css';
 export function ShellFrame() {
   const { t } = useT(['shell', 'common']);
   const language = useLanguage();
-  const me = useMe();
-  const setUser = useAppStore((s) => s.setUser);
+  const me = useQuery(meQuery);
   const [path] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const title = t(`common:nav.${navKeyFor(path)}`);
 
-  useEffect(() => { setUser(me.data ?? null); }, [me.data, setUser]);
   useEffect(() => { document.title = `${title} · ${t('common:appName')}`; }, [title, t]);
   // A phone's drawer closes when the page changes.
   useEffect(() => { setMenuOpen(false); }, [path]);

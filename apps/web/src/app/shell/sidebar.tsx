@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useT } from '../../lib/i18n';
-import { useAppStore } from '../../store';
+import { useSettings } from '../../store/settings';
+import { useUser } from '../../store/user-slice';
 import { icons } from '../../components/ui/icons';
 import { LanguageSwitcher } from './language-switcher';
 import { DOCUMENTATION_NAV, MAIN_NAV, navKeyFor, PAYMENT_NAV, type NavItem } from './nav-items';
@@ -17,8 +18,8 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
   const { t } = useT(['shell', 'common']);
   const [path] = useLocation();
   const activeKey = navKeyFor(path);
-  const documentationUrl = useAppStore((s) => s.settings.documentationUrl);
-  const isOperator = useAppStore((s) => s.user.me?.role === 'admin');
+  const documentationUrl = useSettings().documentationUrl;
+  const isOperator = useUser().me?.role === 'admin';
   const navRef = useRef<HTMLElement>(null);
 
   useEffect(() => {

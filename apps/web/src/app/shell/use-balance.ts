@@ -1,15 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { useAppStore } from '../../store';
 import { accountQuery } from '../../store/catalog-queries';
 
 /**
- * GET /api/v1/account → balances in minor units, copied into the client store (spec §3 "account") so any page can
- * read them. Until the endpoint answers, or when it fails, `account` stays null and the header shows '—'.
+ * GET /api/v1/account → balances in minor units (spec §3 "account"), held by the query cache alone (decision 020):
+ * any page reads them with useAccount(). Until the endpoint answers, or when it fails, the header shows '—'.
  */
 export function useAccountBalance() {
-  const setAccount = useAppStore((s) => s.setAccount);
-  const query = useQuery({ ...accountQuery, staleTime: 15_000 });
-  useEffect(() => { if (query.data) setAccount(query.data); }, [query.data, setAccount]);
-  return query;
+  return useQuery({ ...accountQuery, staleTime: 15_000 });
 }

@@ -5,6 +5,7 @@ import { Popover } from '../../components/ui/popover';
 import { useT } from '../../lib/i18n';
 import { useLanguage } from '../../lib/language';
 import { useAppStore } from '../../store';
+import { useUser } from '../../store/user-slice';
 import { icons } from '../../components/ui/icons';
 
 const initials = (name: string) =>
@@ -14,7 +15,7 @@ const initials = (name: string) =>
 export function UserMenu() {
   const { t } = useT(['shell', 'common', 'notifications-ui']);
   const language = useLanguage();
-  const me = useAppStore((s) => s.user.me);
+  const me = useUser().me;
   const name = me?.name ?? '';
   // Phones have no bell (spec §2): the menu carries a Notifications entry that opens the same list.
   const unread = unreadCount(bellItems(useAppStore((s) => s.notifications)));

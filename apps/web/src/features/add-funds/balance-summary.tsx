@@ -1,7 +1,7 @@
 import { useT } from '../../lib/i18n';
 import { formatCoin } from '../../lib/money';
-import { useAppStore } from '../../store';
-import { useExchangeRatesStore } from '../../store/exchange-rates';
+import { useAccount } from '../../store/catalog-queries';
+import { useBtcRate } from '../../store/exchange-rates';
 import { totalBalanceDollars } from '../payments';
 
 /**
@@ -10,8 +10,8 @@ import { totalBalanceDollars } from '../payments';
  */
 export function BalanceSummary() {
   const { t } = useT('add-funds');
-  const account = useAppStore((s) => s.account);
-  const rate = useExchangeRatesStore((s) => s.exchangeRates.btc);
+  const account = useAccount();
+  const rate = useBtcRate();
   if (!account) return null;
   const total = totalBalanceDollars(account.usdt.balance, account.btc.balance, rate);
   return (

@@ -14,7 +14,6 @@ import { toast } from '../../lib/toast';
 import { BalanceEffectNote, BalanceEffectRows, CoinChoice, MethodChoice, PayWithButton, balanceEffect, type MethodOrBalance } from '../payments';
 import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, localizedModemsQuery } from '../../store/catalog-queries';
-import { useModemsStore } from '../../store/modems';
 import { useRenewPorts } from './api/renew-ports';
 import { RenewalLine } from './components/renewal-line';
 import { basketRequest, basketTotals, type Basket, type BasketLine } from './lib/basket';
@@ -31,9 +30,9 @@ export default function BillingPage() {
   const { t, language } = useT(['billing', 'errors']);
   const query = useQuery(localizedModemsQuery(language));
   const account = useQuery(accountQuery);
-  const modems = useModemsStore((s) => s.modems);
+  const modems = query.data;
   // Soonest expiry first: those are the ports to renew.
-  const ports = useMemo(() => [...modems].sort((a, b) => a.expiresAt.localeCompare(b.expiresAt)), [modems]);
+  const ports = useMemo(() => [...(modems ?? [])].sort((a, b) => a.expiresAt.localeCompare(b.expiresAt)), [modems]);
   const [basket, setBasket] = useState<Basket>({});
   const [coupon, setCoupon] = useState<Coupon | null>(null);
   const renew = useRenewPorts();

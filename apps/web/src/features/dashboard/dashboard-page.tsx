@@ -6,7 +6,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { formatBytes } from '../../lib/bytes';
 import { useT } from '../../lib/i18n';
-import { useAppStore } from '../../store';
+import { useUser } from '../../store/user-slice';
 import { dashboardQuery } from './api/get-dashboard';
 import { BalanceCard } from './components/balance-card';
 import { ExpiringCard } from './components/expiring-card';
@@ -22,7 +22,7 @@ import './dashboard.css';
  */
 export default function DashboardPage() {
   const { t, language } = useT(['dashboard', 'common']);
-  const name = useAppStore((s) => s.user.me?.name ?? '');
+  const name = useUser().me?.name ?? '';
   const query = useQuery(dashboardQuery);
 
   const shortcuts = [

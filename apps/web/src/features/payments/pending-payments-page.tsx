@@ -13,9 +13,9 @@ import { useT } from '../../lib/i18n';
 import { formatUsd } from '../../lib/money';
 import { toast } from '../../lib/toast';
 import { pendingCryptoPaymentStore } from '../../store/pending-crypto-payment';
-import { pendingPaymentsStore, usePendingPaymentsStore } from '../../store/pending-payments';
+import { pendingPaymentsQuery } from '../../store/catalog-queries';
+import { pendingPaymentsStore } from '../../store/pending-payments';
 import { cancelPendingPayment } from './api/crypto-payments';
-import { pendingPaymentsQuery } from './api/pending-payments';
 import { paymentErrorText } from './lib/error-text';
 import { productLine } from './lib/product-line';
 import './payments.css';
@@ -25,8 +25,8 @@ import './pending/pending-payments.css';
 export default function PendingPaymentsPage() {
   const { t, language } = useT(['payments', 'common', 'errors']);
   const query = useQuery(pendingPaymentsQuery);
-  const list = usePendingPaymentsStore((s) => s.pendingPayments);
   const queryClient = useQueryClient();
+  const list = query.data ?? [];
   const [confirming, setConfirming] = useState<PendingPayment | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -34,7 +34,7 @@ export default function PendingPaymentsPage() {
     setBusy(true);
     try {
       await cancelPendingPayment(payment._id);
-      pendingPaymentsStore.getState().cancel(payment._id);
+      pendingPaymentsStore(queryClient).cancel(payment._id);
       if (pendingCryptoPaymentStore.getState().pendingCryptoPayment?._id === payment._id) pendingCryptoPaymentStore.getState().cancel();
       toast.success(t('pending.cancelled'));
       void queryClient.invalidateQueries({ queryKey: ['pending-payments'] });

@@ -8,7 +8,6 @@ import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { paymentsQuery } from '../../store/catalog-queries';
-import { usePaymentsStore } from '../../store/payments';
 import { PurchaseRow } from './purchases/purchase-row';
 import './purchases/purchases.css';
 
@@ -16,8 +15,8 @@ import './purchases/purchases.css';
 export default function PurchasesPage() {
   const { t } = useT(['purchases', 'errors']);
   const query = useQuery(paymentsQuery);
-  const payments = usePaymentsStore((s) => s.payments);
-  const sorted = useMemo(() => [...payments].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [payments]);
+  const payments = query.data;
+  const sorted = useMemo(() => [...(payments ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), [payments]);
 
   let body;
   if (query.isPending) {

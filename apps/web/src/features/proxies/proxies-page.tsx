@@ -7,7 +7,6 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
 import { localizedModemsQuery, rotationTagsQuery } from '../../store/catalog-queries';
-import { useModemsStore } from '../../store/modems';
 import { ExportMenu } from './components/export-menu';
 import { PortCard } from './components/port-card';
 import { errorText } from '../../lib/translate-api-error';
@@ -18,12 +17,13 @@ export default function ProxiesPage() {
   const { t, language } = useT(['proxies', 'errors']);
   const query = useQuery(localizedModemsQuery(language));
   const tags = useQuery(rotationTagsQuery(language));
-  // The store holds the same list plus live changes (rotation status by IMEI, renamed ports, new links).
-  const modems = useModemsStore((s) => s.modems);
+  // The cached list is the one home of the ports: live changes (rotation status by IMEI, renamed ports, new
+  // links) are written into it by the spec §4 modem actions (store/modems.ts).
+  const modems = query.data;
   const search = useSearch();
   const newIds = useMemo(() => new Set((new URLSearchParams(search).get('new') ?? '').split(',').filter(Boolean)), [search]);
   const ports = useMemo(
-    () => [...modems].sort((a, b) => Number(newIds.has(b._id)) - Number(newIds.has(a._id))),
+    () => [...(modems ?? [])].sort((a, b) => Number(newIds.has(b._id)) - Number(newIds.has(a._id))),
     [modems, newIds],
   );
   const addLink = <Link href="/add-proxy" className="btn">{t('addMore')}</Link>;

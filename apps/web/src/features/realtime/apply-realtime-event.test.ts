@@ -21,26 +21,22 @@ const stale = (key: readonly string[]) => client.getQueryState(key)?.isInvalidat
 const seed = (...keys: ReadonlyArray<readonly string[]>) => { for (const key of keys) client.setQueryData(key, []); };
 
 beforeEach(() => {
+  // A new cache per test: the lists the spec §4 actions change live in it (decision 020).
   client = new QueryClient();
-  modemsStore.getState().load([]);
-  paymentsStore.getState().load([]);
-  pendingPaymentsStore.getState().load([]);
   pendingCryptoPaymentStore.getState().cancel();
-  tariffsStore.getState().load([]);
   useAppStore.getState().loadNotifications([]);
-  useAppStore.getState().setAccount(null);
 });
 
 describe('realtime events → client store', () => {
   it("'modem' updates by IMEI in the store and the modems query, keeping ext_ip when none is sent", () => {
-    modemsStore.getState().load([modem('a', '111', '1.1.1.1'), modem('b', '222', '2.2.2.2')]);
+    modemsStore(client).load([modem('a', '111', '1.1.1.1'), modem('b', '222', '2.2.2.2')]);
     client.setQueryData(QUERY_KEYS.modems, [modem('a', '111', '1.1.1.1'), modem('b', '222', '2.2.2.2')]);
 
     applyRealtimeEvent('modem', { IMEI: '111', applyStatus: 'rotating' }, client);
-    expect(modemsStore.getState().modems[0]).toMatchObject({ applyStatus: 'rotating', ext_ip: '1.1.1.1' });
+    expect(modemsStore(client).modems[0]).toMatchObject({ applyStatus: 'rotating', ext_ip: '1.1.1.1' });
 
     applyRealtimeEvent('modem', { IMEI: '111', applyStatus: 'idle', ext_ip: '9.9.9.9' }, client);
-    expect(modemsStore.getState().modems.map((m) => [m.applyStatus, m.ext_ip])).toEqual([['idle', '9.9.9.9'], ['idle', '2.2.2.2']]);
+    expect(modemsStore(client).modems.map((m) => [m.applyStatus, m.ext_ip])).toEqual([['idle', '9.9.9.9'], ['idle', '2.2.2.2']]);
     expect(client.getQueryData<ModemView[]>(QUERY_KEYS.modems)?.map((m) => m.ext_ip)).toEqual(['9.9.9.9', '2.2.2.2']);
   });
 
@@ -56,7 +52,7 @@ describe('realtime events → client store', () => {
     seed(QUERY_KEYS.payments);
     const payment = { _id: 'p1' } as PaymentView;
     applyRealtimeEvent('payment', payment, client);
-    expect(paymentsStore.getState().payments.map((p) => p._id)).toEqual(['p1']);
+    expect(paymentsStore(client).payments.map((p) => p._id)).toEqual(['p1']);
     expect(stale(QUERY_KEYS.payments)).toBe(true);
   });
 
@@ -65,7 +61,7 @@ describe('realtime events → client store', () => {
     applyRealtimeEvent('pending_payment', { action: 'add', payment: pending('q1') }, client);
     applyRealtimeEvent('pending_payment', { action: 'add', payment: pending('q2') }, client);
     applyRealtimeEvent('pending_payment', { action: 'cancel', payment: pending('q1') }, client);
-    expect(pendingPaymentsStore.getState().pendingPayments.map((p) => p._id)).toEqual(['q2']);
+    expect(pendingPaymentsStore(client).pendingPayments.map((p) => p._id)).toEqual(['q2']);
     expect(stale(QUERY_KEYS.pendingPayments)).toBe(true);
   });
 
@@ -78,21 +74,20 @@ describe('realtime events → client store', () => {
     expect(pendingCryptoPaymentStore.getState().pendingCryptoPayment).toBeNull();
   });
 
-  it("'balance' sets the account in the store and the account query (the header shows it)", () => {
+  it("'balance' sets the account in the account query, its one home (the header shows it)", () => {
     const account = { btc: { balance: '100', address: 'bc1' }, usdt: { balance: '12340000', address: 'T9' } };
     applyRealtimeEvent('balance', account, client);
-    expect(useAppStore.getState().account).toEqual(account);
     expect(client.getQueryData(QUERY_KEYS.account)).toEqual(account);
   });
 
   it("'tariff' update merges by _id or appends; delete removes by _id", () => {
     seed(QUERY_KEYS.tariffs);
-    tariffsStore.getState().load([{ _id: 't1', price: '1000000' } as TariffView]);
+    tariffsStore(client).load([{ _id: 't1', price: '1000000' } as TariffView]);
     applyRealtimeEvent('tariff', { action: 'update', tariff: { _id: 't1', price: '2000000' } }, client);
     applyRealtimeEvent('tariff', { action: 'update', tariff: { _id: 't2', price: '3000000' } }, client);
-    expect(tariffsStore.getState().tariffs.map((t) => [t._id, t.price])).toEqual([['t1', '2000000'], ['t2', '3000000']]);
+    expect(tariffsStore(client).tariffs.map((t) => [t._id, t.price])).toEqual([['t1', '2000000'], ['t2', '3000000']]);
     applyRealtimeEvent('tariff', { action: 'delete', tariff: { _id: 't1' } }, client);
-    expect(tariffsStore.getState().tariffs.map((t) => t._id)).toEqual(['t2']);
+    expect(tariffsStore(client).tariffs.map((t) => t._id)).toEqual(['t2']);
     expect(stale(QUERY_KEYS.tariffs)).toBe(true);
   });
 });

@@ -4,11 +4,10 @@ import { modemsStore } from '../../store/modems';
 import { paymentsStore } from '../../store/payments';
 import { pendingCryptoPaymentStore } from '../../store/pending-crypto-payment';
 import { pendingPaymentsStore } from '../../store/pending-payments';
-import type { ModemView } from '../../store/store-types';
 import { tariffsStore } from '../../store/tariffs';
 import type { RealtimeEventName, RealtimeEvents } from './realtime-events';
 
-/** The TanStack Query keys that hold the same data as the store slices (see store/catalog-queries.ts). */
+/** The TanStack Query keys of the server state realtime events change (see store/catalog-queries.ts). */
 export const QUERY_KEYS = {
   account: ['account'],
   modems: ['modems'],
@@ -21,10 +20,10 @@ export const QUERY_KEYS = {
 } as const;
 
 /**
- * Applies one realtime event: the spec §4 store action it stands for, then the query cache, so a page that reads
- * the store and a page that reads a query both show it without a reload. Events that carry the whole new state
- * (modem status, balance) are written into the cache; the others mark their queries stale, which refetches the
- * ones on screen.
+ * Applies one realtime event: the spec §4 store action it stands for. Server lists live in the query cache
+ * (decision 020), so the action edits the cached list and every page reading it shows the change without a
+ * reload. Events that carry the whole new state (modem status, balance) are final; after the others the
+ * queries are marked stale, which refetches the ones on screen.
  */
 export function applyRealtimeEvent<K extends RealtimeEventName>(
   name: K,
@@ -35,27 +34,23 @@ export function applyRealtimeEvent<K extends RealtimeEventName>(
     for (const queryKey of keys) void queryClient?.invalidateQueries({ queryKey });
   };
   switch (name) {
-    case 'modem': {
-      const update = payload as RealtimeEvents['modem'];
-      modemsStore.getState().updateByImei(update);
-      // Same rule as the store: the old ext_ip stays when the event has none.
-      queryClient?.setQueryData<ModemView[]>(QUERY_KEYS.modems, (list) => list?.map((m) => (m.IMEI === update.IMEI
-        ? { ...m, applyStatus: update.applyStatus, ext_ip: update.ext_ip ? update.ext_ip : m.ext_ip }
-        : m)));
+    case 'modem':
+      if (queryClient) modemsStore(queryClient).updateByImei(payload as RealtimeEvents['modem']);
       return;
-    }
     case 'notification':
       useAppStore.getState().upsertNotification(payload as RealtimeEvents['notification']);
       invalidate(QUERY_KEYS.dashboard);
       return;
     case 'payment':
-      paymentsStore.getState().addOrUpdate(payload as RealtimeEvents['payment']);
+      if (queryClient) paymentsStore(queryClient).addOrUpdate(payload as RealtimeEvents['payment']);
       invalidate(QUERY_KEYS.payments, QUERY_KEYS.dashboard);
       return;
     case 'pending_payment': {
       const { action, payment } = payload as RealtimeEvents['pending_payment'];
-      if (action === 'cancel') pendingPaymentsStore.getState().cancel(payment._id);
-      else pendingPaymentsStore.getState().addOrUpdate(payment);
+      if (queryClient) {
+        if (action === 'cancel') pendingPaymentsStore(queryClient).cancel(payment._id);
+        else pendingPaymentsStore(queryClient).addOrUpdate(payment);
+      }
       invalidate(QUERY_KEYS.pendingPayments);
       return;
     }
@@ -68,16 +63,15 @@ export function applyRealtimeEvent<K extends RealtimeEventName>(
       invalidate(QUERY_KEYS.pendingCryptoPayment, QUERY_KEYS.pendingPayments);
       return;
     }
-    case 'balance': {
-      const account = payload as RealtimeEvents['balance'];
-      useAppStore.getState().setAccount(account);
-      queryClient?.setQueryData(QUERY_KEYS.account, account);
+    case 'balance':
+      queryClient?.setQueryData(QUERY_KEYS.account, payload as RealtimeEvents['balance']);
       return;
-    }
     case 'tariff': {
       const { action, tariff } = payload as RealtimeEvents['tariff'];
-      if (action === 'delete') tariffsStore.getState().remove(tariff._id);
-      else tariffsStore.getState().addOrUpdate(tariff);
+      if (queryClient) {
+        if (action === 'delete') tariffsStore(queryClient).remove(tariff._id);
+        else tariffsStore(queryClient).addOrUpdate(tariff);
+      }
       invalidate(QUERY_KEYS.tariffs);
       return;
     }

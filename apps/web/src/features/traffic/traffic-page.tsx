@@ -10,7 +10,7 @@ import { API_BASE } from '@cellport/shared/constants';
 import { formatBytes } from '../../lib/bytes';
 import { useT } from '../../lib/i18n';
 import { modemsQuery } from '../../store/catalog-queries';
-import { useModemsStore } from '../../store/modems';
+import type { ModemView } from '../../store/store-types';
 import { trafficQuery } from './api/get-traffic';
 import { TrafficChart } from './components/traffic-chart';
 import { TrafficFilters, type TrafficFilterState } from './components/traffic-filters';
@@ -19,6 +19,7 @@ import { bucketStarts, DEFAULT_GRANULARITY, resolveRange, trafficSearch } from '
 import { seriesByBucket } from './lib/series';
 import './traffic.css';
 
+const noPorts: ModemView[] = [];
 const today = () => new Date().toLocaleDateString('sv-SE'); // YYYY-MM-DD in local time
 
 /** Traffic: bytes in and out per port by hour or day over a chosen range, as a chart and a table, with CSV export. */
@@ -27,8 +28,7 @@ export default function TrafficPage() {
   const [filters, setFilters] = useState<TrafficFilterState>({
     preset: '24h', custom: { from: today(), to: today() }, granularity: 'hour', portId: null,
   });
-  useQuery(modemsQuery);
-  const ports = useModemsStore((s) => s.modems);
+  const ports = useQuery(modemsQuery).data ?? noPorts;
 
   const resolved = useMemo(() => resolveRange(filters.preset, filters.custom), [filters.preset, filters.custom]);
   const search = resolved.ok ? trafficSearch(resolved.range, filters.granularity, filters.portId) : null;

@@ -6,7 +6,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { ApiError } from '../../../lib/api';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
-import { useAppStore } from '../../../store';
+import { useUser } from '../../../store/user-slice';
 import { useChangePassword } from '../api/change-password';
 import { errorText, fieldErrors } from '../lib/form-text';
 
@@ -18,7 +18,7 @@ export function PasswordCard() {
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const change = useChangePassword();
-  const email = useAppStore((state) => state.user.me?.email ?? '');
+  const email = useUser().me?.email ?? '';
   const set = (field: keyof typeof empty) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
 

@@ -22,7 +22,7 @@ export function useBuyFromBalance() {
   return useMutation({
     mutationFn: buyFromBalance,
     onSuccess: ({ data }) => {
-      for (const modem of data.modems) modemsStore.getState().addOrUpdate(modem);
+      for (const modem of data.modems) modemsStore(queryClient).addOrUpdate(modem);
       void queryClient.invalidateQueries({ queryKey: ['account'] });
       void queryClient.invalidateQueries({ queryKey: ['modems'] });
       void queryClient.invalidateQueries({ queryKey: ['payments'] });

@@ -11,7 +11,7 @@ export function useRenewPorts() {
     mutationFn: ({ request, language }: { request: RenewRequest; language: string }) =>
       apiPost<RenewResponse>(`/payment/balance/renew?lng=${encodeURIComponent(language)}`, request),
     onSuccess: ({ data }) => {
-      for (const modem of data.modems) modemsStore.getState().addOrUpdate(modem);
+      for (const modem of data.modems) modemsStore(queryClient).addOrUpdate(modem);
       void queryClient.invalidateQueries({ queryKey: ['account'] });
       void queryClient.invalidateQueries({ queryKey: ['modems'] });
       void queryClient.invalidateQueries({ queryKey: ['payments'] });

@@ -1,17 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { useT } from '../../../lib/i18n';
 import { formatCoin, formatMinor, formatUsd } from '../../../lib/money';
-import { useAppStore } from '../../../store';
-import { useExchangeRatesStore } from '../../../store/exchange-rates';
-import { exchangeRatesQuery } from '../api/get-dashboard';
+import { useAccount } from '../../../store/catalog-queries';
+import { useBtcRate } from '../../../store/exchange-rates';
 import { totalBalanceDollars } from '../lib/total-balance';
 
 /** Balance: USDT in dollars (2 decimals), BTC (8 decimals), and the total at the BTC rate when a rate is known. */
 export function BalanceCard() {
   const { t } = useT('dashboard');
-  const account = useAppStore((s) => s.account);
-  useQuery(exchangeRatesQuery);
-  const rate = useExchangeRatesStore((s) => s.exchangeRates.btc);
+  const account = useAccount();
+  const rate = useBtcRate();
   const total = account ? totalBalanceDollars(account.usdt.balance, account.btc.balance, rate) : null;
   return (
     <article className="card dash-balance" aria-labelledby="dash-balance-title">

@@ -2,18 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useT } from '../../../lib/i18n';
 import { modemsQuery } from '../../../store/catalog-queries';
-import { useModemsStore } from '../../../store/modems';
 
 const SHOWN = 5;
 
 /**
- * The first ports with their current IP and state, read from the modems store: a rotation anywhere (button, link,
+ * The first ports with their current IP and state, read from the cached modems list: a rotation anywhere (button, link,
  * schedule) arrives as a realtime 'modem' event and shows here without a reload.
  */
 export function PortsCard() {
   const { t } = useT('dashboard');
   const query = useQuery(modemsQuery);
-  const ports = useModemsStore((s) => s.modems).filter((m) => m.status === 'active');
+  const ports = (query.data ?? []).filter((m) => m.status === 'active');
   if (query.isPending || query.isError || ports.length === 0) return null;
   return (
     <article className="card" aria-labelledby="dash-ports-title">

@@ -10,9 +10,9 @@ import { dateTime, relativeTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
 import { formatCoin, formatUsd, parseMoneyInput } from '../../../lib/money';
 import { toast } from '../../../lib/toast';
-import { useAppStore } from '../../../store';
 import { pendingCryptoPaymentStore, usePendingCryptoPaymentStore } from '../../../store/pending-crypto-payment';
 import { pendingPaymentsStore } from '../../../store/pending-payments';
+import { useSettings } from '../../../store/settings';
 import { cancelPendingPayment, createCryptoPayment, simulatePendingPayment } from '../api/crypto-payments';
 import { paymentFlowStore } from '../flow/payment-flow-store';
 import type { PaymentOrder } from '../flow/payment-order';
@@ -31,7 +31,7 @@ import { AddressQr } from './address-qr';
 export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrder | null; coin: Coin | null; onClose: () => void }) {
   const { t, language } = useT(['payments', 'errors']);
   const payment = usePendingCryptoPaymentStore((s) => s.pendingCryptoPayment);
-  const simulate = useAppStore((s) => s.settings.simulatePayments === true);
+  const simulate = useSettings().simulatePayments === true;
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [busy, setBusy] = useState<'cancel' | 'simulate' | null>(null);
@@ -63,7 +63,7 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
     try {
       await cancelPendingPayment(payment._id);
       pendingCryptoPaymentStore.getState().cancel();
-      pendingPaymentsStore.getState().cancel(payment._id);
+      pendingPaymentsStore(queryClient).cancel(payment._id);
       void queryClient.invalidateQueries({ queryKey: ['pending-payments'] });
       toast.info(t('crypto.cancelled'));
     } catch (error) {
@@ -79,7 +79,7 @@ export function CryptoPaymentModal({ order, coin, onClose }: { order: PaymentOrd
     try {
       await simulatePendingPayment(payment._id);
       pendingCryptoPaymentStore.getState().cancel();
-      pendingPaymentsStore.getState().cancel(payment._id);
+      pendingPaymentsStore(queryClient).cancel(payment._id);
       await refreshAfterPayment(queryClient);
       toast.success(t('crypto.received'));
       onClose();

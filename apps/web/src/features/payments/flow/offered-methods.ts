@@ -1,4 +1,4 @@
-import { useAppStore } from '../../../store';
+import { useSettings } from '../../../store/settings';
 import type { PaymentMethodId } from './payment-order';
 
 /**
@@ -6,7 +6,7 @@ import type { PaymentMethodId } from './payment-order';
  * is off, crypto always. Until settings arrive, none — no button that cannot work.
  */
 export function useOfferedMethods(): PaymentMethodId[] {
-  const settings = useAppStore((s) => s.settings);
+  const settings = useSettings();
   if (!settings.card) return [];
   const methods: PaymentMethodId[] = ['crypto'];
   if (settings.card.provider !== 'off') methods.push('card');

@@ -9,7 +9,7 @@ import { useT } from '../../../lib/i18n';
 import { useLanguage } from '../../../lib/language';
 import { formatUsd } from '../../../lib/money';
 import { toast } from '../../../lib/toast';
-import { useAppStore } from '../../../store';
+import { useSettings } from '../../../store/settings';
 import { simulatePendingPayment } from '../api/crypto-payments';
 import { createPaypalPayment } from '../api/paypal-payments';
 import { rememberPaymentLanguage } from '../flow/payment-banner-flag';
@@ -26,7 +26,7 @@ import { submitPaypalForm } from './submit-paypal-form';
 export function PaypalCheckout({ order, description, onClose }: { order: PaymentOrder; description: string; onClose: () => void }) {
   const { t } = useT(['payments', 'errors']);
   const language = useLanguage();
-  const simulate = useAppStore((s) => s.settings.simulatePayments === true);
+  const simulate = useSettings().simulatePayments === true;
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [pending, setPending] = useState<PaypalPendingResponse | null>(null);

@@ -5,7 +5,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
-import { useAppStore } from '../../../store';
+import { useSettings } from '../../../store/settings';
 import { useRemoveSavedCard, useSaveCard, useSavedCards } from '../api/saved-cards';
 import type { CardConfirmer } from '../card/card-confirmer';
 import { CardEntry } from '../card/card-entry';
@@ -19,7 +19,7 @@ import { cardExpiry, cardLabel, isExpired } from './saved-card';
  */
 export function SavedCardsSection({ className }: { className?: string }) {
   const { t } = useT(['payments', 'common', 'errors']);
-  const provider = useAppStore((s) => s.settings.card?.provider);
+  const provider = useSettings().card?.provider;
   const on = provider === 'stripe' || provider === 'sandbox';
   const cards = useSavedCards(on);
   const remove = useRemoveSavedCard();

@@ -8,9 +8,9 @@ export function useRotatePort(port: Pick<Port, '_id' | 'IMEI'>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => apiPost<RotateResponse>(`/modems/${encodeURIComponent(port._id)}/rotate`),
-    onMutate: () => modemsStore.getState().updateByImei({ IMEI: port.IMEI, applyStatus: 'rotating' }),
+    onMutate: () => modemsStore(queryClient).updateByImei({ IMEI: port.IMEI, applyStatus: 'rotating' }),
     onSuccess: (result) => {
-      modemsStore.getState().updateByImei({ IMEI: port.IMEI, applyStatus: result.applyStatus, ext_ip: result.new_ip });
+      modemsStore(queryClient).updateByImei({ IMEI: port.IMEI, applyStatus: result.applyStatus, ext_ip: result.new_ip });
       void queryClient.invalidateQueries({ queryKey: ['modems'] });
     },
     // A refused or failed rotation leaves the IP as it was; the list is refetched for the true state.

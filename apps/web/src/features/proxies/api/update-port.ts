@@ -9,8 +9,7 @@ export function useUpdatePort() {
   return useMutation({
     mutationFn: ({ id, patch }: { id: string; patch: PortPatchRequest }) => apiPatch<Port>(`/modems/${encodeURIComponent(id)}`, patch),
     onSuccess: (port) => {
-      modemsStore.getState().addOrUpdate(port);
-      queryClient.setQueriesData<Port[]>({ queryKey: ['modems'] }, (list) => list?.map((p) => (p._id === port._id ? port : p)));
+      modemsStore(queryClient).addOrUpdate(port);
     },
   });
 }

@@ -1,5 +1,5 @@
-import type { StateCreator } from 'zustand';
-import type { AppState } from './index';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '../lib/api';
 
 /**
  * Spec §3 "Settings" (GET /api/v1/settings, loaded at start by the shell). `documentationUrl` set → the sidebar's
@@ -17,12 +17,14 @@ export interface Settings {
   [key: string]: unknown;
 }
 
-export interface SettingsSlice {
-  settings: Settings;
-  setSettings: (settings: Settings) => void;
-}
-
-export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set) => ({
-  settings: {},
-  setSettings: (settings) => set({ settings }),
+/** GET /settings (spec §7: loaded at start). The query cache is its one home (decision 020). */
+export const settingsQuery = queryOptions({
+  queryKey: ['settings'],
+  queryFn: () => apiGet<Settings>('/settings'),
+  staleTime: 10 * 60_000,
 });
+
+const none: Settings = {};
+
+/** The settings, `{}` until the first answer. */
+export const useSettings = (): Settings => useQuery(settingsQuery).data ?? none;
