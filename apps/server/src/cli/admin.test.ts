@@ -129,6 +129,9 @@ describe('runAdminCli (the whole command, on an embedded database in DATA_DIR)',
   const dataDir = mkdtempSync(join(tmpdir(), 'cellport-cli-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { NODE_ENV: 'test', DATA_DIR: dataDir };
+  // Each command opens the embedded database (and the first migrates it): seconds on a quiet machine, over a minute
+  // with every core busy (it timed out at 60 s in a stress run). The bound is for a hang, not a speed check.
+  const cliTimeout = 240_000;
 
   async function cli(...args: string[]) {
     const out: string[] = [];
@@ -145,7 +148,7 @@ describe('runAdminCli (the whole command, on an embedded database in DATA_DIR)',
     expect((await cli('deactivate', 'root@example.com')).out).toBe('root@example.com is deactivated: it cannot sign in; 0 session(s) ended.');
     const listed = await cli('list');
     expect(listed.out.split('\n')[1]).toMatch(/^root@example\.com\s+admin\s+deactivated\s+verified/);
-  }, 60_000);
+  }, cliTimeout);
 
   it('host-key prints a new key once with the agent settings; hosts lists it', async () => {
     const listedEmpty = await cli('hosts');
@@ -166,7 +169,7 @@ describe('runAdminCli (the whole command, on an embedded database in DATA_DIR)',
     expect((await cli('hosts')).out.split('\n')[1]).toMatch(new RegExp(`^edge-1\\s+${host.id}\\s+10\\.0\\.0\\.5\\s+0\\s+yes\\s+never$`));
     expect(await cli('host-key', 'edge-9')).toMatchObject({ code: 1, err: 'No host named "edge-9" or with that id. The hosts are listed by: npm run admin -- hosts' });
     expect((await cli('host-key')).code).toBe(2);
-  }, 60_000);
+  }, cliTimeout);
 
   it('exits 1 with a message for an unknown account, 2 with the usage for a wrong command', async () => {
     expect(await cli('activate', 'ghost@example.com')).toMatchObject({ code: 1, err: 'No account with the e-mail ghost@example.com.' });
@@ -174,5 +177,5 @@ describe('runAdminCli (the whole command, on an embedded database in DATA_DIR)',
     expect(wrong.code).toBe(2);
     expect(wrong.err).toContain('PGlite) allows ONE process at a time');
     expect((await cli('deactivate')).code).toBe(2);
-  }, 60_000);
+  }, cliTimeout);
 });
