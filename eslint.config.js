@@ -1,9 +1,12 @@
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 
 // Import boundaries (ARCHITECTURE.md): web → shared, server → shared, never web ↔ server; no cycles.
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
@@ -28,6 +31,22 @@ export default tseslint.config(
         paths: [{ name: '@cellport/shared', message: 'Import a subpath (@cellport/shared/constants, …/schemas/auth) to keep bundles small.' }],
         patterns: [{ group: ['**/server/**', '@cellport/server', '@cellport/server/*'], message: 'The web app never imports server code.' }],
       }],
+      // Inside the web app: app → features → components/lib/store. A feature uses another only through its
+      // index.ts (features/payments/index.ts is the example); shared folders import no feature and not the app.
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [
+        ...webFeatures.map((feature) => ({
+          target: `apps/web/src/features/${feature}`,
+          from: 'apps/web/src/features',
+          except: [`./${feature}`, ...webFeatures.map((other) => `./${other}/index.ts`)],
+          message: 'Import another feature through its index.ts, or move what both need to components/, lib/ or store/.',
+        })),
+        { target: 'apps/web/src/features', from: 'apps/web/src/app', message: 'Features do not import the app shell.' },
+        {
+          target: ['apps/web/src/components', 'apps/web/src/lib', 'apps/web/src/store'],
+          from: ['apps/web/src/features', 'apps/web/src/app'],
+          message: 'Shared folders import no feature and not the app.',
+        },
+      ] }],
     },
   },
   {

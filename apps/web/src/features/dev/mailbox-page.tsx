@@ -5,10 +5,8 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { icons } from '../../components/ui/icons';
 import { ApiError, apiGet } from '../../lib/api';
 import { htmlLang, useT } from '../../lib/i18n';
-import { MessageView } from './message-view';
+import { MessageView, type OutboxMessage } from './message-view';
 import './mailbox.css';
-
-export interface OutboxMessage { to: string; subject: string; text: string; html: string; createdAt: string }
 
 type State =
   | { kind: 'idle' }
