@@ -1,6 +1,6 @@
 import { PERIOD_DAYS, type TariffPeriod } from '@cellport/shared/schemas/catalog';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { LedgerService } from '../../modules/ledger/ledger.service.js';
 import type { LocalizedNames } from '../tables/catalog.js';
 
 interface SeedCountry {
@@ -124,11 +124,20 @@ export async function seedCatalog(ctx: AppContext): Promise<void> {
   const demo = await db.selectFrom('users').select('id').where('email', '=', ctx.config.DEMO_EMAIL).executeTakeFirst();
   if (demo && ctx.config.DEMO_BALANCE > 0) {
     const amount = BigInt(Math.round(ctx.config.DEMO_BALANCE * 100)) * 10_000n;
-    const ledger = new LedgerService(db);
-    // The reference is fixed: a second run finds it booked and changes nothing.
-    await db.transaction().execute((tx) => ledger.credit(tx, {
-      userId: demo.id, coin: 'usdt', amount, kind: 'demo-credit', reference: `seed:demo-balance:${demo.id}`,
-    }));
+    // A ledger entry and its balance, as the ledger books a credit. The reference is fixed: a second run finds it
+    // booked and changes nothing.
+    await db.transaction().execute(async (tx) => {
+      const booked = await tx.insertInto('ledger_entries')
+        .values({ user_id: demo.id, coin: 'usdt', amount, kind: 'demo-credit', reference: `seed:demo-balance:${demo.id}`, payment_id: null })
+        .onConflict((oc) => oc.column('reference').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!booked) return;
+      await tx.insertInto('balances')
+        .values({ user_id: demo.id, coin: 'usdt', amount })
+        .onConflict((oc) => oc.columns(['user_id', 'coin']).doUpdateSet({ amount: sql`balances.amount + excluded.amount` }))
+        .execute();
+    });
   }
 }
 
