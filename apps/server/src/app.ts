@@ -117,7 +117,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerCoupons(app, ctx, services);
   await registerPorts(app, ctx);
   registerPurchases(app, ctx, services);
-  registerPayments(app, ctx);
+  registerPayments(app, ctx, services);
   registerInvoices(app, ctx, services);
   registerSettings(app, ctx, services);
   registerExchangeRates(app, ctx, services);

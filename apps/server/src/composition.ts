@@ -44,16 +44,24 @@ import { LedgerService } from './modules/ledger/ledger.service.js';
 import { NotificationEmails } from './modules/notifications/notification-emails.js';
 import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { CardCheckout } from './modules/payments/card-checkout.js';
+import { CardCustomers } from './modules/payments/card-customers.js';
 import { CardPayments } from './modules/payments/card-payments.js';
 import { CryptoPayments } from './modules/payments/crypto-payments.js';
 import { Fulfilment } from './modules/payments/fulfilment.js';
+import { OrderPricing } from './modules/payments/order-pricing.js';
+import { OrdersRepository } from './modules/payments/orders.repository.js';
 import { OrdersService } from './modules/payments/orders.service.js';
 import { paymentsRuntime } from './modules/payments/payments-runtime.js';
+import { PaymentsRepository } from './modules/payments/payments.repository.js';
 import { PayPalPayments } from './modules/payments/paypal-payments.js';
+import { SavedCards } from './modules/payments/saved-cards.js';
+import { PaymentSimulation } from './modules/payments/simulate-payment.js';
 import { PortsListCache } from './modules/ports/ports-list-cache.js';
 import { PortsRepository } from './modules/ports/ports.repository.js';
 import { PortsService } from './modules/ports/ports.service.js';
 import { RotationService } from './modules/ports/rotation.service.js';
+import { PurchasesRepository } from './modules/purchases/purchases.repository.js';
 import { PurchasesService } from './modules/purchases/purchases.service.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
@@ -101,6 +109,9 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const hostsRepository = new HostsRepository(db);
   const portsRepository = new PortsRepository(db, config.secret, config.publicUrl);
   const adminPaymentsRepository = new AdminPaymentsRepository(db);
+  const purchasesRepository = new PurchasesRepository(db);
+  const ordersRepository = new OrdersRepository(db);
+  const paymentsRepository = new PaymentsRepository(db);
 
   // Customer-facing services.
   const catalog = new CatalogService(db);
@@ -115,12 +126,28 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const invoices = new InvoicesService(db, invoiceNumbering);
   const rotation = new RotationService(db, bus, modemDriver);
   const ports = new PortsService(db, portsRepository, config.secret, config.publicUrl, jobs);
-  const purchases = new PurchasesService(db, portsRepository, jobs, config.secret, config.PORT_GRACE_DAYS);
-  const orders = new OrdersService(ctx);
-  const fulfilment = new Fulfilment(ctx, purchases);
-  const cryptoPayments = new CryptoPayments(ctx, payments, jobs, fulfilment);
-  const cardPayments = new CardPayments(ctx, fulfilment);
-  const paypalPayments = new PayPalPayments(ctx, payments, fulfilment);
+  const purchases = new PurchasesService({
+    repo: purchasesRepository, ports: portsRepository, jobs, coupons, ledger, notifications,
+    secret: config.secret, graceDays: config.PORT_GRACE_DAYS,
+  });
+  const orders = new OrdersService(ordersRepository);
+  const orderPricing = new OrderPricing(ordersRepository, catalog, coupons);
+  const fulfilment = new Fulfilment({
+    orderRows: ordersRepository, orders, payments: paymentsRepository, purchases, ledger, notifications, ctx,
+  });
+  const cryptoPayments = new CryptoPayments({
+    orderRows: ordersRepository, orders, accounts: paymentsRepository, pricing: orderPricing, rt: payments, jobs, fulfilment, log,
+  });
+  const cardPayments = new CardPayments(ordersRepository, paymentsRepository, fulfilment, ctx);
+  const cardCustomers = new CardCustomers(paymentsRepository, payments);
+  const cardCheckout = new CardCheckout({
+    customers: cardCustomers, pricing: orderPricing, orders, orderRows: ordersRepository, payments: paymentsRepository, rt: payments,
+  });
+  const savedCards = new SavedCards(cardCustomers, payments);
+  const paypalPayments = new PayPalPayments({
+    orderRows: ordersRepository, orders, payments: paymentsRepository, pricing: orderPricing, rt: payments, fulfilment, ctx,
+  });
+  const paymentSimulation = new PaymentSimulation(orders, fulfilment, paypalPayments, payments, config);
   const webhooks = new WebhooksService({
     db, queue: jobs, notifications, serverSecret: config.secret,
     policy: { allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS },
@@ -147,6 +174,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,
     rotation, ports, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,
+    purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
+    paymentSimulation,
     audit, admin,
   };
   return { ctx, services };

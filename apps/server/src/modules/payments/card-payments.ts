@@ -2,6 +2,8 @@ import type { Language } from '@cellport/shared';
 import type { AppContext } from '../../context.js';
 import type { CardEvent, CardPaymentEvent } from '../../integrations/stripe/card-event.js';
 import type { Fulfilment, SettleResult } from './fulfilment.js';
+import type { OrdersRepository } from './orders.repository.js';
+import type { PaymentsRepository } from './payments.repository.js';
 
 const CENT = 10_000n; // micro-USD per cent
 
@@ -11,7 +13,12 @@ const CENT = 10_000n; // micro-USD per cent
  * a second event about the same payment, changes nothing.
  */
 export class CardPayments {
-  constructor(private readonly ctx: AppContext, private readonly fulfilment: Fulfilment) {}
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly payments: PaymentsRepository,
+    private readonly fulfilment: Fulfilment,
+    private readonly ctx: Pick<AppContext, 'log'>,
+  ) {}
 
   async handle(event: CardEvent): Promise<void> {
     if (event.type === 'ignored') {
@@ -28,7 +35,7 @@ export class CardPayments {
       case 'charge.refunded': return this.refunded(event);
       case 'charge.dispute.created': return this.disputed(event);
       case 'customer.subscription.deleted':
-        await this.ctx.db.updateTable('card_subscriptions').set({ status: 'canceled' }).where('id', '=', event.objectId).execute();
+        await this.payments.setSubscriptionStatus(event.objectId, 'canceled');
         this.ctx.log.info({ subscription: event.objectId }, 'subscription ended; its ports are no longer renewed by card');
     }
   }
@@ -41,7 +48,7 @@ export class CardPayments {
       return;
     }
     if (e.amountCents <= 0) return;
-    const subscription = await this.ctx.db.selectFrom('card_subscriptions').select('id').where('order_id', '=', order.id).executeTakeFirst();
+    const subscription = await this.payments.subscriptionOfOrder(order.id);
     if (subscription) return; // a subscription's first payment is booked from its invoice.paid, once
     await this.fulfilment.settleNow({
       userId: order.user_id, orderId: order.id, coin: 'usdt', amount: BigInt(e.amountCents) * CENT,
@@ -51,9 +58,7 @@ export class CardPayments {
 
   private async invoicePaid(e: CardPaymentEvent): Promise<void> {
     if (!e.subscriptionId) return;
-    const sub = await this.ctx.db.selectFrom('card_subscriptions').innerJoin('payment_orders', 'payment_orders.id', 'card_subscriptions.order_id')
-      .select(['card_subscriptions.user_id', 'card_subscriptions.order_id', 'card_subscriptions.status', 'payment_orders.language'])
-      .where('card_subscriptions.id', '=', e.subscriptionId).executeTakeFirst();
+    const sub = await this.payments.subscription(e.subscriptionId);
     if (!sub) {
       this.ctx.log.warn({ event: e.eventId, subscription: e.subscriptionId }, 'invoice.paid for a subscription we do not know; nothing booked');
       return;
@@ -62,14 +67,13 @@ export class CardPayments {
     if (amount <= 0n) return;
     const reference = `card:${e.objectId}`;
     if (e.billingReason !== 'subscription_cycle') {
-      await this.ctx.db.updateTable('card_subscriptions').set({ status: 'active' }).where('id', '=', e.subscriptionId).execute();
+      await this.payments.setSubscriptionStatus(e.subscriptionId, 'active');
       await this.fulfilment.settleNow({ userId: sub.user_id, orderId: sub.order_id, coin: 'usdt', amount, reference, kind: 'card' });
       return;
     }
     // A monthly charge: renew the ports the subscription bought, one period each.
-    const ports = sub.status === 'canceled' ? [] : await this.ctx.db.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id')
-      .select('ports.id').where('payment_ports.payment_id', '=', sub.order_id).where('ports.status', '<>', 'released').execute();
-    const result: SettleResult = await this.ctx.db.transaction().execute((tx) => this.fulfilment.creditAndRenew(tx, {
+    const ports = sub.status === 'canceled' ? [] : await this.payments.paidPorts(sub.order_id);
+    const result: SettleResult = await this.payments.transaction((tx) => this.fulfilment.creditAndRenew(tx, {
       userId: sub.user_id, orderId: null, coin: 'usdt', amount, reference, kind: 'card', portIds: ports.map((p) => p.id), language: sub.language as Language,
     }));
     await this.fulfilment.announce(sub.user_id, result);
@@ -80,8 +84,7 @@ export class CardPayments {
     const userId = await this.userFor(e, intent);
     if (!userId || !intent) return;
     // Stripe reports the charge's refunded total so far: take back only what was not taken yet.
-    const rows = await this.ctx.db.selectFrom('ledger_entries').select('amount')
-      .where('reference', 'like', `card-refund:${intent}:%`).execute();
+    const rows = await this.payments.ledgerAmountsLike(`card-refund:${intent}:%`);
     const already = rows.reduce((s, r) => s - BigInt(r.amount), 0n);
     const wanted = BigInt(e.amountCents) * CENT - already;
     if (wanted <= 0n) return;
@@ -95,16 +98,12 @@ export class CardPayments {
   }
 
   private async takeBack(userId: string, amount: bigint, reference: string, kind: string): Promise<void> {
-    const taken = await this.ctx.db.transaction().execute((tx) => this.fulfilment.takeBack(tx, { userId, amount, reference, kind }));
+    const taken = await this.payments.transaction((tx) => this.fulfilment.takeBack(tx, { userId, amount, reference, kind }));
     if (taken) await this.fulfilment.announce(userId, { credited: true, completed: null });
   }
 
   private async orderFor(orderId: string | undefined, intentId: string | null) {
-    let q = this.ctx.db.selectFrom('payment_orders').selectAll().where('provider', '=', 'card');
-    if (orderId && /^[0-9a-f-]{36}$/i.test(orderId)) q = q.where('id', '=', orderId);
-    else if (intentId) q = q.where('external_id', '=', intentId);
-    else return undefined;
-    const order = await q.executeTakeFirst();
+    const order = await this.orders.cardOrder(orderId && /^[0-9a-f-]{36}$/i.test(orderId) ? orderId : null, intentId);
     // The metadata names an order; the intent must be the one we created for it.
     if (order && intentId && order.external_id && order.external_id !== intentId) return undefined;
     return order;
@@ -114,8 +113,8 @@ export class CardPayments {
     const order = await this.orderFor(e.metadata.orderId, intentId);
     if (order) return order.user_id;
     if (e.customerId) {
-      const acc = await this.ctx.db.selectFrom('payment_accounts').select('user_id').where('card_customer_id', '=', e.customerId).executeTakeFirst();
-      if (acc) return acc.user_id;
+      const userId = await this.payments.userOfCardCustomer(e.customerId);
+      if (userId) return userId;
     }
     this.ctx.log.warn({ event: e.eventId, type: e.type }, 'card event for a payment we cannot match to a customer; nothing booked');
     return null;

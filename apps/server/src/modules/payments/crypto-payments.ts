@@ -1,15 +1,16 @@
 import type { Language } from '@cellport/shared';
-import { PAYMENT_LIMITS, type Coin } from '@cellport/shared/schemas/payments';
+import { PAYMENT_LIMITS, type Coin, type CryptoPayment } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { SAT_PER_BTC } from '../../integrations/rates/decimal-rate.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Tx } from '../../db/database.js';
 import type { Fulfilment } from './fulfilment.js';
-import type { Quote } from './order-pricing.js';
+import type { OrderInput, OrderPricing, Quote } from './order-pricing.js';
 import type { OrderRow } from './order-view.js';
-import { OrdersService } from './orders.service.js';
-import { addressIndex } from './payment-accounts.js';
+import type { OrdersRepository } from './orders.repository.js';
+import type { OrdersService } from './orders.service.js';
+import type { PaymentsRepository } from './payments.repository.js';
 import { announcePendingCrypto } from './pending-crypto-poll.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
 
@@ -26,16 +27,52 @@ export function microUsdToSatUp(micro: bigint, microUsdPerBtc: bigint): bigint {
  * Pending crypto payments: created with the amount locked (BTC at the current rate), one active per customer,
  * expired after 60 minutes, watched every 30 s in live mode; deposits are credited through the fulfilment.
  */
-export class CryptoPayments {
-  private readonly orders: OrdersService;
+export interface CryptoPaymentsDeps {
+  orderRows: OrdersRepository;
+  orders: OrdersService;
+  accounts: PaymentsRepository;
+  pricing: OrderPricing;
+  rt: PaymentsRuntime;
+  jobs: JobQueue;
+  fulfilment: Fulfilment;
+  log: AppContext['log'];
+}
 
-  constructor(private readonly ctx: AppContext, private readonly rt: PaymentsRuntime, private readonly jobs: JobQueue, private readonly fulfilment: Fulfilment) {
-    this.orders = new OrdersService(ctx);
+export class CryptoPayments {
+  private readonly orderRows: OrdersRepository;
+  private readonly orders: OrdersService;
+  private readonly accounts: PaymentsRepository;
+  private readonly pricing: OrderPricing;
+  private readonly rt: PaymentsRuntime;
+  private readonly jobs: JobQueue;
+  private readonly fulfilment: Fulfilment;
+  private readonly log: AppContext['log'];
+
+  constructor(deps: CryptoPaymentsDeps) {
+    this.orderRows = deps.orderRows;
+    this.orders = deps.orders;
+    this.accounts = deps.accounts;
+    this.pricing = deps.pricing;
+    this.rt = deps.rt;
+    this.jobs = deps.jobs;
+    this.fulfilment = deps.fulfilment;
+    this.log = deps.log;
   }
 
   async depositAddresses(userId: string): Promise<Record<Coin, string>> {
-    const index = await addressIndex(this.ctx.db, userId);
+    const index = await this.accounts.addressIndex(userId);
     return { btc: this.rt.btc.depositAddress(index), usdt: this.rt.usdt.depositAddress(index) };
+  }
+
+  /** Prices the order and creates its pending crypto payment; `topUp` is the amount in micro-USD (a top-up only). */
+  async createPending(userId: string, coin: Coin, input: OrderInput, topUp: bigint | null, lng: Language): Promise<CryptoPayment> {
+    const quote = await this.pricing.quote(userId, input, topUp, lng);
+    return this.orders.cryptoView(await this.create(userId, coin, quote, lng));
+  }
+
+  /** The customer's active pending crypto payment, if any. */
+  active(userId: string): Promise<CryptoPayment | null> {
+    return this.orders.activeCryptoView(userId);
   }
 
   async create(userId: string, coin: Coin, quote: Quote, lng: Language): Promise<OrderRow> {
@@ -49,15 +86,14 @@ export class CryptoPayments {
     }
     const address = (await this.depositAddresses(userId))[coin];
     const expiresAt = new Date(Date.now() + PAYMENT_LIMITS.cryptoPendingMinutes * 60_000);
-    return this.ctx.db.transaction().execute(async (tx) => {
+    return this.orderRows.transaction(async (tx) => {
       // One active pending crypto payment per customer: a new one replaces the previous (a unique index backs this).
-      await tx.updateTable('payment_orders').set({ status: 'cancelled' })
-        .where('user_id', '=', userId).where('provider', '=', 'crypto').where('status', '=', 'pending').execute();
-      const order = await this.orders.create(tx, { userId, provider: 'crypto', quote, providerAmount: coinAmount, lng, coin, address, expiresAt });
+      await this.orderRows.cancelPendingCrypto(tx, userId);
+      const order = await this.orders.create({ userId, provider: 'crypto', quote, providerAmount: coinAmount, lng, coin, address, expiresAt }, tx);
       await this.jobs.schedule(tx, { kind: JOB_EXPIRE, key: `${JOB_EXPIRE}:${order.id}`, runAt: expiresAt, payload: { orderId: order.id } });
       if (this.adapter(coin).mode === 'live') await this.scheduleWatch(tx, order.id, 1, new Date(Date.now() + WATCH_INTERVAL_MS));
       // One bump for both changes: the new payment replaces the cancelled one in the poll and on the client.
-      await announcePendingCrypto(tx, 'add', order);
+      await announcePendingCrypto(this.orderRows, tx, 'add', order);
       return order;
     });
   }
@@ -84,7 +120,7 @@ export class CryptoPayments {
       if (order.coin === 'btc') {
         const dep = d as import('../../integrations/bitcoin/scan-btc-deposits.js').BtcDeposit;
         if (dep.status !== 'confirmed') {
-          this.ctx.log.info({ order: order.id, reference: dep.reference, confirmations: dep.confirmations }, 'BTC deposit not confirmed yet; not credited');
+          this.log.info({ order: order.id, reference: dep.reference, confirmations: dep.confirmations }, 'BTC deposit not confirmed yet; not credited');
           continue;
         }
         const r = await this.fulfilment.settle(tx, { userId: order.user_id, orderId: order.id, coin: 'btc', amount: dep.amountSat, reference: `btc:${dep.reference}`, kind: 'crypto_deposit' });
@@ -104,8 +140,8 @@ export class CryptoPayments {
 
   /** One scan of an order in its own transaction (the order row is locked, so concurrent scans queue). */
   async scanNow(orderId: string): Promise<void> {
-    await this.ctx.db.transaction().execute(async (tx) => {
-      const order = await tx.selectFrom('payment_orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
+    await this.orderRows.transaction(async (tx) => {
+      const order = await this.orderRows.lock(tx, orderId);
       if (order) await this.scan(tx, order);
     });
   }
@@ -115,23 +151,22 @@ export class CryptoPayments {
     this.jobs.handle(JOB_WATCH, async (tx, payload, now) => {
       const orderId = String(payload.orderId);
       const n = Number(payload.n ?? 1);
-      const order = await tx.selectFrom('payment_orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
+      const order = await this.orderRows.lock(tx, orderId);
       if (!order || order.status !== 'pending') return;
       await this.scan(tx, order);
-      const after = await tx.selectFrom('payment_orders').select(['status', 'expires_at']).where('id', '=', orderId).executeTakeFirstOrThrow();
+      const after = await this.orderRows.state(tx, orderId);
       if (after.status === 'pending' && (!after.expires_at || after.expires_at.getTime() > now.getTime())) {
         await this.scheduleWatch(tx, orderId, n + 1, new Date(now.getTime() + WATCH_INTERVAL_MS));
       }
     });
     this.jobs.handle(JOB_EXPIRE, async (tx, payload) => {
       const orderId = String(payload.orderId);
-      const order = await tx.selectFrom('payment_orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
+      const order = await this.orderRows.lock(tx, orderId);
       if (!order || order.status !== 'pending') return;
       // A last look at the chain, so a deposit that arrived just before the deadline still completes the order.
       await this.scan(tx, order);
-      const expired = await tx.updateTable('payment_orders').set({ status: 'expired' })
-        .where('id', '=', orderId).where('status', '=', 'pending').returningAll().executeTakeFirst();
-      if (expired) await announcePendingCrypto(tx, 'cancel', expired);
+      const expired = await this.orderRows.expireIfPending(tx, orderId);
+      if (expired) await announcePendingCrypto(this.orderRows, tx, 'cancel', expired);
     });
   }
 }

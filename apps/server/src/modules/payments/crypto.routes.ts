@@ -1,31 +1,25 @@
 import {
   activeCryptoPaymentResponseSchema, cryptoPendingRequestSchema, cryptoPendingResponseSchema, dollarsToMicro,
 } from '@cellport/shared/schemas/payments';
-import type { App } from '../../context.js';
+import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { conditionalPoll } from '../../lib/poll-versions.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../catalog/request-language.js';
 import type { CryptoPayments } from './crypto-payments.js';
-import { quoteOrder } from './order-pricing.js';
-import { cryptoToApi } from './order-view.js';
-import type { OrdersService } from './orders.service.js';
-import type { PaymentRouteDeps } from './payments.routes.js';
+import type { PaymentRateLimit } from './payment-route-deps.js';
 
 /** POST /api/v1/payment/crypto/pending and GET /api/v1/pending-crypto-payment-active. */
-export function registerCryptoRoutes(app: App, deps: PaymentRouteDeps & { crypto: CryptoPayments; orders: OrdersService }): void {
-  const { ctx, crypto, orders, limited } = deps;
+export function registerCryptoRoutes(app: App, ctx: AppContext, deps: { crypto: CryptoPayments; limited: PaymentRateLimit }): void {
+  const { crypto, limited } = deps;
 
   app.post('/api/v1/payment/crypto/pending',
     { onRequest: requireUser, config: limited, schema: { body: cryptoPendingRequestSchema, response: { 200: cryptoPendingResponseSchema } } },
     async (request) => {
-      const userId = currentUser(request).userId;
-      const lng = requestLanguage(request);
       const topUp = request.body.amount === undefined || request.body.amount === null ? null : dollarsToMicro(request.body.amount);
       if (request.body.amount != null && topUp === null) throw new AppError('AMOUNT_INVALID', 422);
-      const quote = await quoteOrder(ctx.db, userId, request.body, topUp, lng);
-      const order = await crypto.create(userId, request.body.coin, quote, lng);
-      return { error: null, data: await cryptoToApi(ctx.db, order) };
+      const payment = await crypto.createPending(currentUser(request).userId, request.body.coin, request.body, topUp, requestLanguage(request));
+      return { error: null, data: payment };
     });
 
   // Polled every 5 s by every open dashboard. The ETag is the customer's 'pendingCrypto' poll version, which every
@@ -38,7 +32,6 @@ export function registerCryptoRoutes(app: App, deps: PaymentRouteDeps & { crypto
       // The version is read before the row, so the ETag sent is never newer than the body it goes with.
       const version = await conditionalPoll(request, reply, ctx.pollVersions, 'pendingCrypto', userId);
       if (version === null) return reply;
-      const order = await orders.activeCrypto(userId);
-      return { data: order ? await cryptoToApi(ctx.db, order) : null };
+      return { data: await crypto.active(userId) };
     });
 }

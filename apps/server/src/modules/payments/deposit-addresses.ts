@@ -1,6 +1,6 @@
 import type { Coin } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
-import { addressIndex } from './payment-accounts.js';
+import { addressIndex } from './payments.repository.js';
 import { paymentsRuntime } from './payments-runtime.js';
 
 /** The account's own deposit address per coin (derived from the operator's extended public keys; no private key here). */

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@cellport/shared';
 import { PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { CoinColumn } from '../../db/tables/ledger.js';
 import { AppError } from '../../lib/app-error.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
-import { LedgerService } from '../ledger/ledger.service.js';
+import type { LedgerService } from '../ledger/ledger.service.js';
 import type { Tx } from '../../db/database.js';
-import { NotificationsService } from '../notifications/notifications.service.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 import type { PurchasesService } from '../purchases/purchases.service.js';
-import { ordersToApi, type OrderRow } from './order-view.js';
+import type { OrderRow } from './order-view.js';
+import type { OrdersRepository } from './orders.repository.js';
+import type { OrdersService } from './orders.service.js';
+import type { PaymentsRepository } from './payments.repository.js';
 import { announcePendingCrypto } from './pending-crypto-poll.js';
 
 export interface SettleInput {
@@ -38,6 +40,18 @@ const dollars = (micro: bigint) => `${micro / 1_000_000n}.${String((micro % 1_00
 /** What the order needs in the coin credited towards it: satoshi for btc, micro-USD otherwise. */
 const target = (o: OrderRow) => (o.coin === 'btc' ? o.provider_amount : o.amount);
 
+/** What the fulfilment is built from (the composition root hands them in). */
+export interface FulfilmentDeps {
+  orderRows: OrdersRepository;
+  orders: OrdersService;
+  payments: PaymentsRepository;
+  purchases: PurchasesService;
+  ledger: LedgerService;
+  notifications: NotificationsService;
+  /** Bus events after a commit, the invoice numbering kick, the log. */
+  ctx: Pick<AppContext, 'bus' | 'invoiceNumbering' | 'log'>;
+}
+
 /**
  * THE one way money from an outside provider lands and a payment completes: crypto deposits, card webhooks, the card
  * sandbox, PayPal IPNs, PayPal's offline sandbox and 'Simulate payment' all call `settle`.
@@ -45,44 +59,52 @@ const target = (o: OrderRow) => (o.coin === 'btc' ? o.provider_amount : o.amount
  * count it towards the order and, once covered, complete the order — convert BTC at the locked rate, then buy or
  * renew from the balance with the purchases service, issue the invoice and notify.
  */
+
 export class Fulfilment {
+  private readonly orderRows: OrdersRepository;
+  private readonly orders: OrdersService;
+  private readonly payments: PaymentsRepository;
+  private readonly purchases: PurchasesService;
   private readonly ledger: LedgerService;
   private readonly notifications: NotificationsService;
+  private readonly ctx: FulfilmentDeps['ctx'];
 
-  constructor(private readonly ctx: AppContext, private readonly purchases: PurchasesService) {
-    this.ledger = new LedgerService(ctx.db);
-    this.notifications = new NotificationsService(ctx.db);
+  constructor(deps: FulfilmentDeps) {
+    this.orderRows = deps.orderRows;
+    this.orders = deps.orders;
+    this.payments = deps.payments;
+    this.purchases = deps.purchases;
+    this.ledger = deps.ledger;
+    this.notifications = deps.notifications;
+    this.ctx = deps.ctx;
   }
 
   async settle(tx: Tx, input: SettleInput): Promise<SettleResult> {
     // The order row first: concurrent deliveries of one payment queue here, and the lock order is always
     // order → balance → (coupon, modems inside the purchase).
-    const order = input.orderId
-      ? await tx.selectFrom('payment_orders').selectAll().where('id', '=', input.orderId).where('user_id', '=', input.userId)
-        .forUpdate().executeTakeFirst()
-      : undefined;
+    const order = input.orderId ? await this.orderRows.lockOwn(tx, input.orderId, input.userId) : undefined;
     const credited = await this.ledger.credit(tx, {
       userId: input.userId, coin: input.coin, amount: input.amount, kind: input.kind, reference: input.reference,
     });
     if (!credited) return { credited: false, completed: null };
     if (!order || order.status !== 'pending' || (order.coin ?? 'usdt') !== input.coin) return { credited: true, completed: null };
     const received = order.received + input.amount;
-    await tx.updateTable('payment_orders').set({ received }).where('id', '=', order.id).execute();
+    await this.orderRows.setReceived(tx, order.id, received);
     if (received < target(order)) {
       this.ctx.log.info({ order: order.id, received: String(received), needed: String(target(order)) }, 'partial payment credited; order stays pending');
       // A pending crypto payment shows what was received so far (no-op for card and PayPal orders).
-      await announcePendingCrypto(tx, 'update', { ...order, received });
+      await announcePendingCrypto(this.orderRows, tx, 'update', { ...order, received });
       return { credited: true, completed: null };
     }
     const completed = await this.complete(tx, { ...order, received });
     // Deposit watcher, 'Simulate payment' and the admin's manual completion all end here: no longer active.
-    await announcePendingCrypto(tx, 'cancel', completed);
+    await announcePendingCrypto(this.orderRows, tx, 'cancel', completed);
     return { credited: true, completed };
   }
 
   /** Runs `settle` in its own transaction and announces the result after the commit. */
   async settleNow(input: SettleInput): Promise<SettleResult> {
-    const result = await this.ctx.db.transaction().execute((tx) => this.settle(tx, input));
+    const result = await this.orderRows.transaction((tx) => this.settle(tx, input));
     await this.announce(input.userId, result);
     return result;
   }
@@ -93,7 +115,7 @@ export class Fulfilment {
     if (result.completed) this.ctx.invoiceNumbering.kick();
     try {
       if (result.completed) {
-        const [payment] = await ordersToApi(this.ctx.db, [result.completed]);
+        const [payment] = await this.orders.view([result.completed]);
         await this.ctx.bus.publish(PAYMENT_EVENTS.completed, { userId, payment });
       }
       await this.ctx.bus.publish(PAYMENT_EVENTS.balanceChanged, { userId });
@@ -115,13 +137,13 @@ export class Fulfilment {
     } else {
       // A savepoint: if the ports cannot be bought any more (stock gone, coupon used up, price changed), the money
       // stays on the balance and is invoiced as a top-up; the customer is told why.
-      await sql`savepoint fulfil`.execute(tx);
+      await this.payments.savepoint(tx, 'fulfil');
       try {
         await this.fulfil(tx, order);
-        await sql`release savepoint fulfil`.execute(tx);
+        await this.payments.releaseSavepoint(tx, 'fulfil');
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        await sql`rollback to savepoint fulfil`.execute(tx);
+        await this.payments.rollbackToSavepoint(tx, 'fulfil');
         fulfilError = err.code;
         this.ctx.log.warn({ order: order.id, code: err.code }, 'paid order could not be fulfilled; the money stays on the balance');
         await this.recordTopUp(tx, order, order.description);
@@ -129,9 +151,7 @@ export class Fulfilment {
           { amount: dollars(order.amount), description: order.description, reason: err.message }, tx);
       }
     }
-    const done = await tx.updateTable('payment_orders')
-      .set({ status: 'completed', completed_at: new Date(), fulfil_error: fulfilError })
-      .where('id', '=', order.id).returningAll().executeTakeFirstOrThrow();
+    const done = await this.orderRows.complete(tx, order.id, fulfilError);
     await publishWebhookEvent(tx, userId, 'payment.completed', {
       paymentId: order.id, kind: fulfilError ? 'topup' : order.kind, provider: order.provider, amount: dollars(order.amount), currency: 'USD',
     });
@@ -153,10 +173,7 @@ export class Fulfilment {
   }
 
   private async recordTopUp(tx: Tx, order: OrderRow, description: string): Promise<void> {
-    await tx.insertInto('payments').values({
-      id: order.id, user_id: order.user_id, provider: order.provider, kind: 'topup', status: 'completed', amount: order.amount,
-      description, modem_count: 0, tariff_id: null, coupon: null, coupon_id: null,
-    }).execute();
+    await this.payments.recordTopUp(tx, order, description);
     await issueInvoice(tx, order.id, [{ description, quantity: 1, unitAmount: order.amount, amount: order.amount }]);
     await this.notifications.notify(order.user_id, 'payment', 'payment_received', { amount: dollars(order.amount), description }, tx);
   }
@@ -170,14 +187,14 @@ export class Fulfilment {
       userId: input.userId, coin: input.coin, amount: input.amount, kind: input.kind, reference: input.reference,
     });
     if (!credited || !input.portIds.length) return { credited, completed: null };
-    await sql`savepoint renew`.execute(tx);
+    await this.payments.savepoint(tx, 'renew');
     try {
       await this.purchases.renewWithin(tx, input.userId, { basket: Object.fromEntries(input.portIds.map((id) => [id, { periods: 1 }])) },
         input.language, randomUUID(), 'renewal', 'card');
-      await sql`release savepoint renew`.execute(tx);
+      await this.payments.releaseSavepoint(tx, 'renew');
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      await sql`rollback to savepoint renew`.execute(tx);
+      await this.payments.rollbackToSavepoint(tx, 'renew');
       this.ctx.log.warn({ code: err.code, user: input.userId }, 'subscription charge credited but the ports could not be renewed');
     }
     return { credited, completed: null };
@@ -188,11 +205,8 @@ export class Fulfilment {
    * zero: when the customer already spent it, what is left is taken and the shortfall logged for the operator.
    */
   async takeBack(tx: Tx, input: { userId: string; amount: bigint; reference: string; kind: string }): Promise<boolean> {
-    const seen = await tx.selectFrom('ledger_entries').select('id').where('reference', '=', input.reference).executeTakeFirst();
-    if (seen) return false;
-    const balance = await tx.selectFrom('balances').select('amount').where('user_id', '=', input.userId).where('coin', '=', 'usdt')
-      .forUpdate().executeTakeFirst();
-    const available = balance ? BigInt(balance.amount) : 0n;
+    if (await this.payments.isBookedOne(tx, input.reference)) return false;
+    const available = await this.payments.lockUsdtBalance(tx, input.userId);
     const amount = input.amount > available ? available : input.amount;
     if (amount < input.amount) {
       this.ctx.log.warn({ user: input.userId, reference: input.reference, wanted: String(input.amount), taken: String(amount) }, 'refund larger than the balance; shortfall left for the operator');

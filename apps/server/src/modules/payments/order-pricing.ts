@@ -1,11 +1,11 @@
 import type { Language } from '@cellport/shared';
 import { couponDiscount, renewalPrice } from '@cellport/shared/schemas/catalog';
-import type { Database } from '../../db/database.js';
 import type { OrderDetails, OrderKind } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { CatalogService, localized } from '../catalog/catalog.service.js';
-import { CouponsService } from '../coupons/coupons.service.js';
+import { localized, type CatalogService } from '../catalog/catalog.service.js';
+import type { CouponsService } from '../coupons/coupons.service.js';
 import { renderNotification } from '../notifications/notifications.service.js';
+import type { OrdersRepository } from './orders.repository.js';
 
 /** What a client sends to start any payment (crypto, card, PayPal), after schema validation. */
 export interface OrderInput {
@@ -41,71 +41,71 @@ export const MAX_PAYMENT_MICRO = 100_000n * 1_000_000n;
  * locked or reserved here: the stock and the coupon are taken when the payment completes.
  * `topUp` is the client's amount in micro-USD; it only matters for a top-up.
  */
-export async function quoteOrder(db: Database, userId: string, input: OrderInput, topUp: bigint | null, lng: Language): Promise<Quote> {
-  const coupon = input.coupon?.trim() || null;
-  const basket = input.basket ?? (input.modem_id ? { [input.modem_id]: { periods: 1 } } : null);
-  if (basket && input.tariff_id) throw new AppError('ORDER_INVALID', 422);
-  const base: OrderDetails = {
-    tariff_id: null, country_id: null, carrier_id: null, region_id: null, isShared: null, rotationInterval: null,
-    modemCount: null, basket: null, coupon,
-  };
+export class OrderPricing {
+  constructor(private readonly orders: OrdersRepository, private readonly catalog: CatalogService, private readonly coupons: CouponsService) {}
 
-  if (basket) {
-    const ids = Object.keys(basket);
-    const ports = await db.selectFrom('ports').innerJoin('tariffs', 'tariffs.id', 'ports.tariff_id')
-      .innerJoin('modems', 'modems.id', 'ports.modem_id')
-      .select(['ports.id', 'ports.name', 'ports.tariff_id', 'tariffs.price', 'tariffs.period_days', 'modems.country_id'])
-      .where('ports.id', 'in', ids).where('ports.user_id', '=', userId).where('ports.status', '<>', 'released').execute();
-    if (ports.length !== ids.length) throw notFound();
-    let total = 0n;
-    for (const p of ports) total += renewalPrice(p.price, p.period_days, basket[p.id]!);
-    const discount = coupon
-      ? couponDiscount(total, await new CouponsService(db).check(userId, coupon, {
-        tariffIds: [...new Set(ports.map((p) => p.tariff_id))], countryIds: [...new Set(ports.map((p) => p.country_id))],
-      }))
-      : 0n;
-    const names = ids.map((id) => ports.find((p) => p.id === id)!.name);
-    const clean = Object.fromEntries(ids.map((id) => {
-      const e = basket[id]!;
-      return [id, e.periods !== undefined ? { periods: e.periods } : { days: e.days! }];
-    }));
-    return checked({ kind: 'renewal', amount: total - discount, description: `Renewal for ${names.join(', ')}`, details: { ...base, basket: clean }, tariff: null });
-  }
+  async quote(userId: string, input: OrderInput, topUp: bigint | null, lng: Language): Promise<Quote> {
+    const coupon = input.coupon?.trim() || null;
+    const basket = input.basket ?? (input.modem_id ? { [input.modem_id]: { periods: 1 } } : null);
+    if (basket && input.tariff_id) throw new AppError('ORDER_INVALID', 422);
+    const base: OrderDetails = {
+      tariff_id: null, country_id: null, carrier_id: null, region_id: null, isShared: null, rotationInterval: null,
+      modemCount: null, basket: null, coupon,
+    };
 
-  if (input.tariff_id) {
-    const catalog = new CatalogService(db);
-    const tariff = await catalog.tariff(input.tariff_id);
-    if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND', 404);
-    const countryId = input.country_id ?? tariff.country_id;
-    const isShared = input.isShared ?? tariff.is_shared;
-    const carrierId = input.carrier_id ?? null;
-    const regionId = input.region_id ?? null;
-    if (tariff.country_id !== countryId || tariff.is_shared !== isShared
-      || (tariff.carrier_id && tariff.carrier_id !== carrierId) || (tariff.region_id && tariff.region_id !== regionId)) {
-      throw new AppError('TARIFF_MISMATCH', 422);
+    if (basket) {
+      const ids = Object.keys(basket);
+      const ports = await this.orders.basketPorts(userId, ids);
+      if (ports.length !== ids.length) throw notFound();
+      let total = 0n;
+      for (const p of ports) total += renewalPrice(p.price, p.period_days, basket[p.id]!);
+      const discount = coupon
+        ? couponDiscount(total, await this.coupons.check(userId, coupon, {
+          tariffIds: [...new Set(ports.map((p) => p.tariff_id))], countryIds: [...new Set(ports.map((p) => p.country_id))],
+        }))
+        : 0n;
+      const names = ids.map((id) => ports.find((p) => p.id === id)!.name);
+      const clean = Object.fromEntries(ids.map((id) => {
+        const e = basket[id]!;
+        return [id, e.periods !== undefined ? { periods: e.periods } : { days: e.days! }];
+      }));
+      return checked({ kind: 'renewal', amount: total - discount, description: `Renewal for ${names.join(', ')}`, details: { ...base, basket: clean }, tariff: null });
     }
-    const country = await db.selectFrom('countries').select(['id', 'names']).where('id', '=', countryId).executeTakeFirst();
-    if (!country) throw new AppError('COUNTRY_NOT_FOUND', 404);
-    const count = input.modemCount ?? 1;
-    const rotationInterval = input.rotationInterval ?? tariff.rotation_interval;
-    const available = await catalog.availableCount({ countryId, isShared, carrierId, regionId, rotationInterval });
-    if (available < count) {
-      throw new AppError('OUT_OF_STOCK', 409, `Not enough free ports for this choice: ${available} available`, { available });
-    }
-    const total = tariff.price * BigInt(count);
-    const discount = coupon
-      ? couponDiscount(total, await new CouponsService(db).check(userId, coupon, { tariffIds: [tariff.id], countryIds: [countryId] }))
-      : 0n;
-    return checked({
-      kind: 'purchase', amount: total - discount,
-      description: `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`,
-      details: { ...base, tariff_id: tariff.id, country_id: countryId, carrier_id: carrierId, region_id: regionId, isShared, rotationInterval, modemCount: count },
-      tariff: { period: tariff.period, recurring: tariff.recurring },
-    });
-  }
 
-  if (topUp === null) throw new AppError('AMOUNT_INVALID', 422);
-  return checked({ kind: 'topup', amount: topUp, description: renderNotification(lng, 'topup_description', {}), details: base, tariff: null });
+    if (input.tariff_id) {
+      const tariff = await this.catalog.tariff(input.tariff_id);
+      if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND', 404);
+      const countryId = input.country_id ?? tariff.country_id;
+      const isShared = input.isShared ?? tariff.is_shared;
+      const carrierId = input.carrier_id ?? null;
+      const regionId = input.region_id ?? null;
+      if (tariff.country_id !== countryId || tariff.is_shared !== isShared
+        || (tariff.carrier_id && tariff.carrier_id !== carrierId) || (tariff.region_id && tariff.region_id !== regionId)) {
+        throw new AppError('TARIFF_MISMATCH', 422);
+      }
+      const country = await this.orders.country(countryId);
+      if (!country) throw new AppError('COUNTRY_NOT_FOUND', 404);
+      const count = input.modemCount ?? 1;
+      const rotationInterval = input.rotationInterval ?? tariff.rotation_interval;
+      const available = await this.catalog.availableCount({ countryId, isShared, carrierId, regionId, rotationInterval });
+      if (available < count) {
+        throw new AppError('OUT_OF_STOCK', 409, `Not enough free ports for this choice: ${available} available`, { available });
+      }
+      const total = tariff.price * BigInt(count);
+      const discount = coupon
+        ? couponDiscount(total, await this.coupons.check(userId, coupon, { tariffIds: [tariff.id], countryIds: [countryId] }))
+        : 0n;
+      return checked({
+        kind: 'purchase', amount: total - discount,
+        description: `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`,
+        details: { ...base, tariff_id: tariff.id, country_id: countryId, carrier_id: carrierId, region_id: regionId, isShared, rotationInterval, modemCount: count },
+        tariff: { period: tariff.period, recurring: tariff.recurring },
+      });
+    }
+
+    if (topUp === null) throw new AppError('AMOUNT_INVALID', 422);
+    return checked({ kind: 'topup', amount: topUp, description: renderNotification(lng, 'topup_description', {}), details: base, tariff: null });
+  }
 }
 
 function checked(q: Quote): Quote {

@@ -1,21 +1,19 @@
 import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/payments';
 import type { Selectable } from 'kysely';
-import type { Database, Tx } from '../../db/database.js';
+import type { LocalizedNames } from '../../db/tables/catalog.js';
 import type { PaymentOrdersTable } from '../../db/tables/payments.js';
 
 export type OrderRow = Selectable<PaymentOrdersTable>;
 
+/** The names the views of some orders show (OrdersRepository.names reads them in one round of queries). */
+export interface OrderNames {
+  tariffs: Array<{ id: string; names: LocalizedNames }>;
+  countries: Array<{ id: string; code: string; names: LocalizedNames }>;
+  ports: Array<{ id: string; name: string }>;
+}
+
 /** The orders as the API shows them (spec §3 Payment), with the names the crypto modal needs. */
-export async function ordersToApi(q: Database | Tx, rows: OrderRow[]): Promise<PendingPayment[]> {
-  if (!rows.length) return [];
-  const tariffIds = [...new Set(rows.map((r) => r.details.tariff_id).filter((x): x is string => !!x))];
-  const countryIds = [...new Set(rows.map((r) => r.details.country_id).filter((x): x is string => !!x))];
-  const portIds = [...new Set(rows.flatMap((r) => Object.keys(r.details.basket ?? {})))];
-  const [tariffs, countries, ports] = await Promise.all([
-    tariffIds.length ? q.selectFrom('tariffs').select(['id', 'names']).where('id', 'in', tariffIds).execute() : [],
-    countryIds.length ? q.selectFrom('countries').select(['id', 'code', 'names']).where('id', 'in', countryIds).execute() : [],
-    portIds.length ? q.selectFrom('ports').select(['id', 'name']).where('id', 'in', portIds).execute() : [],
-  ]);
+export function ordersToApi(rows: OrderRow[], { tariffs, countries, ports }: OrderNames): PendingPayment[] {
   return rows.map((r) => {
     const d = r.details;
     const tariff = tariffs.find((t) => t.id === d.tariff_id);
@@ -45,7 +43,7 @@ export async function ordersToApi(q: Database | Tx, rows: OrderRow[]): Promise<P
   });
 }
 
-export async function cryptoToApi(q: Database | Tx, row: OrderRow): Promise<CryptoPayment> {
-  const [p] = await ordersToApi(q, [row]);
+export function cryptoToApi(row: OrderRow, names: OrderNames): CryptoPayment {
+  const [p] = ordersToApi([row], names);
   return { ...p!, provider: 'crypto', coin: row.coin!, data: p!.data! };
 }

@@ -1,51 +1,65 @@
 import type { Language } from '@cellport/shared';
-import type { AppContext } from '../../context.js';
+import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/payments';
 import type { Database, Tx } from '../../db/database.js';
 import type { OrderProvider } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { Quote } from './order-pricing.js';
-import type { OrderRow } from './order-view.js';
+import { cryptoToApi, ordersToApi, type OrderRow } from './order-view.js';
+import type { OrdersRepository } from './orders.repository.js';
 import { announcePendingCrypto } from './pending-crypto-poll.js';
 
-/** Writes and reads payment orders, always scoped by the customer. */
-export class OrdersService {
-  constructor(private readonly ctx: AppContext) {}
+export interface CreateOrderInput {
+  userId: string; provider: OrderProvider; quote: Quote; providerAmount: bigint; lng: Language;
+  coin?: 'btc' | 'usdt' | null; address?: string | null; expiresAt?: Date | null; externalId?: string | null;
+}
 
-  async create(q: Database | Tx, input: {
-    userId: string; provider: OrderProvider; quote: Quote; providerAmount: bigint; lng: Language;
-    coin?: 'btc' | 'usdt' | null; address?: string | null; expiresAt?: Date | null; externalId?: string | null;
-  }): Promise<OrderRow> {
-    return q.insertInto('payment_orders').values({
-      user_id: input.userId, provider: input.provider, kind: input.quote.kind, details: JSON.stringify(input.quote.details),
-      amount: input.quote.amount, provider_amount: input.providerAmount, coin: input.coin ?? null, address: input.address ?? null,
-      description: input.quote.description, language: input.lng, external_id: input.externalId ?? null,
-      fulfil_error: null, expires_at: input.expiresAt ?? null, completed_at: null,
-    }).returningAll().executeTakeFirstOrThrow();
+/** Writes and reads payment orders, always scoped by the customer, and shows them as the API does. */
+export class OrdersService {
+  constructor(private readonly repo: OrdersRepository) {}
+
+  create(input: CreateOrderInput, q?: Database | Tx): Promise<OrderRow> {
+    const { quote, ...rest } = input;
+    return this.repo.create({ ...rest, kind: quote.kind, details: quote.details, amount: quote.amount, description: quote.description }, q);
   }
 
-  async own(userId: string, id: string, q: Database | Tx = this.ctx.db): Promise<OrderRow> {
-    const row = await q.selectFrom('payment_orders').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  async own(userId: string, id: string, q?: Database | Tx): Promise<OrderRow> {
+    const row = await this.repo.own(userId, id, q);
     if (!row) throw notFound();
     return row;
   }
 
-  async pending(userId: string): Promise<OrderRow[]> {
-    return this.ctx.db.selectFrom('payment_orders').selectAll().where('user_id', '=', userId).where('status', '=', 'pending')
-      .orderBy('created_at', 'desc').limit(200).execute();
+  /** The orders as the API shows them (spec §3 Payment). */
+  async view(rows: OrderRow[], q?: Database | Tx): Promise<PendingPayment[]> {
+    if (!rows.length) return [];
+    return ordersToApi(rows, await this.repo.names(rows, q));
   }
 
-  async activeCrypto(userId: string): Promise<OrderRow | undefined> {
-    return this.ctx.db.selectFrom('payment_orders').selectAll().where('user_id', '=', userId)
-      .where('provider', '=', 'crypto').where('status', '=', 'pending').executeTakeFirst();
+  async cryptoView(row: OrderRow, q?: Database | Tx): Promise<CryptoPayment> {
+    return cryptoToApi(row, await this.repo.names([row], q));
+  }
+
+  /** The customer's order as the API shows it; another customer's is not found (404). */
+  async ownView(userId: string, id: string): Promise<PendingPayment> {
+    const [payment] = await this.view([await this.own(userId, id)]);
+    return payment!;
+  }
+
+  async pendingView(userId: string): Promise<PendingPayment[]> {
+    return this.view(await this.repo.pending(userId));
+  }
+
+  /** The customer's active pending crypto payment, if any. */
+  async activeCryptoView(userId: string): Promise<CryptoPayment | null> {
+    const order = await this.repo.activeCrypto(userId);
+    return order ? this.cryptoView(order) : null;
   }
 
   /** Cancels the customer's own pending order; another customer's is not found (404), a finished one is 409. */
   async cancel(userId: string, id: string): Promise<void> {
-    const done = await this.ctx.db.transaction().execute(async (tx) => {
-      const row = await tx.updateTable('payment_orders').set({ status: 'cancelled' })
-        .where('id', '=', id).where('user_id', '=', userId).where('status', '=', 'pending').returningAll().executeTakeFirst();
+    const done = await this.repo.transaction(async (tx) => {
+      const row = await this.repo.cancelPending(tx, userId, id);
       // A crypto payment was the active one: its poll version moves with the commit.
-      if (row) await announcePendingCrypto(tx, 'cancel', row);
+      if (row) await announcePendingCrypto(this.repo, tx, 'cancel', row);
       return row;
     });
     if (done) return;

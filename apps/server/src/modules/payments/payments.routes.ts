@@ -1,48 +1,50 @@
-import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.js';
 import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
-import { PortsRepository } from '../ports/ports.repository.js';
-import { PurchasesService } from '../purchases/purchases.service.js';
-import { CardPayments } from './card-payments.js';
-import { registerCardRoutes } from './card.routes.js';
-import { CryptoPayments } from './crypto-payments.js';
+import type { CardCheckout } from './card-checkout.js';
+import { registerCardCheckoutRoutes } from './card-checkout.routes.js';
+import type { CardPayments } from './card-payments.js';
+import { registerCardWebhookRoute } from './card-webhook.routes.js';
+import type { CryptoPayments } from './crypto-payments.js';
 import { registerCryptoRoutes } from './crypto.routes.js';
-import { Fulfilment } from './fulfilment.js';
-import { OrdersService } from './orders.service.js';
-import { paymentsRuntime, type PaymentsRuntime } from './payments-runtime.js';
+import type { Fulfilment } from './fulfilment.js';
+import type { OrdersService } from './orders.service.js';
+import { paymentRateLimit } from './payment-route-deps.js';
+import type { PaymentsRuntime } from './payments-runtime.js';
 import { registerPayPalRoutes } from './paypal.routes.js';
-import { PayPalPayments } from './paypal-payments.js';
+import type { PayPalPayments } from './paypal-payments.js';
 import { registerPendingRoutes } from './pending.routes.js';
+import { registerSavedCardRoutes } from './saved-cards.routes.js';
+import type { SavedCards } from './saved-cards.js';
+import type { PaymentSimulation } from './simulate-payment.js';
 
-export interface PaymentRouteDeps {
-  ctx: AppContext;
-  rt: PaymentsRuntime;
-  limited: { rateLimit: { max: number; timeWindow: string; keyGenerator: (r: FastifyRequest) => string } };
+/** The payments module's services, built by the composition root (composition.ts). */
+export interface PaymentsServices {
+  payments: PaymentsRuntime;
+  orders: OrdersService;
+  fulfilment: Fulfilment;
+  cryptoPayments: CryptoPayments;
+  cardPayments: CardPayments;
+  cardCheckout: CardCheckout;
+  savedCards: SavedCards;
+  paypalPayments: PayPalPayments;
+  paymentSimulation: PaymentSimulation;
 }
 
 export interface PaymentsModule { fulfilment: Fulfilment; crypto: CryptoPayments; cards: CardPayments; paypal: PayPalPayments; rt: PaymentsRuntime }
 
 /** Money in (issue 4): crypto, card, PayPal, pending payments; its durable jobs (deposit watcher, expiry). */
-export function registerPayments(app: App, ctx: AppContext): PaymentsModule {
-  const rt = paymentsRuntime(ctx);
-  const ports = new PortsRepository(ctx.db, ctx.config.secret, ctx.config.publicUrl);
-  const purchases = new PurchasesService(ctx.db, ports, app.jobs, ctx.config.secret, ctx.config.PORT_GRACE_DAYS);
-  const fulfilment = new Fulfilment(ctx, purchases);
-  const orders = new OrdersService(ctx);
-  const crypto = new CryptoPayments(ctx, rt, app.jobs, fulfilment);
-  const cards = new CardPayments(ctx, fulfilment);
-  const paypal = new PayPalPayments(ctx, rt, fulfilment);
+export function registerPayments(app: App, ctx: AppContext, services: PaymentsServices): PaymentsModule {
+  const { payments: rt, orders, fulfilment, cryptoPayments: crypto, cardPayments: cards, paypalPayments: paypal } = services;
   crypto.registerJobs();
   if (rt.card instanceof SandboxCardProvider) rt.card.setEventHandler((event) => cards.handle(event));
 
-  const limited = {
-    rateLimit: { max: ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.userId ?? r.ip },
-  };
-  const deps = { ctx, rt, limited };
-  registerCryptoRoutes(app, { ...deps, crypto, orders });
-  registerPendingRoutes(app, { ...deps, orders, fulfilment, paypal });
-  registerCardRoutes(app, { ...deps, orders, cards });
-  registerPayPalRoutes(app, { ...deps, orders, paypal });
+  const limited = paymentRateLimit(ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE);
+  registerCryptoRoutes(app, ctx, { crypto, limited });
+  registerPendingRoutes(app, { orders, simulation: services.paymentSimulation, limited });
+  registerCardCheckoutRoutes(app, { checkout: services.cardCheckout, limited });
+  registerSavedCardRoutes(app, { savedCards: services.savedCards, limited });
+  registerCardWebhookRoute(app, { cards, rt, log: ctx.log });
+  registerPayPalRoutes(app, { paypal, rt, limited });
   const module = { fulfilment, crypto, cards, paypal, rt };
   app.decorate('payments', module);
   return module;

@@ -1,14 +1,22 @@
+import type { Language } from '@cellport/shared';
+import type { PaypalPendingResponse } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
 import type { IpnOutcome } from '../../integrations/paypal/check-ipn.js';
 import { IpnVerificationError } from '../../integrations/paypal/ipn-verifier.js';
 import { effectivePayPalReceiver } from '../admin/admin-settings/operator-settings-cache.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Fulfilment } from './fulfilment.js';
+import { microToCentsUp, type OrderInput, type OrderPricing } from './order-pricing.js';
+import type { OrderRow } from './order-view.js';
+import type { OrdersRepository } from './orders.repository.js';
+import type { OrdersService } from './orders.service.js';
+import type { PaymentsRepository } from './payments.repository.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
 import { paypalIpnRefundReference } from './refund-references.js';
 
 const CENT = 10_000n;
 export const PAYPAL_SECRET_PREFIX = 'paypal_';
+export const IPN_PATH = '/api/v1/payment/paypal/ipn';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -17,8 +25,65 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * at all when the operator already refunded the payment from the console (the shared `paypal-refund:<order>:` family).
  * Offline sandbox completion produces the same outcome and goes through `apply`.
  */
+export interface PayPalPaymentsDeps {
+  orderRows: OrdersRepository;
+  orders: OrdersService;
+  payments: PaymentsRepository;
+  pricing: OrderPricing;
+  rt: PaymentsRuntime;
+  fulfilment: Fulfilment;
+  /** The log, the public URL, and the operator's settings (the receiving PayPal account). */
+  ctx: AppContext;
+}
+
 export class PayPalPayments {
-  constructor(private readonly ctx: AppContext, private readonly rt: PaymentsRuntime, private readonly fulfilment: Fulfilment) {}
+  private readonly orderRows: OrdersRepository;
+  private readonly orders: OrdersService;
+  private readonly payments: PaymentsRepository;
+  private readonly pricing: OrderPricing;
+  private readonly rt: PaymentsRuntime;
+  private readonly fulfilment: Fulfilment;
+  private readonly ctx: AppContext;
+
+  constructor(deps: PayPalPaymentsDeps) {
+    this.orderRows = deps.orderRows;
+    this.orders = deps.orders;
+    this.payments = deps.payments;
+    this.pricing = deps.pricing;
+    this.rt = deps.rt;
+    this.fulfilment = deps.fulfilment;
+    this.ctx = deps.ctx;
+  }
+
+  /**
+   * A pending PayPal payment and the checkout form that pays it. A top-up may carry the customer's own description.
+   * `topUp` is the amount in micro-USD (a top-up only).
+   */
+  async createPending(userId: string, input: OrderInput & { description?: string | null | undefined }, topUp: bigint | null, lng: Language): Promise<PaypalPendingResponse> {
+    if (!this.rt.paypal.enabled) throw new AppError('PAYMENT_METHOD_DISABLED', 409);
+    const quote = await this.pricing.quote(userId, input, topUp, lng);
+    const description = quote.kind === 'topup' && input.description?.trim() ? input.description.trim() : quote.description;
+    const cents = microToCentsUp(quote.amount);
+    const order = await this.orders.create({ userId, provider: 'paypal', quote: { ...quote, description }, providerAmount: cents, lng });
+    const clientSecret = `${PAYPAL_SECRET_PREFIX}${order.id}`;
+    const form = this.rt.paypal.checkoutForm({
+      itemName: description, amountCents: Number(cents), custom: clientSecret, origin: this.ctx.config.publicUrl, notifyPath: IPN_PATH,
+      receiverEmail: await effectivePayPalReceiver(this.ctx),
+    });
+    return {
+      error: null,
+      data: {
+        _id: order.id, amount: order.amount.toString(), provider: 'Paypal' as const, tariff_id: quote.details.tariff_id,
+        country_id: quote.details.country_id, basket: quote.details.basket, description, client_secret: clientSecret, modemCount: quote.details.modemCount,
+      },
+      form,
+    };
+  }
+
+  /** 'Simulate payment' of a pending PayPal order: the sandbox's IPN outcome, applied as a real one would be. */
+  async simulate(order: OrderRow): Promise<void> {
+    await this.apply(order, this.rt.paypal.simulate({ custom: `${PAYPAL_SECRET_PREFIX}${order.id}`, amountCents: Number(order.provider_amount) }));
+  }
 
   async receiveIpn(rawBody: Buffer): Promise<void> {
     const fields = this.rt.paypal.parse(rawBody);
@@ -55,15 +120,13 @@ export class PayPalPayments {
       return;
     }
     const amount = BigInt(outcome.amountCents) * CENT;
-    const taken = await this.ctx.db.transaction().execute(async (tx) => {
+    const taken = await this.payments.transaction(async (tx) => {
       // The console refund locks the same payment row first, so the two paths see each other's bookings.
-      await tx.selectFrom('payments').select('id').where('id', '=', order.id).forUpdate().executeTakeFirst();
+      await this.payments.lockPayment(tx, order.id);
       const reference = paypalIpnRefundReference(order.id, outcome.txnId);
       // `paypal:<txn>` is where refunds were booked before the shared family: a redelivery of one of those is a replay too.
-      const seen = await tx.selectFrom('ledger_entries').select('id').where('reference', 'in', [reference, `paypal:${outcome.txnId}`]).executeTakeFirst();
-      if (seen) return false;
-      const consoleRefund = await tx.selectFrom('payment_refunds').select(['amount', 'method']).where('payment_id', '=', order.id)
-        .where('method', '<>', 'balance').executeTakeFirst();
+      if (await this.payments.isBooked(tx, [reference, `paypal:${outcome.txnId}`])) return false;
+      const consoleRefund = await this.payments.providerRefund(tx, order.id);
       if (consoleRefund) {
         // The operator already sent this money back from the console and debited it: this IPN is that refund
         // arriving from PayPal. Nothing more is taken (a redelivery lands here again and changes nothing either).
@@ -80,6 +143,6 @@ export class PayPalPayments {
     if (!custom?.startsWith(PAYPAL_SECRET_PREFIX)) return undefined;
     const id = custom.slice(PAYPAL_SECRET_PREFIX.length);
     if (!UUID.test(id)) return undefined;
-    return this.ctx.db.selectFrom('payment_orders').selectAll().where('id', '=', id).where('provider', '=', 'paypal').executeTakeFirst();
+    return this.orderRows.paypalOrder(id);
   }
 }

@@ -1,6 +1,7 @@
 import { bumpPollVersion } from '../../lib/poll-versions.js';
 import type { Tx } from '../../db/database.js';
 import { cryptoToApi, type OrderRow } from './order-view.js';
+import type { OrdersRepository } from './orders.repository.js';
 
 /** The realtime actions of 'pending_crypto_payment' (spec §4): add sets it, update merges data, cancel clears it. */
 export type PendingCryptoAction = 'add' | 'update' | 'cancel';
@@ -12,8 +13,8 @@ export type PendingCryptoAction = 'add' | 'update' | 'cancel';
  * 'cancel' covers every way a payment stops being the active one — cancelled, replaced, expired or completed; the
  * payment's status says which. Orders of other providers are ignored, so callers need not check.
  */
-export async function announcePendingCrypto(tx: Tx, action: PendingCryptoAction, order: OrderRow): Promise<void> {
+export async function announcePendingCrypto(orders: OrdersRepository, tx: Tx, action: PendingCryptoAction, order: OrderRow): Promise<void> {
   if (order.provider !== 'crypto' || !order.coin || !order.address) return;
-  const payment = await cryptoToApi(tx, order);
+  const payment = cryptoToApi(order, await orders.names([order], tx));
   await bumpPollVersion(tx, 'pendingCrypto', order.user_id, { event: { name: 'pending_crypto_payment', data: { action, payment } } });
 }

@@ -6,8 +6,7 @@ import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../catalog/request-language.js';
-import { PortsRepository } from '../ports/ports.repository.js';
-import { listPayments, PurchasesService } from './purchases.service.js';
+import type { PurchasesService } from './purchases.service.js';
 
 function idempotencyKey(request: FastifyRequest): string | undefined {
   const raw = request.headers[IDEMPOTENCY_HEADER];
@@ -18,9 +17,7 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
 }
 
 /** Buying and renewing from the balance, and the purchase history. */
-export function registerPurchases(app: App, ctx: AppContext): void {
-  const ports = new PortsRepository(ctx.db, ctx.config.secret, ctx.config.publicUrl);
-  const purchases = new PurchasesService(ctx.db, ports, app.jobs, ctx.config.secret, ctx.config.PORT_GRACE_DAYS);
+export function registerPurchases(app: App, ctx: AppContext, { purchases }: { purchases: PurchasesService }): void {
   /** The purchase committed with its invoice: number it now, without holding up the answer. */
   const numbered = <T>(response: T): T => {
     ctx.invoiceNumbering.kick();
@@ -43,6 +40,6 @@ export function registerPurchases(app: App, ctx: AppContext): void {
   app.get('/api/v1/payments', { onRequest: requireUser, schema: { response: { 200: paymentsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return listPayments(ctx.db, currentUser(request).userId);
+      return purchases.history(currentUser(request).userId);
     });
 }

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { Language } from '@cellport/shared';
+import { couponDiscount, PERIOD_DAYS, type BuyRequest, type PurchaseResponse } from '@cellport/shared/schemas/catalog';
+import type { Tx } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { localized } from '../catalog/catalog.service.js';
+import { invoiceTexts } from '../invoices/invoice-texts.js';
+import { issueInvoice } from '../invoices/invoices.service.js';
+import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';
+import { publishWebhookEvent } from '../webhooks/webhook-events.js';
+import { couponToShape, dollars, toApiPayment } from './payment-view.js';
+import { termJobs } from './port-lifecycle.js';
+import type { PurchaseDeps } from './purchase-deps.js';
+import type { StockFilter } from './purchases.repository.js';
+
+const DAY_MS = 86_400_000;
+
+/** How a payment was paid: 'balance' here; the payments module passes its order id and 'card' / 'crypto' / 'paypal'. */
+export interface PaidWith { paymentId?: string; provider?: string }
+
+/**
+ * One purchase inside the caller's transaction (also used to fulfil an order paid by card, crypto or PayPal).
+ * About a dozen statements whatever the quantity: several ports are written by one multi-row statement each
+ * (decision 014: keep the count and the order of the locks).
+ */
+export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: BuyRequest, lng: Language, paid: PaidWith = {}): Promise<PurchaseResponse> {
+  const { repo } = deps;
+  const tariff = await repo.tariffWithCountry(tx, req.tariff_id);
+  if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND', 404);
+  const carrierId = req.carrier_id ?? null;
+  const regionId = req.region_id ?? null;
+  if (tariff.country_id !== req.country_id || tariff.is_shared !== req.isShared
+    || (tariff.carrier_id && tariff.carrier_id !== carrierId) || (tariff.region_id && tariff.region_id !== regionId)) {
+    throw new AppError('TARIFF_MISMATCH', 422);
+  }
+
+  // Lock order: coupon → balance → modems. Paying first means a buyer who cannot pay never holds modem locks,
+  // so with SKIP LOCKED nobody sees a modem as taken by a purchase that is about to fail.
+  const couponName = req.coupon?.trim() || null;
+  const coupon = couponName
+    ? await deps.coupons.lockForRedemption(tx, userId, couponName, { tariffIds: [tariff.id], countryIds: [tariff.country_id] })
+    : null;
+
+  const count = req.modemCount;
+  const total = tariff.price * BigInt(count);
+  const discount = coupon ? couponDiscount(total, couponToShape(coupon)) : 0n;
+  const amount = total - discount;
+  const paymentId = paid.paymentId ?? randomUUID();
+  await deps.ledger.debit(tx, { userId, coin: 'usdt', amount, kind: 'purchase', reference: `payment:${paymentId}`, paymentId });
+
+  const slots = await takeStock(deps, tx, {
+    countryId: req.country_id, carrierId, regionId, isShared: req.isShared, rotationInterval: req.rotationInterval,
+  }, count);
+
+  const customer = await repo.buyer(tx, userId);
+
+  const description = `4G ${localized(tariff.country_names, lng)} ${localized(tariff.names, lng)} - ${count}x port`;
+  const payment = await repo.insertPayment(tx, {
+    id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
+    coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: count, tariff_id: tariff.id,
+  });
+  // The carrier the customer chose (or the tariff's own), named on the invoice line with the country.
+  const carrierOf = carrierId ?? tariff.carrier_id;
+  const carrierName = carrierOf ? await repo.carrierName(tx, carrierOf) : null;
+  await issueInvoice(tx, paymentId, [{
+    description: invoiceTexts(lng).purchaseLine(localized(tariff.names, lng), localized(tariff.country_names, lng),
+      carrierName),
+    quantity: count, unitAmount: tariff.price, amount: tariff.price * BigInt(count),
+  }], { amount: discount, coupon: coupon?.name ?? null, lng });
+
+  const expiresAt = new Date(Date.now() + PERIOD_DAYS[tariff.period] * DAY_MS);
+  const first = Number(customer.port_count) + 1;
+  const ports = slots.map((modemId, i) => {
+    const id = randomUUID();
+    const nonce = newRotationNonce();
+    return {
+      id, user_id: userId, modem_id: modemId, tariff_id: tariff.id, is_shared: req.isShared,
+      name: `Proxy ${first + i}`, proxy_login: newProxyLogin(), proxy_password: newProxyPassword(),
+      whitelist: '[]', rotation_interval: req.rotationInterval,
+      rotation_nonce: nonce, rotation_token_hash: rotationTokenHash(deps.secret, id, nonce), expires_at: expiresAt,
+    };
+  });
+  const jobs = ports.flatMap((p) => termJobs({ id: p.id, expiresAt }, deps.graceDays));
+  await repo.insertPorts(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs));
+  if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
+  await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: dollars(amount), description }, tx, customer);
+  await publishWebhookEvent(tx, userId, 'port.bought', {
+    paymentId, amount: dollars(amount), currency: 'USD',
+    ports: ports.map((p) => ({ id: p.id, name: p.name, expiresAt: expiresAt.toISOString() })),
+  });
+  const modems = await deps.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
+  return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, modem_name: p.name }))), modems } };
+}
+
+/**
+ * Takes `count` free slots matching the filter, locked for this transaction. Dedicated modems are picked and taken
+ * in one statement with SKIP LOCKED (a modem another buyer holds is not free for us); shared modems are locked in id
+ * order and filled. A shortfall throws OUT_OF_STOCK and the rollback gives the modems back.
+ */
+async function takeStock(deps: PurchaseDeps, tx: Tx, f: StockFilter, count: number): Promise<string[]> {
+  if (!f.isShared) {
+    const slots = await deps.repo.takeDedicated(tx, f, count);
+    if (slots.length < count) throw outOfStock(slots.length);
+    return slots;
+  }
+  const slots: string[] = [];
+  const rows = await deps.repo.lockShared(tx, f);
+  for (const r of rows) {
+    for (let i = r.used_slots; i < r.capacity && slots.length < count; i++) slots.push(r.id);
+    if (slots.length >= count) break;
+  }
+  if (slots.length < count) throw outOfStock(slots.length);
+  const perModem = new Map<string, number>();
+  for (const id of slots) perModem.set(id, (perModem.get(id) ?? 0) + 1);
+  for (const [id, n] of perModem) await deps.repo.addUsedSlots(tx, id, n);
+  return slots;
+}
+
+const outOfStock = (available: number) =>
+  new AppError('OUT_OF_STOCK', 409, `Not enough free ports for this choice: ${available} available`, { available });

@@ -1,0 +1,153 @@
+import type { Payment } from '@cellport/shared/schemas/catalog';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Database, Tx } from '../../db/database.js';
+import type { PaymentsTable } from '../../db/tables/ledger.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { DB } from '../../db/schema.js';
+
+export type PaymentRow = Selectable<PaymentsTable>;
+export type NewPayment = Insertable<PaymentsTable>;
+export type NewPort = Insertable<DB['ports']>;
+/** The term jobs' INSERT, unexecuted (`JobQueue.scheduleQuery`), for the statement that writes the ports. */
+export type TermJobsInsert = ReturnType<JobQueue['scheduleQuery']>;
+
+export interface StockFilter { countryId: string; carrierId: string | null; regionId: string | null; isShared: boolean; rotationInterval: number }
+
+/**
+ * The purchases module's queries: tariffs, stock, payments, ports and idempotency keys. Writes take the caller's
+ * transaction; every statement here is one round trip (decision 014 counts them), so keep them that way.
+ */
+export class PurchasesRepository {
+  constructor(private readonly db: Database) {}
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** The tariff with its country's names, in one statement. */
+  tariffWithCountry(tx: Tx, tariffId: string) {
+    return tx.selectFrom('tariffs as t').innerJoin('countries as c', 'c.id', 't.country_id')
+      .selectAll('t').select('c.names as country_names').where('t.id', '=', tariffId).executeTakeFirst();
+  }
+
+  tariffs(tx: Tx, ids: string[]) {
+    return tx.selectFrom('tariffs').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async carrierName(tx: Tx, carrierId: string): Promise<string | null> {
+    return (await tx.selectFrom('carriers').select('name').where('id', '=', carrierId).executeTakeFirst())?.name ?? null;
+  }
+
+  /** Who a notification speaks to, and how many ports they have had (new ones are named "Proxy n+1"…), in one read. */
+  buyer(tx: Tx, userId: string) {
+    return tx.selectFrom('users')
+      .select(['language', 'marketing_consent', sql<string>`(select count(*) from ports where ports.user_id = users.id)`.as('port_count')])
+      .where('id', '=', userId).executeTakeFirstOrThrow();
+  }
+
+  private stock(tx: Tx, f: StockFilter) {
+    let q = tx.selectFrom('modems').select(['id', 'capacity', 'used_slots'])
+      .where('country_id', '=', f.countryId).where('is_shared', '=', f.isShared)
+      .where('online', '=', true).where('retired', '=', false)
+      .whereRef('used_slots', '<', 'capacity');
+    if (f.carrierId) q = q.where('carrier_id', '=', f.carrierId);
+    if (f.regionId) q = q.where('region_id', '=', f.regionId);
+    if (f.isShared) q = q.where('rotation_interval', '=', f.rotationInterval);
+    return q;
+  }
+
+  /**
+   * Picks up to `count` free dedicated modems and takes them, in one statement: SKIP LOCKED, so a modem another
+   * buyer holds is not free for us. Returns the ids taken (fewer than `count` on a shortfall; the caller's rollback
+   * gives them back).
+   */
+  async takeDedicated(tx: Tx, f: StockFilter, count: number): Promise<string[]> {
+    const q = this.stock(tx, f);
+    const taken = await tx.with('picked', () => q.orderBy('imei').limit(count).forUpdate().skipLocked())
+      .updateTable('modems').set({ used_slots: sql`modems.used_slots + 1` })
+      .from('picked').whereRef('modems.id', '=', 'picked.id')
+      .returning('modems.id').execute();
+    return taken.map((r) => r.id);
+  }
+
+  /** The shared modems with free slots, locked in id order (the used_slots check is re-evaluated after a lock wait). */
+  lockShared(tx: Tx, f: StockFilter) {
+    return this.stock(tx, f).orderBy('id').forUpdate().execute();
+  }
+
+  async addUsedSlots(tx: Tx, modemId: string, n: number): Promise<void> {
+    await tx.updateTable('modems').set({ used_slots: sql`used_slots + ${n}` }).where('id', '=', modemId).execute();
+  }
+
+  insertPayment(tx: Tx, payment: NewPayment): Promise<PaymentRow> {
+    return tx.insertInto('payments').values(payment).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async recordPayment(tx: Tx, payment: NewPayment): Promise<void> {
+    await tx.insertInto('payments').values(payment).execute();
+  }
+
+  /** The ports, their term jobs and their links to the payment in one statement (the links' foreign keys are checked at its end). */
+  async insertPorts(tx: Tx, paymentId: string, ports: NewPort[], termJobs: TermJobsInsert): Promise<void> {
+    await tx.with('new_ports', (db) => db.insertInto('ports').values(ports).returning('id'))
+      .with('term_jobs', () => termJobs)
+      .insertInto('payment_ports').columns(['payment_id', 'port_id'])
+      .expression((eb) => eb.selectFrom('new_ports').select([sql<string>`${paymentId}::uuid`.as('payment_id'), 'new_ports.id']))
+      .execute();
+  }
+
+  /** The customer's live ports among `ids` (no lock). */
+  renewablePorts(tx: Tx, userId: string, ids: string[]) {
+    return tx.selectFrom('ports').select(['id', 'tariff_id', 'modem_id'])
+      .where('id', 'in', ids).where('user_id', '=', userId).where('status', '<>', 'released').execute();
+  }
+
+  modemCountries(tx: Tx, modemIds: string[]) {
+    return tx.selectFrom('modems').select(['id', 'country_id', 'retired']).where('id', 'in', modemIds).execute();
+  }
+
+  /** The customer's live ports among `ids`, locked in id order. */
+  lockPorts(tx: Tx, userId: string, ids: string[]) {
+    return tx.selectFrom('ports').select(['id', 'name', 'tariff_id', 'modem_id', 'expires_at', 'status'])
+      .where('id', 'in', ids).where('user_id', '=', userId).where('status', '<>', 'released')
+      .orderBy('id').forUpdate().execute();
+  }
+
+  async extendPort(tx: Tx, portId: string, expiresAt: Date): Promise<void> {
+    await tx.updateTable('ports').set({ expires_at: expiresAt, status: 'active' }).where('id', '=', portId).execute();
+  }
+
+  async linkPorts(tx: Tx, paymentId: string, portIds: string[]): Promise<void> {
+    await tx.insertInto('payment_ports').values(portIds.map((portId) => ({ payment_id: paymentId, port_id: portId }))).execute();
+  }
+
+  /** Claims the key; false when it exists (a concurrent duplicate waits on the unique index until the first ends). */
+  async claimIdempotencyKey(tx: Tx, userId: string, key: string, requestHash: string): Promise<boolean> {
+    const inserted = await tx.insertInto('idempotency_keys').values({ user_id: userId, key, request_hash: requestHash, response: null })
+      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()).returning('key').executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  idempotencyKey(tx: Tx, userId: string, key: string) {
+    return tx.selectFrom('idempotency_keys').select(['request_hash', 'response'])
+      .where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+  }
+
+  async storeIdempotentResponse(tx: Tx, userId: string, key: string, response: string): Promise<void> {
+    await tx.updateTable('idempotency_keys').set({ response }).where('user_id', '=', userId).where('key', '=', key).execute();
+  }
+
+  /** The customer's payments, newest first (or one of them), with the ports each paid for. */
+  async payments(userId: string, paymentId?: string, q: Database | Tx = this.db): Promise<Array<{ payment: PaymentRow; ports: Payment['ports'] }>> {
+    let query = q.selectFrom('payments').selectAll().where('user_id', '=', userId);
+    if (paymentId) query = query.where('id', '=', paymentId);
+    const payments = await query.orderBy('created_at', 'desc').orderBy('id').limit(500).execute();
+    if (!payments.length) return [];
+    const links = await q.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id')
+      .select(['payment_ports.payment_id', 'ports.id', 'ports.name'])
+      .where('payment_ports.payment_id', 'in', payments.map((p) => p.id)).orderBy('ports.created_at').execute();
+    return payments.map((payment) => ({
+      payment, ports: links.filter((l) => l.payment_id === payment.id).map((l) => ({ _id: l.id, modem_name: l.name })),
+    }));
+  }
+}
