@@ -87,7 +87,7 @@ describe('an agent with a modems file', () => {
       CELLPORT_SERVER_URL: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, CELLPORT_HOST_KEY: KEY, AGENT_DATA_DIR: dir,
       AGENT_MODEMS: modemsFile, AGENT_IP_ECHO_URLS: echo.url, AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'silent',
       AGENT_ROTATE_ATTEMPTS: '2',
-    }), { hostModems: { echoTimeoutMs: 500, echoDeadlineMs: 2000, hilink: { timeoutMs: 500, pollMs: 25, connectTimeoutMs: 3000 } } });
+    }), { hostModems: { echoTimeoutMs: 10_000, echoDeadlineMs: 20_000, hilink: { timeoutMs: 10_000, pollMs: 25, connectTimeoutMs: 3000 } } });
     cleanup.push(() => running.stop());
 
     const hb = await until(() => heartbeats.find((h) => h.stateVersion === 'v1' && h.modems.length === 2), 'a heartbeat with the state applied');

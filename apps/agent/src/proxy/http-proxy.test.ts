@@ -322,7 +322,7 @@ describe('HTTP proxy: streaming a forwarded message', () => {
       leaving.write(ask(slow.port));
       await readUntil(leaving, (d) => d.length > 1000);
       leaving.destroy();
-      await vi.waitFor(() => expect(slow.closedSockets()).toBe(1));
+      await vi.waitFor(() => expect(slow.closedSockets()).toBe(1), { timeout: 15_000 });
     } finally {
       cut.close();
       slow.close();

