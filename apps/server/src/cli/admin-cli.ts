@@ -3,7 +3,7 @@
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { agentEnvLines } from '@cellport/shared/schemas/admin';
+import { agentEnvLines } from '@cellport/shared/schemas/admin/hosts';
 import { AdminCommandError, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive } from './admin-commands.js';
 
 export const usage = `Cellport operator commands

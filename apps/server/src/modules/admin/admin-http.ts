@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin';
+import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
 import { currentUser } from '../../plugins/session.js';
 import type { AuditActor } from './audit/audit.service.js';
 

@@ -1,6 +1,7 @@
 import {
-  adminIdParamsSchema, adminsResponseSchema, createAdminRequestSchema, createAdminResponseSchema, okResponseSchema,
-} from '@cellport/shared/schemas/admin';
+  adminsResponseSchema, createAdminRequestSchema, createAdminResponseSchema,
+} from '@cellport/shared/schemas/admin/admins';
+import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
 import type { App } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { AdminsService } from './admins.service.js';

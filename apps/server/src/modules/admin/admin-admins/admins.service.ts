@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AdminUser, CreateAdminResponse } from '@cellport/shared/schemas/admin';
+import type { AdminUser, CreateAdminResponse } from '@cellport/shared/schemas/admin/admins';
 import { makeAdmin } from '../../../cli/admin-commands.js';
 import type { Database } from '../../../db/database.js';
 import type { Bus } from '../../../lib/bus.js';

@@ -1,9 +1,11 @@
 import {
-  adminCatalogResponseSchema, adminIdParamsSchema, carrierPatchRequestSchema, carrierRequestSchema, carrierResponseSchema,
-  countryPatchRequestSchema, countryRequestSchema, countryResponseSchema, okResponseSchema, regionPatchRequestSchema,
+  adminCatalogResponseSchema, carrierPatchRequestSchema, carrierRequestSchema, carrierResponseSchema,
+  countryPatchRequestSchema, countryRequestSchema, countryResponseSchema, regionPatchRequestSchema,
   regionRequestSchema, regionResponseSchema, rotationIntervalParamsSchema, rotationIntervalPatchRequestSchema,
-  rotationIntervalRequestSchema, rotationIntervalResponseSchema, tariffPatchRequestSchema, tariffRequestSchema, tariffResponseSchema,
-} from '@cellport/shared/schemas/admin';
+  rotationIntervalRequestSchema, rotationIntervalResponseSchema, tariffPatchRequestSchema, tariffRequestSchema,
+  tariffResponseSchema,
+} from '@cellport/shared/schemas/admin/catalog';
+import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
 import type { App } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { CatalogAdminService } from './catalog-admin.service.js';

@@ -1,8 +1,8 @@
 import { PERIOD_DAYS } from '@cellport/shared/schemas/catalog';
 import type {
-  AdminCatalogResponse, AdminTariff, CarrierRequest, CountryPatchRequest, CountryRequest, RegionRequest, RotationIntervalPatchRequest,
-  RotationIntervalRequest, TariffPatchRequest, TariffRequest,
-} from '@cellport/shared/schemas/admin';
+  AdminCatalogResponse, AdminTariff, CarrierRequest, CountryPatchRequest, CountryRequest, RegionRequest,
+  RotationIntervalPatchRequest, RotationIntervalRequest, TariffPatchRequest, TariffRequest,
+} from '@cellport/shared/schemas/admin/catalog';
 import type { AppContext } from '../../../context.js';
 import { tariffToApi } from '../../catalog/catalog.service.js';
 import type { TariffsTable } from '../../../db/tables/catalog.js';

@@ -1,7 +1,8 @@
+import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
 import {
-  adminIdParamsSchema, couponPatchRequestSchema, couponRedemptionsResponseSchema, couponRequestSchema, couponResponseSchema,
-  couponsResponseSchema, okResponseSchema,
-} from '@cellport/shared/schemas/admin';
+  couponPatchRequestSchema, couponRedemptionsResponseSchema, couponRequestSchema, couponResponseSchema,
+  couponsResponseSchema,
+} from '@cellport/shared/schemas/admin/coupons';
 import type { App } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { CouponsAdminService } from './coupons-admin.service.js';

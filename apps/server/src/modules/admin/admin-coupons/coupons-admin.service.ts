@@ -1,4 +1,6 @@
-import type { AdminCoupon, CouponPatchRequest, CouponRedemptionsResponse, CouponRequest } from '@cellport/shared/schemas/admin';
+import type {
+  AdminCoupon, CouponPatchRequest, CouponRedemptionsResponse, CouponRequest,
+} from '@cellport/shared/schemas/admin/coupons';
 import type { Database, Tx } from '../../../db/database.js';
 import type { CouponsTable } from '../../../db/tables/ledger.js';
 import { AppError } from '../../../lib/app-error.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { CustomerSummary } from '@cellport/shared/schemas/admin';
+import type { CustomerSummary } from '@cellport/shared/schemas/admin/customers';
 import type { Database, Tx } from '../../../db/database.js';
 import { containsPattern, type Paging } from '../admin-http.js';
 import { selectAdminPorts } from '../admin-ports/admin-port.js';

@@ -1,7 +1,8 @@
+import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
 import {
-  adminIdParamsSchema, balanceAdjustmentRequestSchema, balanceAdjustmentResponseSchema, customerActionRequestSchema,
-  customerDetailResponseSchema, customerResponseSchema, customersQuerySchema, customersResponseSchema, okResponseSchema,
-} from '@cellport/shared/schemas/admin';
+  balanceAdjustmentRequestSchema, balanceAdjustmentResponseSchema, customerActionRequestSchema,
+  customerDetailResponseSchema, customerResponseSchema, customersQuerySchema, customersResponseSchema,
+} from '@cellport/shared/schemas/admin/customers';
 import type { App } from '../../../context.js';
 import { actorOf, adminRateLimits, paging } from '../admin-http.js';
 import type { AdminCustomersService } from './customers.service.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type {
-  BalanceAdjustmentRequest, BalanceAdjustmentResponse, CustomerDetailResponse, CustomerSummary, CustomersResponse, LedgerEntry,
-} from '@cellport/shared/schemas/admin';
+  BalanceAdjustmentRequest, BalanceAdjustmentResponse, CustomerDetailResponse, CustomerSummary, CustomersResponse,
+  LedgerEntry,
+} from '@cellport/shared/schemas/admin/customers';
 import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { AuthService } from '../../auth/auth.service.js';

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
-import type { HostPatchRequest, HostRequest } from '@cellport/shared/schemas/admin';
+import type { HostPatchRequest, HostRequest } from '@cellport/shared/schemas/admin/hosts';
 import type {
   InventoryHost, InventoryHostsResponse, ModemReport, NewHostModem, ReportedHostModem,
-} from '@cellport/shared/schemas/admin-host-inventory';
+} from '@cellport/shared/schemas/admin/host-inventory';
 import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';

@@ -1,9 +1,12 @@
+import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
 import {
-  adminIdParamsSchema, hostKeyResponseSchema, hostPatchRequestSchema, hostRequestSchema, hostResponseSchema,
-  modemImportRequestSchema, modemImportResponseSchema, modemPatchRequestSchema, modemRequestSchema, modemResponseSchema,
-  modemsQuerySchema, modemsResponseSchema, okResponseSchema, stockResponseSchema,
-} from '@cellport/shared/schemas/admin';
-import { adoptModemRequestSchema, inventoryHostsResponseSchema } from '@cellport/shared/schemas/admin-host-inventory';
+  hostKeyResponseSchema, hostPatchRequestSchema, hostRequestSchema, hostResponseSchema,
+} from '@cellport/shared/schemas/admin/hosts';
+import {
+  modemImportRequestSchema, modemImportResponseSchema, modemPatchRequestSchema, modemRequestSchema,
+  modemResponseSchema, modemsQuerySchema, modemsResponseSchema, stockResponseSchema,
+} from '@cellport/shared/schemas/admin/modems';
+import { adoptModemRequestSchema, inventoryHostsResponseSchema } from '@cellport/shared/schemas/admin/host-inventory';
 import type { App, AppContext } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { HostsService } from './hosts.service.js';

@@ -1,5 +1,6 @@
 import { ERRORS } from '@cellport/shared';
-import { ADMIN_LIMITS, MODEM_CSV_COLUMNS } from '@cellport/shared/schemas/admin';
+import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
+import { MODEM_CSV_COLUMNS } from '@cellport/shared/schemas/admin/modems';
 import * as z from 'zod/mini';
 import type { Tx } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';

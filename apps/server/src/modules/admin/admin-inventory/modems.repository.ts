@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AdminModem, ModemsQuery } from '@cellport/shared/schemas/admin';
+import type { AdminModem, ModemsQuery } from '@cellport/shared/schemas/admin/modems';
 import type { Database, Tx } from '../../../db/database.js';
 import { containsPattern, type Paging } from '../admin-http.js';
 

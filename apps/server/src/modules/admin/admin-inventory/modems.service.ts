@@ -1,5 +1,7 @@
-import type { AdminModem, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemsQuery, ModemsResponse } from '@cellport/shared/schemas/admin';
-import { ADOPTED_MODEM_PORT_BASE, type AdoptModemRequest } from '@cellport/shared/schemas/admin-host-inventory';
+import type {
+  AdminModem, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemsQuery, ModemsResponse,
+} from '@cellport/shared/schemas/admin/modems';
+import { ADOPTED_MODEM_PORT_BASE, type AdoptModemRequest } from '@cellport/shared/schemas/admin/host-inventory';
 import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { StockResponse } from '@cellport/shared/schemas/admin';
+import type { StockResponse } from '@cellport/shared/schemas/admin/modems';
 import type { Database } from '../../../db/database.js';
 
 /** Port slots of non-retired modems by country, carrier, region and shared/dedicated. */

@@ -1,4 +1,6 @@
-import { adminNotificationRequestSchema, adminNotificationResponseSchema } from '@cellport/shared/schemas/admin';
+import {
+  adminNotificationRequestSchema, adminNotificationResponseSchema,
+} from '@cellport/shared/schemas/admin/notifications';
 import type { App, AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { NotificationsService } from '../../notifications/notifications.service.js';

@@ -1,4 +1,4 @@
-import { overviewQuerySchema, overviewResponseSchema } from '@cellport/shared/schemas/admin';
+import { overviewQuerySchema, overviewResponseSchema } from '@cellport/shared/schemas/admin/overview';
 import type { App, AppContext } from '../../../context.js';
 import { adminRateLimits } from '../admin-http.js';
 import { overview } from './overview.service.js';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { ADMIN_LIMITS, type OverviewResponse } from '@cellport/shared/schemas/admin';
+import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
+import { type OverviewResponse } from '@cellport/shared/schemas/admin/overview';
 import type { Database } from '../../../db/database.js';
 import { netRevenue } from './net-revenue.js';
 

@@ -1,7 +1,8 @@
+import { adminIdParamsSchema } from '@cellport/shared/schemas/admin/common';
 import {
-  adminIdParamsSchema, adminPaymentDetailResponseSchema, adminPaymentsQuerySchema, adminPaymentsResponseSchema,
+  adminPaymentDetailResponseSchema, adminPaymentsQuerySchema, adminPaymentsResponseSchema,
   completePaymentRequestSchema, completePaymentResponseSchema, refundRequestSchema, refundResponseSchema,
-} from '@cellport/shared/schemas/admin';
+} from '@cellport/shared/schemas/admin/payments';
 import type { App } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { PaymentsAdminService } from './payments-admin.service.js';

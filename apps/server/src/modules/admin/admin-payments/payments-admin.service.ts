@@ -1,6 +1,7 @@
 import type {
-  AdminPaymentDetailResponse, AdminPaymentsQuery, AdminPaymentsResponse, CompletePaymentResponse, RefundRequest, RefundResponse,
-} from '@cellport/shared/schemas/admin';
+  AdminPaymentDetailResponse, AdminPaymentsQuery, AdminPaymentsResponse, CompletePaymentResponse, RefundRequest,
+  RefundResponse,
+} from '@cellport/shared/schemas/admin/payments';
 import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { LedgerService } from '../../ledger/ledger.service.js';

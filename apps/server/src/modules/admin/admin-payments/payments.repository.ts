@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AdminPayment, AdminPaymentsQuery } from '@cellport/shared/schemas/admin';
+import type { AdminPayment, AdminPaymentsQuery } from '@cellport/shared/schemas/admin/payments';
 import type { Database, Tx } from '../../../db/database.js';
 import { containsPattern, type Paging } from '../admin-http.js';
 

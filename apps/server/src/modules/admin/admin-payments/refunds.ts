@@ -1,4 +1,4 @@
-import type { Refund } from '@cellport/shared/schemas/admin';
+import type { Refund } from '@cellport/shared/schemas/admin/payments';
 import type { PaymentRefundsTable } from '../../../db/tables/admin.js';
 
 type RefundRow = Omit<PaymentRefundsTable, 'id' | 'created_at'> & { id: string; created_at: Date };

@@ -1,4 +1,4 @@
-import type { AdminPort } from '@cellport/shared/schemas/admin';
+import type { AdminPort } from '@cellport/shared/schemas/admin/customers';
 import type { Database, Tx } from '../../../db/database.js';
 
 /** The columns of a port as the console shows it (with its modem's IMEI and IP). */

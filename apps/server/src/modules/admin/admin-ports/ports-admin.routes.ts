@@ -1,4 +1,5 @@
-import { adminIdParamsSchema, portActionRequestSchema, portActionResponseSchema } from '@cellport/shared/schemas/admin';
+import { adminIdParamsSchema } from '@cellport/shared/schemas/admin/common';
+import { portActionRequestSchema, portActionResponseSchema } from '@cellport/shared/schemas/admin/ports';
 import type { App } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { PortsAdminService } from './ports-admin.service.js';

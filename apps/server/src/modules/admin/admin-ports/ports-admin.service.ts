@@ -1,4 +1,4 @@
-import type { AdminPort } from '@cellport/shared/schemas/admin';
+import type { AdminPort } from '@cellport/shared/schemas/admin/customers';
 import { sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';

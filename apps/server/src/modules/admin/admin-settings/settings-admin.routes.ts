@@ -1,4 +1,4 @@
-import { adminSettingsPatchRequestSchema, adminSettingsResponseSchema } from '@cellport/shared/schemas/admin';
+import { adminSettingsPatchRequestSchema, adminSettingsResponseSchema } from '@cellport/shared/schemas/admin/settings';
 import type { App } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { SettingsAdminService } from './settings-admin.service.js';

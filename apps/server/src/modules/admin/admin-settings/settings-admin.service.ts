@@ -1,4 +1,4 @@
-import type { AdminSettingsPatchRequest, AdminSettingsResponse } from '@cellport/shared/schemas/admin';
+import type { AdminSettingsPatchRequest, AdminSettingsResponse } from '@cellport/shared/schemas/admin/settings';
 import type { AppContext } from '../../../context.js';
 import { isSandboxKey } from '../../../integrations/bitcoin/sandbox-key.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';

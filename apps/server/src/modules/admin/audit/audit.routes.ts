@@ -1,4 +1,4 @@
-import { auditQuerySchema, auditResponseSchema } from '@cellport/shared/schemas/admin';
+import { auditQuerySchema, auditResponseSchema } from '@cellport/shared/schemas/admin/audit';
 import type { App } from '../../../context.js';
 import { adminRateLimits } from '../admin-http.js';
 import type { AuditLog } from './audit.service.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AuditQuery, AuditResponse } from '@cellport/shared/schemas/admin';
+import type { AuditQuery, AuditResponse } from '@cellport/shared/schemas/admin/audit';
 import type { Database, Tx } from '../../../db/database.js';
 import { containsPattern, paging } from '../admin-http.js';
 import { redact } from './redact.js';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminsResponse, CreateAdminRequest, CreateAdminResponse } from '@cellport/shared/schemas/admin';
+import type { AdminsResponse, CreateAdminRequest, CreateAdminResponse } from '@cellport/shared/schemas/admin/admins';
 import { ADMIN_KEY, adminDelete, adminGet, adminPost } from './admin-client';
 
 export const useAdmins = () => useQuery({ queryKey: [ADMIN_KEY, 'admins'], queryFn: () => adminGet<AdminsResponse>('/admins') });

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AuditQuery, AuditResponse } from '@cellport/shared/schemas/admin';
+import type { AuditQuery, AuditResponse } from '@cellport/shared/schemas/admin/audit';
 import { ADMIN_KEY, adminGet, toQuery } from './admin-client';
 
 export const useAudit = (query: AuditQuery) =>

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
-  AdminCatalogResponse, CarrierRequest, CountryRequest, RegionRequest, RotationIntervalPatchRequest, RotationIntervalRequest,
-  TariffPatchRequest, TariffRequest,
-} from '@cellport/shared/schemas/admin';
+  AdminCatalogResponse, CarrierRequest, CountryRequest, RegionRequest, RotationIntervalPatchRequest,
+  RotationIntervalRequest, TariffPatchRequest, TariffRequest,
+} from '@cellport/shared/schemas/admin/catalog';
 import { ADMIN_KEY, adminDelete, adminGet, adminPatch, adminPost } from './admin-client';
 
 /** GET /admin/catalog: countries, carriers, regions, tariffs and rotation intervals in one answer. */

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminCoupon, CouponPatchRequest, CouponRedemptionsResponse, CouponRequest, CouponsResponse } from '@cellport/shared/schemas/admin';
+import type {
+  AdminCoupon, CouponPatchRequest, CouponRedemptionsResponse, CouponRequest, CouponsResponse,
+} from '@cellport/shared/schemas/admin/coupons';
 import { ADMIN_KEY, adminDelete, adminGet, adminPatch, adminPost } from './admin-client';
 
 type CouponResponse = { coupon: AdminCoupon };

@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { OkResponse } from '@cellport/shared/schemas/admin/common';
 import type {
-  BalanceAdjustmentRequest, BalanceAdjustmentResponse, CustomerDetailResponse, CustomerResponse, CustomersResponse, OkResponse,
-} from '@cellport/shared/schemas/admin';
+  BalanceAdjustmentRequest, BalanceAdjustmentResponse, CustomerDetailResponse, CustomerResponse, CustomersResponse,
+} from '@cellport/shared/schemas/admin/customers';
 import { ADMIN_KEY, adminGet, adminPost, toQuery } from './admin-client';
 
 /** GET /admin/customers?q=&page= */

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
+import type { HostKeyResponse, HostRequest, HostResponse } from '@cellport/shared/schemas/admin/hosts';
 import type {
-  HostKeyResponse, HostRequest, HostResponse, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemResponse,
-  ModemsQuery, ModemsResponse, StockResponse,
-} from '@cellport/shared/schemas/admin';
-import type { AdoptModemRequest, InventoryHostsResponse } from '@cellport/shared/schemas/admin-host-inventory';
+  ModemImportResponse, ModemPatchRequest, ModemRequest, ModemResponse, ModemsQuery, ModemsResponse, StockResponse,
+} from '@cellport/shared/schemas/admin/modems';
+import type { AdoptModemRequest, InventoryHostsResponse } from '@cellport/shared/schemas/admin/host-inventory';
 import { ADMIN_KEY, adminGet, adminPatch, adminPost, toQuery } from './admin-client';
 
 export const useHosts = () => useQuery({ queryKey: [ADMIN_KEY, 'hosts'], queryFn: () => adminGet<InventoryHostsResponse>('/hosts') });

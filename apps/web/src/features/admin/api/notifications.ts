@@ -1,4 +1,4 @@
-import type { AdminNotificationRequest, AdminNotificationResponse } from '@cellport/shared/schemas/admin';
+import type { AdminNotificationRequest, AdminNotificationResponse } from '@cellport/shared/schemas/admin/notifications';
 import { adminPost } from './admin-client';
 
 /** POST /admin/notifications to one customer (`to` = id) or to all. */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { OverviewResponse } from '@cellport/shared/schemas/admin';
+import type { OverviewResponse } from '@cellport/shared/schemas/admin/overview';
 import { ADMIN_KEY, adminGet, toQuery } from './admin-client';
 
 /** GET /admin/overview?days= */

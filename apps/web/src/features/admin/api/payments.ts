@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
-  AdminPaymentDetailResponse, AdminPaymentsQuery, AdminPaymentsResponse, CompletePaymentResponse, RefundRequest, RefundResponse,
-} from '@cellport/shared/schemas/admin';
+  AdminPaymentDetailResponse, AdminPaymentsQuery, AdminPaymentsResponse, CompletePaymentResponse, RefundRequest,
+  RefundResponse,
+} from '@cellport/shared/schemas/admin/payments';
 import { ADMIN_KEY, adminGet, adminPost, toQuery } from './admin-client';
 
 export const usePayments = (query: AdminPaymentsQuery) =>

@@ -1,4 +1,4 @@
-import type { PortActionResponse } from '@cellport/shared/schemas/admin';
+import type { PortActionResponse } from '@cellport/shared/schemas/admin/ports';
 import { adminPost } from './admin-client';
 
 export type PortAction = 'suspend' | 'resume';

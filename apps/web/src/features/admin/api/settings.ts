@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminSettingsPatchRequest, AdminSettingsResponse } from '@cellport/shared/schemas/admin';
+import type { AdminSettingsPatchRequest, AdminSettingsResponse } from '@cellport/shared/schemas/admin/settings';
 import { ADMIN_KEY, adminGet, adminPatch } from './admin-client';
 
 export const useAdminSettings = () =>

@@ -1,5 +1,5 @@
-import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin';
-import { adoptModemRequestSchema, type AdoptModemRequest, type NewHostModem } from '@cellport/shared/schemas/admin-host-inventory';
+import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalog';
+import { adoptModemRequestSchema, type AdoptModemRequest, type NewHostModem } from '@cellport/shared/schemas/admin/host-inventory';
 import * as z from 'zod/mini';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';

@@ -1,4 +1,6 @@
-import type { AdminCarrier, AdminCatalogResponse, AdminCountry, AdminRegion, RotationInterval } from '@cellport/shared/schemas/admin';
+import type {
+  AdminCarrier, AdminCatalogResponse, AdminCountry, AdminRegion, RotationInterval,
+} from '@cellport/shared/schemas/admin/catalog';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

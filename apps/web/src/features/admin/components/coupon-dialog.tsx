@@ -1,4 +1,5 @@
-import type { AdminCatalogResponse, AdminCoupon, CouponRequest } from '@cellport/shared/schemas/admin';
+import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalog';
+import type { AdminCoupon, CouponRequest } from '@cellport/shared/schemas/admin/coupons';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

@@ -1,4 +1,4 @@
-import type { Host } from '@cellport/shared/schemas/admin';
+import type { Host } from '@cellport/shared/schemas/admin/hosts';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

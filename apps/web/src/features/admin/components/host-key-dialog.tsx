@@ -1,4 +1,4 @@
-import { agentEnvLines, type Host } from '@cellport/shared/schemas/admin';
+import { agentEnvLines, type Host } from '@cellport/shared/schemas/admin/hosts';
 import { useState } from 'react';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Button } from '../../../components/ui/button';

@@ -1,4 +1,4 @@
-import type { InventoryHost, NewHostModem, ReportedHostModem } from '@cellport/shared/schemas/admin-host-inventory';
+import type { InventoryHost, NewHostModem, ReportedHostModem } from '@cellport/shared/schemas/admin/host-inventory';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';

@@ -1,5 +1,7 @@
-import type { AdminCatalogResponse, AdminModem, Host, ModemRequest } from '@cellport/shared/schemas/admin';
-import { modemRequestSchema } from '@cellport/shared/schemas/admin';
+import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalog';
+import type { Host } from '@cellport/shared/schemas/admin/hosts';
+import type { AdminModem, ModemRequest } from '@cellport/shared/schemas/admin/modems';
+import { modemRequestSchema } from '@cellport/shared/schemas/admin/modems';
 import * as z from 'zod/mini';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';

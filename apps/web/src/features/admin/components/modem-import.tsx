@@ -1,4 +1,5 @@
-import { ADMIN_LIMITS, MODEM_CSV_COLUMNS, type ModemImportResponse } from '@cellport/shared/schemas/admin';
+import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
+import { MODEM_CSV_COLUMNS, type ModemImportResponse } from '@cellport/shared/schemas/admin/modems';
 import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';

@@ -1,5 +1,5 @@
 import { TARIFF_PERIODS } from '@cellport/shared/schemas/catalog';
-import type { AdminCatalogResponse, AdminTariff, TariffRequest } from '@cellport/shared/schemas/admin';
+import type { AdminCatalogResponse, AdminTariff, TariffRequest } from '@cellport/shared/schemas/admin/catalog';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';

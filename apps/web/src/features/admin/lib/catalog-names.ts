@@ -1,5 +1,5 @@
 import type { Language } from '@cellport/shared/constants';
-import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin';
+import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalog';
 
 /** Lookups over GET /admin/catalog for tables that show ids: country names in the reader's language and so on. */
 export function catalogNames(catalog: AdminCatalogResponse | undefined, language: Language) {

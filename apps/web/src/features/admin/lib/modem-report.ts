@@ -1,4 +1,4 @@
-import type { ModemReport } from '@cellport/shared/schemas/admin-host-inventory';
+import type { ModemReport } from '@cellport/shared/schemas/admin/host-inventory';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 

@@ -1,4 +1,4 @@
-import type { AdminUser, CreateAdminResponse } from '@cellport/shared/schemas/admin';
+import type { AdminUser, CreateAdminResponse } from '@cellport/shared/schemas/admin/admins';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';

@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditQuery } from '@cellport/shared/schemas/admin';
+import type { AuditEntry, AuditQuery } from '@cellport/shared/schemas/admin/audit';
 import { useId, useState } from 'react';
 import { dateTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';

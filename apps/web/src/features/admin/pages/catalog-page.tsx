@@ -1,4 +1,6 @@
-import type { AdminCarrier, AdminCatalogResponse, AdminCountry, AdminRegion, AdminTariff, RotationInterval } from '@cellport/shared/schemas/admin';
+import type {
+  AdminCarrier, AdminCatalogResponse, AdminCountry, AdminRegion, AdminTariff, RotationInterval,
+} from '@cellport/shared/schemas/admin/catalog';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';

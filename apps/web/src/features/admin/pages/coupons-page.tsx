@@ -1,4 +1,4 @@
-import type { AdminCoupon } from '@cellport/shared/schemas/admin';
+import type { AdminCoupon } from '@cellport/shared/schemas/admin/coupons';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';

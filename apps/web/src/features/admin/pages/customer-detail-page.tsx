@@ -1,4 +1,4 @@
-import type { AdminPort, CustomerDetailResponse } from '@cellport/shared/schemas/admin';
+import type { AdminPort, CustomerDetailResponse } from '@cellport/shared/schemas/admin/customers';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';

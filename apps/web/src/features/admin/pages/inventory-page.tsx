@@ -1,4 +1,4 @@
-import { MODEM_STATUSES, type AdminModem, type ModemsQuery } from '@cellport/shared/schemas/admin';
+import { MODEM_STATUSES, type AdminModem, type ModemsQuery } from '@cellport/shared/schemas/admin/modems';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '../../../components/ui/button';

@@ -1,5 +1,6 @@
 import { LANGUAGES, type Language } from '@cellport/shared/constants';
-import { ADMIN_LIMITS, type CustomerSummary } from '@cellport/shared/schemas/admin';
+import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
+import { type CustomerSummary } from '@cellport/shared/schemas/admin/customers';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';

@@ -1,4 +1,4 @@
-import type { AdminPaymentDetailResponse } from '@cellport/shared/schemas/admin';
+import type { AdminPaymentDetailResponse } from '@cellport/shared/schemas/admin/payments';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';

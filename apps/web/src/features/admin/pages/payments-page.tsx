@@ -1,5 +1,5 @@
 import { PAYMENT_KINDS, PAYMENT_PROVIDERS, PAYMENT_STATUSES } from '@cellport/shared/schemas/payments';
-import type { AdminPaymentsQuery } from '@cellport/shared/schemas/admin';
+import type { AdminPaymentsQuery } from '@cellport/shared/schemas/admin/payments';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { dateTime } from '../../../lib/dates';

@@ -1,4 +1,4 @@
-import type { AdminSettingsResponse } from '@cellport/shared/schemas/admin';
+import type { AdminSettingsResponse } from '@cellport/shared/schemas/admin/settings';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { hostModemSchema, hostSchema } from './admin.js';
-import { MODEM_DRIVERS } from './host-protocol.js';
-import { text } from './text.js';
+import { MODEM_DRIVERS } from '../host-protocol.js';
+import { text } from '../text.js';
+import { hostModemSchema, hostSchema } from './hosts.js';
 
 // Operator console, Inventory → Hosts (issue 15): what each host's agent reports of the modems in its modems file
 // (the heartbeat's `inventory`), and adding a reported modem the inventory does not know yet. Same conventions as
-// admin.ts (camelCase, ISO dates, every route under /api/v1/admin, audited writes).
+// common.ts (camelCase, ISO dates, every route under /api/v1/admin, audited writes).
 
 const uuid = z.uuid();
 const isoDate = text();

@@ -1,0 +1,34 @@
+import * as z from 'zod/mini';
+import { text } from '../text.js';
+import { ADMIN_MESSAGES } from './common.js';
+
+// Operator console, Settings. Conventions and building blocks: common.ts.
+
+// ---- settings: GET/PATCH /admin/settings --------------------------------------------------------------------------
+
+/** Never a secret: only whether each key is set. */
+export const adminSettingsResponseSchema = z.object({
+  card: z.object({
+    mode: z.enum(['stripe', 'sandbox', 'off']),
+    secretKeySet: z.boolean(), publishableKeySet: z.boolean(), webhookSecretSet: z.boolean(),
+  }),
+  paypal: z.object({
+    mode: z.enum(['sandbox', 'live', 'off']),
+    /** The receiver in effect (the operator's override, else PAYPAL_RECEIVER_EMAIL). */
+    receiverEmail: text(),
+    receiverOverridden: z.boolean(),
+  }),
+  btc: z.object({ xpubSet: z.boolean(), sandboxKey: z.boolean() }),
+  usdt: z.object({ xpubSet: z.boolean(), sandboxKey: z.boolean(), apiKeySet: z.boolean() }),
+  captcha: z.object({ provider: z.enum(['altcha', 'recaptcha', 'off']), siteKeySet: z.boolean(), secretKeySet: z.boolean() }),
+  smtpSet: z.boolean(),
+  /** The documentation link customers see (GET /api/v1/settings); null = none. */
+  documentationUrl: z.nullable(text()),
+});
+/** PATCH /admin/settings — null clears an override (back to the configured value). */
+export const adminSettingsPatchRequestSchema = z.object({
+  documentationUrl: z.optional(z.nullable(z.url().check(z.maxLength(500), z.regex(/^https?:\/\//, 'Use an http(s) address')))),
+  paypalReceiverEmail: z.optional(z.nullable(z.email(ADMIN_MESSAGES.email).check(z.maxLength(254)))),
+});
+export type AdminSettingsResponse = z.infer<typeof adminSettingsResponseSchema>;
+export type AdminSettingsPatchRequest = z.input<typeof adminSettingsPatchRequestSchema>;
