@@ -52,7 +52,7 @@ import { Fulfilment } from './modules/payments/fulfilment.js';
 import { OrderPricing } from './modules/payments/order-pricing.js';
 import { OrdersRepository } from './modules/payments/orders.repository.js';
 import { OrdersService } from './modules/payments/orders.service.js';
-import { paymentsRuntime } from './modules/payments/payments-runtime.js';
+import { createPaymentsRuntime } from './modules/payments/payments-runtime.js';
 import { PaymentsRepository } from './modules/payments/payments.repository.js';
 import { PayPalPayments } from './modules/payments/paypal-payments.js';
 import { SavedCards } from './modules/payments/saved-cards.js';
@@ -96,7 +96,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   // Adapters and drivers, chosen from the config.
   const captcha = chooseCaptcha(config, database);
   const modemDriver = chooseModemDriver(config, database, bus);
-  const payments = paymentsRuntime(ctx);
+  const payments = createPaymentsRuntime(config, log);
   const webhookSecretBox = new WebhookSecretBox(config.secret);
   const operatorSettings = new OperatorSettingsCache(ctx);
   const portsLists = new PortsListCache(database);

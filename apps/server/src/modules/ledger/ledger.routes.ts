@@ -2,14 +2,13 @@ import { accountResponseSchema } from '@cellport/shared/schemas/catalog';
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { depositAddresses } from '../payments/deposit-addresses.js';
 
 /** GET /api/v1/account: the customer's balances and deposit addresses. */
-export function registerLedger(app: App, ctx: AppContext, { ledger }: Services): void {
+export function registerLedger(app: App, ctx: AppContext, { ledger, cryptoPayments }: Services): void {
   app.get('/api/v1/account', { onRequest: requireUser, schema: { response: { 200: accountResponseSchema } } },
     async (request, reply) => {
       const userId = currentUser(request).userId;
-      const [b, addresses] = await Promise.all([ledger.balances(userId), depositAddresses(ctx, userId)]);
+      const [b, addresses] = await Promise.all([ledger.balances(userId), cryptoPayments.depositAddresses(userId)]);
       reply.header('cache-control', 'no-store');
       return { btc: { balance: b.btc.toString(), address: addresses.btc }, usdt: { balance: b.usdt.toString(), address: addresses.usdt } };
     });

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
 import { createBtcAdapter, type BtcAdapter } from '../../integrations/bitcoin/btc-adapter.js';
 import { PayPalGateway } from '../../integrations/paypal/paypal-gateway.js';
 import { BtcRateSource, type BtcUsdRate } from '../../integrations/rates/btc-rate-source.js';
@@ -21,24 +22,18 @@ export interface PaymentsRuntime {
   simulateCrypto: boolean;
 }
 
-const runtimes = new WeakMap<AppContext, PaymentsRuntime>();
-
-export function paymentsRuntime(ctx: AppContext): PaymentsRuntime {
-  let rt = runtimes.get(ctx);
-  if (!rt) {
-    const btc = createBtcAdapter(ctx.config, ctx.log);
-    const usdt = createUsdtAdapter(ctx.config, ctx.log);
-    const cryptoMode = btc.mode === 'live' && usdt.mode === 'live' ? 'live' : 'sandbox';
-    rt = {
-      btc, usdt, cryptoMode,
-      rates: withSandboxFallback(new BtcRateSource({ url: ctx.config.RATE_TICKER_URL, log: ctx.log }), cryptoMode, ctx.log),
-      card: createCardProvider(ctx.config),
-      paypal: new PayPalGateway(ctx.config.paypal),
-      simulateCrypto: cryptoMode === 'sandbox' && !ctx.config.isProduction,
-    };
-    runtimes.set(ctx, rt);
-  }
-  return rt;
+/** Creates the payment adapters from the config; the composition root calls it once per app. */
+export function createPaymentsRuntime(config: Config, log: FastifyBaseLogger): PaymentsRuntime {
+  const btc = createBtcAdapter(config, log);
+  const usdt = createUsdtAdapter(config, log);
+  const cryptoMode = btc.mode === 'live' && usdt.mode === 'live' ? 'live' : 'sandbox';
+  return {
+    btc, usdt, cryptoMode,
+    rates: withSandboxFallback(new BtcRateSource({ url: config.RATE_TICKER_URL, log }), cryptoMode, log),
+    card: createCardProvider(config),
+    paypal: new PayPalGateway(config.paypal),
+    simulateCrypto: cryptoMode === 'sandbox' && !config.isProduction,
+  };
 }
 
 /**

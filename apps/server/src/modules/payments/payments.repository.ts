@@ -2,22 +2,6 @@ import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import type { OrderRow } from './order-view.js';
 
-type Q = Database | Tx;
-
-/**
- * The account's derivation index for its deposit addresses, allocated once from a sequence (so two accounts never
- * share an address, and an address never changes). Concurrent first calls agree: the primary key keeps one row.
- */
-export async function addressIndex(q: Q, userId: string): Promise<number> {
-  const found = await q.selectFrom('payment_accounts').select('address_index').where('user_id', '=', userId).executeTakeFirst();
-  if (found) return found.address_index;
-  await q.insertInto('payment_accounts')
-    .values({ user_id: userId, address_index: sql<number>`nextval('payment_address_index_seq')` })
-    .onConflict((oc) => oc.column('user_id').doNothing()).execute();
-  const row = await q.selectFrom('payment_accounts').select('address_index').where('user_id', '=', userId).executeTakeFirstOrThrow();
-  return row.address_index;
-}
-
 /**
  * The payments module's queries besides the orders: payment accounts (deposit address index, card customer), card
  * subscriptions, and the ledger, payment and refund rows that refunds and IPNs check before taking money back.
@@ -29,8 +13,18 @@ export class PaymentsRepository {
     return this.db.transaction().execute(work);
   }
 
-  addressIndex(userId: string): Promise<number> {
-    return addressIndex(this.db, userId);
+  /**
+   * The account's derivation index for its deposit addresses, allocated once from a sequence (so two accounts never
+   * share an address, and an address never changes). Concurrent first calls agree: the primary key keeps one row.
+   */
+  async addressIndex(userId: string): Promise<number> {
+    const found = await this.db.selectFrom('payment_accounts').select('address_index').where('user_id', '=', userId).executeTakeFirst();
+    if (found) return found.address_index;
+    await this.db.insertInto('payment_accounts')
+      .values({ user_id: userId, address_index: sql<number>`nextval('payment_address_index_seq')` })
+      .onConflict((oc) => oc.column('user_id').doNothing()).execute();
+    const row = await this.db.selectFrom('payment_accounts').select('address_index').where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return row.address_index;
   }
 
   /** The customer's e-mail, name and card customer id (the payment account row must exist: `addressIndex`). */
