@@ -40,6 +40,15 @@ export const agentConfigSchema = z.object({
   }),
   /** A rotation that gives the same IP is tried this many times in all before it is reported as a collision. */
   AGENT_ROTATE_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  /** Modems of the modems file are checked this often (0: not at all); see README, Health. */
+  AGENT_HEALTH_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** The management API's answer and one request through the modem must come within this. */
+  AGENT_HEALTH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+  /** At most one automatic reboot (and one power cycle) of a modem in this long. */
+  AGENT_REBOOT_MIN_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /** The host's power-cycle command for a modem's USB port, e.g. `uhubctl -l {usbHub} -p {usbHubPort} -a cycle` (no shell). */
+  AGENT_POWER_CYCLE_COMMAND: z.string().trim().min(1).max(500).optional(),
+  AGENT_POWER_CYCLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
 }).superRefine((config, ctx) => {
   if (config.AGENT_MODEMS && config.CELLPORT_HOST_KEY.length > 1) {
     ctx.addIssue({ code: 'custom', path: ['AGENT_MODEMS'], message: 'a modems file belongs to one host: give CELLPORT_HOST_KEY one key' });

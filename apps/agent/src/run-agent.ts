@@ -30,11 +30,22 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(): Promise<vo
   // Simulated modems of every host in this process share one pool, so no two send from the same loopback address.
   const simulated = new SimulatedModemDriver(new LoopbackPool(), config.AGENT_SIM_DELAY_MS);
   let hostModems: HostModems | null = null;
+  let agents: HostAgent[] = [];
   if (config.AGENT_MODEMS) {
     const file = await loadModemsFile(config.AGENT_MODEMS);
+    const limitMs = config.AGENT_REBOOT_MIN_INTERVAL_MINUTES * 60_000;
     hostModems = new HostModems({
       file, dataDir: config.AGENT_DATA_DIR, echoUrls: config.AGENT_IP_ECHO_URLS, rotateAttempts: config.AGENT_ROTATE_ATTEMPTS,
-      simulated, log: log.child({ component: 'modems' }), ...overrides.hostModems,
+      simulated, log: log.child({ component: 'modems' }),
+      health: {
+        intervalMs: config.AGENT_HEALTH_INTERVAL_SECONDS * 1000, requestTimeoutMs: config.AGENT_HEALTH_TIMEOUT_SECONDS * 1000,
+        rebootEveryMs: limitMs, powerCycleEveryMs: limitMs,
+      },
+      ...(config.AGENT_POWER_CYCLE_COMMAND ? { powerCycleCommand: config.AGENT_POWER_CYCLE_COMMAND } : {}),
+      powerCycleTimeoutMs: config.AGENT_POWER_CYCLE_TIMEOUT_SECONDS * 1000,
+      // A modem that goes offline or comes back is reported at once, not at the next heartbeat.
+      onHealthChange: () => { for (const a of agents) a.heartbeatNow(); },
+      ...overrides.hostModems,
     });
     await hostModems.discover();
     const inventory = hostModems.inventory();
@@ -46,7 +57,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(): Promise<vo
     if (kind === 'simulated') return simulated;
     throw new Error(`a ${kind} modem needs this host's modems file (AGENT_MODEMS); without one only simulated modems are served`);
   };
-  const agents = config.CELLPORT_HOST_KEY.map((key) => {
+  agents = config.CELLPORT_HOST_KEY.map((key) => {
     // Each host keeps its own state and traffic, in a folder named after its key (not the key itself).
     const id = createHash('sha256').update(key).digest('hex').slice(0, 12);
     return new HostAgent({
@@ -58,6 +69,8 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(): Promise<vo
   await Promise.all(agents.map((a) => a.start()));
   // A modem that answers later (plugged in, rebooted) is served as soon as it does.
   hostModems?.watch(MODEMS_WATCH_MS, () => { for (const a of agents) void a.retryOffline(); });
+  // Each modem's health: checked every AGENT_HEALTH_INTERVAL_SECONDS, recovered by the ladder when offline.
+  if (hostModems && config.AGENT_HEALTH_INTERVAL_SECONDS > 0) hostModems.watchHealth();
   log.info({ hosts: agents.length, version: AGENT_VERSION }, 'agent started');
   return {
     agents, hostModems,

@@ -1,4 +1,5 @@
-import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
+import type { HostModemInfo, ModemHealth } from '@cellport/shared/schemas/host-protocol';
+import { AgentConfigError } from '../config.js';
 import type { Logger } from '../proxy/types.js';
 import { HilinkModem } from '../runtime/drivers/hilink/hilink-modem.js';
 import { measurePublicIp } from '../runtime/drivers/ip-echo.js';
@@ -7,6 +8,8 @@ import type { ModemBackend, ModemDetails } from '../runtime/drivers/modem-backen
 import type { DrivenModem, ModemDriver } from '../runtime/drivers/modem-driver.js';
 import { ModemManagerModem, type MmcliOptions } from '../runtime/drivers/modemmanager/mmcli.js';
 import type { SimulatedModemDriver } from '../runtime/drivers/simulated.js';
+import { DEFAULT_HEALTH, ModemHealthChecker, type CheckResult, type HealthProbe, type HealthSettings, type RecoveryActions } from '../runtime/health/modem-health.js';
+import { powerCycleArgv, runPowerCycle } from '../runtime/health/power-cycle.js';
 import { describeEntry, resolveEgress, type ModemEntry, type ModemsFile } from './modems-file.js';
 
 export interface HostModemsOptions {
@@ -28,6 +31,15 @@ export interface HostModemsOptions {
   hilink?: { timeoutMs?: number; busyBackoffMs?: number[]; connectTimeoutMs?: number; rebootTimeoutMs?: number; pollMs?: number };
   mmcli?: MmcliOptions & { connectTimeoutMs?: number; pollMs?: number };
   interfaces?: Parameters<typeof resolveEgress>[1];
+  /** Health checks (interval, timeouts, reboot and power-cycle limits); defaults: DEFAULT_HEALTH. */
+  health?: Partial<HealthSettings>;
+  /** The host's power-cycle command template (AGENT_POWER_CYCLE_COMMAND); an entry's own `powerCycle` wins. */
+  powerCycleCommand?: string;
+  powerCycleTimeoutMs?: number;
+  /** The clock of the reboot and power-cycle limits (tests). */
+  now?: () => number;
+  /** A modem's health changed state, or its measured public IP moved (the heartbeat goes out at once). */
+  onHealthChange?: (imei: string) => void;
 }
 
 /** One configured modem: its entry, its management backend, what it reported and its public IP. */
@@ -40,6 +52,11 @@ interface HostModem {
   problem: string | undefined;
   rotating: boolean;
   rotations: { total: number; succeeded: number; collisions: number; lastMs?: number };
+  health: ModemHealthChecker;
+  /** At least one health check has run (before it, the heartbeat reports no health). */
+  checked: boolean;
+  /** Rotations started, of any driver: a health check that overlapped one does not take the IP it measured. */
+  rotationsStarted: number;
 }
 
 export class IpCollisionError extends Error {
@@ -62,13 +79,74 @@ export class HostModems implements ModemDriver {
   private readonly all: HostModem[];
   private readonly history: IpHistory;
   private timer: NodeJS.Timeout | null = null;
+  private healthTimer: NodeJS.Timeout | null = null;
+  private readonly healthSettings: HealthSettings;
 
   constructor(private readonly options: HostModemsOptions) {
     this.history = new IpHistory(options.dataDir);
-    this.all = options.file.modems.map((entry, index) => ({
-      entry, index, backend: this.backendFor(entry), details: null, extIp: undefined, problem: undefined, rotating: false,
-      rotations: { total: 0, succeeded: 0, collisions: 0 },
-    }));
+    this.healthSettings = { ...DEFAULT_HEALTH, ...options.health };
+    this.all = options.file.modems.map((entry, index) => {
+      const m = {
+        entry, index, backend: this.backendFor(entry), details: null, extIp: undefined, problem: undefined, rotating: false,
+        rotations: { total: 0, succeeded: 0, collisions: 0 }, checked: false, rotationsStarted: 0,
+      } as Omit<HostModem, 'health'> as HostModem;
+      m.health = new ModemHealthChecker(describeEntry(entry, index), this.probeFor(m), this.recoveryFor(m), this.healthSettings,
+        options.log, options.now, () => { if (m.details) options.onHealthChange?.(m.details.imei); });
+      return m;
+    });
+  }
+
+  /** How a health check looks at a modem: its API's connection state, and one IP-echo request through its egress. */
+  private probeFor(m: HostModem): HealthProbe {
+    return {
+      connection: async () => {
+        if (!m.backend) return 'connected';
+        if (m.backend.connection) return m.backend.connection();
+        return (await m.backend.details()).connection ?? 'unknown';
+      },
+      publicIp: (timeoutMs) => measurePublicIp(() => {
+        if (m.entry.driver !== 'simulated') return resolveEgress(m.entry.egress!, this.options.interfaces);
+        const own = m.extIp ?? m.entry.egress;
+        if (!own) throw new Error('the simulated modem has no address yet');
+        return own;
+      }, { urls: this.options.echoUrls, requestTimeoutMs: timeoutMs, deadlineMs: timeoutMs }),
+    };
+  }
+
+  /** The recovery ladder's steps for a modem: its backend's reconnect and reboot, and the power-cycle command if any. */
+  private recoveryFor(m: HostModem): RecoveryActions {
+    const actions: RecoveryActions = {};
+    const backend = m.backend;
+    if (backend) {
+      actions.reconnect = () => backend.reconnect();
+      actions.reboot = async () => {
+        await backend.reboot();
+        if (m.details) await this.history.record(m.details.imei, { event: 'rebooted' }).catch(() => undefined);
+      };
+    }
+    const command = m.entry.powerCycle ?? this.options.powerCycleCommand;
+    if (command) {
+      try {
+        // Checked now, so that a command this modem cannot fill in stops the agent at start, not at 3 a.m.
+        powerCycleArgv(command, { usbPort: m.entry.usbPort, imei: '0' });
+      } catch (err) {
+        throw new AgentConfigError(`The agent cannot start; ${describeEntry(m.entry, m.index)}: ${(err as Error).message}`);
+      }
+      const timeoutMs = this.options.powerCycleTimeoutMs ?? 60_000;
+      actions.powerCycle = () => runPowerCycle(powerCycleArgv(command, { usbPort: m.entry.usbPort, imei: m.details?.imei }), timeoutMs);
+    }
+    return actions;
+  }
+
+  /** A check measured the modem's public IP: a new one (after a recovery, or the carrier's doing) is the modem's now. */
+  private async measuredByCheck(m: HostModem, extIp: string): Promise<void> {
+    if (!m.details || extIp === m.extIp) return;
+    const previous = m.extIp;
+    m.extIp = extIp;
+    if (!previous) return;
+    this.options.log.info({ modem: this.name(m), ip: extIp, previous }, 'the modem\'s public IP changed without a rotation');
+    this.options.onHealthChange?.(m.details.imei);
+    await this.history.record(m.details.imei, { event: 'changed', ip: extIp, previous }).catch(() => undefined);
   }
 
   private backendFor(entry: ModemEntry): ModemBackend | null {
@@ -126,7 +204,46 @@ export class HostModems implements ModemDriver {
     this.timer.unref();
   }
 
-  stop(): void { if (this.timer) clearInterval(this.timer); }
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.healthTimer) clearInterval(this.healthTimer);
+  }
+
+  /**
+   * Checks the health of every modem that has answered (and is not rotating) now; each modem's checks never overlap.
+   * Resolves with each checked modem's result by IMEI.
+   */
+  async checkHealth(): Promise<Map<string, CheckResult>> {
+    const ready = this.all.filter((m) => m.details && !m.rotating);
+    const results = await Promise.all(ready.map(async (m) => {
+      const rotations = m.rotationsStarted;
+      const result = await m.health.check();
+      m.checked = true;
+      // An IP measured while a rotation started or ran may be the old one: the rotation's own measurement counts.
+      if (result.extIp && !m.rotating && m.rotationsStarted === rotations) await this.measuredByCheck(m, result.extIp);
+      return [m.details!.imei, result] as const;
+    }));
+    return new Map(results);
+  }
+
+  /** Checks every modem's health every interval (the first one interval after start: discover() has just looked). */
+  watchHealth(): void {
+    const tick = () => void this.checkHealth().catch((err: unknown) => this.options.log.error({ err }, 'modem health check failed'));
+    this.healthTimer = setInterval(tick, this.healthSettings.intervalMs);
+    this.healthTimer.unref();
+  }
+
+  /** A modem's health for the heartbeat; undefined before its first check. */
+  health(imei: string): ModemHealth | undefined {
+    const m = this.byImei(imei);
+    return m?.checked ? m.health.report() : undefined;
+  }
+
+  /** The public IP last measured through the modem (a health check may find a new one without a rotation). */
+  currentIp(imei: string): string | undefined { return this.byImei(imei)?.extIp; }
+
+  /** The recovery steps taken for a modem (oldest first): reconnect, reboot, powerCycle. */
+  recoveries(imei: string) { return this.byImei(imei)?.health.recoveries ?? []; }
 
   private measure(m: HostModem, deadlineMs: number): Promise<string> {
     return measurePublicIp(() => resolveEgress(m.entry.egress!, this.options.interfaces), {
@@ -171,6 +288,7 @@ export class HostModems implements ModemDriver {
   async rotate(modem: DrivenModem, onStatus: (status: 'rotating' | 'applying') => void): Promise<{ extIp: string }> {
     const m = this.byImei(modem.imei);
     if (!m) throw new Error(`modem ${modem.imei} is not on this host`);
+    m.rotationsStarted++;
     if (m.entry.driver === 'simulated') {
       const { extIp } = await this.options.simulated.rotate(modem, onStatus);
       m.extIp = extIp;

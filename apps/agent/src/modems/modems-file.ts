@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AgentConfigError } from '../config.js';
+import { USB_PORT } from '../runtime/health/power-cycle.js';
 
 // The host's modems file (AGENT_MODEMS, JSON or YAML): which modems this host drives, how to reach each one's
 // management API, and which egress binding its traffic leaves from. Validated whole at start: an error names the
@@ -16,6 +17,14 @@ const egress = z.string({ error: 'is required: the interface name (eth1, wwan0) 
   .trim().refine((v) => isIP(v) !== 0 || IFACE.test(v), 'must be an IP address or an interface name such as eth1 or wwan0');
 const imei = z.string().trim().regex(/^\d{14,16}$/, 'must be the modem\'s IMEI (14 to 16 digits)');
 const name = z.string().trim().min(1).max(64).optional();
+/** The modem's USB port (1-1.4, as under /sys/bus/usb/devices), for the power-cycle command's placeholders. */
+const usbPort = z.string().trim().regex(USB_PORT, 'must be the modem\'s USB port as Linux names it, e.g. 1-1.4 (ls /sys/bus/usb/devices)').optional();
+/** This modem's power-cycle command (argv; a string is split on spaces, never run by a shell). Overrides AGENT_POWER_CYCLE_COMMAND. */
+const powerCycle = z.union([
+  z.string().trim().min(1).max(500),
+  z.array(z.string().min(1).max(200)).min(1).max(30),
+], { error: 'must be a command: a list of its arguments, or one line split on spaces (no shell)' }).optional();
+const recovery = { usbPort, powerCycle };
 
 const hilinkEntry = z.strictObject({
   driver: z.literal('hilink'),
@@ -26,6 +35,7 @@ const hilinkEntry = z.strictObject({
   username: z.string().min(1).max(64).default('admin'),
   /** Only for password-protected devices (B-series routers, E8372 with a login). */
   password: z.string().min(1).max(128).optional(),
+  ...recovery,
 });
 
 const modemManagerEntry = z.strictObject({
@@ -38,6 +48,7 @@ const modemManagerEntry = z.strictObject({
   /** Used when the modem has no bearer to reconnect (mmcli --simple-connect). */
   apn: z.string().min(1).max(100).optional(),
   password: z.string().min(1).max(128).optional(),
+  ...recovery,
 }).refine((e) => (e.modem === undefined) !== (e.match === undefined), {
   message: 'give either modem (mmcli\'s index) or match: { imei }, one of them',
 });
@@ -48,6 +59,7 @@ const simulatedEntry = z.strictObject({
   imei,
   /** A loopback address (127.0.x.y); without it the modem takes a free one. */
   egress: egress.optional(),
+  ...recovery,
 });
 
 const entrySchema = z.discriminatedUnion('driver', [hilinkEntry, modemManagerEntry, simulatedEntry], {

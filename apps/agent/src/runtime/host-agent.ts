@@ -111,16 +111,38 @@ export class HostAgent {
     this.modems.clear();
   }
 
-  /** The served modems, for tests and the heartbeat. */
+  /**
+   * The served modems, for tests and the heartbeat. A modem its driver's health checks find offline is reported
+   * offline with the reason (its ports stay open: it may come back at the next check); a degraded one stays online.
+   */
   snapshot(): Heartbeat['modems'] {
-    return [...this.modems.values()].map((m) => ({
-      imei: m.desired.imei,
-      state: m.proxy === null ? 'offline' : m.rotating ? 'rotating' : 'online',
-      extIp: m.extIp,
-      connections: m.proxy?.connectionCount ?? 0,
-      ...(m.problem ? { problem: m.problem } : {}),
-    }));
+    return [...this.modems.values()].map((m) => {
+      const driver = m.proxy ? this.driverOrNull(m.desired.driver) : null;
+      const health = driver?.health?.(m.desired.imei);
+      const measured = m.rotating ? undefined : driver?.currentIp?.(m.desired.imei);
+      if (measured) m.extIp = measured;
+      const problem = m.problem ?? (health && health.state !== 'online' ? health.reason : undefined);
+      return {
+        imei: m.desired.imei,
+        state: m.proxy === null ? 'offline' : m.rotating ? 'rotating' : health?.state === 'offline' ? 'offline' : 'online',
+        extIp: m.extIp,
+        connections: m.proxy?.connectionCount ?? 0,
+        ...(problem ? { problem: problem.slice(0, 300) } : {}),
+        ...(health ? { health } : {}),
+      };
+    });
   }
+
+  private driverOrNull(kind: DesiredModem['driver']): ModemDriver | null {
+    try {
+      return this.options.driverFor(kind);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Sends a heartbeat now (a modem's health changed), besides the one every HOST_PROTOCOL.heartbeatSeconds. */
+  heartbeatNow(): void { this.sendHeartbeat(); }
 
   private apply(state: DesiredState, persist: boolean): Promise<void> {
     // One application at a time, in the order states arrived.

@@ -93,6 +93,21 @@ export const rotationStatusSchema = z.object({ commandId: id, imei, status: z.en
 export type RotationStatus = z.infer<typeof rotationStatusSchema>;
 
 export const MODEM_RUN_STATES = ['online', 'offline', 'rotating'] as const;
+/**
+ * A modem's health as the agent's checks find it (issue 15): online (its management API answers, it is connected and
+ * a request through it succeeds), degraded (traffic flows but something is off, or one check failed), offline (no
+ * request gets through). The run state says 'offline' too while the health is offline, so the server treats it so.
+ */
+export const MODEM_HEALTH_STATES = ['online', 'degraded', 'offline'] as const;
+export type ModemHealthState = (typeof MODEM_HEALTH_STATES)[number];
+export const modemHealthSchema = z.object({
+  state: z.enum(MODEM_HEALTH_STATES),
+  /** Why it is degraded or offline (for operators; English, as the agent logs it). */
+  reason: z.optional(z.string().check(z.maxLength(300))),
+  /** When the health last changed state, by the agent's clock. */
+  since: z.optional(isoDate),
+});
+export type ModemHealth = z.infer<typeof modemHealthSchema>;
 
 const shortText = z.optional(z.string().check(z.maxLength(100)));
 const dB = z.optional(z.number().check(z.minimum(-300), z.maximum(300)));
@@ -139,6 +154,8 @@ export const heartbeatSchema = z.object({
     connections: z.number().check(z.int(), z.minimum(0)),
     /** Why the modem is offline (a port already taken, a driver error), for the console. */
     problem: z.optional(z.string().check(z.maxLength(300))),
+    /** The health checks' verdict; absent from agents that do not check (older ones, the demo's simulated modems). */
+    health: z.optional(modemHealthSchema),
   })),
   /** Only from an agent with a modems file (AGENT_MODEMS): every modem configured on the host and what it reports. */
   inventory: z.optional(z.array(hostModemInfoSchema).check(z.maxLength(500))),

@@ -4,8 +4,11 @@ import { writeFileAtomic } from '../files.js';
 
 export interface IpHistoryEntry {
   at: string;
-  /** start: measured when the agent started; rotated: a new IP; collision: the same IP after every retry; rebooted: the IP after a reboot. */
-  event: 'start' | 'rotated' | 'collision' | 'failed' | 'rebooted';
+  /**
+   * start: measured when the agent started; rotated: a new IP; collision: the same IP after every retry; rebooted: the
+   * IP after a reboot (none when the health checks rebooted it); changed: a health check found a new IP without a rotation.
+   */
+  event: 'start' | 'rotated' | 'collision' | 'failed' | 'rebooted' | 'changed';
   ip?: string;
   previous?: string;
   /** How long the rotation took, reconnects and measurement included. */

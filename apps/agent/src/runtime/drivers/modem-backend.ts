@@ -21,6 +21,8 @@ export interface ModemBackend {
   /** How logs and errors name the modem: its management address or mmcli index. */
   readonly label: string;
   details(): Promise<ModemDetails>;
+  /** The data connection's state alone, when the device can tell it more cheaply than details() (health checks). */
+  connection?(): Promise<ConnectionState>;
   /** Drops the mobile data connection and brings it back; resolves once the device says it is connected again. */
   reconnect(): Promise<void>;
   /** Restarts the modem; resolves once it answers and is connected again. */

@@ -1,3 +1,5 @@
+import type { ModemHealth } from '@cellport/shared/schemas/host-protocol';
+
 /** What the agent knows of one modem it drives. */
 export interface DrivenModem { imei: string; extIp: string }
 
@@ -15,4 +17,8 @@ export interface ModemDriver {
   adopt(serverExtIp: string, imei: string): string;
   egress(modem: DrivenModem): string;
   rotate(modem: DrivenModem, onStatus: (status: 'rotating' | 'applying') => void): Promise<{ extIp: string }>;
+  /** The modem's health from the driver's checks (src/runtime/health); undefined when it does not check it. */
+  health?(imei: string): ModemHealth | undefined;
+  /** The public IP the driver last measured, when it may have moved without a rotation (after a recovery). */
+  currentIp?(imei: string): string | undefined;
 }

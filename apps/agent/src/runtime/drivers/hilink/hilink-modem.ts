@@ -49,6 +49,8 @@ export class HilinkModem implements ModemBackend {
     };
   }
 
+  async connection(): Promise<ConnectionState> { return (await this.status()).connection; }
+
   async details(): Promise<ModemDetails> {
     const info = await this.client.get('device/information');
     const imei = String(info.Imei ?? '');
