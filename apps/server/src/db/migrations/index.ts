@@ -13,6 +13,7 @@ import * as hostAgent from './2026_12_01_1100_host_agent.js';
 import * as hostsQuietHeartbeats from './2026_12_01_1300_hosts_quiet_heartbeats.js';
 import * as hostModemReports from './2026_12_02_0900_host_modem_reports.js';
 import * as webhooks from './2026_12_03_0900_webhooks.js';
+import * as modemHealth from './2026_12_04_1000_modem_health.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_1300_hosts_quiet_heartbeats': hostsQuietHeartbeats,
   '2026_12_02_0900_host_modem_reports': hostModemReports,
   '2026_12_03_0900_webhooks': webhooks,
+  '2026_12_04_1000_modem_health': modemHealth,
 };

@@ -38,6 +38,12 @@ export interface ModemsTable {
   /** Why the agent cannot serve the modem (a listening port taken, a driver error); null when fine. */
   problem: ColumnType<string | null, string | null | undefined, string | null>;
   driver: Generated<'simulated' | 'hilink' | 'modemmanager'>;
+  /** The agent's health checks: online, degraded or offline, why, and since when (migration 2026_12_04_1000). */
+  health: Generated<'online' | 'degraded' | 'offline'>;
+  health_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  health_changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The operators were told the modem is offline and not yet that it is back. */
+  health_alerted: Generated<boolean>;
 }
 export interface PortsTable {
   id: Generated<string>;

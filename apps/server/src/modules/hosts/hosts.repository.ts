@@ -12,6 +12,10 @@ export interface ModemChange { id: string; imei: string; apply_status: ApplyStat
  */
 const ROTATION_QUIET_SECONDS = 30;
 
+/** A modem its host's agent no longer reports is offline for operators too, with why (since now, if it was not). */
+const offlineHealth = (reason: string) => sql`health = 'offline', health_reason = ${reason},
+  health_changed_at = case when m.health <> 'offline' then now() else m.health_changed_at end`;
+
 /** The hosts' contact with their agents: heartbeats, silence, disconnection. */
 export class HostsRepository {
   constructor(private readonly db: Database) {}
@@ -35,6 +39,9 @@ export class HostsRepository {
     const reported = hb.modems.map((m) => ({
       imei: m.imei, online: m.state !== 'offline', rotating: m.state === 'rotating', ext_ip: m.extIp,
       connections: m.connections, problem: m.problem ?? null,
+      // An agent that does not check health (older ones, the demo's) has it from the run state.
+      health: m.health?.state ?? (m.state === 'offline' ? 'offline' : 'online'),
+      health_reason: (m.health ? m.health.reason : m.state === 'offline' ? m.problem : undefined) ?? null,
     }));
     const inventory = inventoryRows(hb.inventory);
     const { rows } = await sql<ModemChange & { last_seen_at: Date | null; was_online: boolean; was_ext_ip: string }>`
@@ -50,10 +57,10 @@ export class HostsRepository {
         returning id, last_seen_at
       ), v as (
         select * from jsonb_to_recordset(${JSON.stringify(reported)}::jsonb)
-          as v(imei text, online boolean, rotating boolean, ext_ip text, connections int, problem text)
+          as v(imei text, online boolean, rotating boolean, ext_ip text, connections int, problem text, health text, health_reason text)
       ), w as (
         select m.id, v.online, v.connections, v.problem, m.online as was_online, m.ext_ip as was_ext_ip, m.connections as was_connections,
-               m.problem as was_problem,
+               m.problem as was_problem, v.health, v.health_reason, m.health as was_health, m.health_reason as was_health_reason,
                case when v.rotating or v.ext_ip = '' or m.apply_status in ('rotating', 'applying')
                       or coalesce(m.last_rotated_at > now() - make_interval(secs => ${ROTATION_QUIET_SECONDS}), false)
                     then m.ext_ip else v.ext_ip end as ext_ip
@@ -71,10 +78,13 @@ export class HostsRepository {
         where r.host_id = ${hostId} and not exists (select 1 from inv where inv.imei = r.imei)
         returning 1
       ), changed as (
-        update modems m set online = w.online, ext_ip = w.ext_ip, connections = w.connections, problem = w.problem
+        update modems m set online = w.online, ext_ip = w.ext_ip, connections = w.connections, problem = w.problem,
+          health = w.health, health_reason = w.health_reason,
+          health_changed_at = case when w.health is distinct from w.was_health then now() else m.health_changed_at end
         from w
         where m.id = w.id
-          and (w.was_online, w.was_ext_ip, w.was_connections, w.was_problem) is distinct from (w.online, w.ext_ip, w.connections, w.problem)
+          and (w.was_online, w.was_ext_ip, w.was_connections, w.was_problem, w.was_health, w.was_health_reason)
+            is distinct from (w.online, w.ext_ip, w.connections, w.problem, w.health, w.health_reason)
         returning m.id, m.imei, m.apply_status, m.online, m.ext_ip, w.was_online, w.was_ext_ip
       )
       select null::timestamptz as last_seen_at, c.id, c.imei, c.apply_status, c.online, c.ext_ip, c.was_online, c.was_ext_ip
@@ -95,7 +105,7 @@ export class HostsRepository {
   /** Hosts silent for this long are offline with their modems. Returns the modems it took offline. */
   async sweepSilent(offlineAfterSeconds: number): Promise<ModemChange[]> {
     const { rows } = await sql<ModemChange>`
-      update modems m set online = false, connections = 0
+      update modems m set online = false, connections = 0, ${offlineHealth('the host\'s agent is silent')}
       from hosts h
       where h.id = m.host_id and m.online and h.last_seen_at < now() - make_interval(secs => ${offlineAfterSeconds})
       returning m.id, m.imei, m.apply_status, m.online, m.ext_ip, true as was_online`.execute(this.db);
@@ -108,7 +118,7 @@ export class HostsRepository {
    */
   async offlineAfterDisconnect(hostId: string, lastSeen: Date | null): Promise<ModemChange[]> {
     const { rows } = await sql<ModemChange>`
-      update modems m set online = false, connections = 0
+      update modems m set online = false, connections = 0, ${offlineHealth('the host\'s agent disconnected')}
       from hosts h
       where h.id = m.host_id and m.host_id = ${hostId} and m.online
         and (h.last_seen_at is null or ${lastSeen}::timestamptz is null or h.last_seen_at <= ${lastSeen}::timestamptz)

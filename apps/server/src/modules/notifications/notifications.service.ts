@@ -38,6 +38,9 @@ export const MUST_MAIL_KEYS = new Set([
   'payment_received', 'expiry_reminder_3d', 'expiry_reminder_1d', 'auto_renew_short_balance', 'port_expired',
 ]);
 
+/** How many modems an operator alert names one by one; the rest are counted. */
+const OPERATOR_ALERT_MODEMS = 10;
+
 /** Operator message texts per language; English is required and stands in for a missing language. */
 export type OperatorTexts = { en: string } & Partial<Record<Language, string>>;
 
@@ -95,8 +98,36 @@ export class NotificationsService {
         await this.notify(port.user_id, 'other', key, { name: port.name, port: port.id }, tx, port);
         sent++;
       }
+      await this.alertOperators(tx, modemIds, online);
       return sent;
     });
+  }
+
+  /**
+   * The operators (active admins) hear of the same changes in their bell, in their language: one notification per
+   * host and change, naming the modems (offline ones with the health checks' reason). A modem's `health_alerted`
+   * flips in the same statement that picks it, so each outage is told once and its end once, whichever instance
+   * and however often it is recorded. Not mailed: a farm's outage would be a mail storm; the console shows it too.
+   */
+  private async alertOperators(tx: Tx, modemIds: string[], online: boolean): Promise<void> {
+    const flipped = await tx.updateTable('modems').set({ health_alerted: !online })
+      .where('id', 'in', modemIds).where('health_alerted', '=', online)
+      .returning(['imei', 'host_id', 'health_reason']).execute();
+    if (flipped.length === 0) return;
+    const [operators, hosts] = await Promise.all([
+      tx.selectFrom('users').select(['id', 'language']).where('role', '=', 'admin').where('is_active', '=', true).execute(),
+      tx.selectFrom('hosts').select(['id', 'name']).where('id', 'in', [...new Set(flipped.map((m) => m.host_id))]).execute(),
+    ]);
+    const key = online ? 'operator_modems_up' : 'operator_modems_down';
+    for (const host of hosts) {
+      const modems = flipped.filter((m) => m.host_id === host.id).sort((a, b) => a.imei.localeCompare(b.imei));
+      const named = modems.slice(0, OPERATOR_ALERT_MODEMS)
+        .map((m) => (!online && m.health_reason ? `${m.imei} (${m.health_reason.slice(0, 200)})` : m.imei));
+      const list = named.join('; ') + (modems.length > named.length ? `; +${modems.length - named.length}` : '');
+      for (const op of operators) {
+        await this.notify(op.id, 'other', key, { host: host.name, modems: list }, tx, { language: op.language, marketing_consent: false });
+      }
+    }
   }
 
   /**
