@@ -3,6 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
+import importCycle from './eslint-rules/import-cycle.js';
 
 // Import boundaries (ARCHITECTURE.md): web → shared, server → shared, never web ↔ server; no cycles.
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
@@ -11,10 +12,12 @@ export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
   {
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, cellport: { rules: { 'import-cycle': importCycle } } },
     languageOptions: { globals: { ...globals.node } },
     rules: {
       'import-x/no-cycle': ['error', { maxDepth: 8, ignoreExternal: true }],
+      // import-x/no-cycle skips `import type`; this one counts type-only imports too (eslint-rules/import-cycle.js).
+      'cellport/import-cycle': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'warn',
     },

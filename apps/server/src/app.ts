@@ -111,11 +111,11 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   // Modules: one line each.
   registerAccountSettings(app, ctx, services);
   registerJobs(app, ctx, services);
-  registerWebhooks(app, ctx);
+  registerWebhooks(app, ctx, services);
   registerCatalog(app, ctx, services);
   registerLedger(app, ctx, services);
   registerCoupons(app, ctx, services);
-  await registerPorts(app, ctx);
+  await registerPorts(app, ctx, services);
   registerPurchases(app, ctx, services);
   registerPayments(app, ctx, services);
   registerInvoices(app, ctx, services);
@@ -123,12 +123,12 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerExchangeRates(app, ctx, services);
   await registerAdmin(app, ctx, services);
   registerNotifications(app, ctx, services);
-  registerRealtime(app, ctx);
-  await registerHosts(app, ctx);
+  registerRealtime(app, ctx, services);
+  await registerHosts(app, ctx, services);
   registerApiKeys(app, ctx, services);
   registerTraffic(app, ctx, services);
   registerDashboard(app, ctx, services);
-  registerAuth(app, ctx);
+  registerAuth(app, ctx, services);
   registerDev(app, ctx);
   await registerWeb(app, ctx);
 

@@ -91,14 +91,14 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const mailer = new Mailer(db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, log);
   const invoiceNumbering = new InvoiceNumbering(db, log);
   const jobs = new JobQueue(db, log);
-  const ctx: AppContext = { config, database, db, bus, sessions, mailer, pollVersions, invoiceNumbering, log };
+  const operatorSettings = new OperatorSettingsCache(db, bus);
+  const ctx: AppContext = { config, database, db, bus, sessions, mailer, pollVersions, invoiceNumbering, operatorSettings, log };
 
   // Adapters and drivers, chosen from the config.
   const captcha = chooseCaptcha(config, database);
   const modemDriver = chooseModemDriver(config, database, bus);
   const payments = createPaymentsRuntime(config, log);
   const webhookSecretBox = new WebhookSecretBox(config.secret);
-  const operatorSettings = new OperatorSettingsCache(ctx);
   const portsLists = new PortsListCache(database);
 
   // Repositories.
@@ -124,7 +124,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions);
   const apiKeys = new ApiKeysService(db, bus);
   const invoices = new InvoicesService(db, invoiceNumbering);
-  const rotation = new RotationService(db, bus, modemDriver);
+  const rotation = new RotationService(db, bus, modemDriver, notifications);
   const ports = new PortsService(db, portsRepository, config.secret, config.publicUrl, jobs);
   const purchases = new PurchasesService({
     repo: purchasesRepository, ports: portsRepository, jobs, coupons, ledger, notifications,
@@ -149,7 +149,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   });
   const paymentSimulation = new PaymentSimulation(orders, fulfilment, paypalPayments, payments, config);
   const webhooks = new WebhooksService({
-    db, queue: jobs, notifications, serverSecret: config.secret,
+    db, queue: jobs, notifications, box: webhookSecretBox,
     policy: { allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS },
   });
 

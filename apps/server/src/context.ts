@@ -6,6 +6,7 @@ import type { Database, DatabaseHandle } from './db/database.js';
 import type { Mailer } from './integrations/mail/mailer.js';
 import type { Bus } from './lib/bus.js';
 import type { PollVersions } from './lib/poll-versions.js';
+import type { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import type { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import type { Sessions } from './plugins/session.js';
 
@@ -23,5 +24,7 @@ export interface AppContext {
   pollVersions: PollVersions;
   /** Numbers invoices just after their payments commit (invoice-numbers.ts). */
   invoiceNumbering: InvoiceNumbering;
+  /** The operator's console overrides (settings table), cached until the console changes them. */
+  operatorSettings: OperatorSettingsCache;
   log: FastifyBaseLogger;
 }

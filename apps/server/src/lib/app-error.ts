@@ -14,5 +14,4 @@ export class AppError extends Error {
 }
 
 export const notFound = () => new AppError('NOT_FOUND', 404);
-export const unauthorized = () => new AppError('UNAUTHORIZED', 401);
 export const forbidden = () => new AppError('FORBIDDEN', 403);

@@ -1,9 +1,6 @@
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
-import type { Captcha } from './captcha.js';
+import type { AltchaChallenge, Captcha } from './captcha.js';
 import type { SolutionStore } from './solution-store.js';
-
-/** The challenge JSON the browser solves: find n in 0..maxnumber with sha256(salt + n) hex == challenge. */
-export interface AltchaChallenge { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string }
 
 export const ALTCHA_CHALLENGE_TTL_MS = 10 * 60_000;
 

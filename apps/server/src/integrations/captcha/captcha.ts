@@ -1,13 +1,13 @@
-import type { Config } from '../../config.js';
-import type { Database } from '../../db/database.js';
-import { AltchaCaptcha, type AltchaChallenge } from './altcha.js';
-import { OffCaptcha } from './off.js';
-import { RecaptchaCaptcha } from './recaptcha.js';
-import { DatabaseSolutionStore } from './solution-store.js';
-
 export type CaptchaProvider = 'altcha' | 'recaptcha' | 'off';
 
-/** One captcha service behind the sign-in form. The browser proves itself once; the server checks the proof here. */
+/** The challenge JSON the browser solves: find n in 0..maxnumber with sha256(salt + n) hex == challenge. */
+export interface AltchaChallenge { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string }
+
+/**
+ * One captcha service behind the sign-in form (implementations: altcha.ts, recaptcha.ts, off.ts; the composition
+ * root picks one from CAPTCHA_PROVIDER).
+ * The browser proves itself once; the server checks the proof here.
+ */
 export interface Captcha {
   readonly provider: CaptchaProvider;
   /** What the browser needs to render the widget (reCAPTCHA site key); null otherwise. */
@@ -16,19 +16,4 @@ export interface Captcha {
   challenge(): Promise<AltchaChallenge | null>;
   /** Checks the browser's answer: the reCAPTCHA token or the base64 ALTCHA payload. Never throws. */
   verify(response: string, remoteIp: string): Promise<boolean>;
-}
-
-export function createCaptcha(config: Config, db: Database): Captcha {
-  switch (config.CAPTCHA_PROVIDER) {
-    case 'altcha':
-      return new AltchaCaptcha({ hmacKey: config.secret, maxNumber: config.ALTCHA_MAX_NUMBER, store: new DatabaseSolutionStore(db) });
-    case 'recaptcha':
-      return new RecaptchaCaptcha({
-        siteKey: config.RECAPTCHA_SITE_KEY ?? null,
-        secret: config.RECAPTCHA_SECRET_KEY ?? '',
-        verifyUrl: config.RECAPTCHA_VERIFY_URL,
-      });
-    case 'off':
-      return new OffCaptcha();
-  }
 }

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
 import { currentUser } from '../../plugins/session.js';
-import type { AuditActor } from './audit/audit.service.js';
+/** Who does an operator action, for the audit log (audit/audit.service.ts records it). */
+export interface AuditActor { adminId: string; ip: string }
 
-/** Who does an operator action, for the audit log. */
+/** The operator behind a console request. */
 export function actorOf(request: FastifyRequest): AuditActor {
   return { adminId: currentUser(request).userId, ip: request.ip };
 }

@@ -13,10 +13,10 @@ import {
 import { BUS_RESYNC } from '../../lib/bus.js';
 import { hashToken } from '../../lib/tokens.js';
 import { hostForKey } from '../traffic/host-keys.js';
-import { NotificationsService } from '../notifications/notifications.service.js';
-import { TrafficRepository, type PortSample } from '../traffic/traffic.repository.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { PortSample, TrafficRepository } from '../traffic/traffic.repository.js';
 import { loadDesiredStates } from './host-state.js';
-import { HostsRepository, type ModemChange } from './hosts.repository.js';
+import type { HostsRepository, ModemChange } from './hosts.repository.js';
 
 /** The channel of the ports/modems/hosts/users triggers (migrations 2026_11_30_1000 and 2026_12_01_1100). */
 const PORTS_CHANNEL = 'cellport_ports';
@@ -53,6 +53,9 @@ export interface HostProtocolServer {
 type Ack = (reply: unknown) => void;
 const answer = (ack: unknown, reply: unknown) => { if (typeof ack === 'function') (ack as Ack)(reply); };
 
+/** What the host protocol's server works with (the composition root builds them). */
+export interface HostProtocolDeps { hostsRepository: HostsRepository; notifications: NotificationsService; trafficRepository: TrafficRepository }
+
 /**
  * The host protocol's server (docs/decisions/016-host-protocol.md): its own socket.io server on the app's HTTP
  * server at HOST_PROTOCOL.path, one connection per agent, authenticated by the host key.
@@ -64,11 +67,9 @@ const answer = (ack: unknown, reply: unknown) => { if (typeof ack === 'function'
  * - Rotation: requests arrive on the bus from any instance (AgentModemDriver); the instance holding the host's
  *   connection claims them, sends 'rotate' and relays statuses and the reply back on the bus.
  */
-export async function startHostProtocol(server: HttpServer, ctx: AppContext): Promise<HostProtocolServer> {
+export async function startHostProtocol(server: HttpServer, ctx: AppContext, deps: HostProtocolDeps): Promise<HostProtocolServer> {
   const { bus, log } = ctx;
-  const hostsRepo = new HostsRepository(ctx.db);
-  const notifications = new NotificationsService(ctx.db);
-  const traffic = new TrafficRepository(ctx.db);
+  const { hostsRepository: hostsRepo, notifications, trafficRepository: traffic } = deps;
   const instance = randomUUID();
   const hosts = new Map<string, HostConnection>();
   let closing = false;

@@ -1,4 +1,5 @@
 import type { MailMessage } from '../../integrations/mail/mailer.js';
+import { emailButton, emailFrame, emailParagraph, escapeHtml } from '../../lib/emails/render.js';
 import { emailTexts } from '../../lib/emails/texts.js';
 
 /** The part of emails.json this module adds (packages/shared/locales/<lng>/emails.json). */
@@ -11,9 +12,6 @@ export interface NotificationEmailTexts {
 }
 export const notificationEmailTexts = (language: string) =>
   emailTexts(language) as unknown as ReturnType<typeof emailTexts> & NotificationEmailTexts;
-
-export const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 function subjectKey(textKey: string): keyof NotificationEmailTexts['notification'] {
   if (textKey === 'payment_received') return 'subject_payment_received';
@@ -39,24 +37,12 @@ export function renderNotificationEmail(m: NotificationEmail): MailMessage {
     ...(m.unsubscribeUrl ? [t.consentNote, `${t.unsubscribe}: ${m.unsubscribeUrl}`, ''] : []),
     all.footer,
   ].join('\n');
-  const p = (s: string, style = '') => `<p style="margin:0 0 16px;${style}">${escapeHtml(s)}</p>`;
-  const html = `<!doctype html>
-<html lang="${m.language === 'cn' ? 'zh-CN' : escapeHtml(m.language)}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f4f5f7;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1f2328;font-size:15px;line-height:1.5">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<p style="margin:0 0 24px;font-size:20px;font-weight:700">Cellport</p>
-${p(greeting)}
+  const p = emailParagraph;
+  const html = emailFrame(m.language, subject, `${p(greeting)}
 ${p(m.text)}
-<p style="margin:24px 0"><a href="${escapeHtml(m.dashboardUrl)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">${escapeHtml(t.button)}</a></p>
+${emailButton(m.dashboardUrl, t.button)}
 ${p(all.signature)}
 ${m.unsubscribeUrl ? `${p(t.consentNote, 'color:#57606a;font-size:12px')}<p style="margin:0 0 16px;font-size:12px"><a href="${escapeHtml(m.unsubscribeUrl)}" style="color:#1d4ed8">${escapeHtml(t.unsubscribe)}</a></p>` : ''}
-${p(all.footer, 'color:#57606a;font-size:12px;margin:0')}
-</td></tr></table>
-</td></tr></table>
-</body>
-</html>`;
+${p(all.footer, 'color:#57606a;font-size:12px;margin:0')}`);
   return { to: m.to, subject, text, html };
 }

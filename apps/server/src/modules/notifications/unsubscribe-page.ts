@@ -1,4 +1,5 @@
-import { escapeHtml, notificationEmailTexts } from './notification-email.js';
+import { escapeHtml } from '../../lib/emails/render.js';
+import { notificationEmailTexts } from './notification-email.js';
 
 /** The small page an unsubscribe link opens, in the customer's language. */
 export function unsubscribePage(language: string, ok: boolean, dashboardUrl: string): string {

@@ -1,8 +1,6 @@
-import type { AppContext } from '../../context.js';
 import type { Database, Tx } from '../../db/database.js';
-import { modemDriverFor } from '../../integrations/modem-control/drivers.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { RotationService } from './rotation.service.js';
+import type { RotationService } from './rotation.service.js';
 
 /**
  * Automatic IP rotation by interval, as a chain of durable jobs: one job per due rotation (one port, or one
@@ -22,11 +20,6 @@ const PLAN_BATCH = 200;
 interface LinkPayload { portId?: string; modemId?: string; dueAt: string }
 type Executor = Database | Tx;
 type Log = { info(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void };
-
-/** The rotation service with the configured modem driver (the API's clicks and the schedule share it). */
-export function rotationServiceFor(ctx: Pick<AppContext, 'db' | 'bus' | 'config'>): RotationService {
-  return new RotationService(ctx.db, ctx.bus, modemDriverFor(ctx));
-}
 
 /** The next due time after a link due at `dueAt` ran at `now`: on the cadence, but never a backlog to catch up. */
 function nextDue(dueAt: Date, now: Date, intervalMinutes: number): Date {

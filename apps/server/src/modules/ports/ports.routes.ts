@@ -3,22 +3,16 @@ import {
   rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema, rotationTooSoonSchema, type Port,
 } from '@cellport/shared/schemas/catalog';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { hashToken } from '../../lib/tokens.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 import { requestLanguage } from '../catalog/request-language.js';
-import { rotationServiceFor } from './interval-rotation.js';
-import { PortsListCache } from './ports-list-cache.js';
-import { PortsRepository } from './ports.repository.js';
-import { PortsService } from './ports.service.js';
 
 /** The customer's ports ("modems" in the API): list, settings, rotation and rotation links. */
-export async function registerPorts(app: App, ctx: AppContext): Promise<void> {
-  const repository = new PortsRepository(ctx.db, ctx.config.secret, ctx.config.publicUrl);
-  const service = new PortsService(ctx.db, repository, ctx.config.secret, ctx.config.publicUrl, app.jobs);
-  const rotation = rotationServiceFor(ctx);
-  const lists = new PortsListCache(ctx.database);
+export async function registerPorts(app: App, ctx: AppContext, services: Services): Promise<void> {
+  const { ports: service, rotation, portsLists: lists } = services;
   await lists.start();
   app.addHook('onClose', async () => { await lists.stop(); });
   // A customer reads their own writes: any write request of theirs (a purchase, a renewal, a new name, a rotation…)

@@ -1,25 +1,12 @@
-import { isIP } from 'node:net';
 import type { Language } from '@cellport/shared';
-import { CATALOG_MESSAGES, type Port, type PortPatchRequest } from '@cellport/shared/schemas/catalog';
+import { CATALOG_MESSAGES, whitelistEntrySchema, type Port, type PortPatchRequest } from '@cellport/shared/schemas/catalog';
 import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { reschedulePortRotation } from './interval-rotation.js';
 import { newRotationNonce, rotationToken, rotationTokenHash } from './port-credentials.js';
 import type { PortsRepository } from './ports.repository.js';
-
-/** A whitelist entry: an IPv4/IPv6 address, or one with a prefix length that fits its family. */
-export function isWhitelistEntry(entry: string): boolean {
-  const [address = '', prefix, extra] = entry.split('/');
-  if (extra !== undefined) return false;
-  const family = isIP(address);
-  if (!family) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
-}
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
 /** Settings a customer changes on their own ports. */
 export class PortsService {
@@ -47,7 +34,7 @@ export class PortsService {
     if (patch.autoRenew !== undefined) set.auto_renew = patch.autoRenew;
     if (patch.whitelist !== undefined) {
       const entries = [...new Set(patch.whitelist.map((e) => e.trim()).filter(Boolean))];
-      if (!entries.every(isWhitelistEntry)) throw new AppError('VALIDATION', 400, CATALOG_MESSAGES.whitelistEntry);
+      if (!entries.every((entry) => whitelistEntrySchema.safeParse(entry).success)) throw new AppError('VALIDATION', 400, CATALOG_MESSAGES.whitelistEntry);
       set.whitelist = JSON.stringify(entries);
     }
     if (patch.rotationInterval !== undefined) {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
-import { isWhitelistEntry } from './ports.service.js';
+import { whitelistEntrySchema } from '@cellport/shared/schemas/catalog';
 
 let t: TestApp;
 let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
@@ -126,6 +126,8 @@ describe('managing ports', () => {
 });
 
 describe('whitelist entries', () => {
+  // The service checks each entry with the shared schema, as the web form does.
+  const isWhitelistEntry = (entry: string) => whitelistEntrySchema.safeParse(entry).success;
   it('accepts addresses and CIDR ranges of both families only', () => {
     for (const ok of ['1.2.3.4', '1.2.3.0/24', '0.0.0.0/0', '::1', '2001:db8::/128']) expect(isWhitelistEntry(ok), ok).toBe(true);
     for (const bad of ['1.2.3', '1.2.3.4/33', '::1/129', '1.2.3.4/', '1.2.3.4/8/8', 'example.com', '']) expect(isWhitelistEntry(bad), bad).toBe(false);

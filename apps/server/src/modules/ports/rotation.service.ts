@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { ModemOfflineError, RotationCollisionError, type ModemDriver } from '../../integrations/modem-control/modem-control.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
-import { NotificationsService } from '../notifications/notifications.service.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 
 /** How many times a rotation that came back with the same IP is tried again. */
@@ -22,11 +22,12 @@ export interface RotationResult { old_ip: string; new_ip: string; applyStatus: A
  * one rotation at a time per modem, applyStatus published on the bus for the realtime layer.
  */
 export class RotationService {
-  private readonly notifications: NotificationsService;
-
-  constructor(private readonly db: Database, private readonly bus: Bus, private readonly driver: ModemDriver) {
-    this.notifications = new NotificationsService(db);
-  }
+  constructor(
+    private readonly db: Database,
+    private readonly bus: Bus,
+    private readonly driver: ModemDriver,
+    private readonly notifications: NotificationsService,
+  ) {}
 
   /** Rotation by a signed-in customer: a port of someone else is simply not found. */
   async rotateOwnPort(userId: string, portId: string): Promise<RotationResult> {

@@ -17,7 +17,7 @@ export function registerSettings(app: App, ctx: AppContext, services: Services):
   app.get('/api/v1/settings', { schema: { response: { 200: settingsResponseSchema } } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
     // The operator can change the documentation link and the PayPal receiver in the console; they override the config.
-    const overrides = await services.operatorSettings.overrides();
+    const overrides = await ctx.operatorSettings.overrides();
     return {
       ...body,
       PAYPAL_RECEIVER_EMAIL: ctx.config.paypal.mode === 'off' ? '' : payPalReceiver(overrides, ctx),

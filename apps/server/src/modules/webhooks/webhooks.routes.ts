@@ -4,23 +4,18 @@ import {
   webhookDeliveriesResponseSchema, webhookDeliveryParamsSchema, webhookDeliveryResponseSchema,
   webhookEndpointParamsSchema, webhookEndpointResponseSchema, webhookEndpointsResponseSchema,
 } from '@cellport/shared/schemas/webhooks';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { NotificationsService } from '../notifications/notifications.service.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 import { listenForModemChanges } from './webhook-modem-events.js';
-import { WebhooksService } from './webhooks.service.js';
+import type { WebhooksService } from './webhooks.service.js';
 
 /**
  * Customer webhooks (issue 16): endpoints, their delivery log, a test event and a redelivery. The customer API:
  * the session cookie or an API key as bearer. Registered after the jobs (it adds its job handler to the queue).
  */
-export function registerWebhooks(app: App, ctx: AppContext): WebhooksService {
-  const queue = app.jobs;
-  const webhooks = new WebhooksService({
-    db: ctx.db, queue, notifications: new NotificationsService(ctx.db), serverSecret: ctx.config.secret,
-    policy: { allowLoopback: ctx.config.webhooksAllowLoopback, timeoutMs: ctx.config.WEBHOOKS_TIMEOUT_MS },
-  });
+export function registerWebhooks(app: App, ctx: AppContext, { webhooks }: Services): WebhooksService {
   webhooks.register();
   listenForModemChanges(ctx);
 

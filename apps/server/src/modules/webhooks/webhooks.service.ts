@@ -8,7 +8,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { newMessageId, webhookPayload } from './webhook-events.js';
-import { newWebhookSecret, signWebhook, WebhookSecretBox } from './webhook-signing.js';
+import { newWebhookSecret, signWebhook, type WebhookSecretBox } from './webhook-signing.js';
 import { postWebhook, type TargetPolicy, type WebhookAnswer } from './webhook-target.js';
 
 export const WEBHOOK_JOB = 'webhook.deliver';
@@ -44,7 +44,7 @@ const deliveryToApi = (row: DeliveryRow): WebhookDelivery => ({
 });
 const ENDPOINT_COLUMNS = ['id', 'user_id', 'url', 'event_types', 'secret_enc', 'enabled', 'disabled_reason', 'created_at'] as const;
 
-export interface WebhooksDeps { db: Database; queue: JobQueue; notifications: NotificationsService; serverSecret: string; policy: TargetPolicy }
+export interface WebhooksDeps { db: Database; queue: JobQueue; notifications: NotificationsService; box: WebhookSecretBox; policy: TargetPolicy }
 
 /**
  * Customer webhook endpoints and their deliveries. Delivery is a durable job per endpoint (`webhook:<endpoint>`):
@@ -57,7 +57,7 @@ export class WebhooksService {
   private readonly box: WebhookSecretBox;
 
   constructor(private readonly deps: WebhooksDeps) {
-    this.box = new WebhookSecretBox(deps.serverSecret);
+    this.box = deps.box;
   }
 
   /** Registers the job handler and the planner on the queue. */

@@ -9,7 +9,7 @@ import type { TariffsTable } from '../../../db/tables/catalog.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { Tx } from '../../../db/database.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../../db/pg-errors.js';
 
 type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort'> & {
   id: string; rotation_interval: number; recurring: boolean; active: boolean; sort: number;

@@ -5,7 +5,7 @@ import type { Database, Tx } from '../../../db/database.js';
 import type { CouponsTable } from '../../../db/tables/ledger.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../../db/pg-errors.js';
 
 type CouponRow = Omit<CouponsTable, 'id' | 'used_count' | 'created_at'> & { id: string; used_count: number; created_at: Date };
 const toCoupon = (c: CouponRow): AdminCoupon => ({

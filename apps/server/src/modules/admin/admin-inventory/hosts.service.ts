@@ -10,7 +10,7 @@ import { AppError } from '../../../lib/app-error.js';
 import { issueHostKey } from '../../traffic/host-keys.js';
 import { iso } from '../admin-http.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
-import { isUniqueViolation } from '../db-errors.js';
+import { isUniqueViolation } from '../../../db/pg-errors.js';
 
 /** Proxy hosts: add, rename or re-address; delete only while no modem was ever on it. */
 export class HostsService {

@@ -1,7 +1,7 @@
 import type { Database, Tx } from '../../../db/database.js';
 import type { ModemsTable } from '../../../db/tables/ports.js';
 import { AppError } from '../../../lib/app-error.js';
-import { constraintOf, isUniqueViolation } from '../db-errors.js';
+import { constraintOf, isUniqueViolation } from '../../../db/pg-errors.js';
 
 export type ModemValues = Pick<ModemsTable, 'imei' | 'host_id' | 'http_port' | 'socks_port' | 'ext_ip' | 'country_id' | 'carrier_id'
   | 'region_id' | 'is_shared' | 'rotation_interval'> & { capacity: number; online: boolean };

@@ -2,7 +2,7 @@ import type { AdminSettingsPatchRequest, AdminSettingsResponse } from '@cellport
 import type { AppContext } from '../../../context.js';
 import { isSandboxKey } from '../../../integrations/bitcoin/sandbox-key.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
-import { operatorSettings, payPalReceiver } from './operator-settings-cache.js';
+import { payPalReceiver } from './operator-settings-cache.js';
 import { type OperatorSettingKey, readOverrides } from './operator-settings.js';
 
 /** Provider modes and whether keys are set (booleans only), plus the operator-editable settings. */
@@ -39,7 +39,7 @@ export class SettingsAdminService {
       await this.audit.record(tx, actor, { action: 'settings.update', targetType: 'settings', targetId: null, before, after: await readOverrides(tx) });
     });
     // After the commit, so no instance reloads the old values.
-    await operatorSettings(this.ctx).changed();
+    await this.ctx.operatorSettings.changed();
     return this.get();
   }
 }

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { AuditQuery, AuditResponse } from '@cellport/shared/schemas/admin/audit';
 import type { Database, Tx } from '../../../db/database.js';
-import { containsPattern, paging } from '../admin-http.js';
+import { containsPattern, paging, type AuditActor } from '../admin-http.js';
 import { redact } from './redact.js';
 
-export interface AuditActor { adminId: string; ip: string }
+export type { AuditActor };
 export interface AuditChange {
   /** Dotted verb: 'customer.deactivate', 'modem.create'… */
   action: string;
