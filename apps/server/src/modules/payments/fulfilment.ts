@@ -205,7 +205,7 @@ export class Fulfilment {
    * zero: when the customer already spent it, what is left is taken and the shortfall logged for the operator.
    */
   async takeBack(tx: Tx, input: { userId: string; amount: bigint; reference: string; kind: string }): Promise<boolean> {
-    if (await this.payments.isBookedOne(tx, input.reference)) return false;
+    if (await this.payments.isBooked(tx, input.reference)) return false;
     const available = await this.payments.lockUsdtBalance(tx, input.userId);
     const amount = input.amount > available ? available : input.amount;
     if (amount < input.amount) {

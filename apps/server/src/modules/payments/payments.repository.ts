@@ -76,13 +76,15 @@ export class PaymentsRepository {
     return this.db.selectFrom('ledger_entries').select('amount').where('reference', 'like', pattern).execute();
   }
 
-  async isBooked(tx: Tx, references: string[]): Promise<boolean> {
-    const seen = await tx.selectFrom('ledger_entries').select('id').where('reference', 'in', references).executeTakeFirst();
+  /** Whether the ledger holds an entry under this reference (a replayed refund or dispute books nothing). */
+  async isBooked(tx: Tx, reference: string): Promise<boolean> {
+    const seen = await tx.selectFrom('ledger_entries').select('id').where('reference', '=', reference).executeTakeFirst();
     return seen !== undefined;
   }
 
-  async isBookedOne(tx: Tx, reference: string): Promise<boolean> {
-    const seen = await tx.selectFrom('ledger_entries').select('id').where('reference', '=', reference).executeTakeFirst();
+  /** Whether the ledger holds an entry under any of these references. */
+  async isAnyBooked(tx: Tx, references: string[]): Promise<boolean> {
+    const seen = await tx.selectFrom('ledger_entries').select('id').where('reference', 'in', references).executeTakeFirst();
     return seen !== undefined;
   }
 

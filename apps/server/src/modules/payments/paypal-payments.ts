@@ -125,7 +125,7 @@ export class PayPalPayments {
       await this.payments.lockPayment(tx, order.id);
       const reference = paypalIpnRefundReference(order.id, outcome.txnId);
       // `paypal:<txn>` is where refunds were booked before the shared family: a redelivery of one of those is a replay too.
-      if (await this.payments.isBooked(tx, [reference, `paypal:${outcome.txnId}`])) return false;
+      if (await this.payments.isAnyBooked(tx, [reference, `paypal:${outcome.txnId}`])) return false;
       const consoleRefund = await this.payments.providerRefund(tx, order.id);
       if (consoleRefund) {
         // The operator already sent this money back from the console and debited it: this IPN is that refund
