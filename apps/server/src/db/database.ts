@@ -31,20 +31,31 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: run parameterized statements as named prepared statements (default true; prepared-statements.ts). */
   preparedStatements?: boolean;
+  /**
+   * PostgreSQL: how long a query waits for a connection (a new one, or a free one from the pool) before it fails.
+   * A database that is down or unreachable then costs a request this long and a 503, not a hang.
+   */
+  connectTimeoutMs?: number;
 }
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.preparedStatements ?? true)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.preparedStatements ?? true, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS)
     : openPglite(options);
 }
 
-async function openPostgres(url: string, max: number, prepared: boolean): Promise<DatabaseHandle> {
+async function openPostgres(url: string, max: number, prepared: boolean, connectTimeoutMs: number): Promise<DatabaseHandle> {
   const pg = await import('pg');
   // bigint columns come back as strings from pg; our money code works with bigint, so parse them here once.
   pg.default.types.setTypeParser(20, (v) => BigInt(v));
-  const pool = new pg.default.Pool({ connectionString: url, max });
+  const pool = new pg.default.Pool({ connectionString: url, max, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
   pool.on('error', () => {});
+  // A connection lost while checked out (say between two statements of a transaction) emits 'error' on its client:
+  // the statement fails by itself and the pool drops the client on release, but an 'error' nobody listens to would
+  // end the process.
+  pool.on('connect', (client) => { client.on('error', () => {}); });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) });
   const listener = pgListener(pool);
   return {

@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 
 const FIRST_RETRY_MS = 100;
-const MAX_RETRY_MS = 5_000;
+/** At most this long between tries: the listener is back within a second or so of the database (issue 13). */
+const MAX_RETRY_MS = 1_000;
 
 export interface Listener {
   /** `onResync` runs after a lost connection is back: NOTIFYs sent in between were missed. */

@@ -1,6 +1,7 @@
 import { ERRORS } from '@cellport/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import { AppError } from '../lib/app-error.js';
 
 /** One place turns every failure into `{error, code}`; 5xx details are logged and never shown. */
@@ -32,6 +33,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, wrong content type, body too large.
       return reply.status(status).send({ error: err.message || ERRORS.VALIDATION, code: 'VALIDATION' });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // The database is down or unreachable: a failure of the moment, said plainly, and when to try again.
+      request.log.warn({ err }, 'request failed: the database is unavailable');
+      return reply.status(503).header('retry-after', '5').send({ error: ERRORS.SERVICE_UNAVAILABLE, code: 'SERVICE_UNAVAILABLE' });
     }
     request.log.error({ err }, 'request failed');
     return reply.status(500).send({ error: ERRORS.INTERNAL, code: 'INTERNAL' });

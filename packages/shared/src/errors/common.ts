@@ -8,4 +8,5 @@ export const COMMON_ERRORS = {
   RATE_LIMITED: 'Too many attempts. Please wait a minute and try again.',
   INTERNAL: 'Something went wrong on our side. Please try again in a moment.',
   NETWORK: 'Network error. Check your connection and try again.',
+  SERVICE_UNAVAILABLE: 'The service is briefly unavailable. Please try again in a few seconds.',
 } as const;
