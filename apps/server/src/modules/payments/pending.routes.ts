@@ -4,7 +4,7 @@ import {
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import type { OrdersService } from './orders.service.js';
-import type { PaymentRateLimit } from './payment-route-deps.js';
+import type { PaymentRateLimit } from './payment-rate-limit.js';
 import type { PaymentSimulation } from './simulate-payment.js';
 
 /** The customer's pending payments: list, cancel, and (sandbox only) complete offline. */
