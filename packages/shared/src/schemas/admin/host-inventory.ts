@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MODEM_DRIVERS } from '../host-protocol.js';
+import { MODEM_DRIVERS, MODEM_HEALTH_STATES } from '../host-protocol.js';
 import { text } from '../text.js';
 import { hostModemSchema, hostSchema } from './hosts.js';
 
@@ -37,8 +37,16 @@ export const modemReportSchema = z.object({
 });
 export type ModemReport = z.infer<typeof modemReportSchema>;
 
-/** A modem of the inventory on this host, with its agent's latest report (null: the agent reports none). */
-export const reportedHostModemSchema = z.extend(hostModemSchema, { report: z.nullable(modemReportSchema) });
+/**
+ * A modem of the inventory on this host, with its agent's latest report (null: the agent reports none) and its health
+ * as the agent's checks last found it: online, degraded or offline, why, and since when (null: never changed).
+ */
+export const reportedHostModemSchema = z.extend(hostModemSchema, {
+  report: z.nullable(modemReportSchema),
+  health: z.enum(MODEM_HEALTH_STATES),
+  healthReason: z.nullable(text()),
+  healthChangedAt: z.nullable(isoDate),
+});
 export type ReportedHostModem = z.infer<typeof reportedHostModemSchema>;
 
 /** A modem the host reports that no modem of the inventory has the IMEI of: "new on host X". */

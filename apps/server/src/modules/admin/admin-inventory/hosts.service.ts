@@ -30,7 +30,8 @@ export class HostsService {
         .select(sql<boolean>`coalesce(h.last_seen_at > now() - make_interval(secs => ${sql.lit(offline)}), false)`.as('online'))
         .orderBy('h.name').execute(),
       this.db.selectFrom('modems')
-        .select(['id', 'host_id', 'imei', 'http_port', 'socks_port', 'ext_ip', 'online', 'retired', 'connections', 'problem'])
+        .select(['id', 'host_id', 'imei', 'http_port', 'socks_port', 'ext_ip', 'online', 'retired', 'connections', 'problem',
+          'health', 'health_reason', 'health_changed_at'])
         .orderBy('host_id').orderBy('imei').execute(),
       this.db.selectFrom('host_modem_reports as r')
         .select(['r.host_id', 'r.imei', 'r.report', 'r.first_seen_at', 'r.changed_at'])
@@ -51,6 +52,7 @@ export class HostsService {
       list.push({
         id: m.id, imei: m.imei, httpPort: m.http_port, socksPort: m.socks_port, extIp: m.ext_ip, online: m.online,
         retired: m.retired, connections: m.connections, problem: m.problem, report: reportOf.get(`${m.host_id} ${m.imei}`) ?? null,
+        health: m.health, healthReason: m.health_reason, healthChangedAt: iso(m.health_changed_at),
       });
       byHost.set(m.host_id, list);
     }

@@ -107,8 +107,11 @@ describe('admin hosts: agent contact and host keys', () => {
     expect(age).toBeGreaterThanOrEqual(4_000);
     expect(age).toBeLessThan(30_000);
     expect(seen.host.modems).toEqual([
-      { id: expect.any(String), imei: '356000000000201', httpPort: 24001, socksPort: 25001, extIp: '127.0.3.1', online: true, retired: false, connections: 3, problem: null, report: null },
-      { id: expect.any(String), imei: '356000000000202', httpPort: 24002, socksPort: 25002, extIp: '127.0.3.2', online: false, retired: false, connections: 0, problem: 'Port 24002 is already in use', report: null },
+      { id: expect.any(String), imei: '356000000000201', httpPort: 24001, socksPort: 25001, extIp: '127.0.3.1', online: true, retired: false, connections: 3, problem: null, report: null,
+        health: 'online', healthReason: null, healthChangedAt: null },
+      { id: expect.any(String), imei: '356000000000202', httpPort: 24002, socksPort: 25002, extIp: '127.0.3.2', online: false, retired: false, connections: 0, problem: 'Port 24002 is already in use', report: null,
+        // No agent has reported its health yet: the row's default (the console goes by online).
+        health: 'online', healthReason: null, healthChangedAt: null },
     ]);
     expect(seen.host.newModems).toEqual([]);
 

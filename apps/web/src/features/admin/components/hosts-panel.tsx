@@ -160,11 +160,16 @@ function HostModems({ host }: { host: InventoryHost }) {
   );
 }
 
-/** A modem's state as its agent reported it; while the host is offline nobody reports it, and the row says so. */
+/**
+ * A modem's state as its agent reported it (degraded: its health checks found something off while it serves; the
+ * reason is in the problem column, the badge's title says since when); while the host is offline nobody reports it,
+ * and the row says so.
+ */
 function ModemRow({ modem: m, hostOnline }: { modem: ReportedHostModem; hostOnline: boolean }) {
   const { t, language } = useT('admin');
   const r = m.report;
-  const problem = m.problem ?? r?.problem ?? null;
+  const problem = m.problem ?? (m.health !== 'online' ? m.healthReason : null) ?? r?.problem ?? null;
+  const since = m.healthChangedAt ? t('hosts.healthSince', { time: dateTime(m.healthChangedAt, language) }) : undefined;
   return (
     <tr>
       <td className="mono">{m.imei}</td>
@@ -175,7 +180,9 @@ function ModemRow({ modem: m, hostOnline }: { modem: ReportedHostModem; hostOnli
       <td className="mono">{m.extIp}</td>
       <td>{m.retired ? <StatusBadge tone="neutral">{t('modemStatus.retired')}</StatusBadge>
         : !hostOnline ? <StatusBadge tone="neutral">{t('hosts.noReport')}</StatusBadge>
-        : m.online ? <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge> : <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>}</td>
+        : <span title={since}>{!m.online ? <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>
+          : m.health === 'degraded' ? <StatusBadge tone="warn">{t('modemStatus.degraded')}</StatusBadge>
+          : <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge>}</span>}</td>
       <td>{r ? rotationText(r, t, language) ?? <span className="admin-muted">{t('hosts.noRotations')}</span> : '—'}</td>
       <td className="num">{m.connections}</td>
       <td className="admin-wrap">{problem ? <span className="admin-problem">{problem}</span> : <span className="admin-muted">—</span>}</td>
