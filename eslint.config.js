@@ -64,4 +64,19 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/**', '@cellport/server', '@cellport/web'], message: 'shared depends on zod only.' }] }],
     },
   },
+  {
+    // Contracts live in packages/shared only (issue 12 item 3): a route file takes every params, querystring, body,
+    // response and event schema from there, so it has no use for zod. This block replaces the server block's
+    // no-restricted-imports options for route files, hence the repeated web rule.
+    files: ['apps/server/src/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'zod', message: 'Route files define no schemas: add it to packages/shared/src/schemas and import it from there.' }],
+        patterns: [
+          { group: ['zod/*'], message: 'Route files define no schemas: add it to packages/shared/src/schemas and import it from there.' },
+          { group: ['**/web/src/**', '@cellport/web'], message: 'The server never imports web code.' },
+        ],
+      }],
+    },
+  },
 );

@@ -1,3 +1,4 @@
+import type { RealtimeEventName } from '@cellport/shared/schemas/realtime';
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -16,7 +17,7 @@ export interface PollChange {
   userId: string;
   version: number;
   /** An optional realtime event to forward to the customer's sockets ('notification', 'pending_crypto_payment'…). */
-  event?: { name: string; data: unknown };
+  event?: { name: RealtimeEventName; data: unknown };
   /** A notification id waiting to be e-mailed. */
   mail?: string;
 }

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { text } from './text.js';
-import { APPLY_STATUSES } from './catalog.js';
+import { accountResponseSchema, APPLY_STATUSES, paymentSchema, tariffSchema } from './catalog.js';
 import { notificationSchema } from './notifications.js';
+import { cryptoPaymentSchema, pendingPaymentSchema } from './payments.js';
 
 // Realtime (spec §4, §6; issue 5): GET /api/v1/token, then socket.io at /socket.io with that token.
 
@@ -23,19 +24,28 @@ export const modemEventSchema = z.object({
 export type ModemEvent = z.infer<typeof modemEventSchema>;
 
 export const REALTIME_ACTIONS = ['add', 'update', 'cancel'] as const;
+export type PendingAction = (typeof REALTIME_ACTIONS)[number];
 export const TARIFF_ACTIONS = ['update', 'delete'] as const;
 
-/** Server → client event names and payloads. Payment-shaped payloads follow the payments schemas. */
+/**
+ * Server → client events (socket.io, room user:<id>; 'tariff' goes to everyone): each payload is what the matching
+ * client store slice holds, in the shape of the API's own answers (GET /modems, /payments, /pending-payments,
+ * /account, /tariffs). 'modem' leaves out ext_ip when the address did not change; 'tariff' carries the tariff's id
+ * and the fields it has.
+ */
 export const realtimeEvents = {
   modem: modemEventSchema,
   notification: notificationSchema,
-  payment: z.record(text(), z.unknown()),
-  pending_payment: z.object({ action: z.enum(REALTIME_ACTIONS), payment: z.record(text(), z.unknown()) }),
-  pending_crypto_payment: z.object({ action: z.enum(REALTIME_ACTIONS), payment: z.record(text(), z.unknown()) }),
-  balance: z.object({
-    btc: z.object({ balance: text(), address: z.nullable(text()) }),
-    usdt: z.object({ balance: text(), address: z.nullable(text()) }),
+  payment: paymentSchema,
+  pending_payment: z.object({ action: z.enum(REALTIME_ACTIONS), payment: pendingPaymentSchema }),
+  pending_crypto_payment: z.object({ action: z.enum(REALTIME_ACTIONS), payment: cryptoPaymentSchema }),
+  balance: accountResponseSchema,
+  tariff: z.object({
+    action: z.enum(TARIFF_ACTIONS),
+    tariff: z.extend(z.partial(tariffSchema), { _id: tariffSchema.shape._id }),
   }),
-  tariff: z.object({ action: z.enum(TARIFF_ACTIONS), tariff: z.record(text(), z.unknown()) }),
 } as const;
 export type RealtimeEventName = keyof typeof realtimeEvents;
+/** The payload of each event, by name. */
+export type RealtimeEvents = { [K in RealtimeEventName]: z.infer<(typeof realtimeEvents)[K]> };
+export const REALTIME_EVENT_NAMES = Object.keys(realtimeEvents) as readonly RealtimeEventName[];

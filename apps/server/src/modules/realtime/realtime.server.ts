@@ -1,5 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
-import { REALTIME_INVALID_TOKEN, REALTIME_PATH, type ModemEvent } from '@cellport/shared/schemas/realtime';
+import {
+  REALTIME_INVALID_TOKEN, REALTIME_PATH, type ModemEvent, type RealtimeEventName,
+} from '@cellport/shared/schemas/realtime';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../../context.js';
 import { LedgerService } from '../ledger/ledger.service.js';
@@ -37,7 +39,7 @@ export function startRealtime(server: HttpServer, ctx: AppContext): { io: Server
   });
 
   const hasSockets = (userId: string) => (io.sockets.adapter.rooms.get(userRoom(userId))?.size ?? 0) > 0;
-  const toUser = (userId: string, event: string, data: unknown) => {
+  const toUser = (userId: string, event: RealtimeEventName, data: unknown) => {
     if (hasSockets(userId)) io.to(userRoom(userId)).emit(event, data);
   };
 

@@ -1,3 +1,4 @@
+import type { RealtimeEventName, RealtimeEvents } from '@cellport/shared/schemas/realtime';
 import type { QueryClient } from '@tanstack/react-query';
 import { useAppStore } from '../../store';
 import { modemsStore } from '../../store/modems';
@@ -5,7 +6,6 @@ import { paymentsStore } from '../../store/payments';
 import { pendingCryptoPaymentStore } from '../../store/pending-crypto-payment';
 import { pendingPaymentsStore } from '../../store/pending-payments';
 import { tariffsStore } from '../../store/tariffs';
-import type { RealtimeEventName, RealtimeEvents } from './realtime-events';
 
 /** The TanStack Query keys of the server state realtime events change (see store/catalog-queries.ts). */
 export const QUERY_KEYS = {

@@ -1,8 +1,8 @@
+import { REALTIME_EVENT_NAMES, type RealtimeEventName, type RealtimeEvents } from '@cellport/shared/schemas/realtime';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { connectRealtime } from '../../lib/socket';
 import { applyRealtimeEvent } from './apply-realtime-event';
-import { REALTIME_EVENT_NAMES, type RealtimeEventName, type RealtimeEvents } from './realtime-events';
 
 // One attempt per page load (spec §4: "retried only on page load"): React's development double mount and a
 // remount of the shell reuse it, and the events always go to the query client of the shell on screen.
