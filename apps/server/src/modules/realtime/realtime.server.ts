@@ -4,7 +4,7 @@ import {
 } from '@cellport/shared/schemas/realtime';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../../context.js';
-import { LedgerService } from '../ledger/ledger.service.js';
+import type { LedgerService } from '../ledger/ledger.service.js';
 import { verifyRealtimeToken } from './realtime-token.js';
 
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -23,7 +23,7 @@ function handshakeToken(socket: Socket): unknown {
  * Events arrive on every instance already — bus topics through PostgreSQL NOTIFY, committed poll changes through
  * their own NOTIFY — so each instance forwards them to its own sockets only and no socket.io adapter is needed.
  */
-export function startRealtime(server: HttpServer, ctx: AppContext): { io: Server; close(): Promise<void> } {
+export function startRealtime(server: HttpServer, ctx: AppContext, ledger: LedgerService): { io: Server; close(): Promise<void> } {
   const io = new Server(server, {
     path: REALTIME_PATH,
     serveClient: false,
@@ -69,7 +69,6 @@ export function startRealtime(server: HttpServer, ctx: AppContext): { io: Server
 
   // Balance: publishers send {userId} (and may send the account object); only an instance holding the
   // customer's sockets reads the balances.
-  const ledger = new LedgerService(ctx.db);
   off.push(ctx.bus.on('balance:changed', (e: { userId: string; account?: unknown }) => {
     if (!hasSockets(e.userId)) return;
     if (e.account) return toUser(e.userId, 'balance', e.account);
