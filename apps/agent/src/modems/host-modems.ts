@@ -57,6 +57,8 @@ interface HostModem {
   checked: boolean;
   /** Rotations started, of any driver: a health check that overlapped one does not take the IP it measured. */
   rotationsStarted: number;
+  /** The last check changed the health or the IP: the heartbeat goes out once the check is done. */
+  healthChanged: boolean;
 }
 
 export class IpCollisionError extends Error {
@@ -88,10 +90,10 @@ export class HostModems implements ModemDriver {
     this.all = options.file.modems.map((entry, index) => {
       const m = {
         entry, index, backend: this.backendFor(entry), details: null, extIp: undefined, problem: undefined, rotating: false,
-        rotations: { total: 0, succeeded: 0, collisions: 0 }, checked: false, rotationsStarted: 0,
+        rotations: { total: 0, succeeded: 0, collisions: 0 }, checked: false, rotationsStarted: 0, healthChanged: false,
       } as Omit<HostModem, 'health'> as HostModem;
       m.health = new ModemHealthChecker(describeEntry(entry, index), this.probeFor(m), this.recoveryFor(m), this.healthSettings,
-        options.log, options.now, () => { if (m.details) options.onHealthChange?.(m.details.imei); });
+        options.log, options.now, () => { m.healthChanged = true; });
       return m;
     });
   }
@@ -109,7 +111,8 @@ export class HostModems implements ModemDriver {
         const own = m.extIp ?? m.entry.egress;
         if (!own) throw new Error('the simulated modem has no address yet');
         return own;
-      }, { urls: this.options.echoUrls, requestTimeoutMs: timeoutMs, deadlineMs: timeoutMs }),
+      // One pass over the echo URLs: a check is one request (per URL), not a retry loop.
+      }, { urls: this.options.echoUrls, requestTimeoutMs: timeoutMs, deadlineMs: timeoutMs, pauseMs: timeoutMs }),
     };
   }
 
@@ -145,7 +148,7 @@ export class HostModems implements ModemDriver {
     m.extIp = extIp;
     if (!previous) return;
     this.options.log.info({ modem: this.name(m), ip: extIp, previous }, 'the modem\'s public IP changed without a rotation');
-    this.options.onHealthChange?.(m.details.imei);
+    m.healthChanged = true;
     await this.history.record(m.details.imei, { event: 'changed', ip: extIp, previous }).catch(() => undefined);
   }
 
@@ -221,6 +224,10 @@ export class HostModems implements ModemDriver {
       m.checked = true;
       // An IP measured while a rotation started or ran may be the old one: the rotation's own measurement counts.
       if (result.extIp && !m.rotating && m.rotationsStarted === rotations) await this.measuredByCheck(m, result.extIp);
+      if (m.healthChanged) {
+        m.healthChanged = false;
+        this.options.onHealthChange?.(m.details!.imei);
+      }
       return [m.details!.imei, result] as const;
     }));
     return new Map(results);

@@ -115,7 +115,7 @@ describe('modem health through the real drivers', () => {
     expect(await readFile(hilinkCycled, 'utf8')).toBe('hilink 1-1.3');
     expect(modems.recoveries(IMEI).map((r) => r.action)).toEqual(['reconnect', 'reboot', 'reconnect', 'powerCycle']);
     expect(dongle.calls.filter((c) => c === 'POST device/control <Control>1</Control>')).toHaveLength(1);
-  });
+  }, 60_000);
 
   it('a simulated modem with no way to reconnect goes straight to the host\'s power-cycle command for its USB port', async () => {
     const { modems, power } = await setup();
