@@ -1,4 +1,5 @@
 import { REALTIME_CONNECT_WAIT_MS } from '@cellport/shared/constants';
+import type { RealtimeTokenResponse } from '@cellport/shared/schemas/realtime';
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { apiGet } from './api';
 
@@ -16,7 +17,7 @@ export interface RealtimeOptions {
 
 export type RealtimeOutcome = { ok: true; socket: Socket } | { ok: false; error: string; socket: Socket | null };
 
-const defaultFetchToken = async () => (await apiGet<{ token: string }>('/token')).token;
+const defaultFetchToken = async () => (await apiGet<RealtimeTokenResponse>('/token')).token;
 const defaultLoadIo = async (): Promise<Io> => (await import('socket.io-client')).io;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

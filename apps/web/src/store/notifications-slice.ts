@@ -1,13 +1,5 @@
+import type { Notification } from '@cellport/shared/schemas/notifications';
 import type { StateCreator } from 'zustand';
-
-/** Spec §3 "Notification". */
-export interface Notification {
-  _id: string;
-  text: string;
-  unread: boolean;
-  type: 'payment' | 'other';
-  timestamp: string;
-}
 
 /**
  * Spec §4 client store actions for notifications: load; add or update; delete. The list is newest first, as the

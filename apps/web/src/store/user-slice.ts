@@ -1,17 +1,6 @@
+import type { Me } from '@cellport/shared/schemas/account';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../lib/api';
-
-/** GET /api/v1/me as the shell reads it. */
-export interface Me {
-  id: string;
-  name: string;
-  email: string;
-  company_name: string;
-  language: string;
-  use2fa: boolean;
-  isVerified: boolean;
-  role: 'customer' | 'admin';
-}
 
 /** The signed-in user (GET /api/v1/me), whose one home is the query cache (decision 020). The shell's guard runs
  * the first load; pages read the cached copy. */

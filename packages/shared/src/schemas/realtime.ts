@@ -14,6 +14,7 @@ export const REALTIME_INVALID_TOKEN = 'invalid_token';
 export const REALTIME_TOKEN_TTL_SECONDS = 300;
 
 export const realtimeTokenResponseSchema = z.object({ token: text() });
+export type RealtimeTokenResponse = z.infer<typeof realtimeTokenResponseSchema>;
 
 /** 'modem': ext_ip is omitted when it did not change (the client keeps the old one). */
 export const modemEventSchema = z.object({

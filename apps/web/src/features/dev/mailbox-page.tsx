@@ -1,3 +1,4 @@
+import type { OutboxMessage } from '@cellport/shared/schemas/dev';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearch } from 'wouter';
 import { Button } from '../../components/ui/button';
@@ -5,7 +6,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { icons } from '../../components/ui/icons';
 import { ApiError, apiGet } from '../../lib/api';
 import { htmlLang, useT } from '../../lib/i18n';
-import { MessageView, type OutboxMessage } from './message-view';
+import { MessageView } from './message-view';
 import './mailbox.css';
 
 type State =

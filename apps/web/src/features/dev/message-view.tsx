@@ -1,8 +1,6 @@
+import type { OutboxMessage } from '@cellport/shared/schemas/dev';
 import { useState } from 'react';
 import { useT } from '../../lib/i18n';
-
-/** One e-mail of the development outbox (GET /api/v1/dev/outbox). */
-export interface OutboxMessage { to: string; subject: string; text: string; html: string; createdAt: string }
 
 // Links inside the message open in the top window (a confirmation link then simply navigates). The HTML runs in a
 // sandbox without scripts or same-origin rights; only user-activated top navigation and pop-ups are allowed.

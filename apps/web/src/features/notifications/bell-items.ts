@@ -1,4 +1,4 @@
-import type { Notification } from '../../store/notifications-slice';
+import type { Notification } from '@cellport/shared/schemas/notifications';
 
 /** Spec §7: payment-type notifications are filtered out of the bell; newest first. */
 export function bellItems(all: readonly Notification[]): Notification[] {

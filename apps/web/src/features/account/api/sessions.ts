@@ -1,14 +1,6 @@
+import type { SessionInfo } from '@cellport/shared/schemas/account';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost } from '../../../lib/api';
-
-export interface SessionInfo {
-  id: string;
-  ip: string;
-  userAgent: string;
-  createdAt: string;
-  lastSeenAt: string;
-  current: boolean;
-}
 
 export const sessionsQueryKey = ['me', 'sessions'] as const;
 

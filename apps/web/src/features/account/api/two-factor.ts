@@ -1,9 +1,7 @@
+import type { Me, TwoFactorSetup } from '@cellport/shared/schemas/account';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api';
-import type { Me } from '../../../store/user-slice';
 import { meQueryKey } from './get-me';
-
-export interface TwoFactorSetup { secret: string; otpauthUrl: string; qrSvg: string }
 
 export const useStartTwoFactor = () =>
   useMutation({ mutationFn: () => apiPost<TwoFactorSetup>('/me/2fa/setup', {}) });

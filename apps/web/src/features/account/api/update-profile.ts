@@ -1,6 +1,6 @@
+import type { Me } from '@cellport/shared/schemas/account';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPatch } from '../../../lib/api';
-import type { Me } from '../../../store/user-slice';
 import { meQueryKey } from './get-me';
 
 export interface ProfileInput { name: string; company_name: string }

@@ -1,3 +1,4 @@
+import type { Me } from '@cellport/shared/schemas/account';
 import { profileSchema } from '@cellport/shared/schemas/auth';
 import { useState, type FormEvent } from 'react';
 import * as z from 'zod/mini';
@@ -5,7 +6,6 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
-import type { Me } from '../../../store/user-slice';
 import { useUpdateProfile } from '../api/update-profile';
 import { errorText, fieldErrors } from '../lib/form-text';
 

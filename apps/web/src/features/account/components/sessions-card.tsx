@@ -1,3 +1,4 @@
+import type { SessionInfo } from '@cellport/shared/schemas/account';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -5,7 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { htmlLang, useT } from '../../../lib/i18n';
 import { useLanguage } from '../../../lib/language';
 import { toast } from '../../../lib/toast';
-import { useEndOtherSessions, useEndSession, useSessions, type SessionInfo } from '../api/sessions';
+import { useEndOtherSessions, useEndSession, useSessions } from '../api/sessions';
 import { errorText } from '../lib/form-text';
 import { describeUserAgent } from '../lib/user-agent';
 

@@ -1,3 +1,4 @@
+import type { Me, TwoFactorSetup } from '@cellport/shared/schemas/account';
 import { totpCodeSchema } from '@cellport/shared/schemas/auth';
 import { useState, type FormEvent } from 'react';
 import * as z from 'zod/mini';
@@ -6,8 +7,7 @@ import { CopyButton } from '../../../components/ui/copy-button';
 import { TextField } from '../../../components/ui/text-field';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
-import type { Me } from '../../../store/user-slice';
-import { useStartTwoFactor, useTwoFactorCode, type TwoFactorSetup } from '../api/two-factor';
+import { useStartTwoFactor, useTwoFactorCode } from '../api/two-factor';
 import { errorText, fieldErrors } from '../lib/form-text';
 
 /** Two-factor sign-in with an authenticator app: set up (QR code + secret, confirmed by a code) or turn off. */

@@ -1,5 +1,5 @@
+import type { CaptchaChallenge } from '@cellport/shared/schemas/auth';
 import { apiGet } from '../../../lib/api';
-import type { AltchaChallenge } from '../lib/altcha';
 
 /** A fresh signed ALTCHA proof-of-work challenge. */
-export const getCaptchaChallenge = () => apiGet<AltchaChallenge>('/captcha/challenge');
+export const getCaptchaChallenge = () => apiGet<CaptchaChallenge>('/captcha/challenge');

@@ -1,5 +1,5 @@
-import type { SignUpRequest } from '@cellport/shared/schemas/auth';
+import type { SignUpRequest, SignUpResponse } from '@cellport/shared/schemas/auth';
 import { apiPost } from '../../../lib/api';
 
 /** Registers the account; the answer carries the e-mail to confirm. */
-export const signUp = (body: SignUpRequest) => apiPost<{ error: null; email: string }>('/signup', body);
+export const signUp = (body: SignUpRequest) => apiPost<SignUpResponse>('/signup', body);

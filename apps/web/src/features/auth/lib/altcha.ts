@@ -1,11 +1,4 @@
-/** An ALTCHA proof-of-work challenge as GET /captcha/challenge answers it. */
-export interface AltchaChallenge {
-  algorithm: 'SHA-256';
-  challenge: string;
-  maxnumber: number;
-  salt: string;
-  signature: string;
-}
+import type { CaptchaChallenge } from '@cellport/shared/schemas/auth';
 
 export type HexDigest = (text: string) => Promise<string>;
 
@@ -24,7 +17,7 @@ export const sha256Hex: HexDigest = async (text) => {
  * browser stays responsive. Resolves null when no number matches or the signal aborts.
  */
 export async function solveAltcha(
-  { challenge, maxnumber, salt }: Pick<AltchaChallenge, 'challenge' | 'maxnumber' | 'salt'>,
+  { challenge, maxnumber, salt }: Pick<CaptchaChallenge, 'challenge' | 'maxnumber' | 'salt'>,
   { digest = sha256Hex, batch = 256, signal }: { digest?: HexDigest; batch?: number; signal?: AbortSignal } = {},
 ): Promise<number | null> {
   const target = challenge.toLowerCase();
@@ -40,7 +33,7 @@ export async function solveAltcha(
 }
 
 /** The value sent as `g-recaptcha-response`: base64 of the solved challenge as JSON. */
-export function altchaPayload(solved: AltchaChallenge, number: number): string {
+export function altchaPayload(solved: CaptchaChallenge, number: number): string {
   const { algorithm, challenge, salt, signature } = solved;
   return btoa(JSON.stringify({ algorithm, challenge, number, salt, signature }));
 }

@@ -1,6 +1,6 @@
 import { API_BASE } from '@cellport/shared/constants';
+import type { Notification } from '@cellport/shared/schemas/notifications';
 import { ApiError } from '../../../lib/api';
-import type { Notification } from '../../../store/notifications-slice';
 
 export type PollResult = { changed: false } | { changed: true; etag: string | null; data: Notification[] };
 

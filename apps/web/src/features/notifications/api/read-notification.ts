@@ -1,6 +1,6 @@
+import type { Notification } from '@cellport/shared/schemas/notifications';
 import { apiGet, apiPost } from '../../../lib/api';
 import { useAppStore } from '../../../store';
-import type { Notification } from '../../../store/notifications-slice';
 
 /**
  * Spec §4 "unread becomes read when clicked": GET /api/v1/notifications/:id marks it read on the server. The

@@ -1,7 +1,7 @@
+import type { Notification } from '@cellport/shared/schemas/notifications';
 import { dateTime, relativeTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
-import type { Notification } from '../../../store/notifications-slice';
 import { readNotification } from '../api/read-notification';
 
 /**
