@@ -57,8 +57,10 @@ interface HostModem {
   checked: boolean;
   /** Rotations started, of any driver: a health check that overlapped one does not take the IP it measured. */
   rotationsStarted: number;
-  /** The last check changed the health or the IP: the heartbeat goes out once the check is done. */
-  healthChanged: boolean;
+  /** rotationsStarted when the running check began. */
+  checkFrom: number;
+  /** An IP a check found to have moved, for the IP history once the check is done. */
+  moved: { ip: string; previous: string } | null;
 }
 
 export class IpCollisionError extends Error {
@@ -90,10 +92,10 @@ export class HostModems implements ModemDriver {
     this.all = options.file.modems.map((entry, index) => {
       const m = {
         entry, index, backend: this.backendFor(entry), details: null, extIp: undefined, problem: undefined, rotating: false,
-        rotations: { total: 0, succeeded: 0, collisions: 0 }, checked: false, rotationsStarted: 0, healthChanged: false,
+        rotations: { total: 0, succeeded: 0, collisions: 0 }, checked: false, rotationsStarted: 0, checkFrom: 0, moved: null,
       } as Omit<HostModem, 'health'> as HostModem;
       m.health = new ModemHealthChecker(describeEntry(entry, index), this.probeFor(m), this.recoveryFor(m), this.healthSettings,
-        options.log, options.now, () => { m.healthChanged = true; });
+        options.log, options.now, (verdict) => this.healthChanged(m, verdict.extIp));
       return m;
     });
   }
@@ -141,15 +143,20 @@ export class HostModems implements ModemDriver {
     return actions;
   }
 
-  /** A check measured the modem's public IP: a new one (after a recovery, or the carrier's doing) is the modem's now. */
-  private async measuredByCheck(m: HostModem, extIp: string): Promise<void> {
-    if (!m.details || extIp === m.extIp) return;
-    const previous = m.extIp;
-    m.extIp = extIp;
-    if (!previous) return;
-    this.options.log.info({ modem: this.name(m), ip: extIp, previous }, 'the modem\'s public IP changed without a rotation');
-    m.healthChanged = true;
-    await this.history.record(m.details.imei, { event: 'changed', ip: extIp, previous }).catch(() => undefined);
+  /**
+   * A check changed the modem's health or measured a new public IP: the IP is the modem's now (unless a rotation
+   * started or ran meanwhile: the rotation's own measurement counts), and the heartbeat goes out at once.
+   */
+  private healthChanged(m: HostModem, extIp: string | undefined): void {
+    if (!m.details) return;
+    if (extIp && extIp !== m.extIp && !m.rotating && m.rotationsStarted === m.checkFrom) {
+      if (m.extIp) {
+        this.options.log.info({ modem: this.name(m), ip: extIp, previous: m.extIp }, 'the modem\'s public IP changed without a rotation');
+        m.moved = { ip: extIp, previous: m.extIp };
+      }
+      m.extIp = extIp;
+    }
+    this.options.onHealthChange?.(m.details.imei);
   }
 
   private backendFor(entry: ModemEntry): ModemBackend | null {
@@ -219,14 +226,13 @@ export class HostModems implements ModemDriver {
   async checkHealth(): Promise<Map<string, CheckResult>> {
     const ready = this.all.filter((m) => m.details && !m.rotating);
     const results = await Promise.all(ready.map(async (m) => {
-      const rotations = m.rotationsStarted;
-      const result = await m.health.check();
+      m.checkFrom = m.rotationsStarted;
       m.checked = true;
-      // An IP measured while a rotation started or ran may be the old one: the rotation's own measurement counts.
-      if (result.extIp && !m.rotating && m.rotationsStarted === rotations) await this.measuredByCheck(m, result.extIp);
-      if (m.healthChanged) {
-        m.healthChanged = false;
-        this.options.onHealthChange?.(m.details!.imei);
+      const result = await m.health.check();
+      if (m.moved) {
+        const { ip, previous } = m.moved;
+        m.moved = null;
+        await this.history.record(m.details!.imei, { event: 'changed', ip, previous }).catch(() => undefined);
       }
       return [m.details!.imei, result] as const;
     }));

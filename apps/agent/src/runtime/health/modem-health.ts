@@ -127,10 +127,11 @@ export class ModemHealthChecker {
     if (first.passed) return this.settle(first);
     this.failures++;
     if (this.failures < this.settings.offlineAfter) return this.settle(first, 'degraded');
-    // Offline: one step of the ladder, then look again at once, so a modem that recovered is not kept offline for
-    // another interval.
+    // Offline, said at once (a reboot may take minutes): then one step of the ladder, and another look at once, so a
+    // modem that recovered is not kept offline for another interval.
+    const offline = this.settle(first, 'offline');
     const recovery = await this.recover();
-    if (!recovery) return this.settle(first, 'offline');
+    if (!recovery) return offline;
     const after = recovery.ok ? await probeOnce(this.probe, this.settings.requestTimeoutMs) : null;
     if (after?.passed) return { ...this.settle(after), recovery };
     const reason = after?.reason ?? first.reason;
