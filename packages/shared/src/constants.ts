@@ -15,6 +15,13 @@ export const NOTIFICATION_POLL_MS = 3_000;
 export const PENDING_CRYPTO_POLL_MS = 5_000;
 export const ADDING_PROXY_BANNER_MS = 8_000;
 export const REALTIME_CONNECT_WAIT_MS = 300;
+/**
+ * The server → client realtime events; their payloads are `realtimeEvents` in schemas/realtime.ts. Listed here,
+ * apart from the schemas, so the web's shell subscribes to them without loading every payload schema.
+ */
+export const REALTIME_EVENT_NAMES = [
+  'modem', 'notification', 'payment', 'pending_payment', 'pending_crypto_payment', 'balance', 'tariff',
+] as const;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 export const TOP_UP_PRESETS = [25, 50, 100, 250, 500] as const;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { REALTIME_EVENT_NAMES } from '../constants.js';
 import { text } from './text.js';
 import { accountResponseSchema, APPLY_STATUSES, paymentSchema, tariffSchema } from './catalog.js';
 import { notificationSchema } from './notifications.js';
@@ -45,8 +46,7 @@ export const realtimeEvents = {
     action: z.enum(TARIFF_ACTIONS),
     tariff: z.extend(z.partial(tariffSchema), { _id: tariffSchema.shape._id }),
   }),
-} as const;
-export type RealtimeEventName = keyof typeof realtimeEvents;
+} as const satisfies Record<RealtimeEventName, z.core.$ZodType>;
+export type RealtimeEventName = (typeof REALTIME_EVENT_NAMES)[number];
 /** The payload of each event, by name. */
 export type RealtimeEvents = { [K in RealtimeEventName]: z.infer<(typeof realtimeEvents)[K]> };
-export const REALTIME_EVENT_NAMES = Object.keys(realtimeEvents) as readonly RealtimeEventName[];

@@ -1,4 +1,5 @@
-import { REALTIME_EVENT_NAMES, type RealtimeEventName, type RealtimeEvents } from '@cellport/shared/schemas/realtime';
+import { REALTIME_EVENT_NAMES } from '@cellport/shared/constants';
+import type { RealtimeEventName, RealtimeEvents } from '@cellport/shared/schemas/realtime';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { connectRealtime } from '../../lib/socket';
