@@ -87,6 +87,24 @@ modems:
     expect(message).toMatch(/modems\[3\] .*: match is the same as entry 2's \(imei 861234567890123\)/);
   });
 
+  it('takes a USB port and a power-cycle command per modem (a list of arguments or one line), and refuses a malformed port', () => {
+    const file = parseModemsFile(`
+modems:
+  - { driver: hilink, management: "http://192.168.8.1", egress: eth1, usbPort: "1-1.4", powerCycle: [uhubctl, -l, "1-1", -p, "4", -a, cycle] }
+  - { driver: modemmanager, modem: 0, egress: wwan0, usbPort: "2-3", powerCycle: "/usr/local/bin/relay cycle 3" }
+`, 'modems.yaml');
+    expect(file.modems.map((m) => [m.usbPort, m.powerCycle])).toEqual([
+      ['1-1.4', ['uhubctl', '-l', '1-1', '-p', '4', '-a', 'cycle']], ['2-3', '/usr/local/bin/relay cycle 3'],
+    ]);
+    const message = refused(`
+modems:
+  - { driver: hilink, management: "http://192.168.8.1", egress: eth1, usbPort: "usb1; reboot" }
+  - { driver: hilink, management: "http://192.168.18.1", egress: eth2, powerCycle: [] }
+`);
+    expect(message).toMatch(/modems\[0\] .*: usbPort must be the modem's USB port as Linux names it, e\.g\. 1-1\.4/);
+    expect(message).toMatch(/modems\[1\] .*: powerCycle must be a command/);
+  });
+
   it('refuses a file that is not YAML or JSON, or lists no modems', () => {
     expect(refused('modems: [\n  - driver', 'modems.yaml')).toMatch(/is not valid YAML/);
     expect(refused('{"modems": [', 'modems.json')).toMatch(/is not valid JSON/);

@@ -20,10 +20,11 @@ const name = z.string().trim().min(1).max(64).optional();
 /** The modem's USB port (1-1.4, as under /sys/bus/usb/devices), for the power-cycle command's placeholders. */
 const usbPort = z.string().trim().regex(USB_PORT, 'must be the modem\'s USB port as Linux names it, e.g. 1-1.4 (ls /sys/bus/usb/devices)').optional();
 /** This modem's power-cycle command (argv; a string is split on spaces, never run by a shell). Overrides AGENT_POWER_CYCLE_COMMAND. */
+const COMMAND = 'must be a command: a list of its arguments, or one line split on spaces (no shell)';
 const powerCycle = z.union([
-  z.string().trim().min(1).max(500),
-  z.array(z.string().min(1).max(200)).min(1).max(30),
-], { error: 'must be a command: a list of its arguments, or one line split on spaces (no shell)' }).optional();
+  z.string().trim().min(1, COMMAND).max(500),
+  z.array(z.string().min(1, COMMAND).max(200)).min(1, COMMAND).max(30),
+], { error: COMMAND }).optional();
 const recovery = { usbPort, powerCycle };
 
 const hilinkEntry = z.strictObject({
