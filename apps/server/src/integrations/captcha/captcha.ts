@@ -1,7 +1,9 @@
+import type { CaptchaChallenge } from '@cellport/shared/schemas/auth';
+
 export type CaptchaProvider = 'altcha' | 'recaptcha' | 'off';
 
 /** The challenge JSON the browser solves: find n in 0..maxnumber with sha256(salt + n) hex == challenge. */
-export interface AltchaChallenge { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string }
+export type AltchaChallenge = CaptchaChallenge;
 
 /**
  * One captcha service behind the sign-in form (implementations: altcha.ts, recaptcha.ts, off.ts; the composition

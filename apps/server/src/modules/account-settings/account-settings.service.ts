@@ -1,29 +1,10 @@
+import type { Me, SessionInfo, TwoFactorSetup } from '@cellport/shared/schemas/account';
 import { hash, verify } from '@node-rs/argon2';
 import QRCode from 'qrcode';
 import { AppError } from '../../lib/app-error.js';
 import { isFreshStep, newTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
 import type { Sessions } from '../../plugins/session.js';
 import type { AccountSettingsRepository, UserRow } from './account-settings.repository.js';
-
-export interface Me {
-  id: string;
-  name: string;
-  email: string;
-  company_name: string;
-  language: string;
-  use2fa: boolean;
-  isVerified: boolean;
-  role: 'customer' | 'admin';
-}
-
-export interface SessionView {
-  id: string;
-  ip: string;
-  userAgent: string;
-  createdAt: string;
-  lastSeenAt: string;
-  current: boolean;
-}
 
 /** Profile, password, two-factor and sessions of the signed-in user. */
 export class AccountSettingsService {
@@ -48,7 +29,7 @@ export class AccountSettingsService {
   }
 
   /** Starts two-factor setup: a new pending secret, its otpauth:// URL and a QR code of it as SVG. */
-  async setupTwoFactor(userId: string): Promise<{ secret: string; otpauthUrl: string; qrSvg: string }> {
+  async setupTwoFactor(userId: string): Promise<TwoFactorSetup> {
     const user = await this.user(userId);
     if (user.totp_secret) throw new AppError('TWO_FACTOR_ALREADY_ON', 409);
     const secret = newTotpSecret();
@@ -77,7 +58,7 @@ export class AccountSettingsService {
     return this.me(userId);
   }
 
-  async listSessions(userId: string, currentSessionId: string): Promise<SessionView[]> {
+  async listSessions(userId: string, currentSessionId: string): Promise<SessionInfo[]> {
     const rows = await this.repo.listSessions(userId);
     return rows.map((s) => ({
       id: s.id,
