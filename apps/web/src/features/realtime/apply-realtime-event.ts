@@ -13,7 +13,6 @@ export const QUERY_KEYS = {
   modems: ['modems'],
   payments: ['payments'],
   pendingPayments: ['pending-payments'],
-  pendingCryptoPayment: ['pending-crypto-payment'],
   tariffs: ['tariffs'],
   dashboard: ['dashboard'],
   notifications: ['notifications'],
@@ -60,7 +59,8 @@ export function applyRealtimeEvent<K extends RealtimeEventName>(
       if (action === 'add') store.add(payment);
       else if (action === 'update') store.update(payment.data);
       else store.cancel();
-      invalidate(QUERY_KEYS.pendingCryptoPayment, QUERY_KEYS.pendingPayments);
+      // The payment's one home is the store just updated; only the pending payments list is refetched.
+      invalidate(QUERY_KEYS.pendingPayments);
       return;
     }
     case 'balance':
