@@ -22,8 +22,10 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
-      await embeddedAgent?.stop();
+      // The app first: a host whose agent leaves while the server is closing is not marked offline. Stopping the
+      // demo's agent first told every customer their proxy was offline, and back, on each restart.
       await app.close();
+      await embeddedAgent?.stop();
       await database.close();
     } finally {
       clearTimeout(force);
