@@ -11,7 +11,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d /tmp/cellport-ab.XXXXXX)
 trap 'git -C "$here" worktree remove --force "$dir" >/dev/null 2>&1 || true' EXIT
 git -C "$here" worktree add -q --detach "$dir" "$base"
-ln -s "$here/node_modules" "$dir/node_modules"
+# This tree's packages, but the base's own workspaces (@cellport/*), and each workspace's own node_modules.
+mkdir "$dir/node_modules"
+for entry in "$here"/node_modules/* "$here"/node_modules/.bin; do
+  [ "$(basename "$entry")" = @cellport ] || ln -s "$entry" "$dir/node_modules/$(basename "$entry")"
+done
+mkdir "$dir/node_modules/@cellport"
+for ws in "$dir"/packages/* "$dir"/apps/*; do ln -s "$ws" "$dir/node_modules/@cellport/$(basename "$ws")"; done
+for ws in "$here"/packages/* "$here"/apps/*; do
+  rel=${ws#"$here"/}
+  [ -d "$ws/node_modules" ] && [ -d "$dir/$rel" ] && ln -sfn "$ws/node_modules" "$dir/$rel/node_modules"
+done
 cp "$here/bench/$bench" "$dir/bench/$bench"
 mkdir -p "$dir/bench/lib" && cp "$here"/bench/lib/*.mjs "$dir/bench/lib/"
 for round in $(seq "$rounds"); do
