@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared';
+import { microToDollars } from '@cellport/shared/schemas/payments';
 import { sql } from 'kysely';
 import { AppError } from '../lib/app-error.js';
 import type { Tx } from '../db/database.js';
@@ -10,7 +11,6 @@ import type { JobQueue } from './queue.js';
 
 interface TermPayload { portId: string; expiresAt: string; days?: number }
 
-const dollars = (minor: bigint) => `${minor / 1_000_000n}.${String((minor % 1_000_000n) / 10_000n).padStart(2, '0')}`;
 
 /**
  * A port's term: reminders 3 days and 1 day before expiry, auto-renew from the balance 24 h before, stop at
@@ -55,17 +55,17 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
       await sql`release savepoint autorenew`.execute(tx);
       const renewed = result.data.modems[0];
       await notifications.notify(port.user_id, 'payment', 'auto_renew_completed', {
-        name: port.name, amount: dollars(BigInt(result.data.payment.amount)), date: renewed ? renewed.expiresAt.slice(0, 10) : '',
+        name: port.name, amount: microToDollars(BigInt(result.data.payment.amount)), date: renewed ? renewed.expiresAt.slice(0, 10) : '',
       }, tx);
     } catch (err) {
       await sql`rollback to savepoint autorenew`.execute(tx);
       if (!(err instanceof AppError) || err.code !== 'INSUFFICIENT_FUNDS') throw err;
       const tariff = await tx.selectFrom('tariffs').select('price').where('id', '=', port.tariff_id).executeTakeFirstOrThrow();
       await notifications.notify(port.user_id, 'payment', 'auto_renew_short_balance', {
-        name: port.name, amount: dollars(tariff.price), date: date(port.expires_at),
+        name: port.name, amount: microToDollars(tariff.price), date: date(port.expires_at),
       }, tx);
       await publishWebhookEvent(tx, port.user_id, 'balance.low', {
-        reason: 'auto_renew', port: { id: port.id, name: port.name }, needed: dollars(tariff.price), currency: 'USD',
+        reason: 'auto_renew', port: { id: port.id, name: port.name }, needed: microToDollars(tariff.price), currency: 'USD',
         expiresAt: port.expires_at.toISOString(),
       });
     }

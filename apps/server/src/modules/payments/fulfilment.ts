@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@cellport/shared';
-import { PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
+import { microToDollars, PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
 import type { CoinColumn } from '../../db/tables/ledger.js';
 import { AppError } from '../../lib/app-error.js';
@@ -36,7 +36,6 @@ export interface SettleResult {
   completed: OrderRow | null;
 }
 
-const dollars = (micro: bigint) => `${micro / 1_000_000n}.${String((micro % 1_000_000n) / 10_000n).padStart(2, '0')}`;
 /** What the order needs in the coin credited towards it: satoshi for btc, micro-USD otherwise. */
 const target = (o: OrderRow) => (o.coin === 'btc' ? o.provider_amount : o.amount);
 
@@ -148,12 +147,12 @@ export class Fulfilment {
         this.ctx.log.warn({ order: order.id, code: err.code }, 'paid order could not be fulfilled; the money stays on the balance');
         await this.recordTopUp(tx, order, order.description);
         await this.notifications.notify(userId, 'payment', 'payment_unfulfilled',
-          { amount: dollars(order.amount), description: order.description, reason: err.message }, tx);
+          { amount: microToDollars(order.amount), description: order.description, reason: err.message }, tx);
       }
     }
     const done = await this.orderRows.complete(tx, order.id, fulfilError);
     await publishWebhookEvent(tx, userId, 'payment.completed', {
-      paymentId: order.id, kind: fulfilError ? 'topup' : order.kind, provider: order.provider, amount: dollars(order.amount), currency: 'USD',
+      paymentId: order.id, kind: fulfilError ? 'topup' : order.kind, provider: order.provider, amount: microToDollars(order.amount), currency: 'USD',
     });
     return done;
   }
@@ -175,7 +174,7 @@ export class Fulfilment {
   private async recordTopUp(tx: Tx, order: OrderRow, description: string): Promise<void> {
     await this.payments.recordTopUp(tx, order, description);
     await issueInvoice(tx, order.id, [{ description, quantity: 1, unitAmount: order.amount, amount: order.amount }]);
-    await this.notifications.notify(order.user_id, 'payment', 'payment_received', { amount: dollars(order.amount), description }, tx);
+    await this.notifications.notify(order.user_id, 'payment', 'payment_received', { amount: microToDollars(order.amount), description }, tx);
   }
 
   /**

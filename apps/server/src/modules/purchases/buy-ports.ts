@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@cellport/shared';
 import { couponDiscount, PERIOD_DAYS, type BuyRequest, type PurchaseResponse } from '@cellport/shared/schemas/catalog';
+import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { localized } from '../catalog/catalog.service.js';
@@ -8,7 +9,7 @@ import { invoiceTexts } from '../invoices/invoice-texts.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
-import { couponToShape, dollars, toApiPayment } from './payment-view.js';
+import { couponToShape, toApiPayment } from './payment-view.js';
 import { termJobs } from './port-lifecycle.js';
 import type { PurchaseDeps } from './purchase-deps.js';
 import type { StockFilter } from './purchases.repository.js';
@@ -83,9 +84,9 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
   const jobs = ports.flatMap((p) => termJobs({ id: p.id, expiresAt }, deps.graceDays));
   await repo.insertPorts(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs));
   if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
-  await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: dollars(amount), description }, tx, customer);
+  await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description }, tx, customer);
   await publishWebhookEvent(tx, userId, 'port.bought', {
-    paymentId, amount: dollars(amount), currency: 'USD',
+    paymentId, amount: microToDollars(amount), currency: 'USD',
     ports: ports.map((p) => ({ id: p.id, name: p.name, expiresAt: expiresAt.toISOString() })),
   });
   const modems = await deps.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });

@@ -1,9 +1,6 @@
 import type { Payment } from '@cellport/shared/schemas/catalog';
 import type { PaymentRow } from './purchases.repository.js';
 
-/** Micro-USD as dollars and cents, for notification and webhook texts ("130.00"). */
-export const dollars = (minor: bigint) => `${minor / 1_000_000n}.${String((minor % 1_000_000n) / 10_000n).padStart(2, '0')}`;
-
 /** A coupon row in the shape `couponDiscount` takes. */
 export const couponToShape = (c: { type: 'percent' | 'fixed'; percent: number | null; amount: bigint | null }) =>
   (c.type === 'percent' ? { type: 'percent' as const, percent: c.percent ?? 0 } : { type: 'fixed' as const, amount: String(c.amount ?? 0n) });

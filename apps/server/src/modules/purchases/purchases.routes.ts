@@ -6,6 +6,7 @@ import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../catalog/request-language.js';
+import { paymentRateLimit } from '../payments/payment-rate-limit.js';
 import type { PurchasesService } from './purchases.service.js';
 
 function idempotencyKey(request: FastifyRequest): string | undefined {
@@ -23,9 +24,7 @@ export function registerPurchases(app: App, ctx: AppContext, { purchases }: { pu
     ctx.invoiceNumbering.kick();
     return response;
   };
-  const limited = {
-    rateLimit: { max: ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (r: FastifyRequest) => r.user?.userId ?? r.ip },
-  };
+  const limited = paymentRateLimit(ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE);
 
   app.post('/api/v1/payment/balance/buy',
     { onRequest: requireUser, config: limited, schema: { body: buyRequestSchema, response: { 200: purchaseResponseSchema } } },

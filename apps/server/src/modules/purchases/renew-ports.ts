@@ -1,12 +1,13 @@
 import type { Language } from '@cellport/shared';
 import { couponDiscount, renewalPrice, type Port, type PurchaseResponse, type RenewRequest } from '@cellport/shared/schemas/catalog';
+import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { localized } from '../catalog/catalog.service.js';
 import { invoiceTexts } from '../invoices/invoice-texts.js';
 import { issueInvoice, type InvoiceLineInput } from '../invoices/invoices.service.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
-import { couponToShape, dollars, toApiPayment } from './payment-view.js';
+import { couponToShape, toApiPayment } from './payment-view.js';
 import { schedulePortLifecycle } from './port-lifecycle.js';
 import type { PurchaseDeps } from './purchase-deps.js';
 
@@ -69,11 +70,11 @@ export async function renewPorts(
   await schedulePortLifecycle(deps.jobs, tx, renewals, deps.graceDays);
   if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
   await publishWebhookEvent(tx, userId, 'port.renewed', {
-    paymentId, amount: dollars(amount), currency: 'USD', auto: kind !== 'renewal',
+    paymentId, amount: microToDollars(amount), currency: 'USD', auto: kind !== 'renewal',
     ports: renewals.map((r) => ({ id: r.id, name: ports.find((p) => p.id === r.id)!.name, expiresAt: r.expiresAt.toISOString() })),
   });
   if (kind === 'renewal') {
-    await deps.notifications.notify(userId, 'payment', 'renewal_completed', { amount: dollars(amount), names }, tx);
+    await deps.notifications.notify(userId, 'payment', 'renewal_completed', { amount: microToDollars(amount), names }, tx);
   }
   // The answer: the payment as the history shows it, and the renewed ports.
   const [row] = await repo.payments(userId, paymentId, tx);
