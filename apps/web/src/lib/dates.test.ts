@@ -10,6 +10,10 @@ describe('port expiry', () => {
     expect(relativeTime(at(3 * 24 * HOUR), 'en', now)).toBe('in 3 days');
     expect(relativeTime(at(-5 * HOUR), 'en', now)).toBe('5 hours ago');
     expect(relativeTime(at(3 * 24 * HOUR), 'ru', now)).toBe('через 3 дня');
+    // A notification of a moment ago (or a time within half a minute) is "now", never "in 0 minutes".
+    expect(relativeTime(at(-10_000), 'en', now)).toBe('now');
+    expect(relativeTime(at(20_000), 'ru', now)).toBe('сейчас');
+    expect(relativeTime(at(-1), 'cn', now)).toBe('现在');
     expect(relativeTime(at(3 * 24 * HOUR), 'cn', now)).toBe('3天后');
   });
 

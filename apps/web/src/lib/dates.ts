@@ -24,8 +24,10 @@ export function roundedDuration(ms: number): { value: number; unit: 'minute' | '
 /** Days, hours or minutes until `iso` as "in 3 days" / "2 hours ago" in the reader's language (roundedDuration). */
 export function relativeTime(iso: string, language: Language, now = Date.now()): string {
   const { value, unit } = roundedDuration(new Date(iso).getTime() - now);
+  // Under half a minute either way is "now": 'always' would say "in 0 minutes", even of a moment ago.
+  if (value === 0) return new Intl.RelativeTimeFormat(htmlLang(language), { numeric: 'auto' }).format(0, 'second');
   // 'always': "in 1 day", never "tomorrow", which would name a calendar day the rounding does not mean.
-  return new Intl.RelativeTimeFormat(htmlLang(language), { numeric: 'always' }).format(value === 0 ? 0 : value, unit);
+  return new Intl.RelativeTimeFormat(htmlLang(language), { numeric: 'always' }).format(value, unit);
 }
 
 /** The date and time in the reader's language and time zone. */
