@@ -44,9 +44,11 @@ async function setup(fake: Partial<ConstructorParameters<typeof FakeHilink>[0]> 
   const changes: string[] = [];
   const modems = new HostModems({
     file, dataDir: dir, echoUrls: [echo.url], rotateAttempts: 1, simulated: new SimulatedModemDriver(new LoopbackPool(), 0),
-    log: createLogger('silent'), echoTimeoutMs: 500, echoDeadlineMs: 2000, probeTimeoutMs: 2000,
-    hilink: { timeoutMs: 1000, busyBackoffMs: [20], connectTimeoutMs: 2000, rebootTimeoutMs: 5000, pollMs: 20 },
-    health: { requestTimeoutMs: 1500 },
+    // Bounds for a healthy answer are generous (a busy machine must not make a working modem look hung); a hung API
+    // makes its check wait out health.requestTimeoutMs.
+    log: createLogger('silent'), echoTimeoutMs: 5000, echoDeadlineMs: 10_000, probeTimeoutMs: 5000,
+    hilink: { timeoutMs: 5000, busyBackoffMs: [20], connectTimeoutMs: 2000, rebootTimeoutMs: 15_000, pollMs: 20 },
+    health: { requestTimeoutMs: 4000 },
     // The host's template for modems without a command of their own.
     powerCycleCommand: `${process.execPath} ${tool} ${power} sim {usbPort} {usbHub} {usbHubPort}`,
     onHealthChange: (imei) => changes.push(imei),

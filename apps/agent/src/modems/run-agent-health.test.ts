@@ -59,8 +59,9 @@ describe('an agent\'s heartbeat carries its modems\' health', () => {
       AGENT_MODEMS: modemsFile, AGENT_IP_ECHO_URLS: echo.url, AGENT_LISTEN_HOST: '127.0.0.1', LOG_LEVEL: 'silent',
       AGENT_HEALTH_INTERVAL_SECONDS: '0',
     }), { hostModems: {
-      echoTimeoutMs: 1000, echoDeadlineMs: 3000,
-      hilink: { timeoutMs: 1000, pollMs: 20, connectTimeoutMs: 1500, rebootTimeoutMs: 5000 }, health: { requestTimeoutMs: 1500 },
+      // Generous for a healthy answer on a busy machine; the hung API's check waits out health.requestTimeoutMs.
+      echoTimeoutMs: 5000, echoDeadlineMs: 10_000,
+      hilink: { timeoutMs: 5000, pollMs: 20, connectTimeoutMs: 1500, rebootTimeoutMs: 15_000 }, health: { requestTimeoutMs: 4000 },
     } });
     cleanup.push(() => running.stop());
     const modems = running.hostModems!;
