@@ -31,6 +31,7 @@ import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.servi
 import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
 import { AuditLog } from './modules/admin/audit/audit.service.js';
+import { LegalService } from './modules/legal/legal.service.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -155,9 +156,10 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   // The operator console's services, every change audited.
   const audit = new AuditLog(db);
+  const legal = new LegalService(db, audit);
   const admin = {
     admins: new AdminsService(db, bus, audit),
-    customers: new AdminCustomersService(ctx, audit, new CustomersRepository(db), adminPaymentsRepository, ledger, auth),
+    customers: new AdminCustomersService(ctx, audit, new CustomersRepository(db), adminPaymentsRepository, ledger, auth, legal),
     hosts: new HostsService(db, audit),
     modems: new ModemsService(db, audit, new ModemsRepository(db)),
     ports: new PortsAdminService(db, audit),
@@ -176,7 +178,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     rotation, ports, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation,
-    audit, admin,
+    audit, admin, legal,
   };
   return { ctx, services };
 }

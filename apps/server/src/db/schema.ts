@@ -3,6 +3,7 @@ import type { AdminTables } from './tables/admin.js';
 import type { AuthTables } from './tables/auth.js';
 import type { CatalogTables } from './tables/catalog.js';
 import type { JobsTables } from './tables/jobs.js';
+import type { LegalTables } from './tables/legal.js';
 import type { LedgerTables } from './tables/ledger.js';
 import type { LiveDashboardTables } from './tables/live-dashboard.js';
 import type { NotificationsTables } from './tables/notifications.js';
@@ -14,4 +15,4 @@ import type { WebhooksTables } from './tables/webhooks.js';
 export type DB = AccountsTables & AuthTables
   & CatalogTables & PortsTables & LedgerTables & JobsTables & NotificationsTables
   & LiveDashboardTables & PaymentsTables
-  & AdminTables & WebhooksTables;
+  & AdminTables & WebhooksTables & LegalTables;

@@ -12,6 +12,7 @@ import { registerNotificationsAdminRoutes } from './admin-notifications/notifica
 import { registerOverviewRoutes } from './admin-overview/overview.routes.js';
 import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
+import { registerLegalAdminRoutes } from './admin-legal/legal-admin.routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -35,5 +36,6 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerSettingsAdminRoutes(admin, operators.settings);
     registerOverviewRoutes(admin, ctx);
     registerAuditRoutes(admin, audit);
+    registerLegalAdminRoutes(admin, services.legal);
   }, { prefix: ADMIN_PREFIX });
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { acceptCurrentVersions } from '../legal/legal-acceptance.js';
 
 export type TokenPurpose = 'email_verify' | 'password_reset';
 
@@ -33,14 +34,18 @@ export class AuthRepository {
   }
 
   /** Returns the new user's id, or null when the e-mail is taken (also when a concurrent sign-up won the race). */
+  /** A new customer, with the Terms of Service and Refund Policy versions current in their language accepted. */
   async insertUser(user: NewUser): Promise<string | null> {
-    const row = await this.db
-      .insertInto('users')
-      .values(user)
-      .onConflict((oc) => oc.column('email').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    return row?.id ?? null;
+    return this.db.transaction().execute(async (tx) => {
+      const row = await tx
+        .insertInto('users')
+        .values(user)
+        .onConflict((oc) => oc.column('email').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (row) await acceptCurrentVersions(tx, row.id, user.language);
+      return row?.id ?? null;
+    });
   }
 
   async insertToken(userId: string, purpose: TokenPurpose, tokenHash: string, expiresAt: Date): Promise<void> {

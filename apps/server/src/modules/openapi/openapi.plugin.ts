@@ -36,6 +36,7 @@ export async function registerOpenApi(app: App, ctx: AppContext): Promise<void> 
         { name: 'dashboard', description: 'The dashboard summary' },
         { name: 'realtime', description: 'Token for the socket.io connection' },
         { name: 'hosts', description: 'For proxy hosts: traffic ingest' },
+        { name: 'legal', description: 'The Terms of Service and the Refund Policy' },
       ],
     },
     transform: (input) => {

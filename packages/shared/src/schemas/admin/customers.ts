@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { text } from '../text.js';
 import { moneySchema } from '../catalog.js';
+import { legalAcceptanceSchema } from '../legal.js';
 import {
   bigintId, coinSchema, isoDate, pageOf, pageQueryFields, reasonSchema, searchField, signedMoneySchema, uuid,
 } from './common.js';
@@ -97,6 +98,8 @@ export const customerDetailResponseSchema = z.object({
     websiteWishlist: text(),
     marketingConsent: z.boolean(),
   }),
+  /** The Terms of Service and Refund Policy versions accepted at sign-up (none for accounts older than them). */
+  legalAcceptances: z.array(legalAcceptanceSchema),
   ports: z.array(adminPortSchema),
   payments: z.array(adminPaymentSchema),
   ledger: z.array(ledgerEntrySchema),

@@ -7,6 +7,7 @@ import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { AuthService } from '../../auth/auth.service.js';
 import type { LedgerService } from '../../ledger/ledger.service.js';
+import type { LegalService } from '../../legal/legal.service.js';
 import { type Paging } from '../admin-http.js';
 import type { AdminPaymentsRepository } from '../admin-payments/payments.repository.js';
 import { toAdminPort } from '../admin-ports/admin-port.js';
@@ -29,6 +30,8 @@ export class AdminCustomersService {
     private readonly ledger: LedgerService,
     /** Sends the confirmation e-mail again on the operator's request. */
     private readonly auth: AuthService,
+    /** The Terms of Service and Refund Policy versions the customer accepted at sign-up. */
+    private readonly legal: LegalService,
   ) {}
 
   async search(q: string | undefined, page: Paging): Promise<CustomersResponse> {
@@ -44,15 +47,16 @@ export class AdminCustomersService {
 
   async detail(userId: string): Promise<CustomerDetailResponse> {
     const customer = await this.mustFind(userId);
-    const [profile, ports, payments, ledger, sessions, notifications] = await Promise.all([
+    const [profile, ports, payments, ledger, sessions, notifications, legalAcceptances] = await Promise.all([
       this.repo.profile(userId), this.repo.ports(userId), this.payments.forUser(userId), this.repo.ledger(userId),
-      this.repo.sessions(userId), this.repo.notifications(userId),
+      this.repo.sessions(userId), this.repo.notifications(userId), this.legal.acceptancesOf(userId),
     ]);
     return {
       customer: {
         ...customer, language: profile?.language ?? 'en', purpose: profile?.purpose ?? '',
         websiteWishlist: profile?.website_wishlist ?? '', marketingConsent: profile?.marketing_consent ?? false,
       },
+      legalAcceptances,
       ports: ports.map(toAdminPort),
       payments,
       ledger: ledger.map(toLedgerEntry),

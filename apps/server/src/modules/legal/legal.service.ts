@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { Language } from '@cellport/shared/constants';
+import type { AdminLegalVersion } from '@cellport/shared/schemas/admin/legal';
+import type { LegalAcceptance, LegalDocument, LegalDocumentKind } from '@cellport/shared/schemas/legal';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuditActor, AuditLog } from '../admin/audit/audit.service.js';
+
+/**
+ * The Terms of Service and the Refund Policy (issue 14, item 8). Every save is a new version per document and
+ * language; readers get the latest. Sign-up records the versions current in the customer's language
+ * (`acceptCurrentVersions` in legal-acceptance.ts, in the transaction that creates the account).
+ */
+export class LegalService {
+  constructor(private readonly db: Database, private readonly audit: AuditLog) {}
+
+  /** The latest version of a document in a language (a fresh install has version 1 of each). */
+  async latest(kind: LegalDocumentKind, language: Language): Promise<LegalDocument> {
+    const row = await this.db.selectFrom('legal_documents').select(['version', 'body', 'created_at'])
+      .where('kind', '=', kind).where('language', '=', language)
+      .orderBy('version', 'desc').limit(1).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', 404);
+    return { kind, language, version: row.version, body: row.body, publishedAt: row.created_at.toISOString() };
+  }
+
+  /** Every version of a document in a language, newest first, with its author. */
+  async versions(kind: LegalDocumentKind, language: Language): Promise<AdminLegalVersion[]> {
+    const rows = await this.db.selectFrom('legal_documents as d').leftJoin('users as u', 'u.id', 'd.created_by')
+      .select(['d.version', 'd.body', 'd.created_at', 'd.created_by', 'u.email'])
+      .where('d.kind', '=', kind).where('d.language', '=', language)
+      .orderBy('d.version', 'desc').execute();
+    return rows.map((r) => ({
+      version: r.version, body: r.body, createdAt: r.created_at.toISOString(), authorId: r.created_by, authorEmail: r.email ?? null,
+    }));
+  }
+
+  /**
+   * Publishes a new version: the next number of that document and language, audited in the same transaction.
+   * Two operators saving at once wait for each other (an advisory lock per document and language), so each save
+   * gets its own number.
+   */
+  async publish(actor: AuditActor, kind: LegalDocumentKind, language: Language, body: string): Promise<AdminLegalVersion> {
+    const version = await this.db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`legal:${kind}:${language}`}))`.execute(tx);
+      const last = await tx.selectFrom('legal_documents').select('version')
+        .where('kind', '=', kind).where('language', '=', language)
+        .orderBy('version', 'desc').limit(1).executeTakeFirst();
+      const next = (last?.version ?? 0) + 1;
+      await tx.insertInto('legal_documents').values({ kind, language, version: next, body, created_by: actor.adminId }).execute();
+      await this.audit.record(tx, actor, {
+        action: 'legal.publish', targetType: 'legal_document', targetId: `${kind}/${language}`,
+        before: last ? { version: last.version } : null, after: { version: next, body },
+      });
+      return next;
+    });
+    const saved = (await this.versions(kind, language)).find((v) => v.version === version);
+    if (!saved) throw new AppError('NOT_FOUND', 404);
+    return saved;
+  }
+
+  /** What a customer accepted at sign-up, one row per document. */
+  async acceptancesOf(userId: string): Promise<LegalAcceptance[]> {
+    const rows = await this.db.selectFrom('legal_acceptances').select(['kind', 'language', 'version', 'accepted_at'])
+      .where('user_id', '=', userId).orderBy('kind').execute();
+    return rows.map((r) => ({ kind: r.kind, language: r.language as Language, version: r.version, acceptedAt: r.accepted_at.toISOString() }));
+  }
+}
