@@ -57,4 +57,12 @@ describe('agent settings', () => {
     expect(failure({ ...good, AGENT_MODEMS: '/etc/cellport/modems.yaml', CELLPORT_HOST_KEY: `${KEY},${KEY.replace('a', 'b')}` }))
       .toMatch(/AGENT_MODEMS: a modems file belongs to one host/);
   });
+
+  it('keeps the modems\' policy routing only when asked, from table 101 unless told', () => {
+    expect(loadAgentConfig(good).AGENT_POLICY_ROUTING).toBe(false);
+    const on = loadAgentConfig({ ...good, AGENT_MODEMS: '/etc/cellport/modems.yaml', AGENT_POLICY_ROUTING: 'true' });
+    expect([on.AGENT_POLICY_ROUTING, on.AGENT_POLICY_ROUTING_TABLE]).toEqual([true, 101]);
+    expect(failure({ ...good, AGENT_POLICY_ROUTING: 'true' })).toMatch(/AGENT_POLICY_ROUTING: routes the modems of a modems file/);
+    expect(failure({ ...good, AGENT_MODEMS: '/m.yaml', AGENT_POLICY_ROUTING_TABLE: '254' })).toMatch(/AGENT_POLICY_ROUTING_TABLE: must not be 253, 254 or 255/);
+  });
 });

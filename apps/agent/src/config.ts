@@ -49,9 +49,17 @@ export const agentConfigSchema = z.object({
   /** The host's power-cycle command for a modem's USB port, e.g. `uhubctl -l {usbHub} -p {usbHubPort} -a cycle` (no shell). */
   AGENT_POWER_CYCLE_COMMAND: z.string().trim().min(1).max(500).optional(),
   AGENT_POWER_CYCLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  /** The agent sets up each modem's routing table and rule itself (needs CAP_NET_ADMIN); see README, policy routing. */
+  AGENT_POLICY_ROUTING: bool.default(false),
+  /** The first modem's routing table (modem i of the file: this + i; its rule's priority: the table + 900). */
+  AGENT_POLICY_ROUTING_TABLE: z.coerce.number().int().min(1).max(30_000)
+    .refine((t) => t < 253 || t > 255, 'must not be 253, 254 or 255 (the default, main and local tables)').default(101),
 }).superRefine((config, ctx) => {
   if (config.AGENT_MODEMS && config.CELLPORT_HOST_KEY.length > 1) {
     ctx.addIssue({ code: 'custom', path: ['AGENT_MODEMS'], message: 'a modems file belongs to one host: give CELLPORT_HOST_KEY one key' });
+  }
+  if (config.AGENT_POLICY_ROUTING && !config.AGENT_MODEMS) {
+    ctx.addIssue({ code: 'custom', path: ['AGENT_POLICY_ROUTING'], message: 'routes the modems of a modems file: set AGENT_MODEMS too' });
   }
 }).transform((config) => ({
   ...config,

@@ -43,6 +43,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(): Promise<vo
       },
       ...(config.AGENT_POWER_CYCLE_COMMAND ? { powerCycleCommand: config.AGENT_POWER_CYCLE_COMMAND } : {}),
       powerCycleTimeoutMs: config.AGENT_POWER_CYCLE_TIMEOUT_SECONDS * 1000,
+      ...(config.AGENT_POLICY_ROUTING ? { policyRouting: { firstTable: config.AGENT_POLICY_ROUTING_TABLE } } : {}),
       // A modem that goes offline or comes back is reported at once, not at the next heartbeat.
       onHealthChange: () => { for (const a of agents) a.heartbeatNow(); },
       ...overrides.hostModems,

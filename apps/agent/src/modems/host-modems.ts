@@ -10,6 +10,9 @@ import { ModemManagerModem, type MmcliOptions } from '../runtime/drivers/modemma
 import type { SimulatedModemDriver } from '../runtime/drivers/simulated.js';
 import { DEFAULT_HEALTH, ModemHealthChecker, type CheckResult, type HealthProbe, type HealthSettings, type RecoveryActions } from '../runtime/health/modem-health.js';
 import { powerCycleArgv, runPowerCycle } from '../runtime/health/power-cycle.js';
+import type { IpRunner } from '../runtime/routing/ip-command.js';
+import { modemRouting } from '../runtime/routing/modem-route.js';
+import { applyModemRouting } from '../runtime/routing/policy-routing.js';
 import { describeEntry, resolveEgress, type ModemEntry, type ModemsFile } from './modems-file.js';
 
 export interface HostModemsOptions {
@@ -40,6 +43,11 @@ export interface HostModemsOptions {
   now?: () => number;
   /** A modem's health changed state, or its measured public IP moved (the heartbeat goes out at once). */
   onHealthChange?: (imei: string) => void;
+  /**
+   * AGENT_POLICY_ROUTING: the agent keeps each modem's routing table and rule (runtime/routing) — at each look at the
+   * modem and after each reconnect or reboot, which may give its interface a new address. `run`: `ip` (tests).
+   */
+  policyRouting?: { firstTable: number; run?: IpRunner };
 }
 
 /** One configured modem: its entry, its management backend, what it reported and its public IP. */
@@ -61,6 +69,8 @@ interface HostModem {
   checkFrom: number;
   /** An IP a check found to have moved, for the IP history once the check is done. */
   moved: { ip: string; previous: string } | null;
+  /** Why the modem's policy routing could not be set up the last time (logged once). */
+  routingProblem?: string;
 }
 
 export class IpCollisionError extends Error {
@@ -123,9 +133,13 @@ export class HostModems implements ModemDriver {
     const actions: RecoveryActions = {};
     const backend = m.backend;
     if (backend) {
-      actions.reconnect = () => backend.reconnect();
+      actions.reconnect = async () => {
+        await backend.reconnect();
+        await this.route(m);
+      };
       actions.reboot = async () => {
         await backend.reboot();
+        await this.route(m);
         if (m.details) await this.history.record(m.details.imei, { event: 'rebooted' }).catch(() => undefined);
       };
     }
@@ -170,6 +184,23 @@ export class HostModems implements ModemDriver {
   }
 
   private name(m: HostModem): string { return describeEntry(m.entry, m.index); }
+
+  /** Sets up the modem's policy routing when the agent keeps it; a failure is logged (once), naming the modem and the command. */
+  private async route(m: HostModem): Promise<void> {
+    const routing = this.options.policyRouting;
+    if (!routing) return;
+    try {
+      const want = modemRouting(m.entry, m.index, routing.firstTable, this.options.interfaces);
+      if (!want) return;
+      const ran = await applyModemRouting(want, routing.run);
+      if (ran.length) this.options.log.info({ modem: this.name(m), commands: ran.map((args) => `ip ${args.join(' ')}`) }, 'policy routing set up');
+      m.routingProblem = undefined;
+    } catch (err) {
+      const message = `policy routing not set up: ${(err as Error).message}`;
+      if (m.routingProblem !== message) this.options.log.warn({ modem: this.name(m) }, message);
+      m.routingProblem = message;
+    }
+  }
   private byImei(imei: string): HostModem | undefined { return this.all.find((m) => m.details?.imei === imei); }
 
   /** Reads every modem (IMEI, model, operator, signal, network type) and measures its public IP; true if any was new. */
@@ -180,6 +211,7 @@ export class HostModems implements ModemDriver {
 
   private async probe(m: HostModem): Promise<boolean> {
     if (m.rotating) return false;
+    await this.route(m);
     const known = m.details !== null;
     try {
       if (m.entry.driver === 'simulated') {
@@ -316,6 +348,7 @@ export class HostModems implements ModemDriver {
     try {
       for (let attempt = 1; attempt <= this.options.rotateAttempts; attempt++) {
         await backend.reconnect();
+        await this.route(m);
         if (attempt === 1) onStatus('applying');
         const ip = await this.measure(m, this.options.echoDeadlineMs ?? 30_000);
         if (ip !== previous) {
@@ -346,6 +379,7 @@ export class HostModems implements ModemDriver {
     const m = this.byImei(imei);
     if (!m?.backend) throw new Error(`modem ${imei} cannot be rebooted from this host`);
     await m.backend.reboot();
+    await this.route(m);
     m.extIp = await this.measure(m, this.options.echoDeadlineMs ?? 30_000);
     await this.history.record(imei, { event: 'rebooted', ip: m.extIp }).catch(() => undefined);
   }

@@ -62,6 +62,7 @@ modems:
     management: http://192.168.18.1
     egress: "eth 2"
     pasword: typo
+    gateway: dongle
   - driver: huawei
     egress: eth3
 `);
@@ -70,6 +71,7 @@ modems:
     expect(message).toMatch(/modems\[1\] \(modemmanager\): give either modem \(mmcli's index\) or match: \{ imei \}/);
     expect(message).toMatch(/modems\[2\] \(hilink http:\/\/192\.168\.18\.1\): egress must be an IP address or an interface name/);
     expect(message).toMatch(/modems\[2\] .*pasword/);
+    expect(message).toMatch(/modems\[2\] \(hilink http:\/\/192\.168\.18\.1\): gateway must be the IPv4 address the modem's traffic is routed through/);
     expect(message).toMatch(/modems\[3\]: driver must be hilink, modemmanager or simulated/);
     expect(message).not.toContain('undefined');
   });

@@ -26,6 +26,8 @@ const powerCycle = z.union([
   z.array(z.string().min(1, COMMAND).max(200)).min(1, COMMAND).max(30),
 ], { error: COMMAND }).optional();
 const recovery = { usbPort, powerCycle };
+/** The next hop of the modem's policy routing (AGENT_POLICY_ROUTING): a HiLink's own address, usually its management host. */
+const gateway = z.ipv4({ error: 'must be the IPv4 address the modem\'s traffic is routed through, e.g. 192.168.8.1' }).optional();
 
 const hilinkEntry = z.strictObject({
   driver: z.literal('hilink'),
@@ -36,6 +38,7 @@ const hilinkEntry = z.strictObject({
   username: z.string().min(1).max(64).default('admin'),
   /** Only for password-protected devices (B-series routers, E8372 with a login). */
   password: z.string().min(1).max(128).optional(),
+  gateway,
   ...recovery,
 });
 
@@ -49,6 +52,8 @@ const modemManagerEntry = z.strictObject({
   /** Used when the modem has no bearer to reconnect (mmcli --simple-connect). */
   apn: z.string().min(1).max(100).optional(),
   password: z.string().min(1).max(128).optional(),
+  /** Usually none: a wwan interface is point-to-point. */
+  gateway,
   ...recovery,
 }).refine((e) => (e.modem === undefined) !== (e.match === undefined), {
   message: 'give either modem (mmcli\'s index) or match: { imei }, one of them',

@@ -17,6 +17,8 @@ export interface FakeHilinkOptions {
   switchMs?: number;
   /** How long a reboot keeps the API away. */
   rebootMs?: number;
+  /** Runs as the data connection comes up with its IP, before the status says connected (the netns test's NAT). */
+  onConnect?: (publicIp: string) => void | Promise<void>;
 }
 
 const xml = (inner: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${inner}`;
@@ -146,8 +148,11 @@ export class FakeHilink {
           this.connection = 905;
           this.later(ms, () => {
             if (this.stuckConnecting) return;
-            this.connection = 901;
-            this.publicIp = this.nextIps.shift() ?? this.publicIp;
+            const ip = this.nextIps.shift() ?? this.publicIp;
+            void Promise.resolve(this.options.onConnect?.(ip)).then(() => {
+              this.connection = 901;
+              this.publicIp = ip;
+            });
           });
         } else {
           this.later(ms, () => { this.connection = 902; });
