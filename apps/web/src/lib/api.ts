@@ -1,5 +1,14 @@
-import { API_BASE } from '@cellport/shared/constants';
+import { API_BASE, FALLBACK_LANGUAGE, type Language } from '@cellport/shared/constants';
 import { ERRORS, isErrorCode } from '@cellport/shared/errors';
+import { languageFromPath } from './language';
+
+/**
+ * The page's language (its first path segment), sent as Accept-Language on every API call: texts the server makes
+ * (notifications, payment and invoice descriptions) come back in the language the dashboard shows, not the
+ * browser's (issue 14, item 3).
+ */
+export const pageLanguage = (): Language =>
+  (typeof location === 'undefined' ? FALLBACK_LANGUAGE : languageFromPath(location.pathname));
 
 /** A failed API call: HTTP status, the server's code, and its (English) message. */
 export class ApiError extends Error {
@@ -18,7 +27,9 @@ export async function api<T>(method: Method, path: string, body?: unknown, init:
     response = await fetch(`${API_BASE}${path}`, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+      headers: body === undefined
+        ? { accept: 'application/json', 'accept-language': pageLanguage() }
+        : { 'content-type': 'application/json', accept: 'application/json', 'accept-language': pageLanguage() },
       body: body === undefined ? undefined : JSON.stringify(body),
       ...init,
     });

@@ -31,6 +31,12 @@ describe('notifications slice', () => {
     expect(s().notifications).toHaveLength(2);
   });
 
+  it('update keeps the text shown: a realtime push carries it in the stored language, the page shows its own', () => {
+    s().loadNotifications([item('1', true, 'Оплата прошла')]);
+    s().upsertNotification(item('1', false, 'Payment completed'));
+    expect(s().notifications.map((n) => [n.unread, n.text])).toEqual([[false, 'Оплата прошла']]);
+  });
+
   it('delete removes by _id and leaves the others', () => {
     s().loadNotifications([item('1'), item('2'), item('3')]);
     s().deleteNotification('2');

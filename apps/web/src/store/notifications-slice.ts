@@ -21,7 +21,9 @@ export const createNotificationsSlice: StateCreator<NotificationsSlice> = (set) 
     const at = s.notifications.findIndex((n) => n._id === item._id);
     if (at === -1) return { notifications: [item, ...s.notifications] };
     const next = s.notifications.slice();
-    next[at] = { ...next[at], ...item };
+    // A text never changes once written; the one shown is in the page's language, while a realtime push carries
+    // it in the customer's stored language (the socket does not know the page's): keep the one shown.
+    next[at] = { ...next[at], ...item, text: next[at]!.text };
     return { notifications: next };
   }),
   deleteNotification: (id) => set((s) => ({ notifications: s.notifications.filter((n) => n._id !== id) })),

@@ -14,6 +14,7 @@ import * as hostsQuietHeartbeats from './2026_12_01_1300_hosts_quiet_heartbeats.
 import * as hostModemReports from './2026_12_02_0900_host_modem_reports.js';
 import * as webhooks from './2026_12_03_0900_webhooks.js';
 import * as modemHealth from './2026_12_04_1000_modem_health.js';
+import * as serverTexts from './2026_12_05_1000_server_texts.js';
 import * as legalDocuments from './2026_12_05_1300_legal_documents.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_0900_host_modem_reports': hostModemReports,
   '2026_12_03_0900_webhooks': webhooks,
   '2026_12_04_1000_modem_health': modemHealth,
+  '2026_12_05_1000_server_texts': serverTexts,
   '2026_12_05_1300_legal_documents': legalDocuments,
 };

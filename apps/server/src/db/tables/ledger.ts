@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { StoredTextColumn } from './payments.js';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 export type CoinColumn = 'btc' | 'usdt';
@@ -29,6 +30,8 @@ export interface PaymentsTable {
   coupon_id: string | null;
   coupon: string | null;
   description: string;
+  /** The description as a key and params, rendered in the reader's language; null: `description` is shown. */
+  description_text: StoredTextColumn;
   modem_count: number;
   tariff_id: string | null;
   created_at: CreatedAt;

@@ -2,6 +2,9 @@ import type { ColumnType, Generated } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Json<T> = ColumnType<T, string, string>;
+/** A server-made text as a key and its params, rendered in the reader's language (notifications/server-texts.ts). */
+export interface StoredText { key: string; params?: Record<string, unknown> }
+export type StoredTextColumn = ColumnType<StoredText | null, string | null | undefined, string | null>;
 
 export interface PaymentAccountsTable {
   user_id: string;
@@ -44,6 +47,7 @@ export interface PaymentOrdersTable {
   coin: 'btc' | 'usdt' | null;
   address: string | null;
   description: string;
+  description_text: StoredTextColumn;
   language: Generated<string>;
   external_id: string | null;
   fulfil_error: string | null;
@@ -62,7 +66,8 @@ export interface CardSubscriptionsTable {
 
 export interface InvoiceCountersTable { year: number; last: number }
 
-export interface InvoiceLineRow { description: string; quantity: number; unitAmount: string; amount: string }
+/** `text`, when there, is rendered in the reader's language; `description` is the buyer's language at the time. */
+export interface InvoiceLineRow { description: string; quantity: number; unitAmount: string; amount: string; text?: StoredText }
 export interface InvoiceCustomer { name: string; email: string; company_name: string }
 
 export interface InvoicesTable {
@@ -73,6 +78,7 @@ export interface InvoicesTable {
   payment_id: string;
   provider: string;
   description: string;
+  description_text: StoredTextColumn;
   amount: bigint;
   currency: Generated<string>;
   lines: Json<InvoiceLineRow[]>;

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { readerLanguage } from '../catalog/request-language.js';
 
 /** Ports whose term ends within this many days count as expiring soon. */
 const EXPIRING_DAYS = 3;
@@ -24,7 +25,7 @@ export function registerDashboard(app: App, ctx: AppContext, services: Services)
         .where('expires_at', '<=', sql<Date>`now() + make_interval(days => ${EXPIRING_DAYS})`)
         .orderBy('expires_at').limit(20).execute(),
       traffic.totalSince(userId, new Date(Date.now() - 86_400_000)),
-      notifications.latest(userId, 5),
+      readerLanguage(request, ctx.db, userId).then((lng) => notifications.latest(userId, 5, lng)),
     ]);
     reply.header('cache-control', 'no-store');
     return {

@@ -1,9 +1,10 @@
-import { isLanguage } from '@cellport/shared/constants';
+import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared/constants';
 import { invoiceFileParamsSchema, invoiceFileQuerySchema, invoicesResponseSchema } from '@cellport/shared/schemas/payments';
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { readerLanguage } from '../catalog/request-language.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 
 /** GET /api/v1/invoices and GET /api/v1/invoices/:id.pdf (the customer's own only; another's answers 404). */
@@ -12,21 +13,26 @@ export function registerInvoices(app: App, ctx: AppContext, { invoices }: Servic
   app.get('/api/v1/invoices', { onRequest: requireUser, schema: { response: { 200: invoicesResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { data: await invoices.list(currentUser(request).userId) };
+      const { userId } = currentUser(request);
+      return { data: await invoices.list(userId, await readerLanguage(request, ctx.db, userId)) };
     });
 
   // ':file' is '<uuid>.pdf'; the router cannot split a parameter at a dot, so it is checked here.
-  // Printed in the customer's language (users.language); ?lng=en|ru|cn overrides it, an unknown value is ignored.
+  // Printed, descriptions and lines too, in the reader's language: ?lng=en|ru|cn (the web's invoice links send the
+  // page's language), else the customer's (users.language); an unknown value is ignored. A link opened in a new tab
+  // carries no Accept-Language of ours, so the browser's own header is not used here.
   app.get('/api/v1/invoices/:file', {
     onRequest: requireUser,
     schema: { params: invoiceFileParamsSchema, querystring: invoiceFileQuerySchema },
   },
     async (request, reply) => {
       const m = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.pdf$/i.exec(request.params.file);
-      const invoice = m ? await invoices.get(currentUser(request).userId, m[1]!.toLowerCase()) : null;
-      if (!invoice) throw new AppError('INVOICE_NOT_FOUND', 404);
+      const { userId } = currentUser(request);
       const { lng } = request.query;
-      const language = isLanguage(lng) ? lng : await invoices.customerLanguage(currentUser(request).userId);
+      const stored = isLanguage(lng) ? lng : await invoices.customerLanguage(userId);
+      const language = isLanguage(stored) ? stored : FALLBACK_LANGUAGE;
+      const invoice = m ? await invoices.get(userId, m[1]!.toLowerCase(), language) : null;
+      if (!invoice) throw new AppError('INVOICE_NOT_FOUND', 404);
       const pdf = await renderInvoicePdf(invoice, { name: 'Cellport', url: ctx.config.publicUrl }, language);
       reply.header('cache-control', 'private, no-store')
         .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)

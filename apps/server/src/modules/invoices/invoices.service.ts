@@ -1,11 +1,15 @@
 import { sql } from 'kysely';
+import type { Language } from '@cellport/shared';
 import type { Invoice } from '@cellport/shared/schemas/payments';
 import type { Database, Tx } from '../../db/database.js';
-import type { InvoiceLineRow } from '../../db/tables/payments.js';
+import type { InvoiceLineRow, StoredText } from '../../db/tables/payments.js';
+import { renderStored, type ServerText } from '../notifications/server-texts.js';
 import type { InvoiceNumbering } from './invoice-numbers.js';
+import { discountLineText } from './invoice-lines.js';
 import { invoiceTexts } from './invoice-texts.js';
 
-export interface InvoiceLineInput { description: string; quantity: number; unitAmount: bigint; amount: bigint }
+/** `description` in the buyer's language now; `text`, when given, renders the line in each reader's language. */
+export interface InvoiceLineInput { description: string; text?: ServerText; quantity: number; unitAmount: bigint; amount: bigint }
 /** A coupon's discount, printed as its own negative line in the buyer's language. */
 export interface InvoiceDiscount { amount: bigint; coupon: string | null; lng: string }
 
@@ -17,15 +21,19 @@ export interface InvoiceDiscount { amount: bigint; coupon: string | null; lng: s
  */
 export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLineInput[], discount?: InvoiceDiscount): Promise<void> {
   const rows: InvoiceLineRow[] = lines.map((l) => ({
-    description: l.description, quantity: l.quantity, unitAmount: l.unitAmount.toString(), amount: l.amount.toString(),
+    description: l.description, ...(l.text ? { text: l.text } : {}), quantity: l.quantity, unitAmount: l.unitAmount.toString(),
+    amount: l.amount.toString(),
   }));
   if (discount && discount.amount > 0n) {
     const minus = (-discount.amount).toString();
-    rows.push({ description: invoiceTexts(discount.lng).discountLine(discount.coupon), quantity: 1, unitAmount: minus, amount: minus });
+    rows.push({
+      description: invoiceTexts(discount.lng).discountLine(discount.coupon), text: discountLineText(discount.coupon),
+      quantity: 1, unitAmount: minus, amount: minus,
+    });
   }
   await sql`
-    insert into invoices (user_id, payment_id, provider, description, amount, lines, customer)
-    select p.user_id, p.id, p.provider, p.description, p.amount, ${JSON.stringify(rows)}::jsonb,
+    insert into invoices (user_id, payment_id, provider, description, description_text, amount, lines, customer)
+    select p.user_id, p.id, p.provider, p.description, p.description_text, p.amount, ${JSON.stringify(rows)}::jsonb,
       jsonb_build_object('name', u.name, 'email', u.email, 'company_name', u.company_name)
     from payments p join users u on u.id = p.user_id
     where p.id = ${paymentId}
@@ -33,35 +41,46 @@ export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLine
 }
 
 type InvoiceRow = {
-  id: string; number: string; payment_id: string; issued_at: Date; description: string; provider: string; amount: bigint;
-  lines: InvoiceLineRow[]; customer: Invoice['customer'];
+  id: string; number: string; payment_id: string; issued_at: Date; description: string; description_text: StoredText | null;
+  provider: string; amount: bigint; lines: InvoiceLineRow[]; customer: Invoice['customer'];
 };
 
-const toApi = (r: InvoiceRow): Invoice => ({
-  _id: r.id, number: r.number, paymentId: r.payment_id, issuedAt: r.issued_at.toISOString(), description: r.description,
-  provider: r.provider as Invoice['provider'], amount: r.amount.toString(), currency: 'USD', lines: r.lines, customer: r.customer,
+/**
+ * An invoice as the API (and the PDF) shows it: its description and lines in `language` when given and stored as
+ * texts (issue 14, item 3); otherwise, and for invoices issued before, as written in the buyer's language then.
+ */
+const toApi = (r: InvoiceRow, language?: Language): Invoice => ({
+  _id: r.id, number: r.number, paymentId: r.payment_id, issuedAt: r.issued_at.toISOString(),
+  description: language ? renderStored(language, r.description_text, r.description) : r.description,
+  provider: r.provider as Invoice['provider'], amount: r.amount.toString(), currency: 'USD',
+  lines: r.lines.map((l) => ({
+    description: language ? renderStored(language, l.text, l.description) : l.description,
+    quantity: l.quantity, unitAmount: l.unitAmount, amount: l.amount,
+  })),
+  customer: r.customer,
 });
+
+const COLUMNS = ['id', 'number', 'payment_id', 'issued_at', 'description', 'description_text', 'provider', 'amount', 'lines', 'customer'] as const;
 
 /** The customer's invoices (scoped by user id: another customer's invoice is simply not found). */
 export class InvoicesService {
   constructor(private readonly db: Database, private readonly numbering: InvoiceNumbering) {}
 
-  async list(userId: string): Promise<Invoice[]> {
+  /** `language`: the reader's, in which descriptions and lines are rendered (see toApi). */
+  async list(userId: string, language?: Language): Promise<Invoice[]> {
     await this.numbering.settle();
-    const rows = await this.db.selectFrom('invoices')
-      .select(['id', 'number', 'payment_id', 'issued_at', 'description', 'provider', 'amount', 'lines', 'customer'])
+    const rows = await this.db.selectFrom('invoices').select(COLUMNS)
       .where('user_id', '=', userId).where('number', 'is not', null).$narrowType<{ number: string }>()
       .orderBy('issued_at', 'desc').orderBy('number', 'desc').limit(1000).execute();
-    return rows.map(toApi);
+    return rows.map((r) => toApi(r, language));
   }
 
-  async get(userId: string, id: string): Promise<Invoice | null> {
+  async get(userId: string, id: string, language?: Language): Promise<Invoice | null> {
     await this.numbering.settle();
-    const row = await this.db.selectFrom('invoices')
-      .select(['id', 'number', 'payment_id', 'issued_at', 'description', 'provider', 'amount', 'lines', 'customer'])
+    const row = await this.db.selectFrom('invoices').select(COLUMNS)
       .where('user_id', '=', userId).where('id', '=', id).where('number', 'is not', null).$narrowType<{ number: string }>()
       .executeTakeFirst();
-    return row ? toApi(row) : null;
+    return row ? toApi(row, language) : null;
   }
 
   /** The language the customer chose (users.language), in which their invoices are printed. */

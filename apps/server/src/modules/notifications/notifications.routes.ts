@@ -7,6 +7,7 @@ import type { App, AppContext } from '../../context.js';
 import { notFound } from '../../lib/app-error.js';
 import { conditionalPoll } from '../../lib/poll-versions.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { readerLanguage } from '../catalog/request-language.js';
 import type { NotificationEmails } from './notification-emails.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { userIdFromUnsubscribeToken } from './unsubscribe-token.js';
@@ -38,7 +39,9 @@ export function registerNotifications(app: App, ctx: AppContext, services: Servi
     // The session came from the in-memory cache and the version from memory: an unchanged poll ends here.
     const version = await conditionalPoll(request, reply, ctx.pollVersions, 'notifications', userId);
     if (version === null) return reply;
-    return { version, data: await repository.latest(userId) };
+    // The texts are in the reader's language: a client that switches language polls afresh (no If-None-Match).
+    reply.header('vary', 'Accept-Language');
+    return { version, data: await repository.latest(userId, undefined, await readerLanguage(request, ctx.db, userId)) };
   });
 
   app.post('/api/v1/notifications/read-all', {
@@ -52,7 +55,8 @@ export function registerNotifications(app: App, ctx: AppContext, services: Servi
     onRequest: requireUser,
     schema: { tags: ['notifications'], params: notificationParamsSchema, response: { 200: notificationSchema } },
   }, async (request, reply) => {
-    const notification = await repository.markRead(currentUser(request).userId, request.params.id);
+    const { userId } = currentUser(request);
+    const notification = await repository.markRead(userId, request.params.id, await readerLanguage(request, ctx.db, userId));
     if (!notification) throw notFound();
     reply.header('cache-control', 'no-store');
     return notification;

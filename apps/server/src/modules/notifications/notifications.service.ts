@@ -1,27 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@cellport/shared';
+import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@cellport/shared';
 import { OPERATOR_MESSAGE_MAX, type Notification } from '@cellport/shared/schemas/notifications';
 import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import { pollBump } from '../../lib/poll-versions.js';
+import { renderText, type TextParams } from './server-texts.js';
 
 export type NotificationType = 'payment' | 'other';
-export type NotificationParams = Record<string, string | number>;
+/** Plain values, every language's text of a value, or a nested text (server-texts.ts); rendered when read. */
+export type NotificationParams = TextParams;
 
-const localesDir = join(dirname(createRequire(import.meta.url).resolve('@cellport/shared/package.json')), 'locales');
-// The texts live in packages/shared/locales/{lng}/notifications.json, like every other string a person reads.
-const TEXTS: Record<Language, Record<string, string>> = Object.fromEntries(LANGUAGES.map((lng) => [
-  lng,
-  JSON.parse(readFileSync(join(localesDir, lng, 'notifications.json'), 'utf8')) as Record<string, string>,
-])) as Record<Language, Record<string, string>>;
-
-export function renderNotification(language: string, key: string, params: NotificationParams): string {
-  const lng = isLanguage(language) ? language : FALLBACK_LANGUAGE;
-  const template = TEXTS[lng][key] ?? TEXTS[FALLBACK_LANGUAGE][key] ?? key;
-  return template.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(params[name] ?? ''));
+/** A notification's text in `language` (packages/shared/locales/{lng}/notifications.json). */
+export function renderNotification(language: string, key: string, params: Record<string, unknown>): string {
+  return renderText(language, key, params);
 }
 
 /**
@@ -47,15 +38,26 @@ export type OperatorTexts = { en: string } & Partial<Record<Language, string>>;
 /** Whom a notification speaks to: their language, and whether they agreed to mail beyond the essentials. */
 export interface Recipient { language: string; marketing_consent: boolean }
 
-interface NotificationRow { id: string; text: string; unread: boolean; type: NotificationType; created_at: Date }
-export const toNotification = (row: NotificationRow): Notification => ({
-  _id: row.id, text: row.text, unread: row.unread, type: row.type, timestamp: row.created_at.toISOString(),
+interface NotificationRow {
+  id: string; text: string; unread: boolean; type: NotificationType; created_at: Date;
+  text_key?: string | null; params?: Record<string, unknown> | null;
+}
+/**
+ * A notification as the API shows it, rendered from its key and params in the reader's `language` (issue 14,
+ * item 3). Without a language (or a key) it shows `text`, rendered in the customer's language when stored: the
+ * e-mail's text and the realtime push, which does not know which language the open dashboard reads.
+ */
+export const toNotification = (row: NotificationRow, language?: Language): Notification => ({
+  _id: row.id,
+  text: language && row.text_key ? renderText(language, row.text_key, row.params ?? {}) : row.text,
+  unread: row.unread, type: row.type, timestamp: row.created_at.toISOString(),
 });
 
 /**
- * Stores notifications in the customer's language, bumps their poll version and announces the notification to
- * their open dashboards — all in the caller's transaction, so nothing is shown or mailed for a change that
- * rolled back. E-mails go out after the commit (notification-emails.ts).
+ * Stores notifications (key and params, rendered in the reader's language when read, and the text in the
+ * customer's language for the e-mail and the realtime push), bumps their poll version and announces the
+ * notification to their open dashboards — all in the caller's transaction, so nothing is shown or mailed for a
+ * change that rolled back. E-mails go out after the commit (notification-emails.ts).
  */
 export class NotificationsService {
   constructor(private readonly db: Database) {}
@@ -154,7 +156,10 @@ export class NotificationsService {
       await this.db.transaction().execute(async (tx) => {
         for (const u of users) {
           const text = clean[isLanguage(u.language) ? u.language : FALLBACK_LANGUAGE] ?? clean.en!;
-          await this.insert(tx, u.id, { type: 'other', key: 'operator_message', params: { text }, text, mail: u.marketing_consent });
+          // Every language's text is kept, so the message reads in whichever language the dashboard is open in.
+          await this.insert(tx, u.id, {
+            type: 'other', key: 'operator_message', params: { text: clean as OperatorTexts }, text, mail: u.marketing_consent,
+          });
         }
       });
       sent += users.length;

@@ -8,6 +8,7 @@ import { issueInvoice } from '../invoices/invoices.service.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
 import type { Tx } from '../../db/database.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { TextParam } from '../notifications/server-texts.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 import type { PurchasesService } from '../purchases/purchases.service.js';
 import type { OrderRow } from './order-view.js';
@@ -37,6 +38,9 @@ export interface SettleResult {
 }
 
 /** What the order needs in the coin credited towards it: satoshi for btc, micro-USD otherwise. */
+/** An order's description as a notification's parameter: its stored text (rendered when read), else its words. */
+const orderDescription = (o: OrderRow): TextParam => o.description_text ?? o.description;
+
 const target = (o: OrderRow) => (o.coin === 'btc' ? o.provider_amount : o.amount);
 
 /** What the fulfilment is built from (the composition root hands them in). */
@@ -132,7 +136,7 @@ export class Fulfilment {
     }
     let fulfilError: string | null = null;
     if (order.kind === 'topup') {
-      await this.recordTopUp(tx, order, order.description);
+      await this.recordTopUp(tx, order);
     } else {
       // A savepoint: if the ports cannot be bought any more (stock gone, coupon used up, price changed), the money
       // stays on the balance and is invoiced as a top-up; the customer is told why.
@@ -145,9 +149,9 @@ export class Fulfilment {
         await this.payments.rollbackToSavepoint(tx, 'fulfil');
         fulfilError = err.code;
         this.ctx.log.warn({ order: order.id, code: err.code }, 'paid order could not be fulfilled; the money stays on the balance');
-        await this.recordTopUp(tx, order, order.description);
+        await this.recordTopUp(tx, order);
         await this.notifications.notify(userId, 'payment', 'payment_unfulfilled',
-          { amount: microToDollars(order.amount), description: order.description, reason: err.message }, tx);
+          { amount: microToDollars(order.amount), description: orderDescription(order), reason: err.message }, tx);
       }
     }
     const done = await this.orderRows.complete(tx, order.id, fulfilError);
@@ -171,10 +175,15 @@ export class Fulfilment {
     }
   }
 
-  private async recordTopUp(tx: Tx, order: OrderRow, description: string): Promise<void> {
-    await this.payments.recordTopUp(tx, order, description);
-    await issueInvoice(tx, order.id, [{ description, quantity: 1, unitAmount: order.amount, amount: order.amount }]);
-    await this.notifications.notify(order.user_id, 'payment', 'payment_received', { amount: microToDollars(order.amount), description }, tx);
+  /** The order's money as a top-up: its payment, invoice line and notification keep the order's description text. */
+  private async recordTopUp(tx: Tx, order: OrderRow): Promise<void> {
+    const text = order.description_text ?? undefined;
+    await this.payments.recordTopUp(tx, order, order.description);
+    await issueInvoice(tx, order.id, [{
+      description: order.description, ...(text ? { text } : {}), quantity: 1, unitAmount: order.amount, amount: order.amount,
+    }]);
+    await this.notifications.notify(order.user_id, 'payment', 'payment_received',
+      { amount: microToDollars(order.amount), description: orderDescription(order) }, tx);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Database, Tx } from '../../db/database.js';
-import type { OrderProvider } from '../../db/tables/payments.js';
+import type { OrderProvider, StoredText } from '../../db/tables/payments.js';
 import type { OrderNames, OrderRow } from './order-view.js';
 
 export type { OrderRow } from './order-view.js';
@@ -8,6 +8,7 @@ type Q = Database | Tx;
 /** A new order: what the customer pays for (the quote's fields) and how. */
 export interface NewOrder {
   userId: string; provider: OrderProvider; kind: OrderRow['kind']; details: OrderRow['details']; amount: bigint; description: string;
+  descriptionText?: StoredText | null;
   providerAmount: bigint; lng: string;
   coin?: 'btc' | 'usdt' | null; address?: string | null; expiresAt?: Date | null; externalId?: string | null;
 }
@@ -27,7 +28,8 @@ export class OrdersRepository {
     return q.insertInto('payment_orders').values({
       user_id: input.userId, provider: input.provider, kind: input.kind, details: JSON.stringify(input.details),
       amount: input.amount, provider_amount: input.providerAmount, coin: input.coin ?? null, address: input.address ?? null,
-      description: input.description, language: input.lng, external_id: input.externalId ?? null,
+      description: input.description, description_text: input.descriptionText ? JSON.stringify(input.descriptionText) : null,
+      language: input.lng, external_id: input.externalId ?? null,
       fulfil_error: null, expires_at: input.expiresAt ?? null, completed_at: null,
     }).returningAll().executeTakeFirstOrThrow();
   }

@@ -3,6 +3,8 @@ import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/pay
 import type { Database, Tx } from '../../db/database.js';
 import type { OrderProvider } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
+import { purchaseDescription, renewalDescription, topUpDescription } from '../invoices/invoice-lines.js';
+import { renderText, type ServerText } from '../notifications/server-texts.js';
 import type { Quote } from './order-pricing.js';
 import { cryptoToApi, ordersToApi, type OrderRow } from './order-view.js';
 import type { OrdersRepository } from './orders.repository.js';
@@ -17,9 +19,28 @@ export interface CreateOrderInput {
 export class OrdersService {
   constructor(private readonly repo: OrdersRepository) {}
 
-  create(input: CreateOrderInput, q?: Database | Tx): Promise<OrderRow> {
+  async create(input: CreateOrderInput, q?: Database | Tx): Promise<OrderRow> {
     const { quote, ...rest } = input;
-    return this.repo.create({ ...rest, kind: quote.kind, details: quote.details, amount: quote.amount, description: quote.description }, q);
+    const descriptionText = await this.descriptionText(quote, input.lng, q);
+    return this.repo.create({
+      ...rest, kind: quote.kind, details: quote.details, amount: quote.amount, description: quote.description, descriptionText,
+    }, q);
+  }
+
+  /**
+   * The order's description as a stored text, rendered in each reader's language (issue 14, item 3): a top-up (null
+   * when the customer wrote their own words, a PayPal top-up's), the ports renewed, or the tariff bought.
+   */
+  private async descriptionText(quote: Quote, lng: Language, q?: Database | Tx): Promise<ServerText | null> {
+    const d = quote.details;
+    if (quote.kind === 'topup') return quote.description === renderText(lng, topUpDescription.key) ? topUpDescription : null;
+    const names = await this.repo.names([{ details: d } as OrderRow], q);
+    if (quote.kind === 'renewal') {
+      return renewalDescription(Object.keys(d.basket ?? {}).map((id) => names.ports.find((p) => p.id === id)?.name ?? '').join(', '));
+    }
+    const [tariff] = names.tariffs;
+    const [country] = names.countries;
+    return tariff && country ? purchaseDescription(country.names, tariff.names, d.modemCount ?? 1) : null;
   }
 
   async own(userId: string, id: string, q?: Database | Tx): Promise<OrderRow> {

@@ -110,7 +110,8 @@ export class PaymentsRepository {
   async recordTopUp(tx: Tx, order: OrderRow, description: string): Promise<void> {
     await tx.insertInto('payments').values({
       id: order.id, user_id: order.user_id, provider: order.provider, kind: 'topup', status: 'completed', amount: order.amount,
-      description, modem_count: 0, tariff_id: null, coupon: null, coupon_id: null,
+      description, description_text: order.description_text ? JSON.stringify(order.description_text) : null,
+      modem_count: 0, tariff_id: null, coupon: null, coupon_id: null,
     }).execute();
   }
 

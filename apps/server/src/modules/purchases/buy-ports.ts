@@ -5,8 +5,10 @@ import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { localized } from '../catalog/catalog.service.js';
+import { purchaseDescription, purchaseLineText } from '../invoices/invoice-lines.js';
 import { invoiceTexts } from '../invoices/invoice-texts.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
+import { renderText } from '../notifications/server-texts.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 import { couponToShape, toApiPayment } from './payment-view.js';
@@ -55,10 +57,12 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
 
   const customer = await repo.buyer(tx, userId);
 
-  const description = `4G ${localized(tariff.country_names, lng)} ${localized(tariff.names, lng)} - ${count}x port`;
+  // Stored as a key and the names in every language, and shown in the reader's language (issue 14, item 3).
+  const descriptionText = purchaseDescription(tariff.country_names, tariff.names, count);
   const payment = await repo.insertPayment(tx, {
     id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
-    coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: count, tariff_id: tariff.id,
+    coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description: renderText(lng, descriptionText.key, descriptionText.params),
+    description_text: JSON.stringify(descriptionText), modem_count: count, tariff_id: tariff.id,
   });
   // The carrier the customer chose (or the tariff's own), named on the invoice line with the country.
   const carrierOf = carrierId ?? tariff.carrier_id;
@@ -66,6 +70,7 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
   await issueInvoice(tx, paymentId, [{
     description: invoiceTexts(lng).purchaseLine(localized(tariff.names, lng), localized(tariff.country_names, lng),
       carrierName),
+    text: purchaseLineText(tariff.names, tariff.country_names, carrierName),
     quantity: count, unitAmount: tariff.price, amount: tariff.price * BigInt(count),
   }], { amount: discount, coupon: coupon?.name ?? null, lng });
 
@@ -84,13 +89,13 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
   const jobs = ports.flatMap((p) => termJobs({ id: p.id, expiresAt }, deps.graceDays));
   await repo.insertPorts(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs));
   if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
-  await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description }, tx, customer);
+  await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description: descriptionText }, tx, customer);
   await publishWebhookEvent(tx, userId, 'port.bought', {
     paymentId, amount: microToDollars(amount), currency: 'USD',
     ports: ports.map((p) => ({ id: p.id, name: p.name, expiresAt: expiresAt.toISOString() })),
   });
   const modems = await deps.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
-  return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, modem_name: p.name }))), modems } };
+  return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, modem_name: p.name })), lng), modems } };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { requestLanguage } from '../catalog/request-language.js';
+import { readerLanguage, requestLanguage } from '../catalog/request-language.js';
 import { paymentRateLimit } from '../payments/payment-rate-limit.js';
 import type { PurchasesService } from './purchases.service.js';
 
@@ -39,6 +39,7 @@ export function registerPurchases(app: App, ctx: AppContext, { purchases }: { pu
   app.get('/api/v1/payments', { onRequest: requireUser, schema: { response: { 200: paymentsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return purchases.history(currentUser(request).userId);
+      const { userId } = currentUser(request);
+      return purchases.history(userId, await readerLanguage(request, ctx.db, userId));
     });
 }

@@ -52,9 +52,9 @@ export class PurchasesService {
     return renewPorts(this.deps, tx, userId, req, lng, paymentId, kind, provider);
   }
 
-  /** The customer's payments, newest first (the last 500). */
-  async history(userId: string): Promise<Payment[]> {
+  /** The customer's payments, newest first (the last 500), described in the reader's language when given. */
+  async history(userId: string, lng?: Language): Promise<Payment[]> {
     const rows = await this.deps.repo.payments(userId);
-    return rows.map((r) => toApiPayment(r.payment, r.ports));
+    return rows.map((r) => toApiPayment(r.payment, r.ports, lng));
   }
 }

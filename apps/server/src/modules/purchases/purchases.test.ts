@@ -141,7 +141,7 @@ describe('renewing', () => {
     expect(await usdtBalance(t, c.id)).toBe(1000_000_000n - 40_000_000n - 48_571_429n);
   });
 
-  it("writes the invoice lines in the buyer's language: country and tariff (its period once), coupon, renewal days", async () => {
+  it("writes the invoice lines in the reader's language: country and tariff (its period once), coupon, renewal days", async () => {
     await t.ctx.db.insertInto('coupons').values({ name: 'VESNA', type: 'percent', percent: 10, max_uses: null, max_uses_per_user: null,
       amount: null, valid_from: null, valid_until: null, tariff_id: null, country_id: null }).execute();
     const c = await createCustomer(t, 1000);
@@ -150,8 +150,11 @@ describe('renewing', () => {
     const port = bought.json().data.modems[0] as { _id: string; modem_name: string };
     const renewed = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/renew?lng=cn', ...json(c.cookie, { basket: { [port._id]: { days: 10 } } }) });
     expect(renewed.statusCode, renewed.body).toBe(200);
-    const invoices = (await t.app.inject({ method: 'GET', url: '/api/v1/invoices', ...json(c.cookie) })).json().data as Array<{ lines: Array<{ description: string; amount: string }> }>;
-    const [renewal, purchase] = invoices;
+    // Read in the language asked (issue 14, item 3), whichever the buyer used.
+    const invoices = async (lng: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/invoices?lng=${lng}`, ...json(c.cookie) }))
+      .json().data as Array<{ lines: Array<{ description: string; amount: string }> }>;
+    const [, purchase] = await invoices('ru');
+    const [renewal] = await invoices('cn');
     expect(purchase!.lines.map((l) => l.description)).toEqual(['Мобильный прокси-порт, США: Выделенный · Месяц', 'Купон VESNA']);
     expect(purchase!.lines[1]!.amount).toBe('-6500000');
     expect(renewal!.lines.map((l) => l.description)).toEqual([`${port.modem_name}：独享 · 月，10 天`]);

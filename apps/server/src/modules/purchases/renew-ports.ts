@@ -4,8 +4,10 @@ import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { localized } from '../catalog/catalog.service.js';
+import { renewalDescription, renewalLineText } from '../invoices/invoice-lines.js';
 import { invoiceTexts } from '../invoices/invoice-texts.js';
 import { issueInvoice, type InvoiceLineInput } from '../invoices/invoices.service.js';
+import { renderText } from '../notifications/server-texts.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 import { couponToShape, toApiPayment } from './payment-view.js';
 import { schedulePortLifecycle } from './port-lifecycle.js';
@@ -49,7 +51,10 @@ export async function renewPorts(
     const price = renewalPrice(tariff.price, tariff.period_days, entry);
     total += price;
     const days = entry.periods !== undefined ? entry.periods * tariff.period_days : entry.days!;
-    lines.push({ description: invoiceTexts(lng).renewalLine(port.name, localized(tariff.names, lng), days), quantity: 1, unitAmount: price, amount: price });
+    lines.push({
+      description: invoiceTexts(lng).renewalLine(port.name, localized(tariff.names, lng), days),
+      text: renewalLineText(port.name, tariff.names, days), quantity: 1, unitAmount: price, amount: price,
+    });
     const from = Math.max(now, port.expires_at.getTime());
     renewals.push({ id: port.id, expiresAt: new Date(from + days * DAY_MS) });
   }
@@ -58,10 +63,11 @@ export async function renewPorts(
   await deps.ledger.debit(tx, { userId, coin: 'usdt', amount, kind, reference: `payment:${paymentId}`, paymentId });
 
   const names = ports.map((p) => p.name).join(', ');
-  const description = `Renewal for ${names}`;
+  const descriptionText = renewalDescription(names);
   await repo.recordPayment(tx, {
     id: paymentId, user_id: userId, provider, kind: 'renewal', status: 'completed', amount, discount,
-    coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description, modem_count: ports.length,
+    coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description: renderText(lng, descriptionText.key, descriptionText.params),
+    description_text: JSON.stringify(descriptionText), modem_count: ports.length,
     tariff_id: tariffIds.length === 1 ? tariffIds[0]! : null,
   });
   await issueInvoice(tx, paymentId, lines, { amount: discount, coupon: coupon?.name ?? null, lng });
@@ -79,5 +85,5 @@ export async function renewPorts(
   // The answer: the payment as the history shows it, and the renewed ports.
   const [row] = await repo.payments(userId, paymentId, tx);
   const modems: Port[] = await deps.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
-  return { error: null, data: { payment: toApiPayment(row!.payment, row!.ports), modems } };
+  return { error: null, data: { payment: toApiPayment(row!.payment, row!.ports, lng), modems } };
 }

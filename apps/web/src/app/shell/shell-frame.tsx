@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { LoadingOverlay } from '../../components/ui/loading-overlay';
 import { Spinner } from '../../components/ui/spinner';
@@ -16,6 +16,21 @@ import { isShellPath, ShellRoutes } from './shell-routes';
 import { Sidebar } from './sidebar';
 import './shell.css';
 
+/**
+ * Another language refetches what the server wrote in the page's language (payment and invoice descriptions,
+ * the dashboard's notifications; the API calls send it as Accept-Language): every query is marked stale and the
+ * ones on screen load again.
+ */
+function useRefetchOnLanguageChange(language: string): void {
+  const queryClient = useQueryClient();
+  const shown = useRef(language);
+  useEffect(() => {
+    if (shown.current === language) return;
+    shown.current = language;
+    void queryClient.invalidateQueries();
+  }, [language, queryClient]);
+}
+
 /** The guard (GET /api/v1/me; 401 → sign-in and back) and the layout: sidebar, header, page. */
 export function ShellFrame() {
   const { t } = useT(['shell', 'common']);
@@ -28,6 +43,7 @@ export function ShellFrame() {
   useEffect(() => { document.title = `${title} · ${t('common:appName')}`; }, [title, t]);
   // A phone's drawer closes when the page changes.
   useEffect(() => { setMenuOpen(false); }, [path]);
+  useRefetchOnLanguageChange(language);
 
   // An unknown path goes to /en/dashboard first (spec §2), so a signed-out visitor comes back to a real page.
   if (!isShellPath(path)) return <Redirect to="~/en/dashboard" replace />;

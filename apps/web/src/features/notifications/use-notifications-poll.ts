@@ -1,6 +1,7 @@
 import { NOTIFICATION_POLL_MS } from '@cellport/shared/constants';
 import { useEffect } from 'react';
 import { ApiError } from '../../lib/api';
+import { useLanguage } from '../../lib/language';
 import { useAppStore } from '../../store';
 import { pollNotifications } from './api/poll-notifications';
 
@@ -12,6 +13,8 @@ import { pollNotifications } from './api/poll-notifications';
  */
 export function useNotificationsPoll(): void {
   const loadNotifications = useAppStore((s) => s.loadNotifications);
+  // The server renders the texts in the page's language: another language starts a new poll without an ETag.
+  const language = useLanguage();
   useEffect(() => {
     let etag: string | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -43,7 +46,7 @@ export function useNotificationsPoll(): void {
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [loadNotifications]);
+  }, [loadNotifications, language]);
 }
 
 /** Mounted once by the shell: runs the poll, renders nothing. */

@@ -19,6 +19,18 @@ describe('pollNotifications', () => {
     expect((init.headers as Record<string, string>)['if-none-match']).toBe('"n3"');
   });
 
+  it('asks for the texts in the page language (the path\'s first segment), not the browser\'s', async () => {
+    vi.stubGlobal('location', { pathname: '/ru/purchases' });
+    try {
+      const fetchImpl = vi.fn(async () => new Response(null, { status: 304 }));
+      await pollNotifications(null, fetchImpl);
+      const init = (fetchImpl.mock.calls[0] as unknown as [string, RequestInit])[1];
+      expect((init.headers as Record<string, string>)['accept-language']).toBe('ru');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('throws an ApiError with the status for a signed-out session', async () => {
     const fetchImpl = vi.fn(async () => new Response('{}', { status: 401 }));
     await expect(pollNotifications(null, fetchImpl)).rejects.toMatchObject({ status: 401 });

@@ -1,6 +1,6 @@
 import { API_BASE } from '@cellport/shared/constants';
 import type { Notification } from '@cellport/shared/schemas/notifications';
-import { ApiError } from '../../../lib/api';
+import { ApiError, pageLanguage } from '../../../lib/api';
 
 export type PollResult = { changed: false } | { changed: true; etag: string | null; data: Notification[] };
 
@@ -10,7 +10,8 @@ export type PollResult = { changed: false } | { changed: true; etag: string | nu
  * shared api() helper does not expose response headers.
  */
 export async function pollNotifications(etag: string | null, fetchImpl: typeof fetch = fetch): Promise<PollResult> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // The texts come in the page's language; the poll restarts without an ETag when the language changes.
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': pageLanguage() };
   if (etag) headers['if-none-match'] = etag;
   let response: Response;
   try {
