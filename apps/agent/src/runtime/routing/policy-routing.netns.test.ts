@@ -36,7 +36,7 @@ function canMakeNamespaces(): boolean {
 }
 const available = canMakeNamespaces();
 
-const id = `${process.pid.toString(36)}${randomBytes(2).toString('hex')}`;
+const id = `${process.pid.toString(36)}-${randomBytes(2).toString('hex')}`;
 const NS = { agent: `cp-agent-${id}`, m1: `cp-m1-${id}`, m2: `cp-m2-${id}`, inet: `cp-inet-${id}` };
 const ECHO = 'http://203.0.113.10:8080/ip';
 const IMEI_1 = '861234567890001';
@@ -47,6 +47,20 @@ const MODEMS = [
 ] as const;
 
 const ip = (...args: string[]) => exec('ip', args);
+
+/** Namespaces left by a run that was killed before its afterAll (its process is gone): removed, so none pile up. */
+async function removeLeftovers(): Promise<void> {
+  const { stdout } = await ip('-j', 'netns', 'list');
+  for (const { name } of JSON.parse(stdout || '[]') as Array<{ name: string }>) {
+    const pid = /^cp-(?:agent|m1|m2|inet)-([0-9a-z]+)-[0-9a-f]{4}$/.exec(name)?.[1];
+    if (!pid) continue;
+    try {
+      process.kill(Number.parseInt(pid, 36), 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EPERM') await ip('netns', 'del', name).catch(() => undefined);
+    }
+  }
+}
 const inNs = (ns: string, ...args: string[]) => exec('ip', ['netns', 'exec', ns, ...args]);
 async function ipJson<T>(ns: string, ...args: string[]): Promise<T[]> {
   const { stdout } = await ip('-n', ns, '-j', ...args);
@@ -116,6 +130,7 @@ async function setUpNetwork(): Promise<void> {
 
 describe.skipIf(!available)(`policy routing in network namespaces${available ? '' : ' (skipped: needs root and network namespaces, ip netns and nft)'}`, () => {
   beforeAll(async () => {
+    await removeLeftovers();
     for (const ns of Object.values(NS)) await ip('netns', 'add', ns);
     // The agent's helper starts (a few seconds for node and tsx) while the network is set up.
     const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
