@@ -67,6 +67,7 @@ import { PurchasesService } from './modules/purchases/purchases.service.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { ReplacementService } from './modules/replacement/replacement.service.js';
 import { Sessions } from './plugins/session.js';
 
 /** What the composition is built from: the settings, the open (and migrated) database, the app's logger. */
@@ -168,6 +169,10 @@ export function composeServices({ config, database, log }: CompositionBase) {
     payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, payments.card),
     settings: new SettingsAdminService(ctx, audit),
   };
+  const replacement = new ReplacementService({
+    db, jobs, purchases: purchasesRepository, notifications, audit, settings: operatorSettings,
+    defaultAfterMinutes: config.REPLACEMENT_AFTER_MINUTES,
+  });
 
   const services = {
     bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
@@ -178,7 +183,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     rotation, ports, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation,
-    audit, admin, legal,
+    audit, admin, legal, replacement,
   };
   return { ctx, services };
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
+import { REPLACEMENT_LIMITS } from '@cellport/shared/schemas/replacement';
 import { resolvePayPalSettings, type PayPalSettings } from './integrations/paypal/paypal-settings.js';
 import { resolveCardProvider, type CardProviderKind } from './integrations/stripe/card-settings.js';
 import { btcConfigFields, btcSettingsProblems } from './integrations/bitcoin/btc-settings.js';
@@ -65,6 +66,8 @@ export const configSchema = z.object({
   MODEM_SIM_SAME_IP_RATE: z.coerce.number().min(0).max(1).default(0.1),
   PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  /** A port whose modem is offline this long moves to another modem (issue 15, item 6); the console's setting overrides it. */
+  REPLACEMENT_AFTER_MINUTES: z.coerce.number().positive().max(REPLACEMENT_LIMITS.afterMinutesMax).default(REPLACEMENT_LIMITS.afterMinutesDefault),
   /**
    * UNSAFE: let customer webhooks reach loopback addresses (127.0.0.0/8, ::1) — for tests and the demo. Default on
    * outside production, off in production. Private and link-local addresses are refused whatever this says.
@@ -72,6 +75,12 @@ export const configSchema = z.object({
   WEBHOOKS_ALLOW_LOOPBACK: bool.optional(),
   /** How long a webhook delivery waits for the customer's endpoint to answer. */
   WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** The Telegram bot's token from @BotFather (the console's setting overrides it); unset: the offline sandbox. */
+  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]{20,}$/, 'a token from @BotFather looks like 123456:ABC…').optional(),
+  /** How the bot receives updates: long polling (one instance at a time) or a webhook at PUBLIC_URL. */
+  TELEGRAM_MODE: z.enum(['polling', 'webhook']).default('polling'),
+  /** The Bot API's base URL (a local Bot API server, or the tests' fake). */
+  TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
   ...btcConfigFields, // BTC_XPUB, ESPLORA_URL, BTC_CONFIRMATIONS
   ...tronConfigFields, // TRON_XPUB, TRONGRID_URL, TRONGRID_API_KEY, USDT_CONTRACT
   ...rateConfigFields, // RATE_TICKER_URL

@@ -18,6 +18,8 @@ export const CATALOG_ERRORS = {
   /** The agent reconnected the modem several times and the carrier gave back the same public IP each time. */
   ROTATION_IP_COLLISION: 'The carrier gave the modem the same IP again, so your IP did not change. Please try again in a few minutes.',
   MODEM_OFFLINE: 'The modem is offline right now. Please try again later.',
+  /** A customer's request for another modem (issue 15, item 6): once per port in 24 h; `hours` and `retryAt` say when. */
+  REPLACEMENT_TOO_SOON: 'You can ask for a new modem for this port once a day. Try again in {{hours}} h.',
   PORT_EXPIRED: 'This port has expired. Renew it to use it again.',
   SHARED_ROTATION_FIXED: 'A shared port rotates on its modem\'s schedule; choose a dedicated port to set your own interval',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was already used for a different request',

@@ -44,6 +44,9 @@ export interface ModemsTable {
   health_changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The operators were told the modem is offline and not yet that it is back. */
   health_alerted: Generated<boolean>;
+  /** Out of service since (issue 15, item 6): never sold or picked as a replacement until an operator returns it. */
+  maintenance_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  maintenance_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface PortsTable {
   id: Generated<string>;
@@ -82,4 +85,18 @@ export interface HostModemReportsTable {
   changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export interface PortsTables { hosts: HostsTable; modems: ModemsTable; ports: PortsTable; host_modem_reports: HostModemReportsTable }
+/** A port's replacements (migration 2026_12_05_1500): its place in the queue for a free modem, the last customer request. */
+export interface PortReplacementsTable {
+  port_id: string;
+  queued_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  queued_reason: ColumnType<'offline' | 'customer' | null, 'offline' | 'customer' | null | undefined, 'offline' | 'customer' | null>;
+  queued_told: Generated<boolean>;
+  customer_requested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  moves: Generated<number>;
+  last_moved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface PortsTables {
+  hosts: HostsTable; modems: ModemsTable; ports: PortsTable; host_modem_reports: HostModemReportsTable;
+  port_replacements: PortReplacementsTable;
+}

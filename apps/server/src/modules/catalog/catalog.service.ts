@@ -80,7 +80,8 @@ export class CatalogService {
   async availableCount(filter: StockFilter, tx?: Tx): Promise<number> {
     let q = (tx ?? this.db).selectFrom('modems')
       .select(sql<string>`coalesce(sum(capacity - used_slots), 0)`.as('free'))
-      .where('country_id', '=', filter.countryId).where('online', '=', true).where('retired', '=', false);
+      .where('country_id', '=', filter.countryId).where('online', '=', true).where('retired', '=', false)
+      .where('maintenance_since', 'is', null);
     if (filter.isShared !== undefined) q = q.where('is_shared', '=', filter.isShared);
     if (filter.carrierId) q = q.where('carrier_id', '=', filter.carrierId);
     if (filter.regionId) q = q.where('region_id', '=', filter.regionId);

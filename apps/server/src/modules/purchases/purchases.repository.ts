@@ -11,7 +11,11 @@ export type NewPort = Insertable<DB['ports']>;
 /** The term jobs' INSERT, unexecuted (`JobQueue.scheduleQuery`), for the statement that writes the ports. */
 export type TermJobsInsert = ReturnType<JobQueue['scheduleQuery']>;
 
-export interface StockFilter { countryId: string; carrierId: string | null; regionId: string | null; isShared: boolean; rotationInterval: number }
+export interface StockFilter {
+  countryId: string; carrierId: string | null; regionId: string | null; isShared: boolean; rotationInterval: number;
+  /** A replacement (issue 15, item 6): not the modem the port leaves, and only modems whose health checks pass. */
+  replacing?: { modemId: string };
+}
 
 /**
  * The purchases module's queries: tariffs, stock, payments, ports and idempotency keys. Writes take the caller's
@@ -48,8 +52,9 @@ export class PurchasesRepository {
   private stock(tx: Tx, f: StockFilter) {
     let q = tx.selectFrom('modems').select(['id', 'capacity', 'used_slots'])
       .where('country_id', '=', f.countryId).where('is_shared', '=', f.isShared)
-      .where('online', '=', true).where('retired', '=', false)
+      .where('online', '=', true).where('retired', '=', false).where('maintenance_since', 'is', null)
       .whereRef('used_slots', '<', 'capacity');
+    if (f.replacing) q = q.where('id', '<>', f.replacing.modemId).where('health', '=', 'online');
     if (f.carrierId) q = q.where('carrier_id', '=', f.carrierId);
     if (f.regionId) q = q.where('region_id', '=', f.regionId);
     if (f.isShared) q = q.where('rotation_interval', '=', f.rotationInterval);

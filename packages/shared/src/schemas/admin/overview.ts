@@ -23,8 +23,13 @@ export const overviewResponseSchema = z.object({
   /** Usage, not revenue: purchases and renewals paid from customers' balances in the period, net of refunds. */
   balanceSpending: z.object({ amount: moneySchema, count: z.number() }),
   activePorts: z.number(),
-  /** Free port slots on online, non-retired modems. */
+  /** Free port slots on online, non-retired modems that are not in maintenance. */
   freeStock: z.number(),
+  /**
+   * Modem replacement (issue 15, item 6): ports waiting for a free modem to move to, and modems in maintenance
+   * (taken out of service after their ports moved off; an operator returns them from Inventory → Modems).
+   */
+  replacements: z.object({ queued: z.number(), maintenance: z.number() }),
   /** Active ports whose term ends within 7 days, soonest first (at most 100 listed; the count is exact). */
   expiringThisWeek: z.object({
     count: z.number(),

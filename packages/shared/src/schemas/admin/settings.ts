@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { text } from '../text.js';
 import { ADMIN_MESSAGES } from './common.js';
+import { REPLACEMENT_LIMITS } from '../replacement.js';
 
 // Operator console, Settings. Conventions and building blocks: common.ts.
 
@@ -24,11 +25,16 @@ export const adminSettingsResponseSchema = z.object({
   smtpSet: z.boolean(),
   /** The documentation link customers see (GET /api/v1/settings); null = none. */
   documentationUrl: z.nullable(text()),
+  /** A port whose modem has been offline this long moves to a free modem of the same kind (issue 15, item 6). */
+  replacementAfterMinutes: z.number(),
 });
 /** PATCH /admin/settings — null clears an override (back to the configured value). */
 export const adminSettingsPatchRequestSchema = z.object({
   documentationUrl: z.optional(z.nullable(z.url().check(z.maxLength(500), z.regex(/^https?:\/\//, 'Use an http(s) address')))),
   paypalReceiverEmail: z.optional(z.nullable(z.email(ADMIN_MESSAGES.email).check(z.maxLength(254)))),
+  replacementAfterMinutes: z.optional(z.nullable(z.number().check(
+    z.gte(REPLACEMENT_LIMITS.afterMinutesMin), z.lte(REPLACEMENT_LIMITS.afterMinutesMax),
+  ))),
 });
 export type AdminSettingsResponse = z.infer<typeof adminSettingsResponseSchema>;
 export type AdminSettingsPatchRequest = z.input<typeof adminSettingsPatchRequestSchema>;

@@ -13,8 +13,9 @@ export async function stockReport(db: Database): Promise<StockResponse> {
       sql<string>`count(*)`.as('modems'),
       sql<string>`sum(m.capacity)`.as('slots'),
       sql<string>`sum(m.used_slots)`.as('used'),
-      sql<string>`sum(case when m.online then m.capacity - m.used_slots else 0 end)`.as('free'),
-      sql<string>`sum(case when m.online then 0 else m.capacity - m.used_slots end)`.as('offline'),
+      // A modem in maintenance (issue 15, item 6) is not for sale: its slots count with the offline ones.
+      sql<string>`sum(case when m.online and m.maintenance_since is null then m.capacity - m.used_slots else 0 end)`.as('free'),
+      sql<string>`sum(case when m.online and m.maintenance_since is null then 0 else m.capacity - m.used_slots end)`.as('offline'),
     ])
     .where('m.retired', '=', false)
     .groupBy(['m.country_id', 'c.code', 'm.carrier_id', 'k.name', 'm.region_id', 'r.name', 'm.is_shared'])

@@ -15,13 +15,13 @@ export async function overview(db: Database, days: number, now = new Date()): Pr
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const since = new Date(today - (days - 1) * DAY_MS);
   const weekAhead = new Date(now.getTime() + ADMIN_LIMITS.expiringSoonDays * DAY_MS);
-  const [byDay, byMethod, spent, ports, stock, expiringCount, expiring, customers] = await Promise.all([
+  const [byDay, byMethod, spent, ports, stock, expiringCount, expiring, customers, replacements] = await Promise.all([
     netRevenue(db, since, 'day'),
     netRevenue(db, since, 'provider'),
     netRevenue(db, since, 'all', 'balance'),
     db.selectFrom('ports').select(sql<string>`count(*)`.as('n')).where('status', '=', 'active').executeTakeFirst(),
     db.selectFrom('modems').select(sql<string>`coalesce(sum(capacity - used_slots), 0)`.as('n'))
-      .where('online', '=', true).where('retired', '=', false).executeTakeFirst(),
+      .where('online', '=', true).where('retired', '=', false).where('maintenance_since', 'is', null).executeTakeFirst(),
     db.selectFrom('ports').select(sql<string>`count(*)`.as('n')).where('status', '=', 'active')
       .where('expires_at', '<=', weekAhead).executeTakeFirst(),
     db.selectFrom('ports as p').innerJoin('users as u', 'u.id', 'p.user_id')
@@ -30,6 +30,10 @@ export async function overview(db: Database, days: number, now = new Date()): Pr
     db.selectFrom('users').select([
       sql<string>`count(*)`.as('total'), sql<string>`count(*) filter (where created_at >= ${since})`.as('recent'),
     ]).where('role', '=', 'customer').executeTakeFirst(),
+    db.selectNoFrom([
+      sql<string>`(select count(*) from port_replacements where queued_since is not null)`.as('queued'),
+      sql<string>`(select count(*) from modems where maintenance_since is not null and not retired)`.as('maintenance'),
+    ]).executeTakeFirst(),
   ]);
   const dayMap = new Map(byDay.map((d) => [d.key, d]));
   const revenueByDay = Array.from({ length: days }, (_, i) => {
@@ -45,6 +49,7 @@ export async function overview(db: Database, days: number, now = new Date()): Pr
     balanceSpending: { amount: BigInt(spent[0]?.amount ?? 0).toString(), count: Number(spent[0]?.n ?? 0) },
     activePorts: Number(ports?.n ?? 0),
     freeStock: Number(stock?.n ?? 0),
+    replacements: { queued: Number(replacements?.queued ?? 0), maintenance: Number(replacements?.maintenance ?? 0) },
     expiringThisWeek: {
       count: Number(expiringCount?.n ?? 0),
       items: expiring.map((p) => ({ id: p.id, name: p.name, userId: p.user_id, email: p.email, expiresAt: p.expires_at.toISOString(), autoRenew: p.auto_renew })),

@@ -1,13 +1,22 @@
 import type { Database, Tx } from '../../../db/database.js';
 
 /** Settings operators edit in the console; a row overrides the configured value of the same meaning. */
-export const OPERATOR_SETTING_KEYS = ['documentationUrl', 'paypalReceiverEmail'] as const;
+export const OPERATOR_SETTING_KEYS = ['documentationUrl', 'paypalReceiverEmail', 'replacementAfterMinutes'] as const;
 export type OperatorSettingKey = (typeof OPERATOR_SETTING_KEYS)[number];
-export type OperatorOverrides = Partial<Record<OperatorSettingKey, string>>;
+export interface OperatorOverrides {
+  documentationUrl?: string;
+  paypalReceiverEmail?: string;
+  /** How long a port's modem may be offline before the port moves to another modem (issue 15, item 6). */
+  replacementAfterMinutes?: number;
+}
 
 export async function readOverrides(db: Database | Tx): Promise<OperatorOverrides> {
   const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', [...OPERATOR_SETTING_KEYS]).execute();
   const out: OperatorOverrides = {};
-  for (const r of rows) if (typeof r.value === 'string') out[r.key as OperatorSettingKey] = r.value;
+  for (const r of rows) {
+    if (r.key === 'replacementAfterMinutes') {
+      if (typeof r.value === 'number' && r.value > 0) out.replacementAfterMinutes = r.value;
+    } else if (typeof r.value === 'string') out[r.key as 'documentationUrl' | 'paypalReceiverEmail'] = r.value;
+  }
   return out;
 }

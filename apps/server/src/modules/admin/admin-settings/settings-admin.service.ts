@@ -20,6 +20,7 @@ export class SettingsAdminService {
       captcha: { provider: c.CAPTCHA_PROVIDER, siteKeySet: !!c.RECAPTCHA_SITE_KEY, secretKeySet: !!c.RECAPTCHA_SECRET_KEY },
       smtpSet: !!c.SMTP_URL,
       documentationUrl: o.documentationUrl ?? c.DOCUMENTATION_URL ?? null,
+      replacementAfterMinutes: o.replacementAfterMinutes ?? c.REPLACEMENT_AFTER_MINUTES,
     };
   }
 

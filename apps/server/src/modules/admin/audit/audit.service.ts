@@ -18,7 +18,8 @@ export interface AuditChange {
 export class AuditLog {
   constructor(private readonly db: Database) {}
 
-  async record(tx: Tx, actor: AuditActor, change: AuditChange): Promise<void> {
+  /** `adminId: null`: no operator did it — the system (ip 'system') or a customer's own request (their address). */
+  async record(tx: Tx, actor: AuditActor | { adminId: null; ip: string }, change: AuditChange): Promise<void> {
     await tx.insertInto('audit_log').values({
       admin_id: actor.adminId,
       action: change.action,

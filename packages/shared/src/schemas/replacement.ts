@@ -1,0 +1,33 @@
+import * as z from 'zod/mini';
+import { text } from './text.js';
+
+const isoDate = text();
+
+// Replacement of a port's modem (issue 15, item 6): POST /api/v1/modems/:id/replacement from Your Proxies, and the
+// automatic move of a port whose modem has been offline too long. The port keeps its login, password, whitelist,
+// rotation settings and term; it is served on the new modem's host and ports. Nothing is charged.
+
+export const REPLACEMENT_LIMITS = {
+  /** A customer may ask for a new modem for a port once in this many hours. */
+  customerRequestHours: 24,
+  /** The console's "replace after" setting, in minutes (fractions allowed, for tests). */
+  afterMinutesDefault: 10,
+  afterMinutesMin: 0.05,
+  afterMinutesMax: 1440,
+} as const;
+
+/**
+ * What happened: 'moved' — the port is on another modem now (the list shows its host, ports and IP);
+ * 'queued' — no modem of the same country, carrier and region is free, and the port moves as soon as one is.
+ */
+export const replacementResponseSchema = z.object({
+  status: z.enum(['moved', 'queued']),
+  /** The port's modem now (unchanged while queued). */
+  IMEI: text(),
+  /** When the customer may ask again for this port. */
+  nextRequestAt: isoDate,
+});
+export type ReplacementResponse = z.infer<typeof replacementResponseSchema>;
+
+/** 429 body (code REPLACEMENT_TOO_SOON): when the customer may ask again, as a time and in whole hours from now. */
+export const replacementTooSoonSchema = z.object({ error: z.string(), code: z.string(), retryAt: isoDate, hours: z.number() });
