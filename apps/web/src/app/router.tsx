@@ -12,6 +12,7 @@ const ConfirmEmail = lazyPage(() => import('../features/auth/pages/confirm-email
 const EmailVerified = lazyPage(() => import('../features/auth/pages/email-verified-page'));
 const ResetRequest = lazyPage(() => import('../features/auth/pages/reset-password-request-page'));
 const ResetPassword = lazyPage(() => import('../features/auth/pages/reset-password-page'));
+const Legal = lazyPage(() => import('../features/auth/pages/legal-page'));
 const Shell = lazyPage(() => import('./shell/authenticated-shell'));
 const Mailbox = lazyPage(() => import('../features/dev/mailbox-page'));
 const ThankYou = lazyPage(() => import('../features/payments/thank-you-page'));
@@ -36,6 +37,8 @@ function LanguageRoutes() {
       <Route path="/email-verified/:email" component={EmailVerified} />
       <Route path="/reset-password" component={ResetRequest} />
       <Route path="/reset-password/:token" component={ResetPassword} />
+      <Route path="/terms" component={Legal} />
+      <Route path="/refund-policy" component={Legal} />
       <Route path="/admin" nest component={Admin} />
       <Route component={Shell} />
     </Switch>

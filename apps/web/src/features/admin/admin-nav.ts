@@ -10,6 +10,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { path: '/payments', key: 'payments' },
   { path: '/notifications', key: 'notifications' },
   { path: '/settings', key: 'settings' },
+  { path: '/legal', key: 'legal' },
   { path: '/audit', key: 'audit' },
   { path: '/admins', key: 'admins' },
 ];

@@ -6,6 +6,7 @@ import { CouponsPage } from '../pages/coupons-page';
 import { CustomerDetailPage } from '../pages/customer-detail-page';
 import { CustomersPage } from '../pages/customers-page';
 import { InventoryPage } from '../pages/inventory-page';
+import { LegalPage } from '../pages/legal-page';
 import { NotificationsPage } from '../pages/notifications-page';
 import { OverviewPage } from '../pages/overview-page';
 import { PaymentDetailPage } from '../pages/payment-detail-page';
@@ -26,6 +27,7 @@ export function AdminRoutes() {
       <Route path="/payments/:id">{(params) => <PaymentDetailPage key={params.id} id={params.id} />}</Route>
       <Route path="/notifications" component={NotificationsPage} />
       <Route path="/settings" component={SettingsPage} />
+      <Route path="/legal" component={LegalPage} />
       <Route path="/audit" component={AuditPage} />
       <Route path="/admins" component={AdminsPage} />
       <Route><Redirect to="/" replace /></Route>

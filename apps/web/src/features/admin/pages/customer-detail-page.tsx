@@ -77,6 +77,18 @@ function CustomerDetail({ data }: { data: CustomerDetailResponse }) {
           <dt>{t('fields.purpose')}</dt><dd>{c.purpose || '—'}</dd>
           <dt>{t('fields.websites')}</dt><dd>{c.websiteWishlist || '—'}</dd>
           <dt>{t('fields.createdAt')}</dt><dd>{dateTime(c.createdAt, language)}</dd>
+          <dt>{t('customers.accepted')}</dt>
+          <dd>
+            {data.legalAcceptances.length === 0 ? t('customers.acceptedNone') : (
+              <ul className="admin-plain-list">
+                {data.legalAcceptances.map((a) => (
+                  <li key={a.kind}>{t('customers.acceptedItem', {
+                    document: t(`legal.kinds.${a.kind}`), version: a.version, language: a.language, date: dateTime(a.acceptedAt, language),
+                  })}</li>
+                ))}
+              </ul>
+            )}
+          </dd>
         </dl>
       </section>
 

@@ -9,10 +9,12 @@ interface Props {
   children: ReactNode;
   /** Shown beside the card on wide screens and below it on phones (the sign-up pitch). */
   aside?: ReactNode;
+  /** A wider card for reading (the Terms of Service and the Refund Policy). */
+  wide?: boolean;
 }
 
 /** The frame of the public pages: brand and language switcher, a centred card, and a footer. */
-export function PublicLayout({ t, children, aside }: Props) {
+export function PublicLayout({ t, children, aside, wide }: Props) {
   return (
     <div className="auth-page">
       <header className="auth-header">
@@ -20,7 +22,7 @@ export function PublicLayout({ t, children, aside }: Props) {
         <LanguageSwitcher t={t} />
       </header>
       <main className={aside ? 'auth-main auth-main--split' : 'auth-main'}>
-        <div className="auth-card">{children}</div>
+        <div className={wide ? 'auth-card auth-card--wide' : 'auth-card'}>{children}</div>
         {aside && <aside className="auth-aside">{aside}</aside>}
       </main>
       <footer className="auth-footer">

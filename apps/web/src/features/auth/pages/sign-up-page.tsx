@@ -151,6 +151,13 @@ export default function SignUpPage() {
         {step === 2 && (
           <>
             <p className="auth-terms-text">{t('signUp.termsText')}</p>
+            {/* A new tab keeps what the customer typed in steps 1 and 2. */}
+            <ul className="auth-terms-links">
+              <li><a href={`/${language}/terms`} target="_blank" rel="noopener" className="auth-link">
+                {t('signUp.readTerms')} <span className="visually-hidden">{t('signUp.newTab')}</span></a></li>
+              <li><a href={`/${language}/refund-policy`} target="_blank" rel="noopener" className="auth-link">
+                {t('signUp.readRefund')} <span className="visually-hidden">{t('signUp.newTab')}</span></a></li>
+            </ul>
             <CheckboxField
               name="terms"
               label={t('fields.terms')}
