@@ -71,6 +71,8 @@ async function openPostgres(url: string, max: number, prepared: boolean, connect
 
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
+  // pg_trgm: the trigram indexes of the console's searches (migration 2026_12_05_2300), as on PostgreSQL.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { PGliteDialect } = await import('./pglite-dialect.js');
   let dataDir: string | undefined;
   if (!options.inMemory) {
@@ -81,6 +83,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     ...(dataDir ? { dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers: { 20: (v: string) => BigInt(v) },
+    extensions: { pg_trgm },
   });
   const dialect: Dialect = new PGliteDialect(pglite);
   const db = new Kysely<DB>({ dialect });

@@ -52,6 +52,25 @@ describe('admin coupons and payments', () => {
     expect((await auditOf(t, 'coupon.create')).map((e) => e.target_id)).toEqual([coupon.id, fixed.json().coupon.id]);
   });
 
+  it('searches payments by the customer e-mail, the description, the coupon and the id, each alone', async () => {
+    const { cat, customer, payment } = await buyWithCoupon();
+    const other = await createCustomer(t, 100);
+    const buy = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(other.cookie, {
+      tariff_id: cat.dedicatedMonth.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) });
+    expect(buy.statusCode).toBe(200);
+    const search = async (q: string) => {
+      const res = (await call(t, admin.cookie, 'GET', `/api/v1/admin/payments?q=${encodeURIComponent(q)}`)).json();
+      expect(res.total).toBe(res.items.length);
+      return res.items.map((p: { id: string }) => p.id);
+    };
+    expect(await search(customer.id.slice(0, 13).toUpperCase())).toEqual([payment.id]); // in the e-mail
+    expect(await search('Spring')).toEqual([payment.id]); // the coupon; the other payment has none
+    expect(await search(payment.id)).toEqual([payment.id]);
+    expect(await search(payment.description.slice(2, 12))).toHaveLength(2);
+    expect(await search('%_')).toEqual([]);
+  });
+
   it('lists payments across providers; refunds a balance purchase to the balance once, as a ledger entry', async () => {
     const { customer, payment } = await buyWithCoupon();
     const list = (await call(t, admin.cookie, 'GET', `/api/v1/admin/payments?provider=balance&q=${encodeURIComponent(customer.id.slice(0, 8))}`)).json();
