@@ -37,6 +37,7 @@ import { registerApiKeys } from './modules/api-keys/api-keys.routes.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
 import { registerDashboard } from './modules/dashboard/dashboard.routes.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.routes.js';
+import { registerTelegram } from './modules/telegram/telegram.routes.js';
 import { registerReplacement } from './modules/replacement/replacement.routes.js';
 import { registerLegal } from './modules/legal/legal.routes.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
@@ -114,6 +115,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerAccountSettings(app, ctx, services);
   registerJobs(app, ctx, services);
   registerWebhooks(app, ctx, services);
+  registerTelegram(app, ctx, services);
   registerReplacement(app, services);
   registerCatalog(app, ctx, services);
   registerLedger(app, ctx, services);

@@ -65,6 +65,9 @@ import { RotationService } from './modules/ports/rotation.service.js';
 import { PurchasesRepository } from './modules/purchases/purchases.repository.js';
 import { PurchasesService } from './modules/purchases/purchases.service.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
+import { TelegramBot } from './modules/telegram/telegram-bot.js';
+import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
+import { TelegramService } from './modules/telegram/telegram.service.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ReplacementService } from './modules/replacement/replacement.service.js';
@@ -154,6 +157,10 @@ export function composeServices({ config, database, log }: CompositionBase) {
     db, queue: jobs, notifications, box: webhookSecretBox,
     policy: { allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS },
   });
+  // Telegram: the bot (grammy, or the sandbox without a token) and the notifications it delivers.
+  const telegram = new TelegramService({ db, ports: portsRepository, ledger, rotation, log });
+  const telegramBot = new TelegramBot({ config, db, bus, log, service: telegram, box: webhookSecretBox });
+  const telegramNotifications = new TelegramNotifications({ db, bot: telegramBot, log });
 
   // The operator console's services, every change audited.
   const audit = new AuditLog(db);
@@ -181,6 +188,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,
     rotation, ports, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,
+    telegram, telegramBot, telegramNotifications,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation,
     audit, admin, legal, replacement,

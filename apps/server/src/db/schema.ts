@@ -9,10 +9,11 @@ import type { LiveDashboardTables } from './tables/live-dashboard.js';
 import type { NotificationsTables } from './tables/notifications.js';
 import type { PaymentsTables } from './tables/payments.js';
 import type { PortsTables } from './tables/ports.js';
+import type { TelegramTables } from './tables/telegram.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 
 // The database as Kysely sees it: one interface per area in tables/, joined here.
 export type DB = AccountsTables & AuthTables
   & CatalogTables & PortsTables & LedgerTables & JobsTables & NotificationsTables
   & LiveDashboardTables & PaymentsTables
-  & AdminTables & WebhooksTables & LegalTables;
+  & AdminTables & WebhooksTables & LegalTables & TelegramTables;

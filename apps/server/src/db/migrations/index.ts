@@ -18,6 +18,7 @@ import * as serverTexts from './2026_12_05_1000_server_texts.js';
 import * as legalDocuments from './2026_12_05_1300_legal_documents.js';
 import * as portReplacement from './2026_12_05_1500_port_replacement.js';
 import * as scaleIndexes from './2026_12_05_2300_scale_indexes.js';
+import * as telegram from './2026_12_06_0100_telegram.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_1300_legal_documents': legalDocuments,
   '2026_12_05_1500_port_replacement': portReplacement,
   '2026_12_05_2300_scale_indexes': scaleIndexes,
+  '2026_12_06_0100_telegram': telegram,
 };

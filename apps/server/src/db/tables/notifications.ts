@@ -12,6 +12,8 @@ export interface NotificationsTable {
   unread: Generated<boolean>;
   /** null: no e-mail; 'pending': to be mailed; 'sent': handed to the mailer. */
   email: ColumnType<'pending' | 'sent' | null, 'pending' | 'sent' | null | undefined, 'pending' | 'sent' | null>;
+  /** Telegram (set by a trigger when a linked chat wants this key): 'pending' → 'sent' or 'failed' by one instance. */
+  telegram: ColumnType<'pending' | 'sent' | 'failed' | null, never, 'pending' | 'sent' | 'failed' | null>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 export interface NotificationsTables { notifications: NotificationsTable }

@@ -36,6 +36,7 @@ export async function registerOpenApi(app: App, ctx: AppContext): Promise<void> 
         { name: 'dashboard', description: 'The dashboard summary' },
         { name: 'realtime', description: 'Token for the socket.io connection' },
         { name: 'hosts', description: 'For proxy hosts: traffic ingest' },
+        { name: 'telegram', description: 'Telegram: link a chat with the bot, choose its notifications' },
         { name: 'legal', description: 'The Terms of Service and the Refund Policy' },
       ],
     },

@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.js';
+import { renderNotification, type NotificationParams } from '../notifications/notifications.service.js';
+import type { TelegramBot } from './telegram-bot.js';
+import { languageOf } from './telegram-texts.js';
+
+/** The channel a database trigger announces a notification on when a linked chat wants it (migration 2026_12_05_1200). */
+export const TELEGRAM_CHANNEL = 'cellport_telegram';
+/** A pending message older than this is picked up by the sweep (its NOTIFY was missed: restart, lost listener). */
+const SWEEP_AGE_MS = 60_000;
+
+/**
+ * Sends notifications to linked chats after their transaction committed, in the customer's language now (rendered
+ * from the key and params). Every instance hears the announcement; the conditional update pending → sent lets
+ * exactly one of them send it, as with e-mails (notification-emails.ts). A sweep catches missed announcements.
+ */
+export class TelegramNotifications {
+  constructor(private readonly deps: { db: Database; bot: TelegramBot; log: FastifyBaseLogger }) {}
+
+  async send(notificationId: string): Promise<boolean> {
+    const gateway = this.deps.bot.current();
+    if (!gateway) return false; // no bot here: left pending for the sweep of an instance that has one
+    const { db } = this.deps;
+    const claimed = await db.updateTable('notifications').set({ telegram: 'sent' })
+      .where('id', '=', notificationId).where('telegram', '=', 'pending')
+      .returning(['user_id', 'text_key', 'params']).executeTakeFirst();
+    if (!claimed) return false;
+    const target = await db.selectFrom('telegram_links').innerJoin('users', 'users.id', 'telegram_links.user_id')
+      .select(['telegram_links.chat_id', 'telegram_links.kinds', 'users.language', 'users.is_active'])
+      .where('telegram_links.user_id', '=', claimed.user_id).executeTakeFirst();
+    // Unlinked, or the kind switched off, since the notification was written.
+    if (!target?.is_active || !target.kinds.includes(claimed.text_key)) return false;
+    const text = renderNotification(languageOf(target.language), claimed.text_key, claimed.params as NotificationParams);
+    try {
+      await gateway.send(target.chat_id, text);
+      return true;
+    } catch (err) {
+      this.deps.log.error({ err, notificationId }, 'telegram: sending a notification failed');
+      await db.updateTable('notifications').set({ telegram: 'failed' }).where('id', '=', notificationId).execute();
+      return false;
+    }
+  }
+
+  /** Sends what is still pending after `olderThanMs` (0: everything pending). Returns how many were sent. */
+  async sweep(olderThanMs = SWEEP_AGE_MS): Promise<number> {
+    if (!this.deps.bot.current()) return 0;
+    const rows = await this.deps.db.selectFrom('notifications').select('id').where('telegram', '=', 'pending')
+      .where('created_at', '<=', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000})`)
+      .orderBy('created_at').limit(200).execute();
+    let sent = 0;
+    for (const row of rows) if (await this.send(row.id)) sent++;
+    return sent;
+  }
+}

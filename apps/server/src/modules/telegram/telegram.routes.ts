@@ -1,0 +1,94 @@
+import { timingSafeEqual } from 'node:crypto';
+import { successResponseSchema } from '@cellport/shared/schemas/notifications';
+import {
+  telegramLinkResponseSchema, telegramPreferencesRequestSchema, telegramStatusSchema,
+} from '@cellport/shared/schemas/telegram';
+import type { Services } from '../../composition.js';
+import type { App, AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { currentUser, requireUser } from '../../plugins/session.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
+import { TELEGRAM_WEBHOOK_PATH, type TelegramBot } from './telegram-bot.js';
+import { TELEGRAM_CHANNEL, type TelegramNotifications } from './telegram-notifications.js';
+import { botText } from './telegram-texts.js';
+
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Telegram for customers (issue 16, item 2): link status, a one-time deep link, unlink, the notification kinds;
+ * the bot's webhook; and, after each commit, the notifications a linked chat wants (telegram-notifications.ts).
+ */
+export function registerTelegram(app: App, ctx: AppContext, { telegram, telegramBot, telegramNotifications }: Services): void {
+  const deliveries = telegramNotifications;
+  let unlisten: (() => Promise<void>) | undefined;
+  let sweep: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    // Not awaited: a Bot API that is slow or away must not hold up the server's start (errors are logged).
+    void telegramBot.start();
+    unlisten = await ctx.database.listen(TELEGRAM_CHANNEL, (id) => {
+      deliveries.send(id).catch((err: unknown) => ctx.log.error({ err }, 'telegram: notification failed'));
+    });
+    if (ctx.config.NODE_ENV !== 'test') {
+      sweep = setInterval(() => { deliveries.sweep().catch((err: unknown) => ctx.log.error({ err }, 'telegram: sweep failed')); }, SWEEP_EVERY_MS);
+      sweep.unref();
+    }
+  });
+  app.addHook('onClose', async () => { clearInterval(sweep); await unlisten?.(); await telegramBot.stop(); });
+  app.decorate('telegram', { bot: telegramBot, notifications: deliveries });
+
+  const auth = { onRequest: requireUser, config: { apiKey: true } };
+  const schema = { tags: ['telegram'], security: CUSTOMER_API_SECURITY };
+  const noStore = (reply: { header(name: string, value: string): unknown }) => reply.header('cache-control', 'no-store');
+
+  app.get('/api/v1/telegram', { ...auth, schema: { ...schema, response: { 200: telegramStatusSchema } } }, async (request, reply) => {
+    noStore(reply);
+    return telegram.status(currentUser(request).userId, await telegramBot.state());
+  });
+
+  app.post('/api/v1/telegram/link', {
+    ...auth, config: { apiKey: true, rateLimit: { max: 20, timeWindow: '1 minute' } },
+    schema: { ...schema, response: { 200: telegramLinkResponseSchema } },
+  }, async (request, reply) => {
+    noStore(reply);
+    const bot = await telegramBot.state();
+    if (!bot.available) throw new AppError('SERVICE_UNAVAILABLE', 503, 'The operator has not set up a Telegram bot yet.');
+    if (!bot.username) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Telegram cannot be reached right now. Please try again in a few minutes.');
+    return telegram.createLink(currentUser(request).userId, bot.username);
+  });
+
+  app.delete('/api/v1/telegram', { ...auth, schema: { ...schema, response: { 200: successResponseSchema } } }, async (request) => {
+    const was = await telegram.unlink(currentUser(request).userId);
+    const gateway = telegramBot.current();
+    if (was && gateway) {
+      await gateway.send(was.chatId, botText(was.language, 'unlinked'))
+        .catch((err: unknown) => ctx.log.warn({ err }, 'telegram: telling the chat it was unlinked failed'));
+    }
+    return { success: true };
+  });
+
+  app.put('/api/v1/telegram/preferences', {
+    ...auth, schema: { ...schema, body: telegramPreferencesRequestSchema, response: { 200: telegramStatusSchema } },
+  }, async (request) => {
+    const { userId } = currentUser(request);
+    await telegram.setKinds(userId, request.body.kinds);
+    return telegram.status(userId, await telegramBot.state());
+  });
+
+  // Telegram's calls in webhook mode, proven by the secret token it was given with setWebhook.
+  app.post(TELEGRAM_WEBHOOK_PATH, {
+    config: { crossSite: true, rateLimit: { max: 600, timeWindow: '1 minute' } }, schema: { hide: true },
+  }, async (request, reply) => {
+    const expected = telegramBot.webhookSecret();
+    const given = request.headers['x-telegram-bot-api-secret-token'];
+    if (!expected || typeof given !== 'string' || given.length !== expected.length
+      || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
+      throw new AppError('FORBIDDEN', 403);
+    }
+    await telegramBot.handleWebhook(request.body);
+    return reply.send({ ok: true });
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance { telegram: { bot: TelegramBot; notifications: TelegramNotifications } }
+}
