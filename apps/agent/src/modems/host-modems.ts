@@ -71,6 +71,8 @@ interface HostModem {
   moved: { ip: string; previous: string } | null;
   /** Why the modem's policy routing could not be set up the last time (logged once). */
   routingProblem?: string;
+  /** The modem's policy routing being applied: a look and a recovery never apply it at the same time. */
+  routing?: Promise<void>;
 }
 
 export class IpCollisionError extends Error {
@@ -186,9 +188,14 @@ export class HostModems implements ModemDriver {
   private name(m: HostModem): string { return describeEntry(m.entry, m.index); }
 
   /** Sets up the modem's policy routing when the agent keeps it; a failure is logged (once), naming the modem and the command. */
-  private async route(m: HostModem): Promise<void> {
-    const routing = this.options.policyRouting;
-    if (!routing) return;
+  private route(m: HostModem): Promise<void> {
+    if (!this.options.policyRouting) return Promise.resolve();
+    m.routing = (m.routing ?? Promise.resolve()).then(() => this.applyRouting(m));
+    return m.routing;
+  }
+
+  private async applyRouting(m: HostModem): Promise<void> {
+    const routing = this.options.policyRouting!;
     try {
       const want = modemRouting(m.entry, m.index, routing.firstTable, this.options.interfaces);
       if (!want) return;
