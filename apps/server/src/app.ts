@@ -37,6 +37,7 @@ import { registerApiKeys } from './modules/api-keys/api-keys.routes.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
 import { registerDashboard } from './modules/dashboard/dashboard.routes.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.routes.js';
+import { registerMcp } from './modules/mcp/mcp.routes.js';
 import { registerTelegram } from './modules/telegram/telegram.routes.js';
 import { registerReplacement } from './modules/replacement/replacement.routes.js';
 import { registerLegal } from './modules/legal/legal.routes.js';
@@ -133,6 +134,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerApiKeys(app, ctx, services);
   registerTraffic(app, ctx, services);
   registerDashboard(app, ctx, services);
+  registerMcp(app, ctx, services);
   registerLegal(app, ctx, services);
   registerAuth(app, ctx, services);
   registerDev(app, ctx);

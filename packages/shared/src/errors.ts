@@ -3,6 +3,7 @@ import { AUTH_ERRORS } from './errors/auth.js';
 import { CATALOG_ERRORS } from './errors/catalog.js';
 import { COMMON_ERRORS } from './errors/common.js';
 import { LIVE_DASHBOARD_ERRORS } from './errors/live-dashboard.js';
+import { MCP_ERRORS } from './errors/mcp.js';
 import { PAYMENT_ERRORS } from './errors/payments.js';
 import { WEBHOOK_ERRORS } from './errors/webhooks.js';
 
@@ -17,6 +18,7 @@ export const ERRORS = {
   ...PAYMENT_ERRORS,
   ...ADMIN_ERRORS,
   ...WEBHOOK_ERRORS,
+  ...MCP_ERRORS,
 } as const;
 export type ErrorCode = keyof typeof ERRORS;
 export const isErrorCode = (value: unknown): value is ErrorCode =>

@@ -45,6 +45,11 @@ export class OrderPricing {
   constructor(private readonly orders: OrdersRepository, private readonly catalog: CatalogService, private readonly coupons: CouponsService) {}
 
   async quote(userId: string, input: OrderInput, topUp: bigint | null, lng: Language): Promise<Quote> {
+    return checked(await this.price(userId, input, topUp, lng));
+  }
+
+  /** The same price without the bounds of a payment through an outside provider (a balance purchase has none). */
+  async price(userId: string, input: OrderInput, topUp: bigint | null, lng: Language): Promise<Quote> {
     const coupon = input.coupon?.trim() || null;
     const basket = input.basket ?? (input.modem_id ? { [input.modem_id]: { periods: 1 } } : null);
     if (basket && input.tariff_id) throw new AppError('ORDER_INVALID', 422);
@@ -69,7 +74,7 @@ export class OrderPricing {
         const e = basket[id]!;
         return [id, e.periods !== undefined ? { periods: e.periods } : { days: e.days! }];
       }));
-      return checked({ kind: 'renewal', amount: total - discount, description: `Renewal for ${names.join(', ')}`, details: { ...base, basket: clean }, tariff: null });
+      return { kind: 'renewal', amount: total - discount, description: `Renewal for ${names.join(', ')}`, details: { ...base, basket: clean }, tariff: null };
     }
 
     if (input.tariff_id) {
@@ -95,16 +100,16 @@ export class OrderPricing {
       const discount = coupon
         ? couponDiscount(total, await this.coupons.check(userId, coupon, { tariffIds: [tariff.id], countryIds: [countryId] }))
         : 0n;
-      return checked({
+      return {
         kind: 'purchase', amount: total - discount,
         description: `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`,
         details: { ...base, tariff_id: tariff.id, country_id: countryId, carrier_id: carrierId, region_id: regionId, isShared, rotationInterval, modemCount: count },
         tariff: { period: tariff.period, recurring: tariff.recurring },
-      });
+      };
     }
 
     if (topUp === null) throw new AppError('AMOUNT_INVALID', 422);
-    return checked({ kind: 'topup', amount: topUp, description: renderNotification(lng, 'topup_description', {}), details: base, tariff: null });
+    return { kind: 'topup', amount: topUp, description: renderNotification(lng, 'topup_description', {}), details: base, tariff: null };
   }
 }
 

@@ -1,6 +1,5 @@
 import {
   TRAFFIC_LIMITS, trafficIngestRequestSchema, trafficIngestResponseSchema, trafficQuerySchema, trafficResponseSchema,
-  type TrafficQuery, type TrafficRow,
 } from '@cellport/shared/schemas/traffic';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
 import type { Services } from '../../composition.js';
@@ -9,9 +8,9 @@ import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { hostForKey } from './host-keys.js';
 import { trafficCsv } from './traffic-csv.js';
+import { trafficReport, trafficRows } from './traffic-report.js';
 
 const MAX_BYTES = 9_223_372_036_854_775_807n;
-const DAY_MS = 86_400_000;
 /** Hosts may report the interval in progress, never one further ahead. */
 const FUTURE_SLACK_MS = 60 * 60_000;
 
@@ -43,28 +42,17 @@ export function registerTraffic(app: App, ctx: AppContext, services: Services): 
     return { accepted: await repository.ingest(hostId, samples, TRAFFIC_LIMITS.alignMinutes) };
   });
 
-  const read = async (userId: string, q: TrafficQuery): Promise<TrafficRow[]> => {
-    const from = new Date(q.from);
-    const to = new Date(q.to);
-    if (!(to > from) || to.getTime() - from.getTime() > TRAFFIC_LIMITS.maxRangeDays * DAY_MS) throw new AppError('TRAFFIC_RANGE', 400);
-    return repository.series(userId, { from, to, granularity: q.granularity ?? 'hour', portId: q.port_id });
-  };
-
   app.get('/api/v1/traffic', {
     onRequest: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema, response: { 200: trafficResponseSchema } },
   }, async (request, reply) => {
-    const data = await read(currentUser(request).userId, request.query);
-    let bytesIn = 0n;
-    let bytesOut = 0n;
-    for (const r of data) { bytesIn += BigInt(r.bytesIn); bytesOut += BigInt(r.bytesOut); }
     reply.header('cache-control', 'no-store');
-    return { data, totals: { bytesIn: bytesIn.toString(), bytesOut: bytesOut.toString() } };
+    return trafficReport(repository, currentUser(request).userId, request.query);
   });
 
   app.get('/api/v1/traffic.csv', {
     onRequest: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema },
   }, async (request, reply) => {
-    const rows = await read(currentUser(request).userId, request.query);
+    const rows = await trafficRows(repository, currentUser(request).userId, request.query);
     const day = (iso: string) => iso.slice(0, 10);
     reply.header('content-type', 'text/csv; charset=utf-8').header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="traffic-${day(request.query.from)}-${day(request.query.to)}.csv"`);

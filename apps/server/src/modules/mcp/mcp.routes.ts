@@ -1,0 +1,94 @@
+import { isLanguage } from '@cellport/shared';
+import { MCP_PATH } from '@cellport/shared/schemas/mcp';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../composition.js';
+import type { App, AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { requestLanguage } from '../catalog/request-language.js';
+import { paymentRateLimit } from '../payments/payment-rate-limit.js';
+import { errorMessage } from './mcp-errors.js';
+import { createMcpServer } from './mcp-tools.js';
+
+/** JSON-RPC's "server error" range; -32001 is the SDK's and the clients' usual code for a refused credential. */
+const UNAUTHORIZED_RPC = -32001;
+
+const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
+
+const rpcError = (code: number, message: string, data?: Record<string, unknown>) =>
+  ({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null });
+
+/**
+ * The MCP server for AI agents (issue 16, decision 022): Streamable HTTP at POST /mcp, stateless (each request
+ * gets its own server and transport, so any instance answers any request), JSON answers rather than SSE streams.
+ * Only an API key authenticates (`Authorization: Bearer cpk_…`); the session cookie does not, so no browser page can
+ * drive it, which is why it accepts cross-site callers (MCP inspectors, desktop apps).
+ */
+export function registerMcp(app: App, ctx: AppContext, services: Services): void {
+  const { max, timeWindow, keyGenerator } = paymentRateLimit(ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE).rateLimit;
+  // buy_ports and renew_ports count against the payment routes' limit, per customer.
+  const paymentLimit = app.createRateLimit({ max, timeWindow, keyGenerator });
+
+  /** Resolves the bearer key into request.user (replacing any cookie session) or answers 401. */
+  async function requireApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const auth = request.headers.authorization;
+    const user = auth?.startsWith('Bearer ') ? await services.apiKeys.resolve(auth.slice(7).trim()) : null;
+    request.user = user;
+    if (!user) {
+      const message = errorMessage(requestLanguage(request), 'API_KEY_REQUIRED');
+      await reply.code(401).header('www-authenticate', 'Bearer realm="cellport", error="invalid_token"')
+        .header('cache-control', 'no-store').send(rpcError(UNAUTHORIZED_RPC, message, { code: 'API_KEY_REQUIRED' }));
+    }
+  }
+
+  app.post(MCP_PATH, {
+    onRequest: requireApiKey,
+    // Per customer: an agent's requests, each tool call one request. bodyLimit stays the app's 1 MB.
+    config: { crossSite: true, rateLimit: { max: 600, timeWindow: '1 minute', keyGenerator: (r) => r.user?.userId ?? r.ip } },
+    schema: {
+      hide: true,
+      summary: 'MCP (Model Context Protocol) over Streamable HTTP, for AI agents',
+      description: 'JSON-RPC 2.0 messages of the Model Context Protocol; authenticate with an API key as bearer. '
+        + 'See "Connect an AI agent (MCP)" on the Documentation page.',
+    },
+  }, async (request, reply) => {
+    const user = request.user!;
+    const stored = await services.invoices.customerLanguage(user.userId);
+    const lng = isLanguage(stored) ? stored : requestLanguage(request);
+    const server = createMcpServer(ctx, services, {
+      userId: user.userId, lng, log: request.log,
+      async checkPaymentLimit() {
+        const limit = await paymentLimit(request);
+        if (!limit.isAllowed && limit.isExceeded) throw new AppError('RATE_LIMITED', 429, undefined, { retryAfter: limit.ttlInSeconds });
+      },
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      // The transport reads Accept, Content-Type and the MCP headers; the body is Fastify's, already parsed.
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (HOP_BY_HOP.has(name) || value === undefined) continue;
+        headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const response = await transport.handleRequest(
+        new Request(new URL(MCP_PATH, ctx.config.publicUrl), { method: 'POST', headers }),
+        { parsedBody: request.body, authInfo: { token: '', clientId: user.userId, scopes: [] } },
+      );
+      reply.code(response.status).header('cache-control', 'no-store');
+      response.headers.forEach((value, name) => { reply.header(name, value); });
+      const body = await response.text();
+      return reply.send(body === '' ? undefined : body);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE). Clients read 405 as "none".
+  app.route({
+    method: ['GET', 'DELETE'], url: MCP_PATH, onRequest: requireApiKey, config: { crossSite: true },
+    schema: { hide: true },
+    handler: async (_request, reply) => reply.code(405).header('allow', 'POST')
+      .send(rpcError(-32000, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.')),
+  });
+}
