@@ -6,11 +6,12 @@ import { useMe } from './api/get-me';
 import { PasswordCard } from './components/password-card';
 import { ProfileCard } from './components/profile-card';
 import { SessionsCard } from './components/sessions-card';
+import { TelegramCard } from './components/telegram-card';
 import { TwoFactorCard } from './components/two-factor-card';
 import { WebhooksCard } from './components/webhooks-card';
 import './account.css';
 
-/** Account settings: profile, password, two-factor sign-in, saved cards, active sessions, webhooks. */
+/** Account settings: profile, password, two-factor sign-in, saved cards, active sessions, webhooks, Telegram. */
 export default function AccountPage() {
   const { t } = useT(['account', 'common', 'validation', 'errors']);
   const me = useMe();
@@ -30,6 +31,7 @@ export default function AccountPage() {
         <SavedCardsSection className="account-card account-card--wide" />
         <SessionsCard />
         <WebhooksCard />
+        <TelegramCard />
       </div>
     </section>
   );
