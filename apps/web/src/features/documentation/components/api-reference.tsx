@@ -1,3 +1,5 @@
+import { docsOperationKey } from '@cellport/shared/docs-keys';
+import type { TFunction } from 'i18next';
 import { useT } from '../../../lib/i18n';
 import { Spinner } from '../../../components/ui/spinner';
 import { Button } from '../../../components/ui/button';
@@ -31,25 +33,33 @@ function FieldTable({ caption, fields, showIn }: { caption: string; fields: Arra
   );
 }
 
+/**
+ * The OpenAPI document stays in English; what the reader sees comes from the docs locale (issue 14, item 4): each
+ * operation's summary by its key, each response by its status. An operation the locale does not know shows its path
+ * alone (docs-locales.test.ts on the server fails for such a route).
+ */
+const opSummary = (t: TFunction, op: Operation) => t(`reference.operations.${docsOperationKey(op.method, op.path)}`, { defaultValue: '' });
+const statusText = (t: TFunction, status: string) => t(`reference.statuses.${status}`, { defaultValue: t('reference.statuses.other') });
+
 function OperationItem({ op }: { op: Operation }) {
   const { t } = useT('docs');
+  const summary = opSummary(t, op);
   return (
     <details className="docs-op" id={op.id}>
       <summary>
         <span className={`docs-method docs-method--${op.method.toLowerCase()}`}>{op.method}</span>
         <code className="docs-op__path">{op.path}</code>
-        <span className="docs-op__summary">{op.summary}</span>
+        {summary ? <span className="docs-op__summary">{summary}</span> : null}
         {op.bearer ? <span className="docs-badge">{t('reference.apiKey')}</span> : null}
       </summary>
       <div className="docs-op__body">
-        {op.description ? <p>{op.description}</p> : null}
         {op.parameters.length ? <FieldTable caption={t('reference.parameters')} fields={op.parameters} showIn /> : null}
         {op.body.length ? <FieldTable caption={t('reference.body')} fields={op.body} /> : null}
         {op.responses.length ? (
           <>
             <h4 className="docs-op__heading">{t('reference.responses')}</h4>
             <ul className="docs-responses">
-              {op.responses.map((r) => <li key={r.status}><code>{r.status}</code> {r.description}</li>)}
+              {op.responses.map((r) => <li key={r.status}><code>{r.status}</code> {statusText(t, r.status)}</li>)}
             </ul>
           </>
         ) : null}
@@ -73,8 +83,8 @@ export function ApiReference() {
     const rest = groups.find((g) => g.tag === 'other');
     const group = (g: (typeof groups)[number]) => (
       <section key={g.tag} className="docs-group" aria-labelledby={`docs-tag-${g.tag}`}>
-        <h3 id={`docs-tag-${g.tag}`} className="docs-group__title">{g.tag}</h3>
-        {g.description ? <p className="docs-muted">{g.description}</p> : null}
+        <h3 id={`docs-tag-${g.tag}`} className="docs-group__title">{t(`reference.tags.${g.tag}.title`, { defaultValue: g.tag })}</h3>
+        <p className="docs-muted">{t(`reference.tags.${g.tag}.description`, { defaultValue: '' })}</p>
         {g.operations.map((op) => <OperationItem key={op.id} op={op} />)}
       </section>
     );

@@ -11,7 +11,9 @@ export function ExamplesCard() {
   const [active, setActive] = useState<ExampleLanguage>('curl');
   const id = useId();
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
-  const examples = apiExamples(location.origin)[active];
+  const examples = apiExamples(location.origin, {
+    key: t('examples.comments.key'), list: t('examples.comments.list'), rotate: t('examples.comments.rotate'), tooSoon: t('examples.comments.tooSoon'),
+  })[active];
   const onKey = (event: KeyboardEvent) => {
     const at = EXAMPLE_LANGUAGES.indexOf(active);
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;

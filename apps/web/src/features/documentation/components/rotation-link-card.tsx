@@ -6,7 +6,9 @@ import { CodeBlock } from './code-block';
 /** What the rotation link is, how to call it from a script or a router, and the once-a-minute limit. */
 export function RotationLinkCard() {
   const { t } = useT(['docs', 'common']);
-  const examples = rotationLinkExamples(location.origin);
+  const examples = rotationLinkExamples(location.origin, {
+    answer: t('rotation.comments.answer'), cron: t('rotation.comments.cron'), router: t('rotation.comments.router'),
+  });
   return (
     <section className="card docs-section" aria-labelledby="docs-rotation-title">
       <h2 id="docs-rotation-title" className="docs-section__title">{t('rotation.title')}</h2>
