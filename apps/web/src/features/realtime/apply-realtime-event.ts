@@ -38,7 +38,9 @@ export function applyRealtimeEvent<K extends RealtimeEventName>(
       return;
     case 'notification':
       useAppStore.getState().upsertNotification(payload as RealtimeEvents['notification']);
-      invalidate(QUERY_KEYS.dashboard);
+      // A notification may be about a port that changed where no 'modem' event reaches (moved to another modem,
+      // renewed, expired): the port list is refetched too (the server keeps it in memory).
+      invalidate(QUERY_KEYS.dashboard, QUERY_KEYS.modems);
       return;
     case 'payment':
       if (queryClient) paymentsStore(queryClient).addOrUpdate(payload as RealtimeEvents['payment']);

@@ -42,6 +42,11 @@ export const adminModemSchema = z.object({
   /** Minutes, shared modems only (one schedule for everyone on it); null for dedicated. */
   rotationInterval: z.nullable(z.number()),
   lastRotatedAt: z.nullable(isoDate),
+  /**
+   * In maintenance since (issue 15, item 6): its ports moved to another modem; not sold until an operator returns it
+   * (POST /admin/modems/:id/return-to-service). Null when in service.
+   */
+  maintenanceSince: z.optional(z.nullable(isoDate)),
   /** Who uses it now: its ports that are not released. */
   users: z.array(modemUserSchema),
 });

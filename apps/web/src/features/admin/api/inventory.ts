@@ -30,6 +30,8 @@ export const useModems = (query: ModemsQuery) =>
   });
 export const createModem = (body: ModemRequest) => adminPost<ModemResponse>('/modems', body);
 export const updateModem = ({ id, ...body }: ModemPatchRequest & { id: string }) => adminPatch<ModemResponse>(`/modems/${id}`, body);
+/** POST /admin/modems/:id/return-to-service: a modem in maintenance (its ports were moved off it) is for sale again. */
+export const returnModemToService = (id: string) => adminPost<{ ok: true }>(`/modems/${id}/return-to-service`);
 
 /** POST /admin/modems/import with the CSV text; valid rows go in, the report covers every row. */
 export const importModems = (csv: string) => adminPost<ModemImportResponse>('/modems/import', { csv });

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
 import { useAdminCatalog } from '../api/catalog';
-import { updateModem, useHosts, useModems, useStock } from '../api/inventory';
+import { returnModemToService, updateModem, useHosts, useModems, useStock } from '../api/inventory';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { HostsPanel } from '../components/hosts-panel';
@@ -62,6 +62,7 @@ function ModemsPanel() {
     (m: AdminModem) => updateModem({ id: m.id, retired: !m.retired }),
     { successKey: (_r, m) => (m.retired ? 'inventory.restored' : 'inventory.retired'), onSuccess: () => setRetiring(null) },
   );
+  const backInService = useAdminMutation((m: AdminModem) => returnModemToService(m.id), { successKey: 'inventory.returnedToService' });
   const filter = (patch: Partial<ModemsQuery>) => setQuery((q) => ({ ...q, ...patch, page: 1 }));
   const ready = hosts.data && catalog.data;
   return (
@@ -100,7 +101,8 @@ function ModemsPanel() {
                       <td>{names.country(m.countryId)} · {names.carrier(m.carrierId)}{m.regionId ? ` · ${names.region(m.regionId)}` : ''}
                         <span className="admin-muted"> · {m.isShared ? t('sharedSlots', { used: m.usedSlots, capacity: m.capacity }) : t('dedicated')}</span></td>
                       <td>{m.retired ? <StatusBadge tone="neutral">{t('modemStatus.retired')}</StatusBadge>
-                        : m.online ? <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge> : <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>}</td>
+                        : m.online ? <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge> : <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>}
+                        {m.maintenanceSince && !m.retired ? <> <StatusBadge tone="warn">{t('modemStatus.maintenance')}</StatusBadge></> : null}</td>
                       <td>{m.users.length === 0 ? <span className="admin-muted">{t('inventory.free')}</span> : (
                         <ul className="admin-plain-list">
                           {m.users.map((u) => <li key={u.portId}><Link href={`/customers/${u.userId}`}>{u.email}</Link> <span className="admin-muted">({u.portName})</span></li>)}
@@ -108,6 +110,10 @@ function ModemsPanel() {
                       )}</td>
                       <td className="admin-actions">
                         <Button size="sm" variant="secondary" disabled={!ready} onClick={() => setEditing(m)} aria-label={t('inventory.editModemNamed', { imei: m.imei })}>{t('actions.edit')}</Button>
+                        {m.maintenanceSince && !m.retired ? (
+                          <Button size="sm" variant="secondary" busy={backInService.isPending && backInService.variables?.id === m.id} onClick={() => backInService.mutate(m)}
+                            aria-label={t('inventory.returnToServiceNamed', { imei: m.imei })}>{t('inventory.returnToService')}</Button>
+                        ) : null}
                         <Button size="sm" variant={m.retired ? 'secondary' : 'danger'} onClick={() => setRetiring(m)} aria-label={t(m.retired ? 'inventory.restoreNamed' : 'inventory.retireNamed', { imei: m.imei })}>
                           {m.retired ? t('inventory.restore') : t('inventory.retire')}
                         </Button>

@@ -39,6 +39,8 @@ export function OverviewPage() {
                 hint={t('overview.balanceSpendingHint', { count: data.balanceSpending.count })} />
               <Stat label={t('overview.activePorts')} value={count(data.activePorts, language)} />
               <Stat label={t('overview.freeStock')} value={count(data.freeStock, language)} />
+              <Stat label={t('overview.replacementsQueued')} value={count(data.replacements.queued, language)}
+                hint={t('overview.replacementsHint', { count: data.replacements.maintenance })} />
               <Stat label={t('overview.expiringThisWeek')} value={count(data.expiringThisWeek.count, language)} />
               <Stat label={t('overview.customers')} value={count(data.customers.total, language)} hint={t('overview.newCustomers', { count: data.customers.newInPeriod })} />
             </div>

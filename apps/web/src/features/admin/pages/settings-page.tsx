@@ -1,4 +1,5 @@
 import type { AdminSettingsResponse } from '@cellport/shared/schemas/admin/settings';
+import { REPLACEMENT_LIMITS } from '@cellport/shared/schemas/replacement';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
@@ -25,11 +26,18 @@ function SettingsView({ data }: { data: AdminSettingsResponse }) {
   const { t } = useT('admin');
   const [docUrl, setDocUrl] = useState(data.documentationUrl ?? '');
   const [receiver, setReceiver] = useState(data.paypal.receiverOverridden ? data.paypal.receiverEmail : '');
+  const [afterMinutes, setAfterMinutes] = useState(String(data.replacementAfterMinutes));
   const [touched, setTouched] = useState(false);
-  useEffect(() => { setDocUrl(data.documentationUrl ?? ''); setReceiver(data.paypal.receiverOverridden ? data.paypal.receiverEmail : ''); }, [data]);
+  useEffect(() => {
+    setDocUrl(data.documentationUrl ?? ''); setReceiver(data.paypal.receiverOverridden ? data.paypal.receiverEmail : '');
+    setAfterMinutes(String(data.replacementAfterMinutes));
+  }, [data]);
   const save = useAdminMutation(updateSettings, { successKey: 'settings.saved' });
   const urlOk = !docUrl.trim() || /^https?:\/\/[^\s]+$/.test(docUrl.trim());
   const emailOk = !receiver.trim() || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(receiver.trim());
+  const minutes = Number(afterMinutes.trim().replace(',', '.'));
+  const minutesOk = afterMinutes.trim() !== '' && Number.isFinite(minutes)
+    && minutes >= REPLACEMENT_LIMITS.afterMinutesMin && minutes <= REPLACEMENT_LIMITS.afterMinutesMax;
   const isSet = (value: boolean) => (value ? <StatusBadge tone="ok">{t('settings.set')}</StatusBadge> : <StatusBadge tone="neutral">{t('settings.notSet')}</StatusBadge>);
   return (
     <>
@@ -59,8 +67,8 @@ function SettingsView({ data }: { data: AdminSettingsResponse }) {
         onSubmit={(e) => {
           e.preventDefault();
           setTouched(true);
-          if (!urlOk || !emailOk) return;
-          save.mutate({ documentationUrl: docUrl.trim() || null, paypalReceiverEmail: receiver.trim() || null });
+          if (!urlOk || !emailOk || !minutesOk) return;
+          save.mutate({ documentationUrl: docUrl.trim() || null, paypalReceiverEmail: receiver.trim() || null, replacementAfterMinutes: minutes });
         }}
       >
         <h2 id="settings-editable">{t('settings.editable')}</h2>
@@ -69,6 +77,8 @@ function SettingsView({ data }: { data: AdminSettingsResponse }) {
           error={touched && !emailOk ? t('settings.emailError') : undefined} />
         <TextField label={t('settings.documentationUrl')} type="url" value={docUrl} onChange={(e) => setDocUrl(e.target.value)}
           hint={t('settings.documentationUrlHint')} error={touched && !urlOk ? t('settings.urlError') : undefined} />
+        <TextField label={t('settings.replacementAfter')} inputMode="decimal" value={afterMinutes} onChange={(e) => setAfterMinutes(e.target.value)}
+          hint={t('settings.replacementAfterHint')} error={touched && !minutesOk ? t('settings.minutesError') : undefined} />
         <Button type="submit" busy={save.isPending}>{t('actions.save')}</Button>
       </form>
     </>

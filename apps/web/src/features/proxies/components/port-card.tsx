@@ -8,6 +8,7 @@ import { AutoRenewSwitch } from './auto-renew-switch';
 import { CredentialRow } from './credential-row';
 import { CredentialsDialog } from './credentials-dialog';
 import { RenameDialog } from './rename-dialog';
+import { ReplaceDialog } from './replace-dialog';
 import { RotateControl } from './rotate-control';
 import { RotationIntervalSelect } from './rotation-interval-select';
 import { RotationLinkControl } from './rotation-link-control';
@@ -15,7 +16,7 @@ import { StatusBadge } from './status-badge';
 import { TryIt } from './try-it';
 import { WhitelistDialog } from './whitelist-dialog';
 
-type Editing = 'rename' | 'credentials' | 'whitelist' | null;
+type Editing = 'rename' | 'credentials' | 'whitelist' | 'replace' | null;
 
 /** Everything about one port: where it is, how to connect, and its controls. */
 export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boolean; rotationTags: readonly RotationTag[] }) {
@@ -67,12 +68,14 @@ export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boo
           <Button variant="secondary" size="sm" onClick={() => setEditing('rename')} aria-label={t('rename.for', { name: port.modem_name })}>{t('rename.button')}</Button>
           <Button variant="secondary" size="sm" onClick={() => setEditing('credentials')}>{t('credentials.button')}</Button>
           <Button variant="secondary" size="sm" onClick={() => setEditing('whitelist')}>{t('whitelist.button', { count: port.whitelist.length })}</Button>
+          <Button variant="secondary" size="sm" onClick={() => setEditing('replace')} disabled={port.status === 'expired'} data-testid="replace-modem">{t('replace.button')}</Button>
         </div>
       </div>
 
       {editing === 'rename' ? <RenameDialog port={port} open onClose={() => setEditing(null)} /> : null}
       {editing === 'credentials' ? <CredentialsDialog port={port} open onClose={() => setEditing(null)} /> : null}
       {editing === 'whitelist' ? <WhitelistDialog port={port} open onClose={() => setEditing(null)} /> : null}
+      {editing === 'replace' ? <ReplaceDialog port={port} open onClose={() => setEditing(null)} /> : null}
     </article>
   );
 }
