@@ -121,6 +121,18 @@ describe('customer pages', () => {
     // A paid top-up, so Purchases has the row the issue found titled 'kind.topup' with '0 ports'.
     const pending = await post(page, '/payment/crypto/pending', { coin: 'usdt', amount: '25' });
     await post(page, `/pending-payments/${pending.data._id}/simulate`, {});
+    // Item 3: a port bought in English reads in the page's language on Purchases (its description is rendered from
+    // the tariff's and country's names when read, not stored in the buyer's words).
+    const get = async <T>(path: string) => (await page.context().request.get(`${server.url}/api/v1${path}`)).json() as Promise<T>;
+    const tariffs = await get<Array<{ _id: string; country_id: string; carrier_id: string | null; region_id: string | null;
+      isShared: boolean; rotationInterval: number; name: Record<Language, string> }>>('/tariffs');
+    const tariff = tariffs.find((x) => !x.isShared) ?? tariffs[0]!;
+    const country = (await get<Array<{ _id: string; names: Record<Language, string> }>>('/countries'))
+      .find((c) => c._id === tariff.country_id)!;
+    await post(page, '/payment/balance/buy?lng=en', {
+      tariff_id: tariff._id, country_id: tariff.country_id, carrier_id: tariff.carrier_id, region_id: tariff.region_id,
+      isShared: tariff.isShared, rotationInterval: tariff.rotationInterval, modemCount: 1,
+    });
 
     for (const lng of languages) {
       for (const path of customerPages) {
@@ -137,6 +149,12 @@ describe('customer pages', () => {
       const topUp = page.getByTestId('purchase-row').filter({ hasText: t(lng, 'purchases:kind.topup') });
       await topUp.first().waitFor();
       await expect.poll(() => topUp.first().locator('td').nth(2).textContent()).toBe('—');
+      // Item 3: the descriptions the server wrote, in the page's language.
+      expect(await topUp.first().textContent()).toContain(t(lng, 'notifications:topup_description'));
+      const bought = page.getByTestId('purchase-row').filter({
+        hasText: t(lng, 'notifications:purchase_description', { country: country.names[lng], tariff: tariff.name[lng], count: 1 }),
+      });
+      await bought.first().waitFor();
       await shot(page, `${lng}-purchases-top-up`);
     }
   }, 240_000);

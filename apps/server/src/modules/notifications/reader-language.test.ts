@@ -111,6 +111,10 @@ describe('server-made texts in the reader language', () => {
       expect([invoice.description, invoice.lines[0].description]).toEqual([expected[l], expected[l]]);
     }
     expect(await notificationTexts(c, 'en')).toEqual(['Payment of $25.00 received: Account top-up']);
+    // A pending payment's description too.
+    const pending = await t.app.inject({ method: 'POST', url: '/api/v1/payment/crypto/pending', ...json(c.cookie, { coin: 'usdt', amount: '10' }) });
+    expect(pending.statusCode, pending.body).toBe(200);
+    for (const l of LANGS) expect((await read(c, '/api/v1/pending-payments', l)).data[0].description).toBe(expected[l]);
     expect(await notificationTexts(c, 'ru')).toEqual(['Получен платёж $25.00: Пополнение баланса']);
     expect(await notificationTexts(c, 'cn')).toEqual(['已收到付款 $25.00：账户充值']);
   });

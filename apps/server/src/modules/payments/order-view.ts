@@ -1,7 +1,9 @@
+import type { Language } from '@cellport/shared';
 import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/payments';
 import type { Selectable } from 'kysely';
 import type { LocalizedNames } from '../../db/tables/catalog.js';
 import type { PaymentOrdersTable } from '../../db/tables/payments.js';
+import { renderStored } from '../notifications/server-texts.js';
 
 export type OrderRow = Selectable<PaymentOrdersTable>;
 
@@ -12,20 +14,23 @@ export interface OrderNames {
   ports: Array<{ id: string; name: string }>;
 }
 
-/** The orders as the API shows them (spec §3 Payment), with the names the crypto modal needs. */
-export function ordersToApi(rows: OrderRow[], { tariffs, countries, ports }: OrderNames): PendingPayment[] {
+/**
+ * The orders as the API shows them (spec §3 Payment), with the names the crypto modal needs; the description and
+ * country in the reader's `language` when given (issue 14, item 3), else in the order's.
+ */
+export function ordersToApi(rows: OrderRow[], { tariffs, countries, ports }: OrderNames, language?: Language): PendingPayment[] {
   return rows.map((r) => {
     const d = r.details;
     const tariff = tariffs.find((t) => t.id === d.tariff_id);
     const country = countries.find((c) => c.id === d.country_id);
-    const lng = r.language as 'en' | 'ru' | 'cn';
+    const lng = language ?? (r.language as Language);
     return {
       _id: r.id, provider: r.provider, kind: r.kind, status: r.status,
       tariff_id: d.tariff_id, country_id: d.country_id, carrier_id: d.carrier_id, region_id: d.region_id,
       isShared: d.isShared, rotationInterval: d.rotationInterval, basket: d.basket, modemCount: d.modemCount, coupon: d.coupon,
       amount: r.amount.toString(),
       received: (r.coin === 'btc' ? r.received : r.received).toString(),
-      description: r.description,
+      description: language ? renderStored(language, r.description_text, r.description) : r.description,
       country: country ? { country_code: country.code } : null,
       tariffName: tariff ? tariff.names : null,
       countryName: country ? (country.names[lng] || country.names.en) : null,

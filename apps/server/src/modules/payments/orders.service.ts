@@ -49,10 +49,10 @@ export class OrdersService {
     return row;
   }
 
-  /** The orders as the API shows them (spec §3 Payment). */
-  async view(rows: OrderRow[], q?: Database | Tx): Promise<PendingPayment[]> {
+  /** The orders as the API shows them (spec §3 Payment), described in the reader's `language` when given. */
+  async view(rows: OrderRow[], q?: Database | Tx, language?: Language): Promise<PendingPayment[]> {
     if (!rows.length) return [];
-    return ordersToApi(rows, await this.repo.names(rows, q));
+    return ordersToApi(rows, await this.repo.names(rows, q), language);
   }
 
   async cryptoView(row: OrderRow, q?: Database | Tx): Promise<CryptoPayment> {
@@ -65,8 +65,8 @@ export class OrdersService {
     return payment!;
   }
 
-  async pendingView(userId: string): Promise<PendingPayment[]> {
-    return this.view(await this.repo.pending(userId));
+  async pendingView(userId: string, language?: Language): Promise<PendingPayment[]> {
+    return this.view(await this.repo.pending(userId), undefined, language);
   }
 
   /** The customer's active pending crypto payment, if any. */

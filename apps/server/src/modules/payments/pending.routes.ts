@@ -3,6 +3,7 @@ import {
 } from '@cellport/shared/schemas/payments';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { askedLanguage } from '../catalog/request-language.js';
 import type { OrdersService } from './orders.service.js';
 import type { PaymentRateLimit } from './payment-rate-limit.js';
 import type { PaymentSimulation } from './simulate-payment.js';
@@ -14,7 +15,8 @@ export function registerPendingRoutes(app: App, deps: { orders: OrdersService; s
   app.get('/api/v1/pending-payments', { onRequest: requireUser, schema: { response: { 200: pendingPaymentsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { data: await orders.pendingView(currentUser(request).userId) };
+      // Descriptions in the language the page asks for (Accept-Language), else as the order was written.
+      return { data: await orders.pendingView(currentUser(request).userId, askedLanguage(request) ?? undefined) };
     });
 
   app.delete('/api/v1/pending-payments/:id',
