@@ -20,6 +20,9 @@ import { copyTemplateDatabase } from './template-db.js';
 // dongles registers them (the heartbeat's inventory), an operator adds both through the console API (POST
 // /admin/hosts/:id/modems, nobody types an IMEI), a customer buys one from the balance, and a rotation through the
 // customer API changes the IP that the echo server sees through the customer's proxy port.
+// Second half (item 6): the bought dongle goes down, the agent's health checks (every second here) report it offline,
+// and within the operator's replacement time (3 s here) the port moves to the other dongle with the same login and
+// password; the customer is told, and the echo then sees the other dongle's IP through the port.
 
 const root = new URL('../../../', import.meta.url).pathname;
 const IMEI_A = '867123456789012';
@@ -109,6 +112,7 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
         PATH: process.env.PATH, CELLPORT_SERVER_URL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`,
         CELLPORT_HOST_KEY: key, AGENT_DATA_DIR: join(agentDir, 'data'), AGENT_MODEMS: modemsFile, AGENT_IP_ECHO_URLS: echo.url,
         AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
+        AGENT_HEALTH_INTERVAL_SECONDS: '1', AGENT_HEALTH_TIMEOUT_SECONDS: '5',
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -176,5 +180,36 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
     expect(await seen()).toEqual({ status: 200, body: after });
     const listed = await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(customer.cookie) });
     expect(listed.json()[0]).toMatchObject({ IMEI: port.IMEI, ext_ip: after });
-  }, 120_000);
+
+    // The operator replaces a port whose modem has been offline for 3 s (a short setting for the test).
+    const setting = await call(t, operator.cookie, 'PATCH', '/api/v1/admin/settings', { replacementAfterMinutes: 0.05 });
+    expect(setting.statusCode, setting.body).toBe(200);
+    // The bought dongle goes away: its API refuses connections and nothing gets through it.
+    const other = dongle === one ? two : one;
+    dongle.connection = 902;
+    await dongle.down();
+    const wentOffline = await until(async () => {
+      const m = await t.ctx.db.selectFrom('modems').select(['health', 'health_changed_at']).where('imei', '=', port.IMEI).executeTakeFirstOrThrow();
+      return m.health === 'offline' ? m.health_changed_at : undefined;
+    }, 'the agent to report the dongle offline');
+    // The replacement job (run as each instance's job runner would) moves the port once the 3 s have passed.
+    const moved = await until(async () => {
+      await t.app.jobs.runDueJobs();
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(customer.cookie) });
+      const now = (res.json() as Array<{ _id: string; IMEI: string; http_port: number; login: string; password: string; ext_ip: string; expiresAt: string }>)
+        .find((p) => p._id === port._id);
+      return now && now.IMEI !== port.IMEI ? now : undefined;
+    }, 'the port to move to the other dongle');
+    expect(Date.now() - wentOffline!.getTime()).toBeGreaterThanOrEqual(3_000);
+    expect(moved).toMatchObject({ IMEI: port.IMEI === IMEI_A ? IMEI_B : IMEI_A, login: port.login, password: port.password, ext_ip: other.publicIp });
+    const old = await t.ctx.db.selectFrom('modems').select('maintenance_since').where('imei', '=', port.IMEI).executeTakeFirstOrThrow();
+    expect(old.maintenance_since).not.toBeNull();
+    const told = await t.ctx.db.selectFrom('notifications').select('text_key').where('user_id', '=', customer.id).execute();
+    expect(told.map((n) => n.text_key)).toContain('port_replaced_offline');
+    // The agent serves the port on the other dongle with the same credentials: the echo sees that dongle's IP.
+    expect(await until(async () => {
+      const r = await throughProxy(moved.http_port, port.login, port.password, echo.url).catch(() => null);
+      return r?.status === 200 && r.body === other.publicIp ? r.body : undefined;
+    }, 'traffic through the port to leave from the other dongle')).toBe(other.publicIp);
+  }, 180_000);
 });
