@@ -98,9 +98,7 @@ function LegalEditor({ kind, language, versions }: { kind: LegalDocumentKind; la
                   <td>{dateTime(v.createdAt, uiLanguage)}</td>
                   <td>{author(v)}</td>
                   <td>
-                    <Button size="sm" variant="link" onClick={() => setText(v.body)} aria-label={t('legal.loadNamed', { version: v.version })}>
-                      {t('legal.load')}
-                    </Button>
+                    <Button size="sm" variant="link" onClick={() => setText(v.body)}>{t('legal.loadNamed', { version: v.version })}</Button>
                   </td>
                 </tr>
               ))}
