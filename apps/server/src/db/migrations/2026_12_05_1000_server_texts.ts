@@ -13,7 +13,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter table payments add column description_text jsonb;
     alter table payment_orders add column description_text jsonb;
     alter table invoices add column description_text jsonb;
+  `.execute(db);
+  await fillServerTexts(db);
+}
 
+/** The fill of old rows, on its own so a test can run it on rows written the old way. Idempotent. */
+export async function fillServerTexts(db: Kysely<unknown>): Promise<void> {
+  await sql`
     update payments set description_text = '{"key":"topup_description"}'::jsonb
       where kind = 'topup' and description = 'Account top-up';
     update payments set description_text = jsonb_build_object('key', 'renewal_description',

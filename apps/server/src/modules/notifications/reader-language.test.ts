@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { fillServerTexts } from '../../db/migrations/2026_12_05_1000_server_texts.js';
+import { issueInvoice } from '../invoices/invoices.service.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { NotificationsService } from './notifications.service.js';
 
@@ -117,5 +121,38 @@ describe('server-made texts in the reader language', () => {
     for (const l of LANGS) expect((await read(c, '/api/v1/pending-payments', l)).data[0].description).toBe(expected[l]);
     expect(await notificationTexts(c, 'ru')).toEqual(['Получен платёж $25.00: Пополнение баланса']);
     expect(await notificationTexts(c, 'cn')).toEqual(['已收到付款 $25.00：账户充值']);
+  });
+
+  it('the migration gives rows written the old way (English words around localized names) their texts', async () => {
+    const c = await createCustomer(t, 0, 'en');
+    const db = t.ctx.db;
+    const old = [
+      { kind: 'topup' as const, description: 'Account top-up', tariff_id: null, modem_count: 0 },
+      { kind: 'renewal' as const, description: 'Renewal for Proxy 7', tariff_id: null, modem_count: 1 },
+      { kind: 'purchase' as const, description: '4G United States Dedicated · Week - 2x port', tariff_id: cat.dedicatedWeek.id, modem_count: 2 },
+    ];
+    for (const [i, p] of old.entries()) {
+      const id = randomUUID();
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('payments').values({
+          id, user_id: c.id, provider: 'balance', kind: p.kind, status: 'completed', amount: 1_000_000n, discount: 0n,
+          description: p.description, modem_count: p.modem_count, tariff_id: p.tariff_id, coupon: null, coupon_id: null,
+          created_at: new Date(Date.UTC(2026, 0, 1 + i)),
+        }).execute();
+        await issueInvoice(tx, id, [{ description: p.description, quantity: 1, unitAmount: 1_000_000n, amount: 1_000_000n }]);
+      });
+    }
+    await db.insertInto('notifications').values({
+      id: randomUUID(), user_id: c.id, type: 'payment', text_key: 'payment_received',
+      params: JSON.stringify({ amount: '1.00', description: 'Account top-up' }), text: 'Payment of $1.00 received: Account top-up',
+    }).execute();
+
+    await fillServerTexts(db as unknown as Kysely<unknown>);
+    expect((await read(c, '/api/v1/payments', 'ru')).map((p: { description: string }) => p.description)).toEqual([
+      '4G США Выделенный · Неделя, портов: 2', 'Продление: Proxy 7', 'Пополнение баланса',
+    ]);
+    const invoices = (await read(c, '/api/v1/invoices', 'cn')).data.map((i: { description: string }) => i.description);
+    expect(invoices).toEqual(['4G 美国 独享 · 周，2 个端口', '续费：Proxy 7', '账户充值']);
+    expect(await notificationTexts(c, 'ru')).toEqual(['Получен платёж $1.00: Пополнение баланса']);
   });
 });
