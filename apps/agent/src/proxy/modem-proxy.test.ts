@@ -124,6 +124,19 @@ describe('ModemProxy: rotation', () => {
     }
   });
 
+  it('a rotation that keeps the LAN address (a HiLink) still closes the tunnels opened through the old public IP', async () => {
+    const modem = await startModem({ ports: [A] });
+    try {
+      const old = await socksConnect(modem.socks, '127.0.0.1', targets.tcpPort, credsA);
+      expect(await seenThrough(old)).toBe(EGRESS);
+      modem.setEgress(EGRESS, { newPublicIp: true });
+      await closed(old);
+      expect(await seenThrough(await socksConnect(modem.socks, '127.0.0.1', targets.tcpPort, credsA))).toBe(EGRESS);
+    } finally {
+      await modem.close();
+    }
+  });
+
   it('refuses with 503 / SOCKS 0x01 when the rotation outlasts rotationWaitMs', async () => {
     const modem = await startModem({ ports: [A], limits: { rotationWaitMs: 50 } });
     try {

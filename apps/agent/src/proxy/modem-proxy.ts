@@ -166,9 +166,13 @@ export class ModemProxy implements ProxyCore {
     return next;
   }
 
-  /** After a rotation: new connections leave from `address`; tunnels opened from the old one are closed. */
-  setEgress(address: string): void {
-    if (address === this.egressAddress) return;
+  /**
+   * New connections leave from `address`; tunnels and pooled connections opened before are closed when the address
+   * changes, or always with `newPublicIp` (a rotation): a HiLink keeps its LAN address across a reconnect, so the same
+   * source address now stands for a new public IP, and a customer must not keep using the old one.
+   */
+  setEgress(address: string, { newPublicIp = false }: { newPublicIp?: boolean } = {}): void {
+    if (address === this.egressAddress && !newPublicIp) return;
     this.egressFamily = ModemProxy.family(address);
     this.egressAddress = address;
     const old = this.agent;

@@ -227,7 +227,7 @@ export class HostAgent {
         this.socket?.emit('rotation-status', { commandId, imei, status });
       });
       served.extIp = extIp;
-      proxy.setEgress(driver.egress({ imei, extIp }));
+      proxy.setEgress(driver.egress({ imei, extIp }), { newPublicIp: true });
       this.options.log.info({ imei, extIp }, 'rotated');
       return { ok: true, extIp };
     } catch (err) {
