@@ -12,6 +12,7 @@ import { registerNotificationsAdminRoutes } from './admin-notifications/notifica
 import { registerOverviewRoutes } from './admin-overview/overview.routes.js';
 import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
+import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
 import { registerLegalAdminRoutes } from './admin-legal/legal-admin.routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
@@ -36,6 +37,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerSettingsAdminRoutes(admin, operators.settings);
     registerOverviewRoutes(admin, ctx);
     registerAuditRoutes(admin, audit);
+    registerTelegramAdminRoutes(admin, ctx, audit, services.telegramBot, services.webhookSecretBox);
     registerLegalAdminRoutes(admin, services.legal);
   }, { prefix: ADMIN_PREFIX });
 }

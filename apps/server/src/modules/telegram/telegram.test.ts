@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { hashToken } from '../../lib/tokens.js';
+import { auditOf, call, signedIn } from '../admin/admin.test-helpers.js';
 import { NotificationsService, renderNotification } from '../notifications/notifications.service.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 
@@ -145,5 +146,26 @@ describe('Telegram bot against the fake Bot API', () => {
     expect(doc.paths['/api/v1/telegram/link']!.post).toBeDefined();
     expect(doc.paths['/api/v1/telegram/preferences']!.put).toBeDefined();
     expect(doc.paths['/api/v1/telegram/webhook']).toBeUndefined();
+  });
+
+  it('the console shows where the token comes from, never the token, and stores a new one sealed (audited)', async () => {
+    const operator = await signedIn(t, 'admin');
+    const seen = await call(t, operator.cookie, 'GET', '/api/v1/admin/telegram');
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect(seen.json()).toEqual({ source: 'env', tokenHint: `123456789:…${tg.token.slice(-4)}`, mode: 'polling', sandbox: false, botUsername: 'cellport_test_bot' });
+    expect(seen.body).not.toContain(tg.token);
+    expect((await call(t, ivan.cookie, 'GET', '/api/v1/admin/telegram')).statusCode).toBe(403);
+    expect((await call(t, operator.cookie, 'PATCH', '/api/v1/admin/telegram', { token: 'not-a-token' })).statusCode).toBe(400);
+
+    // The same token saved in the console: stored sealed, and the bot is rebuilt and polls again.
+    const saved = await call(t, operator.cookie, 'PATCH', '/api/v1/admin/telegram', { token: tg.token });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().source).toBe('console');
+    const row = await t.ctx.db.selectFrom('settings').select('value').where('key', '=', 'telegram').executeTakeFirstOrThrow();
+    expect(JSON.stringify(row.value)).not.toContain(tg.token);
+    const entries = await auditOf(t, 'settings.telegram');
+    expect(entries).toHaveLength(1);
+    expect(JSON.stringify(entries, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(tg.token);
+    expect(await say(STRANGER, '/help', { language_code: 'en' })).toContain('not linked to a Cellport account');
   });
 });
