@@ -46,6 +46,7 @@ describe('admin audit log', () => {
       { method: 'POST', route: '/hosts/:id/modems', url: () => `/api/v1/admin/hosts/${ids.host}/modems`, body: () => ({ imei: '869999999999993', countryId: cat.usId, carrierId: carrier.id, isShared: false }), action: 'modem.adopt' },
       { method: 'POST', route: '/modems', url: () => '/api/v1/admin/modems', body: () => ({ imei: '869999999999991', hostId: ids.host, httpPort: 25001, socksPort: 35001, extIp: '192.0.2.1', countryId: cat.usId, carrierId: carrier.id, isShared: false }), action: 'modem.create' },
       { method: 'PATCH', route: '/modems/:id', url: () => `/api/v1/admin/modems/${ids.modem}`, body: () => ({ extIp: '192.0.2.2' }), action: 'modem.update' },
+      { method: 'POST', route: '/modems/:id/return-to-service', url: () => `/api/v1/admin/modems/${ids.modem}/return-to-service`, action: 'modem.return_to_service' },
       { method: 'POST', route: '/modems/:id/retire', url: () => `/api/v1/admin/modems/${ids.modem}/retire`, action: 'modem.retire' },
       { method: 'DELETE', route: '/modems/:id', url: () => `/api/v1/admin/modems/${ids.modem}`, action: 'modem.delete' },
       { method: 'POST', route: '/modems/import', url: () => '/api/v1/admin/modems/import', headers: { 'content-type': 'text/csv' }, body: () => `IMEI,host,http_port,socks_port,ext_ip,country,carrier,region,isShared,capacity\n869999999999992,audit-host,25002,35002,192.0.2.3,US,${carrier.name},,false,1`, action: 'modem.import' },
@@ -88,6 +89,10 @@ describe('admin audit log', () => {
         await t.ctx.db.insertInto('host_modem_reports').values({
           host_id: ids.host!, imei: '869999999999993', report: JSON.stringify({ driver: 'hilink', model: 'E3372h-320', extIp: '203.0.113.9' }),
         }).execute();
+      }
+      if (c.action === 'modem.return_to_service') {
+        // A modem goes into maintenance when its ports are moved off it (replacement, issue 15 item 6).
+        await t.ctx.db.updateTable('modems').set({ maintenance_since: new Date(), maintenance_reason: 'offline too long' }).where('id', '=', ids.modem!).execute();
       }
       if (c.action === 'country.delete') {
         keep('emptyCountry', (await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'BE', names: { en: 'Belgium', ru: 'Бельгия', cn: '比利时' } })).json().country.id);
