@@ -153,9 +153,9 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
 
   server.registerTool(MCP_TOOLS.listInvoices, {
     title: 'Invoices',
-    description: 'Your invoices, newest first: number, date, lines, amounts in micro-USD.',
+    description: 'Your invoices, newest first: number, date, lines (in your language), amounts in micro-USD.',
     inputSchema: mcpNoInputSchema, annotations: READ,
-  }, () => run(async () => ({ invoices: await services.invoices.list(userId) })));
+  }, () => run(async () => ({ invoices: await services.invoices.list(userId, lng) })));
 
   server.registerTool(MCP_TOOLS.listTariffs, {
     title: 'Tariffs',
