@@ -29,5 +29,10 @@ export const replacementResponseSchema = z.object({
 });
 export type ReplacementResponse = z.infer<typeof replacementResponseSchema>;
 
-/** 429 body (code REPLACEMENT_TOO_SOON): when the customer may ask again, as a time and in whole hours from now. */
-export const replacementTooSoonSchema = z.object({ error: z.string(), code: z.string(), retryAt: isoDate, hours: z.number() });
+/**
+ * 429 body. REPLACEMENT_TOO_SOON: when the customer may ask again, as a time, in whole hours and in seconds from now.
+ * The request rate limiter's own 429 (too many requests a minute) carries retryAfter only.
+ */
+export const replacementTooSoonSchema = z.object({
+  error: z.string(), code: z.string(), retryAfter: z.number(), retryAt: z.optional(isoDate), hours: z.optional(z.number()),
+});

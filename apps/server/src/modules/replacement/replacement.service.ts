@@ -132,7 +132,8 @@ export class ReplacementService {
         const retryAt = new Date(last.customer_requested_at.getTime() + limitMs);
         const hours = Math.max(1, Math.ceil((retryAt.getTime() - nowMs) / HOUR_MS));
         throw new AppError('REPLACEMENT_TOO_SOON', 429,
-          `You can ask for a new modem for this port once a day. Try again in ${hours} h.`, { retryAt: retryAt.toISOString(), hours });
+          `You can ask for a new modem for this port once a day. Try again in ${hours} h.`,
+          { retryAt: retryAt.toISOString(), hours, retryAfter: Math.max(1, Math.ceil((retryAt.getTime() - nowMs) / 1000)) });
       }
       const at = new Date(nowMs);
       await tx.insertInto('port_replacements').values({ port_id: portId, customer_requested_at: at })
