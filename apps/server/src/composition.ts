@@ -9,6 +9,8 @@ import { RecaptchaCaptcha } from './integrations/captcha/recaptcha.js';
 import { DatabaseSolutionStore } from './integrations/captcha/solution-store.js';
 import { Mailer } from './integrations/mail/mailer.js';
 import { smtpTransport } from './integrations/mail/smtp.js';
+import { GrammyTelegram } from './integrations/telegram/telegram-grammy.js';
+import { SandboxTelegram } from './integrations/telegram/telegram-sandbox.js';
 import { AgentModemDriver } from './integrations/modem-control/agent-driver.js';
 import type { ModemDriver } from './integrations/modem-control/modem-control.js';
 import { SimulatedModemDriver } from './integrations/modem-control/simulated-driver.js';
@@ -159,7 +161,11 @@ export function composeServices({ config, database, log }: CompositionBase) {
   });
   // Telegram: the bot (grammy, or the sandbox without a token) and the notifications it delivers.
   const telegram = new TelegramService({ db, ports: portsRepository, ledger, rotation, log });
-  const telegramBot = new TelegramBot({ config, db, bus, log, service: telegram, box: webhookSecretBox });
+  // The bot's adapter is rebuilt when the console changes the token: grammy for a token, else the sandbox (none in production).
+  const telegramGateway = (token: string | null) => (token
+    ? new GrammyTelegram(token, config.TELEGRAM_API_ROOT, log)
+    : config.isProduction ? null : new SandboxTelegram(log));
+  const telegramBot = new TelegramBot({ config, db, bus, log, service: telegram, box: webhookSecretBox, gateway: telegramGateway });
   const telegramNotifications = new TelegramNotifications({ db, bot: telegramBot, log });
 
   // The operator console's services, every change audited.

@@ -4,8 +4,6 @@ import { sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { TelegramGateway } from '../../integrations/telegram/telegram-gateway.js';
-import { GrammyTelegram } from '../../integrations/telegram/telegram-grammy.js';
-import { SandboxTelegram } from '../../integrations/telegram/telegram-sandbox.js';
 import { BUS_RESYNC, type Bus } from '../../lib/bus.js';
 import type { WebhookSecretBox } from '../webhooks/webhook-signing.js';
 import type { BotState, TelegramService } from './telegram.service.js';
@@ -22,6 +20,8 @@ const LEASE_SECONDS = 30;
 const LEASE_RENEW_MS = 10_000;
 
 export interface TelegramSettings { token: string | null; mode: 'polling' | 'webhook'; fromConsole: boolean }
+/** Builds the adapter for a token (grammy), or for none (the sandbox; null in production): chosen by the composition root. */
+export type TelegramGatewayFactory = (token: string | null) => TelegramGateway | null;
 
 /**
  * The bot's lifecycle on this instance. The token and mode come from the console (settings row 'telegram') or
@@ -45,6 +45,7 @@ export class TelegramBot {
 
   constructor(private readonly deps: {
     config: Config; db: Database; bus: Bus; log: FastifyBaseLogger; service: TelegramService; box: WebhookSecretBox;
+    gateway: TelegramGatewayFactory;
   }) {
     deps.bus.on(TELEGRAM_SETTINGS_CHANGED, () => { if (!this.stopped) this.reload(); });
     deps.bus.on(BUS_RESYNC, () => { if (!this.stopped) this.reload(); });
@@ -111,13 +112,10 @@ export class TelegramBot {
   }
 
   private async up(): Promise<void> {
-    const { config, log } = this.deps;
+    const { config } = this.deps;
     this.settings = await this.readSettings();
-    if (!this.settings.token) {
-      this.gateway = config.isProduction ? null : new SandboxTelegram(log);
-      return;
-    }
-    this.gateway = new GrammyTelegram(this.settings.token, config.TELEGRAM_API_ROOT, log);
+    this.gateway = this.deps.gateway(this.settings.token);
+    if (!this.settings.token || !this.gateway) return;
     if (this.settings.mode === 'webhook') {
       await this.gateway.setWebhook(`${config.publicUrl}${TELEGRAM_WEBHOOK_PATH}`, this.webhookSecret()!);
       return;
