@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { TELEGRAM_NOTIFICATION_KINDS } from '@cellport/shared/schemas/telegram';
+import { describe, expect, it } from 'vitest';
+
+// The Account page's Telegram card, the console's Telegram settings and the bot's answers (issue 16).
+const load = (lng: string, ns: string) =>
+  JSON.parse(readFileSync(new URL(`../../../../../../packages/shared/locales/${lng}/${ns}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const leaves = (value: object, prefix = ''): Array<[string, string]> =>
+  Object.entries(value).flatMap(([key, inner]) =>
+    inner && typeof inner === 'object' ? leaves(inner as object, `${prefix}${key}.`) : [[`${prefix}${key}`, String(inner)] as [string, string]]);
+const variables = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+describe('telegram.json', () => {
+  const en = new Map(leaves(load('en', 'telegram')));
+  it('names every notification kind, and each is a notification key', () => {
+    const notifications = load('en', 'notifications');
+    for (const kind of TELEGRAM_NOTIFICATION_KINDS) {
+      expect(en.get(`kind.${kind}`), kind).toBeTruthy();
+      expect(notifications[kind], kind).toBeTruthy();
+    }
+  });
+  it.each(['ru', 'cn'])('%s has the same keys as en, none empty, with the same {{variables}}', (lng) => {
+    const other = new Map(leaves(load(lng, 'telegram')));
+    expect([...other.keys()].sort()).toEqual([...en.keys()].sort());
+    for (const [key, text] of other) {
+      expect(text.trim(), key).not.toBe('');
+      expect(variables(text), key).toEqual(variables(en.get(key)!));
+    }
+  });
+});
