@@ -112,6 +112,32 @@ describe('modem replacement', () => {
     expect((await audits(oldModem.id)).map((a) => a.action)).toEqual(['modem.return_to_service']);
   });
 
+  it('a shared port moves to another shared modem with a free slot and the same schedule; the old one goes into maintenance', async () => {
+    const c = await createCustomer(t, 1000);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(c.cookie, {
+      tariff_id: cat.sharedMonth.id, country_id: cat.usId, isShared: true, rotationInterval: 10, modemCount: 1,
+    }) });
+    expect(res.statusCode, res.body).toBe(200);
+    const portId = (res.json().data.modems as Array<{ _id: string }>)[0]!._id;
+    const before = await portRow(portId);
+    const old = await modemRow(before.modem_id);
+    // Another shared US modem of the same carrier, region and schedule (the seed has one per carrier).
+    const other = await t.ctx.db.selectFrom('modems').select('id').where('country_id', '=', cat.usId).where('is_shared', '=', true)
+      .where('id', '<>', old.id).orderBy('imei').executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('modems').set({ carrier_id: old.carrier_id, region_id: old.region_id, rotation_interval: old.rotation_interval })
+      .where('id', '=', other.id).execute();
+    const otherSlots = (await modemRow(other.id)).used_slots;
+    await offlineSince(old.id, 11);
+    await t.app.jobs.runDueJobs();
+    const after = await portRow(portId);
+    expect(after.modem_id).toBe(other.id);
+    expect(after.proxy_login).toBe(before.proxy_login);
+    expect(await modemRow(other.id)).toMatchObject({ used_slots: otherSlots + 1 });
+    const left = await modemRow(old.id);
+    expect(left.used_slots).toBe(old.used_slots - 1);
+    expect(left.maintenance_since).not.toBeNull();
+  });
+
   it('follows the operator setting: 2 minutes moves a port after 3 minutes offline', async () => {
     const operator = await signedIn(t, 'admin');
     const set = await t.app.inject({ method: 'PATCH', url: '/api/v1/admin/settings', ...json(operator.cookie, { replacementAfterMinutes: 2 }) });
