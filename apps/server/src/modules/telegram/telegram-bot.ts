@@ -66,6 +66,9 @@ export class TelegramBot {
     return this.serial(async () => { await this.down(); if (!this.stopped) await this.up(); });
   }
 
+  /** Resolves when the starts, stops and reloads asked for so far have finished (the webhook is set, polling runs). */
+  settled(): Promise<void> { return this.queue; }
+
   current(): TelegramGateway | null { return this.gateway; }
 
   async state(): Promise<BotState> {

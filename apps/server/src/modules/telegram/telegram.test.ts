@@ -169,3 +169,29 @@ describe('Telegram bot against the fake Bot API', () => {
     expect(await say(STRANGER, '/help', { language_code: 'en' })).toContain('not linked to a Cellport account');
   });
 });
+
+describe('Telegram bot in webhook mode', () => {
+  it('sets the webhook with a secret token, and answers the updates Telegram posts with it', async () => {
+    const fake = await startFakeTelegram({ username: 'cellport_hook_bot' });
+    const hooked = await buildTestApp({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, TELEGRAM_MODE: 'webhook' });
+    try {
+      await hooked.app.telegram.bot.settled();
+      const status = await hooked.app.inject({ method: 'GET', url: '/api/v1/telegram', ...json((await createCustomer(hooked)).cookie) });
+      expect(status.json()).toMatchObject({ available: true, botUsername: 'cellport_hook_bot' });
+      expect(fake.webhook).toMatchObject({ url: 'http://localhost:3000/api/v1/telegram/webhook' });
+      expect(fake.calls).not.toContain('getUpdates');
+      const update = { update_id: 1, message: { message_id: 1, date: 0, text: '/help', chat: { id: 55, type: 'private' }, from: { id: 55, is_bot: false, first_name: 'A', language_code: 'ru' } } };
+      const refused = await hooked.app.inject({ method: 'POST', url: '/api/v1/telegram/webhook', headers: { 'x-telegram-bot-api-secret-token': 'wrong' }, payload: update });
+      expect(refused.statusCode).toBe(403);
+      const after = fake.sent.length;
+      const accepted = await hooked.app.inject({
+        method: 'POST', url: '/api/v1/telegram/webhook', headers: { 'x-telegram-bot-api-secret-token': fake.webhook!.secretToken! }, payload: update,
+      });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      expect((await fake.nextMessage(55, () => true, after)).text).toContain('не привязан к аккаунту Cellport');
+    } finally {
+      await hooked.close();
+      await fake.close();
+    }
+  });
+});
