@@ -55,7 +55,10 @@ export class PaymentsAdminService {
     const payment = await this.repo.byId(id);
     if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 404);
     const [ledger, refunds, ports, order] = await Promise.all([
-      this.ctx.db.selectFrom('ledger_entries').selectAll().where((eb) => eb.or([eb('payment_id', '=', id), eb('reference', 'like', `%${id}%`)]))
+      // A payment's entries move its customer's balance: looked up among that customer's entries (ledger_user), the
+      // pattern no longer reads the whole ledger (bench/BENCHMARKS.md, "Scale").
+      this.ctx.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', payment.userId)
+        .where((eb) => eb.or([eb('payment_id', '=', id), eb('reference', 'like', `%${id}%`)]))
         .orderBy('id').execute(),
       this.ctx.db.selectFrom('payment_refunds').selectAll().where('payment_id', '=', id).execute(),
       this.ctx.db.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id').select(['ports.id', 'ports.name'])

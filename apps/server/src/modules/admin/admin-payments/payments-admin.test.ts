@@ -92,6 +92,8 @@ describe('admin coupons and payments', () => {
     expect(audit).toMatchObject({ target_id: payment.id, before: { refunded: '0' }, after: { refunded: String(payment.amount), method: 'balance' } });
     const detail = (await call(t, admin.cookie, 'GET', `/api/v1/admin/payments/${payment.id}`)).json();
     expect(detail.refunds).toHaveLength(1);
+    // The purchase's debit (by payment_id) and the refund (by its reference), and no other customer's entries.
+    expect(detail.ledger.map((e: { reference: string }) => e.reference)).toEqual([`payment:${payment.id}`, `refund:${payment.id}`]);
     expect(detail.ports).toHaveLength(1);
   });
 
