@@ -4,7 +4,7 @@ import type { Update } from 'grammy/types';
 import type { TelegramGateway, TelegramHandler, TelegramIncoming } from './telegram-gateway.js';
 
 /**
- * The Bot API through grammy (decision 022), with `client.apiRoot` pointed at the configured base URL
+ * The Bot API through grammy (decision 023), with `client.apiRoot` pointed at the configured base URL
  * (TELEGRAM_API_ROOT: Telegram, a local Bot API server, or the tests' fake on 127.0.0.1).
  */
 export class GrammyTelegram implements TelegramGateway {

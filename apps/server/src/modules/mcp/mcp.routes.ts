@@ -19,7 +19,7 @@ const rpcError = (code: number, message: string, data?: Record<string, unknown>)
   ({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null });
 
 /**
- * The MCP server for AI agents (issue 16, decision 022): Streamable HTTP at POST /mcp, stateless (each request
+ * The MCP server for AI agents (issue 16, decision 026): Streamable HTTP at POST /mcp, stateless (each request
  * gets its own server and transport, so any instance answers any request), JSON answers rather than SSE streams.
  * Only an API key authenticates (`Authorization: Bearer cpk_…`); the session cookie does not, so no browser page can
  * drive it, which is why it accepts cross-site callers (MCP inspectors, desktop apps).

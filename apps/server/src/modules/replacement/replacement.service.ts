@@ -37,7 +37,7 @@ interface PortOnModem {
 }
 
 /**
- * Replacement of a port's modem (issue 15, item 6; decision 032). A port moves to a healthy free modem of the same
+ * Replacement of a port's modem (issue 15, item 6; decision 028). A port moves to a healthy free modem of the same
  * country, carrier, region and kind (a dedicated port to a free dedicated modem, a shared port to a shared modem with
  * a free slot and the same rotation schedule), picked by the purchase path's own stock rules (PurchasesRepository:
  * SKIP LOCKED for dedicated modems, locked rows re-checked for shared ones), in one transaction with the port's row
