@@ -19,6 +19,12 @@ describe('telegram.json', () => {
       expect(notifications[kind], kind).toBeTruthy();
     }
   });
+  it('offers every notification a customer can get (a new kind must be choosable, or left out here on purpose)', () => {
+    // Operators' alerts are not a customer's; descriptions are parts of other texts, not notifications.
+    const customerKinds = Object.keys(load('en', 'notifications'))
+      .filter((key) => !key.startsWith('operator_modems_') && !key.endsWith('_description'));
+    expect([...TELEGRAM_NOTIFICATION_KINDS].sort()).toEqual(customerKinds.sort());
+  });
   it.each(['ru', 'cn'])('%s has the same keys as en, none empty, with the same {{variables}}', (lng) => {
     const other = new Map(leaves(load(lng, 'telegram')));
     expect([...other.keys()].sort()).toEqual([...en.keys()].sort());
