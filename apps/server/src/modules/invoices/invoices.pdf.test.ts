@@ -36,7 +36,11 @@ function inspect(pdf: Buffer) {
     let text: string;
     try { text = inflateSync(pdf.subarray(start, raw.indexOf('endstream', start))).toString('latin1'); } catch { continue; }
     if (!text.includes('begincmap')) continue;
-    for (const [, hex] of text.matchAll(/<([0-9a-f]{4})>/gi)) drawn.add(String.fromCodePoint(parseInt(hex!, 16)));
+    // pdfkit writes `<first glyph> <last glyph> [<unicode> …]`: only the bracketed part is characters. (Reading the
+    // glyph range too made a font of exactly 64 glyphs "draw" U+003F, `?`.)
+    for (const [, list] of text.matchAll(/\[([^\]]*)\]/g)) {
+      for (const [, hex] of list!.matchAll(/<([0-9a-f]{4})>/gi)) drawn.add(String.fromCodePoint(parseInt(hex!, 16)));
+    }
   }
   return {
     fonts: [...new Set([...raw.matchAll(/\/BaseFont \/[A-Z]{6}\+(\S+)/g)].map((m) => m[1]!))].sort(),
