@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as IoServer } from 'socket.io';
@@ -10,6 +10,7 @@ import { HOST_PROTOCOL, heartbeatSchema, type DesiredModem, type DesiredState, t
 import { loadAgentConfig } from '../config.js';
 import { runAgent } from '../run-agent.js';
 import { FakeHilink, startEchoServer } from '../runtime/drivers/hilink/fake-hilink.js';
+import { freePort } from '../proxy/test-support.js';
 
 // The health checks as the server sees them: an agent with a modems file of one fake HiLink dongle, against a peer
 // playing the server, which parses each heartbeat with the shared contract. The test drives the checks itself
@@ -20,14 +21,6 @@ const IMEI = '867123456789012';
 const cleanup: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => { for (const fn of cleanup.splice(0).reverse()) await fn(); });
 
-async function freePort(): Promise<number> {
-  const s = createNetServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address() as AddressInfo;
-  s.close();
-  await once(s, 'close');
-  return port;
-}
 
 describe('an agent\'s heartbeat carries its modems\' health', () => {
   it('degraded while the API hangs (still online), offline with the reason when nothing gets through, online again after the reboot', async () => {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as IoServer, type Socket as IoSocket } from 'socket.io';
@@ -11,6 +11,7 @@ import { HOST_PROTOCOL, heartbeatSchema, type DesiredModem, type DesiredState, t
 import { loadAgentConfig } from '../config.js';
 import { runAgent } from '../run-agent.js';
 import { FakeHilink, startEchoServer } from '../runtime/drivers/hilink/fake-hilink.js';
+import { freePort } from '../proxy/test-support.js';
 
 // A stand-alone agent with a modems file of two fake HiLink dongles, against a peer playing the Cellport server:
 // the modems are read and reported at start, the one the server knows is served from its own egress, a rotation
@@ -22,14 +23,6 @@ const IMEI_B = '867123456789029';
 const cleanup: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => { for (const fn of cleanup.splice(0).reverse()) await fn(); });
 
-async function freePort(): Promise<number> {
-  const s = createNetServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address() as AddressInfo;
-  s.close();
-  await once(s, 'close');
-  return port;
-}
 
 /** Waits (vi.waitFor, every 25 ms) until the probe gives a value; on time-out, the probe's last error or what was awaited. */
 const until = <T>(probe: () => T | undefined, what: string, timeout = 10_000) =>

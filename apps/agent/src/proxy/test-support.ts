@@ -273,3 +273,13 @@ export function resourceCounts(): { sockets: number; timers: number; servers: nu
     servers: info.filter((t) => t === 'TCPServerWrap').length,
   };
 }
+
+/** A TCP port free on 127.0.0.1 right now (a listener opened and closed), for a server the test starts later. */
+export async function freePort(): Promise<number> {
+  const s = createServer().listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const { port } = s.address() as AddressInfo;
+  s.close();
+  await once(s, 'close');
+  return port;
+}

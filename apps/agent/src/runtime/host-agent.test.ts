@@ -15,6 +15,7 @@ import { createTargetPolicy } from '../proxy/target-policy.js';
 import { LoopbackPool, SimulatedModemDriver } from './drivers/simulated.js';
 import { HostAgent } from './host-agent.js';
 import { createLogger } from './log.js';
+import { freePort } from '../proxy/test-support.js';
 
 // The agent's runtime against a peer that speaks the host protocol (a socket.io server playing the Cellport server),
 // with real proxy sockets to a local site that answers with the address it sees.
@@ -25,15 +26,6 @@ const far = () => new Date(Date.now() + 86_400_000).toISOString();
 let site: HttpServer;
 let sitePort: number;
 
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  s.listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address() as AddressInfo;
-  s.close();
-  await once(s, 'close');
-  return port;
-}
 
 /**
  * Waits (vi.waitFor, every 25 ms) for a condition the agent reaches by itself (a state applied, a clock passing) until
