@@ -1,15 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { localeLeaves as leaves, loadLocale as load, localeVariables as variables } from '../../lib/locale-files.test-support';
 
 // The namespaces of the shell, the account page and the placeholder pages (plus common, which they extend).
 const NAMESPACES = ['common', 'shell', 'account', 'pages'];
-const load = (lng: string, ns: string) =>
-  JSON.parse(readFileSync(new URL(`../../../../../packages/shared/locales/${lng}/${ns}.json`, import.meta.url), 'utf8')) as object;
-
-const leaves = (value: object, prefix = ''): Array<[string, string]> =>
-  Object.entries(value).flatMap(([key, inner]) =>
-    inner && typeof inner === 'object' ? leaves(inner as object, `${prefix}${key}.`) : [[`${prefix}${key}`, String(inner)] as [string, string]]);
-const variables = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
 describe.each(NAMESPACES)('%s.json', (ns) => {
   const en = new Map(leaves(load('en', ns)));

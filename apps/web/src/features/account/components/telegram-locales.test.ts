@@ -1,14 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { TELEGRAM_NOTIFICATION_KINDS } from '@cellport/shared/schemas/telegram';
 import { describe, expect, it } from 'vitest';
+import { localeLeaves as leaves, loadLocale as load, localeVariables as variables } from '../../../lib/locale-files.test-support';
 
 // The Account page's Telegram card, the console's Telegram settings and the bot's answers (issue 16).
-const load = (lng: string, ns: string) =>
-  JSON.parse(readFileSync(new URL(`../../../../../../packages/shared/locales/${lng}/${ns}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
-const leaves = (value: object, prefix = ''): Array<[string, string]> =>
-  Object.entries(value).flatMap(([key, inner]) =>
-    inner && typeof inner === 'object' ? leaves(inner as object, `${prefix}${key}.`) : [[`${prefix}${key}`, String(inner)] as [string, string]]);
-const variables = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
 describe('telegram.json', () => {
   const en = new Map(leaves(load('en', 'telegram')));
