@@ -242,8 +242,26 @@ describe('modem replacement', () => {
 });
 
 describeOnPostgres('modem replacement: the race for the last free modem', () => {
-  beforeEach(setUp);
+  // The server's errors (a job that threw, a planner that failed) and the jobs' state go into a failure's message:
+  // the race runs on several connections, and a failure seen once under load must say what happened.
+  let serverErrors: string[] = [];
+  beforeEach(async () => {
+    serverErrors = [];
+    t = await buildTestApp({ MODEM_CONTROL: 'simulated', LOG_LEVEL: 'error' }, {
+      logStream: { write: (line: string) => { serverErrors.push(line); } },
+    });
+    cat = await seedTestCatalog(t);
+  });
   afterEach(async () => { await t.close(); });
+
+  const whatHappened = async () => JSON.stringify({
+    serverErrors,
+    jobs: await t.ctx.db.selectFrom('jobs').select(['key', 'run_at', 'done_at', 'attempts', 'last_error'])
+      .where('kind', '=', 'port.replace').execute(),
+    modems: await t.ctx.db.selectFrom('modems').select(['id', 'online', 'health', 'used_slots', 'capacity', 'maintenance_since'])
+      .where('id', 'in', lastAndTaken).execute(),
+  }, null, 1);
+  let lastAndTaken: string[] = [];
 
   /** Two ports of one carrier and region on two modems, and exactly one free modem of that kind. */
   async function twoPortsOneFreeModem() {
@@ -259,6 +277,7 @@ describeOnPostgres('modem replacement: the race for the last free modem', () => 
     const region = (await modemRow(taken[0]!)).region_id;
     await t.ctx.db.updateTable('modems').set({ region_id: region }).where('id', 'in', kind.map((m) => m.id)).execute();
     await t.ctx.db.updateTable('modems').set({ retired: true }).where('id', 'in', free.slice(1).map((m) => m.id)).execute();
+    lastAndTaken = [free[0]!.id, ...taken];
     return { ports: [pa!, pb!], customers: [a, b], taken, last: free[0]!.id };
   }
 
@@ -268,7 +287,7 @@ describeOnPostgres('modem replacement: the race for the last free modem', () => 
     // Two runners (two instances) plan and run at the same moment, each on its own connection.
     await Promise.all([t.app.jobs.runDueJobs(), t.app.jobs.runDueJobs()]);
     const rows = await Promise.all(ports.map(portRow));
-    expect(rows.filter((p) => p.modem_id === last)).toHaveLength(1);
+    expect(rows.filter((p) => p.modem_id === last), await whatHappened()).toHaveLength(1);
     expect((await modemRow(last)).used_slots).toBe(1);
     const waiting = rows.find((p) => p.modem_id !== last)!;
     expect(taken).toContain(waiting.modem_id);
@@ -279,10 +298,10 @@ describeOnPostgres('modem replacement: the race for the last free modem', () => 
   it('two customers ask at once: one moves to the last free modem, the other waits', async () => {
     const { ports, customers, last } = await twoPortsOneFreeModem();
     const answers = await Promise.all(ports.map((id, i) => t.app.inject({ method: 'POST', url: `/api/v1/modems/${id}/replacement`, ...json(customers[i]!.cookie) })));
-    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
-    expect(answers.map((r) => r.json().status).sort()).toEqual(['moved', 'queued']);
+    expect(answers.map((r) => r.statusCode), await whatHappened()).toEqual([200, 200]);
+    expect(answers.map((r) => r.json().status).sort(), await whatHappened()).toEqual(['moved', 'queued']);
     const rows = await Promise.all(ports.map(portRow));
-    expect(rows.filter((p) => p.modem_id === last)).toHaveLength(1);
+    expect(rows.filter((p) => p.modem_id === last), await whatHappened()).toHaveLength(1);
     expect((await modemRow(last)).used_slots).toBe(1);
   });
 });
