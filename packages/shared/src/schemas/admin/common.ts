@@ -7,7 +7,8 @@ import { text } from '../text.js';
 //
 // Conventions of these files: camelCase fields, `id` for ids (UUID strings, except ledger/audit ids: digit strings),
 // money as STRINGS of integer minor units (USD/USDT micro-units "2500000" = $2.50, BTC satoshi), dates ISO-8601.
-// Lists that can grow answer {items, total, page, pageSize}; `page` starts at 1.
+// Lists that can grow answer {items, total, totalCapped, page, pageSize}; `page` starts at 1. `total` is counted up
+// to a cap (10,000 on the server): `totalCapped: true` means there are more than `total` ("10,000+"; decision 029).
 //
 // The schemas live in one file per area of the console (admins.ts, customers.ts, …); this one holds what they share.
 
@@ -61,6 +62,13 @@ export const pageQueryFields = {
 };
 export const searchField = z.optional(text().check(z.trim(), z.maxLength(ADMIN_LIMITS.searchMax)));
 export const pageOf = <T extends z.core.$ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number(), page: z.number(), pageSize: z.number() });
+  z.object({
+    items: z.array(item),
+    /** How many match, exact up to the server's cap; with totalCapped, at least this many (the cap) and more. */
+    total: z.number(),
+    totalCapped: z.boolean(),
+    page: z.number(),
+    pageSize: z.number(),
+  });
 export const okResponseSchema = z.object({ ok: z.literal(true) });
 export type OkResponse = z.infer<typeof okResponseSchema>;

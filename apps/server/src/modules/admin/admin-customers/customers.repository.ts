@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { CustomerSummary } from '@cellport/shared/schemas/admin/customers';
 import type { Database, Tx } from '../../../db/database.js';
-import { containsPattern, type Paging } from '../admin-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal, type Paging } from '../admin-http.js';
 import { selectAdminPorts } from '../admin-ports/admin-port.js';
 
 const SUMMARY_COLUMNS = [
@@ -22,7 +22,8 @@ const toSummary = (r: SummaryRow): CustomerSummary => ({
 
 /** The customer queries of the console: one list query with balances and port counts, and the detail lists. */
 export class CustomersRepository {
-  constructor(private readonly db: Database) {}
+  /** countCap: the list's total counts at most this many customers (admin-http.ts, cappedTotal). */
+  constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
 
   private summaries(q: Database | Tx) {
     return q.selectFrom('users as u')
@@ -35,23 +36,23 @@ export class CustomersRepository {
       ]);
   }
 
-  async search(text: string | undefined, page: Paging): Promise<{ items: CustomerSummary[]; total: number }> {
+  async search(text: string | undefined, page: Paging): Promise<{ items: CustomerSummary[] } & ListTotal> {
     const like = text ? containsPattern(text.toLowerCase()) : null;
     let list = this.summaries(this.db);
-    let count = this.db.selectFrom('users as u').select(sql<string>`count(*)`.as('n'));
+    let matching = this.db.selectFrom('users as u');
     if (like) {
       list = list.where((eb) => eb.or([
         eb(sql`lower(u.email)`, 'like', like), eb(sql`lower(u.name)`, 'like', like), eb(sql`lower(u.company_name)`, 'like', like),
       ]));
-      count = count.where((eb) => eb.or([
+      matching = matching.where((eb) => eb.or([
         eb(sql`lower(u.email)`, 'like', like), eb(sql`lower(u.name)`, 'like', like), eb(sql`lower(u.company_name)`, 'like', like),
       ]));
     }
-    const [rows, n] = await Promise.all([
+    const [rows, total] = await Promise.all([
       list.orderBy('u.created_at', 'desc').orderBy('u.id').limit(page.pageSize).offset(page.offset).execute(),
-      count.executeTakeFirst(),
+      cappedTotal(this.db, matching, this.countCap),
     ]);
-    return { items: rows.map((r) => toSummary(r as SummaryRow)), total: Number(n?.n ?? 0) };
+    return { items: rows.map((r) => toSummary(r as SummaryRow)), ...total };
   }
 
   async summary(userId: string, q: Database | Tx = this.db): Promise<CustomerSummary | undefined> {

@@ -35,8 +35,7 @@ export class AdminCustomersService {
   ) {}
 
   async search(q: string | undefined, page: Paging): Promise<CustomersResponse> {
-    const { items, total } = await this.repo.search(q, page);
-    return { items, total, page: page.page, pageSize: page.pageSize };
+    return { ...await this.repo.search(q, page), page: page.page, pageSize: page.pageSize };
   }
 
   private async mustFind(userId: string): Promise<CustomerSummary> {

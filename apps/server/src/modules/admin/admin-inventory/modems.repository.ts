@@ -1,13 +1,14 @@
 import { sql } from 'kysely';
 import type { AdminModem, ModemsQuery } from '@cellport/shared/schemas/admin/modems';
 import type { Database, Tx } from '../../../db/database.js';
-import { containsPattern, type Paging } from '../admin-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal, type Paging } from '../admin-http.js';
 
 /** Modem queries of the console: the filtered list with who uses each modem. */
 export class ModemsRepository {
-  constructor(private readonly db: Database) {}
+  /** countCap: the list's total counts at most this many modems (admin-http.ts, cappedTotal). */
+  constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
 
-  async search(f: Omit<ModemsQuery, 'page' | 'pageSize'>, page: Paging): Promise<{ items: AdminModem[]; total: number }> {
+  async search(f: Omit<ModemsQuery, 'page' | 'pageSize'>, page: Paging): Promise<{ items: AdminModem[] } & ListTotal> {
     const base = () => {
       let q = this.db.selectFrom('modems as m');
       if (f.country_id) q = q.where('m.country_id', '=', f.country_id);
@@ -27,11 +28,11 @@ export class ModemsRepository {
       }
       return q;
     };
-    const [rows, n] = await Promise.all([
+    const [rows, total] = await Promise.all([
       base().select('m.id').orderBy('m.imei').limit(page.pageSize).offset(page.offset).execute(),
-      base().select(sql<string>`count(*)`.as('n')).executeTakeFirst(),
+      cappedTotal(this.db, base(), this.countCap),
     ]);
-    return { items: await this.byIds(rows.map((r) => r.id)), total: Number(n?.n ?? 0) };
+    return { items: await this.byIds(rows.map((r) => r.id)), ...total };
   }
 
   /** The modems with these ids (in IMEI order), each with its current users. */

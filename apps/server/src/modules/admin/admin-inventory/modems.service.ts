@@ -17,8 +17,7 @@ export class ModemsService {
 
   async search(query: ModemsQuery): Promise<ModemsResponse> {
     const page = paging(query);
-    const { items, total } = await this.repo.search(query, page);
-    return { items, total, page: page.page, pageSize: page.pageSize };
+    return { ...await this.repo.search(query, page), page: page.page, pageSize: page.pageSize };
   }
 
   private async one(id: string): Promise<AdminModem> {

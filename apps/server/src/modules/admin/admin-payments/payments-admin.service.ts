@@ -47,8 +47,7 @@ export class PaymentsAdminService {
 
   async search(query: AdminPaymentsQuery): Promise<AdminPaymentsResponse> {
     const page = paging(query);
-    const { items, total } = await this.repo.search(query, page);
-    return { items, total, page: page.page, pageSize: page.pageSize };
+    return { ...await this.repo.search(query, page), page: page.page, pageSize: page.pageSize };
   }
 
   async detail(id: string): Promise<AdminPaymentDetailResponse> {

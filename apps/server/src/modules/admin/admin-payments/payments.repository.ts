@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AdminPayment, AdminPaymentsQuery } from '@cellport/shared/schemas/admin/payments';
 import type { Database, Tx } from '../../../db/database.js';
-import { containsPattern, type Paging } from '../admin-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal, type Paging } from '../admin-http.js';
 
 export type PaymentFilter = Omit<AdminPaymentsQuery, 'page' | 'pageSize'>;
 
@@ -21,7 +21,8 @@ export const toAdminPayment = (r: PaymentRow): AdminPayment => ({
 
 /** Payments across every provider, with the customer's e-mail and what was refunded. */
 export class AdminPaymentsRepository {
-  constructor(private readonly db: Database) {}
+  /** countCap: the list's total counts at most this many payments (admin-http.ts, cappedTotal). */
+  constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
 
   private base(q: Database | Tx) {
     return q.selectFrom('payments as p').innerJoin('users as u', 'u.id', 'p.user_id');
@@ -34,7 +35,7 @@ export class AdminPaymentsRepository {
       .select((eb) => eb.selectFrom('payment_refunds as r').select('r.amount').whereRef('r.payment_id', '=', 'p.id').as('refunded'));
   }
 
-  async search(f: PaymentFilter, page: Paging): Promise<{ items: AdminPayment[]; total: number }> {
+  async search(f: PaymentFilter, page: Paging): Promise<{ items: AdminPayment[] } & ListTotal> {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same filters on the list and the count query
     const apply = <Q extends { where: any }>(q: Q): Q => {
       let out = q as any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -59,12 +60,14 @@ export class AdminPaymentsRepository {
       }
       return out as Q;
     };
-    const [rows, n] = await Promise.all([
+    const [rows, total] = await Promise.all([
+      // Newest first: an Index Scan of payments_created (created_at desc, id) that stops after the page.
       apply(this.select(this.db)).orderBy('p.created_at', 'desc').orderBy('p.id').limit(page.pageSize).offset(page.offset).execute(),
-      // Every payment has its customer (a foreign key), and no filter reads users: the count needs no join.
-      apply(this.db.selectFrom('payments as p').select(sql<string>`count(*)`.as('n'))).executeTakeFirst(),
+      // Every payment has its customer (a foreign key), and no filter reads users: the count needs no join. Capped:
+      // the exact count of 300,000 payments read the whole table (bench/BENCHMARKS.md, "Scale"; decision 029).
+      cappedTotal(this.db, apply(this.db.selectFrom('payments as p')), this.countCap),
     ]);
-    return { items: rows.map((r) => toAdminPayment(r as PaymentRow)), total: Number(n?.n ?? 0) };
+    return { items: rows.map((r) => toAdminPayment(r as PaymentRow)), ...total };
   }
 
   async byId(id: string, q: Database | Tx = this.db): Promise<AdminPayment | undefined> {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AuditQuery, AuditResponse } from '@cellport/shared/schemas/admin/audit';
 import type { Database, Tx } from '../../../db/database.js';
-import { containsPattern, paging, type AuditActor } from '../admin-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, paging, type AuditActor } from '../admin-http.js';
 import { redact } from './redact.js';
 
 export type { AuditActor };
@@ -16,7 +16,8 @@ export interface AuditChange {
 
 /** The audit log: written in the transaction of the change it records, so one never exists without the other. */
 export class AuditLog {
-  constructor(private readonly db: Database) {}
+  /** countCap: the log's total counts at most this many entries (admin-http.ts, cappedTotal): the log only grows. */
+  constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
 
   /** `adminId: null`: no operator did it — the system (ip 'system') or a customer's own request (their address). */
   async record(tx: Tx, actor: AuditActor | { adminId: null; ip: string }, change: AuditChange): Promise<void> {
@@ -49,17 +50,17 @@ export class AuditLog {
         eb(sql`lower(coalesce(a.before::text, '') || ' ' || coalesce(a.after::text, ''))`, 'like', like),
       ]));
     }
-    const [rows, count] = await Promise.all([
+    const [rows, total] = await Promise.all([
       q.select(['a.id', 'a.admin_id', 'u.email', 'a.action', 'a.target_type', 'a.target_id', 'a.before', 'a.after', 'a.ip', 'a.created_at'])
         .orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(pageSize).offset(offset).execute(),
-      q.select(sql<string>`count(*)`.as('n')).executeTakeFirst(),
+      cappedTotal(this.db, q, this.countCap),
     ]);
     return {
       items: rows.map((r) => ({
         id: String(r.id), adminId: r.admin_id, adminEmail: r.email ?? null, action: r.action, targetType: r.target_type,
         targetId: r.target_id, before: r.before ?? null, after: r.after ?? null, ip: r.ip, createdAt: r.created_at.toISOString(),
       })),
-      total: Number(count?.n ?? 0), page, pageSize,
+      ...total, page, pageSize,
     };
   }
 }

@@ -43,7 +43,7 @@ export function AuditPage() {
                 </tbody>
               </table>
             </div>
-            <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
+            <Pagination list={data} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
           </>
         )}
       </QueryView>

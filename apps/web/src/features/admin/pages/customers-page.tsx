@@ -48,7 +48,7 @@ export function CustomersPage() {
                 </tbody>
               </table>
             </div>
-            <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+            <Pagination list={data} onPage={setPage} />
           </>
         )}
       </QueryView>

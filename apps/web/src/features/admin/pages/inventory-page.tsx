@@ -123,7 +123,7 @@ function ModemsPanel() {
                 </tbody>
               </table>
             </div>
-            <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
+            <Pagination list={data} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
           </>
         )}
       </QueryView>

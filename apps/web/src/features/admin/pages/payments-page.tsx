@@ -57,7 +57,7 @@ export function PaymentsPage() {
                 </tbody>
               </table>
             </div>
-            <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
+            <Pagination list={data} onPage={(page) => setQuery((q) => ({ ...q, page }))} />
           </>
         )}
       </QueryView>
