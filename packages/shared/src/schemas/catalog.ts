@@ -22,6 +22,10 @@ export const CATALOG_LIMITS = {
   proxyPasswordMax: 32,
   whitelistMax: 20,
   couponNameMax: 64,
+  /** Per-port tags (issue 16, item 4): how many a port carries and how long each is. */
+  portTagsMax: 10,
+  portTagMax: 32,
+  portNoteMax: 500,
   /** Seconds a port must wait between two rotations. */
   rotationCooldownSeconds: 60,
 } as const;
@@ -44,6 +48,9 @@ export const CATALOG_MESSAGES = {
   basketEntry: 'Choose either a number of periods (1-24) or of days (1-365) for each port',
   basketSize: 'Choose between 1 and 50 ports to renew',
   modemCount: 'Choose between 1 and 50 ports',
+  portTag: 'A tag is 1-32 letters, digits, -, _, . or :',
+  portTags: 'A port carries at most 10 tags',
+  portNote: 'A note is at most 500 characters',
 } as const;
 
 // ---- building blocks ----------------------------------------------------------------------------------------------
@@ -168,6 +175,20 @@ export const modemNameSchema = text().check(
   z.maxLength(CATALOG_LIMITS.modemNameMax, CATALOG_MESSAGES.modemName),
 );
 
+/**
+ * One tag of a port (issue 16, item 4), e.g. "scraper-eu": letters of any script, digits, - _ . and :, no spaces,
+ * compared in lower case (the schema lowers it, so "Scraper-EU" and "scraper-eu" are one tag).
+ */
+export const portTagSchema = text().check(
+  z.trim(),
+  z.toLowerCase(),
+  z.regex(/^[\p{L}\p{N}][\p{L}\p{N}_.:-]*$/u, CATALOG_MESSAGES.portTag),
+  z.maxLength(CATALOG_LIMITS.portTagMax, CATALOG_MESSAGES.portTag),
+);
+export const portTagsSchema = z.array(portTagSchema).check(z.maxLength(CATALOG_LIMITS.portTagsMax, CATALOG_MESSAGES.portTags));
+/** The customer's own note on a port (what it is for, who uses it); empty when none. */
+export const portNoteSchema = text().check(z.trim(), z.maxLength(CATALOG_LIMITS.portNoteMax, CATALOG_MESSAGES.portNote));
+
 export const portSchema = z.object({
   _id: idSchema,
   IMEI: text(),
@@ -200,8 +221,15 @@ export const portSchema = z.object({
   region: z.nullable(z.object({ _id: idSchema, name: text() })),
   isShared: z.boolean(),
   lastRotatedAt: z.nullable(isoDate),
+  /** The customer's tags, sorted; filter with GET /api/v1/modems?tag=. */
+  tags: z.array(text()),
+  /** The customer's note; empty when none. */
+  note: text(),
 });
 export const portsResponseSchema = z.array(portSchema);
+/** GET /api/v1/modems: every port, or only those with this tag. */
+export const portsQuerySchema = z.extend(languageQuerySchema, { tag: z.optional(portTagSchema) });
+export type PortsQuery = z.infer<typeof portsQuerySchema>;
 export type Port = z.infer<typeof portSchema>;
 
 export const portParamsSchema = z.object({ id: idSchema });
@@ -212,6 +240,10 @@ export const portPatchRequestSchema = z.object({
   whitelist: z.optional(whitelistSchema),
   rotationInterval: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(1440))),
   autoRenew: z.optional(z.boolean()),
+  /** Replaces the port's tags (duplicates dropped); [] removes them all. */
+  tags: z.optional(portTagsSchema),
+  /** Replaces the note; "" removes it. */
+  note: z.optional(portNoteSchema),
 });
 export type PortPatchRequest = z.input<typeof portPatchRequestSchema>;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { buyRequestSchema, portParamsSchema, portPatchRequestSchema, renewRequestSchema } from './catalog.js';
+import { buyRequestSchema, portParamsSchema, portPatchRequestSchema, portsQuerySchema, renewRequestSchema } from './catalog.js';
 import { text } from './text.js';
 import { trafficQuerySchema } from './traffic.js';
 
@@ -29,6 +29,8 @@ const idempotency = {
   idempotency_key: z.optional(text().check(z.minLength(1), z.maxLength(200))),
 };
 
+/** list_ports: GET /api/v1/modems's tag filter (the language comes from the key's customer). */
+export const mcpListPortsInputSchema = z.pick(portsQuerySchema, { tag: true });
 /** get_port, rotate_port: POST /api/v1/modems/:id/rotate's params. */
 export const mcpPortInputSchema = portParamsSchema;
 /** update_port: PATCH /api/v1/modems/:id, params and body. */
@@ -41,7 +43,7 @@ export const mcpBuyInputSchema = z.extend(buyRequestSchema, idempotency);
 export const mcpRenewInputSchema = z.extend(renewRequestSchema, idempotency);
 /** get_traffic: GET /api/v1/traffic's query. */
 export const mcpTrafficInputSchema = trafficQuerySchema;
-/** Tools without input (list_ports, get_balance, list_invoices, list_tariffs: GET routes without a query). */
+/** Tools without input (get_balance, list_invoices, list_tariffs: GET routes without a query). */
 export const mcpNoInputSchema = z.object({});
 
 /** What quote_purchase answers: the price the same purchase would be charged now, and whether the balance covers it. */

@@ -19,6 +19,8 @@ import * as legalDocuments from './2026_12_05_1300_legal_documents.js';
 import * as portReplacement from './2026_12_05_1500_port_replacement.js';
 import * as scaleIndexes from './2026_12_05_2300_scale_indexes.js';
 import * as telegram from './2026_12_06_0100_telegram.js';
+import * as portTags from './2026_12_07_0100_port_tags.js';
+import * as overviewCounts from './2026_12_07_0200_overview_counts.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_1500_port_replacement': portReplacement,
   '2026_12_05_2300_scale_indexes': scaleIndexes,
   '2026_12_06_0100_telegram': telegram,
+  '2026_12_07_0100_port_tags': portTags,
+  '2026_12_07_0200_overview_counts': overviewCounts,
 };

@@ -71,6 +71,10 @@ export interface PortsTable {
   released_at: Date | null;
   /** Set while an operator has suspended the port (abuse handling): it refuses connections. */
   suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The customer's tags, lower case and sorted (issue 16, item 4). */
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  /** The customer's note; '' when none. */
+  note: Generated<string>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Language } from '@cellport/shared';
 import {
-  MCP_TOOLS, mcpBuyInputSchema, mcpNoInputSchema, mcpPortInputSchema, mcpQuoteInputSchema, mcpRenewInputSchema,
+  MCP_TOOLS, mcpBuyInputSchema, mcpListPortsInputSchema, mcpNoInputSchema, mcpPortInputSchema, mcpQuoteInputSchema, mcpRenewInputSchema,
   mcpTrafficInputSchema, mcpUpdatePortInputSchema, type McpQuote,
 } from '@cellport/shared/schemas/mcp';
 import { microToDollars } from '@cellport/shared/schemas/payments';
@@ -63,9 +63,9 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
   server.registerTool(MCP_TOOLS.listPorts, {
     title: 'List ports',
     description: 'List your proxy ports: id, name, host, HTTP and SOCKS5 ports, login, password, whitelist, current '
-      + 'external IP, rotation interval, status and expiry.',
-    inputSchema: mcpNoInputSchema, annotations: READ,
-  }, () => run(async () => ({ ports: await services.ports.list(userId, lng) })));
+      + 'external IP, rotation interval, status, expiry, tags and note. Give a tag to list only the ports that carry it.',
+    inputSchema: mcpListPortsInputSchema, annotations: READ,
+  }, ({ tag }) => run(async () => ({ ports: tag ? await services.ports.listTagged(userId, lng, tag) : await services.ports.list(userId, lng) })));
 
   server.registerTool(MCP_TOOLS.getPort, {
     title: 'Show a port',
@@ -84,7 +84,8 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
     title: 'Change a port\'s settings',
     description: 'Change a port\'s settings; only the fields given change. login and password are the proxy '
       + 'credentials; whitelist is a list of IPs or CIDRs allowed without credentials ([] = credentials only); '
-      + 'rotationInterval is automatic rotation in minutes (0 = off; dedicated ports only); modem_name; autoRenew. '
+      + 'rotationInterval is automatic rotation in minutes (0 = off; dedicated ports only); modem_name; autoRenew; '
+      + 'tags (replaces them all, e.g. ["scraper-eu"]; [] removes them); note ("" removes it). '
       + 'Returns the port as it is now.',
     inputSchema: mcpUpdatePortInputSchema, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, ({ id, ...patch }) => run(async () => changed({ port: await services.ports.update(userId, id, patch, lng) })));

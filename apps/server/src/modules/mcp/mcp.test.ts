@@ -121,6 +121,10 @@ describe('MCP server at /mcp', () => {
       id: boughtPortId, login: 'agent_login', password: 'agent-pass-1', whitelist: ['203.0.113.7'],
     }));
     expect(port).toMatchObject({ login: 'agent_login', password: 'agent-pass-1', whitelist: ['203.0.113.7'] });
+    // Tags through update_port, and list_ports filtered by one (the REST route's ?tag=).
+    expect(ok<{ port: { tags: string[] } }>(await call(client, MCP_TOOLS.updatePort, { id: boughtPortId, tags: ['Agent-EU'] })).port.tags).toEqual(['agent-eu']);
+    expect(ok<{ ports: Array<{ _id: string }> }>(await call(client, MCP_TOOLS.listPorts, { tag: 'agent-eu' })).ports.map((p) => p._id)).toEqual([boughtPortId]);
+    expect(ok<{ ports: unknown[] }>(await call(client, MCP_TOOLS.listPorts, { tag: 'other' })).ports).toEqual([]);
     const row = await t.ctx.db.selectFrom('ports').select(['proxy_login', 'whitelist']).where('id', '=', boughtPortId).executeTakeFirstOrThrow();
     expect(row.proxy_login).toBe('agent_login');
     expect(failed(await call(client, MCP_TOOLS.updatePort, { id: boughtPortId, whitelist: ['not an ip'] }))).toContain('(VALIDATION)');

@@ -20,6 +20,7 @@ export class PortsRepository {
       .select([
         'p.id', 'p.name', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
         'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
+        'p.tags', 'p.note',
         'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.http_port', 'm.socks_port', 'm.rotation_interval as modem_interval',
         'h.address as host', 't.names as tariff_names', 't.period', 't.price',
         'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
@@ -58,6 +59,8 @@ export class PortsRepository {
       region: r.region_id && r.region_name ? { _id: r.region_id, name: r.region_name } : null,
       isShared: r.is_shared,
       lastRotatedAt: r.last_rotated_at ? r.last_rotated_at.toISOString() : null,
+      tags: r.tags,
+      note: r.note,
     }));
   }
 }

@@ -1,5 +1,5 @@
 import {
-  portParamsSchema, portPatchRequestSchema, portSchema, portsResponseSchema, publicRotateResponseSchema,
+  portParamsSchema, portPatchRequestSchema, portSchema, portsQuerySchema, portsResponseSchema, publicRotateResponseSchema,
   rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema, rotationTooSoonSchema, type Port,
 } from '@cellport/shared/schemas/catalog';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
@@ -23,10 +23,12 @@ export async function registerPorts(app: App, ctx: AppContext, services: Service
   });
 
   // The customer API: these four also accept `Authorization: Bearer cpk_…` (config.apiKey).
-  app.get('/api/v1/modems', { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, response: { 200: portsResponseSchema } } },
+  app.get('/api/v1/modems', { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, querystring: portsQuerySchema, response: { 200: portsResponseSchema } } },
     async (request, reply) => {
       const { userId } = currentUser(request);
       const lng = requestLanguage(request);
+      // A tag filter is a script's or an agent's one-off read, not the dashboard's poll: read, not kept.
+      if (request.query.tag) return reply.header('cache-control', 'no-store').send(await service.listTagged(userId, lng, request.query.tag));
       // Ready JSON, checked against portsResponseSchema when it was made. Fastify sends a string with a JSON type as
       // it is; the type provider only knows the object form, hence the cast.
       const json = await lists.json(userId, lng, () => service.list(userId, lng));

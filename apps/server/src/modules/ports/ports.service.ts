@@ -23,6 +23,11 @@ export class PortsService {
     return this.repository.list(userId, lng);
   }
 
+  /** The customer's ports that carry this tag (GET /api/v1/modems?tag=). */
+  async listTagged(userId: string, lng: Language, tag: string): Promise<Port[]> {
+    return (await this.repository.list(userId, lng)).filter((port) => port.tags.includes(tag));
+  }
+
   async update(userId: string, portId: string, patch: PortPatchRequest, lng: Language): Promise<Port> {
     const port = await this.db.selectFrom('ports').select(['id', 'is_shared', 'rotation_interval'])
       .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
@@ -37,6 +42,9 @@ export class PortsService {
       if (!entries.every((entry) => whitelistEntrySchema.safeParse(entry).success)) throw new AppError('VALIDATION', 400, CATALOG_MESSAGES.whitelistEntry);
       set.whitelist = JSON.stringify(entries);
     }
+    // Tags arrive trimmed and lower case (portTagSchema); kept once each and sorted, so lists and filters agree.
+    if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)].sort();
+    if (patch.note !== undefined) set.note = patch.note;
     if (patch.rotationInterval !== undefined) {
       if (port.is_shared) throw new AppError('SHARED_ROTATION_FIXED', 409);
       set.rotation_interval = patch.rotationInterval;
