@@ -27,6 +27,7 @@ import { AdminCustomersService } from './modules/admin/admin-customers/customers
 import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
 import { ModemsRepository } from './modules/admin/admin-inventory/modems.repository.js';
 import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
+import { OverviewCache } from './modules/admin/admin-overview/overview-cache.js';
 import { PaymentsAdminService } from './modules/admin/admin-payments/payments-admin.service.js';
 import { AdminPaymentsRepository } from './modules/admin/admin-payments/payments.repository.js';
 import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.service.js';
@@ -181,6 +182,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     coupons: new CouponsAdminService(db, audit),
     payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, payments.card),
     settings: new SettingsAdminService(ctx, audit),
+    overview: new OverviewCache(db, bus),
   };
   const replacement = new ReplacementService({
     db, jobs, purchases: purchasesRepository, notifications, audit, settings: operatorSettings,

@@ -33,6 +33,11 @@ const cases: Array<{ what: string; query: string; indexes: string[] }> = [
     indexes: ['ports_active_expiry'],
   },
   {
+    what: "the overview's customers, all and new in the period (decision 029)",
+    query: `select count(*), count(*) filter (where created_at >= now() - interval '30 days') from users where role = 'customer'`,
+    indexes: ['users_customers_created'],
+  },
+  {
     what: "the overview's refunds announced by a provider",
     query: `select reference from ledger_entries where kind = 'paypal_refund' and reference like 'paypal-refund:%'`,
     indexes: ['ledger_entries_provider_refunds'],

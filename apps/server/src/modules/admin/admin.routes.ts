@@ -35,7 +35,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerPaymentsAdminRoutes(admin, operators.payments);
     registerNotificationsAdminRoutes(admin, ctx, audit, notifications);
     registerSettingsAdminRoutes(admin, operators.settings);
-    registerOverviewRoutes(admin, ctx);
+    registerOverviewRoutes(admin, operators.overview);
     registerAuditRoutes(admin, audit);
     registerTelegramAdminRoutes(admin, ctx, audit, services.telegramBot, services.webhookSecretBox);
     registerLegalAdminRoutes(admin, services.legal);

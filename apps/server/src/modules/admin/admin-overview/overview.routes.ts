@@ -1,9 +1,9 @@
 import { overviewQuerySchema, overviewResponseSchema } from '@cellport/shared/schemas/admin/overview';
-import type { App, AppContext } from '../../../context.js';
+import type { App } from '../../../context.js';
 import { adminRateLimits } from '../admin-http.js';
-import { overview } from './overview.service.js';
+import type { OverviewCache } from './overview-cache.js';
 
-export function registerOverviewRoutes(app: App, ctx: AppContext): void {
+export function registerOverviewRoutes(app: App, overview: OverviewCache): void {
   app.get('/overview', { config: adminRateLimits.read, schema: { querystring: overviewQuerySchema, response: { 200: overviewResponseSchema } } },
-    async (r) => overview(ctx.db, r.query.days ?? 30));
+    async (r) => overview.get(r.query.days ?? 30));
 }
