@@ -1,7 +1,7 @@
 import type { Coupon, Port } from '@cellport/shared/schemas/catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { CouponField } from '../../components/coupon/coupon-field';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
@@ -16,7 +16,7 @@ import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, localizedModemsQuery } from '../../store/catalog-queries';
 import { useRenewPorts } from './api/renew-ports';
 import { RenewalLine } from './components/renewal-line';
-import { basketRequest, basketTotals, type Basket, type BasketLine } from './lib/basket';
+import { basketFromSearch, basketRequest, basketTotals, type Basket, type BasketLine } from './lib/basket';
 import { errorText } from '../../lib/translate-api-error';
 import './billing.css';
 
@@ -33,13 +33,17 @@ export default function BillingPage() {
   const modems = query.data;
   // Soonest expiry first: those are the ports to renew.
   const ports = useMemo(() => [...(modems ?? [])].sort((a, b) => a.expiresAt.localeCompare(b.expiresAt)), [modems]);
-  const [basket, setBasket] = useState<Basket>({});
+  // ?ports=id,id (Your Proxies' "Renew all" for a tag) starts with those ports in the basket, one period each.
+  const search = useSearch();
+  const [basket, setBasket] = useState<Basket>(() => basketFromSearch(search));
   const [coupon, setCoupon] = useState<Coupon | null>(null);
   const renew = useRenewPorts();
   const [method, setMethod] = useState<MethodOrBalance>('balance');
   const [coin, setCoin] = useState<Coin>('btc');
 
   const chosen = ports.filter((p) => basket[p._id]);
+  // Only ports the customer holds now are paid for (a link may name one since released).
+  const payable: Basket = Object.fromEntries(chosen.map((p) => [p._id, basket[p._id]!]));
   const totals = basketTotals(ports, basket, coupon);
   const balance = account.data?.usdt.balance ?? null;
   // What the chosen method does to the balance: card, PayPal and crypto leave it as it is (issue 14, item 7).
@@ -57,7 +61,7 @@ export default function BillingPage() {
   }
 
   function pay() {
-    renew.mutate({ request: { basket: basketRequest(basket), coupon: coupon?.name ?? null }, language }, {
+    renew.mutate({ request: { basket: basketRequest(payable), coupon: coupon?.name ?? null }, language }, {
       onSuccess: ({ data }) => {
         toast.success(t('success', { count: data.modems.length, amount: formatUsd(data.payment.amount) }));
         setBasket({});
@@ -131,7 +135,7 @@ export default function BillingPage() {
           ) : (
             // Card, PayPal and crypto renew the same basket (coupon included) through the payment dialogs.
             <PayWithButton className="bl-pay" method={method} coin={coin}
-              order={chosen.length ? { kind: 'renewal', amount: totals.total, basket: basketRequest(basket), modemNames: chosen.map((p) => p.modem_name), coupon: coupon?.name ?? null } : null} />
+              order={chosen.length ? { kind: 'renewal', amount: totals.total, basket: basketRequest(payable), modemNames: chosen.map((p) => p.modem_name), coupon: coupon?.name ?? null } : null} />
           )}
         </aside>
       </div>

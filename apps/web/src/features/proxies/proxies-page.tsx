@@ -9,6 +9,8 @@ import { useT } from '../../lib/i18n';
 import { localizedModemsQuery, rotationTagsQuery } from '../../store/catalog-queries';
 import { ExportMenu } from './components/export-menu';
 import { PortCard } from './components/port-card';
+import { TagToolbar } from './components/tag-toolbar';
+import { tagFilterHref } from './lib/tag-filter-href';
 import { errorText } from '../../lib/translate-api-error';
 import './proxies.css';
 
@@ -21,11 +23,15 @@ export default function ProxiesPage() {
   // links) are written into it by the spec §4 modem actions (store/modems.ts).
   const modems = query.data;
   const search = useSearch();
-  const newIds = useMemo(() => new Set((new URLSearchParams(search).get('new') ?? '').split(',').filter(Boolean)), [search]);
+  const params = useMemo(() => new URLSearchParams(search), [search]);
+  const newIds = useMemo(() => new Set((params.get('new') ?? '').split(',').filter(Boolean)), [params]);
+  // ?tag= shows only the ports with that tag (lower case, as tags are kept).
+  const tag = params.get('tag')?.trim().toLowerCase() || null;
   const ports = useMemo(
     () => [...(modems ?? [])].sort((a, b) => Number(newIds.has(b._id)) - Number(newIds.has(a._id))),
     [modems, newIds],
   );
+  const shown = useMemo(() => (tag ? ports.filter((p) => p.tags.includes(tag)) : ports), [ports, tag]);
   const addLink = <Link href="/add-proxy" className="btn">{t('addMore')}</Link>;
 
   let body;
@@ -43,10 +49,19 @@ export default function ProxiesPage() {
   } else {
     body = (
       <>
-        <ExportMenu ports={ports} />
-        <div className="px-list">
-          {ports.map((port) => <PortCard key={port._id} port={port} isNew={newIds.has(port._id)} rotationTags={tags.data ?? []} />)}
-        </div>
+        <TagToolbar ports={ports} shown={shown} tag={tag} />
+        {shown.length ? (
+          <>
+            <ExportMenu ports={shown} tag={tag} />
+            <div className="px-list">
+              {shown.map((port) => <PortCard key={port._id} port={port} isNew={newIds.has(port._id)} rotationTags={tags.data ?? []} />)}
+            </div>
+          </>
+        ) : (
+          <EmptyState title={t('bulk.noneTitle', { tag })} action={<Link href={tagFilterHref(null)} className="btn btn--secondary">{t('bulk.showAll')}</Link>}>
+            <p>{t('bulk.noneText')}</p>
+          </EmptyState>
+        )}
       </>
     );
   }

@@ -1,12 +1,17 @@
 import type { Port } from '@cellport/shared/schemas/catalog';
 import { describe, expect, it } from 'vitest';
-import { basketRequest, basketTotals, linePrice } from './basket';
+import { basketFromSearch, basketRequest, basketTotals, defaultLine, linePrice } from './basket';
 
 const port = (id: string, price: string, period: Port['period']) => ({ _id: id, price, period }) as Port;
 const monthly = port('a', '30000000', 'month'); // $30 / 30 days
 const weekly = port('b', '7000001', 'week'); // $7.000001 / 7 days
 
 describe('renewal basket', () => {
+  it('starts with the ports a link names, one period each', () => {
+    expect(basketFromSearch('?ports=a,%20b,,c')).toEqual({ a: defaultLine, b: defaultLine, c: defaultLine });
+    expect(basketFromSearch('')).toEqual({});
+  });
+
   it('prices periods as price × periods', () => {
     expect(linePrice(monthly, { mode: 'periods', periods: 3, days: 1 })).toBe(90_000_000n);
   });

@@ -35,6 +35,12 @@ export function basketTotals(ports: readonly Port[], basket: Basket, coupon: Cou
   return { subtotal, discount, total: subtotal - discount };
 }
 
+/** The basket a link asks for (`?ports=id,id`): each port for one period. */
+export function basketFromSearch(search: string): Basket {
+  const ids = (new URLSearchParams(search).get('ports') ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  return Object.fromEntries(ids.slice(0, 50).map((id) => [id, defaultLine]));
+}
+
 /** The renew request's basket: port id → {periods} or {days}. */
 export function basketRequest(basket: Basket): Record<string, BasketEntry> {
   return Object.fromEntries(Object.entries(basket).map(([id, line]) => [id, entryOf(line)]));

@@ -7,16 +7,18 @@ import { dateTime, expiryState, relativeTime } from '../../../lib/dates';
 import { AutoRenewSwitch } from './auto-renew-switch';
 import { CredentialRow } from './credential-row';
 import { CredentialsDialog } from './credentials-dialog';
+import { PortLabels } from './port-labels';
 import { RenameDialog } from './rename-dialog';
 import { ReplaceDialog } from './replace-dialog';
 import { RotateControl } from './rotate-control';
 import { RotationIntervalSelect } from './rotation-interval-select';
 import { RotationLinkControl } from './rotation-link-control';
 import { StatusBadge } from './status-badge';
+import { TagsDialog } from './tags-dialog';
 import { TryIt } from './try-it';
 import { WhitelistDialog } from './whitelist-dialog';
 
-type Editing = 'rename' | 'credentials' | 'whitelist' | 'replace' | null;
+type Editing = 'rename' | 'credentials' | 'whitelist' | 'tags' | 'replace' | null;
 
 /** Everything about one port: where it is, how to connect, and its controls. */
 export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boolean; rotationTags: readonly RotationTag[] }) {
@@ -40,6 +42,8 @@ export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boo
           <StatusBadge port={port} />
         </div>
       </header>
+
+      <PortLabels port={port} />
 
       <dl className="px-creds">
         <CredentialRow label={t('ip')} value={port.ext_ip} testId="port-ip" />
@@ -68,6 +72,7 @@ export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boo
           <Button variant="secondary" size="sm" onClick={() => setEditing('rename')} aria-label={t('rename.for', { name: port.modem_name })}>{t('rename.button')}</Button>
           <Button variant="secondary" size="sm" onClick={() => setEditing('credentials')}>{t('credentials.button')}</Button>
           <Button variant="secondary" size="sm" onClick={() => setEditing('whitelist')}>{t('whitelist.button', { count: port.whitelist.length })}</Button>
+          <Button variant="secondary" size="sm" onClick={() => setEditing('tags')} aria-label={t('tags.for', { name: port.modem_name })} data-testid="edit-tags">{t('tags.button')}</Button>
           <Button variant="secondary" size="sm" onClick={() => setEditing('replace')} disabled={port.status === 'expired'} data-testid="replace-modem">{t('replace.button')}</Button>
         </div>
       </div>
@@ -75,6 +80,7 @@ export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boo
       {editing === 'rename' ? <RenameDialog port={port} open onClose={() => setEditing(null)} /> : null}
       {editing === 'credentials' ? <CredentialsDialog port={port} open onClose={() => setEditing(null)} /> : null}
       {editing === 'whitelist' ? <WhitelistDialog port={port} open onClose={() => setEditing(null)} /> : null}
+      {editing === 'tags' ? <TagsDialog port={port} open onClose={() => setEditing(null)} /> : null}
       {editing === 'replace' ? <ReplaceDialog port={port} open onClose={() => setEditing(null)} /> : null}
     </article>
   );

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { rotationTargets, tagCounts, tagProblem } from './port-tags';
+
+describe('port tags on the page', () => {
+  it('accepts a tag as the server keeps it, and says why it refuses one', () => {
+    expect(tagProblem('  Scraper-EU ', [])).toEqual({ problem: null, tag: 'scraper-eu' });
+    expect(tagProblem('парсер', [])).toEqual({ problem: null, tag: 'парсер' });
+    expect(tagProblem('has space', []).problem).toBe('portTag');
+    expect(tagProblem('', []).problem).toBe('portTag');
+    expect(tagProblem('x'.repeat(33), []).problem).toBe('portTag');
+    expect(tagProblem('SCRAPER-eu', ['scraper-eu']).problem).toBe('duplicate');
+    expect(tagProblem('eleventh', Array.from({ length: 10 }, (_, i) => `t${i}`)).problem).toBe('portTags');
+  });
+
+  it('counts the ports per tag, by name', () => {
+    expect(tagCounts([{ tags: ['b', 'a'] }, { tags: ['b'] }, { tags: [] }])).toEqual([{ tag: 'a', count: 1 }, { tag: 'b', count: 2 }]);
+  });
+
+  it('rotates each modem once and skips expired ports', () => {
+    const ports = [
+      { _id: '1', IMEI: 'A', status: 'active' as const }, { _id: '2', IMEI: 'A', status: 'active' as const },
+      { _id: '3', IMEI: 'B', status: 'expired' as const }, { _id: '4', IMEI: 'C', status: 'active' as const },
+    ];
+    expect(rotationTargets(ports).map((p) => p._id)).toEqual(['1', '4']);
+  });
+});
