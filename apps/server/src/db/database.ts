@@ -57,7 +57,19 @@ async function openPostgres(url: string, max: number, prepared: boolean, connect
   // end the process.
   pool.on('connect', (client) => { client.on('error', () => {}); });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) });
-  const listener = pgListener(pool);
+  // LISTEN has a connection of its own, outside the request pool (pg-listener.ts says why).
+  const listener = pgListener(async () => {
+    const client = new pg.default.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
+    // An error before the listener has attached its own handler (a failed connect) must not end the process.
+    client.on('error', () => {});
+    try {
+      await client.connect();
+    } catch (err) {
+      void client.end().catch(() => {});
+      throw err;
+    }
+    return client;
+  });
   return {
     db,
     kind: 'postgres',

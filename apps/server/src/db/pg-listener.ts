@@ -1,4 +1,7 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Client } from 'pg';
+
+/** Opens a new connection for LISTEN (a plain client, outside the request pool). */
+export type ListenConnect = () => Promise<Client>;
 
 const FIRST_RETRY_MS = 100;
 /** At most this long between tries: the listener is back within a second or so of the database (issue 13). */
@@ -11,44 +14,45 @@ export interface Listener {
 }
 
 /**
- * One pooled connection that LISTENs on every channel asked for, and comes back when it is lost (a PostgreSQL
+ * One connection of its own that LISTENs on every channel asked for, and comes back when it is lost (a PostgreSQL
  * restart, a failover, an idle timeout in a proxy): it reconnects with backoff, LISTENs again and tells each
  * subscriber to resynchronise, because whatever was announced in the gap is gone. Without this an instance's
  * in-memory versions and caches would stop moving until a restart — and an unhandled 'error' on the connection
- * would crash the process.
+ * would crash the process. It is not taken from the request pool: after an outage requests queue for the pool's
+ * connections, and a listener queued behind them came back seconds late under load (the stress run, issue 19).
  */
-export function pgListener(pool: Pool, log: (err: unknown, msg: string) => void = warn): Listener {
+export function pgListener(open: ListenConnect, log: (err: unknown, msg: string) => void = warn): Listener {
   const handlers = new Map<string, Set<(payload: string) => void>>();
   const resyncs = new Set<() => void>();
-  let client: PoolClient | undefined;
-  let connecting: Promise<PoolClient> | undefined;
+  let client: Client | undefined;
+  let connecting: Promise<Client> | undefined;
   let closed = false;
   let retryMs = FIRST_RETRY_MS;
 
-  async function connect(): Promise<PoolClient> {
-    const c = await pool.connect();
+  async function connect(): Promise<Client> {
+    const c = await open();
     c.on('notification', (msg) => handlers.get(msg.channel)?.forEach((h) => h(msg.payload ?? '')));
     c.on('error', (err) => lost(c, err));
     c.on('end', () => lost(c, new Error('listener connection ended')));
     try {
       for (const channel of handlers.keys()) await c.query(listenSql(channel));
     } catch (err) {
-      c.release(err as Error);
+      void c.end().catch(() => {});
       throw err;
     }
     return c;
   }
 
-  function ensure(): Promise<PoolClient> {
+  function ensure(): Promise<Client> {
     if (client) return Promise.resolve(client);
     connecting ??= connect().then((c) => { client = c; return c; }).finally(() => { connecting = undefined; });
     return connecting;
   }
 
-  function lost(c: PoolClient, err: unknown): void {
+  function lost(c: Client, err: unknown): void {
     if (client !== c) return;
     client = undefined;
-    c.release(err instanceof Error ? err : new Error(String(err))); // destroys it rather than pooling it
+    void c.end().catch(() => {});
     if (closed) return;
     log(err, 'LISTEN connection lost; reconnecting');
     reconnect();
@@ -89,7 +93,7 @@ export function pgListener(pool: Pool, log: (err: unknown, msg: string) => void 
     },
     close() {
       closed = true;
-      client?.release();
+      void client?.end().catch(() => {});
       client = undefined;
     },
   };

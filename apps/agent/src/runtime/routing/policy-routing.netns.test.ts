@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../drivers/modem-backend.js';
 
 // The agent's real policy routing in network namespaces (issue 15, item 7). One namespace per modem, joined to the
 // agent's namespace by a veth pair; each modem namespace forwards to an "internet" namespace and SNATs to its
@@ -224,6 +225,10 @@ describe.skipIf(!available)(`policy routing in network namespaces${available ? '
 
     // The link is back: the kernel dropped the modem's route with it; the agent's next look puts it back.
     await ip('-n', NS.agent, 'link', 'set', 'mdm1', 'up');
+    // "Up" is the kernel's word, not the command's: the carrier comes back through the kernel's link watch, later
+    // under load (the stress run caught a discovery that ran first and found the link still without carrier).
+    await waitFor(async () => (await ipJson<{ operstate: string }>(NS.agent, 'link', 'show', 'mdm1'))[0]?.operstate === 'UP',
+      10_000, 20, () => 'mdm1 has no carrier 10 s after `ip link set mdm1 up`');
     await call('discover');
     expect(await call('viaProxy', { imei: IMEI_1, url: ECHO })).toEqual({ status: 200, body: '198.51.100.13' });
   });
