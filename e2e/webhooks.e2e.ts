@@ -2,12 +2,9 @@
 // the signing secret shown once, sends a test event, and the delivery arrives at a receiver on 127.0.0.1, signed
 // the Standard Webhooks way (verified with the standardwebhooks package, not our code); the page's delivery log
 // shows it delivered with the receiver's answer. axe on the card with its secret dialog and with the log.
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { verifyDelivery, WebhookReceiver } from '../apps/server/test/webhook-receiver.js';
 import { useBrowser, visitCheck } from './support/browser.js';
 import { demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, t } from './support/locales.js';
@@ -17,48 +14,17 @@ import { repoRoot, useServer } from './support/server.js';
 const eventName = (type: string) =>
   (JSON.parse(readFileSync(`${repoRoot}packages/shared/locales/en/webhooks.json`, 'utf8')) as { event: Record<string, string> }).event[type]!;
 
-interface Received { headers: IncomingHttpHeaders; body: string }
-const received: Received[] = [];
-const waiting = new Set<() => void>();
-let receiver: Server;
+let receiver: WebhookReceiver;
 let receiverUrl = '';
-
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => { body += chunk; });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(204).end();
-      for (const wake of waiting) wake();
-    });
-  });
-  receiver.listen(0, '127.0.0.1');
-  await once(receiver, 'listening');
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/cellport`;
+  receiver = await WebhookReceiver.start();
+  receiverUrl = `${receiver.url}/hooks/cellport`;
 });
-afterAll(async () => { receiver?.close(); });
+afterAll(async () => { await receiver?.stop(); });
 
 // The job runner ticks often, so the delivery goes out within a second of being queued.
 const server = useServer({ name: 'webhooks', env: { JOBS_POLL_MS: '300' } });
 const browser = useBrowser();
-
-/** The first delivery the receiver got that matches, as soon as it arrives. */
-function delivery(match: (r: Received) => boolean, timeoutMs = 30_000): Promise<Received> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const found = received.find(match);
-      if (!found) return;
-      waiting.delete(check);
-      clearTimeout(timer);
-      resolve(found);
-    };
-    const timer = setTimeout(() => { waiting.delete(check); reject(new Error(`no matching delivery in ${timeoutMs} ms (got ${received.length})`)); }, timeoutMs);
-    waiting.add(check);
-    check();
-  });
-}
 
 test('register a webhook on Account, send a test event, and it arrives signed at a local receiver', async () => {
   const { page } = browser;
@@ -80,19 +46,10 @@ test('register a webhook on Account, send a test event, and it arrives signed at
 
   // Send test event: it arrives, and verifies with the independent implementation.
   await card.getByRole('button', { name: exact(t('en', 'webhooks:sendTest')) }).click();
-  const test = await delivery((r) => r.body.includes('webhook.test'));
-  const payload = new Webhook(secret).verify(test.body, {
-    'webhook-id': String(test.headers['webhook-id']),
-    'webhook-timestamp': String(test.headers['webhook-timestamp']),
-    'webhook-signature': String(test.headers['webhook-signature']),
-  }) as { type: string };
-  expect(payload.type).toBe('webhook.test');
-  // A forged signature does not verify: the check above is a real one.
-  expect(() => new Webhook(secret).verify(`${test.body} `, {
-    'webhook-id': String(test.headers['webhook-id']),
-    'webhook-timestamp': String(test.headers['webhook-timestamp']),
-    'webhook-signature': String(test.headers['webhook-signature']),
-  })).toThrow();
+  const test = await receiver.next((r) => r.body.includes('webhook.test'), 30_000);
+  expect((verifyDelivery(secret, test) as { type: string }).type).toBe('webhook.test');
+  // A changed body does not verify: the check above is a real one.
+  expect(() => verifyDelivery(secret, { ...test, body: `${test.body} ` })).toThrow();
 
   // The page's log shows it delivered, with the receiver's 204.
   const row = card.getByTestId('webhook-delivery').filter({ hasText: eventName('webhook.test') });

@@ -1,11 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -14,6 +11,7 @@ import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js'
 import { within } from './announcements.js';
 import { describeOnPostgres } from './helpers.js';
 import { copyTemplateDatabase } from './template-db.js';
+import { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';
 
 // Issue 16, "Done when": killing the server mid-retry loses no delivery. The real server runs as its own process
 // (its job runner on), a receiver on 127.0.0.1 fails the first attempt, the server is killed with SIGKILL while the
@@ -26,14 +24,8 @@ import { copyTemplateDatabase } from './template-db.js';
 const root = new URL('../../../', import.meta.url).pathname;
 const SECRET = 'webhook-crash-test-secret-0123456789abcdef';
 
-interface Received { headers: IncomingHttpHeaders; body: string }
-/** How the receiver answers each request, in order; past the list it answers 204. 'hold' never answers. */
-let plan: Array<500 | 'hold'> = [];
-const received: Received[] = [];
-const held: ServerResponse[] = [];
-const waiting = new Set<() => void>();
-let receiver: Server;
-let receiverUrl = '';
+const PATH = '/hooks';
+let receiver: WebhookReceiver;
 let dbUrl = '';
 let dropDatabase: (() => Promise<void>) | undefined;
 let direct: DatabaseHandle;
@@ -67,20 +59,7 @@ async function kill(proc: ChildProcess | null): Promise<void> {
   await exited;
 }
 
-/** The n-th request the receiver got (1-based), as soon as it arrives. */
-function nth(n: number, timeoutMs = 60_000): Promise<Received> {
-  return within(new Promise<Received>((resolve) => {
-    const check = () => { if (received.length >= n) { waiting.delete(check); resolve(received[n - 1]!); } };
-    waiting.add(check);
-    check();
-  }), timeoutMs, `request ${n} at the receiver (got ${received.length})`);
-}
-
-const verify = (r: Received) => new Webhook(secret).verify(r.body, {
-  'webhook-id': String(r.headers['webhook-id']),
-  'webhook-timestamp': String(r.headers['webhook-timestamp']),
-  'webhook-signature': String(r.headers['webhook-signature']),
-}) as { type: string };
+const verify = (r: Parameters<typeof verifyDelivery>[1]) => verifyDelivery(secret, r) as { type: string };
 
 describeOnPostgres('webhook deliveries survive a killed server', () => {
   beforeAll(async () => {
@@ -90,21 +69,7 @@ describeOnPostgres('webhook deliveries survive a killed server', () => {
     dbUrl = copy.url;
     dropDatabase = copy.drop;
     dataDir = await mkdtemp(join(tmpdir(), 'cellport-webhook-crash-'));
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => { body += chunk; });
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        const answer = plan.shift();
-        if (answer === 'hold') held.push(res);
-        else res.writeHead(answer ?? 204).end();
-        for (const wake of waiting) wake();
-      });
-    });
-    receiver.listen(0, '127.0.0.1');
-    await once(receiver, 'listening');
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await WebhookReceiver.start();
 
     // The customer and the endpoint are made in-process (no job runner) on the same database and secret.
     const config = loadConfig({ ...env(), NODE_ENV: 'test' } as Record<string, string>);
@@ -113,7 +78,7 @@ describeOnPostgres('webhook deliveries survive a killed server', () => {
     await app.ready();
     const customer = await createCustomer({ app, ctx, config, close: async () => {} });
     cookie = customer.cookie;
-    const created = await app.inject({ method: 'POST', url: '/api/v1/webhooks', ...json(cookie, { url: receiverUrl, eventTypes: ['port.rotated'] }) });
+    const created = await app.inject({ method: 'POST', url: '/api/v1/webhooks', ...json(cookie, { url: `${receiver.url}${PATH}`, eventTypes: ['port.rotated'] }) });
     expect(created.statusCode, created.body).toBe(200);
     ({ secret } = created.json() as { secret: string });
     endpointId = (created.json() as { data: { _id: string } }).data._id;
@@ -124,8 +89,7 @@ describeOnPostgres('webhook deliveries survive a killed server', () => {
 
   afterAll(async () => {
     await kill(child);
-    for (const res of held) res.destroy();
-    receiver?.close();
+    await receiver?.stop();
     await direct?.close();
     await dropDatabase?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -153,10 +117,10 @@ describeOnPostgres('webhook deliveries survive a killed server', () => {
     .where('msg_id', '=', msgId).executeTakeFirstOrThrow();
 
   it('killed while a delivery waits for its retry: the next server sends it, same webhook-id, signed', async () => {
-    plan = [500];
+    receiver.answers.set(PATH, [500]);
     const msgId = await queueTest();
     child = await startServer();
-    const first = await nth(1);
+    const first = await receiver.nth(1);
     expect(first.headers['webhook-id']).toBe(msgId);
     // The failed attempt is recorded (pending, to retry later); then the server dies.
     await expect.poll(async () => (await deliveryRow(msgId)), { timeout: 30_000, interval: 50 }).toMatchObject({ status: 'pending', attempts: 1, response_status: 500 });
@@ -165,7 +129,7 @@ describeOnPostgres('webhook deliveries survive a killed server', () => {
     // The backoff is over (the clock would take 30 s): the new server sends it.
     await direct.db.updateTable('webhook_deliveries').set({ next_attempt_at: new Date() }).where('msg_id', '=', msgId).execute();
     child = await startServer();
-    const second = await nth(2);
+    const second = await receiver.nth(2);
     expect(second.headers['webhook-id']).toBe(msgId);
     expect(verify(second).type).toBe('webhook.test');
     await expect.poll(async () => (await deliveryRow(msgId)), { timeout: 30_000, interval: 50 }).toMatchObject({ status: 'succeeded', attempts: 2, response_status: 204 });
@@ -173,11 +137,11 @@ describeOnPostgres('webhook deliveries survive a killed server', () => {
   }, 300_000);
 
   it('killed while the receiver holds the request: once the lease is over, the next server sends it again', async () => {
-    const before = received.length;
-    plan = ['hold'];
+    const before = receiver.received.length;
+    receiver.answers.set(PATH, ['hold']);
     const msgId = await queueTest();
     child = await startServer();
-    const inFlight = await nth(before + 1);
+    const inFlight = await receiver.nth(before + 1);
     expect(inFlight.headers['webhook-id']).toBe(msgId);
     await kill(child);
     expect(await deliveryRow(msgId)).toMatchObject({ status: 'pending', attempts: 0 });
@@ -185,7 +149,7 @@ describeOnPostgres('webhook deliveries survive a killed server', () => {
     // The dead server's lease would end after the timeout and a margin: moved to now.
     await direct.db.updateTable('webhook_deliveries').set({ leased_until: new Date(Date.now() - 1000) }).where('msg_id', '=', msgId).execute();
     child = await startServer();
-    const again = await nth(before + 2);
+    const again = await receiver.nth(before + 2);
     expect(again.headers['webhook-id']).toBe(msgId);
     expect(verify(again).type).toBe('webhook.test');
     await expect.poll(async () => (await deliveryRow(msgId)), { timeout: 30_000, interval: 50 }).toMatchObject({ status: 'succeeded', response_status: 204 });

@@ -1,9 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { verifyDelivery, WebhookReceiver } from '../../../test/webhook-receiver.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { publishWebhookEvent } from './webhook-events.js';
 import { addressRefusal, postWebhook } from './webhook-target.js';
@@ -15,41 +13,14 @@ import { retryDelayMs } from './webhooks.service.js';
  */
 const justAfter = () => new Date(Date.now() + 1);
 
-/** A real HTTP receiver on 127.0.0.1: records every request; answers with the queued statuses, then 204. */
-interface Received { path: string; headers: IncomingHttpHeaders; body: string }
-class Receiver {
-  readonly received: Received[] = [];
-  readonly answers = new Map<string, number[]>();
-  private server!: Server;
-  url = '';
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        if (path === '/redirect') { res.writeHead(302, { location: `${this.url}/landing` }).end(); return; }
-        const status = this.answers.get(path)?.shift() ?? 204;
-        res.writeHead(status).end(status >= 400 ? 'nope' : '');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  at(path: string) { return this.received.filter((r) => r.path === path); }
-  async stop() { await new Promise((resolve) => this.server.close(resolve)); }
-}
-
 let t: TestApp;
-let rx: Receiver;
+let rx: WebhookReceiver;
 let alice: Customer;
 let bob: Customer;
 let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
 
 beforeAll(async () => {
-  rx = new Receiver();
-  await rx.start();
+  rx = await WebhookReceiver.start();
   t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '5', MODEM_SIM_SAME_IP_RATE: '0' });
   cat = await seedTestCatalog(t);
   alice = await createCustomer(t, 1000);
@@ -63,10 +34,6 @@ async function createEndpoint(c: Customer, url: string, eventTypes: string[], ap
   return { id: res.json().data._id, secret: res.json().secret };
 }
 const deliveries = (id: string) => t.ctx.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', id).orderBy('seq').execute();
-const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.body, {
-  'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']),
-  'webhook-signature': String(r.headers['webhook-signature']),
-});
 
 describe('webhook endpoints', () => {
   it('registers an endpoint with a secret shown once (stored encrypted), lists, updates and deletes it, per customer', async () => {
@@ -113,17 +80,17 @@ describe('webhook delivery', () => {
     await t.app.jobs.runDueJobs(justAfter());
     const [first] = rx.at('/events');
     expect(first).toBeDefined();
-    const payload = verify(secret, first!) as { type: string; data: { ports: Array<{ id: string }> } };
+    const payload = verifyDelivery(secret, first!) as { type: string; data: { ports: Array<{ id: string }> } };
     expect(payload.type).toBe('port.bought');
     expect(payload.data.ports.map((p) => p.id)).toEqual([portId]);
     expect(first!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
-    expect(() => verify(secret, { ...first!, body: first!.body.replace('port.bought', 'port.renewed') })).toThrow();
+    expect(() => verifyDelivery(secret, { ...first!, body: first!.body.replace('port.bought', 'port.renewed') })).toThrow();
 
     const rotated = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${portId}/rotate`, ...json(alice.cookie) });
     expect(rotated.statusCode, rotated.body).toBe(200);
     await t.app.jobs.runDueJobs(justAfter());
     const second = rx.at('/events')[1];
-    expect(verify(secret, second!)).toMatchObject({ type: 'port.rotated', data: { port: { id: portId }, newIp: rotated.json().new_ip } });
+    expect(verifyDelivery(secret, second!)).toMatchObject({ type: 'port.rotated', data: { port: { id: portId }, newIp: rotated.json().new_ip } });
 
     const log = (await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, ...json(alice.cookie) })).json().data;
     expect(log.map((d: { eventType: string }) => d.eventType)).toEqual(['port.rotated', 'port.bought']);
@@ -136,7 +103,7 @@ describe('webhook delivery', () => {
     const test = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, ...json(bob.cookie) });
     expect(test.json().data).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
     await t.app.jobs.runDueJobs(justAfter());
-    expect(verify(secret, rx.at('/test')[0]!)).toMatchObject({ type: 'webhook.test' });
+    expect(verifyDelivery(secret, rx.at('/test')[0]!)).toMatchObject({ type: 'webhook.test' });
     const again = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${test.json().data._id}/redeliver`, ...json(bob.cookie) });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().data.msgId).toBe(test.json().data.msgId);
