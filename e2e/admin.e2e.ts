@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { phoneViewport, shot, useBrowser, visitCheck } from './support/browser.js';
-import { demo, expectDashboard, signIn } from './support/flows.js';
+import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, languages, t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 
@@ -14,12 +14,7 @@ const browser = useBrowser();
 const operator = { email: 'ops@cellport.test', password: '' };
 
 beforeAll(async () => {
-  await server.stop();
-  const result = await server.admin('create', operator.email);
-  expect(result, result.stderr).toMatchObject({ code: 0 });
-  operator.password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
-  expect(operator.password, result.stdout).not.toBe('');
-  await server.start();
+  Object.assign(operator, await createOperator(server, operator.email));
 }, 120_000);
 
 const a = (key: string, values?: Record<string, string | number>) => t('en', `admin:${key}`, values);

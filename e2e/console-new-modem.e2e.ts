@@ -9,7 +9,7 @@ import type { APIRequestContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FakeHilink, startEchoServer } from '../apps/agent/src/runtime/drivers/hilink/fake-hilink.js';
 import { useBrowser, visitCheck } from './support/browser.js';
-import { signIn } from './support/flows.js';
+import { createOperator, signIn } from './support/flows.js';
 import { t } from './support/locales.js';
 import { repoRoot, useServer } from './support/server.js';
 
@@ -21,12 +21,7 @@ const cleanup: Array<() => Promise<unknown> | void> = [];
 let agent: ChildProcess | null = null;
 
 beforeAll(async () => {
-  await server.stop();
-  const result = await server.admin('create', operator.email);
-  expect(result, result.stderr).toMatchObject({ code: 0 });
-  operator.password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
-  expect(operator.password, result.stdout).not.toBe('');
-  await server.start();
+  Object.assign(operator, await createOperator(server, operator.email));
 }, 120_000);
 afterAll(async () => {
   agent?.kill('SIGKILL');

@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { useBrowser, visitCheck } from './support/browser.js';
-import { demo, newAccount, signIn } from './support/flows.js';
+import { createOperator, demo, newAccount, signIn } from './support/flows.js';
 import { exact, startsWith, t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 
@@ -14,12 +14,7 @@ const browser = useBrowser();
 const operator = { email: 'legal-ops@cellport.test', password: '' };
 
 beforeAll(async () => {
-  await server.stop();
-  const result = await server.admin('create', operator.email);
-  expect(result, result.stderr).toMatchObject({ code: 0 });
-  operator.password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
-  expect(operator.password, result.stdout).not.toBe('');
-  await server.start();
+  Object.assign(operator, await createOperator(server, operator.email));
 }, 120_000);
 
 const h1 = (page: Page, text: string) => page.getByRole('heading', { level: 1, name: exact(text) });

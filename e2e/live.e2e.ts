@@ -4,7 +4,7 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkA11y, phoneViewport, shot, useBrowser, visitCheck } from './support/browser.js';
-import { demo, expectDashboard, signIn } from './support/flows.js';
+import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, languages, t } from './support/locales.js';
 import { useServer } from './support/server.js';
 
@@ -86,12 +86,8 @@ describe('live dashboard', () => {
 
   it('an operator message shows up on the open dashboard, the bell counts it, and a click marks it read', async (ctx) => {
     const { page, context } = browser;
-    // The operator: an admin account made with the CLI (PGlite allows one process: stop the server for it).
-    await server.stop();
-    const created = await server.admin('create', 'ops@cellport.local');
-    await server.start();
-    const password = /Password: (\S+)/.exec(created.stdout)?.[1];
-    expect(password, created.stdout + created.stderr).toBeTruthy();
+    // The operator: an admin account made with the CLI.
+    const operatorAccount = await createOperator(server, 'ops@cellport.local');
 
     await openDashboard(page);
     // The bell shows the server's unread non-payment notifications. Jobs may add some at any moment (the first test's
@@ -106,7 +102,7 @@ describe('live dashboard', () => {
     try {
       // The operator signs in like anyone else (the real captcha runs in their page).
       const operatorPage = await operator.newPage();
-      await signIn(operatorPage, server.url, 'en', { email: 'ops@cellport.local', password: password! });
+      await signIn(operatorPage, server.url, 'en', operatorAccount);
       await operatorPage.waitForURL((url) => !url.pathname.includes('/sign-in'), { timeout: 30_000 });
       const text = `Planned maintenance ${Date.now()}`;
       const sent = await operator.request.post(`${server.url}/api/v1/admin/notifications`, {

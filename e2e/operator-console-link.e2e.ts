@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { checkA11y, shot, useBrowser } from './support/browser.js';
-import { demo, expectDashboard, signIn } from './support/flows.js';
+import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, t } from './support/locales.js';
 import { useServer } from './support/server.js';
 
@@ -13,12 +13,7 @@ const browser = useBrowser();
 const operator = { email: 'finder@cellport.test', password: '' };
 
 beforeAll(async () => {
-  await server.stop();
-  const result = await server.admin('create', operator.email);
-  expect(result, result.stderr).toMatchObject({ code: 0 });
-  operator.password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
-  expect(operator.password, result.stdout).not.toBe('');
-  await server.start();
+  Object.assign(operator, await createOperator(server, operator.email));
 }, 120_000);
 
 const consoleHeading = (page: Page, lng: 'en' | 'ru' | 'cn') =>

@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Port } from '../packages/shared/src/schemas/catalog.js';
 import { phoneViewport, useBrowser, visitCheck } from './support/browser.js';
-import { demo, expectDashboard, signIn } from './support/flows.js';
+import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, startsWith, t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 import { sh, shBackground, streamingSite, type Running, type ShellResult, type StreamingSite } from './support/shell.js';
@@ -21,12 +21,7 @@ let site: StreamingSite;
 
 beforeAll(async () => {
   // The first operator comes from the CLI, run while the server is stopped (PGlite allows one process).
-  await server.stop();
-  const result = await server.admin('create', operator.email);
-  expect(result, result.stderr).toMatchObject({ code: 0 });
-  operator.password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
-  expect(operator.password, result.stdout).not.toBe('');
-  await server.start();
+  Object.assign(operator, await createOperator(server, operator.email));
   site = await streamingSite();
 }, 120_000);
 afterAll(async () => { await site?.close(); });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { shot, useBrowser } from './support/browser.js';
-import { demo, expectDashboard, signIn } from './support/flows.js';
+import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, languages, startsWith, t, type Language } from './support/locales.js';
 import { repoRoot, useServer } from './support/server.js';
 
@@ -15,12 +15,7 @@ const browser = useBrowser();
 const operator = { email: 'i18n-ops@cellport.test', password: '' };
 
 beforeAll(async () => {
-  await server.stop();
-  const result = await server.admin('create', operator.email);
-  expect(result, result.stderr).toMatchObject({ code: 0 });
-  operator.password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
-  expect(operator.password, result.stdout).not.toBe('');
-  await server.start();
+  Object.assign(operator, await createOperator(server, operator.email));
 }, 120_000);
 
 // ---- what a raw key looks like ------------------------------------------------------------------------------------

@@ -6,8 +6,23 @@ import { Secret, TOTP } from 'otpauth';
 import { visitCheck } from './browser.js';
 import { exact, t, type Language } from './locales.js';
 import { outboxLink } from './outbox.js';
+import type { E2EServer } from './server.js';
 
 export const demo = { email: 'demo@cellport.local', password: 'Demo#2026' } as const;
+
+/**
+ * An operator account made with the CLI, as an operator installing Cellport does. The server stops for it (PGlite
+ * allows one process) and starts again. Returns the e-mail and the password the CLI printed.
+ */
+export async function createOperator(server: E2EServer, email: string): Promise<{ email: string; password: string }> {
+  await server.stop();
+  const result = await server.admin('create', email);
+  expect(result, result.stderr).toMatchObject({ code: 0 });
+  const password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
+  expect(password, result.stdout).not.toBe('');
+  await server.start();
+  return { email, password };
+}
 
 export interface NewAccount { name: string; email: string; password: string; purpose: string; company?: string }
 
