@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { desiredGatewaySchema, gatewayLinkReportSchema } from './gateway-protocol.js';
 
 // The server–agent host protocol (issue 11, docs/decisions/016-host-protocol.md). The agent on each modem host
 // keeps one socket.io connection to the server at HOST_PROTOCOL.path, authenticated by the host's key
@@ -10,6 +11,8 @@ import * as z from 'zod/mini';
 //   agent → server  'heartbeat'        Heartbeat, at once on connecting and then every HOST_PROTOCOL.heartbeatSeconds,
 //                                      acknowledged with {ok} (the server marks modems online from it)
 //   agent → server  'traffic'          TrafficReport, acknowledged with a TrafficAck; a batch id is counted once
+//   agent → server  'gateway-ticket'   (no payload) acknowledged with a GatewayTicketReply, for a host behind a
+//                                      gateway (gateway-protocol.ts)
 //
 // Byte counts are decimal strings (they exceed 2^53 over time). bytesIn is what the customer received (download),
 // bytesOut what the customer sent (upload), both counted on the customer's side of the proxy.
@@ -77,6 +80,8 @@ export const desiredStateSchema = z.object({
   hostName: z.string(),
   generatedAt: isoDate,
   modems: z.array(desiredModemSchema),
+  /** Behind a gateway (issue 18): the agent serves the ports through its link and listens on none itself. */
+  gateway: z.optional(desiredGatewaySchema),
 });
 export type DesiredState = z.infer<typeof desiredStateSchema>;
 
@@ -159,6 +164,8 @@ export const heartbeatSchema = z.object({
   })),
   /** Only from an agent with a modems file (AGENT_MODEMS): every modem configured on the host and what it reports. */
   inventory: z.optional(z.array(hostModemInfoSchema).check(z.maxLength(500))),
+  /** Only from the agent of a host behind a gateway: its link. */
+  gatewayLink: z.optional(gatewayLinkReportSchema),
 });
 export type Heartbeat = z.infer<typeof heartbeatSchema>;
 

@@ -21,6 +21,8 @@ import * as scaleIndexes from './2026_12_05_2300_scale_indexes.js';
 import * as telegram from './2026_12_06_0100_telegram.js';
 import * as portTags from './2026_12_07_0100_port_tags.js';
 import * as overviewCounts from './2026_12_07_0200_overview_counts.js';
+import * as gateways from './2026_12_08_0100_gateways.js';
+import * as portLimits from './2026_12_08_0200_port_limits.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -46,4 +48,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_0100_telegram': telegram,
   '2026_12_07_0100_port_tags': portTags,
   '2026_12_07_0200_overview_counts': overviewCounts,
+  '2026_12_08_0100_gateways': gateways,
+  '2026_12_08_0200_port_limits': portLimits,
 };

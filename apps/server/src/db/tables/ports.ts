@@ -12,6 +12,25 @@ export interface HostsTable {
   last_seen_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   agent_version: ColumnType<string | null, string | null | undefined, string | null>;
   agent_started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The gateway customers reach this host through (issue 18); null: direct, at its address. */
+  gateway_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+export interface GatewaysTable {
+  id: Generated<string>; name: string;
+  /** What customers connect to (Your Proxies shows it instead of the host's address). */
+  public_host: string;
+  /** What the hosts' agents dial (http:// or https://). */
+  link_url: string;
+  created_at: CreatedAt;
+}
+export type GatewayLinkState = 'up' | 'connecting' | 'down' | 'refused';
+/** What each host's agent reports of its gateway link, and the fencing epoch of its latest agent connection. */
+export interface HostGatewayLinksTable {
+  host_id: string;
+  epoch: ColumnType<bigint, bigint | number | undefined, bigint | number>;
+  state: ColumnType<GatewayLinkState, GatewayLinkState | undefined, GatewayLinkState>;
+  problem: ColumnType<string | null, string | null | undefined, string | null>;
+  changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 export interface ModemsTable {
   id: Generated<string>;
@@ -102,5 +121,5 @@ export interface PortReplacementsTable {
 
 export interface PortsTables {
   hosts: HostsTable; modems: ModemsTable; ports: PortsTable; host_modem_reports: HostModemReportsTable;
-  port_replacements: PortReplacementsTable;
+  port_replacements: PortReplacementsTable; gateways: GatewaysTable; host_gateway_links: HostGatewayLinksTable;
 }

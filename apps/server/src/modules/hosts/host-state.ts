@@ -17,8 +17,9 @@ export function accessState(p: { is_active: boolean; suspended_at: Date | null; 
 }
 
 /** A digest of everything the agent acts on (not generatedAt): equal content, equal version. */
-export function stateVersion(content: Pick<DesiredState, 'hostId' | 'hostName' | 'modems'>): string {
-  return createHash('sha256').update(JSON.stringify([content.hostId, content.hostName, content.modems])).digest('base64url').slice(0, 22);
+export function stateVersion(content: Pick<DesiredState, 'hostId' | 'hostName' | 'modems' | 'gateway'>): string {
+  return createHash('sha256').update(JSON.stringify([content.hostId, content.hostName, content.modems, content.gateway ?? null]))
+    .digest('base64url').slice(0, 22);
 }
 
 /**
@@ -28,7 +29,8 @@ export function stateVersion(content: Pick<DesiredState, 'hostId' | 'hostName' |
 export async function loadDesiredStates(db: Database, hostIds: string[]): Promise<Map<string, HostDesired>> {
   const result = new Map<string, HostDesired>();
   if (hostIds.length === 0) return result;
-  const hosts = await db.selectFrom('hosts').select(['id', 'name', 'ingest_key_hash']).where('id', 'in', hostIds).execute();
+  const hosts = await db.selectFrom('hosts as h').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
+    .select(['h.id', 'h.name', 'h.ingest_key_hash', 'g.id as gateway_id', 'g.link_url']).where('h.id', 'in', hostIds).execute();
   if (hosts.length === 0) return result;
   const rows = await db.selectFrom('modems as m')
     .leftJoin('ports as p', (j) => j.onRef('p.modem_id', '=', 'm.id').on('p.status', '<>', 'released'))
@@ -66,7 +68,10 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
   }
   const generatedAt = new Date(now).toISOString();
   for (const h of hosts) {
-    const content = { hostId: h.id, hostName: h.name, modems: modems.get(h.id) ?? [] };
+    const content = {
+      hostId: h.id, hostName: h.name, modems: modems.get(h.id) ?? [],
+      ...(h.gateway_id && h.link_url ? { gateway: { id: h.gateway_id, linkUrl: h.link_url } } : {}),
+    };
     result.set(h.id, { state: { version: stateVersion(content), generatedAt, ...content }, keyHash: h.ingest_key_hash });
   }
   return result;

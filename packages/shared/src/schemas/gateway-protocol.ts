@@ -1,0 +1,67 @@
+import * as z from 'zod/mini';
+
+// The gateway link (issue 18, docs/decisions/031-gateway.md). A host behind NAT is reached through a gateway on a
+// public machine. The host's agent dials the gateway's link URL with HTTP/1.1 `Upgrade: cellport-link/1` and a ticket
+// the server signed (`Authorization: Bearer <ticket>`); after `101 Switching Protocols` the same TCP connection carries
+// HTTP/2 with the roles reversed: the gateway is the HTTP/2 client and opens one CONNECT stream per customer
+// connection, the agent the server that answers it. HTTP/2 gives each stream its own flow-control window, so one slow
+// download never stalls the others on the link.
+//
+//   gateway → agent  CONNECT stream, headers cellport-port (the port the customer reached) and cellport-client (the
+//                    customer's address, for whitelists); the agent answers 200 and the stream is the customer's bytes
+//   gateway → agent  GET GATEWAY_PROTOCOL.ticketsPath, answered with newline-separated tickets as the agent gets new
+//                    ones from the server (ports added or removed, the hourly renewal)
+//
+// A ticket is an EdDSA JWT signed with the server's gateway trust key (the console shows its public half, which the
+// gateway is configured with). It names the gateway (aud), the host (sub), the fencing epoch and the host's ports.
+
+export const GATEWAY_PROTOCOL = {
+  /** The upgrade path on the gateway's link listener. */
+  linkPath: '/link',
+  upgrade: 'cellport-link/1',
+  ticketsPath: '/tickets',
+  portHeader: 'cellport-port',
+  clientHeader: 'cellport-client',
+  /** A ticket is good for this long; the agent asks for a new one well before (at half of it). */
+  ticketSeconds: 3600,
+  /** The agent's reconnect backoff: from 0.5 s doubling to 10 s, with jitter (service back within 10 s of a cut). */
+  reconnectMinMs: 500,
+  reconnectMaxMs: 10_000,
+} as const;
+
+export const PROXY_KINDS = ['http', 'socks'] as const;
+export type ProxyKind = (typeof PROXY_KINDS)[number];
+
+const tcpPort = z.number().check(z.int(), z.minimum(1), z.maximum(65535));
+
+/** The claims of a link ticket besides aud (the gateway's id), sub (the host's id), iat and exp. */
+export const linkTicketClaimsSchema = z.object({
+  /** Each agent connection of the host to the server gets a higher one; a gateway keeps only the highest. */
+  epoch: z.number().check(z.int(), z.minimum(1)),
+  ports: z.array(z.object({ port: tcpPort, kind: z.enum(PROXY_KINDS) })).check(z.maxLength(4000)),
+});
+export type LinkTicketClaims = z.infer<typeof linkTicketClaimsSchema>;
+
+/** The gateway a host is behind, in its desired state (absent: customers reach the host directly). */
+export const desiredGatewaySchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  /** What the agent dials (http:// or https://). */
+  linkUrl: z.string().check(z.maxLength(300)),
+});
+export type DesiredGateway = z.infer<typeof desiredGatewaySchema>;
+
+export const GATEWAY_LINK_STATES = ['up', 'connecting', 'down', 'refused'] as const;
+export type GatewayLinkStateName = (typeof GATEWAY_LINK_STATES)[number];
+/** What the agent reports of its link in each heartbeat. */
+export const gatewayLinkReportSchema = z.object({
+  state: z.enum(GATEWAY_LINK_STATES),
+  problem: z.optional(z.string().check(z.maxLength(300))),
+});
+export type GatewayLinkReport = z.infer<typeof gatewayLinkReportSchema>;
+
+/** The server's answer to the agent's 'gateway-ticket' request. */
+export const gatewayTicketReplySchema = z.union([
+  z.object({ ticket: z.string().check(z.maxLength(200_000)) }),
+  z.object({ error: z.string() }),
+]);
+export type GatewayTicketReply = z.infer<typeof gatewayTicketReplySchema>;
