@@ -42,6 +42,8 @@ import { CaptchaGate } from './modules/auth/captcha-gate.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CouponsService } from './modules/coupons/coupons.service.js';
 import { HostsRepository } from './modules/hosts/hosts.repository.js';
+import { GatewayLinksRepository } from './modules/gateways/gateway-links.repository.js';
+import { gatewayTrust as deriveGatewayTrust } from './modules/gateways/gateway-trust.js';
 import { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import { InvoicesService } from './modules/invoices/invoices.service.js';
 import { LedgerService } from './modules/ledger/ledger.service.js';
@@ -108,6 +110,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const payments = createPaymentsRuntime(config, log);
   const webhookSecretBox = new WebhookSecretBox(config.secret);
   const portsLists = new PortsListCache(database);
+  const gatewayTrust = deriveGatewayTrust(config.secret);
 
   // Repositories.
   const authRepository = new AuthRepository(db);
@@ -115,6 +118,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const notificationsRepository = new NotificationsRepository(db);
   const trafficRepository = new TrafficRepository(db);
   const hostsRepository = new HostsRepository(db);
+  const gatewayLinks = new GatewayLinksRepository(db);
   const portsRepository = new PortsRepository(db, config.secret, config.publicUrl);
   const adminPaymentsRepository = new AdminPaymentsRepository(db);
   const purchasesRepository = new PurchasesRepository(db);
@@ -191,8 +195,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   const services = {
     bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
-    captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists,
-    authRepository, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
+    captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust,
+    authRepository, gatewayLinks, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,
     rotation, ports, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,

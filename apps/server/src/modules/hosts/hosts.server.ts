@@ -13,6 +13,8 @@ import {
 import { BUS_RESYNC } from '../../lib/bus.js';
 import { hashToken } from '../../lib/tokens.js';
 import { hostForKey } from '../traffic/host-keys.js';
+import type { GatewayLinksRepository } from '../gateways/gateway-links.repository.js';
+import { signLinkTicket, type GatewayTrust } from '../gateways/gateway-trust.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { PortSample, TrafficRepository } from '../traffic/traffic.repository.js';
 import { loadDesiredStates } from './host-state.js';
@@ -37,6 +39,8 @@ interface HostConnection {
   lastSeen: Date | null;
   /** Rotations sent to the agent and not answered yet: commandId → IMEI. */
   rotations: Map<string, string>;
+  /** This connection's fencing epoch for gateway links, once recorded. */
+  epoch: Promise<number> | null;
 }
 
 export interface HostProtocolServer {
@@ -54,7 +58,10 @@ type Ack = (reply: unknown) => void;
 const answer = (ack: unknown, reply: unknown) => { if (typeof ack === 'function') (ack as Ack)(reply); };
 
 /** What the host protocol's server works with (the composition root builds them). */
-export interface HostProtocolDeps { hostsRepository: HostsRepository; notifications: NotificationsService; trafficRepository: TrafficRepository }
+export interface HostProtocolDeps {
+  hostsRepository: HostsRepository; notifications: NotificationsService; trafficRepository: TrafficRepository;
+  gatewayLinks: GatewayLinksRepository; gatewayTrust: GatewayTrust;
+}
 
 /**
  * The host protocol's server (docs/decisions/016-host-protocol.md): its own socket.io server on the app's HTTP
@@ -69,7 +76,7 @@ export interface HostProtocolDeps { hostsRepository: HostsRepository; notificati
  */
 export async function startHostProtocol(server: HttpServer, ctx: AppContext, deps: HostProtocolDeps): Promise<HostProtocolServer> {
   const { bus, log } = ctx;
-  const { hostsRepository: hostsRepo, notifications, trafficRepository: traffic } = deps;
+  const { hostsRepository: hostsRepo, notifications, trafficRepository: traffic, gatewayLinks, gatewayTrust } = deps;
   const instance = randomUUID();
   const hosts = new Map<string, HostConnection>();
   let closing = false;
@@ -187,7 +194,9 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
   io.on('connection', (socket) => {
     const hostId = socket.data.hostId as string;
     const previous = hosts.get(hostId);
-    const conn: HostConnection = { socket, keyHash: socket.data.keyHash as string, version: null, lastSeen: null, rotations: new Map() };
+    const conn: HostConnection = {
+      socket, keyHash: socket.data.keyHash as string, version: null, lastSeen: null, rotations: new Map(), epoch: null,
+    };
     hosts.set(hostId, conn);
     if (previous) {
       log.warn({ hostId }, 'a second connection for the same host: the older one is closed');
@@ -202,6 +211,8 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
     socket.on('heartbeat', (data: unknown, ack: unknown) => {
       const parsed = heartbeatSchema.safeParse(data);
       if (!parsed.success) return answer(ack, { error: `heartbeat refused: ${parsed.error.issues[0]?.message ?? 'invalid'}` } satisfies AgentError);
+      const link = parsed.data.gatewayLink;
+      if (link) gatewayLinks.record(hostId, link).catch((err: unknown) => log.warn({ err, hostId }, 'gateway link state not recorded'));
       hostsRepo.heartbeat(hostId, parsed.data).then(async ({ lastSeen, changed }) => {
         if (hosts.get(hostId) === conn && lastSeen) conn.lastSeen = lastSeen;
         await announce(changed).catch((err: unknown) => log.warn({ err, hostId }, 'modem change not announced'));
@@ -211,6 +222,21 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
       }).catch((err: unknown) => {
         log.error({ err, hostId }, 'heartbeat not recorded');
         answer(ack, { error: 'heartbeat not recorded', retry: true } satisfies AgentError);
+      });
+    });
+
+    // A host behind a gateway: a ticket for its agent's link, with this connection's epoch (docs/decisions/031-gateway.md).
+    // The epoch is taken on the first request, so only agents that use a gateway write it.
+    socket.on('gateway-ticket', (_data: unknown, ack: unknown) => {
+      if (hosts.get(hostId) !== conn) return answer(ack, { error: 'this connection was replaced by a newer one' });
+      conn.epoch ??= gatewayLinks.nextEpoch(hostId);
+      Promise.all([conn.epoch, gatewayLinks.ticketSubject(hostId)]).then(async ([epoch, subject]) => {
+        if (!subject) return answer(ack, { error: 'this host is not behind a gateway' });
+        answer(ack, { ticket: await signLinkTicket(gatewayTrust, { ...subject, hostId, epoch }) });
+      }).catch((err: unknown) => {
+        conn.epoch = null;
+        log.error({ err, hostId }, 'gateway ticket not issued');
+        answer(ack, { error: 'gateway ticket not issued', retry: true } satisfies AgentError);
       });
     });
 

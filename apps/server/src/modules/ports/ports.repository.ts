@@ -13,6 +13,8 @@ export class PortsRepository {
     let q = (options.tx ?? this.db).selectFrom('ports as p')
       .innerJoin('modems as m', 'm.id', 'p.modem_id')
       .innerJoin('hosts as h', 'h.id', 'm.host_id')
+      // A host behind a gateway is reached at the gateway's public host, on the same ports.
+      .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
       .innerJoin('tariffs as t', 't.id', 'p.tariff_id')
       .innerJoin('countries as c', 'c.id', 'm.country_id')
       .innerJoin('carriers as ca', 'ca.id', 'm.carrier_id')
@@ -22,7 +24,7 @@ export class PortsRepository {
         'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
         'p.tags', 'p.note',
         'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.http_port', 'm.socks_port', 'm.rotation_interval as modem_interval',
-        'h.address as host', 't.names as tariff_names', 't.period', 't.price',
+        (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
         'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
         'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name',
       ])

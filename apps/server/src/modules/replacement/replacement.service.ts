@@ -240,7 +240,9 @@ export class ReplacementService {
         moves: sql`port_replacements.moves + 1`, last_moved_at: sql`now()`,
       })).execute();
     const next = await tx.selectFrom('modems as m').innerJoin('hosts as h', 'h.id', 'm.host_id')
-      .select(['m.id', 'm.imei', 'm.http_port', 'm.socks_port', 'm.ext_ip', 'h.address', 'h.name as host_name'])
+      .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
+      .select(['m.id', 'm.imei', 'm.http_port', 'm.socks_port', 'm.ext_ip', 'h.name as host_name'])
+      .select((eb) => eb.fn.coalesce('g.public_host', 'h.address').as('address'))
       .where('m.id', '=', target).executeTakeFirstOrThrow();
     await audit.record(tx, actor, {
       action: 'port.replace', targetType: 'port', targetId: port.id,
