@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { tariffLimitsSchema } from './port-limits.js';
 import { text } from './text.js';
 
 // Catalog, buying from the balance, renewals and proxy management (issue 3). Server routes validate and serialize
@@ -108,6 +109,8 @@ export const tariffSchema = z.object({
   rotationInterval: z.number(),
   /** Whether a monthly subscription may be offered for it (spec §4, card payment type). */
   recurring: z.boolean(),
+  /** Each port's bandwidth cap, connection limit and monthly quota (issue 18). */
+  limits: tariffLimitsSchema,
 });
 export const tariffsResponseSchema = z.array(tariffSchema);
 export type Tariff = z.infer<typeof tariffSchema>;

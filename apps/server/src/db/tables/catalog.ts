@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface LocalizedNames { en: string; ru: string; cn: string }
 
@@ -22,6 +22,12 @@ export interface TariffsTable {
   sort: Generated<number>;
   /** Set by the seed so re-running it finds its rows. */
   seed_key: string | null;
+  /** Per-port limits (issue 18; migration 2026_12_08_0200_port_limits). */
+  bandwidth_mbps: ColumnType<number | null, number | null | undefined, number | null>;
+  max_connections: Generated<number>;
+  monthly_quota_gb: ColumnType<number | null, number | null | undefined, number | null>;
+  over_quota: Generated<'throttle' | 'block'>;
+  over_quota_mbps: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface CatalogTables {

@@ -34,9 +34,20 @@ export interface TrafficSamplesTable {
 /** Agent traffic reports already counted: a resent batch id adds nothing. */
 export interface TrafficBatchesTable { host_id: string; batch_id: string; received_at: CreatedAt }
 
+/** Each port's bytes (both directions) per calendar month (UTC), and when it was told of 80 % and 100 % of its quota. */
+export interface PortTrafficMonthsTable {
+  port_id: string;
+  /** The month's first day. */
+  month: ColumnType<Date, Date | string, never>;
+  bytes: ColumnType<string, bigint | string, bigint | string>;
+  warned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  reached_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface LiveDashboardTables {
   poll_versions: PollVersionsTable;
   api_keys: ApiKeysTable;
   traffic_samples: TrafficSamplesTable;
   traffic_batches: TrafficBatchesTable;
+  port_traffic_months: PortTrafficMonthsTable;
 }

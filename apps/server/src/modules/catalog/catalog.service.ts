@@ -6,6 +6,7 @@ import { PERIOD_DAYS, type Country, type RotationTag, type Tariff } from '@cellp
 import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import type { LocalizedNames } from '../../db/tables/catalog.js';
+import { limitsToApi, type TariffLimitColumns } from './tariff-limits.js';
 
 const localesDir = join(dirname(createRequire(import.meta.url).resolve('@cellport/shared/package.json')), 'locales');
 const TAG_TEXTS = Object.fromEntries(LANGUAGES.map((lng) => [
@@ -27,11 +28,12 @@ export interface TariffRow {
   country_id: string; carrier_id: string | null; region_id: string | null; is_shared: boolean;
   rotation_interval: number; recurring: boolean; active: boolean;
 }
+type TariffRowWithLimits = TariffRow & TariffLimitColumns;
 
-export const tariffToApi = (t: TariffRow): Tariff => ({
+export const tariffToApi = (t: TariffRowWithLimits): Tariff => ({
   _id: t.id, name: t.names, price: t.price.toString(), period: t.period, periodDays: PERIOD_DAYS[t.period],
   country_id: t.country_id, carrier_id: t.carrier_id, region_id: t.region_id, isShared: t.is_shared,
-  rotationInterval: t.rotation_interval, recurring: t.recurring,
+  rotationInterval: t.rotation_interval, recurring: t.recurring, limits: limitsToApi(t),
 });
 
 /** Countries, carriers, regions, tariffs and how much stock can be bought with a given filter. */

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { text } from '../text.js';
 import { localizedNameSchema, moneySchema, TARIFF_PERIODS } from '../catalog.js';
+import { tariffLimitsRequestSchema, tariffLimitsSchema } from '../port-limits.js';
 import { adminNamesSchema, positiveMoneySchema, trimmedText, uuid } from './common.js';
 
 // Operator console, Catalog. Conventions and building blocks: common.ts.
@@ -26,6 +27,8 @@ export const adminTariffSchema = z.object({
   /** Inactive tariffs are hidden from customers; existing ports keep renewing per their own rules. */
   active: z.boolean(),
   sort: z.number(),
+  /** Each port's bandwidth cap, connection limit and monthly quota (issue 18). */
+  limits: tariffLimitsSchema,
 });
 export const rotationIntervalSchema = z.object({
   /** Minutes; 0 = on demand only. */
@@ -79,6 +82,8 @@ export const tariffRequestSchema = z.object({
   recurring: z.optional(z.boolean()),
   active: z.optional(z.boolean()),
   sort: z.optional(z.number().check(z.int(), z.minimum(-100000), z.maximum(100000))),
+  /** Fields left out keep their value (a new tariff: no cap, 200 connections, no quota). */
+  limits: z.optional(tariffLimitsRequestSchema),
 });
 export const tariffPatchRequestSchema = z.partial(tariffRequestSchema);
 export const tariffResponseSchema = z.object({ tariff: adminTariffSchema });

@@ -5,19 +5,20 @@ import type {
 } from '@cellport/shared/schemas/admin/catalog';
 import type { AppContext } from '../../../context.js';
 import { tariffToApi } from '../../catalog/catalog.service.js';
+import { limitsToApi, limitsToColumns, type TariffLimitColumns } from '../../catalog/tariff-limits.js';
 import type { TariffsTable } from '../../../db/tables/catalog.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { Tx } from '../../../db/database.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../db/pg-errors.js';
 
-type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort'> & {
+type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort' | keyof TariffLimitColumns> & {
   id: string; rotation_interval: number; recurring: boolean; active: boolean; sort: number;
-};
+} & TariffLimitColumns;
 const toTariff = (t: TariffRow): AdminTariff => ({
   id: t.id, names: t.names, price: BigInt(t.price).toString(), period: t.period, periodDays: t.period_days, countryId: t.country_id,
   carrierId: t.carrier_id, regionId: t.region_id, isShared: t.is_shared, rotationInterval: t.rotation_interval,
-  recurring: t.recurring, active: t.active, sort: t.sort,
+  recurring: t.recurring, active: t.active, sort: t.sort, limits: limitsToApi(t),
 });
 
 /** Turns constraint violations into answers: a duplicate name, or a row still referenced elsewhere. */
@@ -153,6 +154,7 @@ export class CatalogAdminService {
         names: JSON.stringify(req.names) as never, price: BigInt(req.price), period: req.period, period_days: PERIOD_DAYS[req.period],
         country_id: req.countryId, carrier_id: req.carrierId ?? null, region_id: req.regionId ?? null, is_shared: req.isShared,
         rotation_interval: req.rotationInterval ?? 0, recurring: req.recurring ?? false, active: req.active ?? true, sort: req.sort ?? 0,
+        ...limitsToColumns(req.limits, null),
       };
       await this.assertTariffRefs(tx, values);
       const row = await tx.insertInto('tariffs').values(values).returningAll().executeTakeFirstOrThrow();
@@ -175,6 +177,7 @@ export class CatalogAdminService {
         region_id: req.regionId !== undefined ? req.regionId : before.region_id, is_shared: req.isShared ?? before.is_shared,
         rotation_interval: req.rotationInterval ?? before.rotation_interval, recurring: req.recurring ?? before.recurring,
         active: req.active ?? before.active, sort: req.sort ?? before.sort,
+        ...limitsToColumns(req.limits, before),
       };
       await this.assertTariffRefs(tx, values);
       const row = await tx.updateTable('tariffs').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

@@ -7,13 +7,14 @@ import { TextField } from '../../../components/ui/text-field';
 import { useT } from '../../../lib/i18n';
 import { formatCoin, parseMoneyInput } from '../../../lib/money';
 import { createTariff, updateTariff } from '../api/catalog';
+import { limitsDraft, parseLimits, type LimitsDraft } from '../lib/tariff-limits';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { emptyNames, NamesFields, namesFilled, type Names } from './names-fields';
 import { SelectField } from './select-field';
 
 interface Draft {
   names: Names; price: string; period: (typeof TARIFF_PERIODS)[number]; countryId: string; carrierId: string; regionId: string;
-  isShared: boolean; rotationInterval: string; recurring: boolean; active: boolean;
+  isShared: boolean; rotationInterval: string; recurring: boolean; active: boolean; limits: LimitsDraft;
 }
 
 const fromTariff = (tf: AdminTariff | null, catalog: AdminCatalogResponse): Draft => ({
@@ -22,10 +23,10 @@ const fromTariff = (tf: AdminTariff | null, catalog: AdminCatalogResponse): Draf
   price: tf ? (formatCoin(tf.price, 'usdt', 6) ?? '').replace(/,/g, '').replace(/\.?0+$/, '') : '',
   period: tf?.period ?? 'month', countryId: tf?.countryId ?? catalog.countries[0]?.id ?? '', carrierId: tf?.carrierId ?? '',
   regionId: tf?.regionId ?? '', isShared: tf?.isShared ?? false, rotationInterval: String(tf?.rotationInterval ?? 0),
-  recurring: tf?.recurring ?? false, active: tf?.active ?? true,
+  recurring: tf?.recurring ?? false, active: tf?.active ?? true, limits: limitsDraft(tf?.limits ?? null),
 });
 
-/** Add or edit a tariff: names in en/ru/cn, price in dollars, period, where, shared or dedicated, rotation, recurring. */
+/** Add or edit a tariff: names in en/ru/cn, price in dollars, period, where, shared or dedicated, rotation, recurring, per-port limits. */
 export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean; tariff: AdminTariff | null; catalog: AdminCatalogResponse; onClose: () => void }) {
   const { t, language } = useT('admin');
   const [draft, setDraft] = useState<Draft>(() => fromTariff(tariff, catalog));
@@ -37,13 +38,17 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
     { successKey: 'catalog.saved', onSuccess: onClose },
   );
   const price = parseMoneyInput(draft.price, 'usdt');
+  const limits = parseLimits(draft.limits);
+  const limitErrors = touched && !limits.ok ? limits.errors : {};
+  const setLimit = <K extends keyof LimitsDraft>(key: K, value: LimitsDraft[K]) => setDraft((d) => ({ ...d, limits: { ...d.limits, [key]: value } }));
+  const limitError = (key: keyof LimitsDraft) => { const e = limitErrors[key]; return e ? t(`catalog.limitErrors.${e}`) : undefined; };
   const submit = () => {
     setTouched(true);
-    if (price === null || !namesFilled(draft.names) || !draft.countryId) return;
+    if (price === null || !namesFilled(draft.names) || !draft.countryId || !limits.ok) return;
     save.mutate({
       names: draft.names, price: price.toString(), period: draft.period, countryId: draft.countryId, carrierId: draft.carrierId || null,
       regionId: draft.regionId || null, isShared: draft.isShared, rotationInterval: Number(draft.rotationInterval),
-      recurring: draft.recurring, active: draft.active,
+      recurring: draft.recurring, active: draft.active, limits: limits.value,
     });
   };
   const carriers = catalog.carriers.filter((c) => c.countryId === draft.countryId);
@@ -68,6 +73,24 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
           <SelectField label={t('fields.rotation')} value={draft.rotationInterval} onChange={(v) => set('rotationInterval', v)}
             options={catalog.rotationIntervals.map((r) => ({ value: String(r.minutes), label: r.minutes === 0 ? t('onDemand') : t('minutes', { count: r.minutes }) }))} />
         </div>
+        <fieldset className="admin-fieldset">
+          <legend>{t('catalog.limits')}</legend>
+          <p className="field__hint">{t('catalog.limitsHint')}</p>
+          <div className="admin-form-grid">
+            <TextField label={t('fields.bandwidthMbps')} value={draft.limits.bandwidthMbps} inputMode="numeric" hint={t('catalog.emptyNoLimit')}
+              onChange={(e) => setLimit('bandwidthMbps', e.target.value)} error={limitError('bandwidthMbps')} />
+            <TextField label={t('fields.maxConnections')} value={draft.limits.maxConnections} inputMode="numeric"
+              onChange={(e) => setLimit('maxConnections', e.target.value)} error={limitError('maxConnections')} />
+            <TextField label={t('fields.monthlyQuotaGb')} value={draft.limits.monthlyQuotaGb} inputMode="numeric" hint={t('catalog.quotaHint')}
+              onChange={(e) => setLimit('monthlyQuotaGb', e.target.value)} error={limitError('monthlyQuotaGb')} />
+            <SelectField label={t('fields.overQuota')} value={draft.limits.overQuota} onChange={(v) => setLimit('overQuota', v as LimitsDraft['overQuota'])}
+              options={[{ value: 'block', label: t('catalog.overQuotaBlock') }, { value: 'throttle', label: t('catalog.overQuotaThrottle') }]} />
+            {draft.limits.overQuota === 'throttle' ? (
+              <TextField label={t('fields.overQuotaMbps')} value={draft.limits.overQuotaMbps} inputMode="numeric"
+                onChange={(e) => setLimit('overQuotaMbps', e.target.value)} error={limitError('overQuotaMbps')} />
+            ) : null}
+          </div>
+        </fieldset>
         <label className="admin-check"><input type="checkbox" checked={draft.recurring} onChange={(e) => set('recurring', e.target.checked)} /> {t('catalog.recurring')}</label>
         <label className="admin-check"><input type="checkbox" checked={draft.active} onChange={(e) => set('active', e.target.checked)} /> {t('catalog.tariffActive')}</label>
         <div className="dialog__footer">

@@ -15,6 +15,7 @@ import { Tabs } from '../components/tabs';
 import { TariffDialog } from '../components/tariff-dialog';
 import { catalogNames } from '../lib/catalog-names';
 import { usd } from '../lib/format';
+import { limitsSummary } from '../lib/tariff-limits';
 
 type TabKey = 'countries' | 'carriers' | 'regions' | 'tariffs' | 'rotation';
 type Editing =
@@ -124,11 +125,11 @@ function CatalogTab({ tab, data }: { tab: TabKey; data: AdminCatalogResponse }) 
           <tr>
             <th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.price')}</th><th scope="col">{t('fields.where')}</th>
             <th scope="col">{t('fields.kindShared')}</th><th scope="col">{t('fields.rotation')}</th><th scope="col">{t('fields.recurring')}</th>
-            <th scope="col">{t('fields.status')}</th>{actionsHeader}
+            <th scope="col">{t('fields.limits')}</th><th scope="col">{t('fields.status')}</th>{actionsHeader}
           </tr>
         </thead>
         <tbody>
-          {data.tariffs.length === 0 ? <EmptyRow colSpan={8}>{t('catalog.noTariffs')}</EmptyRow> : null}
+          {data.tariffs.length === 0 ? <EmptyRow colSpan={9}>{t('catalog.noTariffs')}</EmptyRow> : null}
           {data.tariffs.map((tf) => (
             <tr key={tf.id}>
               <td>{tf.names[language] || tf.names.en}</td>
@@ -137,6 +138,7 @@ function CatalogTab({ tab, data }: { tab: TabKey; data: AdminCatalogResponse }) 
               <td>{tf.isShared ? t('shared') : t('dedicated')}</td>
               <td>{tf.rotationInterval === 0 ? t('onDemand') : t('minutes', { count: tf.rotationInterval })}</td>
               <td>{tf.recurring ? t('yes') : t('no')}</td>
+              <td>{limitsSummary(tf.limits, t)}</td>
               <td>{tf.active ? <StatusBadge tone="ok">{t('catalog.onSale')}</StatusBadge> : <StatusBadge tone="neutral">{t('catalog.hidden')}</StatusBadge>}</td>
               {rowActions(tf.names[language] || tf.names.en, () => setEditing({ kind: 'tariff', item: tf }))}
             </tr>

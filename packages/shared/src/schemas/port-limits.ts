@@ -1,0 +1,81 @@
+import * as z from 'zod/mini';
+
+// Per-port limits, set per tariff (issue 18, item 3; docs/decisions/030-per-port-limits.md). Every port of a tariff
+// gets its bandwidth cap (each direction), its concurrent-connection limit and its monthly traffic quota; past the
+// quota the port is throttled or blocked until the next calendar month (UTC) starts.
+
+export const PORT_LIMITS = {
+  /** The connection limit of tariffs that do not set one (the agent's former fixed limit). */
+  defaultMaxConnections: 200,
+  maxMbps: 100_000,
+  maxConnections: 100_000,
+  maxQuotaGb: 1_000_000,
+  /** A quota of N GB is N × 10^9 bytes, both directions together. */
+  bytesPerGb: 1_000_000_000,
+  /** 1 Mbit/s = 125,000 bytes per second. */
+  bytesPerMbit: 125_000,
+  /** The customer is told once a month at each of these shares of the quota (percent). */
+  warnPercent: 80,
+} as const;
+
+export const OVER_QUOTA_ACTIONS = ['throttle', 'block'] as const;
+export type OverQuotaAction = (typeof OVER_QUOTA_ACTIONS)[number];
+/** Where a port stands against its quota this month: under it (or none), or past it and throttled or blocked. */
+export const QUOTA_STATES = ['ok', 'throttled', 'blocked'] as const;
+export type QuotaState = (typeof QUOTA_STATES)[number];
+
+export const LIMITS_MESSAGES = {
+  mbps: `Use a whole number of Mbit/s from 1 to ${PORT_LIMITS.maxMbps}, or leave it empty for no cap`,
+  connections: `Use a whole number of connections from 1 to ${PORT_LIMITS.maxConnections}`,
+  quota: `Use a whole number of GB from 1 to ${PORT_LIMITS.maxQuotaGb}, or leave it empty for no quota`,
+  throttle: 'Say how many Mbit/s a port is throttled to past its quota',
+  overQuota: "Past the quota a port is either throttled ('throttle') or blocked ('block')",
+} as const;
+
+/** A tariff's limits as every answer shows them. */
+export const tariffLimitsSchema = z.object({
+  /** Each direction's cap per port in Mbit/s; null: none. */
+  bandwidthMbps: z.nullable(z.number()),
+  /** Concurrent connections per port, HTTP and SOCKS5 together. */
+  maxConnections: z.number(),
+  /** Traffic per port per calendar month (UTC), both directions, in GB (10^9 bytes); null: none. */
+  monthlyQuotaGb: z.nullable(z.number()),
+  /** Past the quota: throttled to overQuotaMbps, or blocked, until the month ends. */
+  overQuota: z.enum(OVER_QUOTA_ACTIONS),
+  overQuotaMbps: z.nullable(z.number()),
+});
+export type TariffLimits = z.infer<typeof tariffLimitsSchema>;
+
+const wholeIn = (max: number, message: string) =>
+  z.number({ error: message }).check(z.int({ error: message }), z.minimum(1, { error: message }), z.maximum(max, { error: message }));
+
+/** The operator's limits of a tariff (POST and PATCH /admin/tariffs): missing fields keep their value or default. */
+export const tariffLimitsRequestSchema = z.object({
+  bandwidthMbps: z.optional(z.nullable(wholeIn(PORT_LIMITS.maxMbps, LIMITS_MESSAGES.mbps))),
+  maxConnections: z.optional(wholeIn(PORT_LIMITS.maxConnections, LIMITS_MESSAGES.connections)),
+  monthlyQuotaGb: z.optional(z.nullable(wholeIn(PORT_LIMITS.maxQuotaGb, LIMITS_MESSAGES.quota))),
+  overQuota: z.optional(z.enum(OVER_QUOTA_ACTIONS, { error: LIMITS_MESSAGES.overQuota })),
+  overQuotaMbps: z.optional(z.nullable(wholeIn(PORT_LIMITS.maxMbps, LIMITS_MESSAGES.mbps))),
+}).check(z.refine((v) => v.overQuota !== 'throttle' || (v.overQuotaMbps !== undefined && v.overQuotaMbps !== null), {
+  message: LIMITS_MESSAGES.throttle, path: ['overQuotaMbps'],
+}));
+export type TariffLimitsRequest = z.input<typeof tariffLimitsRequestSchema>;
+
+/** The limits of a tariff that says nothing: no cap, the default connection limit, no quota. */
+export const NO_LIMITS: TariffLimits = {
+  bandwidthMbps: null, maxConnections: PORT_LIMITS.defaultMaxConnections, monthlyQuotaGb: null, overQuota: 'block', overQuotaMbps: null,
+};
+
+/** The first moment of the calendar month (UTC) that `at` falls in, and of the next one (when a quota resets). */
+export function quotaMonth(at: Date): { start: Date; next: Date } {
+  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+  const next = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+  return { start, next };
+}
+
+/** Where `bytes` this month leave a port of these limits. */
+export function quotaState(limits: Pick<TariffLimits, 'monthlyQuotaGb' | 'overQuota'>, bytes: bigint): QuotaState {
+  if (limits.monthlyQuotaGb === null) return 'ok';
+  if (bytes < BigInt(limits.monthlyQuotaGb) * BigInt(PORT_LIMITS.bytesPerGb)) return 'ok';
+  return limits.overQuota === 'throttle' ? 'throttled' : 'blocked';
+}
