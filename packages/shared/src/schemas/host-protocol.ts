@@ -45,6 +45,25 @@ const tcpPort = z.number().check(z.int(), z.minimum(1), z.maximum(65535));
 export const PORT_ACCESS_STATES = ['active', 'expired', 'suspended', 'deactivated'] as const;
 export type PortAccessState = (typeof PORT_ACCESS_STATES)[number];
 
+/**
+ * A port's limits (issue 18, item 3; docs/decisions/030-per-port-limits.md), from its tariff and its traffic this
+ * month. The agent caps each direction of the port (all its connections together) at the lower of the bandwidth and
+ * a throttled quota's rate, and refuses connections past maxConnections. A quota state other than 'ok' holds until
+ * `until` (the next calendar month, UTC) by the agent's own clock: the quota resets then without a word from the server.
+ */
+export const portLimitsSchema = z.object({
+  /** Each direction's cap in bytes per second; null: none. */
+  bandwidthBytesPerSecond: z.nullable(z.number().check(z.int(), z.minimum(1))),
+  /** Concurrent connections of the port, HTTP and SOCKS5 together. */
+  maxConnections: z.number().check(z.int(), z.minimum(1)),
+  quota: z.union([
+    z.object({ state: z.literal('ok') }),
+    z.object({ state: z.literal('throttled'), bytesPerSecond: z.number().check(z.int(), z.minimum(1)), until: isoDate }),
+    z.object({ state: z.literal('blocked'), until: isoDate }),
+  ]),
+});
+export type PortLimits = z.infer<typeof portLimitsSchema>;
+
 export const portAccessSchema = z.object({
   id,
   login: z.string().check(z.minLength(1), z.maxLength(64)),
@@ -54,6 +73,8 @@ export const portAccessSchema = z.object({
   state: z.enum(PORT_ACCESS_STATES),
   /** The agent refuses the port from this moment by its own clock, even while the server is unreachable. */
   expiresAt: isoDate,
+  /** Absent from older servers: the agent's defaults (200 connections, no cap, no quota). */
+  limits: z.optional(portLimitsSchema),
 });
 export type PortAccess = z.infer<typeof portAccessSchema>;
 
