@@ -25,6 +25,7 @@ import { CouponsAdminService } from './modules/admin/admin-coupons/coupons-admin
 import { CustomersRepository } from './modules/admin/admin-customers/customers.repository.js';
 import { AdminCustomersService } from './modules/admin/admin-customers/customers.service.js';
 import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
+import { GatewaysService } from './modules/admin/admin-inventory/gateways.service.js';
 import { ModemsRepository } from './modules/admin/admin-inventory/modems.repository.js';
 import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
 import { OverviewCache } from './modules/admin/admin-overview/overview-cache.js';
@@ -179,7 +180,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const admin = {
     admins: new AdminsService(db, bus, audit),
     customers: new AdminCustomersService(ctx, audit, new CustomersRepository(db), adminPaymentsRepository, ledger, auth, legal),
-    hosts: new HostsService(db, audit),
+    hosts: new HostsService(db, audit, new GatewaysService(db, audit, gatewayTrust.publicKey)),
     modems: new ModemsService(db, audit, new ModemsRepository(db)),
     ports: new PortsAdminService(db, audit),
     catalog: new CatalogAdminService(ctx, audit),

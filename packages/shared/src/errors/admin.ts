@@ -11,6 +11,7 @@ export const ADMIN_ERRORS = {
   REFERENCE_INVALID: 'A country, carrier, region, host or tariff given does not exist or does not belong together',
   IMEI_TAKEN: 'A modem with this IMEI already exists',
   MODEM_PORT_TAKEN: 'This host already uses this HTTP or SOCKS port',
+  GATEWAY_PORT_CONFLICT: 'Port {{port}} is already used by {{host}}, another host behind this gateway; a gateway serves each port number for one host only',
   CAPACITY_BELOW_USED: 'The capacity cannot be lower than the ports already on this modem',
   CSV_HEADER: 'The first line must name the columns: IMEI,host,http_port,socks_port,ext_ip,country,carrier,region,isShared,capacity',
   CSV_TOO_LARGE: 'Import at most 5000 rows at a time',

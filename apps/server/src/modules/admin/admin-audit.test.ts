@@ -51,6 +51,9 @@ describe('admin audit log', () => {
       { method: 'DELETE', route: '/modems/:id', url: () => `/api/v1/admin/modems/${ids.modem}`, action: 'modem.delete' },
       { method: 'POST', route: '/modems/import', url: () => '/api/v1/admin/modems/import', headers: { 'content-type': 'text/csv' }, body: () => `IMEI,host,http_port,socks_port,ext_ip,country,carrier,region,isShared,capacity\n869999999999992,audit-host,25002,35002,192.0.2.3,US,${carrier.name},,false,1`, action: 'modem.import' },
       { method: 'DELETE', route: '/hosts/:id', url: () => `/api/v1/admin/hosts/${ids.emptyHost}`, action: 'host.delete' },
+      { method: 'POST', route: '/gateways', url: () => '/api/v1/admin/gateways', body: () => ({ name: 'audit-gw', publicHost: 'gw.example.net', linkUrl: 'http://gw.example.net:7400' }), action: 'gateway.create' },
+      { method: 'PATCH', route: '/gateways/:id', url: () => `/api/v1/admin/gateways/${ids.gateway}`, body: () => ({ publicHost: '203.0.113.20' }), action: 'gateway.update' },
+      { method: 'DELETE', route: '/gateways/:id', url: () => `/api/v1/admin/gateways/${ids.gateway}`, action: 'gateway.delete' },
       { method: 'POST', route: '/countries', url: () => '/api/v1/admin/countries', body: () => ({ code: 'NL', names: { en: 'Netherlands', ru: 'Нидерланды', cn: '荷兰' } }), action: 'country.create' },
       { method: 'PATCH', route: '/countries/:id', url: () => `/api/v1/admin/countries/${ids.country}`, body: () => ({ sort: 5 }), action: 'country.update' },
       { method: 'POST', route: '/carriers', url: () => '/api/v1/admin/carriers', body: () => ({ countryId: ids.country, name: 'KPN' }), action: 'carrier.create' },
@@ -109,6 +112,7 @@ describe('admin audit log', () => {
       const body = res.json();
       if (c.action === 'admin.create') keep('admin', body.admin.id);
       if (c.action === 'host.create') keep('host', body.host.id);
+      if (c.action === 'gateway.create') keep('gateway', body.gateway.id);
       if (c.action === 'modem.create') keep('modem', body.modem.id);
       if (c.action === 'country.create') keep('country', body.country.id);
       if (c.action === 'carrier.create') keep('carrier', body.carrier.id);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { text } from '../text.js';
 import { isoDate, trimmedText, uuid } from './common.js';
+import { hostGatewayLinkSchema, hostGatewaySchema } from './gateways.js';
 
 // Operator console, Inventory: hosts. Conventions and building blocks: common.ts.
 
@@ -38,11 +39,20 @@ export const hostSchema = z.object({
   agentStartedAt: z.nullable(isoDate),
   /** Its modems by IMEI, retired ones included (flagged). */
   modems: z.array(hostModemSchema),
+  /** The gateway customers reach it through (issue 18); null: direct, at its address. */
+  gateway: z.nullable(hostGatewaySchema),
+  /** Its agent's last report of the link to that gateway; null while direct or before the agent reported one. */
+  gatewayLink: z.nullable(hostGatewayLinkSchema),
 });
 /** `now`: the server's clock when it answered, so the console shows "12 s ago" without trusting the browser's clock. */
 export const hostsResponseSchema = z.object({ items: z.array(hostSchema), now: isoDate });
 export const hostRequestSchema = z.object({ name: trimmedText(100), address: trimmedText(255) });
-export const hostPatchRequestSchema = z.partial(hostRequestSchema);
+/**
+ * PATCH /admin/hosts/:id. `gatewayId`: pin the host to a gateway (null: direct again). Refused with
+ * GATEWAY_PORT_CONFLICT while one of its modems' ports is a port of another host pinned to that gateway, which
+ * listens on the same port numbers for every host it relays.
+ */
+export const hostPatchRequestSchema = z.extend(z.partial(hostRequestSchema), { gatewayId: z.optional(z.nullable(uuid)) });
 export const hostResponseSchema = z.object({ host: hostSchema });
 export type Host = z.infer<typeof hostSchema>;
 export type HostsResponse = z.infer<typeof hostsResponseSchema>;

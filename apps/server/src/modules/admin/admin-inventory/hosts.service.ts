@@ -11,21 +11,29 @@ import { issueHostKey } from '../../traffic/host-keys.js';
 import { iso } from '../admin-http.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { isUniqueViolation } from '../../../db/pg-errors.js';
+import type { GatewaysService } from './gateways.service.js';
 
-/** Proxy hosts: add, rename or re-address; delete only while no modem was ever on it. */
+/**
+ * Proxy hosts: add, rename or re-address, pin to a gateway or make direct; delete only while no modem was ever on it.
+ * The gateways' own service comes with it: pinning asks it, and the inventory routes serve both.
+ */
 export class HostsService {
-  constructor(private readonly db: Database, private readonly audit: AuditLog) {}
+  constructor(private readonly db: Database, private readonly audit: AuditLog, readonly gateways: GatewaysService) {}
 
   /**
-   * Every host with its agent's last contact, its modems (each with the agent's latest report of it) and the modems
-   * its agent reports that the inventory does not know ("new on this host"); `now` is the database's clock, which
-   * judged `online`.
+   * Every host with its agent's last contact, its modems (each with the agent's latest report of it), the modems
+   * its agent reports that the inventory does not know ("new on this host"), and the gateway it is pinned to with its
+   * agent's last report of that link; `now` is the database's clock, which judged `online`.
    */
   async list(): Promise<InventoryHostsResponse> {
     const offline = HOST_PROTOCOL.offlineAfterSeconds;
     const [rows, modems, reports, clock] = await Promise.all([
       this.db.selectFrom('hosts as h')
+        .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
+        .leftJoin('host_gateway_links as l', 'l.host_id', 'h.id')
         .select(['h.id', 'h.name', 'h.address', 'h.last_seen_at', 'h.agent_version', 'h.agent_started_at'])
+        .select(['g.id as gateway_id', 'g.name as gateway_name', 'g.public_host', 'l.state as link_state', 'l.problem as link_problem',
+          'l.changed_at as link_changed_at'])
         .select(sql<boolean>`h.ingest_key_hash is not null`.as('has_key'))
         .select(sql<boolean>`coalesce(h.last_seen_at > now() - make_interval(secs => ${sql.lit(offline)}), false)`.as('online'))
         .orderBy('h.name').execute(),
@@ -62,6 +70,11 @@ export class HostsService {
         id: r.id, name: r.name, address: r.address, modemCount: hostModems.length, hasKey: r.has_key,
         lastSeenAt: iso(r.last_seen_at), online: r.online, agentVersion: r.agent_version, agentStartedAt: iso(r.agent_started_at),
         modems: hostModems, newModems: newByHost.get(r.id) ?? [],
+        gateway: r.gateway_id ? { id: r.gateway_id, name: r.gateway_name!, publicHost: r.public_host! } : null,
+        // A direct host's row holds what it reported while pinned, if ever: not a link it has now.
+        gatewayLink: r.gateway_id && r.link_state
+          ? { state: r.link_state, problem: r.link_problem ?? null, changedAt: r.link_changed_at!.toISOString() }
+          : null,
       };
     });
     return { items, now: new Date(clock.rows[0]!.now).toISOString() };
@@ -83,12 +96,17 @@ export class HostsService {
     return this.one(id);
   }
 
+  /** Renames, re-addresses, or pins the host to a gateway (gatewayId; null: direct) once its ports are free there. */
   async update(actor: AuditActor, id: string, patch: HostPatchRequest): Promise<InventoryHost> {
     await this.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('hosts').select(['id', 'name', 'address']).where('id', '=', id).forUpdate().executeTakeFirst();
+      const before = await tx.selectFrom('hosts').select(['id', 'name', 'address', 'gateway_id']).where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) throw new AppError('NOT_FOUND', 404);
-      const after = await tx.updateTable('hosts').set({ name: patch.name ?? before.name, address: patch.address ?? before.address })
-        .where('id', '=', id).returning(['id', 'name', 'address']).executeTakeFirstOrThrow().catch(rethrowDuplicate);
+      const gatewayId = patch.gatewayId === undefined ? before.gateway_id : patch.gatewayId;
+      // Only a new pin is checked: a rename of a host already behind its gateway is not refused for its ports.
+      if (gatewayId && gatewayId !== before.gateway_id) await this.gateways.checkPin(tx, id, gatewayId);
+      const after = await tx.updateTable('hosts')
+        .set({ name: patch.name ?? before.name, address: patch.address ?? before.address, gateway_id: gatewayId })
+        .where('id', '=', id).returning(['id', 'name', 'address', 'gateway_id']).executeTakeFirstOrThrow().catch(rethrowDuplicate);
       await this.audit.record(tx, actor, { action: 'host.update', targetType: 'host', targetId: id, before, after });
     });
     return this.one(id);

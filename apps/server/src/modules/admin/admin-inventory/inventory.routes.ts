@@ -7,13 +7,16 @@ import {
   modemResponseSchema, modemsQuerySchema, modemsResponseSchema, stockResponseSchema,
 } from '@cellport/shared/schemas/admin/modems';
 import { adoptModemRequestSchema, inventoryHostsResponseSchema } from '@cellport/shared/schemas/admin/host-inventory';
+import {
+  gatewayPatchRequestSchema, gatewayRequestSchema, gatewayResponseSchema, gatewaysResponseSchema,
+} from '@cellport/shared/schemas/admin/gateways';
 import type { App, AppContext } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../admin-http.js';
 import type { HostsService } from './hosts.service.js';
 import type { ModemsService } from './modems.service.js';
 import { stockReport } from './stock.service.js';
 
-/** Hosts, modems (with CSV import) and the stock report. */
+/** Hosts, the gateways hosts behind NAT are reached through, modems (with CSV import) and the stock report. */
 export function registerInventoryRoutes(app: App, ctx: AppContext, hosts: HostsService, modems: ModemsService): void {
   const { read, write } = adminRateLimits;
   const byId = { params: adminIdParamsSchema };
@@ -31,6 +34,16 @@ export function registerInventoryRoutes(app: App, ctx: AppContext, hosts: HostsS
     async (request) => ({ modem: await modems.adopt(actorOf(request), request.params.id, request.body) }));
   app.delete('/hosts/:id', { config: write, schema: { ...byId, response: { 200: okResponseSchema } } },
     async (request) => { await hosts.remove(actorOf(request), request.params.id); return { ok: true as const }; });
+
+  const gateways = hosts.gateways;
+  app.get('/gateways', { config: read, schema: { response: { 200: gatewaysResponseSchema } } }, async () => gateways.list());
+  app.post('/gateways', { config: write, schema: { body: gatewayRequestSchema, response: { 200: gatewayResponseSchema } } },
+    async (request) => ({ gateway: await gateways.create(actorOf(request), request.body) }));
+  app.patch('/gateways/:id', { config: write, schema: { ...byId, body: gatewayPatchRequestSchema, response: { 200: gatewayResponseSchema } } },
+    async (request) => ({ gateway: await gateways.update(actorOf(request), request.params.id, request.body) }));
+  // Refused (IN_USE) while a host is pinned to it.
+  app.delete('/gateways/:id', { config: write, schema: { ...byId, response: { 200: okResponseSchema } } },
+    async (request) => { await gateways.remove(actorOf(request), request.params.id); return { ok: true as const }; });
 
   app.get('/modems', { config: read, schema: { querystring: modemsQuerySchema, response: { 200: modemsResponseSchema } } },
     async (request) => modems.search(request.query));
