@@ -1,7 +1,9 @@
 import type { Agent } from 'node:http';
 import type { Socket } from 'node:net';
 import type { PortEntry } from './port-access.js';
-import type { MeteredConnection } from './traffic-meter.js';
+import type { ByteCounts, MeteredConnection } from './traffic-meter.js';
+import type { UdpAssociation } from './udp-association.js';
+import type { RelayAddress } from './udp-client-channel.js';
 import type { Logger, ProxyLimits } from './types.js';
 
 // What the two protocol front ends (http-proxy.ts, socks5-proxy.ts) share with the modem they serve (modem-proxy.ts):
@@ -30,6 +32,8 @@ export class ClientConnection implements MeteredConnection {
   viaLogin = false;
   /** The tunnel's target socket (CONNECT and SOCKS), set as soon as it starts connecting. */
   upstream: Socket | null = null;
+  /** SOCKS UDP ASSOCIATE: the association this control connection holds open (closed with it). */
+  udp: UdpAssociation | null = null;
   /** HTTP: the Proxy-Authorization header last accepted, so keep-alive requests skip re-checking the password. */
   authHeader: string | undefined = undefined;
   /** SOCKS: handshake stage and bytes of an incomplete handshake message (or read past the request). */
@@ -41,6 +45,11 @@ export class ClientConnection implements MeteredConnection {
   readonly acceptedAt = Date.now();
 
   constructor(readonly socket: TrackedSocket, readonly core: ProxyCore) {}
+
+  /** The meter reads the client socket's own counters (a getter: no field per connection). */
+  get counts(): ByteCounts {
+    return this.socket;
+  }
 
   /**
    * The client's address, for the whitelist. Read on first use rather than at accept: it costs a getpeername() call,
@@ -91,6 +100,11 @@ export interface ProxyCore {
   resolveTarget(conn: ClientConnection, host: string): Promise<string>;
   /** resolveTarget, then a TCP connection from the egress address (its idle timeout set). */
   connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket>;
+  /**
+   * SOCKS UDP ASSOCIATE for an admitted connection: opens its UDP relay (conn.udp, closed when conn closes) and gives
+   * the address the client must send its datagrams to. Rejects with an UpstreamError when the relay cannot be opened.
+   */
+  associateUdp(conn: ClientConnection): Promise<RelayAddress>;
 }
 
 export function ignore(): void {}

@@ -10,6 +10,9 @@ import type { PortEntry } from './port-access.js';
 import { createSocksServer } from './socks5-proxy.js';
 import type { TargetPolicy } from './target-policy.js';
 import type { TrafficMeter } from './traffic-meter.js';
+import { UdpAssociation } from './udp-association.js';
+import { DirectClientChannel } from './udp-client-channel.js';
+import type { RelayAddress } from './udp-client-channel.js';
 import type { Logger, PortAccess, ProxyLimits } from './types.js';
 
 // One modem's proxy: its HTTP and SOCKS5 listeners, the access rules of the customer ports it serves, its egress
@@ -22,6 +25,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   handshakeTimeoutMs: 10_000,
   connectTimeoutMs: 10_000,
   rotationWaitMs: 30_000,
+  udpIdleTimeoutMs: 2 * 60_000,
 };
 
 /** How often open connections are checked against their port's expiry (a port expired offline is cut within it). */
@@ -178,7 +182,11 @@ export class ModemProxy implements ProxyCore {
     const old = this.agent;
     this.agent = this.createAgent();
     old.destroy(); // in-flight plain requests on the old address end with it
-    for (const conn of this.conns) if (conn.upstream !== null) conn.socket.destroy();
+    for (const conn of this.conns) {
+      if (conn.upstream !== null) conn.socket.destroy();
+      // A UDP association has no connection to lose: its next datagrams leave from the new address.
+      conn.udp?.renewEgress();
+    }
   }
 
   /** From now until endRotation, new connections wait (up to rotationWaitMs) instead of leaving from an old IP. */
@@ -231,6 +239,7 @@ export class ModemProxy implements ProxyCore {
       this.options.meter.untrack(conn);
     }
     conn.upstream?.destroy();
+    conn.udp?.close();
   }
 
   identify(conn: ClientConnection, login: string | null, password: string | null): boolean {
@@ -305,6 +314,33 @@ export class ModemProxy implements ProxyCore {
         resolve(upstream);
       });
     });
+  }
+
+  async associateUdp(conn: ClientConnection): Promise<RelayAddress> {
+    // The relay listens where the client reached us, for the client's address only (the TCP connection's ends).
+    const local = conn.socket.localAddress;
+    const client = conn.remoteAddress;
+    if (local === undefined || client === undefined) throw new UpstreamError('failed', 'client gone');
+    let channel: DirectClientChannel;
+    try {
+      channel = await DirectClientChannel.open(local, client);
+    } catch (err) {
+      throw new UpstreamError('failed', `no UDP relay: ${String(err)}`);
+    }
+    if (conn.socket.destroyed || this.state === 'closed') {
+      channel.close();
+      throw new UpstreamError('failed', 'client gone');
+    }
+    const socket = conn.socket;
+    conn.udp = new UdpAssociation(channel, this, conn.portId!, this.options.meter, () => socket.destroy());
+    return channel.replyAddress;
+  }
+
+  /** For UDP associations: a datagram's target checked as a CONNECT target is; null drops it (also while rotating). */
+  async resolveDatagramTarget(host: string): Promise<string | null> {
+    if (this.rotating || this.state === 'closed') return null; // UDP may lose it; no datagram waits for a new IP
+    const resolution = await this.options.policy.resolve(host, this.egressFamily);
+    return resolution.ok ? resolution.address : null;
   }
 
   // Internals.

@@ -3,14 +3,19 @@ import type { Server, Socket } from 'node:net';
 import {
   destroySelf, kConn, SOCKS_AUTH, SOCKS_CONNECTING, SOCKS_GREETING, SOCKS_REQUEST, UpstreamError,
 } from './connection.js';
+import { encodeAddress } from './socks5-udp.js';
 import { splice } from './splice.js';
 import type { ClientConnection, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
+import type { RelayAddress } from './udp-client-channel.js';
 
-// The SOCKS5 listener (RFC 1928 CONNECT, RFC 1929 username/password). The handshake is parsed straight from the
-// socket's chunks; only a message split across chunks is buffered, and no message can exceed 513 bytes, so a
-// client sending more than that without completing one is cut. Anything malformed closes the socket.
+// The SOCKS5 listener (RFC 1928 CONNECT and UDP ASSOCIATE, RFC 1929 username/password). The handshake is parsed
+// straight from the socket's chunks; only a message split across chunks is buffered, and no message can exceed 513
+// bytes, so a client sending more than that without completing one is cut. Anything malformed closes the socket.
+// A UDP ASSOCIATE's relay lives in udp-association.ts; here its control connection is answered and then held open.
 
 const VERSION = 5;
+const CMD_CONNECT = 0x01;
+const CMD_UDP_ASSOCIATE = 0x03;
 const METHOD_NONE = 0x00;
 const METHOD_PASSWORD = 0x02;
 const NO_ACCEPTABLE = Buffer.from([VERSION, 0xff]);
@@ -134,7 +139,15 @@ function step(conn: ClientConnection, buf: Buffer): number {
         return -1;
       }
       if (buf.length < end) return 0;
-      if (cmd !== 0x01) {
+      if (cmd === CMD_UDP_ASSOCIATE) {
+        // DST.ADDR and DST.PORT name where the client will send from, often 0.0.0.0:0 (not known yet); the relay
+        // takes datagrams from this connection's peer address only, and learns the port from the first one.
+        socket.removeListener('data', onData);
+        conn.stage = SOCKS_CONNECTING;
+        associate(conn);
+        return -1;
+      }
+      if (cmd !== CMD_CONNECT) {
         refuse(socket, failureReply(REP_COMMAND_NOT_SUPPORTED));
         return -1;
       }
@@ -184,6 +197,34 @@ function connect(conn: ClientConnection, host: string, port: number): void {
       if (!conn.socket.destroyed) refuse(conn.socket, failureReply(FAILURE_REPLY[failure]));
     },
   );
+}
+
+function associate(conn: ClientConnection): void {
+  // The association is one of the port's connections, admitted (and refused) as a CONNECT is.
+  if (conn.core.admit(conn) !== 'ok') {
+    refuse(conn.socket, failureReply(REP_NOT_ALLOWED));
+    return;
+  }
+  conn.core.associateUdp(conn).then(
+    (relay) => startAssociation(conn, relay),
+    () => {
+      if (!conn.socket.destroyed) refuse(conn.socket, failureReply(REP_GENERAL_FAILURE));
+    },
+  );
+}
+
+/**
+ * Replies with the relay's address and holds the control connection open: the association lasts as long as it does
+ * (RFC 1928 §7), so its close (the client's, or a cut of the port) closes the relay, and the relay's own idle timeout
+ * closes it. Anything the client sends on it is read and discarded, so its FIN is seen.
+ */
+function startAssociation(conn: ClientConnection, relay: RelayAddress): void {
+  const socket = conn.socket;
+  if (socket.destroyed) return;
+  socket.setTimeout(0); // the relay's idle timeout (udpIdleTimeoutMs) governs, counting datagrams either way
+  socket.write(Buffer.concat([Buffer.from([VERSION, 0, 0]), encodeAddress(relay.address, relay.port)]));
+  conn.pending = null;
+  socket.resume();
 }
 
 function successReply(upstream: Socket): Buffer {

@@ -1,3 +1,5 @@
+import { createSocket } from 'node:dgram';
+import type { Socket as DgramSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import type { Server as HttpServer } from 'node:http';
@@ -171,14 +173,21 @@ function remember(socket: Socket): void {
   socket.once('close', () => clients.delete(socket));
 }
 
-/** Destroys client sockets a test left open (a paused client never notices the proxy's FIN). */
+/** Every UDP client socket the helpers opened. */
+const udpClients = new Set<DgramSocket>();
+
+/** Destroys client sockets a test left open (a paused client never notices the proxy's FIN), TCP and UDP. */
 export async function destroyTestClients(): Promise<void> {
   const open = [...clients];
-  await Promise.all(open.map((socket) => {
-    const done = closed(socket);
-    socket.destroy();
-    return done;
-  }));
+  const udp = [...udpClients];
+  await Promise.all([
+    ...open.map((socket) => {
+      const done = closed(socket);
+      socket.destroy();
+      return done;
+    }),
+    ...udp.map((socket) => new Promise<void>((resolve) => socket.close(() => resolve()))),
+  ]);
 }
 
 export async function rawConnect(port: number, localAddress?: string): Promise<Socket> {
@@ -241,6 +250,100 @@ export async function seenThrough(socket: Socket): Promise<string> {
   return data.subarray(0, data.indexOf('\n')).toString();
 }
 
+// SOCKS5 UDP: an echo target, the UDP ASSOCIATE handshake, and a client's UDP socket.
+
+/** A SOCKS UDP request header (RFC 1928 §7) and payload, to an IPv4 literal or a domain name; any FRAG. */
+export function socksUdpDatagram(host: string, port: number, payload: Buffer | string, frag = 0): Buffer {
+  const addr = /^\d+\.\d+\.\d+\.\d+$/.test(host)
+    ? Buffer.from([1, ...host.split('.').map(Number)])
+    : Buffer.concat([Buffer.from([3, Buffer.byteLength(host)]), Buffer.from(host)]);
+  return Buffer.concat([Buffer.from([0, 0, frag]), addr, Buffer.from([port >> 8, port & 0xff]), Buffer.from(payload)]);
+}
+
+/** A datagram from the relay: the sender named in its header (IPv4 only here) and the data. */
+export function parseSocksUdpReply(datagram: Buffer): { host: string; port: number; payload: Buffer } {
+  expect([...datagram.subarray(0, 4)]).toEqual([0, 0, 0, 1]);
+  return { host: [...datagram.subarray(4, 8)].join('.'), port: datagram.readUInt16BE(8), payload: datagram.subarray(10) };
+}
+
+export interface UdpEcho {
+  address: string;
+  port: number;
+  /** Every datagram it received: the source address it saw and the data. */
+  seen: { from: string; payload: Buffer }[];
+  close(): Promise<void>;
+}
+
+/** A UDP echo target: answers each datagram with "<source address>\n" and the datagram's data. */
+export async function startUdpEcho(address = '127.0.0.1'): Promise<UdpEcho> {
+  const socket = createSocket('udp4');
+  const seen: UdpEcho['seen'] = [];
+  socket.on('message', (msg, rinfo) => {
+    seen.push({ from: rinfo.address, payload: msg });
+    socket.send(Buffer.concat([Buffer.from(`${rinfo.address}\n`), msg]), rinfo.port, rinfo.address);
+  });
+  socket.bind(0, address);
+  await once(socket, 'listening');
+  return { address, port: socket.address().port, seen, close: () => new Promise((resolve) => socket.close(resolve)) };
+}
+
+/** A UDP ASSOCIATE on a raw control connection: the reply code and, on success, the relay's address. */
+export async function socksUdpAssociate(proxyPort: number, opts: { auth?: [string, string]; localAddress?: string } = {}):
+  Promise<{ control: Socket; reply: number; relay: { address: string; port: number } }> {
+  const control = await rawConnect(proxyPort, opts.localAddress);
+  const auth = opts.auth;
+  control.write(Buffer.from([5, 1, auth ? 2 : 0]));
+  let data = await readUntil(control, (d) => d.length >= 2);
+  expect(data[1]).toBe(auth ? 2 : 0);
+  if (auth) {
+    const [login, password] = auth;
+    control.write(Buffer.concat([Buffer.from([1, login.length]), Buffer.from(login), Buffer.from([password.length]), Buffer.from(password)]));
+    data = await readUntil(control, (d) => d.length >= 2);
+    expect(data[1]).toBe(0);
+  }
+  // DST.ADDR 0.0.0.0:0: the client does not know yet where it will send from (what most clients send).
+  control.write(Buffer.from([5, 3, 0, 1, 0, 0, 0, 0, 0, 0]));
+  data = await readUntil(control, (d) => d.length >= 10);
+  expect(data[3]).toBe(1);
+  return {
+    control,
+    reply: data[1]!,
+    relay: { address: [...data.subarray(4, 8)].join('.'), port: data.readUInt16BE(8) },
+  };
+}
+
+export interface UdpClient {
+  socket: DgramSocket;
+  send(to: { address: string; port: number }, datagram: Buffer): void;
+  /** The next datagram that arrives (in order; ones that came before are queued). */
+  next(): Promise<Buffer>;
+}
+
+/** A client's UDP socket on `localAddress`, closed by destroyTestClients. */
+export async function udpClient(localAddress = '127.0.0.1'): Promise<UdpClient> {
+  const socket = createSocket('udp4');
+  udpClients.add(socket);
+  socket.once('close', () => udpClients.delete(socket));
+  const queue: Buffer[] = [];
+  const waiting: ((msg: Buffer) => void)[] = [];
+  socket.on('message', (msg) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(msg);
+    else queue.push(msg);
+  });
+  socket.bind(0, localAddress);
+  await once(socket, 'listening');
+  return {
+    socket,
+    send: (to, datagram) => socket.send(datagram, to.port, to.address),
+    next: () => new Promise((resolve) => {
+      const queued = queue.shift();
+      if (queued) resolve(queued);
+      else waiting.push(resolve);
+    }),
+  };
+}
+
 /**
  * Waits until no TCP socket is open in this process (the tests' own, closing from earlier steps), then counts the
  * handles a test must leave as it found them.
@@ -258,19 +361,21 @@ export async function quietResources(): Promise<ReturnType<typeof resourceCounts
 export async function expectNoLeaks(before: ReturnType<typeof resourceCounts>): Promise<void> {
   await vi.waitFor(() => {
     const now = resourceCounts();
-    expect({ sockets: now.sockets, servers: now.servers }).toEqual({ sockets: before.sockets, servers: before.servers });
+    expect({ sockets: now.sockets, servers: now.servers, udp: now.udp })
+      .toEqual({ sockets: before.sockets, servers: before.servers, udp: before.udp });
   }, { timeout: 10_000 });
   await new Promise((resolve) => setImmediate(resolve));
   // A timer of the test runner's may have ended meanwhile; a leaked one of ours would make more.
   expect(resourceCounts().timers).toBeLessThanOrEqual(before.timers);
 }
 
-export function resourceCounts(): { sockets: number; timers: number; servers: number } {
+export function resourceCounts(): { sockets: number; timers: number; servers: number; udp: number } {
   const info = process.getActiveResourcesInfo();
   return {
     sockets: info.filter((t) => t === 'TCPSocketWrap').length,
     timers: info.filter((t) => t === 'Timeout').length,
     servers: info.filter((t) => t === 'TCPServerWrap').length,
+    udp: info.filter((t) => t === 'UDPWrap').length,
   };
 }
 

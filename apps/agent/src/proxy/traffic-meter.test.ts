@@ -27,7 +27,7 @@ describe('traffic meter', () => {
     const [proxySide, client, stop] = await socketPair();
     let clock = Date.parse('2030-01-01T00:07:30Z');
     const meter = new TrafficMeter(() => clock);
-    const conn: MeteredConnection = { portId: 'p1', socket: proxySide, meteredRead: 0, meteredWritten: 0 };
+    const conn: MeteredConnection = { portId: 'p1', counts: proxySide, meteredRead: 0, meteredWritten: 0 };
     // Bytes moved before tracking started are the handshake's: they count too.
     client.write('hello');
     await readBytes(proxySide, 5);
@@ -54,7 +54,7 @@ describe('traffic meter', () => {
   it('keeps ports apart and moves a connection between ports without losing or doubling bytes', async () => {
     const [proxySide, client, stop] = await socketPair();
     const meter = new TrafficMeter(() => 0);
-    const conn: MeteredConnection = { portId: 'a', socket: proxySide, meteredRead: 0, meteredWritten: 0 };
+    const conn: MeteredConnection = { portId: 'a', counts: proxySide, meteredRead: 0, meteredWritten: 0 };
     meter.track(conn);
     client.write(Buffer.alloc(10));
     await readBytes(proxySide, 10);
@@ -79,8 +79,8 @@ describe('traffic meter', () => {
     const meter = new TrafficMeter(() => 0);
     let calls = 0;
     meter.onCounted = () => calls++;
-    const closing: MeteredConnection = { portId: 'a', socket: proxySide, meteredRead: 0, meteredWritten: 0 };
-    const staying: MeteredConnection = { portId: 'b', socket: otherSide, meteredRead: 0, meteredWritten: 0 };
+    const closing: MeteredConnection = { portId: 'a', counts: proxySide, meteredRead: 0, meteredWritten: 0 };
+    const staying: MeteredConnection = { portId: 'b', counts: otherSide, meteredRead: 0, meteredWritten: 0 };
     meter.track(closing);
     meter.track(staying);
     otherClient.write(Buffer.alloc(5));
@@ -98,5 +98,19 @@ describe('traffic meter', () => {
     otherClient.destroy();
     stop();
     stopOther();
+  });
+});
+
+describe('traffic meter: things that keep their own counts', () => {
+  it('counts a UDP association by its per-datagram counts, as it counts a socket', () => {
+    const meter = new TrafficMeter(() => 0);
+    const association = { portId: 'u', counts: { bytesRead: 0, bytesWritten: 0 }, meteredRead: 0, meteredWritten: 0 };
+    meter.track(association);
+    association.counts = { bytesRead: 512, bytesWritten: 1400 };
+    expect(meter.collect(0)).toEqual([{ portId: 'u', intervalStart: 0, bytesIn: 1400n, bytesOut: 512n }]);
+    association.counts = { bytesRead: 600, bytesWritten: 1400 };
+    meter.untrack(association);
+    expect(meter.drainCounted()).toEqual([{ portId: 'u', intervalStart: 0, bytesIn: 0n, bytesOut: 88n }]);
+    expect(meter.size).toBe(0);
   });
 });

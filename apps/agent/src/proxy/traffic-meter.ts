@@ -1,20 +1,30 @@
-import type { Socket } from 'node:net';
 import type { TrafficSample } from './types.js';
 
-// Per-port traffic, counted on the customer's side of the proxy: bytesOut is what the customer's socket sent us
-// (its bytesRead), bytesIn what we sent the customer (its bytesWritten), handshakes and headers included. The kernel-
-// facing counters Node keeps on every socket are read only when a connection closes and when the runtime collects,
-// so nothing is counted per chunk and nothing sits on the data path.
+// Per-port traffic, counted on the customer's side of the proxy: bytesOut is what the customer sent us, bytesIn what
+// we sent the customer. For a TCP connection these are its socket's bytesRead and bytesWritten, handshakes and headers
+// included: the kernel-facing counters Node keeps on every socket are read only when a connection closes and when the
+// runtime collects, so nothing is counted per chunk and nothing sits on the data path. A UDP association
+// (udp-association.ts) keeps counts of its own, payload bytes added up per datagram, read the same way.
 
 /** Traffic samples are aligned to this (HOST_PROTOCOL.trafficIntervalMinutes). */
 export const TRAFFIC_INTERVAL_MS = 5 * 60_000;
 
-/** What the meter needs of a connection (the proxy's own connection record carries these fields). */
+/**
+ * Running totals of what a metered thing moved with the customer: bytesRead from them, bytesWritten to them. A
+ * net.Socket is one (bytesWritten includes what is still queued in it).
+ */
+export interface ByteCounts {
+  readonly bytesRead: number;
+  readonly bytesWritten: number | undefined;
+}
+
+/** What the meter needs of a connection or a UDP association (their own records carry these fields). */
 export interface MeteredConnection {
   /** The customer port the bytes belong to. */
   portId: string | null;
-  readonly socket: Socket;
-  /** Socket counters already counted. */
+  /** Its running totals: a TCP connection's client socket, a UDP association's own counts. */
+  readonly counts: ByteCounts;
+  /** Totals already counted. */
   meteredRead: number;
   meteredWritten: number;
 }
@@ -32,7 +42,7 @@ export class TrafficMeter {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  /** Starts counting a connection for its portId, from the socket's first byte (so its handshake counts too). */
+  /** Starts counting a connection for its portId, from its first byte (so a TCP handshake counts too). */
   track(conn: MeteredConnection): void {
     conn.meteredRead = 0;
     conn.meteredWritten = 0;
@@ -41,10 +51,10 @@ export class TrafficMeter {
 
   /** Counts what the connection moved so far for its current port (call before moving it to another port). */
   flush(conn: MeteredConnection, now: number = this.clock()): void {
-    const socket = conn.socket;
-    const read = socket.bytesRead;
-    // bytesWritten includes bytes still queued in the socket; after 'close' the queue is gone, so it is exact then.
-    const written = socket.bytesWritten ?? conn.meteredWritten;
+    const counts = conn.counts;
+    const read = counts.bytesRead;
+    // A socket's bytesWritten includes bytes still queued in it; after 'close' the queue is gone, so it is exact then.
+    const written = counts.bytesWritten ?? conn.meteredWritten;
     const out = read - conn.meteredRead;
     const inn = written - conn.meteredWritten;
     conn.meteredRead = read;
@@ -52,7 +62,7 @@ export class TrafficMeter {
     if ((out > 0 || inn > 0) && conn.portId !== null) this.add(conn.portId, now, inn, out);
   }
 
-  /** Counts the rest and stops counting (call from the socket's 'close'). */
+  /** Counts the rest and stops counting (call from the socket's 'close', or when an association closes). */
   untrack(conn: MeteredConnection): void {
     if (!this.open.delete(conn)) return;
     this.flush(conn);

@@ -23,6 +23,8 @@ export interface ProxyLimits {
   connectTimeoutMs: number;
   /** While the modem rotates, a new connection waits this long for it, then is refused. */
   rotationWaitMs: number;
+  /** A SOCKS5 UDP association with no datagram either way for this long is closed (with its control connection). */
+  udpIdleTimeoutMs: number;
 }
 
 /** One traffic figure: bytes a customer port moved in one aligned interval (HOST_PROTOCOL.trafficIntervalMinutes). */
