@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { DesiredModem, DesiredState, PortAccessState } from '@cellport/shared/schemas/host-protocol';
+import type { DesiredModem, DesiredState, PortAccessState, PortLimits } from '@cellport/shared/schemas/host-protocol';
+import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/port-limits';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { TariffLimitColumns } from '../catalog/tariff-limits.js';
 
 export interface HostDesired {
   state: DesiredState;
@@ -14,6 +17,23 @@ export function accessState(p: { is_active: boolean; suspended_at: Date | null; 
   if (p.suspended_at) return 'suspended';
   if (p.status === 'expired' || p.expires_at.getTime() <= now) return 'expired';
   return 'active';
+}
+
+/**
+ * A port's limits from its tariff and its bytes this month (decision 030). Past the quota, the state holds until the
+ * next month starts, which the agent reads by its own clock; a throttled port goes at the lower of its cap and the
+ * throttle rate (the agent takes the lower of the two).
+ */
+export function portLimits(t: TariffLimitColumns, monthBytes: bigint, now: number): PortLimits {
+  const bps = (mbps: number | null) => (mbps === null ? null : mbps * PORT_LIMITS.bytesPerMbit);
+  const state = quotaState({ monthlyQuotaGb: t.monthly_quota_gb, overQuota: t.over_quota }, monthBytes);
+  const until = quotaMonth(new Date(now)).next.toISOString();
+  return {
+    bandwidthBytesPerSecond: bps(t.bandwidth_mbps),
+    maxConnections: t.max_connections,
+    quota: state === 'ok' ? { state }
+      : state === 'throttled' ? { state, bytesPerSecond: bps(t.over_quota_mbps) ?? 1, until } : { state, until },
+  };
 }
 
 /** A digest of everything the agent acts on (not generatedAt): equal content, equal version. */
@@ -32,18 +52,23 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
   const hosts = await db.selectFrom('hosts as h').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
     .select(['h.id', 'h.name', 'h.ingest_key_hash', 'g.id as gateway_id', 'g.link_url']).where('h.id', 'in', hostIds).execute();
   if (hosts.length === 0) return result;
+  const now = Date.now();
+  // A date, not a timestamp: compared with a timestamptz the column would be read in the session's time zone.
+  const month = quotaMonth(new Date(now)).start.toISOString().slice(0, 10);
   const rows = await db.selectFrom('modems as m')
     .leftJoin('ports as p', (j) => j.onRef('p.modem_id', '=', 'm.id').on('p.status', '<>', 'released'))
     .leftJoin('users as u', 'u.id', 'p.user_id')
+    .leftJoin('tariffs as t', 't.id', 'p.tariff_id')
+    .leftJoin('port_traffic_months as q', (j) => j.onRef('q.port_id', '=', 'p.id').on('q.month', '=', sql<Date>`${month}::date`))
     .select([
       'm.host_id', 'm.id as modem_id', 'm.imei', 'm.http_port', 'm.socks_port', 'm.ext_ip', 'm.driver', 'm.is_shared',
       'p.id as port_id', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.status', 'p.expires_at', 'p.suspended_at',
-      'u.is_active',
+      'u.is_active', 't.bandwidth_mbps', 't.max_connections', 't.monthly_quota_gb', 't.over_quota', 't.over_quota_mbps',
+      'q.bytes as month_bytes',
     ])
     .where('m.host_id', 'in', hosts.map((h) => h.id)).where('m.retired', '=', false)
     .orderBy('m.imei').orderBy('p.id').execute();
 
-  const now = Date.now();
   const modems = new Map<string, DesiredModem[]>();
   const byId = new Map<string, DesiredModem>();
   for (const r of rows) {
@@ -63,6 +88,10 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
         id: r.port_id, login: r.proxy_login, password: r.proxy_password, whitelist: r.whitelist ?? [],
         state: accessState({ is_active: r.is_active ?? false, suspended_at: r.suspended_at, status: r.status, expires_at: r.expires_at }, now),
         expiresAt: r.expires_at.toISOString(),
+        limits: portLimits({
+          bandwidth_mbps: r.bandwidth_mbps ?? null, max_connections: r.max_connections ?? PORT_LIMITS.defaultMaxConnections,
+          monthly_quota_gb: r.monthly_quota_gb ?? null, over_quota: r.over_quota ?? 'block', over_quota_mbps: r.over_quota_mbps ?? null,
+        }, BigInt(r.month_bytes ?? 0), now),
       });
     }
   }

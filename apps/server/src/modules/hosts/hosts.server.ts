@@ -16,6 +16,7 @@ import { hostForKey } from '../traffic/host-keys.js';
 import type { GatewayLinksRepository } from '../gateways/gateway-links.repository.js';
 import { signLinkTicket, type GatewayTrust } from '../gateways/gateway-trust.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
+import { recordQuotaCrossings } from '../traffic/port-quota.js';
 import type { PortSample, TrafficRepository } from '../traffic/traffic.repository.js';
 import { loadDesiredStates } from './host-state.js';
 import type { HostsRepository, ModemChange } from './hosts.repository.js';
@@ -246,7 +247,12 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
       const report = parsed.data;
       const problem = checkSamples(report.samples);
       if (typeof problem === 'string') return answer(ack, { error: `traffic report refused: ${problem}` } satisfies AgentError);
-      traffic.ingestReport(hostId, report.batchId, problem).then(({ duplicate, accepted }) => {
+      traffic.ingestReport(hostId, report.batchId, problem).then(async ({ duplicate, accepted }) => {
+        // Quotas (decision 030): a failure here is caught by the port's next batch, so the batch stays acknowledged.
+        if (!duplicate) {
+          await recordQuotaCrossings(ctx.db, notifications, problem.map((s) => s.port_id))
+            .catch((err: unknown) => log.error({ err, hostId }, 'quota crossings not recorded'));
+        }
         answer(ack, { batchId: report.batchId, accepted, duplicate } satisfies TrafficAck);
       }, (err: unknown) => {
         log.error({ err, hostId }, 'traffic report not recorded');

@@ -46,7 +46,8 @@ export class TrafficRepository {
    * Counts an agent's traffic report once, in one statement: the batch id goes into traffic_batches, and only when
    * it was not there yet are the samples added — per port, into the row of (host, IMEI, interval, port), summed with
    * what earlier batches brought for the same interval. Samples of ports that are not on this host's modems are
-   * skipped. A resend of the same batch (even a concurrent one, which waits on the batch's key) adds nothing.
+   * skipped. A resend of the same batch (even a concurrent one, which waits on the batch's key) adds nothing. The
+   * same statement adds the bytes to each port's month (port_traffic_months), which its quota is measured against.
    */
   async ingestReport(hostId: string, batchId: string, samples: PortSample[]): Promise<{ duplicate: boolean; accepted: number }> {
     const { rows } = await sql<{ fresh: number; n: number }>`
@@ -68,6 +69,14 @@ export class TrafficRepository {
           set bytes_in = traffic_samples.bytes_in + excluded.bytes_in,
               bytes_out = traffic_samples.bytes_out + excluded.bytes_out,
               received_at = now()
+        returning 1
+      ), months as (
+        -- Each port's month (calendar month, UTC: decision 030) grows by the same bytes, both directions together.
+        insert into port_traffic_months as q (port_id, month, bytes)
+        select p.id, date_trunc('month', v.interval_start at time zone 'UTC')::date, sum(v.bytes_in + v.bytes_out)
+        from v join ports p on p.id = v.port_id join modems m on m.id = p.modem_id and m.host_id = ${hostId}
+        group by 1, 2
+        on conflict (port_id, month) do update set bytes = q.bytes + excluded.bytes
         returning 1
       )
       select (select count(*) from batch)::int as fresh, (select count(*) from inserted)::int as n`.execute(this.db);
