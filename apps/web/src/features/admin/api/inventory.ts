@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
-import type { HostKeyResponse, HostRequest, HostResponse } from '@cellport/shared/schemas/admin/hosts';
+import type { HostKeyResponse, HostPatchRequest, HostRequest, HostResponse } from '@cellport/shared/schemas/admin/hosts';
 import type {
   ModemImportResponse, ModemPatchRequest, ModemRequest, ModemResponse, ModemsQuery, ModemsResponse, StockResponse,
 } from '@cellport/shared/schemas/admin/modems';
@@ -17,7 +17,8 @@ export const useHostsLive = () => useQuery({
 /** POST /admin/hosts/:id/key — the new key, shown once; the host's previous key stops working. */
 export const issueHostKey = (id: string) => adminPost<HostKeyResponse>(`/hosts/${id}/key`);
 export const createHost = (body: HostRequest) => adminPost<HostResponse>('/hosts', body);
-export const updateHost = ({ id, ...body }: HostRequest & { id: string }) => adminPatch<HostResponse>(`/hosts/${id}`, body);
+/** PATCH /admin/hosts/:id — also pins the host to a gateway (gatewayId; null: direct). */
+export const updateHost = ({ id, ...body }: HostPatchRequest & { id: string }) => adminPatch<HostResponse>(`/hosts/${id}`, body);
 /** POST /admin/hosts/:id/modems — a modem the host reports goes into the inventory (the server picks its ports). */
 export const adoptModem = ({ hostId, ...body }: AdoptModemRequest & { hostId: string }) => adminPost<ModemResponse>(`/hosts/${hostId}/modems`, body);
 

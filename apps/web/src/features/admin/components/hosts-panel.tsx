@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { dateTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
 import { useHostsLive } from '../api/inventory';
+import { linkStateKey, linkTone } from '../lib/gateway-link';
 import { agoText, durationText, secondsSince } from '../lib/host-times';
 import { deviceText, rotationText, signalText } from '../lib/modem-report';
 import { AdoptModemDialog } from './adopt-modem-dialog';
@@ -89,11 +90,28 @@ function HostCard({ host: h, since, onEdit, onIssueKey, onAdopt }: {
         <dt>{t('hosts.uptime')}</dt>
         <dd>{h.online && h.agentStartedAt ? durationText(since(h.agentStartedAt), language) : '—'}</dd>
         <dt>{t('hosts.key')}</dt><dd>{h.hasKey ? t('hosts.keyIssued') : t('hosts.keyNone')}</dd>
+        <dt>{t('gateways.reachedThrough')}</dt>
+        <dd>{h.gateway ? t('gateways.gatewayOf', { name: h.gateway.name, host: h.gateway.publicHost }) : t('gateways.direct')}</dd>
+        {h.gateway ? <><dt>{t('gateways.link')}</dt><dd><GatewayLink host={h} /></dd></> : null}
       </dl>
       {!h.lastSeenAt ? <p className="admin-muted">{h.hasKey ? t('hosts.waitingForAgent') : t('hosts.needKey')}</p> : null}
       {h.newModems.length > 0 ? <NewModems host={h} onAdopt={onAdopt} /> : null}
       <HostModems host={h} />
     </section>
+  );
+}
+
+/** A pinned host's link as its agent last reported it: the state, since when, and the problem as the agent wrote it. */
+function GatewayLink({ host: h }: { host: InventoryHost }) {
+  const { t, language } = useT('admin');
+  const link = h.gatewayLink;
+  if (!link) return <span className="admin-muted">{t('gateways.noLinkReport')}</span>;
+  return (
+    <>
+      <StatusBadge tone={linkTone(link, h.online)}>{t(linkStateKey(link))}</StatusBadge>{' '}
+      <time className="admin-muted" dateTime={link.changedAt}>{t('gateways.linkSince', { time: dateTime(link.changedAt, language) })}</time>
+      {link.problem ? <div className="admin-problem">{link.problem}</div> : null}
+    </>
   );
 }
 

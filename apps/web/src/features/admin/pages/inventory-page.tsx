@@ -7,6 +7,7 @@ import { useAdminCatalog } from '../api/catalog';
 import { returnModemToService, updateModem, useHosts, useModems, useStock } from '../api/inventory';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { GatewaysPanel } from '../components/gateways-panel';
 import { HostsPanel } from '../components/hosts-panel';
 import { ModemDialog } from '../components/modem-dialog';
 import { ModemImport } from '../components/modem-import';
@@ -19,11 +20,12 @@ import { StatusBadge } from '../components/status-badge';
 import { Tabs } from '../components/tabs';
 import { catalogNames } from '../lib/catalog-names';
 
-const TAB_KEYS = ['modems', 'hosts', 'stock', 'import'] as const;
+const TAB_KEYS = ['modems', 'hosts', 'gateways', 'stock', 'import'] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 
 /**
- * Hosts and modems (status, IP, who uses each), add/edit/retire, CSV import, stock by country/carrier/region. The
+ * Hosts and modems (status, IP, who uses each), add/edit/retire, the gateways hosts behind NAT are reached through,
+ * CSV import, stock by country/carrier/region. The
  * tab is in the address (/inventory/hosts), so a tab can be linked to and survives a reload.
  */
 export function InventoryPage({ tab: tabParam }: { tab?: string }) {
@@ -40,10 +42,11 @@ export function InventoryPage({ tab: tabParam }: { tab?: string }) {
         onSelect={(key) => setTab(key as TabKey)}
         tabs={[
           { key: 'modems', label: t('inventory.modems') }, { key: 'hosts', label: t('inventory.hosts') },
-          { key: 'stock', label: t('inventory.stock') }, { key: 'import', label: t('inventory.import') },
+          { key: 'gateways', label: t('inventory.gateways') }, { key: 'stock', label: t('inventory.stock') }, { key: 'import', label: t('inventory.import') },
         ]}
       >
-        {tab === 'modems' ? <ModemsPanel /> : tab === 'hosts' ? <HostsPanel /> : tab === 'stock' ? <StockPanel /> : <ModemImport />}
+        {tab === 'modems' ? <ModemsPanel /> : tab === 'hosts' ? <HostsPanel /> : tab === 'gateways' ? <GatewaysPanel />
+          : tab === 'stock' ? <StockPanel /> : <ModemImport />}
       </Tabs>
     </>
   );
