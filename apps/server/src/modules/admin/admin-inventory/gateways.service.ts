@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { ERRORS } from '@cellport/shared';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import type { Gateway, GatewayPatchRequest, GatewayRequest, GatewaysResponse } from '@cellport/shared/schemas/admin/gateways';
 import type { Database, Tx } from '../../../db/database.js';
 import { isUniqueViolation } from '../../../db/pg-errors.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { gatewayPortConflict, lockGateway, portTakenOnGateway } from './gateway-ports.js';
 
 /**
  * Gateways (issue 18, docs/decisions/031-gateway.md): add, edit, delete while no host is pinned to one, and the
@@ -84,30 +84,14 @@ export class GatewaysService {
    * are checked one after the other, and refuses the pin (GATEWAY_PORT_CONFLICT, naming the port and the other host)
    * when a port of the host's modems is a port of a modem of another host pinned there — the gateway listens on the
    * same port numbers for every host it relays, HTTP and SOCKS alike. Retired modems serve nothing and do not count.
-   * An unknown gateway is REFERENCE_INVALID.
+   * An unknown gateway is REFERENCE_INVALID. (gateway-ports.ts: the same rule for modems added to a pinned host.)
    */
   async checkPin(tx: Tx, hostId: string, gatewayId: string): Promise<void> {
-    const gateway = await tx.selectFrom('gateways').select('id').where('id', '=', gatewayId).forUpdate().executeTakeFirst();
-    if (!gateway) throw new AppError('REFERENCE_INVALID', 422);
-    const clash = await sql<{ port: number; host: string }>`
-      with mine as (
-        select http_port as port from modems where host_id = ${hostId} and not retired
-        union select socks_port from modems where host_id = ${hostId} and not retired
-      )
-      select mine.port, h.name as host
-      from mine
-      join modems m on not m.retired and (m.http_port = mine.port or m.socks_port = mine.port)
-      join hosts h on h.id = m.host_id
-      where h.gateway_id = ${gatewayId} and h.id <> ${hostId}
-      order by mine.port, h.name
-      limit 1
-    `.execute(tx);
-    const first = clash.rows[0];
-    if (first) {
-      const details = { port: first.port, host: first.host };
-      throw new AppError('GATEWAY_PORT_CONFLICT', 409,
-        ERRORS.GATEWAY_PORT_CONFLICT.replace('{{port}}', String(first.port)).replace('{{host}}', first.host), details);
-    }
+    await lockGateway(tx, gatewayId);
+    const modems = await tx.selectFrom('modems').select(['http_port', 'socks_port']).where('host_id', '=', hostId)
+      .where('retired', '=', false).execute();
+    const clash = await portTakenOnGateway(tx, gatewayId, hostId, modems.flatMap((m) => [m.http_port, m.socks_port]));
+    if (clash) throw gatewayPortConflict(clash);
   }
 }
 

@@ -177,6 +177,41 @@ describe('admin gateways (issue 18)', () => {
     expect((await call(t, admin.cookie, 'DELETE', `/api/v1/admin/gateways/${gw.id}`)).statusCode).toBe(200);
   });
 
+  it('keeps the ports of a gateway\'s hosts apart when modems are added, moved, brought back or adopted on a pinned host', async () => {
+    const gw = await addGateway('edge-modems');
+    const a = await addHost('behind-a');
+    const b = await addHost('behind-b');
+    const direct = await addHost('direct-c');
+    await addModem(a, '356000000000911', 30000, 30001);
+    await addModem(b, '356000000000912', 30004, 30005, true); // retired; b serves nothing yet
+    expect((await pin(a, gw.id)).statusCode).toBe(200);
+    expect((await pin(b, gw.id)).statusCode).toBe(200);
+    const carrier = await t.ctx.db.selectFrom('carriers').select('id').where('country_id', '=', usId).executeTakeFirstOrThrow();
+    const modem = (hostId: string, imei: string, httpPort: number, socksPort: number) => call(t, admin.cookie, 'POST', '/api/v1/admin/modems',
+      { imei, hostId, httpPort, socksPort, extIp: '192.0.2.50', countryId: usId, carrierId: carrier.id, isShared: false });
+
+    const clash = await modem(b, '356000000000913', 30002, 30001);
+    expect([clash.statusCode, clash.json().code, clash.json().port, clash.json().host]).toEqual([409, 'GATEWAY_PORT_CONFLICT', 30001, 'behind-a']);
+    // The same ports on a direct host are its own business.
+    expect((await modem(direct, '356000000000914', 30000, 30001)).statusCode).toBe(200);
+    const ok = await modem(b, '356000000000915', 30002, 30003);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const id = ok.json().modem.id as string;
+    const moved = await call(t, admin.cookie, 'PATCH', `/api/v1/admin/modems/${id}`, { httpPort: 30000 });
+    expect([moved.statusCode, moved.json().code]).toEqual([409, 'GATEWAY_PORT_CONFLICT']);
+    expect((await call(t, admin.cookie, 'PATCH', `/api/v1/admin/modems/${id}`, { extIp: '192.0.2.51' })).statusCode).toBe(200);
+    // b's retired modem would serve 30004/30005 again: free, so it may; a modem of a on them may not then.
+    const retired = await t.ctx.db.selectFrom('modems').select('id').where('imei', '=', '356000000000912').executeTakeFirstOrThrow();
+    expect((await call(t, admin.cookie, 'PATCH', `/api/v1/admin/modems/${retired.id}`, { retired: false })).statusCode).toBe(200);
+    expect((await modem(a, '356000000000916', 30006, 30005)).json().code).toBe('GATEWAY_PORT_CONFLICT');
+
+    // An adopted modem gets the lowest pair free on its host and on every other host behind the gateway.
+    await t.ctx.db.insertInto('host_modem_reports').values({ host_id: b, imei: '867000000000917', report: JSON.stringify({ driver: 'hilink', extIp: '198.51.100.17' }) }).execute();
+    const adopted = await call(t, admin.cookie, 'POST', `/api/v1/admin/hosts/${b}/modems`, { imei: '867000000000917', countryId: usId, carrierId: carrier.id, isShared: false });
+    expect(adopted.statusCode, adopted.body).toBe(200);
+    expect(adopted.json().modem).toMatchObject({ httpPort: 30006, socksPort: 30007 });
+  });
+
   it('customers reach a port on a pinned host at the gateway\'s public host', async () => {
     const customer = await createCustomer(t, 100);
     const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, {

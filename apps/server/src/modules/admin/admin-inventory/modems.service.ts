@@ -7,6 +7,7 @@ import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
 import { paging } from '../admin-http.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { assertModemPortsFreeOnGateway } from './gateway-ports.js';
 import { assertModemRefs, MODEM_AUDIT_COLUMNS, normalizeModem, rethrowModemConflict } from './modem-values.js';
 import { planImport } from './modem-import.js';
 import type { ModemsRepository } from './modems.repository.js';
@@ -38,6 +39,7 @@ export class ModemsService {
     });
     const id = await this.db.transaction().execute(async (tx) => {
       await assertModemRefs(tx, values);
+      await assertModemPortsFreeOnGateway(tx, values.host_id, [values.http_port, values.socks_port]);
       const row = await tx.insertInto('modems').values({ ...values, ...(from ? { driver: from.report.driver } : {}) })
         .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
       await this.audit.record(tx, actor, from
@@ -51,7 +53,7 @@ export class ModemsService {
   /**
    * Adds a modem that the host's agent reports and the inventory does not know: its IMEI, driver and measured IP come
    * from the report, its listening ports are the lowest pair from ADOPTED_MODEM_PORT_BASE that no modem of the host
-   * uses (HTTP or SOCKS), and the operator gives what is sold (country, carrier, region, shared or dedicated,
+   * uses (HTTP or SOCKS) — nor any other host behind the same gateway —, and the operator gives what is sold (country, carrier, region, shared or dedicated,
    * capacity). Two operators adding modems of one host at once: the loser of a port pair takes the next one.
    */
   async adopt(actor: AuditActor, hostId: string, req: AdoptModemRequest): Promise<AdminModem> {
@@ -68,7 +70,8 @@ export class ModemsService {
           capacity: req.capacity, rotationInterval: req.rotationInterval, online: !report.problem,
         }, { report });
       } catch (err) {
-        if (!(err instanceof AppError && err.code === 'MODEM_PORT_TAKEN') || attempt >= 5) throw err;
+        const taken = err instanceof AppError && (err.code === 'MODEM_PORT_TAKEN' || err.code === 'GATEWAY_PORT_CONFLICT');
+        if (!taken || attempt >= 5) throw err;
       }
     }
   }
@@ -92,6 +95,10 @@ export class ModemsService {
       }
       if (next.capacity < before.used_slots) throw new AppError('CAPACITY_BELOW_USED', 409);
       await assertModemRefs(tx, next);
+      const retired = patch.retired ?? before.retired;
+      const moved = next.host_id !== before.host_id || next.http_port !== before.http_port || next.socks_port !== before.socks_port;
+      // Serving new ports (or serving again): they must be free on the host's gateway, if it has one.
+      if (!retired && (moved || before.retired)) await assertModemPortsFreeOnGateway(tx, next.host_id, [next.http_port, next.socks_port], id);
       const after = await tx.updateTable('modems').set({ ...next, retired: patch.retired ?? before.retired }).where('id', '=', id)
         .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
       const action = patch.retired === true && !before.retired ? 'modem.retire'
@@ -147,9 +154,17 @@ const reportSummary = (r: StoredReport) => ({
   name: r.name ?? null, model: r.model ?? null, operator: r.operator ?? null, networkType: r.networkType ?? null, extIp: r.extIp ?? null,
 });
 
-/** The lowest HTTP/SOCKS pair (p, p + 1) from ADOPTED_MODEM_PORT_BASE of which the host's modems use neither. */
+/**
+ * The lowest HTTP/SOCKS pair (p, p + 1) from ADOPTED_MODEM_PORT_BASE of which neither the host's modems nor the
+ * serving modems of the other hosts behind its gateway (if any) use either.
+ */
 async function freePortPair(db: Database, hostId: string): Promise<{ http: number; socks: number }> {
-  const rows = await db.selectFrom('modems').select(['http_port', 'socks_port']).where('host_id', '=', hostId).execute();
+  const rows = await db.selectFrom('modems as m').select(['m.http_port', 'm.socks_port'])
+    .where((eb) => eb.or([
+      eb('m.host_id', '=', hostId),
+      eb.and([eb('m.retired', '=', false), eb('m.host_id', 'in', eb.selectFrom('hosts as peer').innerJoin('hosts as self', 'self.gateway_id', 'peer.gateway_id')
+        .select('peer.id').where('self.id', '=', hostId))]),
+    ])).execute();
   const used = new Set(rows.flatMap((r) => [r.http_port, r.socks_port]));
   for (let p = ADOPTED_MODEM_PORT_BASE; p < 65535; p += 2) {
     if (!used.has(p) && !used.has(p + 1)) return { http: p, socks: p + 1 };
