@@ -18,6 +18,14 @@ const MESSAGES: Record<number, string> = {
   407: 'Proxy authentication required.\n',
   429: 'Too many open connections on this proxy port.\n',
 };
+/** A port refused because it used up its monthly traffic (its tariff blocks it until the month ends, issue 18). */
+const QUOTA_MESSAGE = 'This proxy port has used up its traffic for this month. It opens again at 00:00 UTC on the 1st.\n';
+
+/** What a refusal says: a blocked quota is told as such, not as an inactive port. */
+function refusal(conn: ClientConnection, status: number): string {
+  return status === 403 && conn.entry?.access.limits?.quota.state === 'blocked' && conn.entry.access.state === 'active'
+    ? QUOTA_MESSAGE : MESSAGES[status]!;
+}
 const FAILURE_STATUS: Record<UpstreamFailure, number> = {
   refused: 403,
   unresolvable: 502,
@@ -183,7 +191,7 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
   }
   const status = authorize(conn.core, conn, req.headers['proxy-authorization']);
   if (status !== 0) {
-    reply(res, status, MESSAGES[status]!);
+    reply(res, status, refusal(conn, status));
     return;
   }
   conn.core.resolveTarget(conn, target[0]).then(
@@ -253,7 +261,7 @@ function onConnect(req: IncomingMessage, socket: Socket, head: Buffer): void {
   socket.on('timeout', destroySelf);
   const status = authorize(core, conn, req.headers['proxy-authorization']);
   if (status !== 0) {
-    refuseRaw(socket, rawResponse(status, MESSAGES[status]!));
+    refuseRaw(socket, rawResponse(status, refusal(conn, status)));
     return;
   }
   const target = splitHostPort(req.url ?? '', 443);

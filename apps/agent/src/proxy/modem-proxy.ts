@@ -6,6 +6,7 @@ import { ClientConnection, destroySelf, ignore, kConn, UpstreamError } from './c
 import type { Admission, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import { createHttpProxyServer } from './http-proxy.js';
 import { isPortOpen, PortAccessTable } from './port-access.js';
+import { bindClient, PortRateLimits } from './port-rate-limit.js';
 import type { PortEntry } from './port-access.js';
 import { createSocksServer } from './socks5-proxy.js';
 import type { TargetPolicy } from './target-policy.js';
@@ -71,6 +72,8 @@ export class ModemProxy implements ProxyCore {
   private readonly conns = new Set<ClientConnection>();
   /** Admitted connections per port: the per-port limit, and what an expiry or a rule change closes. */
   private readonly byPort = new Map<string, Set<ClientConnection>>();
+  /** Each port's bandwidth buckets, shared by its connections (port-rate-limit.ts). */
+  private readonly rates = new PortRateLimits();
   private egressAddress: string;
   private egressFamily: 4 | 6;
   private agent: Agent;
@@ -152,6 +155,7 @@ export class ModemProxy implements ProxyCore {
       this.log.warn({ imei: this.imei, entries: table.invalidWhitelistEntries }, 'Whitelist entries that are not addresses were skipped');
     }
     this.table = table;
+    this.rates.update(ports);
     const now = this.now();
     for (const conn of this.conns) {
       if (conn.entry === null) continue;
@@ -207,6 +211,7 @@ export class ModemProxy implements ProxyCore {
     this.sweepTimer = null;
     this.rotating = false;
     this.releaseWaiters(false);
+    this.rates.close();
     const closing: Promise<unknown>[] = [];
     for (const conn of this.conns) {
       // The server's close callback can come before a socket's own 'close'; wait for those too, so that
@@ -258,7 +263,7 @@ export class ModemProxy implements ProxyCore {
     if (conn.portId === portId) return 'ok';
     let set = this.byPort.get(portId);
     if (set === undefined) this.byPort.set(portId, (set = new Set()));
-    if (set.size >= this.limits.maxConnectionsPerPort) return 'limit';
+    if (set.size >= (entry.access.limits?.maxConnections ?? this.limits.maxConnectionsPerPort)) return 'limit';
     const meter = this.options.meter;
     if (conn.portId === null) {
       conn.portId = portId;
@@ -270,6 +275,7 @@ export class ModemProxy implements ProxyCore {
       conn.portId = portId;
     }
     set.add(conn);
+    bindClient(conn.socket, this.rates.get(portId));
     return 'ok';
   }
 

@@ -16,9 +16,14 @@ export interface PortEntry {
   readonly whitelist: BlockList | null;
 }
 
-/** Whether a port may carry traffic at `now`: active, and not past its expiry by the agent's own clock. */
+/**
+ * Whether a port may carry traffic at `now`: active, not past its expiry by the agent's own clock, and not blocked
+ * for its monthly quota until a moment still to come (issue 18: the block lifts at the month's end by this clock).
+ */
 export function isPortOpen(entry: PortEntry, now: number): boolean {
-  return entry.access.state === 'active' && entry.expiresAtMs > now;
+  if (entry.access.state !== 'active' || entry.expiresAtMs <= now) return false;
+  const quota = entry.access.limits?.quota;
+  return quota?.state !== 'blocked' || Date.parse(quota.until) <= now;
 }
 
 /** How many client addresses forClient remembers. */

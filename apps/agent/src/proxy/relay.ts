@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { ignore } from './connection.js';
+import { charge, isThrottled, limitRelay } from './port-rate-limit.js';
 
 // One direction of a forwarded HTTP message: the target's response to the client, or the client's request body to
 // the target. stream.pipeline did this per request and, in Node 20, allocated an AbortController, end-of-stream
@@ -7,7 +8,8 @@ import { ignore } from './connection.js';
 // about 10 % of the proxy's CPU per forwarded request (bench/BENCHMARKS.md). These handlers are module-level and find
 // the other end through a symbol, as splice.ts does for tunnels. Same semantics as pipeline: backpressure (a full
 // sink pauses the source until it drains), the source's end ends the sink, and either side closing before it is done
-// (an abort, an error, a reset) destroys the other.
+// (an abort, an error, a reset) destroys the other. Each chunk is charged to the port's bandwidth bucket of its
+// direction (port-rate-limit.ts), which pauses the source while in debt.
 
 const kSink = Symbol('cellport.sink');
 const kSource = Symbol('cellport.source');
@@ -16,6 +18,7 @@ type Sink = Writable & { [kSource]?: Readable };
 
 function onData(this: Source, chunk: Buffer): void {
   if (!this[kSink]!.write(chunk)) this.pause();
+  charge(this, chunk.length);
 }
 function onEnd(this: Source): void {
   this[kSink]!.end();
@@ -24,7 +27,8 @@ function onSourceClose(this: Source): void {
   if (!this.readableEnded) this[kSink]!.destroy();
 }
 function onDrain(this: Sink): void {
-  this[kSource]!.resume();
+  const source = this[kSource]!;
+  if (!isThrottled(source)) source.resume();
 }
 function onSinkClose(this: Sink): void {
   if (!this.writableFinished) this[kSource]!.destroy();
@@ -33,6 +37,7 @@ function onSinkClose(this: Sink): void {
 export function relay(source: Readable, sink: Writable): void {
   (source as Source)[kSink] = sink;
   (sink as Sink)[kSource] = source;
+  limitRelay(source, sink);
   source.on('data', onData);
   source.on('end', onEnd);
   source.on('close', onSourceClose);

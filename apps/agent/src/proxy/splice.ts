@@ -1,21 +1,25 @@
 import type { Socket } from 'node:net';
 import { ignore } from './connection.js';
+import { charge, isThrottled, limitFlow } from './port-rate-limit.js';
 
 // Joins a tunnel's two sockets. stream.pipeline, twice per tunnel, allocated an AbortController, a dozen closures
 // and an end-of-stream watcher per direction: most of the ~18 KB an idle tunnel held and 7–10 % of the proxy's CPU
 // (bench/BENCHMARKS.md, 2026-11-24). These handlers are module-level and find the other socket through a symbol, so a
 // tunnel costs two listeners per event and no closures. Backpressure: a write that fills the peer's buffer pauses
 // the reader until the peer drains. Half-close travels (an 'end' ends the peer), and a socket that closes without
-// having been ended gracefully (a reset, a timeout, a cut by the proxy) takes its peer down with it.
+// having been ended gracefully (a reset, a timeout, a cut by the proxy) takes its peer down with it. Each chunk is
+// charged to the port's bandwidth bucket of its direction (port-rate-limit.ts), which pauses the reader while in debt.
 
 const kPeer = Symbol('cellport.peer');
 type Spliced = Socket & { [kPeer]?: Socket };
 
 function onData(this: Spliced, chunk: Buffer): void {
   if (!this[kPeer]!.write(chunk)) this.pause();
+  charge(this, chunk.length);
 }
 function onDrain(this: Spliced): void {
-  this[kPeer]!.resume();
+  const reader = this[kPeer]!;
+  if (!isThrottled(reader)) reader.resume();
 }
 function onEnd(this: Spliced): void {
   this[kPeer]!.end();
@@ -26,9 +30,14 @@ function onClose(this: Spliced): void {
   if (!peer.writableEnded) peer.destroy();
 }
 
-export function splice(a: Socket, b: Socket): void {
+/** Joins the customer's socket (`client`, what it sends is the port's upload) and the target's. */
+export function splice(client: Socket, upstream: Socket): void {
+  const a = client;
+  const b = upstream;
   (a as Spliced)[kPeer] = b;
   (b as Spliced)[kPeer] = a;
+  limitFlow(a, b, a, true);
+  limitFlow(b, a, a, false);
   for (const s of [a, b]) {
     s.on('data', onData);
     s.on('drain', onDrain);

@@ -1,0 +1,188 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PortRateLimit } from './port-rate-limit.js';
+import {
+  access, basic, destroyTestClients, httpConnect, readAll, seenThrough, socksConnect, startModem, startTargets,
+  type Targets, type TestModem,
+} from './test-support.js';
+import type { PortAccess } from './types.js';
+
+// Per-port limits (issue 18, item 3) on the data path. The ratio of bytes moved to time taken is the limiter's
+// correctness property (a token bucket at R bytes/s moves R bytes a second), measured over 10 s and asserted in a
+// band of ±10 %: not a speed assertion, and a machine too slow to move R bytes/s on loopback would fail it low.
+
+const RATE = 1_000_000; // bytes per second, each direction (8 Mbit/s)
+const CHUNK = Buffer.alloc(64 * 1024, 0x61);
+
+/** A target that sends without end (download) and counts what it receives (upload). */
+interface Hose { port: number; received: number; close(): Promise<void> }
+async function startHose(): Promise<Hose> {
+  const sockets = new Set<Socket>();
+  const hose: Hose = {
+    port: 0, received: 0,
+    async close() { for (const s of sockets) s.destroy(); await new Promise((r) => server.close(r)); },
+  };
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.on('data', (c: Buffer) => { hose.received += c.length; });
+    // The first byte says what to do: 'd' streams to the client, anything else only counts.
+    socket.once('data', (c: Buffer) => {
+      if (c[0] !== 0x64) return;
+      const pump = () => { while (!socket.destroyed && socket.write(CHUNK)); };
+      socket.on('drain', pump);
+      pump();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  hose.port = (server.address() as AddressInfo).port;
+  return hose;
+}
+
+/** Counts what a socket receives from `from` (ms, performance.now) for `ms`. */
+function countFor(socket: Socket, ms: number): Promise<{ bytes: number; elapsed: number }> {
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const start = performance.now();
+    const onData = (c: Buffer) => { bytes += c.length; };
+    socket.on('data', onData);
+    socket.resume();
+    setTimeout(() => {
+      socket.removeListener('data', onData);
+      socket.destroy();
+      resolve({ bytes, elapsed: (performance.now() - start) / 1000 });
+    }, ms);
+  });
+}
+
+/** Writes as fast as the socket takes it until stopped. */
+function flood(socket: Socket): () => void {
+  let on = true;
+  const pump = () => { while (on && !socket.destroyed && socket.write(CHUNK)); };
+  socket.on('drain', pump);
+  pump();
+  return () => { on = false; socket.destroy(); };
+}
+
+const limited = (id: string, limits: PortAccess['limits']): PortAccess => access(id, { limits });
+const capped = (id: string, maxConnections = 10): PortAccess =>
+  limited(id, { bandwidthBytesPerSecond: RATE, maxConnections, quota: { state: 'ok' } });
+
+let targets: Targets;
+let hose: Hose;
+let modem: TestModem | null = null;
+beforeAll(async () => { targets = await startTargets(); hose = await startHose(); });
+afterAll(async () => { await hose.close(); await targets.close(); });
+afterEach(async () => {
+  await destroyTestClients();
+  await modem?.close();
+  modem = null;
+  hose.received = 0;
+});
+
+const auth = (id: string) => basic(`login-${id}`, `secret-${id}`);
+
+describe('bandwidth cap per port', () => {
+  it('holds each direction within ±10 % of the cap over 10 s: download over HTTP CONNECT, upload over SOCKS5, at once', async () => {
+    modem = await startModem({ ports: [capped('p1')] });
+    const down = await httpConnect(modem.http, `127.0.0.1:${hose.port}`, auth('p1'));
+    expect(down.status).toBe(200);
+    const up = await socksConnect(modem.socks, '127.0.0.1', hose.port, { userId: 'login-p1', password: 'secret-p1' });
+    down.socket.write('d');
+    const before = hose.received;
+    const start = performance.now();
+    const stop = flood(up);
+    const measured = await countFor(down.socket, 10_000);
+    const upBytes = hose.received - before;
+    const upElapsed = (performance.now() - start) / 1000;
+    stop();
+    const downRatio = measured.bytes / measured.elapsed / RATE;
+    const upRatio = upBytes / upElapsed / RATE;
+    expect(downRatio, `download ${measured.bytes} B in ${measured.elapsed.toFixed(2)} s`).toBeGreaterThan(0.9);
+    expect(downRatio).toBeLessThan(1.1);
+    expect(upRatio, `upload ${upBytes} B in ${upElapsed.toFixed(2)} s`).toBeGreaterThan(0.9);
+    expect(upRatio).toBeLessThan(1.1);
+  }, 30_000);
+
+  it('two connections of one port share its cap; another port has its own', async () => {
+    modem = await startModem({ ports: [capped('p1'), capped('p2')] });
+    const a = await httpConnect(modem.http, `127.0.0.1:${hose.port}`, auth('p1'));
+    const b = await httpConnect(modem.http, `127.0.0.1:${hose.port}`, auth('p1'));
+    const c = await httpConnect(modem.http, `127.0.0.1:${hose.port}`, auth('p2'));
+    for (const x of [a, b, c]) x.socket.write('d');
+    const [ra, rb, rc] = await Promise.all([countFor(a.socket, 5_000), countFor(b.socket, 5_000), countFor(c.socket, 5_000)]);
+    const shared = (ra!.bytes + rb!.bytes) / ra!.elapsed / RATE;
+    expect(shared, `p1: ${ra!.bytes} + ${rb!.bytes} B`).toBeGreaterThan(0.9);
+    expect(shared).toBeLessThan(1.1);
+    // Each gets a share (the bucket wakes every waiting reader at once), not one starving the other.
+    expect(Math.min(ra!.bytes, rb!.bytes) / (ra!.bytes + rb!.bytes)).toBeGreaterThan(0.25);
+    const own = rc!.bytes / rc!.elapsed / RATE;
+    expect(own, `p2: ${rc!.bytes} B`).toBeGreaterThan(0.9);
+    expect(own).toBeLessThan(1.1);
+  }, 30_000);
+
+  it('a port without a cap is not slowed, and a cap set later applies to its open tunnel', async () => {
+    modem = await startModem({ ports: [access('p1')] });
+    const t = await httpConnect(modem.http, `127.0.0.1:${hose.port}`, auth('p1'));
+    t.socket.write('d');
+    const free = await countFor(t.socket, 1_000);
+    expect(free.bytes / free.elapsed).toBeGreaterThan(3 * RATE);
+    const u = await httpConnect(modem.http, `127.0.0.1:${hose.port}`, auth('p1'));
+    modem.setPorts([capped('p1')]);
+    u.socket.write('d');
+    const slowed = await countFor(u.socket, 3_000);
+    expect(slowed.bytes / slowed.elapsed / RATE).toBeLessThan(1.15);
+  }, 30_000);
+});
+
+describe('connections per port and the quota', () => {
+  it('refuses the connection past the port\'s limit (HTTP 429, SOCKS5 refused), over both protocols together', async () => {
+    modem = await startModem({ ports: [capped('p1', 2)] });
+    const first = await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, auth('p1'));
+    expect(first.status).toBe(200);
+    const second = await socksConnect(modem.socks, '127.0.0.1', targets.tcpPort, { userId: 'login-p1', password: 'secret-p1' });
+    expect(await seenThrough(second)).toBeTruthy();
+    const third = await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, auth('p1'));
+    expect(third.status).toBe(429);
+    await expect(socksConnect(modem.socks, '127.0.0.1', targets.tcpPort, { userId: 'login-p1', password: 'secret-p1' }))
+      .rejects.toThrow(/NotAllowed/); // reply 0x02
+    first.socket.destroy();
+    await expect.poll(async () => (await httpConnect(modem!.http, `127.0.0.1:${targets.tcpPort}`, auth('p1'))).status, { timeout: 5_000 }).toBe(200);
+  });
+
+  it('a blocked port refuses new connections saying why (HTTP 403, SOCKS5 0x02) and cuts its open ones; the block ends at its time', async () => {
+    modem = await startModem({ ports: [capped('p1')] });
+    const open = await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, auth('p1'));
+    expect(open.status).toBe(200);
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    modem.setPorts([limited('p1', { bandwidthBytesPerSecond: null, maxConnections: 10, quota: { state: 'blocked', until } })]);
+    await readAll(open.socket); // cut: it ends
+    expect(open.socket.destroyed || open.socket.readableEnded).toBe(true);
+    const refused = await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, auth('p1'));
+    expect(refused.status).toBe(403);
+    expect(await readAll(refused.socket).then((b) => b.toString())).toMatch(/used up its traffic for this month/);
+    await expect(socksConnect(modem.socks, '127.0.0.1', targets.tcpPort, { userId: 'login-p1', password: 'secret-p1' })).rejects.toThrow(/NotAllowed/);
+
+    // The month is over by the agent's clock: the same rules let the port through again.
+    modem.setPorts([limited('p1', { bandwidthBytesPerSecond: null, maxConnections: 10, quota: { state: 'blocked', until: new Date(Date.now() - 1000).toISOString() } })]);
+    expect((await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, auth('p1'))).status).toBe(200);
+  });
+});
+
+describe('PortRateLimit', () => {
+  it('a throttled quota lowers the rate until its time, then the bandwidth cap is back by the wall clock', () => {
+    let wall = Date.parse('2026-11-30T23:59:00Z');
+    const limit = new PortRateLimit(() => 0, () => wall);
+    limit.setLimits({ bandwidthBytesPerSecond: 1_000_000, maxConnections: 5, quota: { state: 'throttled', bytesPerSecond: 125_000, until: '2026-12-01T00:00:00Z' } });
+    expect(limit.rate).toBe(125_000);
+    wall += 60_000;
+    expect(limit.rate).toBe(1_000_000);
+    limit.setLimits({ bandwidthBytesPerSecond: null, maxConnections: 5, quota: { state: 'ok' } });
+    expect(limit.rate).toBe(Infinity);
+    limit.close();
+  });
+});
