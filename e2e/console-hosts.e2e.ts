@@ -126,6 +126,41 @@ describe('hosts and abuse handling in the console', () => {
     await dialog(page).getByText(a('hosts.keyConfirmReplace', { name: 'edge-e2e' })).waitFor();
     await dialog(page).getByRole('button', { name: exact(a('actions.cancel')) }).click();
 
+    // Gateways (issue 18): one added (a URL is not a public host: the shared schema says so beside the field), with the
+    // line that runs it; the new host is pinned to it and says how it is reached, with no link report yet.
+    await page.getByRole('tab', { name: a('inventory.gateways') }).click();
+    await page.waitForURL(`${server.url}/en/admin/inventory/gateways`);
+    await page.getByText(a('gateways.none')).waitFor();
+    await page.getByRole('button', { name: exact(a('gateways.add')) }).click();
+    await dialog(page).getByLabel(a('gateways.name')).fill('gw-e2e');
+    await dialog(page).getByLabel(a('gateways.publicHost')).fill('http://gw-e2e.example.net');
+    await dialog(page).getByLabel(a('gateways.linkUrl')).fill('http://gw-e2e.example.net:7400');
+    await dialog(page).getByRole('button', { name: exact(a('gateways.add')) }).click();
+    await dialog(page).getByText(a('gateways.invalid.publicHost')).waitFor();
+    await dialog(page).getByLabel(a('gateways.publicHost')).fill('gw-e2e.example.net');
+    await dialog(page).getByRole('button', { name: exact(a('gateways.add')) }).click();
+    await expectToast(page, a('gateways.added'));
+    const gateways = await call<{ items: { id: string; name: string }[]; trustKey: string }>(context.request, 'GET', '/admin/gateways');
+    const gateway = gateways.items.find((g) => g.name === 'gw-e2e')!;
+    const gatewayRow = page.getByRole('row', { name: /gw-e2e/ });
+    await gatewayRow.getByText('gw-e2e.example.net', { exact: true }).waitFor();
+    await page.getByTestId('gateway-trust-key').getByText(gateways.trustKey, { exact: true }).waitFor();
+    expect(await page.getByTestId('gateway-command').textContent())
+      .toBe(`GATEWAY_ID=${gateway.id} GATEWAY_TRUST_KEY=${gateways.trustKey} GATEWAY_LINK_PORT=7400 npm run gateway`);
+    await page.getByRole('button', { name: a('gateways.copyCommand', { name: 'gw-e2e' }) }).waitFor();
+    await toastsGone(page);
+    await visitCheck(page, 'console-gateways');
+
+    await page.getByRole('tab', { name: a('inventory.hosts') }).click();
+    await page.getByRole('button', { name: a('inventory.editHostNamed', { name: 'edge-e2e' }) }).click();
+    await dialog(page).getByLabel(a('gateways.reachedThrough')).selectOption({ label: a('gateways.gatewayOf', { name: 'gw-e2e', host: 'gw-e2e.example.net' }) });
+    await dialog(page).getByRole('button', { name: exact(a('actions.save')) }).click();
+    await expectToast(page, a('inventory.hostSaved'));
+    await card.getByText(a('gateways.gatewayOf', { name: 'gw-e2e', host: 'gw-e2e.example.net' }), { exact: true }).waitFor();
+    await card.getByText(a('gateways.noLinkReport'), { exact: true }).waitFor();
+    await toastsGone(page);
+    await visitCheck(page, 'console-host-behind-gateway');
+
     // The demo customer's page: the port, suspended (with a note for the audit log) and resumed.
     await page.goto(`${server.url}/en/admin/customers`);
     await page.getByLabel(a('customers.search')).fill('demo@');

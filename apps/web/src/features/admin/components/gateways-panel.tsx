@@ -30,7 +30,7 @@ export function GatewaysPanel() {
       <QueryView query={gateways}>
         {(data) => (
           <>
-            <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={t('gateways.list')}>
+            <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={t('gateways.list')} style={{ marginBottom: '1.25rem' }}>
               <table className="admin-table">
                 <caption className="visually-hidden">{t('gateways.list')}</caption>
                 <thead>
