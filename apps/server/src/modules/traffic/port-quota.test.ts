@@ -97,7 +97,7 @@ describe('monthly traffic quota', () => {
   });
 
   it('a tariff without a quota counts the month and never notifies; a jump past 100 % tells only that', async () => {
-    await t.ctx.db.updateTable('tariffs').set({ monthly_quota_gb: null, bandwidth_mbps: null, max_connections: 200 })
+    await t.ctx.db.updateTable('tariffs').set({ monthly_quota_gb: null, bandwidth_mbps: null, max_connections: 200, over_quota: 'block', over_quota_mbps: null })
       .where('id', '=', cat.dedicatedMonth.id).execute();
     const bo = await createCustomer(t, 1000);
     const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(bo.cookie, {
@@ -108,10 +108,20 @@ describe('monthly traffic quota', () => {
       .toEqual({ bandwidthBytesPerSecond: null, maxConnections: 200, quota: { state: 'ok' } });
     await send(portId, 5 * GB);
     expect(await told(bo.id)).toEqual([]);
+    const usage = async (cookie: string) => (await t.app.inject({ method: 'GET', url: '/api/v1/traffic/quota', ...json(cookie) })).json().data;
+    const { start, next } = quotaMonth(new Date());
+    expect(await usage(bo.cookie)).toEqual([{
+      port_id: portId, modem_name: expect.any(String), monthStart: start.toISOString(), resetsAt: next.toISOString(),
+      bytes: String(5 * GB), quotaBytes: null, state: 'ok',
+      limits: { bandwidthMbps: null, maxConnections: 200, monthlyQuotaGb: null, overQuota: 'block', overQuotaMbps: null },
+    }]);
+    const stranger = await createCustomer(t, 0);
+    expect(await usage(stranger.cookie)).toEqual([]);
 
     await t.ctx.db.updateTable('tariffs').set({ monthly_quota_gb: 2, over_quota: 'block' }).where('id', '=', cat.dedicatedMonth.id).execute();
     await expect.poll(() => latest(portId)?.limits?.quota?.state, { timeout: 15_000 }).toBe('blocked');
     await send(portId, 1);
     expect((await told(bo.id)).map((n) => n.text_key)).toEqual(['quota_reached']);
+    expect(await usage(bo.cookie)).toMatchObject([{ bytes: String(5 * GB + 1), quotaBytes: String(2 * GB), state: 'blocked' }]);
   });
 });

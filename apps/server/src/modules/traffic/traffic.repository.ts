@@ -1,6 +1,8 @@
-import type { TrafficGranularity, TrafficRow } from '@cellport/shared/schemas/traffic';
+import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/port-limits';
+import type { PortQuota, TrafficGranularity, TrafficRow } from '@cellport/shared/schemas/traffic';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { limitsToApi } from '../catalog/tariff-limits.js';
 
 export interface IngestSample { imei: string; interval_start: string; bytes_in: string; bytes_out: string }
 /** One per-port sample of an agent's traffic report (port_id a uuid, counts decimal strings within bigint). */
@@ -105,6 +107,25 @@ export class TrafficRepository {
       port_id: r.port_id, modem_name: r.modem_name, bucket: new Date(r.bucket).toISOString(),
       bytesIn: r.bytes_in, bytesOut: r.bytes_out,
     }));
+  }
+
+  /** Each of the customer's ports (not released) with its limits and its traffic this calendar month (UTC). */
+  async quotas(userId: string, now = new Date()): Promise<PortQuota[]> {
+    const { start, next } = quotaMonth(now);
+    const rows = await this.db.selectFrom('ports as p').innerJoin('tariffs as t', 't.id', 'p.tariff_id')
+      .leftJoin('port_traffic_months as q', (j) => j.onRef('q.port_id', '=', 'p.id').on('q.month', '=', sql<Date>`${start.toISOString().slice(0, 10)}::date`))
+      .select(['p.id', 'p.name', 'q.bytes', 't.bandwidth_mbps', 't.max_connections', 't.monthly_quota_gb', 't.over_quota', 't.over_quota_mbps'])
+      .where('p.user_id', '=', userId).where('p.status', '<>', 'released')
+      .orderBy('p.created_at').orderBy('p.id').execute();
+    return rows.map((r) => {
+      const limits = limitsToApi(r);
+      const bytes = BigInt(r.bytes ?? 0);
+      return {
+        port_id: r.id, modem_name: r.name, limits, monthStart: start.toISOString(), resetsAt: next.toISOString(), bytes: bytes.toString(),
+        quotaBytes: limits.monthlyQuotaGb === null ? null : (BigInt(limits.monthlyQuotaGb) * BigInt(PORT_LIMITS.bytesPerGb)).toString(),
+        state: quotaState(limits, bytes),
+      };
+    });
   }
 
   async totalSince(userId: string, since: Date): Promise<{ bytesIn: string; bytesOut: string }> {

@@ -1,5 +1,6 @@
 import {
-  TRAFFIC_LIMITS, trafficIngestRequestSchema, trafficIngestResponseSchema, trafficQuerySchema, trafficResponseSchema,
+  TRAFFIC_LIMITS, trafficIngestRequestSchema, trafficIngestResponseSchema, trafficQuerySchema, trafficQuotaResponseSchema,
+  trafficResponseSchema,
 } from '@cellport/shared/schemas/traffic';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
 import type { Services } from '../../composition.js';
@@ -14,7 +15,7 @@ const MAX_BYTES = 9_223_372_036_854_775_807n;
 /** Hosts may report the interval in progress, never one further ahead. */
 const FUTURE_SLACK_MS = 60 * 60_000;
 
-/** Traffic: ingest from proxy hosts (host key), per-port series for the customer, CSV export. */
+/** Traffic: ingest from proxy hosts (host key), per-port series for the customer, CSV export, usage against quotas. */
 export function registerTraffic(app: App, ctx: AppContext, services: Services): void {
   const repository = services.trafficRepository;
 
@@ -47,6 +48,13 @@ export function registerTraffic(app: App, ctx: AppContext, services: Services): 
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return trafficReport(repository, currentUser(request).userId, request.query);
+  });
+
+  app.get('/api/v1/traffic/quota', {
+    onRequest: requireUser, schema: { tags: ['traffic'], response: { 200: trafficQuotaResponseSchema } },
+  }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { data: await repository.quotas(currentUser(request).userId) };
   });
 
   app.get('/api/v1/traffic.csv', {
