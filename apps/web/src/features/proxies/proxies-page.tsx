@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useT } from '../../lib/i18n';
 import { localizedModemsQuery, rotationTagsQuery } from '../../store/catalog-queries';
+import { portQuotasQuery } from '../traffic';
 import { ExportMenu } from './components/export-menu';
 import { PortCard } from './components/port-card';
 import { TagToolbar } from './components/tag-toolbar';
@@ -19,6 +20,9 @@ export default function ProxiesPage() {
   const { t, language } = useT(['proxies', 'errors']);
   const query = useQuery(localizedModemsQuery(language));
   const tags = useQuery(rotationTagsQuery(language));
+  // Each port's limits and this month's traffic against its quota (issue 18); the cards show it once it is here.
+  const quotas = useQuery(portQuotasQuery);
+  const quotaOf = useMemo(() => new Map((quotas.data?.data ?? []).map((q) => [q.port_id, q])), [quotas.data]);
   // The cached list is the one home of the ports: live changes (rotation status by IMEI, renamed ports, new
   // links) are written into it by the spec §4 modem actions (store/modems.ts).
   const modems = query.data;
@@ -54,7 +58,7 @@ export default function ProxiesPage() {
           <>
             <ExportMenu ports={shown} tag={tag} />
             <div className="px-list">
-              {shown.map((port) => <PortCard key={port._id} port={port} isNew={newIds.has(port._id)} rotationTags={tags.data ?? []} />)}
+              {shown.map((port) => <PortCard key={port._id} port={port} isNew={newIds.has(port._id)} rotationTags={tags.data ?? []} quota={quotaOf.get(port._id)} />)}
             </div>
           </>
         ) : (

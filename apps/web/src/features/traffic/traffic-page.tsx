@@ -12,6 +12,7 @@ import { useT } from '../../lib/i18n';
 import { modemsQuery } from '../../store/catalog-queries';
 import type { ModemView } from '../../store/store-types';
 import { trafficQuery } from './api/get-traffic';
+import { MonthUsage } from './components/month-usage';
 import { TrafficChart } from './components/traffic-chart';
 import { TrafficFilters, type TrafficFilterState } from './components/traffic-filters';
 import { TrafficTable } from './components/traffic-table';
@@ -22,7 +23,10 @@ import './traffic.css';
 const noPorts: ModemView[] = [];
 const today = () => new Date().toLocaleDateString('sv-SE'); // YYYY-MM-DD in local time
 
-/** Traffic: bytes in and out per port by hour or day over a chosen range, as a chart and a table, with CSV export. */
+/**
+ * Traffic: this month's usage of each port against its quota; bytes in and out per port by hour or day over a chosen
+ * range, as a chart and a table, with CSV export.
+ */
 export default function TrafficPage() {
   const { t, language } = useT(['traffic', 'common']);
   const [filters, setFilters] = useState<TrafficFilterState>({
@@ -91,6 +95,7 @@ export default function TrafficPage() {
           </a>
         ) : null}
       />
+      <MonthUsage />
       <TrafficFilters value={filters} ports={ports} error={rangeError} onChange={onChange} />
       {body}
     </section>

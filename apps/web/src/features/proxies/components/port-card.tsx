@@ -1,9 +1,11 @@
 import type { Port, RotationTag } from '@cellport/shared/schemas/catalog';
+import type { PortQuota } from '@cellport/shared/schemas/traffic';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
 import { formatUsd } from '../../../lib/money';
 import { dateTime, expiryState, relativeTime } from '../../../lib/dates';
+import { QuotaMeter } from '../../traffic';
 import { AutoRenewSwitch } from './auto-renew-switch';
 import { CredentialRow } from './credential-row';
 import { CredentialsDialog } from './credentials-dialog';
@@ -21,7 +23,9 @@ import { WhitelistDialog } from './whitelist-dialog';
 type Editing = 'rename' | 'credentials' | 'whitelist' | 'tags' | 'replace' | null;
 
 /** Everything about one port: where it is, how to connect, and its controls. */
-export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boolean; rotationTags: readonly RotationTag[] }) {
+export function PortCard({ port, isNew, rotationTags, quota }: {
+  port: Port; isNew: boolean; rotationTags: readonly RotationTag[]; quota?: PortQuota | undefined;
+}) {
   const { t, language } = useT('proxies');
   const [editing, setEditing] = useState<Editing>(null);
   const expiry = expiryState(port.expiresAt);
@@ -55,6 +59,8 @@ export function PortCard({ port, isNew, rotationTags }: { port: Port; isNew: boo
       </dl>
 
       <TryIt port={port} defaultOpen={isNew} />
+
+      {quota ? <QuotaMeter quota={quota} /> : null}
 
       <div className="px-card__meta">
         <p className={`px-expiry px-expiry--${expiry}`}>
