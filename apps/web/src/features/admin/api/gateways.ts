@@ -6,11 +6,15 @@ import type {
 import type { OkResponse } from '@cellport/shared/schemas/admin/common';
 import { ADMIN_KEY, adminDelete, adminGet, adminPatch, adminPost } from './admin-client';
 
-/** GET /admin/gateways with the trust key; refetched every heartbeat interval, so "linked now" stays current. */
-export const useGateways = () => useQuery({
+/**
+ * GET /admin/gateways with the trust key; refetched every heartbeat interval, so "linked now" stays current.
+ * `enabled: false` (a closed dialog that lists them) asks nothing.
+ */
+export const useGateways = ({ enabled = true }: { enabled?: boolean } = {}) => useQuery({
   queryKey: [ADMIN_KEY, 'gateways'],
   queryFn: () => adminGet<GatewaysResponse>('/gateways'),
   refetchInterval: HOST_PROTOCOL.heartbeatSeconds * 1000,
+  enabled,
 });
 export const createGateway = (body: GatewayRequest) => adminPost<GatewayResponse>('/gateways', body);
 export const updateGateway = ({ id, ...body }: GatewayPatchRequest & { id: string }) => adminPatch<GatewayResponse>(`/gateways/${id}`, body);

@@ -22,7 +22,7 @@ const gatewayChoices = (host: Host | null, listed: HostGateway[]): HostGateway[]
  */
 export function HostDialog({ open, host, onClose }: { open: boolean; host: Host | null; onClose: () => void }) {
   const { t } = useT('admin');
-  const gateways = useGateways();
+  const gateways = useGateways({ enabled: open });
   const [name, setName] = useState('');
   const [address, setAddress] = useState('');
   const [gatewayId, setGatewayId] = useState('');
