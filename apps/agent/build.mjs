@@ -1,4 +1,5 @@
-// Bundles the agent (and the shared contract it imports from source) into dist/main.js. Dependencies stay external.
+// Bundles the agent and the gateway (and the shared contract they import from source) into dist/main.js and
+// dist/gateway.js. Dependencies stay external.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -6,7 +7,10 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const external = Object.keys(pkg.dependencies ?? {}).flatMap((name) => [name, `${name}/*`]);
 
 await build({
-  entryPoints: { main: new URL('./src/main.ts', import.meta.url).pathname },
+  entryPoints: {
+    main: new URL('./src/main.ts', import.meta.url).pathname,
+    gateway: new URL('./src/gateway-main.ts', import.meta.url).pathname,
+  },
   outdir: new URL('./dist', import.meta.url).pathname,
   bundle: true,
   platform: 'node',

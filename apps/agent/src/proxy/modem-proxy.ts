@@ -2,6 +2,7 @@ import { Agent } from 'node:http';
 import type { Server } from 'node:http';
 import { connect, isIP } from 'node:net';
 import type { Server as NetServer, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ClientConnection, destroySelf, ignore, kConn, UpstreamError } from './connection.js';
 import type { Admission, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import { createHttpProxyServer } from './http-proxy.js';
@@ -45,6 +46,8 @@ export interface ModemProxyOptions {
   limits?: Partial<ProxyLimits>;
   /** The agent's clock for expiries (tests move it). */
   now?: () => number;
+  /** False for a host behind a gateway: its customers' connections arrive over the link (acceptStream), no listener. */
+  listen?: boolean;
 }
 
 interface RotationWaiter { timer: NodeJS.Timeout; done: (ok: boolean) => void }
@@ -136,8 +139,10 @@ export class ModemProxy implements ProxyCore {
     this.state = 'starting';
     const { listenHost, httpPort, socksPort } = this.options;
     try {
-      await listen(this.httpServer, listenHost, httpPort, 'HTTP proxy', this.imei);
-      await listen(this.socksServer, listenHost, socksPort, 'SOCKS5', this.imei);
+      if (this.options.listen !== false) {
+        await listen(this.httpServer, listenHost, httpPort, 'HTTP proxy', this.imei);
+        await listen(this.socksServer, listenHost, socksPort, 'SOCKS5', this.imei);
+      }
     } catch (err) {
       await this.close();
       throw err;
@@ -222,6 +227,14 @@ export class ModemProxy implements ProxyCore {
     this.agent.destroy();
     if (wasOpen !== 'new') closing.push(closeServer(this.httpServer), closeServer(this.socksServer));
     await Promise.all(closing);
+  }
+
+  /**
+   * A customer connection that reached this modem's HTTP or SOCKS5 port at the gateway and came over the link
+   * (link/link-socket.ts): handled by the same front end as a connection to the listener.
+   */
+  acceptStream(socket: Duplex, kind: 'http' | 'socks'): void {
+    (kind === 'http' ? this.httpServer : this.socksServer).emit('connection', socket);
   }
 
   // ProxyCore: used by the protocol front ends.

@@ -1,8 +1,11 @@
 import type { Socket } from 'socket.io-client';
+import { gatewayTicketReplySchema } from '@cellport/shared/schemas/gateway-protocol';
 import {
   HOST_PROTOCOL, agentErrorSchema, desiredStateSchema, rotateCommandSchema, trafficAckSchema,
   type DesiredModem, type DesiredState, type Heartbeat, type RotateReply,
 } from '@cellport/shared/schemas/host-protocol';
+import { GatewayLink } from '../link/gateway-link.js';
+import type { LinkSocket } from '../link/link-socket.js';
 import { ModemProxy } from '../proxy/modem-proxy.js';
 import { TrafficMeter } from '../proxy/traffic-meter.js';
 import type { Logger } from '../proxy/types.js';
@@ -36,6 +39,8 @@ interface ServedModem {
   /** The driver has taken the modem on (adopt), so extIp is the driver's. */
   adopted: boolean;
   proxy: ModemProxy | null;
+  /** Whether its proxy listens itself (a direct host) or takes connections from the gateway link. */
+  listening: boolean;
   problem: string | undefined;
   rotating: boolean;
 }
@@ -57,6 +62,8 @@ export class HostAgent {
   private readonly timers: NodeJS.Timeout[] = [];
   private recordScheduled = false;
   private readonly started = Date.now();
+  /** The link to the host's gateway, while its state names one (docs/decisions/031-gateway.md). */
+  private link: GatewayLink | null = null;
 
   constructor(private readonly options: HostAgentOptions) {
     this.store = new StateStore(options.dataDir);
@@ -104,6 +111,8 @@ export class HostAgent {
   /** Stops serving: collects what was counted (kept on disk for the next start), closes ports and the connection. */
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    this.link?.stop();
+    this.link = null;
     this.socket?.close();
     await this.applying;
     await Promise.all([...this.modems.values()].map((m) => m.proxy?.close()));
@@ -158,6 +167,7 @@ export class HostAgent {
         }
       }
       for (const desired of state.modems) await this.applyModem(desired);
+      this.applyGateway(state);
       this.options.log.info({ version: state.version, modems: state.modems.length, ports: state.modems.reduce((n, m) => n + m.ports.length, 0) },
         'serving the desired state');
       this.sendHeartbeat();
@@ -167,14 +177,17 @@ export class HostAgent {
 
   private async applyModem(desired: DesiredModem): Promise<void> {
     const served = this.modems.get(desired.imei);
+    const listening = !this.state?.gateway;
     const samePorts = served && served.desired.httpPort === desired.httpPort && served.desired.socksPort === desired.socksPort;
-    if (served && samePorts && served.proxy) {
+    if (served && samePorts && served.listening === listening && served.proxy) {
       served.desired = desired;
       served.proxy.setPorts(desired.ports);
       return;
     }
     await served?.proxy?.close();
-    const next: ServedModem = { desired, extIp: served?.extIp ?? desired.extIp, adopted: served?.adopted ?? false, proxy: null, problem: undefined, rotating: false };
+    const next: ServedModem = {
+      desired, extIp: served?.extIp ?? desired.extIp, adopted: served?.adopted ?? false, proxy: null, listening, problem: undefined, rotating: false,
+    };
     this.modems.set(desired.imei, next);
     try {
       // A modem this host cannot drive (not in its modems file, not answering) is offline with the reason; the others serve.
@@ -191,6 +204,7 @@ export class HostAgent {
         policy: this.options.policy,
         meter: this.meter,
         log: this.options.log,
+        listen: listening,
       });
       await proxy.start();
       proxy.setPorts(desired.ports);
@@ -200,6 +214,48 @@ export class HostAgent {
       next.problem = err instanceof Error ? err.message : String(err);
       this.options.log.error({ imei: desired.imei }, `modem ${desired.imei} is offline: ${next.problem}`);
     }
+  }
+
+  /**
+   * Behind a gateway: one link to it, for the state's link URL (a new URL replaces the link). The gateway learns the
+   * host's ports from the tickets, so a state that changed them renews the ticket on the open link.
+   */
+  private applyGateway(state: DesiredState): void {
+    const gateway = state.gateway;
+    if (this.link && this.link.url !== gateway?.linkUrl) {
+      this.link.stop();
+      this.link = null;
+    }
+    if (!gateway) return;
+    if (this.link) return this.link.renewNow();
+    this.link = new GatewayLink({
+      linkUrl: gateway.linkUrl, log: this.options.log,
+      ticket: () => this.gatewayTicket(),
+      route: (port) => this.routeFromGateway(port),
+      onState: () => this.sendHeartbeat(),
+    });
+    this.link.start();
+  }
+
+  /** A ticket for the gateway link, from the server over the host's connection. */
+  private async gatewayTicket(): Promise<string> {
+    const socket = this.socket;
+    if (!socket?.connected) throw new Error('not connected to the server');
+    const reply = gatewayTicketReplySchema.safeParse(await socket.timeout(10_000).emitWithAck('gateway-ticket', {}));
+    if (!reply.success) throw new Error('the server answered out of contract');
+    if ('error' in reply.data) throw new Error(reply.data.error);
+    return reply.data.ticket;
+  }
+
+  /** Who serves a customer connection that reached this port at the gateway: the modem with that port, if serving. */
+  private routeFromGateway(port: number): ((socket: LinkSocket) => void) | null {
+    for (const m of this.modems.values()) {
+      const proxy = m.proxy;
+      if (!proxy || m.listening) continue;
+      if (m.desired.httpPort === port) return (socket) => proxy.acceptStream(socket, 'http');
+      if (m.desired.socksPort === port) return (socket) => proxy.acceptStream(socket, 'socks');
+    }
+    return null;
   }
 
   /** Tries again to serve the modems that are offline (a modem that answers now, a port that is free now). */
@@ -247,6 +303,7 @@ export class HostAgent {
       stateVersion: this.state?.version ?? null,
       modems: this.snapshot(),
       ...(this.options.inventory ? { inventory: this.options.inventory() } : {}),
+      ...(this.link ? { gatewayLink: this.link.state } : {}),
     };
     this.socket.emit('heartbeat', heartbeat);
   }

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { Gateway } from './gateway/gateway.js';
+import { GatewayConfigError, loadGatewayConfig } from './gateway/gateway-config.js';
+import { trustKeyFrom } from './gateway/link-ticket.js';
+import { createLogger } from './runtime/log.js';
+import { AGENT_VERSION } from './version.js';
+
+// `npm run gateway` on a public machine: relays customers' connections to hosts behind NAT (docs/deploy-gateway.md).
+async function main(): Promise<void> {
+  const config = loadGatewayConfig();
+  const log = createLogger(config.LOG_LEVEL, { component: 'gateway' });
+  const gateway = new Gateway({
+    id: config.GATEWAY_ID,
+    trustKey: trustKeyFrom(config.GATEWAY_TRUST_KEY),
+    linkHost: config.GATEWAY_LINK_HOST,
+    linkPort: config.GATEWAY_LINK_PORT,
+    listenHost: config.GATEWAY_LISTEN_HOST,
+    ...(config.GATEWAY_TLS_CERT && config.GATEWAY_TLS_KEY
+      ? { tls: { cert: readFileSync(config.GATEWAY_TLS_CERT, 'utf8'), key: readFileSync(config.GATEWAY_TLS_KEY, 'utf8') } }
+      : {}),
+    log,
+  });
+  await gateway.start();
+  log.info({ id: config.GATEWAY_ID, version: AGENT_VERSION }, 'gateway started');
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    gateway.close().finally(() => { clearTimeout(force); process.exit(0); });
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof GatewayConfigError ? err.message : err);
+  process.exit(1);
+});

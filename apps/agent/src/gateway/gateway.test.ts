@@ -1,0 +1,254 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { GatewayLink } from '../link/gateway-link.js';
+import {
+  access, basic, destroyTestClients, EGRESS, freePort, httpConnect, rawConnect, readAll, readUntil, seenThrough,
+  socksConnect, startModem, startTargets, type Targets, type TestModem,
+} from '../proxy/test-support.js';
+import type { Gateway } from './gateway.js';
+import {
+  GATEWAY_ID, LinkCutter, linkModem, startGateway, testTrust, type ModemPorts, type TestTrust, type TicketInput,
+} from './gateway-test-support.js';
+import { NOT_CONNECTED } from './refusal.js';
+
+// A gateway, agents' links and test modems, all on loopback: customers connect to the gateway's ports and reach the
+// modem's egress through the link; the link is cut and comes back; a slow customer does not hold up the others;
+// a replaced agent is fenced.
+
+const P1 = access('p1', { whitelist: ['127.0.0.77'] });
+const AUTH = basic(P1.login, P1.password);
+
+let trust: TestTrust;
+let gateway: Gateway;
+let targets: Targets;
+const cleanup: Array<() => Promise<unknown> | unknown> = [];
+
+beforeAll(async () => {
+  trust = testTrust();
+  gateway = await startGateway(trust);
+  targets = await startTargets();
+});
+afterAll(async () => {
+  await gateway.close();
+  await targets.close();
+});
+afterEach(async () => {
+  await destroyTestClients();
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+interface Host {
+  hostId: string; modem: TestModem; ports: ModemPorts; link: GatewayLink; cutter: LinkCutter; epoch: number;
+  /** What the host's next tickets say (the server's answer after a change of ports). */
+  setTicket(next: () => Promise<string>): void;
+}
+
+async function linkedHost(hostId: string, opts: { epoch?: number; cutter?: boolean } = {}): Promise<Host> {
+  const modem = await startModem({ ports: [P1] });
+  cleanup.push(() => modem.close());
+  const ports = { http: await freePort(), socks: await freePort() };
+  const cutter = new LinkCutter(gateway.linkPort);
+  const url = await cutter.start();
+  cleanup.push(() => cutter.close());
+  const epoch = opts.epoch ?? 1;
+  const ticket = (extra: Partial<TicketInput> = {}) => trust.sign({
+    gatewayId: GATEWAY_ID, hostId, epoch, ports: [{ port: ports.http, kind: 'http' }, { port: ports.socks, kind: 'socks' }], ...extra,
+  });
+  let current = () => ticket();
+  const link = linkModem(url, modem, ports, () => current());
+  cleanup.push(() => link.stop());
+  await vi.waitFor(() => expect(gateway.linkedHosts()).toContain(hostId), { timeout: 10_000 });
+  await vi.waitFor(() => expect(gateway.portsOf(hostId)).toEqual([ports.http, ports.socks].sort((a, b) => a - b)));
+  return { hostId, modem, ports, link, cutter, epoch, setTicket: (next) => { current = next; } };
+}
+
+/** A server that sends `bytes` to whoever connects, then ends. */
+async function bulkServer(bytes: number): Promise<{ port: number; server: Server }> {
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    let left = bytes;
+    const pump = () => {
+      while (left > 0) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        if (!socket.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void socket.once('drain', pump);
+      }
+      socket.end();
+    };
+    pump();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanup.push(() => new Promise((r) => { server.close(r); }));
+  return { port: (server.address() as AddressInfo).port, server };
+}
+
+describe('through the gateway', () => {
+  it('an HTTP CONNECT and a SOCKS5 connection leave from the modem', async () => {
+    const host = await linkedHost('host-a');
+    const viaHttp = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(viaHttp.status).toBe(200);
+    expect(await seenThrough(viaHttp.socket)).toBe(EGRESS);
+    const viaSocks = await socksConnect(host.ports.socks, '127.0.0.1', targets.tcpPort, { userId: P1.login, password: P1.password });
+    expect(await seenThrough(viaSocks)).toBe(EGRESS);
+    // The customer's traffic is counted for the port, as on a direct connection.
+    viaHttp.socket.destroy();
+    viaSocks.destroy();
+    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0));
+    const samples = host.modem.meter.collect();
+    expect(samples.find((s) => s.portId === 'p1')?.bytesOut).toBeGreaterThan(0n);
+  });
+
+  it('a plain HTTP request is forwarded, and a whitelisted customer address needs no credentials', async () => {
+    const host = await linkedHost('host-b');
+    const socket = await rawConnect(host.ports.http, '127.0.0.77');
+    socket.write(`GET http://127.0.0.1:${targets.httpPort}/hello HTTP/1.1\r\nHost: 127.0.0.1:${targets.httpPort}\r\nConnection: close\r\n\r\n`);
+    const response = (await readAll(socket)).toString();
+    expect(response).toMatch(/^HTTP\/1\.1 200/);
+    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toMatchObject({ remote: EGRESS, url: '/hello' });
+    // Another address, no credentials: the proxy asks for them (407), so the gateway passed the customer's address on.
+    const other = await rawConnect(host.ports.http, '127.0.0.78');
+    other.write(`GET http://127.0.0.1:${targets.httpPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect((await readAll(other)).toString()).toMatch(/^HTTP\/1\.1 407/);
+  });
+});
+
+describe('the link', () => {
+  it('cut mid-transfer: that host\'s streams fail, another host\'s go on, and the link comes back', async () => {
+    const a = await linkedHost('host-c');
+    const b = await linkedHost('host-d');
+    const bulk = await bulkServer(32 * 1024 * 1024);
+    const onA = await httpConnect(a.ports.http, `127.0.0.1:${bulk.port}`, AUTH);
+    const onB = await httpConnect(b.ports.http, `127.0.0.1:${bulk.port}`, AUTH);
+    const received = { a: 0, b: 0 };
+    onA.socket.on('data', (c: Buffer) => { received.a += c.length; });
+    const doneB = new Promise<void>((resolve) => {
+      onB.socket.on('data', (c: Buffer) => { received.b += c.length; });
+      onB.socket.once('end', () => resolve());
+    });
+    onA.socket.resume();
+    onB.socket.resume();
+    await vi.waitFor(() => expect(received.a).toBeGreaterThan(1024 * 1024), { timeout: 10_000 });
+    const closedA = once(onA.socket, 'close');
+    a.cutter.cut();
+    await closedA; // the customer on the cut link sees the connection end …
+    expect(received.a).toBeLessThan(32 * 1024 * 1024);
+    await doneB; // … the other host's customer gets everything
+    expect(received.b).toBe(32 * 1024 * 1024);
+
+    // While the link is down: an HTTP customer gets a 502 that says what to do, a SOCKS5 one reply 0x04.
+    const http = await rawConnect(a.ports.http);
+    http.write(`GET http://127.0.0.1:${targets.httpPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const refused = (await readAll(http)).toString();
+    if (!refused.startsWith('HTTP/1.1 502')) {
+      // The agent may already be back (its first retry is after 0.25–0.5 s): then the request went through.
+      expect(refused).toMatch(/^HTTP\/1\.1 (200|40\d)/);
+    } else {
+      expect(refused).toContain(NOT_CONNECTED);
+    }
+    await vi.waitFor(() => expect(gateway.linkedHosts()).toContain('host-c'), { timeout: 10_000 });
+    const again = await httpConnect(a.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(again.socket)).toBe(EGRESS);
+  });
+
+  it('with no link: 502 on the HTTP port, SOCKS5 reply 0x04 on the SOCKS port', async () => {
+    const host = await linkedHost('host-e');
+    host.link.stop();
+    await vi.waitFor(() => expect(gateway.linkedHosts()).not.toContain('host-e'));
+    const http = await rawConnect(host.ports.http);
+    http.write(`CONNECT 127.0.0.1:${targets.tcpPort} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const answer = (await readAll(http)).toString();
+    expect(answer).toMatch(/^HTTP\/1\.1 502 Bad Gateway/);
+    expect(answer).toContain(NOT_CONNECTED);
+    await expect(socksConnect(host.ports.socks, '127.0.0.1', targets.tcpPort, { userId: P1.login, password: P1.password }))
+      .rejects.toThrow(/HostUnreachable/);
+  });
+
+  it('one customer who stops reading does not hold up 50 others on the same link', async () => {
+    const host = await linkedHost('host-f');
+    const bulk = await bulkServer(4 * 1024 * 1024);
+    // The slow one: connected, never read. Its stream's window fills and the gateway stops reading it from the link.
+    const slow = await httpConnect(host.ports.http, `127.0.0.1:${bulk.port}`, AUTH);
+    slow.socket.pause();
+    await new Promise((r) => setTimeout(r, 200));
+    const others = await Promise.all(Array.from({ length: 50 }, async () => {
+      const { socket } = await httpConnect(host.ports.http, `127.0.0.1:${bulk.port}`, AUTH);
+      return readAll(socket).then((data) => data.length);
+    }));
+    expect(others).toEqual(Array.from({ length: 50 }, () => 4 * 1024 * 1024));
+    expect(slow.socket.destroyed).toBe(false);
+    // And the slow one still gets all of its bytes once it reads.
+    expect((await readAll(slow.socket)).length).toBe(4 * 1024 * 1024);
+  });
+
+  it('fences: a link with an older epoch is refused; a newer one replaces the holder', async () => {
+    const host = await linkedHost('host-g', { epoch: 5 });
+    const older = linkModem(`http://127.0.0.1:${gateway.linkPort}`, host.modem, host.ports, () => trust.sign({
+      gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 4, ports: [{ port: host.ports.http, kind: 'http' }],
+    }));
+    cleanup.push(() => older.stop());
+    await vi.waitFor(() => expect(older.state.state).toBe('refused'));
+    expect(older.state.problem).toMatch(/409.*fenced/);
+    expect(host.link.state.state).toBe('up');
+
+    const tunnel = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(tunnel.socket)).toBe(EGRESS);
+    const newer = linkModem(`http://127.0.0.1:${gateway.linkPort}`, host.modem, host.ports, () => trust.sign({
+      gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 6, ports: [{ port: host.ports.http, kind: 'http' }, { port: host.ports.socks, kind: 'socks' }],
+    }));
+    cleanup.push(() => newer.stop());
+    await vi.waitFor(() => expect(newer.state.state).toBe('up'));
+    // The replaced agent's link is closed with its streams; it then keeps being refused.
+    await closedSocket(tunnel.socket);
+    await vi.waitFor(() => expect(host.link.state.state).toBe('refused'), { timeout: 10_000 });
+    const viaNewer = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(viaNewer.socket)).toBe(EGRESS);
+  });
+
+  it('refuses a ticket for another gateway, a forged one and an expired one, saying why', async () => {
+    const modem = await startModem({ ports: [P1] });
+    cleanup.push(() => modem.close());
+    const ports = { http: await freePort(), socks: await freePort() };
+    const url = `http://127.0.0.1:${gateway.linkPort}`;
+    const forger = testTrust();
+    const cases: Array<[() => Promise<string>, RegExp]> = [
+      [() => trust.sign({ gatewayId: '00000000-0000-4000-8000-000000000000', hostId: 'h', epoch: 1, ports: [] }), /401.*aud/],
+      [() => forger.sign({ gatewayId: GATEWAY_ID, hostId: 'h', epoch: 1, ports: [] }), /401.*signature/],
+      [() => trust.sign({ gatewayId: GATEWAY_ID, hostId: 'h', epoch: 1, ports: [], expiresIn: '-1m' }), /401.*exp/],
+    ];
+    for (const [ticket, why] of cases) {
+      const link = linkModem(url, modem, ports, ticket);
+      cleanup.push(() => link.stop());
+      await vi.waitFor(() => expect(link.state.state).toBe('refused'));
+      expect(link.state.problem).toMatch(why);
+      link.stop();
+    }
+    expect(gateway.linkedHosts()).not.toContain('h');
+  });
+
+  it('takes the ports of a renewed ticket (a modem added) without dropping the link', async () => {
+    const host = await linkedHost('host-h');
+    const extra = await freePort();
+    const tunnel = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(tunnel.socket)).toBe(EGRESS);
+    const ticket = () => trust.sign({
+      gatewayId: GATEWAY_ID, hostId: 'host-h', epoch: host.epoch,
+      ports: [{ port: host.ports.http, kind: 'http' }, { port: host.ports.socks, kind: 'socks' }, { port: extra, kind: 'http' }],
+    });
+    // The server's tickets now name three ports; renewNow sends a fresh one on the open link.
+    host.setTicket(ticket);
+    host.link.renewNow();
+    await vi.waitFor(() => expect(gateway.portsOf('host-h')).toContain(extra));
+    tunnel.socket.write('still here\n');
+    const echoed = await readUntil(tunnel.socket, (d) => d.includes('still here'));
+    expect(echoed.toString()).toContain('still here');
+  });
+});
+
+function closedSocket(socket: Socket): Promise<void> {
+  if (socket.destroyed) return Promise.resolve();
+  socket.resume();
+  return once(socket, 'close').then(() => undefined);
+}

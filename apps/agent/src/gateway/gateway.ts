@@ -1,0 +1,270 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { connect as h2connect, constants, type ClientHttp2Session } from 'node:http2';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { KeyObject } from 'node:crypto';
+import { GATEWAY_PROTOCOL, type ProxyKind } from '@cellport/shared/schemas/gateway-protocol';
+import { splice } from '../proxy/splice.js';
+import type { Logger } from '../proxy/types.js';
+import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from './link-settings.js';
+import { TicketError, verifyLinkTicket, type LinkTicket } from './link-ticket.js';
+import { refuseCustomer } from './refusal.js';
+
+// The gateway (issue 18, docs/decisions/031-gateway.md): customers connect to it on their ports' numbers; it relays
+// each connection as an HTTP/2 stream over the link the port's host keeps to it. It holds no state of its own but what
+// the tickets say: which host owns which ports, and the host's fencing epoch. Links are taken only from the newest
+// epoch a host has shown (an agent the server has replaced cannot take the ports back), and a newer link of the same
+// epoch replaces the older one (the same agent reconnecting).
+
+export interface GatewayOptions {
+  id: string;
+  trustKey: KeyObject;
+  linkHost: string;
+  linkPort: number;
+  listenHost: string;
+  tls?: { cert: string; key: string };
+  log: Logger;
+  /** The gateway's clock for ticket expiries (tests move it). */
+  now?: () => number;
+}
+
+interface HostLinks {
+  epoch: number;
+  session: ClientHttp2Session | null;
+  ports: Map<number, ProxyKind>;
+  expiresAt: number;
+  stopPing: (() => void) | null;
+}
+
+interface PortListener { server: NetServer; hostId: string; kind: ProxyKind }
+
+const EXPIRY_CHECK_MS = 5_000;
+
+export class Gateway {
+  private readonly hosts = new Map<string, HostLinks>();
+  private readonly listeners = new Map<number, PortListener>();
+  private readonly linkServer: HttpServer;
+  private readonly customers = new Set<Socket>();
+  private readonly expiryTimer: NodeJS.Timeout;
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.now = options.now ?? Date.now;
+    this.linkServer = options.tls ? createHttpsServer(options.tls) : createHttpServer();
+    this.linkServer.on('request', (_req, res) => { res.writeHead(426, { 'content-type': 'text/plain' }).end('Cellport gateway link: upgrade required\n'); });
+    this.linkServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.onUpgrade(req, socket as Socket, head));
+    this.expiryTimer = setInterval(() => this.expireLinks(), EXPIRY_CHECK_MS).unref();
+  }
+
+  /** The link listener's port (the option's port 0 picks a free one, as tests do). */
+  get linkPort(): number {
+    const address = this.linkServer.address();
+    return address && typeof address === 'object' ? address.port : 0;
+  }
+
+  /** Hosts with a link up now. */
+  linkedHosts(): string[] {
+    return [...this.hosts].filter(([, h]) => h.session && !h.session.closed).map(([id]) => id);
+  }
+
+  /** The ports listened on for a host. */
+  portsOf(hostId: string): number[] {
+    return [...this.listeners].filter(([, l]) => l.hostId === hostId).map(([port]) => port).sort((a, b) => a - b);
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.linkServer.once('error', reject);
+      this.linkServer.listen({ host: this.options.linkHost, port: this.options.linkPort }, () => {
+        this.linkServer.removeListener('error', reject);
+        resolve();
+      });
+    });
+    this.options.log.info({ link: `${this.options.linkHost}:${this.linkPort}` }, 'gateway listening for host links');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.expiryTimer);
+    for (const host of this.hosts.values()) this.dropLink(host);
+    for (const socket of this.customers) socket.destroy();
+    await Promise.all([...this.listeners.values()].map((l) => new Promise((resolve) => l.server.close(resolve))));
+    this.listeners.clear();
+    this.linkServer.closeAllConnections();
+    await new Promise((resolve) => this.linkServer.close(resolve));
+  }
+
+  // ---- links
+
+  private async onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    socket.on('error', () => {});
+    const reject = (status: number, message: string) => {
+      const body = `${message}\n`;
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 409 ? 'Conflict' : 'Bad Request'}\r\n`
+        + `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    };
+    if (req.url !== GATEWAY_PROTOCOL.linkPath || req.headers.upgrade !== GATEWAY_PROTOCOL.upgrade) {
+      return reject(400, `this is a Cellport gateway: agents upgrade ${GATEWAY_PROTOCOL.linkPath} to ${GATEWAY_PROTOCOL.upgrade}`);
+    }
+    const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    let ticket: LinkTicket;
+    try {
+      if (!bearer) throw new TicketError('a link needs a ticket (Authorization: Bearer)');
+      ticket = await verifyLinkTicket(bearer, this.options.trustKey, this.options.id);
+    } catch (err) {
+      this.options.log.warn({ from: socket.remoteAddress, error: (err as Error).message }, 'link refused');
+      return reject(401, (err as Error).message);
+    }
+    if (this.closed || socket.destroyed) return void socket.destroy();
+    const host = this.hosts.get(ticket.hostId);
+    if (host && ticket.epoch < host.epoch) {
+      this.options.log.warn({ hostId: ticket.hostId, epoch: ticket.epoch, current: host.epoch }, 'link refused: a newer agent of this host has linked');
+      return reject(409, 'fenced: a newer agent of this host holds its link');
+    }
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${GATEWAY_PROTOCOL.upgrade}\r\n\r\n`);
+    if (head.length > 0) socket.unshift(head);
+    socket.setNoDelay(true);
+    const session = h2connect('http://cellport-agent', { createConnection: () => socket, settings: LINK_SETTINGS });
+    session.on('error', () => {});
+    session.on('connect', () => { try { session.setLocalWindowSize(LINK_WINDOW); } catch { /* closed already */ } });
+    this.takeLink(ticket, session);
+  }
+
+  private takeLink(ticket: LinkTicket, session: ClientHttp2Session): void {
+    let host = this.hosts.get(ticket.hostId);
+    if (!host) {
+      host = { epoch: ticket.epoch, session: null, ports: new Map(), expiresAt: 0, stopPing: null };
+      this.hosts.set(ticket.hostId, host);
+    }
+    if (host.session) {
+      this.options.log.warn({ hostId: ticket.hostId, epoch: ticket.epoch }, 'a newer link of this host replaces the older one');
+      this.dropLink(host);
+    }
+    host.epoch = ticket.epoch;
+    host.session = session;
+    host.stopPing = keepAlive(session);
+    this.applyTicket(ticket.hostId, host, ticket);
+    this.options.log.info({ hostId: ticket.hostId, epoch: ticket.epoch, ports: ticket.ports.length }, 'host linked');
+    const current = host;
+    session.on('close', () => {
+      if (current.session !== session) return;
+      current.stopPing?.();
+      current.session = null;
+      current.stopPing = null;
+      this.options.log.warn({ hostId: ticket.hostId }, 'host link down: its ports are refused until it is back');
+    });
+    this.readTickets(ticket.hostId, session);
+  }
+
+  /** The agent's newer tickets (ports added or removed, the renewal), on a stream the gateway opens. */
+  private readTickets(hostId: string, session: ClientHttp2Session): void {
+    const stream = session.request({ ':method': 'GET', ':path': GATEWAY_PROTOCOL.ticketsPath });
+    stream.on('error', () => {});
+    stream.setEncoding('utf8');
+    let pending = '';
+    stream.on('data', (text: string) => {
+      pending += text;
+      if (pending.length > 1_000_000) return stream.close(constants.NGHTTP2_CANCEL);
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, nl).trim();
+        pending = pending.slice(nl + 1);
+        if (line) void this.renewTicket(hostId, session, line);
+      }
+    });
+  }
+
+  private async renewTicket(hostId: string, session: ClientHttp2Session, token: string): Promise<void> {
+    try {
+      const ticket = await verifyLinkTicket(token, this.options.trustKey, this.options.id);
+      const host = this.hosts.get(hostId);
+      if (!host || host.session !== session) return;
+      if (ticket.hostId !== hostId || ticket.epoch !== host.epoch) throw new TicketError('a renewed ticket must be for the same host and epoch');
+      this.applyTicket(hostId, host, ticket);
+    } catch (err) {
+      this.options.log.warn({ hostId, error: (err as Error).message }, 'renewed ticket refused; the link is closed');
+      session.destroy();
+    }
+  }
+
+  private applyTicket(hostId: string, host: HostLinks, ticket: LinkTicket): void {
+    host.expiresAt = ticket.expiresAt;
+    host.ports = new Map(ticket.ports.map((p) => [p.port, p.kind]));
+    for (const [port, listener] of this.listeners) {
+      if (listener.hostId === hostId && host.ports.get(port) !== listener.kind) {
+        this.listeners.delete(port);
+        listener.server.close(); // its open connections go on until they end
+      }
+    }
+    for (const [port, kind] of host.ports) this.listen(hostId, port, kind);
+  }
+
+  private expireLinks(): void {
+    const now = this.now();
+    for (const [hostId, host] of this.hosts) {
+      if (host.session && host.expiresAt <= now) {
+        this.options.log.warn({ hostId }, 'host link closed: its ticket expired without renewal');
+        this.dropLink(host);
+      }
+    }
+  }
+
+  private dropLink(host: HostLinks): void {
+    host.stopPing?.();
+    host.stopPing = null;
+    const session = host.session;
+    host.session = null;
+    session?.destroy();
+  }
+
+  // ---- customers
+
+  private listen(hostId: string, port: number, kind: ProxyKind): void {
+    const existing = this.listeners.get(port);
+    if (existing) {
+      if (existing.hostId !== hostId) this.options.log.error({ port, hostId, holder: existing.hostId }, 'port already served for another host: not taken');
+      return;
+    }
+    const server = createNetServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.onCustomer(socket, hostId, port, kind));
+    const listener: PortListener = { server, hostId, kind };
+    this.listeners.set(port, listener);
+    server.on('error', (err) => {
+      this.options.log.error({ port, hostId, err: String(err) }, 'cannot listen on a host\'s port');
+      if (this.listeners.get(port) === listener) this.listeners.delete(port);
+    });
+    server.listen({ host: this.options.listenHost, port });
+  }
+
+  private onCustomer(socket: Socket, hostId: string, port: number, kind: ProxyKind): void {
+    this.customers.add(socket);
+    socket.on('close', () => this.customers.delete(socket));
+    socket.on('error', () => {});
+    const session = this.hosts.get(hostId)?.session;
+    if (!session || session.closed || session.destroyed) return refuseCustomer(socket, kind);
+    socket.pause();
+    let stream;
+    try {
+      stream = session.request({
+        ':method': 'CONNECT', ':authority': `cellport-agent:${port}`,
+        [GATEWAY_PROTOCOL.portHeader]: String(port), [GATEWAY_PROTOCOL.clientHeader]: socket.remoteAddress ?? '',
+      });
+    } catch {
+      return refuseCustomer(socket, kind);
+    }
+    stream.on('error', () => {});
+    let answered = false;
+    stream.once('response', (headers) => {
+      answered = true;
+      if (headers[':status'] !== 200) {
+        stream.close(constants.NGHTTP2_CANCEL);
+        return refuseCustomer(socket, kind);
+      }
+      splice(socket, stream as unknown as Socket);
+    });
+    // The link went away before the agent answered: the same clear refusal as a link that is down.
+    stream.once('close', () => { if (!answered && !socket.destroyed) refuseCustomer(socket, kind); });
+    socket.once('close', () => { if (!stream.destroyed) stream.close(constants.NGHTTP2_CANCEL); });
+  }
+}

@@ -1,0 +1,27 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { jwtVerify } from 'jose';
+import { linkTicketClaimsSchema, type LinkTicketClaims } from '@cellport/shared/schemas/gateway-protocol';
+
+// Checking the tickets agents present (docs/decisions/031-gateway.md): an EdDSA JWT from the server, for this gateway
+// (aud), naming the host (sub), with an expiry. jose does the JOSE parts; the claims are the shared contract.
+
+export interface LinkTicket extends LinkTicketClaims { hostId: string; expiresAt: number }
+
+/** The server's trust key from its 43-character form (the JWK `x` of an Ed25519 key). */
+export function trustKeyFrom(x: string): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+}
+
+export class TicketError extends Error {}
+
+export async function verifyLinkTicket(ticket: string, key: KeyObject, gatewayId: string): Promise<LinkTicket> {
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(ticket, key, { algorithms: ['EdDSA'], audience: gatewayId, requiredClaims: ['sub', 'exp'] }));
+  } catch (err) {
+    throw new TicketError(`ticket refused: ${(err as Error).message}`);
+  }
+  const claims = linkTicketClaimsSchema.safeParse(payload);
+  if (!claims.success) throw new TicketError('ticket refused: its claims are not a link ticket\'s');
+  return { ...claims.data, hostId: String(payload.sub), expiresAt: Number(payload.exp) * 1000 };
+}
