@@ -17,6 +17,7 @@ export const ADMIN_ERRORS = {
   CSV_TOO_LARGE: 'Import at most 5000 rows at a time',
   CSV_FIELD: 'The value in column {{field}} is not valid',
   CSV_DUPLICATE: 'This IMEI or port appears twice in the file',
+  CSV_GATEWAY_PORT: 'The port in column {{field}} is used by another host behind the same gateway',
   HOST_UNKNOWN: 'No host with this name',
   COUNTRY_UNKNOWN: 'No country with this code',
   CARRIER_UNKNOWN: 'No carrier with this name in this country',

@@ -210,6 +210,20 @@ describe('admin gateways (issue 18)', () => {
     const adopted = await call(t, admin.cookie, 'POST', `/api/v1/admin/hosts/${b}/modems`, { imei: '867000000000917', countryId: usId, carrierId: carrier.id, isShared: false });
     expect(adopted.statusCode, adopted.body).toBe(200);
     expect(adopted.json().modem).toMatchObject({ httpPort: 30006, socksPort: 30007 });
+
+    // A CSV import checks the same, against the database and the rows above.
+    const carrierName = (await t.ctx.db.selectFrom('carriers').select('name').where('id', '=', carrier.id).executeTakeFirstOrThrow()).name;
+    const csv = ['IMEI,host,http_port,socks_port,ext_ip,country,carrier,region,isShared,capacity',
+      `356000000000921,behind-b,30010,30000,192.0.2.61,US,${carrierName},,false,`,
+      `356000000000922,behind-b,30012,30013,192.0.2.62,US,${carrierName},,false,`,
+      `356000000000923,behind-a,30013,30014,192.0.2.63,US,${carrierName},,false,`,
+      `356000000000924,direct-c,30012,30013,192.0.2.64,US,${carrierName},,false,`].join('\n');
+    const imported = await call(t, admin.cookie, 'POST', '/api/v1/admin/modems/import', csv, { 'content-type': 'text/csv' });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json().rows.map((r: { ok: boolean; code: string | null; field: string | null }) => [r.ok, r.code, r.field])).toEqual([
+      [false, 'CSV_GATEWAY_PORT', 'socks_port'], [true, null, null], [false, 'CSV_GATEWAY_PORT', 'http_port'], [true, null, null],
+    ]);
+    expect(imported.json().rows[0].error).toBe('The port in column socks_port is used by another host behind the same gateway');
   });
 
   it('customers reach a port on a pinned host at the gateway\'s public host', async () => {

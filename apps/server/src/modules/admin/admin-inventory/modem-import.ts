@@ -8,7 +8,7 @@ import { parseCsv } from './csv.js';
 import { normalizeModem } from './modem-values.js';
 
 type Column = (typeof MODEM_CSV_COLUMNS)[number];
-type RowCode = 'CSV_FIELD' | 'CSV_DUPLICATE' | 'IMEI_TAKEN' | 'MODEM_PORT_TAKEN' | 'HOST_UNKNOWN' | 'COUNTRY_UNKNOWN' | 'CARRIER_UNKNOWN' | 'REGION_UNKNOWN';
+type RowCode = 'CSV_FIELD' | 'CSV_DUPLICATE' | 'CSV_GATEWAY_PORT' | 'IMEI_TAKEN' | 'MODEM_PORT_TAKEN' | 'HOST_UNKNOWN' | 'COUNTRY_UNKNOWN' | 'CARRIER_UNKNOWN' | 'REGION_UNKNOWN';
 export interface RowError { code: RowCode; field: string | null; message: string }
 export interface PlannedRow { row: number; imei: string | null; values: ReturnType<typeof normalizeModem> | null; error: RowError | null }
 
@@ -32,7 +32,8 @@ const lower = (s: string) => s.trim().toLowerCase();
 /**
  * Reads the CSV and decides, row by row, what would be inserted and why a row cannot be. Looks everything up once
  * (hosts, countries, carriers, regions, taken IMEIs and host ports), so a file of thousands of rows costs a handful
- * of queries. Rows are checked against the database and against the rows above them in the file.
+ * of queries. Rows are checked against the database and against the rows above them in the file, including the ports
+ * of the other hosts behind a pinned host's gateway.
  */
 export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRow[] }> {
   const [header, ...lines] = parseCsv(csv);
@@ -42,17 +43,28 @@ export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRo
   }
   if (lines.length > ADMIN_LIMITS.csvMaxRows) throw new AppError('CSV_TOO_LARGE', 413);
 
+  // Gateway ports (gateway-ports.ts): the pinned hosts, then the gateways, locked before anything is read, in the
+  // order pins and modem writes take them.
+  await tx.selectFrom('hosts').select('id').where('gateway_id', 'is not', null).forShare().execute();
+  await tx.selectFrom('gateways').select('id').forUpdate().execute();
   const [hosts, countries, carriers, regions, modems] = await Promise.all([
-    tx.selectFrom('hosts').select(['id', 'name']).execute(),
+    tx.selectFrom('hosts').select(['id', 'name', 'gateway_id']).execute(),
     tx.selectFrom('countries').select(['id', 'code']).execute(),
     tx.selectFrom('carriers').select(['id', 'country_id', 'name']).execute(),
     tx.selectFrom('regions').select(['id', 'country_id', 'carrier_id', 'name']).execute(),
-    tx.selectFrom('modems').select(['imei', 'host_id', 'http_port', 'socks_port']).execute(),
+    tx.selectFrom('modems').select(['imei', 'host_id', 'http_port', 'socks_port', 'retired']).execute(),
   ]);
   const hostByName = new Map(hosts.map((h) => [lower(h.name), h.id]));
   const countryByCode = new Map(countries.map((c) => [c.code.toUpperCase(), c.id]));
   const imeis = new Set(modems.map((m) => m.imei));
   const ports = new Set(modems.flatMap((m) => [`${m.host_id}:${m.http_port}`, `${m.host_id}:${m.socks_port}`]));
+  // A gateway serves each port number for one host: `gateway:port` → the host whose serving modem has it.
+  const gatewayOf = new Map(hosts.map((h) => [h.id, h.gateway_id]));
+  const gatewayPorts = new Map<string, string>();
+  for (const m of modems) {
+    const gateway = gatewayOf.get(m.host_id);
+    if (gateway && !m.retired) for (const p of [m.http_port, m.socks_port]) gatewayPorts.set(`${gateway}:${p}`, m.host_id);
+  }
 
   const rows = lines.map(({ line, fields }): PlannedRow => {
     const get = (c: Column) => (index.has(lower(c)) ? (fields[index.get(lower(c))!] ?? '').trim() : '');
@@ -85,6 +97,13 @@ export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRo
     if (keys.some((k) => ports.has(k))) {
       const inDb = modems.some((m) => m.host_id === hostId && [m.http_port, m.socks_port].some((p) => p === httpPort || p === socksPort));
       return planned(fail(inDb ? 'MODEM_PORT_TAKEN' : 'CSV_DUPLICATE', 'http_port'));
+    }
+    const gateway = gatewayOf.get(hostId);
+    if (gateway) {
+      const clash = ([['http_port', httpPort], ['socks_port', socksPort]] as const)
+        .find(([, p]) => (gatewayPorts.get(`${gateway}:${p}`) ?? hostId) !== hostId);
+      if (clash) return planned(fail('CSV_GATEWAY_PORT', clash[0]));
+      for (const p of [httpPort, socksPort]) gatewayPorts.set(`${gateway}:${p}`, hostId);
     }
     imeis.add(imei!);
     for (const k of keys) ports.add(k);
