@@ -3,8 +3,9 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayLink } from '../link/gateway-link.js';
 import {
-  access, basic, destroyTestClients, EGRESS, freePort, httpConnect, rawConnect, readAll, readUntil, seenThrough,
-  socksConnect, startModem, startTargets, type Targets, type TestModem,
+  access, basic, destroyTestClients, EGRESS, freePort, httpConnect, parseSocksUdpReply, rawConnect, readAll, readUntil,
+  seenThrough, socksConnect, socksUdpAssociate, socksUdpDatagram, startModem, startTargets, startUdpEcho, udpClient,
+  type Targets, type TestModem,
 } from '../proxy/test-support.js';
 import type { Gateway } from './gateway.js';
 import {
@@ -112,6 +113,34 @@ describe('through the gateway', () => {
     const other = await rawConnect(host.ports.http, '127.0.0.78');
     other.write(`GET http://127.0.0.1:${targets.httpPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect((await readAll(other)).toString()).toMatch(/^HTTP\/1\.1 407/);
+  });
+});
+
+describe('SOCKS5 UDP through the gateway', () => {
+  it('relays datagrams from the modem\'s egress; the relay is the gateway\'s; it ends with the control connection', async () => {
+    const host = await linkedHost('host-u');
+    const echo = await startUdpEcho();
+    cleanup.push(() => echo.close());
+    const { control, reply, relay } = await socksUdpAssociate(host.ports.socks, { auth: [P1.login, P1.password] });
+    expect(reply).toBe(0);
+    expect(relay.address).toBe('127.0.0.1');
+    expect(relay.port).not.toBe(host.ports.socks);
+    const client = await udpClient();
+    for (const payload of ['one', 'two', 'x'.repeat(1400)]) {
+      client.send(relay, socksUdpDatagram(echo.address, echo.port, payload));
+      const answer = parseSocksUdpReply(await client.next());
+      expect(`${answer.host}:${answer.port}`).toBe(`${echo.address}:${echo.port}`);
+      expect(answer.payload.toString()).toBe(`${EGRESS}\n${payload}`);
+    }
+    // Counted for the port on the agent, as a direct association's datagrams are.
+    await vi.waitFor(() => expect(host.modem.meter.collect().find((x) => x.portId === 'p1')?.bytesOut ?? 0n).toBeGreaterThan(0n));
+    // The control connection closes: the association ends, on the agent and at the gateway.
+    control.destroy();
+    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0));
+    const before = echo.seen.length;
+    client.send(relay, socksUdpDatagram(echo.address, echo.port, 'after the end'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(echo.seen.length).toBe(before);
   });
 });
 

@@ -1,10 +1,12 @@
+import { createSocket, type RemoteInfo } from 'node:dgram';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { connect as h2connect, constants, type ClientHttp2Session } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createNetServer, isIPv4, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { KeyObject } from 'node:crypto';
 import { GATEWAY_PROTOCOL, type ProxyKind } from '@cellport/shared/schemas/gateway-protocol';
+import { DatagramDeframer, frameDatagram } from '../link/datagram-frames.js';
 import { splice } from '../proxy/splice.js';
 import type { Logger } from '../proxy/types.js';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from './link-settings.js';
@@ -35,6 +37,8 @@ interface HostLinks {
   ports: Map<number, ProxyKind>;
   expiresAt: number;
   stopPing: (() => void) | null;
+  /** Customers' connections on the current link by their stream's id (a UDP association names its control stream). */
+  streams: Map<number, Socket>;
 }
 
 interface PortListener { server: NetServer; hostId: string; kind: ProxyKind }
@@ -135,7 +139,7 @@ export class Gateway {
   private takeLink(ticket: LinkTicket, session: ClientHttp2Session): void {
     let host = this.hosts.get(ticket.hostId);
     if (!host) {
-      host = { epoch: ticket.epoch, session: null, ports: new Map(), expiresAt: 0, stopPing: null };
+      host = { epoch: ticket.epoch, session: null, ports: new Map(), expiresAt: 0, stopPing: null, streams: new Map() };
       this.hosts.set(ticket.hostId, host);
     }
     if (host.session) {
@@ -144,6 +148,7 @@ export class Gateway {
     }
     host.epoch = ticket.epoch;
     host.session = session;
+    host.streams = new Map();
     host.stopPing = keepAlive(session);
     this.applyTicket(ticket.hostId, host, ticket);
     this.options.log.info({ hostId: ticket.hostId, epoch: ticket.epoch, ports: ticket.ports.length }, 'host linked');
@@ -171,7 +176,8 @@ export class Gateway {
       while ((nl = pending.indexOf('\n')) >= 0) {
         const line = pending.slice(0, nl).trim();
         pending = pending.slice(nl + 1);
-        if (line) void this.renewTicket(hostId, session, line);
+        if (line.startsWith('udp ')) this.openUdp(hostId, session, Number(line.slice(4)));
+        else if (line) void this.renewTicket(hostId, session, line);
       }
     });
   }
@@ -187,6 +193,53 @@ export class Gateway {
       this.options.log.warn({ hostId, error: (err as Error).message }, 'renewed ticket refused; the link is closed');
       session.destroy();
     }
+  }
+
+  /**
+   * A customer's SOCKS5 UDP ASSOCIATE reached the agent on stream `controlId`: a UDP socket here, on the address the
+   * customer's TCP connection reached, for that customer's address only (the first datagram fixes its port), and a
+   * stream to the agent carrying the datagrams. Either side closing ends both.
+   */
+  private openUdp(hostId: string, session: ClientHttp2Session, controlId: number): void {
+    const host = this.hosts.get(hostId);
+    const customer = host?.session === session ? host.streams.get(controlId) : undefined;
+    const local = customer?.localAddress?.replace(/^::ffff:/, '');
+    const client = customer?.remoteAddress?.replace(/^::ffff:/, '');
+    if (!customer || !local || !client) return; // the agent's wait times out and it refuses the association
+    const udp = createSocket(isIPv4(local) ? 'udp4' : 'udp6');
+    udp.on('error', () => udp.close());
+    udp.bind({ address: local, port: 0 }, () => {
+      let stream;
+      try {
+        stream = session.request({
+          ':method': 'CONNECT', ':authority': 'cellport-agent:udp', [GATEWAY_PROTOCOL.udpForHeader]: String(controlId),
+          [GATEWAY_PROTOCOL.udpAddressHeader]: local, [GATEWAY_PROTOCOL.udpPortHeader]: String(udp.address().port),
+        });
+      } catch {
+        return udp.close();
+      }
+      let clientPort = 0;
+      let open = true;
+      const end = () => {
+        if (!open) return;
+        open = false;
+        udp.close();
+        if (!stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
+      };
+      stream.on('error', () => {});
+      stream.on('close', end);
+      customer.once('close', end);
+      udp.on('close', end);
+      udp.on('message', (msg: Buffer, rinfo: RemoteInfo) => {
+        if (rinfo.address.replace(/^::ffff:/, '') !== client) return;
+        if (clientPort === 0) clientPort = rinfo.port;
+        else if (rinfo.port !== clientPort) return;
+        // A full link stream drops the datagram, as UDP may.
+        if (stream.writableLength < 1024 * 1024) stream.write(frameDatagram(msg));
+      });
+      const deframer = new DatagramDeframer((datagram) => { if (clientPort !== 0 && open) udp.send(datagram, clientPort, client, () => {}); });
+      stream.on('data', (chunk: Buffer) => deframer.push(chunk));
+    });
   }
 
   private applyTicket(hostId: string, host: HostLinks, ticket: LinkTicket): void {
@@ -254,6 +307,16 @@ export class Gateway {
       return refuseCustomer(socket, kind);
     }
     stream.on('error', () => {});
+    // A UDP ASSOCIATE on this connection will name its stream's id (assigned at once on an open link, or when ready).
+    const streams = this.hosts.get(hostId)!.streams;
+    const remember = () => {
+      const id = stream.id;
+      if (id === undefined || streams.has(id)) return;
+      streams.set(id, socket);
+      socket.once('close', () => streams.delete(id));
+    };
+    if (stream.id !== undefined) remember();
+    else stream.once('ready', remember);
     let answered = false;
     stream.once('response', (headers) => {
       answered = true;

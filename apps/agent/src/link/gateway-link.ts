@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import { GATEWAY_PROTOCOL, type GatewayLinkReport } from '@cellport/shared/schemas/gateway-protocol';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from '../gateway/link-settings.js';
 import type { Logger } from '../proxy/types.js';
+import { LinkDatagramChannel } from './link-datagram-channel.js';
 import { LinkSocket } from './link-socket.js';
 
 // The agent's end of the gateway link (docs/decisions/031-gateway.md): one outbound connection, upgraded to HTTP/2
@@ -33,6 +34,8 @@ export class GatewayLink {
   private attempt = 0;
   private stopped = false;
   private report: GatewayLinkReport = { state: 'connecting' };
+  /** UDP associations waiting for the gateway's datagram stream, by the id of their control stream. */
+  private readonly udpWaiters = new Map<number, (channel: LinkDatagramChannel | null) => void>();
 
   constructor(private readonly options: GatewayLinkOptions) {
     this.h2 = createH2Server({ settings: LINK_SETTINGS });
@@ -153,6 +156,8 @@ export class GatewayLink {
       this.scheduleRenewal();
       return;
     }
+    const udpFor = headers[GATEWAY_PROTOCOL.udpForHeader];
+    if (udpFor !== undefined) return this.onDatagramStream(stream, headers, Number(udpFor));
     const port = Number(headers[GATEWAY_PROTOCOL.portHeader]);
     const handler = headers[':method'] === 'CONNECT' && Number.isInteger(port) ? this.options.route(port) : null;
     if (!handler) {
@@ -161,7 +166,44 @@ export class GatewayLink {
     }
     stream.respond({ ':status': 200 });
     const client = headers[GATEWAY_PROTOCOL.clientHeader];
-    handler(new LinkSocket(stream, typeof client === 'string' && client ? client : undefined, port, '0.0.0.0'));
+    const socket = new LinkSocket(stream, typeof client === 'string' && client ? client : undefined, port, '0.0.0.0');
+    socket.openDatagramChannel = () => this.openDatagramChannel(stream);
+    handler(socket);
+  }
+
+  /**
+   * A UDP association of a customer whose control connection is this stream: the gateway binds a UDP socket for the
+   * customer and opens a stream for the datagrams (decision 031). Rejects when it does not come in time.
+   */
+  private openDatagramChannel(control: ServerHttp2Stream): Promise<LinkDatagramChannel> {
+    const tickets = this.tickets;
+    const id = control.id;
+    if (!tickets || tickets.destroyed || id === undefined) return Promise.reject(new Error('no gateway link for UDP'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.udpWaiters.delete(id);
+        reject(new Error('the gateway did not open the UDP relay in time'));
+      }, GATEWAY_PROTOCOL.udpOpenTimeoutMs);
+      this.udpWaiters.set(id, (channel) => {
+        clearTimeout(timer);
+        this.udpWaiters.delete(id);
+        if (channel) resolve(channel);
+        else reject(new Error('the gateway could not open the UDP relay'));
+      });
+      tickets.write(`udp ${id}\n`);
+    });
+  }
+
+  private onDatagramStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, controlId: number): void {
+    const waiter = this.udpWaiters.get(controlId);
+    const address = headers[GATEWAY_PROTOCOL.udpAddressHeader];
+    const port = Number(headers[GATEWAY_PROTOCOL.udpPortHeader]);
+    if (!waiter || typeof address !== 'string' || !Number.isInteger(port)) {
+      stream.respond({ ':status': 404 }, { endStream: true });
+      return;
+    }
+    stream.respond({ ':status': 200 });
+    waiter(new LinkDatagramChannel(stream, { address, port }));
   }
 
   private scheduleRenewal(): void {

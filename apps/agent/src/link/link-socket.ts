@@ -1,5 +1,6 @@
 import { constants, type Http2Stream } from 'node:http2';
 import { Duplex } from 'node:stream';
+import type { ClientDatagramChannel } from '../proxy/udp-client-channel.js';
 
 // A customer connection that arrived over the gateway link (an HTTP/2 stream), dressed as the socket the proxy front
 // ends expect: the customer's address for whitelists (the gateway sends it), byte counters for the traffic meter, an
@@ -13,6 +14,8 @@ export class LinkSocket extends Duplex {
   bytesWritten = 0;
   readonly remotePort = undefined;
   readonly remoteFamily: 'IPv4' | 'IPv6';
+  /** A SOCKS5 UDP association's datagrams through the gateway (the relay asks for it instead of a socket of its own). */
+  openDatagramChannel: (() => Promise<ClientDatagramChannel>) | null = null;
   private timeoutMs = 0;
   private timer: NodeJS.Timeout | null = null;
 

@@ -14,7 +14,7 @@ import type { TargetPolicy } from './target-policy.js';
 import type { TrafficMeter } from './traffic-meter.js';
 import { UdpAssociation } from './udp-association.js';
 import { DirectClientChannel } from './udp-client-channel.js';
-import type { RelayAddress } from './udp-client-channel.js';
+import type { ClientDatagramChannel, RelayAddress } from './udp-client-channel.js';
 import type { Logger, PortAccess, ProxyLimits } from './types.js';
 
 // One modem's proxy: its HTTP and SOCKS5 listeners, the access rules of the customer ports it serves, its egress
@@ -340,9 +340,11 @@ export class ModemProxy implements ProxyCore {
     const local = conn.socket.localAddress;
     const client = conn.remoteAddress;
     if (local === undefined || client === undefined) throw new UpstreamError('failed', 'client gone');
-    let channel: DirectClientChannel;
+    let channel: ClientDatagramChannel;
+    // A client that reached us through a gateway sends its datagrams to the gateway, which carries them over the link.
+    const throughLink = (conn.socket as { openDatagramChannel?: (() => Promise<ClientDatagramChannel>) | null }).openDatagramChannel;
     try {
-      channel = await DirectClientChannel.open(local, client);
+      channel = throughLink ? await throughLink() : await DirectClientChannel.open(local, client);
     } catch (err) {
       throw new UpstreamError('failed', `no UDP relay: ${String(err)}`);
     }

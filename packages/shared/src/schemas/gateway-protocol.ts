@@ -9,8 +9,11 @@ import * as z from 'zod/mini';
 //
 //   gateway → agent  CONNECT stream, headers cellport-port (the port the customer reached) and cellport-client (the
 //                    customer's address, for whitelists); the agent answers 200 and the stream is the customer's bytes
-//   gateway → agent  GET GATEWAY_PROTOCOL.ticketsPath, answered with newline-separated tickets as the agent gets new
-//                    ones from the server (ports added or removed, the hourly renewal)
+//   gateway → agent  GET GATEWAY_PROTOCOL.ticketsPath, answered with newline-separated lines: tickets, as the agent
+//                    gets new ones from the server (ports added or removed, the hourly renewal), and `udp <stream id>`
+//                    when a customer's SOCKS5 UDP ASSOCIATE arrived on that stream
+//   gateway → agent  CONNECT stream with cellport-udp-for (that stream id) and the address and port of the UDP socket
+//                    the gateway bound for the customer: the association's datagrams, each framed by its 2-byte length
 //
 // A ticket is an EdDSA JWT signed with the server's gateway trust key (the console shows its public half, which the
 // gateway is configured with). It names the gateway (aud), the host (sub), the fencing epoch and the host's ports.
@@ -22,6 +25,11 @@ export const GATEWAY_PROTOCOL = {
   ticketsPath: '/tickets',
   portHeader: 'cellport-port',
   clientHeader: 'cellport-client',
+  udpForHeader: 'cellport-udp-for',
+  udpAddressHeader: 'cellport-udp-address',
+  udpPortHeader: 'cellport-udp-port',
+  /** How long the agent waits for the gateway's UDP stream before it refuses the association. */
+  udpOpenTimeoutMs: 5_000,
   /** A ticket is good for this long; the agent asks for a new one well before (at half of it). */
   ticketSeconds: 3600,
   /** The agent's reconnect backoff: from 0.5 s doubling to 10 s, with jitter (service back within 10 s of a cut). */
