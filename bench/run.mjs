@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 // server); purchase-ceiling also needs pgbench.
 // proxy.mjs installs tinyproxy, squid, dante and microsocks from Debian when they are missing.
 // scale.mjs is not in this list: it seeds millions of rows for minutes; run it by itself (`node bench/scale.mjs`).
-const benches = ['sign-in-bundle.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'polling.mjs', 'proxy.mjs'];
+const benches = ['sign-in-bundle.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'polling.mjs', 'proxy.mjs', 'gateway.mjs'];
 let failed = 0;
 for (const bench of benches) {
   console.log(`\n▶ bench/${bench}`);

@@ -1,0 +1,14 @@
+// The gateway of bench/gateway.mjs in its own process (apps/agent/src/gateway/gateway.ts, as `npm run gateway` runs
+// it). Prints one JSON line when its link listener is up; exits when stdin ends.
+import { createInterface } from 'node:readline';
+import { Gateway } from '../../apps/agent/src/gateway/gateway.js';
+import { trustKeyFrom } from '../../apps/agent/src/gateway/link-ticket.js';
+
+const options = JSON.parse(process.argv[2] ?? '{}') as { id: string; trustKey: string; linkPort: number; listenHost: string };
+const gateway = new Gateway({
+  id: options.id, trustKey: trustKeyFrom(options.trustKey), linkHost: '127.0.0.1', linkPort: options.linkPort,
+  listenHost: options.listenHost, log: { info() {}, warn() {}, error: (f, m) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`) },
+});
+await gateway.start();
+process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, linkPort: gateway.linkPort })}\n`);
+createInterface({ input: process.stdin }).on('close', () => { void gateway.close().then(() => process.exit(0)); });
