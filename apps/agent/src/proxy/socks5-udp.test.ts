@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { buildUdpDatagram, encodeAddress, parseUdpDatagram } from './socks5-udp.js';
 import { createTargetPolicy } from './target-policy.js';
 import {
-  access, closed, destroyTestClients, EGRESS, expectNoLeaks, parseSocksUdpReply, quietResources, resourceCounts,
+  access, closed, destroyTestClients, EGRESS, expectNoLeaks, ipv6Available, parseSocksUdpReply, quietResources, resourceCounts,
   socksUdpAssociate, socksUdpDatagram, startModem, startUdpEcho, udpClient,
 } from './test-support.js';
 import type { TestModem, UdpEcho } from './test-support.js';
@@ -160,6 +160,27 @@ describe('SOCKS5 UDP ASSOCIATE: relaying', () => {
       expect(control.closed).toBe(false);
     } finally {
       await own.close();
+    }
+  });
+
+  it('over IPv6: the relay on ::1 where the client connected, an IPv6 egress, the sender\'s IPv6 address in the header', async (ctx) => {
+    if (!(await ipv6Available())) ctx.skip();
+    const v6 = await startModem({ listenHost: '::1', egress: '::1', ports: [P1] });
+    const echo6 = await startUdpEcho('::1');
+    try {
+      const { reply, relay } = await socksUdpAssociate(v6.socks, { auth: AUTH, host: '::1' });
+      expect(reply).toBe(0);
+      expect(relay.address).toBe('0:0:0:0:0:0:0:1');
+      const client = await udpClient('::1');
+      const loopback6 = [...Buffer.alloc(15), 1];
+      client.send(relay, Buffer.concat([Buffer.from([0, 0, 0, 4, ...loopback6, echo6.port >> 8, echo6.port & 0xff]), Buffer.from('six')]));
+      const answer = await client.next();
+      expect([...answer.subarray(0, 20)]).toEqual([0, 0, 0, 4, ...loopback6]);
+      expect(answer.readUInt16BE(20)).toBe(echo6.port);
+      expect(answer.subarray(22).toString()).toBe('::1\nsix');
+    } finally {
+      await v6.close();
+      await echo6.close();
     }
   });
 

@@ -190,8 +190,8 @@ export async function destroyTestClients(): Promise<void> {
   ]);
 }
 
-export async function rawConnect(port: number, localAddress?: string): Promise<Socket> {
-  const socket = connect({ port, host: '127.0.0.1', localAddress });
+export async function rawConnect(port: number, localAddress?: string, host = '127.0.0.1'): Promise<Socket> {
+  const socket = connect({ port, host, localAddress });
   remember(socket);
   socket.on('error', () => {});
   await once(socket, 'connect');
@@ -276,7 +276,7 @@ export interface UdpEcho {
 
 /** A UDP echo target: answers each datagram with "<source address>\n" and the datagram's data. */
 export async function startUdpEcho(address = '127.0.0.1'): Promise<UdpEcho> {
-  const socket = createSocket('udp4');
+  const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
   const seen: UdpEcho['seen'] = [];
   socket.on('message', (msg, rinfo) => {
     seen.push({ from: rinfo.address, payload: msg });
@@ -288,9 +288,10 @@ export async function startUdpEcho(address = '127.0.0.1'): Promise<UdpEcho> {
 }
 
 /** A UDP ASSOCIATE on a raw control connection: the reply code and, on success, the relay's address. */
-export async function socksUdpAssociate(proxyPort: number, opts: { auth?: [string, string]; localAddress?: string } = {}):
+export async function socksUdpAssociate(proxyPort: number,
+  opts: { auth?: [string, string]; localAddress?: string; host?: string } = {}):
   Promise<{ control: Socket; reply: number; relay: { address: string; port: number } }> {
-  const control = await rawConnect(proxyPort, opts.localAddress);
+  const control = await rawConnect(proxyPort, opts.localAddress, opts.host);
   const auth = opts.auth;
   control.write(Buffer.from([5, 1, auth ? 2 : 0]));
   let data = await readUntil(control, (d) => d.length >= 2);
@@ -303,7 +304,11 @@ export async function socksUdpAssociate(proxyPort: number, opts: { auth?: [strin
   }
   // DST.ADDR 0.0.0.0:0: the client does not know yet where it will send from (what most clients send).
   control.write(Buffer.from([5, 3, 0, 1, 0, 0, 0, 0, 0, 0]));
-  data = await readUntil(control, (d) => d.length >= 10);
+  data = await readUntil(control, (d) => d.length >= (d[3] === 4 ? 22 : 10));
+  if (data[3] === 4) {
+    const groups = Array.from({ length: 8 }, (_, i) => data.readUInt16BE(4 + 2 * i).toString(16));
+    return { control, reply: data[1]!, relay: { address: groups.join(':'), port: data.readUInt16BE(20) } };
+  }
   expect(data[3]).toBe(1);
   return {
     control,
@@ -321,7 +326,7 @@ export interface UdpClient {
 
 /** A client's UDP socket on `localAddress`, closed by destroyTestClients. */
 export async function udpClient(localAddress = '127.0.0.1'): Promise<UdpClient> {
-  const socket = createSocket('udp4');
+  const socket = createSocket(localAddress.includes(':') ? 'udp6' : 'udp4');
   udpClients.add(socket);
   socket.once('close', () => udpClients.delete(socket));
   const queue: Buffer[] = [];
