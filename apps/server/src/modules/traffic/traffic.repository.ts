@@ -15,10 +15,11 @@ export class TrafficRepository {
   /**
    * Stores a batch in one statement. Samples of modems not on this host are skipped. Each sample is attributed
    * to the port that held the modem during its interval (none when no port or several shared it). The primary
-   * key (host, IMEI, interval) makes a resend — even a concurrent one — insert nothing: returns the new rows.
+   * key (host, IMEI, interval) makes a resend — even a concurrent one — insert nothing: returns how many rows are
+   * new, and the ports whose month (port_traffic_months) they added to.
    */
-  async ingest(hostId: string, samples: IngestSample[], alignMinutes: number): Promise<number> {
-    const { rows } = await sql<{ n: number }>`
+  async ingest(hostId: string, samples: IngestSample[], alignMinutes: number): Promise<{ accepted: number; portIds: string[] }> {
+    const { rows } = await sql<{ n: number; ports: string[] }>`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(samples)}::jsonb)
           as v(imei text, interval_start timestamptz, bytes_in bigint, bytes_out bigint)
@@ -38,10 +39,18 @@ export class TrafficRepository {
                (select user_id from ports where ports.id = a.port_id), a.bytes_in, a.bytes_out
         from attributed a
         on conflict (host_id, imei, interval_start, port_key) do nothing
-        returning 1
+        returning port_id, interval_start, bytes_in, bytes_out
+      ), months as (
+        -- What was stored (a resend stores nothing) adds to its port's month, as ingestReport does.
+        insert into port_traffic_months as q (port_id, month, bytes)
+        select port_id, date_trunc('month', interval_start at time zone 'UTC')::date, sum(bytes_in + bytes_out)
+        from inserted where port_id is not null
+        group by 1, 2
+        on conflict (port_id, month) do update set bytes = q.bytes + excluded.bytes
+        returning port_id
       )
-      select count(*)::int as n from inserted`.execute(this.db);
-    return Number(rows[0]?.n ?? 0);
+      select (select count(*) from inserted)::int as n, (select coalesce(array_agg(port_id), '{}') from months) as ports`.execute(this.db);
+    return { accepted: Number(rows[0]?.n ?? 0), portIds: rows[0]?.ports ?? [] };
   }
 
   /**

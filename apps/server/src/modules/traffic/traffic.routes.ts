@@ -8,6 +8,7 @@ import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { hostForKey } from './host-keys.js';
+import { recordQuotaCrossings } from './port-quota.js';
 import { trafficCsv } from './traffic-csv.js';
 import { trafficReport, trafficRows } from './traffic-report.js';
 
@@ -40,7 +41,11 @@ export function registerTraffic(app: App, ctx: AppContext, services: Services): 
       if (BigInt(s.bytesIn) > MAX_BYTES || BigInt(s.bytesOut) > MAX_BYTES) throw new AppError('VALIDATION', 400, `samples.${i}: byte count too large`);
       return { imei: s.IMEI, interval_start: new Date(start).toISOString(), bytes_in: s.bytesIn, bytes_out: s.bytesOut };
     });
-    return { accepted: await repository.ingest(hostId, samples, TRAFFIC_LIMITS.alignMinutes) };
+    const { accepted, portIds } = await repository.ingest(hostId, samples, TRAFFIC_LIMITS.alignMinutes);
+    // Quotas (decision 030), as for the host protocol's batches: a failure is caught by the port's next samples.
+    await recordQuotaCrossings(ctx.db, services.notifications, portIds)
+      .catch((err: unknown) => request.log.error({ err, hostId }, 'quota crossings not recorded'));
+    return { accepted };
   });
 
   app.get('/api/v1/traffic', {
