@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayLink } from '../link/gateway-link.js';
+import type { PortAccess } from '../proxy/types.js';
 import {
   access, basic, destroyTestClients, EGRESS, freePort, httpConnect, parseSocksUdpReply, rawConnect, readAll, readUntil,
   seenThrough, socksConnect, socksUdpAssociate, socksUdpDatagram, startModem, startTargets, startUdpEcho, udpClient,
@@ -45,8 +46,8 @@ interface Host {
   setTicket(next: () => Promise<string>): void;
 }
 
-async function linkedHost(hostId: string, opts: { epoch?: number; cutter?: boolean } = {}): Promise<Host> {
-  const modem = await startModem({ ports: [P1] });
+async function linkedHost(hostId: string, opts: { epoch?: number; ports?: PortAccess[] } = {}): Promise<Host> {
+  const modem = await startModem({ ports: opts.ports ?? [P1] });
   cleanup.push(() => modem.close());
   const ports = { http: await freePort(), socks: await freePort() };
   const cutter = new LinkCutter(gateway.linkPort);
@@ -114,6 +115,30 @@ describe('through the gateway', () => {
     other.write(`GET http://127.0.0.1:${targets.httpPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect((await readAll(other)).toString()).toMatch(/^HTTP\/1\.1 407/);
   });
+});
+
+describe('per-port limits through the gateway', () => {
+  it('the bandwidth cap holds within ±10 % over 10 s, and the connection limit refuses the next connection', async () => {
+    // The limits are the modem's (the same ModemProxy serves listeners and the link): a token bucket per port.
+    const RATE = 1_000_000;
+    const capped = access('p1', { ...P1, limits: { bandwidthBytesPerSecond: RATE, maxConnections: 2, quota: { state: 'ok' } } });
+    const host = await linkedHost('host-l', { ports: [capped] });
+    const bulk = await bulkServer(1024 * 1024 * 1024);
+    const first = await httpConnect(host.ports.http, `127.0.0.1:${bulk.port}`, AUTH);
+    expect(first.status).toBe(200);
+    const second = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(second.status).toBe(200);
+    const third = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(third.status).toBe(429); // the port's third connection at once, through the gateway as directly
+    let bytes = 0;
+    const start = performance.now();
+    first.socket.on('data', (c: Buffer) => { bytes += c.length; });
+    first.socket.resume();
+    await new Promise((r) => setTimeout(r, 10_000));
+    const ratio = bytes / ((performance.now() - start) / 1000) / RATE;
+    expect(ratio, `${bytes} B through the gateway`).toBeGreaterThan(0.9);
+    expect(ratio, `${bytes} B through the gateway`).toBeLessThan(1.1);
+  }, 30_000);
 });
 
 describe('SOCKS5 UDP through the gateway', () => {
