@@ -30,8 +30,11 @@ export const GATEWAY_PROTOCOL = {
   udpPortHeader: 'cellport-udp-port',
   /** How long the agent waits for the gateway's UDP stream before it refuses the association. */
   udpOpenTimeoutMs: 5_000,
-  /** A ticket is good for this long; the agent asks for a new one well before (at half of it). */
-  ticketSeconds: 3600,
+  /**
+   * A ticket is good for this long; the agent asks for a new one at half of it. A day, so that a host behind a gateway
+   * keeps serving through a long outage of the server, as a direct host does on its last state (decision 031).
+   */
+  ticketSeconds: 24 * 3600,
   /** The agent's reconnect backoff: from 0.5 s doubling to 10 s, with jitter (service back within 10 s of a cut). */
   reconnectMinMs: 500,
   reconnectMaxMs: 10_000,
