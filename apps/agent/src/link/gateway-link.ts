@@ -131,7 +131,8 @@ export class GatewayLink {
     this.session?.destroy();
     this.session = session;
     session.on('error', () => {});
-    session.on('connect', () => { try { session.setLocalWindowSize(LINK_WINDOW); } catch { /* closed already */ } });
+    // The link's receive window (the server side sets it on the session itself; 'connect' is the client's event).
+    try { session.setLocalWindowSize(LINK_WINDOW); } catch { /* closed already */ }
     this.stopPing = keepAlive(session);
     this.attempt = 0;
     this.setState({ state: 'up' });

@@ -42,7 +42,10 @@ export class LinkSocket extends Duplex {
     this.bytesWritten += chunk.length;
     this.touch();
     if (this.stream.destroyed) return callback(new Error('link stream closed'));
-    this.stream.write(chunk, callback);
+    // Done as soon as the stream takes it, or when it drains: waiting for each write to reach the link would allow one
+    // chunk in flight per customer connection.
+    if (this.stream.write(chunk)) callback();
+    else this.stream.once('drain', () => callback());
   }
 
   override _final(callback: (err?: Error | null) => void): void {
