@@ -28,6 +28,8 @@ export const agentConfigSchema = z.object({
   /** Simulated modems: a rotation takes about this long. */
   AGENT_SIM_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug', 'silent']).default('info'),
+  /** On SIGTERM the ports stop taking connections and the open ones get this long to finish before they are cut. */
+  AGENT_DRAIN_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   /** The host's modems file (JSON or YAML). Unset: the modems are simulated, as the server's state says (the demo). */
   AGENT_MODEMS: z.string().trim().min(1).optional(),
   /** IP-echo URLs (plain-text answer with the caller's address), comma-separated. Default: the server's /api/v1/ip. */

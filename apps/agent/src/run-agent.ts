@@ -20,7 +20,7 @@ const MODEMS_WATCH_MS = 30_000;
  * simulated, as the server's state says.
  */
 export async function runAgent(config: AgentConfig, overrides: { hostModems?: Partial<ConstructorParameters<typeof HostModems>[0]> } = {}):
-Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(): Promise<void> }> {
+Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(drainMs?: number): Promise<void> }> {
   const log = createLogger(config.LOG_LEVEL, { component: 'agent' });
   const policy = createTargetPolicy({
     allowLoopback: config.AGENT_ALLOW_LOOPBACK,
@@ -75,6 +75,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(): Promise<vo
   log.info({ hosts: agents.length, version: AGENT_VERSION }, 'agent started');
   return {
     agents, hostModems,
-    stop: async () => { hostModems?.stop(); await Promise.all(agents.map((a) => a.stop())); },
+    // drainMs (SIGTERM): the open tunnels get that long to finish (HostAgent.stop); the modems' watchers stop at once.
+    stop: async (drainMs = 0) => { hostModems?.stop(); await Promise.all(agents.map((a) => a.stop(drainMs))); },
   };
 }

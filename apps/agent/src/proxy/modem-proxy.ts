@@ -83,7 +83,7 @@ export class ModemProxy implements ProxyCore {
   private rotating = false;
   private readonly waiters = new Set<RotationWaiter>();
   private sweepTimer: NodeJS.Timeout | null = null;
-  private state: 'new' | 'starting' | 'listening' | 'closed' = 'new';
+  private state: 'new' | 'starting' | 'listening' | 'draining' | 'closed' = 'new';
 
   constructor(options: ModemProxyOptions) {
     this.options = options;
@@ -208,6 +208,27 @@ export class ModemProxy implements ProxyCore {
     this.releaseWaiters(true);
   }
 
+  /**
+   * Graceful stop (SIGTERM): the listeners close and a stream from a gateway link is refused, while the connections
+   * already open go on until they end by themselves or `ms` has passed; close() then ends what is left. Resolves when
+   * the last one ended or at the deadline, whichever comes first.
+   */
+  async drain(ms: number): Promise<void> {
+    if (this.state !== 'listening') return;
+    this.state = 'draining';
+    const closing = Promise.all([closeServer(this.httpServer), closeServer(this.socksServer)]);
+    // A keep-alive HTTP client between two requests is not in flight: its connection is closed as soon as it is idle.
+    const reap = setInterval(() => this.httpServer.closeIdleConnections(), 100);
+    this.httpServer.closeIdleConnections();
+    const deadline = Date.now() + ms;
+    try {
+      while (this.conns.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, Math.min(50, deadline - Date.now())));
+    } finally {
+      clearInterval(reap);
+    }
+    await Promise.race([closing, new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())))]);
+  }
+
   /** Closes both listeners and every connection; leaves no timer, socket or listener behind. */
   async close(): Promise<void> {
     const wasOpen = this.state;
@@ -245,7 +266,7 @@ export class ModemProxy implements ProxyCore {
     this.conns.add(conn);
     socket.on('error', ignore); // resets and timeouts are normal; 'close' does the cleanup
     socket.on('close', onClientClose);
-    if (this.state === 'closed') socket.destroy();
+    if (this.state === 'closed' || this.state === 'draining') socket.destroy();
     return conn;
   }
 

@@ -108,13 +108,18 @@ export class HostAgent {
     this.timers.push(setInterval(() => void this.collectTraffic().then(() => this.flushTraffic()), this.options.reportSeconds * 1000).unref());
   }
 
-  /** Stops serving: collects what was counted (kept on disk for the next start), closes ports and the connection. */
-  async stop(): Promise<void> {
+  /**
+   * Stops serving: collects what was counted (kept on disk for the next start), closes ports and the connection.
+   * With `drainMs` (SIGTERM), the ports first stop taking connections and the open ones get that long to finish; a
+   * gateway link stays up meanwhile, since it carries them.
+   */
+  async stop(drainMs = 0): Promise<void> {
     for (const t of this.timers) clearInterval(t);
-    this.link?.stop();
-    this.link = null;
     this.socket?.close();
     await this.applying;
+    if (drainMs > 0) await Promise.all([...this.modems.values()].map((m) => m.proxy?.drain(drainMs)));
+    this.link?.stop();
+    this.link = null;
     await Promise.all([...this.modems.values()].map((m) => m.proxy?.close()));
     await this.collectTraffic();
     this.modems.clear();
