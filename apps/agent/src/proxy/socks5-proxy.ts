@@ -205,12 +205,11 @@ function associate(conn: ClientConnection): void {
     refuse(conn.socket, failureReply(REP_NOT_ALLOWED));
     return;
   }
-  conn.core.associateUdp(conn).then(
-    (relay) => startAssociation(conn, relay),
-    () => {
-      if (!conn.socket.destroyed) refuse(conn.socket, failureReply(REP_GENERAL_FAILURE));
-    },
-  );
+  // A relay that cannot be opened, or whose address cannot be put in a reply: general failure (the client's close
+  // then closes whatever was opened).
+  conn.core.associateUdp(conn).then((relay) => startAssociation(conn, relay)).catch(() => {
+    if (!conn.socket.destroyed) refuse(conn.socket, failureReply(REP_GENERAL_FAILURE));
+  });
 }
 
 /**
@@ -221,8 +220,9 @@ function associate(conn: ClientConnection): void {
 function startAssociation(conn: ClientConnection, relay: RelayAddress): void {
   const socket = conn.socket;
   if (socket.destroyed) return;
+  const reply = Buffer.concat([Buffer.from([VERSION, 0, 0]), encodeAddress(relay.address, relay.port)]);
   socket.setTimeout(0); // the relay's idle timeout (udpIdleTimeoutMs) governs, counting datagrams either way
-  socket.write(Buffer.concat([Buffer.from([VERSION, 0, 0]), encodeAddress(relay.address, relay.port)]));
+  socket.write(reply);
   conn.pending = null;
   socket.resume();
 }

@@ -354,13 +354,16 @@ describe('SOCKS UDP header', () => {
     }
   });
 
-  it('builds replies naming IPv4 and IPv6 senders', () => {
+  it('builds replies naming IPv4 and IPv6 senders, and relay addresses given as IPs or names', () => {
     expect([...buildUdpDatagram('192.0.2.5', 53, Buffer.from('a'))]).toEqual([0, 0, 0, 1, 192, 0, 2, 5, 0, 53, 97]);
     const v6 = buildUdpDatagram('2001:db8::ffff:1.2.3.4', 8080, Buffer.alloc(0));
     expect([...v6.subarray(0, 4)]).toEqual([0, 0, 0, 4]);
     expect(v6.subarray(4, 20).toString('hex')).toBe('20010db8000000000000ffff01020304');
     expect(parseUdpDatagram(v6)).toMatchObject({ host: '2001:db8::ffff:102:304', port: 8080 });
     expect([...encodeAddress('::1', 1)]).toEqual([4, ...Array<number>(15).fill(0), 1, 0, 1]);
+    // A relay known by its name (a gateway's public host): ATYP 3.
+    expect([...encodeAddress('gw.example', 4000)]).toEqual([3, 10, ...Buffer.from('gw.example'), 4000 >> 8, 4000 & 0xff]);
+    expect(() => encodeAddress('x'.repeat(256), 1)).toThrow();
   });
 });
 

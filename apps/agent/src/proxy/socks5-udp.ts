@@ -50,7 +50,10 @@ export function parseUdpDatagram(buf: Buffer): UdpDatagram | null {
   return { frag: buf[2]!, host, port, payload: buf.subarray(end) };
 }
 
-/** ATYP, ADDR and PORT of an IP address: the tail of a SOCKS reply and of a UDP header. */
+/**
+ * ATYP, ADDR and PORT: the tail of a SOCKS reply. An IP address, or a host name (a relay that is not on this host,
+ * such as a gateway's, may be known by its name; RFC 1928 allows ATYP 3 in a reply); a name over 255 bytes throws.
+ */
 export function encodeAddress(address: string, port: number): Buffer {
   if (isIPv4(address)) {
     const out = Buffer.allocUnsafe(7);
@@ -59,7 +62,16 @@ export function encodeAddress(address: string, port: number): Buffer {
     out.writeUInt16BE(port, 5);
     return out;
   }
-  if (!isIPv6(address)) throw new Error(`Not an IP address: ${address}`);
+  if (!isIPv6(address)) {
+    const name = Buffer.from(address);
+    if (name.length === 0 || name.length > 255) throw new Error(`Not an address or host name: ${address}`);
+    const out = Buffer.allocUnsafe(4 + name.length);
+    out[0] = ATYP_DOMAIN;
+    out[1] = name.length;
+    name.copy(out, 2);
+    out.writeUInt16BE(port, 2 + name.length);
+    return out;
+  }
   const out = Buffer.allocUnsafe(19);
   out[0] = ATYP_IPV6;
   writeIPv6(out, 1, address);
