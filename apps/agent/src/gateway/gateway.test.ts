@@ -61,7 +61,7 @@ async function linkedHost(hostId: string, opts: { epoch?: number; ports?: PortAc
   const link = linkModem(url, modem, ports, () => current());
   cleanup.push(() => link.stop());
   await vi.waitFor(() => expect(gateway.linkedHosts()).toContain(hostId), { timeout: 10_000 });
-  await vi.waitFor(() => expect(gateway.portsOf(hostId)).toEqual([ports.http, ports.socks].sort((a, b) => a - b)));
+  await vi.waitFor(() => expect(gateway.portsOf(hostId)).toEqual([ports.http, ports.socks].sort((a, b) => a - b)), { timeout: 10_000 });
   return { hostId, modem, ports, link, cutter, epoch, setTicket: (next) => { current = next; } };
 }
 
@@ -98,7 +98,7 @@ describe('through the gateway', () => {
     // The customer's traffic is counted for the port, as on a direct connection.
     viaHttp.socket.destroy();
     viaSocks.destroy();
-    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0));
+    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0), { timeout: 10_000 });
     const samples = host.modem.meter.collect();
     expect(samples.find((s) => s.portId === 'p1')?.bytesOut).toBeGreaterThan(0n);
   });
@@ -158,10 +158,10 @@ describe('SOCKS5 UDP through the gateway', () => {
       expect(answer.payload.toString()).toBe(`${EGRESS}\n${payload}`);
     }
     // Counted for the port on the agent, as a direct association's datagrams are.
-    await vi.waitFor(() => expect(host.modem.meter.collect().find((x) => x.portId === 'p1')?.bytesOut ?? 0n).toBeGreaterThan(0n));
+    await vi.waitFor(() => expect(host.modem.meter.collect().find((x) => x.portId === 'p1')?.bytesOut ?? 0n).toBeGreaterThan(0n), { timeout: 10_000 });
     // The control connection closes: the association ends, on the agent and at the gateway.
     control.destroy();
-    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0));
+    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0), { timeout: 10_000 });
     const before = echo.seen.length;
     client.send(relay, socksUdpDatagram(echo.address, echo.port, 'after the end'));
     await new Promise((r) => setTimeout(r, 300));
@@ -210,7 +210,7 @@ describe('the link', () => {
   it('with no link: 502 on the HTTP port, SOCKS5 reply 0x04 on the SOCKS port', async () => {
     const host = await linkedHost('host-e');
     host.link.stop();
-    await vi.waitFor(() => expect(gateway.linkedHosts()).not.toContain('host-e'));
+    await vi.waitFor(() => expect(gateway.linkedHosts()).not.toContain('host-e'), { timeout: 10_000 });
     const http = await rawConnect(host.ports.http);
     http.write(`CONNECT 127.0.0.1:${targets.tcpPort} HTTP/1.1\r\nHost: x\r\n\r\n`);
     const answer = (await readAll(http)).toString();
@@ -243,7 +243,7 @@ describe('the link', () => {
       gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 4, ports: [{ port: host.ports.http, kind: 'http' }],
     }));
     cleanup.push(() => older.stop());
-    await vi.waitFor(() => expect(older.state.state).toBe('refused'));
+    await vi.waitFor(() => expect(older.state.state).toBe('refused'), { timeout: 10_000 });
     expect(older.state.problem).toMatch(/409.*fenced/);
     expect(host.link.state.state).toBe('up');
 
@@ -253,7 +253,7 @@ describe('the link', () => {
       gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 6, ports: [{ port: host.ports.http, kind: 'http' }, { port: host.ports.socks, kind: 'socks' }],
     }));
     cleanup.push(() => newer.stop());
-    await vi.waitFor(() => expect(newer.state.state).toBe('up'));
+    await vi.waitFor(() => expect(newer.state.state).toBe('up'), { timeout: 10_000 });
     // The replaced agent's link is closed with its streams; it then keeps being refused.
     await closedSocket(tunnel.socket);
     await vi.waitFor(() => expect(host.link.state.state).toBe('refused'), { timeout: 10_000 });
@@ -275,7 +275,7 @@ describe('the link', () => {
     for (const [ticket, why] of cases) {
       const link = linkModem(url, modem, ports, ticket);
       cleanup.push(() => link.stop());
-      await vi.waitFor(() => expect(link.state.state).toBe('refused'));
+      await vi.waitFor(() => expect(link.state.state).toBe('refused'), { timeout: 10_000 });
       expect(link.state.problem).toMatch(why);
       link.stop();
     }
@@ -294,7 +294,7 @@ describe('the link', () => {
     // The server's tickets now name three ports; renewNow sends a fresh one on the open link.
     host.setTicket(ticket);
     host.link.renewNow();
-    await vi.waitFor(() => expect(gateway.portsOf('host-h')).toContain(extra));
+    await vi.waitFor(() => expect(gateway.portsOf('host-h')).toContain(extra), { timeout: 10_000 });
     tunnel.socket.write('still here\n');
     const echoed = await readUntil(tunnel.socket, (d) => d.includes('still here'));
     expect(echoed.toString()).toContain('still here');
