@@ -17,6 +17,11 @@ import { buildTestApp, type TestApp } from './helpers.js';
 // up by writing the port's month row, so a few hundred kilobytes through the proxy cross each threshold.
 
 const root = new URL('../../../', import.meta.url).pathname;
+/**
+ * The agent's ports listen on an address of their own: agent-process.test.ts serves the same seeded host's port
+ * numbers on 127.0.0.1, and the two files may run at the same time.
+ */
+const LISTEN = '127.0.0.4';
 const GB = 1_000_000_000;
 let t: TestApp;
 let agent: ChildProcess | null = null;
@@ -27,7 +32,7 @@ let customer: Customer;
 let proxy: { httpPort: number; login: string; password: string; portId: string };
 
 async function throughProxy(path = '/'): Promise<{ status: number; body: string }> {
-  const socket = connect(proxy.httpPort, '127.0.0.1');
+  const socket = connect(proxy.httpPort, LISTEN);
   await once(socket, 'connect');
   const auth = Buffer.from(`${proxy.login}:${proxy.password}`).toString('base64');
   socket.write(`GET http://127.0.0.1:${sitePort}${path} HTTP/1.1\r\nHost: 127.0.0.1:${sitePort}\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`);
@@ -81,7 +86,7 @@ describe('a monthly quota with the agent process', () => {
       cwd: root,
       env: {
         PATH: process.env.PATH, CELLPORT_SERVER_URL: `http://127.0.0.1:${serverPort}`, CELLPORT_HOST_KEY: hostKey,
-        AGENT_DATA_DIR: agentDir, AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true',
+        AGENT_DATA_DIR: agentDir, AGENT_LISTEN_HOST: LISTEN, AGENT_ALLOW_LOOPBACK: 'true',
         AGENT_TRAFFIC_REPORT_SECONDS: '1', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
       },
       stdio: ['ignore', 'inherit', 'inherit'],
