@@ -4,32 +4,72 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { runSeed } from './db/seed/index.js';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent.js';
+import { dumpEmbedded } from './cli/backup.js';
+import { claimDataDir, DataDirInUseError } from './cli/control-socket.js';
+
+/** Past SHUTDOWN_TIMEOUT_MS, the connections are cut; this much later the process exits whatever is still closing. */
+const BACKSTOP_MARGIN_MS = 5_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The embedded database belongs to one process: claim DATA_DIR first (another server there is refused), and
+  // answer the operator CLI's backups through the claim's socket (cli/control-socket.ts, decision 032).
+  const control = config.DATABASE_URL ? null : await claimDataDir(config.DATA_DIR);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   });
   await migrateToLatest(database.db);
   const { app, ctx } = await buildApp({ config, database });
+  control?.serve({ backup: () => dumpEmbedded(database) });
   if (config.seedDemo) await runSeed(ctx);
 
   let embeddedAgent: EmbeddedAgent | null = null;
   let closing = false;
+  // Graceful stop (issue 17, item 5). One log line per phase. A load balancer sees new requests answered 503 with
+  // `Connection: close` (Fastify's return503OnClosing) and new connections refused, and sends them elsewhere.
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      app.log.warn({ signal }, 'shutdown: asked again, exiting now');
+      process.exit(1);
+    }
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    const limit = config.SHUTDOWN_TIMEOUT_MS;
+    const inFlight = await new Promise<number>((r) => app.server.getConnections((err, n) => r(err ? 0 : n)));
+    app.log.info({ signal, connections: inFlight, limitMs: limit }, 'shutdown 1/4: no new requests or jobs; finishing those in flight');
+    // The last resort, if closing itself hangs (a database that never answers).
+    const backstop = setTimeout(() => {
+      app.log.error('shutdown: still not done well past the time limit: exiting');
+      process.exit(1);
+    }, limit + BACKSTOP_MARGIN_MS).unref();
+    let cut = false;
+    const deadline = setTimeout(() => {
+      cut = true;
+      app.log.warn({ limitMs: limit }, 'shutdown: the time limit passed: cutting the connections still open');
+      app.server.closeAllConnections();
+    }, limit).unref();
+    app.server.once('close', () => app.log.info('shutdown 2/4: every request answered; the listener is closed'));
+    let code = 0;
     try {
-      // The app first: a host whose agent leaves while the server is closing is not marked offline. Stopping the
-      // demo's agent first told every customer their proxy was offline, and back, on each restart.
+      // Jobs first: the runner stops claiming at once, while a job already running finishes and commits.
+      app.jobs.stopClaiming();
+      // Then the app: realtime and agents' sockets close (their clients reconnect to another instance), the listener
+      // stops, requests in flight finish, the job runner and the bus stop. A host whose agent leaves while the server
+      // is closing is not marked offline. Stopping the demo's agent first told every customer their proxy was
+      // offline, and back, on each restart.
       await app.close();
+      clearTimeout(deadline);
+      app.log.info('shutdown 3/4: jobs stopped; realtime and agent connections closed');
       await embeddedAgent?.stop();
+      await control?.close();
       await database.close();
+      app.log.info({ cut }, `shutdown 4/4: database closed; exiting ${cut ? 1 : 0}`);
+      code = cut ? 1 : 0;
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      code = 1;
     } finally {
-      clearTimeout(force);
-      process.exit(0);
+      clearTimeout(backstop);
+      process.exit(code);
     }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -44,7 +84,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) console.error(err.message);
+  if (err instanceof ConfigError || err instanceof DataDirInUseError) console.error(err.message);
   else console.error(err);
   process.exit(1);
 });

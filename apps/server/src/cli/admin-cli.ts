@@ -5,6 +5,8 @@ import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { agentEnvLines } from '@cellport/shared/schemas/admin/hosts';
 import { AdminCommandError, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive } from './admin-commands.js';
+import { backupStopped, restoreEmbedded, writeBackupFile } from './backup.js';
+import { askServer, controlSocketPath } from './control-socket.js';
 
 export const usage = `Cellport operator commands
 
@@ -16,11 +18,17 @@ export const usage = `Cellport operator commands
   npm run admin -- host-key HOST      issue a new key for a proxy host's agent (HOST: its name or id) and
                                       print it with the agent's settings (shown once; the old key stops working)
   npm run admin -- hosts              every proxy host with its id, whether it has a key, and its last contact
+  npm run admin -- backup FILE        the embedded database into FILE (tar.gz), consistent: from the running
+                                      server when one uses DATA_DIR, otherwise straight from DATA_DIR
+  npm run admin -- restore FILE [--force]
+                                      a backup into DATA_DIR with no server running; --force replaces a
+                                      database there (kept aside as DATA_DIR/pglite.before-restore-<time>)
 
 It opens the same database as the server, from the same settings: PostgreSQL when DATABASE_URL is set,
 otherwise the embedded database in DATA_DIR (default ./data).
-The embedded database (PGlite) allows ONE process at a time: stop the server before running these commands
-against DATA_DIR. With PostgreSQL they can run while the server is up.`;
+The embedded database (PGlite) allows ONE process at a time: while a server uses DATA_DIR, these commands
+refuse (except backup, which the server answers itself); stop the server first. With PostgreSQL they can run
+while the server is up, and backups are made with pg_dump and pg_restore (README, Backups).`;
 
 export interface CliIo { out(line: string): void; err(line: string): void }
 
@@ -29,6 +37,7 @@ const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error
 /** Runs one command; returns the process exit code (0 done, 1 refused or failed, 2 wrong usage). */
 export async function runAdminCli(args: string[], env: Record<string, string | undefined> = process.env, io: CliIo = consoleIo): Promise<number> {
   const [command, email, ...rest] = args;
+  if (command === 'backup' || command === 'restore') return backupCommand(command, email, rest, env, io);
   const needsEmail = command === 'create' || command === 'deactivate' || command === 'activate' || command === 'host-key';
   if (command === 'help' || command === '--help' || command === '-h') {
     io.out(usage);
@@ -39,6 +48,10 @@ export async function runAdminCli(args: string[], env: Record<string, string | u
     return 2;
   }
   const config = loadConfig(env);
+  if (!config.DATABASE_URL && await askServer(config.DATA_DIR, 'ping')) {
+    io.err(serverRunning(config.DATA_DIR));
+    return 1;
+  }
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
   try {
     await migrateToLatest(database.db);
@@ -52,6 +65,58 @@ export async function runAdminCli(args: string[], env: Record<string, string | u
     throw error;
   } finally {
     await database.close();
+  }
+}
+
+const serverRunning = (dataDir: string) => `A Cellport server is using the embedded database in ${dataDir} (it answers on ${controlSocketPath(dataDir)}). `
+  + 'The embedded database allows one process: stop the server, run this command, then start the server again.';
+
+const secretNote = (config: { SESSION_SECRET?: string | undefined; DATA_DIR: string }) =>
+  'The backup holds the database only. Webhook signing secrets and the Telegram token in it are sealed with the server\'s secret: '
+  + (config.SESSION_SECRET ? 'restore it where SESSION_SECRET is the same.' : `keep ${config.DATA_DIR}/secret with it (SESSION_SECRET is unset, so that file is the secret).`);
+
+/** backup FILE and restore FILE [--force]: the embedded database; PostgreSQL is pointed to pg_dump and pg_restore. */
+async function backupCommand(command: 'backup' | 'restore', file: string | undefined, rest: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  const force = command === 'restore' && rest.length === 1 && rest[0] === '--force';
+  if (!file || file.startsWith('-') || (rest.length && !force)) {
+    io.err(usage);
+    return 2;
+  }
+  const config = loadConfig(env);
+  if (config.DATABASE_URL) {
+    io.err(command === 'backup'
+      ? `DATABASE_URL is set: back PostgreSQL up with its own tool, while the server runs:\n  pg_dump --format=custom --file=${file} "$DATABASE_URL"\n(README, Backups.)`
+      : `DATABASE_URL is set: restore PostgreSQL with its own tool, into an empty database, with the servers stopped:\n  pg_restore --no-owner --exit-on-error --dbname="$DATABASE_URL" ${file}\n(README, Backups.)`);
+    return 1;
+  }
+  try {
+    if (command === 'backup') {
+      const answer = await askServer(config.DATA_DIR, 'backup');
+      if (answer && !answer.ok) throw new AdminCommandError(`The running server could not make the backup: ${answer.error}`);
+      const data = answer ? answer.data : await backupStopped(config.DATA_DIR);
+      await writeBackupFile(file, data);
+      io.out(`Backed up the embedded database in ${config.DATA_DIR} to ${file} (${(data.length / 1048576).toFixed(1)} MB, `
+        + `${answer ? 'from the running server' : 'no server was running'}).\nRestore it with: npm run admin -- restore ${file}\n${secretNote(config)}`);
+      return 0;
+    }
+    if (await askServer(config.DATA_DIR, 'ping')) {
+      io.err(serverRunning(config.DATA_DIR));
+      return 1;
+    }
+    const { contents, movedAside } = await restoreEmbedded(config.DATA_DIR, file, { force });
+    io.out([
+      `Restored ${file} into ${config.DATA_DIR}: ${contents.customers} customer(s), ${contents.ports} port(s), `
+        + `${contents.ledgerEntries} ledger entr${contents.ledgerEntries === 1 ? 'y' : 'ies'}, ${contents.invoices} invoice(s).`,
+      ...(movedAside ? [`The database that was there is kept in ${movedAside}; delete it when you no longer need it.`] : []),
+      'Start the server as usual.',
+    ].join('\n'));
+    return 0;
+  } catch (error) {
+    if (error instanceof AdminCommandError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
   }
 }
 

@@ -22,12 +22,25 @@ const MAX_BACKOFF_MS = 60 * 60_000;
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly planners: JobPlanner[] = [];
+  private claiming = true;
 
-  constructor(private readonly db: Database, private readonly log?: { error(obj: unknown, msg: string): void }) {}
+  constructor(
+    private readonly db: Database,
+    private readonly log?: { error(obj: unknown, msg: string): void },
+    /** Told of every failed run (the metrics' failure counter). */
+    private readonly onFailure?: (kind: string) => void,
+  ) {}
 
   handle(kind: string, handler: JobHandler): void { this.handlers.set(kind, handler); }
 
   plan(planner: JobPlanner): void { this.planners.push(planner); }
+
+  /**
+   * Shutdown: no job is claimed from now on, on this instance. A job already running finishes; its commit (or
+   * rollback) releases its row, which another instance then claims if it is still due. Jobs are claimed only when
+   * they start, so no claim is left on work this instance will not do.
+   */
+  stopClaiming(): void { this.claiming = false; }
 
   /**
    * Schedules jobs (one statement) unless one with the same key exists (done or not). Pass the transaction they
@@ -53,6 +66,7 @@ export class JobQueue {
 
   /** Runs every job due at `now` (tests pass a future time to travel). Returns how many ran successfully. */
   async runDueJobs(now: Date = new Date(), limit = 500): Promise<number> {
+    if (!this.claiming) return 0;
     for (const planner of this.planners) {
       await planner(now).catch((err: unknown) => this.log?.error({ err }, 'job planner failed'));
     }
@@ -62,7 +76,7 @@ export class JobQueue {
     // before returning, so a caller — the runner's next tick, a test — sees its effects.
     const afterCommit: Array<Promise<void>> = [];
     try {
-      for (let i = 0; i < limit; i++) {
+      for (let i = 0; i < limit && this.claiming; i++) {
         const outcome = await this.runOne(now, failed, afterCommit);
         if (outcome === 'none') break;
         if (outcome === 'done') done++;
@@ -104,6 +118,7 @@ export class JobQueue {
       const attempts = claimed.attempts + 1;
       const delay = Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** Math.min(attempts, 10));
       this.log?.error({ err, job: claimed.id, kind: claimed.kind }, 'job failed; will retry');
+      this.onFailure?.(claimed.kind);
       await this.db.updateTable('jobs')
         .set({ attempts, last_error: String((err as Error)?.message ?? err).slice(0, 1000), run_at: new Date(now.getTime() + delay) })
         .where('id', '=', claimed.id).execute();
