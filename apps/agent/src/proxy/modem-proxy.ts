@@ -374,7 +374,7 @@ export class ModemProxy implements ProxyCore {
       throw new UpstreamError('failed', 'client gone');
     }
     const socket = conn.socket;
-    conn.udp = new UdpAssociation(channel, this, conn.portId!, this.options.meter, () => socket.destroy());
+    conn.udp = new UdpAssociation(channel, this, conn.portId!, this.options.meter, () => socket.destroy(), this.rates.get(conn.portId!));
     return channel.replyAddress;
   }
 

@@ -185,4 +185,24 @@ describe('PortRateLimit', () => {
     expect(limit.rate).toBe(Infinity);
     limit.close();
   });
+
+  it('polices datagrams: offered at 10× the cap for 10 s, what passes is the cap within the burst and one datagram', () => {
+    let now = 0;
+    const limit = new PortRateLimit(() => now);
+    limit.setLimits({ bandwidthBytesPerSecond: 10_000, maxConnections: 5, quota: { state: 'ok' } });
+    let up = 0;
+    let down = 0;
+    for (; now < 10_000; now += 10) {
+      if (limit.admitDatagram(true, 1000)) up += 1000; // 100 kB/s offered each way
+      if (limit.admitDatagram(false, 1000)) down += 1000;
+    }
+    // 10 s at 10 kB/s, plus at most the bucket's saved-up burst (16 kB) and one datagram over.
+    for (const passed of [up, down]) {
+      expect(passed).toBeGreaterThanOrEqual(100_000);
+      expect(passed).toBeLessThanOrEqual(100_000 + 16 * 1024 + 1000);
+    }
+    limit.setLimits({ bandwidthBytesPerSecond: null, maxConnections: 5, quota: { state: 'ok' } });
+    expect(limit.admitDatagram(true, 1_000_000)).toBe(true);
+    limit.close();
+  });
 });

@@ -54,6 +54,18 @@ class Bucket {
     return this.tokens < 0;
   }
 
+  /**
+   * A datagram of n bytes may pass (policing: UDP cannot be paused, only dropped): true when the bucket is not in debt,
+   * and then n is taken. Over any stretch the bytes let through are the rate's within one datagram and the burst.
+   */
+  admit(n: number, now: number): boolean {
+    if (this.rate === Infinity) return true;
+    this.refill(now);
+    if (this.tokens < 0) return false;
+    this.tokens -= n;
+    return true;
+  }
+
   /** Milliseconds until the debt is paid (0: it is). */
   wait(): number {
     return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens / this.rate) * 1000);
@@ -105,13 +117,23 @@ export class PortRateLimit {
     else this.arm();
   }
 
-  /** Charges n bytes read from `source`; pauses it while its bucket is in debt. */
-  charge(source: Limited, bucket: Bucket, n: number): void {
+  /** Whether a datagram of n bytes may pass now, upload (from the customer) or download; charged when it may. */
+  admitDatagram(upload: boolean, n: number): boolean {
+    this.liftEndedThrottle();
+    return (upload ? this.up : this.down).admit(n, this.now());
+  }
+
+  private liftEndedThrottle(): void {
     // A throttle that ran out (the month ended, by this host's clock) lifts here, without a timer of its own.
     if (this.throttleUntil !== 0 && this.wallClock() >= this.throttleUntil) {
       this.throttleUntil = 0;
       this.apply();
     }
+  }
+
+  /** Charges n bytes read from `source`; pauses it while its bucket is in debt. */
+  charge(source: Limited, bucket: Bucket, n: number): void {
+    this.liftEndedThrottle();
     if (!bucket.take(n, this.now()) || source[kWaiting]) return;
     source[kWaiting] = true;
     source.pause();

@@ -233,6 +233,34 @@ describe('SOCKS5 UDP ASSOCIATE: who may use it', () => {
   });
 });
 
+describe('SOCKS5 UDP ASSOCIATE: the port\'s bandwidth cap', () => {
+  it('drops the datagrams past the cap (policed); a second later the bucket\'s burst passes again', async () => {
+    // 20 kB/s: the bucket saves at most 16 kB (MIN_BURST), so of 100 datagrams of 1 kB sent at once at most 17 pass.
+    const capped = access('p1', { ...P1, limits: { bandwidthBytesPerSecond: 20_000, maxConnections: 5, quota: { state: 'ok' } } });
+    const limited = await startModem({ ports: [capped] });
+    try {
+      const { client, relay, control } = await associate(limited);
+      const payload = 'x'.repeat(1000);
+      const burst = async () => {
+        const before = echo.seen.length;
+        for (let i = 0; i < 100; i++) client.send(relay, socksUdpDatagram(echo.address, echo.port, payload));
+        await vi.waitFor(() => expect(echo.seen.length).toBeGreaterThan(before), { timeout: 10_000 });
+        await new Promise((r) => setTimeout(r, 500)); // the rest would have arrived by now
+        return echo.seen.length - before;
+      };
+      const first = await burst(); // the bucket starts empty: what refills while they are sent
+      expect(first).toBeLessThanOrEqual(20);
+      await new Promise((r) => setTimeout(r, 1000));
+      const second = await burst(); // a full bucket: 16 kB, and one datagram over, plus what refills meanwhile
+      expect(second).toBeGreaterThanOrEqual(16);
+      expect(second).toBeLessThanOrEqual(30);
+      control.destroy();
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('SOCKS5 UDP ASSOCIATE: the end of an association', () => {
   it('ends when the control connection closes: relay sockets and timer gone', async () => {
     const before = await quietResources();

@@ -12,6 +12,9 @@ import type { ProxyLimits } from './types.js';
 // reaches the host directly or through a gateway. Whoever opened the association (the SOCKS control connection)
 // closes it; it ends by itself after udpIdleTimeoutMs without a datagram either way, or when its channel ends.
 
+/** A port's bandwidth for datagrams (port-rate-limit.ts): whether one may pass now; charged when it may. */
+export interface DatagramRate { admitDatagram(upload: boolean, n: number): boolean }
+
 /** What an association needs of its modem (ModemProxy). */
 export interface DatagramEgress {
   /** The modem's egress address now: datagrams leave from it. */
@@ -69,6 +72,8 @@ export class UdpAssociation implements MeteredConnection {
     portId: string,
     private readonly meter: TrafficMeter,
     private readonly onEnd: () => void,
+    /** The port's bandwidth cap: datagrams past it are dropped (policed), as a full link would drop them. */
+    private readonly rate?: DatagramRate,
   ) {
     this.portId = portId;
     channel.onMessage = (datagram) => this.fromClient(datagram);
@@ -126,6 +131,7 @@ export class UdpAssociation implements MeteredConnection {
       if (this.peers.size >= MAX_PEERS) this.peers.delete(this.peers.values().next().value!);
       this.peers.add(address);
     }
+    if (this.rate && !this.rate.admitDatagram(true, payload.length)) return;
     this.egress().send(payload, port, address, ignoreSendError);
     this.bytesRead += payload.length;
   }
@@ -133,6 +139,7 @@ export class UdpAssociation implements MeteredConnection {
   fromTarget(socket: EgressSocket, msg: Buffer, rinfo: RemoteInfo): void {
     if (this.closed || socket !== this.egressSocket || !this.peers.has(rinfo.address)) return;
     this.lastActivity = Date.now();
+    if (this.rate && !this.rate.admitDatagram(false, msg.length)) return;
     this.bytesWritten += msg.length;
     this.channel.send(buildUdpDatagram(rinfo.address, rinfo.port, msg));
   }
