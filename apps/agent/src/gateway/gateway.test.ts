@@ -60,8 +60,8 @@ async function linkedHost(hostId: string, opts: { epoch?: number; ports?: PortAc
   let current = () => ticket();
   const link = linkModem(url, modem, ports, () => current());
   cleanup.push(() => link.stop());
-  await vi.waitFor(() => expect(gateway.linkedHosts()).toContain(hostId), { timeout: 10_000 });
-  await vi.waitFor(() => expect(gateway.portsOf(hostId)).toEqual([ports.http, ports.socks].sort((a, b) => a - b)), { timeout: 10_000 });
+  await vi.waitFor(() => expect(gateway.linkedHosts()).toContain(hostId), { timeout: 20_000 });
+  await vi.waitFor(() => expect(gateway.portsOf(hostId)).toEqual([ports.http, ports.socks].sort((a, b) => a - b)), { timeout: 20_000 });
   return { hostId, modem, ports, link, cutter, epoch, setTicket: (next) => { current = next; } };
 }
 
@@ -98,7 +98,7 @@ describe('through the gateway', () => {
     // The customer's traffic is counted for the port, as on a direct connection.
     viaHttp.socket.destroy();
     viaSocks.destroy();
-    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0), { timeout: 20_000 });
     const samples = host.modem.meter.collect();
     expect(samples.find((s) => s.portId === 'p1')?.bytesOut).toBeGreaterThan(0n);
   });
@@ -158,10 +158,10 @@ describe('SOCKS5 UDP through the gateway', () => {
       expect(answer.payload.toString()).toBe(`${EGRESS}\n${payload}`);
     }
     // Counted for the port on the agent, as a direct association's datagrams are.
-    await vi.waitFor(() => expect(host.modem.meter.collect().find((x) => x.portId === 'p1')?.bytesOut ?? 0n).toBeGreaterThan(0n), { timeout: 10_000 });
+    await vi.waitFor(() => expect(host.modem.meter.collect().find((x) => x.portId === 'p1')?.bytesOut ?? 0n).toBeGreaterThan(0n), { timeout: 20_000 });
     // The control connection closes: the association ends, on the agent and at the gateway.
     control.destroy();
-    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(host.modem.connectionCount).toBe(0), { timeout: 20_000 });
     const before = echo.seen.length;
     client.send(relay, socksUdpDatagram(echo.address, echo.port, 'after the end'));
     await new Promise((r) => setTimeout(r, 300));
@@ -184,7 +184,7 @@ describe('the link', () => {
     });
     onA.socket.resume();
     onB.socket.resume();
-    await vi.waitFor(() => expect(received.a).toBeGreaterThan(1024 * 1024), { timeout: 10_000 });
+    await vi.waitFor(() => expect(received.a).toBeGreaterThan(1024 * 1024), { timeout: 20_000 });
     const closedA = once(onA.socket, 'close');
     a.cutter.cut();
     await closedA; // the customer on the cut link sees the connection end …
@@ -202,7 +202,7 @@ describe('the link', () => {
     } else {
       expect(refused).toContain(NOT_CONNECTED);
     }
-    await vi.waitFor(() => expect(gateway.linkedHosts()).toContain('host-c'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(gateway.linkedHosts()).toContain('host-c'), { timeout: 20_000 });
     const again = await httpConnect(a.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(again.socket)).toBe(EGRESS);
   });
@@ -210,7 +210,7 @@ describe('the link', () => {
   it('with no link: 502 on the HTTP port, SOCKS5 reply 0x04 on the SOCKS port', async () => {
     const host = await linkedHost('host-e');
     host.link.stop();
-    await vi.waitFor(() => expect(gateway.linkedHosts()).not.toContain('host-e'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(gateway.linkedHosts()).not.toContain('host-e'), { timeout: 20_000 });
     const http = await rawConnect(host.ports.http);
     http.write(`CONNECT 127.0.0.1:${targets.tcpPort} HTTP/1.1\r\nHost: x\r\n\r\n`);
     const answer = (await readAll(http)).toString();
@@ -222,20 +222,27 @@ describe('the link', () => {
 
   it('one customer who stops reading does not hold up 50 others on the same link', async () => {
     const host = await linkedHost('host-f');
-    const bulk = await bulkServer(4 * 1024 * 1024);
-    // The slow one: connected, never read. Its stream's window fills and the gateway stops reading it from the link.
-    const slow = await httpConnect(host.ports.http, `127.0.0.1:${bulk.port}`, AUTH);
+    // The slow one has more to send than the whole link's window (64 MiB): without a window per stream, its unread
+    // bytes would fill the link's and stall everyone. With one, only its stream's 1 MiB is in flight.
+    const SLOW = 96 * 1024 * 1024;
+    const EACH = 1024 * 1024;
+    const slowSource = await bulkServer(SLOW);
+    const bulk = await bulkServer(EACH);
+    const slow = await httpConnect(host.ports.http, `127.0.0.1:${slowSource.port}`, AUTH);
     slow.socket.pause();
     await new Promise((r) => setTimeout(r, 200));
     const others = await Promise.all(Array.from({ length: 50 }, async () => {
       const { socket } = await httpConnect(host.ports.http, `127.0.0.1:${bulk.port}`, AUTH);
       return readAll(socket).then((data) => data.length);
     }));
-    expect(others).toEqual(Array.from({ length: 50 }, () => 4 * 1024 * 1024));
+    expect(others).toEqual(Array.from({ length: 50 }, () => EACH));
     expect(slow.socket.destroyed).toBe(false);
     // And the slow one still gets all of its bytes once it reads.
-    expect((await readAll(slow.socket)).length).toBe(4 * 1024 * 1024);
-  });
+    let got = 0;
+    slow.socket.on('data', (c: Buffer) => { got += c.length; });
+    await closedSocket(slow.socket);
+    expect(got).toBe(SLOW);
+  }, 60_000);
 
   it('fences: a link with an older epoch is refused; a newer one replaces the holder', async () => {
     const host = await linkedHost('host-g', { epoch: 5 });
@@ -243,7 +250,7 @@ describe('the link', () => {
       gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 4, ports: [{ port: host.ports.http, kind: 'http' }],
     }));
     cleanup.push(() => older.stop());
-    await vi.waitFor(() => expect(older.state.state).toBe('refused'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(older.state.state).toBe('refused'), { timeout: 20_000 });
     expect(older.state.problem).toMatch(/409.*fenced/);
     expect(host.link.state.state).toBe('up');
 
@@ -253,10 +260,10 @@ describe('the link', () => {
       gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 6, ports: [{ port: host.ports.http, kind: 'http' }, { port: host.ports.socks, kind: 'socks' }],
     }));
     cleanup.push(() => newer.stop());
-    await vi.waitFor(() => expect(newer.state.state).toBe('up'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(newer.state.state).toBe('up'), { timeout: 20_000 });
     // The replaced agent's link is closed with its streams; it then keeps being refused.
     await closedSocket(tunnel.socket);
-    await vi.waitFor(() => expect(host.link.state.state).toBe('refused'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(host.link.state.state).toBe('refused'), { timeout: 20_000 });
     const viaNewer = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(viaNewer.socket)).toBe(EGRESS);
   });
@@ -275,7 +282,7 @@ describe('the link', () => {
     for (const [ticket, why] of cases) {
       const link = linkModem(url, modem, ports, ticket);
       cleanup.push(() => link.stop());
-      await vi.waitFor(() => expect(link.state.state).toBe('refused'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(link.state.state).toBe('refused'), { timeout: 20_000 });
       expect(link.state.problem).toMatch(why);
       link.stop();
     }
@@ -294,7 +301,7 @@ describe('the link', () => {
     // The server's tickets now name three ports; renewNow sends a fresh one on the open link.
     host.setTicket(ticket);
     host.link.renewNow();
-    await vi.waitFor(() => expect(gateway.portsOf('host-h')).toContain(extra), { timeout: 10_000 });
+    await vi.waitFor(() => expect(gateway.portsOf('host-h')).toContain(extra), { timeout: 20_000 });
     tunnel.socket.write('still here\n');
     const echoed = await readUntil(tunnel.socket, (d) => d.includes('still here'));
     expect(echoed.toString()).toContain('still here');
