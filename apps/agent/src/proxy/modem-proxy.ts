@@ -357,15 +357,15 @@ export class ModemProxy implements ProxyCore {
   }
 
   async associateUdp(conn: ClientConnection): Promise<RelayAddress> {
-    // The relay listens where the client reached us, for the client's address only (the TCP connection's ends).
-    const local = conn.socket.localAddress;
-    const client = conn.remoteAddress;
-    if (local === undefined || client === undefined) throw new UpstreamError('failed', 'client gone');
     let channel: ClientDatagramChannel;
     // A client that reached us through a gateway sends its datagrams to the gateway, which carries them over the link.
+    // Otherwise the relay listens where the client reached us, for the client's address only (the TCP connection's ends).
     const throughLink = (conn.socket as { openDatagramChannel?: (() => Promise<ClientDatagramChannel>) | null }).openDatagramChannel;
+    const local = conn.socket.localAddress;
+    const client = conn.remoteAddress;
+    if (!throughLink && (local === undefined || client === undefined)) throw new UpstreamError('failed', 'client gone');
     try {
-      channel = throughLink ? await throughLink() : await DirectClientChannel.open(local, client);
+      channel = throughLink ? await throughLink() : await DirectClientChannel.open(local!, client!);
     } catch (err) {
       throw new UpstreamError('failed', `no UDP relay: ${String(err)}`);
     }
