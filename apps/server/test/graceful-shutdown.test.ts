@@ -1,0 +1,259 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { io as ioClient } from 'socket.io-client';
+import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
+import { REALTIME_PATH } from '@cellport/shared/schemas/realtime';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { seedCatalog } from '../src/db/seed/catalog.js';
+import { issueHostKey } from '../src/modules/traffic/host-keys.js';
+import { createCustomer, json, usdtBalance } from '../src/modules/purchases/test-fixtures.js';
+import { within } from './announcements.js';
+import { describeOnPostgres, type TestApp } from './helpers.js';
+import { copyTemplateDatabase } from './template-db.js';
+
+// Issue 17, item 5: SIGTERM mid-purchase and mid-download. The server runs as its own process on PostgreSQL: a
+// purchase is held in flight (its balance row locked by the test) when SIGTERM arrives; new requests are refused, the
+// purchase completes (200, its ports exist, the money moved once), the customer's realtime socket is closed by the
+// server, and the process exits 0. Then the stand-alone agent gets SIGTERM while a download through a port is half
+// done: new connections are refused, the download completes with every byte, and the agent exits 0.
+
+const root = new URL('../../../', import.meta.url).pathname;
+const SECRET = 'graceful-shutdown-test-secret-0123456789ab';
+const DRAIN_SECONDS = 60;
+
+let dbUrl = '';
+let dropDatabase: (() => Promise<void>) | undefined;
+let direct: DatabaseHandle;
+let t: TestApp;
+let dataDir = '';
+const children: ChildProcess[] = [];
+
+const serverEnv = () => ({
+  PATH: process.env.PATH, NODE_ENV: 'development', DATABASE_URL: dbUrl, SESSION_SECRET: SECRET, DATA_DIR: dataDir,
+  HOST: '127.0.0.1', PORT: '0', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', CAPTCHA_PROVIDER: 'off',
+  SEED_DEMO: 'false', EMBEDDED_AGENT: 'false', JOBS_POLL_MS: '100', LOG_LEVEL: 'info', LOG_PRETTY: 'false',
+  SHUTDOWN_TIMEOUT_MS: String(DRAIN_SECONDS * 1000),
+});
+
+/** A process whose stdout is kept, with a way to wait for a line. */
+function watched(proc: ChildProcess): { output: () => string; line(pattern: RegExp, what: string, ms?: number): Promise<string> } {
+  let out = '';
+  const waiters: Array<() => void> = [];
+  proc.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); for (const w of waiters.splice(0)) w(); });
+  children.push(proc);
+  return {
+    output: () => out,
+    line: (pattern, what, ms = 120_000) => within(new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(out);
+        if (m) return resolve(m[0]);
+        if (proc.exitCode !== null) return reject(new Error(`exited (${proc.exitCode}) before ${what}:\n${out}`));
+        waiters.push(check);
+      };
+      proc.once('exit', check);
+      check();
+    }), ms, `${what}:\n${out}`),
+  };
+}
+
+const exited = (proc: ChildProcess) => (proc.exitCode !== null ? Promise.resolve(proc.exitCode) : once(proc, 'exit').then(([code]) => code as number | null));
+
+/** A request on a new connection, or the connection's error code. */
+async function fresh(url: string, init: RequestInit = {}): Promise<number | string> {
+  try {
+    return (await fetch(url, init)).status;
+  } catch (err) {
+    return String((err as { cause?: { code?: string } }).cause?.code ?? err);
+  }
+}
+
+describeOnPostgres('SIGTERM: graceful stops', () => {
+  beforeAll(async () => {
+    const template = inject('dbTemplate');
+    if (template.kind !== 'postgres') throw new Error('needs the PostgreSQL template');
+    const copy = await copyTemplateDatabase(template);
+    dbUrl = copy.url;
+    dropDatabase = copy.drop;
+    dataDir = await mkdtemp(join(tmpdir(), 'cellport-graceful-'));
+    // Customers, catalog and ports are made in-process (no job runner) on the same database and secret.
+    const config = loadConfig({ ...serverEnv(), NODE_ENV: 'test' } as Record<string, string>);
+    direct = await openDatabase({ databaseUrl: dbUrl, dataDir: '', poolSize: 4 });
+    const { app, ctx } = await buildApp({ config, database: direct, logger: false });
+    await app.ready();
+    t = { app, ctx, config, close: () => app.close() };
+    await seedCatalog(ctx);
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await t?.close();
+    await direct?.close();
+    await dropDatabase?.();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const buyBody = async () => {
+    const us = await t.ctx.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
+    const tariff = await t.ctx.db.selectFrom('tariffs').select(['id', 'price']).where('country_id', '=', us.id).where('is_shared', '=', false)
+      .where('period', '=', 'month').executeTakeFirstOrThrow();
+    return { tariff, body: { tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1 } };
+  };
+
+  it('a purchase in flight completes once, new requests are refused, realtime sockets are closed, and the process exits 0', async () => {
+    const customer = await createCustomer(t, 1000);
+    const before = await usdtBalance(t, customer.id);
+    const { body } = await buyBody();
+
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env: serverEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = watched(proc);
+    const listening = await server.line(/Server listening at http:\/\/127\.0\.0\.1:\d+/, 'the server listening');
+    const base = listening.slice(listening.indexOf('http://'));
+
+    // The customer's realtime socket, connected before the stop.
+    const token = ((await (await fetch(`${base}/api/v1/token`, { headers: { cookie: customer.cookie } })).json()) as { token: string }).token;
+    const socket = ioClient(base, { path: REALTIME_PATH, auth: { token }, transports: ['websocket'], reconnection: false });
+    await within(new Promise<void>((resolve) => socket.once('connect', () => resolve())), 20_000, 'the realtime socket connecting');
+    const disconnected = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+
+    // The purchase waits on the customer's balance row, which the test holds locked.
+    const lock = new pg.Client({ connectionString: dbUrl });
+    await lock.connect();
+    try {
+      await lock.query('begin');
+      await lock.query('select 1 from balances where user_id = $1 for update', [customer.id]);
+      const purchase = fetch(`${base}/api/v1/payment/balance/buy`, {
+        method: 'POST', body: JSON.stringify(body),
+        headers: { ...json(customer.cookie).headers, 'content-type': 'application/json' },
+      });
+      await vi.waitFor(async () => {
+        const { rows } = await sql<{ n: string }>`select count(*)::text as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(direct.db);
+        if (rows[0]!.n === '0') throw new Error('the purchase is not waiting on the lock yet');
+      }, { timeout: 30_000, interval: 50 });
+
+      proc.kill('SIGTERM');
+      await server.line(/shutdown 1\/4/, 'the first shutdown line');
+      // New requests are turned away (503 on a connection still accepted while closing, or no connection at all).
+      await vi.waitFor(async () => {
+        const status = await fresh(`${base}/api/v1/token`, { headers: { cookie: customer.cookie } });
+        if (status !== 'ECONNREFUSED') throw new Error(`a new request got ${status}`);
+      }, { timeout: 30_000, interval: 50 });
+      expect(['io server disconnect', 'transport close']).toContain(await within(disconnected, 30_000, 'the realtime socket closed'));
+      expect(proc.exitCode).toBeNull(); // still finishing the purchase
+
+      await lock.query('commit');
+      const answer = await within(purchase, 30_000, 'the purchase answered');
+      expect(answer.status, await answer.clone().text()).toBe(200);
+    } finally {
+      await lock.end();
+      socket.close();
+    }
+    const code = await within(exited(proc), 30_000, 'the server exiting').catch((err: Error) => { throw new Error(`${err.message}:\n${server.output()}`); });
+    expect(code).toBe(0);
+    expect(server.output()).toMatch(/shutdown 4\/4: database closed; exiting 0/);
+
+    const ports = await t.ctx.db.selectFrom('ports').select('id').where('user_id', '=', customer.id).execute();
+    expect(ports).toHaveLength(1);
+    const debits = await t.ctx.db.selectFrom('ledger_entries').select('amount').where('user_id', '=', customer.id).where('amount', '<', 0n).execute();
+    expect(debits).toHaveLength(1);
+    expect(await usdtBalance(t, customer.id)).toBe(before + BigInt(debits[0]!.amount));
+  }, 240_000);
+
+  it('the agent drains: a download in flight completes with every byte, new connections are refused, exit 0', async () => {
+    // A site that sends half of a body, then waits for the test before sending the rest.
+    const HALF = 256 * 1024;
+    let release!: () => void;
+    const released = new Promise<void>((r) => { release = r; });
+    const site: Server = createServer((req, res) => {
+      res.writeHead(200, { 'content-length': String(2 * HALF) });
+      res.write(Buffer.alloc(HALF, 97));
+      void released.then(() => res.end(Buffer.alloc(HALF, 98)));
+    });
+    site.listen(0, '127.0.0.1');
+    await once(site, 'listening');
+    const sitePort = (site.address() as AddressInfo).port;
+
+    // The server in this process (it serves the agent's host protocol), a customer with one port, its host's key.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const serverUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const customer = await createCustomer(t, 1000);
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, (await buyBody()).body) });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const port = (bought.json() as { data: { modems: Array<{ IMEI: string; http_port: number; login: string; password: string }> } }).data.modems[0]!;
+    const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', port.IMEI).executeTakeFirstOrThrow();
+    const hostKey = await issueHostKey(t.ctx.db, modem.host_id);
+
+    const agentDir = await mkdtemp(join(tmpdir(), 'cellport-graceful-agent-'));
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH, CELLPORT_SERVER_URL: serverUrl, CELLPORT_HOST_KEY: hostKey, AGENT_DATA_DIR: agentDir,
+        AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'info', AGENT_DRAIN_SECONDS: String(DRAIN_SECONDS),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const agent = watched(proc);
+    try {
+      const auth = Buffer.from(`${port.login}:${port.password}`).toString('base64');
+      const download = async (onData?: (n: number) => void) => {
+        const socket = connect(port.http_port, '127.0.0.1');
+        socket.on('error', () => {});
+        await once(socket, 'connect');
+        socket.write(`GET http://127.0.0.1:${sitePort}/file HTTP/1.1\r\nHost: 127.0.0.1:${sitePort}\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`);
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => { chunks.push(c); onData?.(chunks.reduce((n, b) => n + b.length, 0)); });
+        await once(socket, 'close');
+        const all = Buffer.concat(chunks);
+        const headEnd = all.indexOf('\r\n\r\n');
+        return { status: Number(all.subarray(9, 12).toString()), body: all.subarray(headEnd + 4) };
+      };
+
+      // The port serves once the agent has its state: wait for a first download to start, which holds mid-body.
+      let halfway!: () => void;
+      const atHalf = new Promise<void>((r) => { halfway = r; });
+      // (Wrapped: resolving with the download's promise itself would wait for it to end.)
+      const { inFlight } = await vi.waitFor(async () => {
+        const started = await new Promise<{ inFlight: ReturnType<typeof download> } | null>((resolve, reject) => {
+          const attempt = download((n) => { if (n > HALF) { halfway(); resolve({ inFlight: attempt }); } });
+          attempt.then(() => resolve(null), reject);
+        });
+        if (!started) throw new Error('the port does not serve yet');
+        return started;
+      }, { timeout: 60_000, interval: 200 });
+      await atHalf;
+
+      proc.kill('SIGTERM');
+      await agent.line(/stopping: no new connections/, 'the agent\'s drain line');
+      await vi.waitFor(async () => {
+        const status = await new Promise<string>((resolve) => {
+          const s = connect(port.http_port, '127.0.0.1');
+          s.once('connect', () => { s.destroy(); resolve('connected'); });
+          s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? String(err)));
+        });
+        if (status !== 'ECONNREFUSED') throw new Error(`a new connection: ${status}`);
+      }, { timeout: 30_000, interval: 50 });
+      expect(proc.exitCode).toBeNull(); // the download holds the drain
+
+      release();
+      const done = await within(inFlight, DRAIN_SECONDS * 1000, 'the download completing within the drain time');
+      expect(done.status).toBe(200);
+      expect(done.body.length).toBe(2 * HALF);
+      expect(done.body.subarray(HALF - 1, HALF + 1).toString()).toBe('ab');
+      expect(await within(exited(proc), DRAIN_SECONDS * 1000, 'the agent exiting')).toBe(0);
+      expect(agent.output()).toMatch(/stopped: traffic journaled on disk/);
+    } finally {
+      release();
+      site.close();
+      await rm(agentDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
