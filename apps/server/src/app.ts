@@ -42,6 +42,7 @@ import { registerTelegram } from './modules/telegram/telegram.routes.js';
 import { registerReplacement } from './modules/replacement/replacement.routes.js';
 import { registerLegal } from './modules/legal/legal.routes.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
+import { registerMetrics } from './modules/metrics/metrics.routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -110,6 +111,8 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerSession(app, services.sessions);
   registerRequestLogging(app);
   await registerOpenApi(app, ctx);
+  // After the OpenAPI plugin (GET /metrics is in the full document, so the route fuzz reaches it), before the modules.
+  registerMetrics(app, ctx, services.metrics);
 
   registerHealth(app, ctx);
   // Modules: one line each.

@@ -64,7 +64,6 @@ import { PaymentsRepository } from './modules/payments/payments.repository.js';
 import { PayPalPayments } from './modules/payments/paypal-payments.js';
 import { SavedCards } from './modules/payments/saved-cards.js';
 import { PaymentSimulation } from './modules/payments/simulate-payment.js';
-import { PortsListCache } from './modules/ports/ports-list-cache.js';
 import { PortsRepository } from './modules/ports/ports.repository.js';
 import { PortsService } from './modules/ports/ports.service.js';
 import { RotationService } from './modules/ports/rotation.service.js';
@@ -77,6 +76,9 @@ import { TelegramService } from './modules/telegram/telegram.service.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ReplacementService } from './modules/replacement/replacement.service.js';
+import { CountedPortsListCache } from './modules/metrics/counted-ports-list-cache.js';
+import { ScrapeCounts } from './modules/metrics/scrape-counts.js';
+import { ServerMetrics } from './modules/metrics/server-metrics.js';
 import { Sessions } from './plugins/session.js';
 
 /** What the composition is built from: the settings, the open (and migrated) database, the app's logger. */
@@ -95,13 +97,15 @@ export interface CompositionBase {
 export function composeServices({ config, database, log }: CompositionBase) {
   const db = database.db;
 
-  // Infrastructure: events between modules and instances, sessions, poll versions, mail, durable jobs.
+  // Infrastructure: metrics (this app's own registry), events between modules and instances, sessions, poll
+  // versions, mail, durable jobs.
+  const metrics = new ServerMetrics(database, new ScrapeCounts(db, log), { processMetrics: Boolean(config.METRICS_TOKEN) });
   const bus = new Bus(database);
   const sessions = new Sessions(db, bus, config);
   const pollVersions = new PollVersions(database);
   const mailer = new Mailer(db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, log);
   const invoiceNumbering = new InvoiceNumbering(db, log);
-  const jobs = new JobQueue(db, log);
+  const jobs = new JobQueue(db, log, (kind) => metrics.jobFailed(kind));
   const operatorSettings = new OperatorSettingsCache(db, bus);
   const ctx: AppContext = { config, database, db, bus, sessions, mailer, pollVersions, invoiceNumbering, operatorSettings, log };
 
@@ -110,7 +114,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const modemDriver = chooseModemDriver(config, database, bus);
   const payments = createPaymentsRuntime(config, log);
   const webhookSecretBox = new WebhookSecretBox(config.secret);
-  const portsLists = new PortsListCache(database);
+  const portsLists = new CountedPortsListCache(database, metrics);
   const gatewayTrust = deriveGatewayTrust(config.secret);
 
   // Repositories.
@@ -195,7 +199,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   });
 
   const services = {
-    bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
+    metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
     captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust,
     authRepository, gatewayLinks, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
     adminPaymentsRepository,

@@ -66,6 +66,12 @@ export const configSchema = z.object({
   MODEM_SIM_SAME_IP_RATE: z.coerce.number().min(0).max(1).default(0.1),
   PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * Enables GET /metrics for Prometheus, answered only with `Authorization: Bearer <this>`; unset (or empty, as a
+   * compose file passes an unset variable): /metrics answers 404.
+   */
+  METRICS_TOKEN: z.literal('').transform(() => undefined)
+    .or(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters')).optional(),
   /** On SIGTERM, requests and jobs in flight get this long to finish before their connections are cut (main.ts). */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** A port whose modem is offline this long moves to another modem (issue 15, item 6); the console's setting overrides it. */

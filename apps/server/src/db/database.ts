@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, type Dialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Dialect, type Driver, type LogEvent, type Transaction } from 'kysely';
 import { pgListener } from './pg-listener.js';
 import { preparingPool } from './prepared-statements.js';
 import type { DB } from './schema.js';
@@ -18,7 +18,25 @@ export interface DatabaseHandle {
    * lost, and `onResync` runs then: what was announced in the gap was missed (pg-listener.ts).
    */
   listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
+  /** Each statement's time and whether it failed (the metrics); one observer at a time, null to stop. */
+  observeQueries(observer: QueryObserver | null): void;
+  /** The connections now: open, idle, queries waiting for one, and the most there can be. */
+  poolStats(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
+}
+
+export type QueryObserver = (ms: number, failed: boolean) => void;
+
+/**
+ * Kysely's log hook, handing each statement's duration to the observer. Kysely times a statement only when a log
+ * is configured, so this costs two clock reads and a call per statement.
+ */
+function queryLog(): { log: (event: LogEvent) => void; observe(observer: QueryObserver | null): void } {
+  let observer: QueryObserver | null = null;
+  return {
+    log: (event) => observer?.(event.queryDurationMillis, event.level === 'error'),
+    observe: (next) => { observer = next; },
+  };
 }
 
 export interface DatabaseOptions {
@@ -56,7 +74,8 @@ async function openPostgres(url: string, max: number, prepared: boolean, connect
   // the statement fails by itself and the pool drops the client on release, but an 'error' nobody listens to would
   // end the process.
   pool.on('connect', (client) => { client.on('error', () => {}); });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) });
+  const queries = queryLog();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }), log: queries.log });
   // LISTEN has a connection of its own, outside the request pool (pg-listener.ts says why).
   const listener = pgListener(async () => {
     const client = new pg.default.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
@@ -74,6 +93,8 @@ async function openPostgres(url: string, max: number, prepared: boolean, connect
     db,
     kind: 'postgres',
     listen: (channel, onPayload, onResync) => listener.listen(channel, onPayload, onResync),
+    observeQueries: queries.observe,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     async close() {
       listener.close();
       await db.destroy();
@@ -97,8 +118,17 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     parsers: { 20: (v: string) => BigInt(v) },
     extensions: { pg_trgm },
   });
-  const dialect: Dialect = new PGliteDialect(pglite);
-  const db = new Kysely<DB>({ dialect });
+  // One connection, handed out in turn: counted as it is taken and given back, for the pool metrics.
+  const use = { held: 0, waiting: 0 };
+  const pgliteDialect = new PGliteDialect(pglite);
+  const dialect: Dialect = {
+    createAdapter: () => pgliteDialect.createAdapter(),
+    createDriver: () => countedDriver(pgliteDialect.createDriver(), use),
+    createIntrospector: (k) => pgliteDialect.createIntrospector(k),
+    createQueryCompiler: () => pgliteDialect.createQueryCompiler(),
+  };
+  const queries = queryLog();
+  const db = new Kysely<DB>({ dialect, log: queries.log });
   return {
     db,
     kind: 'pglite',
@@ -106,11 +136,34 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
       const unsubscribe = await pglite.listen(channel, onPayload);
       return unsubscribe;
     },
+    observeQueries: queries.observe,
+    poolStats: () => ({ total: 1, idle: use.held > 0 ? 0 : 1, waiting: use.waiting, max: 1 }),
     async close() {
       await db.destroy();
       await pglite.close();
     },
     // Exposed for tests that snapshot a migrated database.
     ...({ pglite } as object),
+  };
+}
+
+/** A driver whose connections are counted: held by a statement or a transaction, and waited for. */
+function countedDriver(driver: Driver, use: { held: number; waiting: number }): Driver {
+  return {
+    init: () => driver.init(),
+    async acquireConnection() {
+      use.waiting++;
+      const connection = await driver.acquireConnection().finally(() => { use.waiting--; });
+      use.held++;
+      return connection;
+    },
+    async releaseConnection(connection) {
+      use.held--;
+      await driver.releaseConnection(connection);
+    },
+    beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+    commitTransaction: (connection) => driver.commitTransaction(connection),
+    rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+    destroy: () => driver.destroy(),
   };
 }
