@@ -82,7 +82,7 @@ beforeAll(async () => {
   expect(expected.ports).toHaveLength(4);
   expect(expected.ledger.length).toBeGreaterThanOrEqual(6);
   expect(expected.invoices).toHaveLength(2);
-}, 180_000);
+}, 300_000); // with TEST_DATABASE_URL set, the embedded database is migrated from scratch here
 
 afterAll(async () => {
   await control?.close();
@@ -130,7 +130,7 @@ describe('backups of the embedded database', () => {
     expect(aside).toHaveLength(1);
     expect(forced.out.join('\n')).toContain(aside[0]);
     expect(await openRestored(fresh)).toEqual(expected);
-  }, 120_000);
+  }, 240_000);
 
   it('a file that is not a backup changes nothing', async () => {
     const bogus = join(root, 'bogus.tar.gz');
@@ -154,7 +154,7 @@ describe('backups of the embedded database', () => {
     const fresh = join(root, 'fresh-stopped');
     expect((await cli(['restore', file], fresh)).code).toBe(0);
     expect(await openRestored(fresh)).toEqual(expected);
-  }, 120_000);
+  }, 240_000);
 
   it('with DATABASE_URL set, backup and restore point to pg_dump and pg_restore', async () => {
     const lines: Lines = { out: [], err: [] };
