@@ -29,6 +29,7 @@ import { copyTemplateDatabase } from './template-db.js';
 const root = new URL('../../../', import.meta.url).pathname;
 const SECRET = 'graceful-shutdown-test-secret-0123456789ab';
 const DRAIN_SECONDS = 60;
+const AGENT_HOST = '127.0.0.6';
 
 let dbUrl = '';
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -197,7 +198,8 @@ describeOnPostgres('SIGTERM: graceful stops', () => {
       cwd: root,
       env: {
         PATH: process.env.PATH, CELLPORT_SERVER_URL: serverUrl, CELLPORT_HOST_KEY: hostKey, AGENT_DATA_DIR: agentDir,
-        AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'info', AGENT_DRAIN_SECONDS: String(DRAIN_SECONDS),
+        // An address of its own: agent-process and gateway-process tests run agents on 127.0.0.1 with the same ports.
+        AGENT_LISTEN_HOST: AGENT_HOST, AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'info', AGENT_DRAIN_SECONDS: String(DRAIN_SECONDS),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -205,7 +207,7 @@ describeOnPostgres('SIGTERM: graceful stops', () => {
     try {
       const auth = Buffer.from(`${port.login}:${port.password}`).toString('base64');
       const download = async (onData?: (n: number) => void) => {
-        const socket = connect(port.http_port, '127.0.0.1');
+        const socket = connect(port.http_port, AGENT_HOST);
         socket.on('error', () => {});
         await once(socket, 'connect');
         socket.write(`GET http://127.0.0.1:${sitePort}/file HTTP/1.1\r\nHost: 127.0.0.1:${sitePort}\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`);
@@ -235,7 +237,7 @@ describeOnPostgres('SIGTERM: graceful stops', () => {
       await agent.line(/stopping: no new connections/, 'the agent\'s drain line');
       await vi.waitFor(async () => {
         const status = await new Promise<string>((resolve) => {
-          const s = connect(port.http_port, '127.0.0.1');
+          const s = connect(port.http_port, AGENT_HOST);
           s.once('connect', () => { s.destroy(); resolve('connected'); });
           s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? String(err)));
         });
