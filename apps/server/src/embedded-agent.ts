@@ -49,6 +49,8 @@ export async function startEmbeddedAgent(ctx: AppContext, serverPort: number): P
     AGENT_ALLOW_LOOPBACK: 'true',
     AGENT_TRAFFIC_REPORT_SECONDS: '10',
     AGENT_SIM_DELAY_MS: String(config.MODEM_SIM_DELAY_MS),
+    // Open tunnels get 3 s to finish when the server stops, inside the 5 s after which it kills the agent.
+    AGENT_DRAIN_SECONDS: '3',
     LOG_LEVEL: config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'fatal' ? 'error' : config.LOG_LEVEL === 'trace' ? 'debug' : config.LOG_LEVEL,
   };
 

@@ -23,6 +23,8 @@ import { copyTemplateDatabase } from './template-db.js';
 const root = new URL('../../../', import.meta.url).pathname;
 const SECRET = 'gateway-process-test-secret-0123456789abcdef';
 const GATEWAY_HOST = '127.0.0.3';
+/** Where the agent would listen if it did: an address no other test's agent uses, so "it listens on none" is its own. */
+const AGENT_HOST = '127.0.0.7';
 
 let t: TestApp;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -123,7 +125,7 @@ describeOnPostgres('gateway mode: server, agent and gateway processes', () => {
       cwd: root,
       env: {
         PATH: process.env.PATH, CELLPORT_SERVER_URL: serverUrl, CELLPORT_HOST_KEY: key, AGENT_DATA_DIR: join(dir, 'agent'),
-        AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
+        AGENT_LISTEN_HOST: AGENT_HOST, AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -152,7 +154,7 @@ describeOnPostgres('gateway mode: server, agent and gateway processes', () => {
     expect(viaSocks.split('\r\n\r\n')[1]?.trim()).toBe(port.ext_ip);
 
     // The agent listens on none of the host's ports itself; it reports its link, which the server records.
-    await expect(ipThroughHttp('127.0.0.1', port.http_port, port.login, port.password)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(ipThroughHttp(AGENT_HOST, port.http_port, port.login, port.password)).rejects.toThrow(/ECONNREFUSED/);
     await until(async () => {
       const link = await db.selectFrom('host_gateway_links').select(['state', 'epoch']).where('host_id', '=', host.id).executeTakeFirst();
       return link?.state === 'up' && link.epoch >= 1n ? link : undefined;
