@@ -6,6 +6,7 @@ import type { ProxyKind } from '@cellport/shared/schemas/gateway-protocol';
 import { GatewayLink } from '../link/gateway-link.js';
 import type { TestModem } from '../proxy/test-support.js';
 import { silentLog } from '../proxy/test-support.js';
+import type { Logger } from '../proxy/types.js';
 import { Gateway } from './gateway.js';
 
 // The gateway tests' parts: a trust key pair and tickets signed as the server signs them, a gateway on loopback,
@@ -25,10 +26,10 @@ export function testTrust(): TestTrust {
 
 export const GATEWAY_ID = '8b0f3c1e-4a5d-4f6e-9b7a-0c1d2e3f4a5b';
 
-export async function startGateway(trust: TestTrust, now?: () => number): Promise<Gateway> {
+export async function startGateway(trust: TestTrust, options: { now?: () => number; log?: Logger } = {}): Promise<Gateway> {
   const gateway = new Gateway({
-    id: GATEWAY_ID, trustKey: trust.publicKey, linkHost: '127.0.0.1', linkPort: 0, listenHost: '127.0.0.1', log: silentLog,
-    ...(now ? { now } : {}),
+    id: GATEWAY_ID, trustKey: trust.publicKey, linkHost: '127.0.0.1', linkPort: 0, listenHost: '127.0.0.1',
+    log: options.log ?? silentLog, ...(options.now ? { now: options.now } : {}),
   });
   await gateway.start();
   return gateway;

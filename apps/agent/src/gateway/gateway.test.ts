@@ -289,6 +289,24 @@ describe('the link', () => {
     expect(gateway.linkedHosts()).not.toContain('h');
   });
 
+  it('closes a link whose ticket ended without a renewal (by the gateway\'s clock)', async () => {
+    let clock = Date.now();
+    const lines: string[] = [];
+    const log = { info() {}, warn: (_f: object, m: string) => { lines.push(m); }, error: (_f: object, m: string) => { lines.push(m); } };
+    const own = await startGateway(trust, { now: () => clock, log });
+    cleanup.push(() => own.close());
+    const modem = await startModem({ ports: [P1] });
+    cleanup.push(() => modem.close());
+    const ports = { http: await freePort(), socks: await freePort() };
+    const link = linkModem(`http://127.0.0.1:${own.linkPort}`, modem, ports, () => trust.sign({
+      gatewayId: GATEWAY_ID, hostId: 'host-x', epoch: 1, ports: [{ port: ports.http, kind: 'http' }],
+    }));
+    cleanup.push(() => link.stop());
+    await vi.waitFor(() => expect(own.linkedHosts()).toContain('host-x'), { timeout: 20_000 });
+    clock += 2 * 3600_000; // the ticket (1 h) has ended and no renewal came
+    await vi.waitFor(() => expect(lines).toContain('host link closed: its ticket expired without renewal'), { timeout: 20_000 });
+  });
+
   it('takes the ports of a renewed ticket (a modem added) without dropping the link', async () => {
     const host = await linkedHost('host-h');
     const extra = await freePort();
