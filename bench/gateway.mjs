@@ -21,7 +21,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, freePort, rssMb, spawnWithLimit, which } from './lib/proxy-procs.mjs';
+import { cpuSeconds, firstLine, freePort, rssMb, runToEnd, spawnWithLimit, which } from './lib/proxy-procs.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const env = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
@@ -198,34 +198,13 @@ async function startPair(maxConnections) {
   return { agent: agentChild, gateway: gatewayChild, ports };
 }
 
-function firstLine(child, what) {
-  const lines = createInterface({ input: child.stdout });
-  return new Promise((resolve, reject) => {
-    lines.once('line', (l) => resolve(JSON.parse(l)));
-    child.once('exit', (code) => reject(new Error(`${what} exited with ${code} before it was ready`)));
-  });
-}
-
 async function load(job) {
   const out = await run(process.execPath, [join(LIB, 'proxy-load.mjs'), JSON.stringify(job)]);
   return JSON.parse(out.trim().split('\n').at(-1));
 }
 
 function run(command, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawnWithLimit(command, args, { cwd: ROOT });
-    children.add(child);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    child.stdin.end();
-    child.once('exit', (code) => {
-      children.delete(child);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${command} exited with ${code}: ${err.slice(0, 2000)}`));
-    });
-  });
+  return runToEnd(command, args, { cwd: ROOT, children });
 }
 
 function cleanup() {

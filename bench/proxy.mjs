@@ -30,7 +30,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
-  cpuSeconds, ensureInstalled, fdLimit, freePort, openFds, rssMb, spawnWithLimit, startPeer, stop, versions, waitForPort,
+  cpuSeconds, ensureInstalled, fdLimit, firstLine, freePort, openFds, rssMb, runToEnd, spawnWithLimit, startPeer, stop,
+  versions, waitForPort,
 } from './lib/proxy-procs.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -457,13 +458,6 @@ function proxyFrom(altDir) {
   };
 }
 
-function firstLine(child, what) {
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (l) => resolve(JSON.parse(l)));
-    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
-  });
-}
-
 /** Runs one load job in `procs` processes at once; their result lines. */
 async function load(job, procs = 1) {
   return Promise.all(Array.from({ length: procs }, async () => {
@@ -472,22 +466,9 @@ async function load(job, procs = 1) {
   }));
 }
 
-/** Runs a command (open-files limit raised) and resolves to its stdout; rejects on a non-zero exit. */
+/** Runs a command to its end (bench/lib/proxy-procs.mjs), tracked for cleanup. */
 function run(command, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawnWithLimit(command, args, { cwd: ROOT });
-    children.add(child);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    child.stdin.end();
-    child.once('exit', (code) => {
-      children.delete(child);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${command} ${args.join(' ').slice(0, 200)} exited with ${code}: ${err.slice(0, 2000)}`));
-    });
-  });
+  return runToEnd(command, args, { cwd: ROOT, children });
 }
 
 async function cleanup() {

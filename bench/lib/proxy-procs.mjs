@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 const NOFILE = 65536;
@@ -71,6 +72,35 @@ export function freePort() {
 export function spawnWithLimit(command, args, options = {}) {
   const script = `ulimit -n ${NOFILE} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`;
   return spawn('bash', ['-c', script, 'bash', command, ...args], { stdio: ['pipe', 'pipe', 'pipe'], detached: true, ...options });
+}
+
+/** The child's first stdout line, parsed as JSON (its "ready" line); rejects if it exits before. */
+export function firstLine(child, what) {
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (l) => resolve(JSON.parse(l)));
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
+  });
+}
+
+/**
+ * Runs a command (open-files limit raised) in `cwd` and resolves to its stdout; rejects on a non-zero exit. The child is
+ * in `children` while it runs, so the caller's cleanup can kill it.
+ */
+export function runToEnd(command, args, { cwd, children }) {
+  return new Promise((resolve, reject) => {
+    const child = spawnWithLimit(command, args, { cwd });
+    children.add(child);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.stdin.end();
+    child.once('exit', (code) => {
+      children.delete(child);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${command} ${args.join(' ').slice(0, 200)} exited with ${code}: ${err.slice(0, 2000)}`));
+    });
+  });
 }
 
 /** Resolves when something accepts TCP connections on 127.0.0.1:port. */
