@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SocksClient } from 'socks';
@@ -13,6 +13,7 @@ import { seedCatalog } from '../src/db/seed/catalog.js';
 import { issueHostKey } from '../src/modules/traffic/host-keys.js';
 import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
+import { getThroughProxy } from './proxy-get.js';
 import { copyTemplateDatabase } from './template-db.js';
 
 // Issue 18, gateway mode end to end: the server, a stand-alone agent for a host pinned to a gateway, and the gateway
@@ -57,18 +58,8 @@ function startGateway(): ChildProcess {
 }
 
 /** A GET of the server's own /api/v1/ip through an HTTP proxy port: the status and the address the server saw. */
-async function ipThroughHttp(host: string, port: number, login: string, password: string): Promise<{ status: number; body: string }> {
-  const socket = connect(port, host);
-  socket.on('error', () => {});
-  await once(socket, 'connect');
-  const target = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const auth = Buffer.from(`${login}:${password}`).toString('base64');
-  socket.write(`GET http://${target}/api/v1/ip HTTP/1.0\r\nHost: ${target}\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`);
-  const chunks: Buffer[] = [];
-  socket.on('data', (c: Buffer) => chunks.push(c));
-  await new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  const text = Buffer.concat(chunks).toString('latin1');
-  return { status: Number(text.slice(9, 12)), body: (text.split('\r\n\r\n')[1] ?? '').trim() };
+function ipThroughHttp(host: string, port: number, login: string, password: string): Promise<{ status: number; body: string }> {
+  return getThroughProxy({ host, port, login, password }, `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1/ip`);
 }
 
 describeOnPostgres('gateway mode: server, agent and gateway processes', () => {

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
@@ -14,6 +13,7 @@ import { seedCatalog } from '../src/db/seed/catalog.js';
 import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
 import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
+import { getThroughProxy } from './proxy-get.js';
 import { copyTemplateDatabase } from './template-db.js';
 
 // Issue 15, "Done when" (first half), end to end: a stand-alone agent process with a modems file of two fake HiLink
@@ -41,20 +41,6 @@ const until = <T>(probe: () => Promise<T | undefined>, what: string, timeout = 3
     if (value === undefined) throw new Error(`timed out waiting for ${what}`);
     return value;
   }, { timeout, interval: 100 });
-
-/** A GET through the customer's HTTP proxy port, on a raw socket (HTTP/1.0: no chunked body): the status and the body. */
-async function throughProxy(port: number, login: string, password: string, target: string): Promise<{ status: number; body: string }> {
-  const socket = connect(port, '127.0.0.1');
-  await once(socket, 'connect');
-  const { host } = new URL(target);
-  const auth = Buffer.from(`${login}:${password}`).toString('base64');
-  socket.write(`GET ${target} HTTP/1.0\r\nHost: ${host}\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`);
-  const chunks: Buffer[] = [];
-  socket.on('data', (c: Buffer) => chunks.push(c));
-  await new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  const text = Buffer.concat(chunks).toString('latin1');
-  return { status: Number(text.slice(9, 12)), body: (text.split('\r\n\r\n')[1] ?? '').trim() };
-}
 
 describeOnPostgres('real modems end to end: a stand-alone agent with two fake HiLink dongles', () => {
   beforeAll(async () => {
@@ -165,7 +151,7 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
     expect(port.ext_ip).toBe(before);
 
     // Through the customer's port the echo sees the dongle's public IP (once the agent serves the new modem).
-    const seen = () => throughProxy(port.http_port, port.login, port.password, echo.url);
+    const seen = () => getThroughProxy({ host: '127.0.0.1', port: port.http_port, login: port.login, password: port.password }, echo.url);
     expect(await until(async () => {
       const r = await seen();
       return r.status === 200 ? r.body : undefined;
@@ -208,7 +194,7 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
     expect(told.map((n) => n.text_key)).toContain('port_replaced_offline');
     // The agent serves the port on the other dongle with the same credentials: the echo sees that dongle's IP.
     expect(await until(async () => {
-      const r = await throughProxy(moved.http_port, port.login, port.password, echo.url).catch(() => null);
+      const r = await getThroughProxy({ host: '127.0.0.1', port: moved.http_port, login: port.login, password: port.password }, echo.url).catch(() => null);
       return r?.status === 200 && r.body === other.publicIp ? r.body : undefined;
     }, 'traffic through the port to leave from the other dongle')).toBe(other.publicIp);
   }, 180_000);
