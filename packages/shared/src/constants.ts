@@ -20,7 +20,7 @@ export const REALTIME_CONNECT_WAIT_MS = 300;
  * apart from the schemas, so the web's shell subscribes to them without loading every payload schema.
  */
 export const REALTIME_EVENT_NAMES = [
-  'modem', 'notification', 'payment', 'pending_payment', 'pending_crypto_payment', 'balance', 'tariff',
+  'modem', 'notification', 'payment', 'pending_payment', 'pending_crypto_payment', 'balance', 'tariff', 'support_ticket',
 ] as const;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 

@@ -5,6 +5,7 @@ import { COMMON_ERRORS } from './errors/common.js';
 import { LIVE_DASHBOARD_ERRORS } from './errors/live-dashboard.js';
 import { MCP_ERRORS } from './errors/mcp.js';
 import { PAYMENT_ERRORS } from './errors/payments.js';
+import { SUPPORT_ERRORS } from './errors/support.js';
 import { WEBHOOK_ERRORS } from './errors/webhooks.js';
 
 // Error codes the server answers with ({error, code}). The English message is the default (spec §8 wording
@@ -19,6 +20,7 @@ export const ERRORS = {
   ...ADMIN_ERRORS,
   ...WEBHOOK_ERRORS,
   ...MCP_ERRORS,
+  ...SUPPORT_ERRORS,
 } as const;
 export type ErrorCode = keyof typeof ERRORS;
 export const isErrorCode = (value: unknown): value is ErrorCode =>

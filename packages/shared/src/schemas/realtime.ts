@@ -4,6 +4,7 @@ import { text } from './text.js';
 import { accountResponseSchema, APPLY_STATUSES, paymentSchema, tariffSchema } from './catalog.js';
 import { notificationSchema } from './notifications.js';
 import { cryptoPaymentSchema, pendingPaymentSchema } from './payments.js';
+import { supportTicketEventSchema } from './support.js';
 
 // Realtime (spec §4, §6; issue 5): GET /api/v1/token, then socket.io at /socket.io with that token.
 
@@ -32,7 +33,7 @@ export const TARIFF_ACTIONS = ['update', 'delete'] as const;
 /**
  * Server → client events (socket.io, room user:<id>; 'tariff' goes to everyone): each payload is what the matching
  * client store slice holds, in the shape of the API's own answers (GET /modems, /payments, /pending-payments,
- * /account, /tariffs). 'modem' leaves out ext_ip when the address did not change; 'tariff' carries the tariff's id
+ * /account, /tariffs; 'support_ticket': GET /support/tickets). 'modem' leaves out ext_ip when the address did not change; 'tariff' carries the tariff's id
  * and the fields it has.
  */
 export const realtimeEvents = {
@@ -46,6 +47,8 @@ export const realtimeEvents = {
     action: z.enum(TARIFF_ACTIONS),
     tariff: z.extend(z.partial(tariffSchema), { _id: tariffSchema.shape._id }),
   }),
+  /** Support tickets (issue 17): an operator replied or changed the state of one of the customer's tickets. */
+  support_ticket: supportTicketEventSchema,
 } as const satisfies Record<RealtimeEventName, z.core.$ZodType>;
 export type RealtimeEventName = (typeof REALTIME_EVENT_NAMES)[number];
 /** The payload of each event, by name. */
