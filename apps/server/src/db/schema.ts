@@ -9,6 +9,7 @@ import type { LiveDashboardTables } from './tables/live-dashboard.js';
 import type { NotificationsTables } from './tables/notifications.js';
 import type { PaymentsTables } from './tables/payments.js';
 import type { PortsTables } from './tables/ports.js';
+import type { SupportTables } from './tables/support.js';
 import type { TelegramTables } from './tables/telegram.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 
@@ -16,4 +17,4 @@ import type { WebhooksTables } from './tables/webhooks.js';
 export type DB = AccountsTables & AuthTables
   & CatalogTables & PortsTables & LedgerTables & JobsTables & NotificationsTables
   & LiveDashboardTables & PaymentsTables
-  & AdminTables & WebhooksTables & LegalTables & TelegramTables;
+  & AdminTables & WebhooksTables & LegalTables & TelegramTables & SupportTables;

@@ -17,6 +17,8 @@ export const notificationSchema = z.object({
   type: z.enum(NOTIFICATION_TYPES),
   /** ISO-8601. */
   timestamp: text(),
+  /** The page it is about, a path without the language (`/support/<id>`), when it has one. */
+  link: z.optional(text()),
 });
 export type Notification = z.infer<typeof notificationSchema>;
 

@@ -9,14 +9,19 @@ export const TELEGRAM_NOTIFICATION_KINDS = [
   'expiry_reminder_3d', 'expiry_reminder_1d', 'port_expired', 'port_released', 'auto_renew_short_balance',
   'auto_renew_completed', 'modem_down', 'modem_up', 'port_replaced_offline', 'port_replaced', 'port_replacement_queued',
   'rotation_failed', 'payment_received', 'purchase_completed', 'renewal_completed', 'payment_unfulfilled', 'webhook_disabled', 'operator_message',
-  'quota_warning', 'quota_reached',
+  'quota_warning', 'quota_reached', 'support_reply',
 ] as const;
 export type TelegramNotificationKind = (typeof TELEGRAM_NOTIFICATION_KINDS)[number];
+/**
+ * Support alerts meant for operators (issue 17 item 4): an operator's linked chat gets them whatever its kinds say
+ * (the database trigger of migration 2026_12_09_0100_support_tickets agrees); they are no customer's to choose.
+ */
+export const TELEGRAM_OPERATOR_KINDS = ['support_ticket_new', 'support_customer_reply'] as const;
 /** What a newly linked chat receives until the customer chooses. */
 export const TELEGRAM_DEFAULT_KINDS: readonly TelegramNotificationKind[] = [
   'expiry_reminder_3d', 'expiry_reminder_1d', 'port_expired', 'auto_renew_short_balance', 'modem_down', 'modem_up',
   'port_replaced_offline', 'port_replacement_queued', 'rotation_failed', 'payment_received', 'operator_message',
-  'quota_warning', 'quota_reached',
+  'quota_warning', 'quota_reached', 'support_reply',
 ];
 /** How long a link (its /start token) stays usable. */
 export const TELEGRAM_LINK_TTL_MINUTES = 15;

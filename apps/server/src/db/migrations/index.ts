@@ -23,6 +23,7 @@ import * as portTags from './2026_12_07_0100_port_tags.js';
 import * as overviewCounts from './2026_12_07_0200_overview_counts.js';
 import * as gateways from './2026_12_08_0100_gateways.js';
 import * as portLimits from './2026_12_08_0200_port_limits.js';
+import * as supportTickets from './2026_12_09_0100_support_tickets.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0200_overview_counts': overviewCounts,
   '2026_12_08_0100_gateways': gateways,
   '2026_12_08_0200_port_limits': portLimits,
+  '2026_12_09_0100_support_tickets': supportTickets,
 };

@@ -6,7 +6,8 @@ import { emailTexts } from '../../lib/emails/texts.js';
 export interface NotificationEmailTexts {
   notification: {
     subject_payment_received: string; subject_expiring: string; subject_expired: string; subject_other: string;
-    button: string; consentNote: string; unsubscribe: string;
+    subject_support: string; subject_support_operator: string;
+    button: string; button_support: string; consentNote: string; unsubscribe: string;
   };
   unsubscribe: { title: string; text: string; back: string; invalidTitle: string; invalidText: string };
 }
@@ -17,6 +18,8 @@ function subjectKey(textKey: string): keyof NotificationEmailTexts['notification
   if (textKey === 'payment_received') return 'subject_payment_received';
   if (textKey === 'expiry_reminder_3d' || textKey === 'expiry_reminder_1d' || textKey === 'auto_renew_short_balance') return 'subject_expiring';
   if (textKey === 'port_expired') return 'subject_expired';
+  if (textKey === 'support_reply') return 'subject_support';
+  if (textKey === 'support_ticket_new' || textKey === 'support_customer_reply') return 'subject_support_operator';
   return 'subject_other';
 }
 
@@ -32,15 +35,16 @@ export function renderNotificationEmail(m: NotificationEmail): MailMessage {
   const t = all.notification;
   const subject = t[subjectKey(m.textKey)];
   const greeting = all.greeting.replace('{{name}}', m.name);
+  const button = m.textKey.startsWith('support_') ? t.button_support : t.button;
   const text = [
-    greeting, '', m.text, '', `${t.button}: ${m.dashboardUrl}`, '', `— ${all.signature}`, '',
+    greeting, '', m.text, '', `${button}: ${m.dashboardUrl}`, '', `— ${all.signature}`, '',
     ...(m.unsubscribeUrl ? [t.consentNote, `${t.unsubscribe}: ${m.unsubscribeUrl}`, ''] : []),
     all.footer,
   ].join('\n');
   const p = emailParagraph;
   const html = emailFrame(m.language, subject, `${p(greeting)}
 ${p(m.text)}
-${emailButton(m.dashboardUrl, t.button)}
+${emailButton(m.dashboardUrl, button)}
 ${p(all.signature)}
 ${m.unsubscribeUrl ? `${p(t.consentNote, 'color:#57606a;font-size:12px')}<p style="margin:0 0 16px;font-size:12px"><a href="${escapeHtml(m.unsubscribeUrl)}" style="color:#1d4ed8">${escapeHtml(t.unsubscribe)}</a></p>` : ''}
 ${p(all.footer, 'color:#57606a;font-size:12px;margin:0')}`);

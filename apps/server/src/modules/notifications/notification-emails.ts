@@ -1,7 +1,7 @@
 import { isLanguage, FALLBACK_LANGUAGE } from '@cellport/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { MUST_MAIL_KEYS } from './notifications.service.js';
+import { MUST_MAIL_KEYS, notificationLink } from './notifications.service.js';
 import { renderNotificationEmail } from './notification-email.js';
 import { unsubscribeToken } from './unsubscribe-token.js';
 
@@ -19,7 +19,7 @@ export class NotificationEmails {
   async send(notificationId: string): Promise<boolean> {
     const claimed = await this.ctx.db.updateTable('notifications').set({ email: 'sent' })
       .where('id', '=', notificationId).where('email', '=', 'pending')
-      .returning(['user_id', 'text_key', 'text']).executeTakeFirst();
+      .returning(['user_id', 'text_key', 'text', 'params']).executeTakeFirst();
     if (!claimed) return false;
     const user = await this.ctx.db.selectFrom('users').select(['email', 'name', 'language', 'marketing_consent', 'is_active'])
       .where('id', '=', claimed.user_id).executeTakeFirst();
@@ -31,7 +31,7 @@ export class NotificationEmails {
     const base = this.ctx.config.publicUrl;
     await this.ctx.mailer.send(renderNotificationEmail({
       to: user.email, name: user.name, language, textKey: claimed.text_key, text: claimed.text,
-      dashboardUrl: `${base}/${language}`,
+      dashboardUrl: `${base}/${language}${notificationLink(claimed.text_key, claimed.params as Record<string, unknown> | null) ?? ''}`,
       unsubscribeUrl: mustMail ? undefined : `${base}/api/v1/unsubscribe/${unsubscribeToken(claimed.user_id, this.ctx.config.secret)}`,
     }));
     return true;

@@ -27,7 +27,21 @@ export function renderNotification(language: string, key: string, params: Record
  */
 export const MUST_MAIL_KEYS = new Set([
   'payment_received', 'expiry_reminder_3d', 'expiry_reminder_1d', 'auto_renew_short_balance', 'port_expired',
+  // Support (issue 17 item 4): an answer the customer asked for, and operators' alerts of a customer waiting.
+  'support_reply', 'support_ticket_new', 'support_customer_reply',
 ]);
+
+/**
+ * The page a notification is about, as a path inside the app without the language (`/support/<id>`), or
+ * undefined: the bell links to it and the e-mail's button opens it.
+ */
+export function notificationLink(key: string | null | undefined, params: Record<string, unknown> | null | undefined): string | undefined {
+  const ticket = typeof params?.ticket === 'string' ? params.ticket : null;
+  if (!ticket) return undefined;
+  if (key === 'support_reply') return `/support/${ticket}`;
+  if (key === 'support_ticket_new' || key === 'support_customer_reply') return `/admin/support/${ticket}`;
+  return undefined;
+}
 
 /** How many modems an operator alert names one by one; the rest are counted. */
 const OPERATOR_ALERT_MODEMS = 10;
@@ -47,11 +61,15 @@ interface NotificationRow {
  * item 3). Without a language (or a key) it shows `text`, rendered in the customer's language when stored: the
  * e-mail's text and the realtime push, which does not know which language the open dashboard reads.
  */
-export const toNotification = (row: NotificationRow, language?: Language): Notification => ({
-  _id: row.id,
-  text: language && row.text_key ? renderText(language, row.text_key, row.params ?? {}) : row.text,
-  unread: row.unread, type: row.type, timestamp: row.created_at.toISOString(),
-});
+export const toNotification = (row: NotificationRow, language?: Language): Notification => {
+  const link = notificationLink(row.text_key, row.params);
+  return {
+    _id: row.id,
+    text: language && row.text_key ? renderText(language, row.text_key, row.params ?? {}) : row.text,
+    unread: row.unread, type: row.type, timestamp: row.created_at.toISOString(),
+    ...(link ? { link } : {}),
+  };
+};
 
 /**
  * Stores notifications (key and params, rendered in the reader's language when read, and the text in the
@@ -171,7 +189,7 @@ export class NotificationsService {
 
   /** The notification, the poll bump and its NOTIFY in one statement (the id and time are chosen here for the event). */
   private async insert(tx: Tx, userId: string, n: { type: NotificationType; key: string; params: NotificationParams; text: string; mail: boolean }): Promise<void> {
-    const row = { id: randomUUID(), text: n.text, unread: true, type: n.type, created_at: new Date() };
+    const row = { id: randomUUID(), text: n.text, unread: true, type: n.type, created_at: new Date(), text_key: n.key, params: n.params };
     const bump = pollBump('notifications', userId, {
       event: { name: 'notification', data: toNotification(row) },
       ...(n.mail ? { mail: row.id } : {}),

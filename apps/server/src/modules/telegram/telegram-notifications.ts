@@ -1,3 +1,4 @@
+import { TELEGRAM_OPERATOR_KINDS } from '@cellport/shared/schemas/telegram';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
@@ -29,8 +30,9 @@ export class TelegramNotifications {
     const target = await db.selectFrom('telegram_links').innerJoin('users', 'users.id', 'telegram_links.user_id')
       .select(['telegram_links.chat_id', 'telegram_links.kinds', 'users.language', 'users.is_active'])
       .where('telegram_links.user_id', '=', claimed.user_id).executeTakeFirst();
-    // Unlinked, or the kind switched off, since the notification was written.
-    if (!target?.is_active || !target.kinds.includes(claimed.text_key)) return false;
+    // Unlinked, or the kind switched off, since the notification was written (operators' alerts are not a kind).
+    const wanted = target?.kinds.includes(claimed.text_key) || (TELEGRAM_OPERATOR_KINDS as readonly string[]).includes(claimed.text_key);
+    if (!target?.is_active || !wanted) return false;
     const text = renderNotification(languageOf(target.language), claimed.text_key, claimed.params as NotificationParams);
     try {
       await gateway.send(target.chat_id, text);
