@@ -13,13 +13,15 @@ export const MAIN_NAV: NavItem[] = [
   { path: '/traffic', key: 'traffic', icon: 'traffic' },
 ];
 export const DOCUMENTATION_NAV: NavItem = { path: '/documentation', key: 'documentation', icon: 'documentation' };
+/** The customer's support requests (issue 17), first in the Support section. */
+export const SUPPORT_NAV: NavItem = { path: '/support', key: 'tickets', icon: 'inbox' };
 export const PAYMENT_NAV: NavItem[] = [
   { path: '/pending-payments', key: 'pendingPayments', icon: 'pendingPayments' },
   { path: '/invoices', key: 'invoices', icon: 'invoices' },
   { path: '/purchases', key: 'purchases', icon: 'purchases' },
 ];
 
-const ALL = [...MAIN_NAV, DOCUMENTATION_NAV, ...PAYMENT_NAV];
+const ALL = [...MAIN_NAV, SUPPORT_NAV, DOCUMENTATION_NAV, ...PAYMENT_NAV];
 
 /** The nav key of the page at a shell-relative path ('/' is the dashboard). */
 export function navKeyFor(path: string): string {

@@ -11,11 +11,16 @@ const Invoices = lazyPage(() => import('../../features/payments/invoices-page'))
 const Purchases = lazyPage(() => import('../../features/payments/purchases-page'));
 const Documentation = lazyPage(() => import('../../features/documentation/documentation-page'));
 const Traffic = lazyPage(() => import('../../features/traffic/traffic-page'));
+const Support = lazyPage(() => import('../../features/support/pages/support-page'));
+const SupportTicket = lazyPage(() => import('../../features/support/pages/ticket-page'));
 
 const PATHS = new Set(['/', '/dashboard', '/proxies', '/add-proxy', '/billing-renewals', '/account', '/pending-payments',
-  '/invoices', '/purchases', '/documentation', '/traffic']);
+  '/invoices', '/purchases', '/documentation', '/traffic', '/support']);
 /** Whether a /{lng}-relative path is a page of the shell (anything else redirects to /en/dashboard). */
-export const isShellPath = (path: string) => PATHS.has(path.replace(/\/+$/, '') || '/');
+export const isShellPath = (path: string) => {
+  const trimmed = path.replace(/\/+$/, '') || '/';
+  return PATHS.has(trimmed) || /^\/support\/[\w-]+$/.test(trimmed);
+};
 
 /** Every authenticated route of spec §2, relative to /{lng}; any other path goes to /en/dashboard. */
 export function ShellRoutes() {
@@ -32,6 +37,8 @@ export function ShellRoutes() {
       <Route path="/purchases" component={Purchases} />
       <Route path="/documentation" component={Documentation} />
       <Route path="/traffic" component={Traffic} />
+      <Route path="/support" component={Support} />
+      <Route path="/support/:id" component={SupportTicket} />
       <Route><Redirect to="~/en/dashboard" replace /></Route>
     </Switch>
   );

@@ -5,7 +5,7 @@ import { useSettings } from '../../store/settings';
 import { useUser } from '../../store/user-slice';
 import { icons } from '../../components/ui/icons';
 import { LanguageSwitcher } from './language-switcher';
-import { DOCUMENTATION_NAV, MAIN_NAV, navKeyFor, PAYMENT_NAV, type NavItem } from './nav-items';
+import { DOCUMENTATION_NAV, MAIN_NAV, navKeyFor, PAYMENT_NAV, SUPPORT_NAV, type NavItem } from './nav-items';
 
 export const SIDEBAR_ID = 'shell-sidebar';
 export const MENU_BUTTON_ID = 'shell-menu-button';
@@ -62,6 +62,7 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
 
           <h2 className="sidebar__section">{t('common:nav.support')}</h2>
           <ul className="sidebar__list">
+            {link(SUPPORT_NAV)}
             {documentationUrl ? (
               <li>
                 <a href={documentationUrl} className="sidebar__link" target="_blank" rel="noopener noreferrer">

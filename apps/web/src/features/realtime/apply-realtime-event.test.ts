@@ -7,6 +7,7 @@ import { pendingCryptoPaymentStore } from '../../store/pending-crypto-payment';
 import { pendingPaymentsStore } from '../../store/pending-payments';
 import type { CryptoPaymentView, PendingPaymentView } from '../../store/payment-types';
 import type { ModemView, PaymentView, TariffView } from '../../store/store-types';
+import { SUPPORT_KEYS } from '../../store/support-tickets';
 import { tariffsStore } from '../../store/tariffs';
 import { applyRealtimeEvent, QUERY_KEYS } from './apply-realtime-event';
 
@@ -89,5 +90,18 @@ describe('realtime events → client store', () => {
     applyRealtimeEvent('tariff', { action: 'delete', tariff: { _id: 't1' } }, client);
     expect(tariffsStore(client).tariffs.map((t) => t._id)).toEqual(['t2']);
     expect(stale(QUERY_KEYS.tariffs)).toBe(true);
+  });
+
+  it("'support_ticket' puts the reply into the open conversation and refreshes it and the list", () => {
+    const ticket = { _id: 't1', number: 1001, subject: 'Port down', state: 'waiting' as const, port: null, unread: true,
+      lastMessageAt: '2026-11-25T10:05:00Z', createdAt: '2026-11-25T10:00:00Z' };
+    client.setQueryData(SUPPORT_KEYS.list, [{ ...ticket, state: 'open', unread: false }]);
+    client.setQueryData(SUPPORT_KEYS.ticket('t1'), { ...ticket, state: 'open', unread: false, messages: [] });
+    const message = { _id: 'm1', author: 'operator' as const, authorName: 'Olga', body: 'Fixed', attachments: [], createdAt: '2026-11-25T10:05:00Z' };
+    applyRealtimeEvent('support_ticket', { ticket, message }, client);
+    expect(client.getQueryData<Array<{ state: string }>>(SUPPORT_KEYS.list)?.map((t) => t.state)).toEqual(['waiting']);
+    expect(client.getQueryData<{ messages: Array<{ body: string }> }>(SUPPORT_KEYS.ticket('t1'))?.messages.map((m) => m.body)).toEqual(['Fixed']);
+    expect(stale(SUPPORT_KEYS.list)).toBe(true);
+    expect(stale(SUPPORT_KEYS.ticket('t1'))).toBe(true);
   });
 });

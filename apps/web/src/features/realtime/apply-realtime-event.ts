@@ -5,6 +5,7 @@ import { modemsStore } from '../../store/modems';
 import { paymentsStore } from '../../store/payments';
 import { pendingCryptoPaymentStore } from '../../store/pending-crypto-payment';
 import { pendingPaymentsStore } from '../../store/pending-payments';
+import { applySupportTicketEvent, SUPPORT_KEYS } from '../../store/support-tickets';
 import { tariffsStore } from '../../store/tariffs';
 
 /** The TanStack Query keys of the server state realtime events change (see store/catalog-queries.ts). */
@@ -75,6 +76,13 @@ export function applyRealtimeEvent<K extends RealtimeEventName>(
         else tariffsStore(queryClient).addOrUpdate(tariff);
       }
       invalidate(QUERY_KEYS.tariffs);
+      return;
+    }
+    case 'support_ticket': {
+      const event = payload as RealtimeEvents['support_ticket'];
+      if (queryClient) applySupportTicketEvent(queryClient, event);
+      // Refetched when on screen: an open conversation reads the reply (marking it read), the list its unread marks.
+      invalidate(SUPPORT_KEYS.list, SUPPORT_KEYS.ticket(event.ticket._id));
       return;
     }
   }

@@ -1,6 +1,7 @@
 import type { Port, RotationTag } from '@cellport/shared/schemas/catalog';
 import type { PortQuota } from '@cellport/shared/schemas/traffic';
 import { useState } from 'react';
+import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
 import { formatUsd } from '../../../lib/money';
@@ -80,6 +81,7 @@ export function PortCard({ port, isNew, rotationTags, quota }: {
           <Button variant="secondary" size="sm" onClick={() => setEditing('whitelist')}>{t('whitelist.button', { count: port.whitelist.length })}</Button>
           <Button variant="secondary" size="sm" onClick={() => setEditing('tags')} aria-label={t('tags.for', { name: port.modem_name })} data-testid="edit-tags">{t('tags.button')}</Button>
           <Button variant="secondary" size="sm" onClick={() => setEditing('replace')} disabled={port.status === 'expired'} data-testid="replace-modem">{t('replace.button')}</Button>
+          <Link href={`/support?port=${encodeURIComponent(port._id)}`} className="btn btn--ghost btn--sm" aria-label={t('help.for', { name: port.modem_name })}>{t('help.link')}</Link>
         </div>
       </div>
 
