@@ -1,0 +1,106 @@
+import { SUPPORT_LIMITS, type CannedReply } from '@cellport/shared/schemas/support';
+import { useEffect, useId, useState } from 'react';
+import { Link } from 'wouter';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/text-field';
+import { useT } from '../../../lib/i18n';
+import { createCannedReply, deleteCannedReply, updateCannedReply, useCannedReplies } from '../api/support';
+import { useAdminMutation } from '../api/use-admin-mutation';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { PageTitle } from '../components/page-title';
+import { EmptyRow, QueryView } from '../components/query-view';
+
+/** Canned replies: texts operators insert into a reply from the ticket page. Add, edit, delete (asked first). */
+export function CannedRepliesPage() {
+  const { t } = useT('admin');
+  const replies = useCannedReplies();
+  const [editing, setEditing] = useState<CannedReply | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<CannedReply | null>(null);
+  const remove = useAdminMutation((reply: CannedReply) => deleteCannedReply(reply._id), { successKey: 'support.canned.deleted', onSuccess: () => setDeleting(null) });
+  return (
+    <>
+      <p className="admin-back"><Link href="/support">← {t('support.back')}</Link></p>
+      <PageTitle
+        title={t('support.canned.title')}
+        description={t('support.canned.description')}
+        actions={<Button onClick={() => setEditing('new')}>{t('support.canned.add')}</Button>}
+      />
+      <QueryView query={replies}>
+        {(items) => (
+          <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={t('support.canned.title')}>
+            <table className="admin-table" data-testid="canned-replies">
+              <thead>
+                <tr>
+                  <th scope="col">{t('support.canned.name')}</th><th scope="col">{t('support.canned.text')}</th>
+                  <th scope="col"><span className="visually-hidden">{t('fields.actions')}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.length === 0 ? <EmptyRow colSpan={3}>{t('support.canned.empty')}</EmptyRow> : null}
+                {items.map((reply) => (
+                  <tr key={reply._id}>
+                    <td>{reply.title}</td>
+                    <td className="admin-support__canned-body">{reply.body}</td>
+                    <td className="admin-actions">
+                      <Button size="sm" variant="secondary" onClick={() => setEditing(reply)} aria-label={t('actions.editNamed', { name: reply.title })}>{t('actions.edit')}</Button>
+                      <Button size="sm" variant="ghost" onClick={() => setDeleting(reply)} aria-label={t('actions.deleteNamed', { name: reply.title })}>{t('actions.delete')}</Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
+      <CannedReplyDialog open={editing !== null} reply={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('support.canned.deleteTitle')}
+        description={t('support.canned.deleteText', { name: deleting?.title ?? '' })}
+        confirmLabel={t('actions.delete')}
+        danger
+        busy={remove.isPending}
+        onConfirm={() => { if (deleting) remove.mutate(deleting); }}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+}
+
+function CannedReplyDialog({ open, reply, onClose }: { open: boolean; reply: CannedReply | null; onClose: () => void }) {
+  const { t } = useT('admin');
+  const id = useId();
+  const [title, setTitle] = useState('');
+  const [body, setBody] = useState('');
+  const [touched, setTouched] = useState(false);
+  useEffect(() => { if (open) { setTitle(reply?.title ?? ''); setBody(reply?.body ?? ''); setTouched(false); } }, [open, reply]);
+  const save = useAdminMutation(
+    (values: { title: string; body: string }) => (reply ? updateCannedReply({ id: reply._id, ...values }) : createCannedReply(values)),
+    { successKey: reply ? 'support.canned.saved' : 'support.canned.created', onSuccess: onClose },
+  );
+  const titleBad = touched && !title.trim();
+  const bodyBad = touched && !body.trim();
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (title.trim() && body.trim()) save.mutate({ title: title.trim(), body: body.trim() });
+  };
+  return (
+    <Dialog open={open} onClose={onClose} title={reply ? t('support.canned.edit') : t('support.canned.add')}>
+      <form onSubmit={submit} noValidate>
+        <TextField label={t('support.canned.name')} value={title} maxLength={SUPPORT_LIMITS.cannedTitleMax} onChange={(e) => setTitle(e.target.value)} error={titleBad ? t('required') : undefined} />
+        <div className="field">
+          <label htmlFor={`${id}-body`}>{t('support.canned.text')}</label>
+          <textarea id={`${id}-body`} rows={8} value={body} maxLength={SUPPORT_LIMITS.bodyMax} onChange={(e) => setBody(e.target.value)}
+            aria-invalid={bodyBad ? true : undefined} aria-describedby={bodyBad ? `${id}-body-error` : undefined} />
+          {bodyBad ? <p id={`${id}-body-error`} className="field__error" role="alert">{t('required')}</p> : null}
+        </div>
+        <div className="dialog__footer">
+          <Button variant="secondary" onClick={onClose}>{t('actions.cancel')}</Button>
+          <Button type="submit" busy={save.isPending}>{reply ? t('actions.save') : t('support.canned.add')}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
