@@ -7,6 +7,8 @@ describe('adminNavFor', () => {
     expect(adminNavFor('/customers')?.key).toBe('customers');
     expect(adminNavFor('/customers/5d6c0b8e-0000-4000-8000-000000000000')?.key).toBe('customers');
     expect(adminNavFor('/audit')?.key).toBe('audit');
+    expect(adminNavFor('/support/canned')?.key).toBe('support');
+    expect(adminNavFor('/support/5d6c0b8e-0000-4000-8000-000000000000')?.key).toBe('support');
   });
   it('knows no other path', () => {
     expect(adminNavFor('/nope')).toBeNull();

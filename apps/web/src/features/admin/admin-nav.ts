@@ -4,6 +4,7 @@ export interface AdminNavItem { path: string; key: string }
 export const ADMIN_NAV: readonly AdminNavItem[] = [
   { path: '/', key: 'overview' },
   { path: '/customers', key: 'customers' },
+  { path: '/support', key: 'support' },
   { path: '/inventory', key: 'inventory' },
   { path: '/catalog', key: 'catalog' },
   { path: '/coupons', key: 'coupons' },

@@ -6,6 +6,7 @@ import { useT } from '../../../lib/i18n';
 import { useLanguage } from '../../../lib/language';
 import { ADMIN_NAV, adminNavFor } from '../admin-nav';
 import { AdminLanguageSwitcher } from './admin-language-switcher';
+import { SupportNavBadge } from './support-nav-badge';
 import { AdminRoutes } from './admin-routes';
 
 const SIDEBAR_ID = 'admin-sidebar';
@@ -54,6 +55,7 @@ export function AdminLayout({ operatorName }: { operatorName: string }) {
             <li key={item.key}>
               <Link href={item.path} className="admin-sidebar__link" aria-current={current?.key === item.key ? 'page' : undefined}>
                 {t(`admin:nav.${item.key}`)}
+                {item.key === 'support' ? <SupportNavBadge /> : null}
               </Link>
             </li>
           ))}
