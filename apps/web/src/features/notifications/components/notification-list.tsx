@@ -1,4 +1,5 @@
 import type { Notification } from '@cellport/shared/schemas/notifications';
+import { Link } from 'wouter';
 import { dateTime, relativeTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
@@ -6,7 +7,7 @@ import { readNotification } from '../api/read-notification';
 
 /**
  * The notifications as a list of buttons: an unread one is marked read when clicked (spec §4). Read ones are
- * plain text. Shared by the header bell and the phone panel.
+ * plain text; one with a link (a support reply) is a link to its page. Shared by the header bell and the phone panel.
  */
 export function NotificationList({ items, limit }: { items: readonly Notification[]; limit?: number }) {
   const { t, language } = useT('notifications-ui');
@@ -39,7 +40,10 @@ export function NotificationList({ items, limit }: { items: readonly Notificatio
         );
         return (
           <li key={item._id} className="notification-list__item" data-unread={item.unread}>
-            {item.unread ? (
+            {item.link ? (
+              // A notification about a page (a support reply: /support/<id>) opens it; opening marks it read.
+              <Link href={item.link} className={item.unread ? 'notification-list__button' : 'notification-list__static'} onClick={() => { if (item.unread) open(item); }}>{body}</Link>
+            ) : item.unread ? (
               <button type="button" className="notification-list__button" onClick={() => open(item)} title={t('markRead')}>{body}</button>
             ) : <div className="notification-list__static">{body}</div>}
           </li>
