@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentConfigError, loadAgentConfig } from './config.js';
+import { loadGatewayConfig } from './gateway/gateway-config.js';
 
 const KEY = 'chk_abcdefghijklmnopqrstuvwxyz012345';
 const good = { CELLPORT_SERVER_URL: 'https://proxies.example.com', CELLPORT_HOST_KEY: KEY, AGENT_DATA_DIR: '/var/lib/cellport-agent' };
@@ -64,5 +65,24 @@ describe('agent settings', () => {
     expect([on.AGENT_POLICY_ROUTING, on.AGENT_POLICY_ROUTING_TABLE]).toEqual([true, 101]);
     expect(failure({ ...good, AGENT_POLICY_ROUTING: 'true' })).toMatch(/AGENT_POLICY_ROUTING: routes the modems of a modems file/);
     expect(failure({ ...good, AGENT_MODEMS: '/m.yaml', AGENT_POLICY_ROUTING_TABLE: '254' })).toMatch(/AGENT_POLICY_ROUTING_TABLE: must not be 253, 254 or 255/);
+  });
+
+  it('serves metrics only on a port it is given, on 127.0.0.1 unless told, with a token of 16 characters or more', () => {
+    const off = loadAgentConfig(good);
+    expect([off.AGENT_METRICS_PORT, off.AGENT_METRICS_HOST, off.METRICS_TOKEN]).toEqual([undefined, '127.0.0.1', undefined]);
+    const on = loadAgentConfig({ ...good, AGENT_METRICS_PORT: '9464', AGENT_METRICS_HOST: '10.0.0.5', METRICS_TOKEN: 'a'.repeat(16) });
+    expect([on.AGENT_METRICS_PORT, on.AGENT_METRICS_HOST, on.METRICS_TOKEN]).toEqual([9464, '10.0.0.5', 'a'.repeat(16)]);
+    expect(loadAgentConfig({ ...good, AGENT_METRICS_PORT: '9464', METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(failure({ ...good, AGENT_METRICS_PORT: '70000' })).toContain('AGENT_METRICS_PORT');
+    expect(failure({ ...good, AGENT_METRICS_PORT: 'nine' })).toContain('AGENT_METRICS_PORT');
+    expect(failure({ ...good, METRICS_TOKEN: 'short' })).toMatch(/METRICS_TOKEN: must be at least 16 characters/);
+  });
+
+  it('gives the gateway the same metrics settings on GATEWAY_METRICS_PORT', () => {
+    const gateway = { GATEWAY_ID: '8b0f3c1e-4a5d-4f6e-9b7a-0c1d2e3f4a5b', GATEWAY_TRUST_KEY: 'k'.repeat(43) };
+    const off = loadGatewayConfig(gateway);
+    expect([off.GATEWAY_METRICS_PORT, off.GATEWAY_METRICS_HOST, off.METRICS_TOKEN]).toEqual([undefined, '127.0.0.1', undefined]);
+    expect(loadGatewayConfig({ ...gateway, GATEWAY_METRICS_PORT: '9465', METRICS_TOKEN: 'b'.repeat(20) }).GATEWAY_METRICS_PORT).toBe(9465);
+    expect(() => loadGatewayConfig({ ...gateway, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
   });
 });

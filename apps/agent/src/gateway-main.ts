@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Gateway } from './gateway/gateway.js';
 import { GatewayConfigError, loadGatewayConfig } from './gateway/gateway-config.js';
+import { gatewayMetrics } from './gateway/gateway-metrics.js';
 import { trustKeyFrom } from './gateway/link-ticket.js';
 import { createLogger } from './runtime/log.js';
+import { startMetricsServer } from './runtime/metrics-server.js';
 import { AGENT_VERSION } from './version.js';
 
 // `npm run gateway` on a public machine: relays customers' connections to hosts behind NAT (docs/deploy-gateway.md).
@@ -21,13 +23,20 @@ async function main(): Promise<void> {
     log,
   });
   await gateway.start();
+  // Prometheus metrics only when GATEWAY_METRICS_PORT is set (docs/operations.md, Metrics).
+  const metrics = config.GATEWAY_METRICS_PORT
+    ? await startMetricsServer({
+      host: config.GATEWAY_METRICS_HOST, port: config.GATEWAY_METRICS_PORT, token: config.METRICS_TOKEN, registry: gatewayMetrics(() => gateway.stats()),
+    })
+    : null;
+  if (metrics) log.info({ host: config.GATEWAY_METRICS_HOST, port: metrics.port, token: Boolean(config.METRICS_TOKEN) }, 'metrics listening on /metrics');
   log.info({ id: config.GATEWAY_ID, version: AGENT_VERSION }, 'gateway started');
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
     const force = setTimeout(() => process.exit(1), 10_000).unref();
-    gateway.close().finally(() => { clearTimeout(force); process.exit(0); });
+    Promise.all([gateway.close(), metrics?.close()]).finally(() => { clearTimeout(force); process.exit(0); });
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

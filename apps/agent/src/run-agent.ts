@@ -4,10 +4,12 @@ import type { AgentConfig } from './config.js';
 import { HostModems } from './modems/host-modems.js';
 import { loadModemsFile } from './modems/modems-file.js';
 import { createTargetPolicy } from './proxy/target-policy.js';
+import { AgentMetrics } from './runtime/agent-metrics.js';
 import { LoopbackPool, SimulatedModemDriver } from './runtime/drivers/simulated.js';
 import type { ModemDriver } from './runtime/drivers/modem-driver.js';
 import { HostAgent } from './runtime/host-agent.js';
 import { createLogger } from './runtime/log.js';
+import { startMetricsServer, type MetricsServer } from './runtime/metrics-server.js';
 import { AGENT_VERSION } from './version.js';
 
 /** How often a host's modems are looked at again (ones that did not answer, signal, connection). */
@@ -20,7 +22,7 @@ const MODEMS_WATCH_MS = 30_000;
  * simulated, as the server's state says.
  */
 export async function runAgent(config: AgentConfig, overrides: { hostModems?: Partial<ConstructorParameters<typeof HostModems>[0]> } = {}):
-Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(drainMs?: number): Promise<void> }> {
+Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsServer | null; stop(drainMs?: number): Promise<void> }> {
   const log = createLogger(config.LOG_LEVEL, { component: 'agent' });
   const policy = createTargetPolicy({
     allowLoopback: config.AGENT_ALLOW_LOOPBACK,
@@ -58,6 +60,8 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(drainMs?: num
     if (kind === 'simulated') return simulated;
     throw new Error(`a ${kind} modem needs this host's modems file (AGENT_MODEMS); without one only simulated modems are served`);
   };
+  // Prometheus metrics only when AGENT_METRICS_PORT is set: nothing listens, and nothing is collected, otherwise.
+  const metrics = config.AGENT_METRICS_PORT ? new AgentMetrics() : null;
   agents = config.CELLPORT_HOST_KEY.map((key) => {
     // Each host keeps its own state and traffic, in a folder named after its key (not the key itself).
     const id = createHash('sha256').update(key).digest('hex').slice(0, 12);
@@ -65,8 +69,15 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(drainMs?: num
       serverUrl: config.CELLPORT_SERVER_URL, key, dataDir: join(config.AGENT_DATA_DIR, id), listenHost: config.AGENT_LISTEN_HOST,
       policy, driverFor, log: log.child({ hostKey: id }), agentVersion: AGENT_VERSION, reportSeconds: config.AGENT_TRAFFIC_REPORT_SECONDS,
       ...(hostModems ? { inventory: () => hostModems.inventory() } : {}),
+      name: id,
+      ...(metrics ? { onRotation: (outcome, seconds) => metrics.rotationDone(outcome, seconds) } : {}),
     });
   });
+  for (const a of agents) metrics?.watch(a);
+  const metricsServer = metrics && config.AGENT_METRICS_PORT
+    ? await startMetricsServer({ host: config.AGENT_METRICS_HOST, port: config.AGENT_METRICS_PORT, token: config.METRICS_TOKEN, registry: metrics.registry })
+    : null;
+  if (metricsServer) log.info({ host: config.AGENT_METRICS_HOST, port: metricsServer.port, token: Boolean(config.METRICS_TOKEN) }, 'metrics listening on /metrics');
   await Promise.all(agents.map((a) => a.start()));
   // A modem that answers later (plugged in, rebooted) is served as soon as it does.
   hostModems?.watch(MODEMS_WATCH_MS, () => { for (const a of agents) void a.retryOffline(); });
@@ -74,8 +85,12 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; stop(drainMs?: num
   if (hostModems && config.AGENT_HEALTH_INTERVAL_SECONDS > 0) hostModems.watchHealth();
   log.info({ hosts: agents.length, version: AGENT_VERSION }, 'agent started');
   return {
-    agents, hostModems,
+    agents, hostModems, metrics: metricsServer,
     // drainMs (SIGTERM): the open tunnels get that long to finish (HostAgent.stop); the modems' watchers stop at once.
-    stop: async (drainMs = 0) => { hostModems?.stop(); await Promise.all(agents.map((a) => a.stop(drainMs))); },
+    stop: async (drainMs = 0) => {
+      hostModems?.stop();
+      await Promise.all(agents.map((a) => a.stop(drainMs)));
+      await metricsServer?.close();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { metricsPort, metricsToken } from '../config.js';
 
 /** A gateway setting that is missing or wrong; the message names it, and the gateway stops before serving. */
 export class GatewayConfigError extends Error {}
@@ -22,6 +23,10 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_TLS_CERT: z.string().trim().min(1).optional(),
   GATEWAY_TLS_KEY: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug', 'silent']).default('info'),
+  /** Prometheus /metrics on this port (unset: nothing listens), on GATEWAY_METRICS_HOST, with METRICS_TOKEN. */
+  GATEWAY_METRICS_PORT: metricsPort,
+  GATEWAY_METRICS_HOST: host.default('127.0.0.1'),
+  METRICS_TOKEN: metricsToken,
 }).superRefine((c, ctx) => {
   if (Boolean(c.GATEWAY_TLS_CERT) !== Boolean(c.GATEWAY_TLS_KEY)) {
     ctx.addIssue({ code: 'custom', path: ['GATEWAY_TLS_KEY'], message: 'set both GATEWAY_TLS_CERT and GATEWAY_TLS_KEY, or neither' });

@@ -12,6 +12,7 @@ import type { Gateway } from './gateway.js';
 import {
   GATEWAY_ID, LinkCutter, linkModem, startGateway, testTrust, type ModemPorts, type TestTrust, type TicketInput,
 } from './gateway-test-support.js';
+import { gatewayMetrics } from './gateway-metrics.js';
 import { NOT_CONNECTED } from './refusal.js';
 
 // A gateway, agents' links and test modems, all on loopback: customers connect to the gateway's ports and reach the
@@ -205,6 +206,39 @@ describe('the link', () => {
     await vi.waitFor(() => expect(gateway.linkedHosts()).toContain('host-c'), { timeout: 20_000 });
     const again = await httpConnect(a.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(again.socket)).toBe(EGRESS);
+  });
+
+  it('its metrics count links, customers\' connections and their bytes, and customers refused while a link is down', async () => {
+    const registry = gatewayMetrics(() => gateway.stats(), { processMetrics: false });
+    const value = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    const before = await registry.metrics();
+    const host = await linkedHost('host-metrics');
+    const viaHttp = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(viaHttp.socket)).toBe(EGRESS);
+    const during = await registry.metrics();
+    expect(value(during, 'cellport_gateway_links')).toBeGreaterThanOrEqual(1);
+    expect(value(during, 'cellport_gateway_ports')).toBeGreaterThanOrEqual(2);
+    expect(value(during, 'cellport_gateway_open_connections')).toBeGreaterThanOrEqual(1);
+    expect(value(during, 'cellport_gateway_connections_total') - value(before, 'cellport_gateway_connections_total')).toBe(1);
+    viaHttp.socket.destroy();
+    await once(viaHttp.socket, 'close');
+    const moved = await vi.waitFor(async () => {
+      const text = await registry.metrics();
+      const bytesIn = value(text, 'cellport_gateway_bytes_total{direction="in"}') - value(before, 'cellport_gateway_bytes_total{direction="in"}');
+      expect(bytesIn).toBeGreaterThanOrEqual(viaHttp.socket.bytesRead);
+      return text;
+    }, { timeout: 20_000 });
+    expect(value(moved, 'cellport_gateway_bytes_total{direction="out"}') - value(before, 'cellport_gateway_bytes_total{direction="out"}'))
+      .toBeGreaterThanOrEqual(viaHttp.socket.bytesWritten);
+
+    host.link.stop();
+    await vi.waitFor(() => expect(gateway.linkedHosts()).not.toContain('host-metrics'), { timeout: 20_000 });
+    const http = await rawConnect(host.ports.http);
+    http.write(`CONNECT 127.0.0.1:${targets.tcpPort} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect((await readAll(http)).toString()).toMatch(/^HTTP\/1\.1 502 Bad Gateway/);
+    const after = await registry.metrics();
+    const refused = 'cellport_gateway_refused_connections_total{reason="link_down"}';
+    expect(value(after, refused) - value(before, refused)).toBe(1);
   });
 
   it('with no link: 502 on the HTTP port, SOCKS5 reply 0x04 on the SOCKS port', async () => {

@@ -45,6 +45,19 @@ interface PortListener { server: NetServer; hostId: string; kind: ProxyKind }
 
 const EXPIRY_CHECK_MS = 5_000;
 
+/** What the gateway's metrics read when scraped (gateway-metrics.ts). */
+export interface GatewayStats {
+  links: number;
+  ports: number;
+  openConnections: number;
+  connections: number;
+  /** Customers refused: the host's link down (or lost before the agent answered), or the agent not serving the port. */
+  refused: { link_down: number; not_served: number };
+  /** Bytes to customers and from them, of closed connections and open ones so far. */
+  bytesIn: number;
+  bytesOut: number;
+}
+
 export class Gateway {
   private readonly hosts = new Map<string, HostLinks>();
   private readonly listeners = new Map<number, PortListener>();
@@ -53,6 +66,8 @@ export class Gateway {
   private readonly expiryTimer: NodeJS.Timeout;
   private readonly now: () => number;
   private closed = false;
+  /** Plain running counts for the metrics: added to once per connection, never per chunk. */
+  private readonly counts = { connections: 0, refused: { link_down: 0, not_served: 0 }, bytesIn: 0, bytesOut: 0 };
 
   constructor(private readonly options: GatewayOptions) {
     this.now = options.now ?? Date.now;
@@ -71,6 +86,20 @@ export class Gateway {
   /** Hosts with a link up now. */
   linkedHosts(): string[] {
     return [...this.hosts].filter(([, h]) => h.session && !h.session.closed).map(([id]) => id);
+  }
+
+  /** The gateway's figures now, for the metrics. */
+  stats(): GatewayStats {
+    let bytesIn = this.counts.bytesIn;
+    let bytesOut = this.counts.bytesOut;
+    for (const socket of this.customers) {
+      bytesIn += socket.bytesWritten;
+      bytesOut += socket.bytesRead;
+    }
+    return {
+      links: this.linkedHosts().length, ports: this.listeners.size, openConnections: this.customers.size,
+      connections: this.counts.connections, refused: { ...this.counts.refused }, bytesIn, bytesOut,
+    };
   }
 
   /** The ports listened on for a host. */
@@ -292,10 +321,19 @@ export class Gateway {
 
   private onCustomer(socket: Socket, hostId: string, port: number, kind: ProxyKind): void {
     this.customers.add(socket);
-    socket.on('close', () => this.customers.delete(socket));
+    this.counts.connections++;
+    socket.on('close', () => {
+      this.customers.delete(socket);
+      this.counts.bytesIn += socket.bytesWritten;
+      this.counts.bytesOut += socket.bytesRead;
+    });
     socket.on('error', () => {});
+    const refuse = (reason: keyof GatewayStats['refused'] = 'link_down') => {
+      this.counts.refused[reason]++;
+      refuseCustomer(socket, kind);
+    };
     const session = this.hosts.get(hostId)?.session;
-    if (!session || session.closed || session.destroyed) return refuseCustomer(socket, kind);
+    if (!session || session.closed || session.destroyed) return refuse();
     socket.pause();
     let stream;
     try {
@@ -304,7 +342,7 @@ export class Gateway {
         [GATEWAY_PROTOCOL.portHeader]: String(port), [GATEWAY_PROTOCOL.clientHeader]: socket.remoteAddress ?? '',
       });
     } catch {
-      return refuseCustomer(socket, kind);
+      return refuse();
     }
     stream.on('error', () => {});
     // A UDP ASSOCIATE on this connection will name its stream's id (assigned at once on an open link, or when ready).
@@ -322,12 +360,12 @@ export class Gateway {
       answered = true;
       if (headers[':status'] !== 200) {
         stream.close(constants.NGHTTP2_CANCEL);
-        return refuseCustomer(socket, kind);
+        return refuse('not_served');
       }
       splice(socket, stream as unknown as Socket);
     });
     // The link went away before the agent answered: the same clear refusal as a link that is down.
-    stream.once('close', () => { if (!answered && !socket.destroyed) refuseCustomer(socket, kind); });
+    stream.once('close', () => { if (!answered && !socket.destroyed) refuse(); });
     socket.once('close', () => { if (!stream.destroyed) stream.close(constants.NGHTTP2_CANCEL); });
   }
 }

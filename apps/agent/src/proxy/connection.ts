@@ -1,10 +1,11 @@
 import type { Agent } from 'node:http';
 import type { Socket } from 'node:net';
 import type { PortEntry } from './port-access.js';
+import type { ConnectionKind, ProxyCounters } from './proxy-counters.js';
 import type { ByteCounts, MeteredConnection } from './traffic-meter.js';
 import type { UdpAssociation } from './udp-association.js';
 import type { RelayAddress } from './udp-client-channel.js';
-import type { Logger, ProxyLimits } from './types.js';
+import type { Logger, ProxyLimits, UpstreamFailure } from './types.js';
 
 // What the two protocol front ends (http-proxy.ts, socks5-proxy.ts) share with the modem they serve (modem-proxy.ts):
 // one record per client connection, and the small interface through which a front end asks its modem who a client
@@ -24,6 +25,8 @@ export const SOCKS_CONNECTING = 3;
 export class ClientConnection implements MeteredConnection {
   /** The port this connection is admitted to and counted for (null until admitted). */
   portId: string | null = null;
+  /** Which front end took it (a SOCKS connection holding a UDP association is told by its udp field). */
+  kind: Exclude<ConnectionKind, 'udp'> = 'http';
   meteredRead = 0;
   meteredWritten = 0;
   /** Who the client is: the port its credentials or its whitelisted address name (null until identified). */
@@ -62,16 +65,7 @@ export class ClientConnection implements MeteredConnection {
   }
 }
 
-/** Why no upstream connection was made; each front end maps it to its own answer (HTTP status, SOCKS reply). */
-export type UpstreamFailure =
-  | 'refused' // the target policy says no
-  | 'unresolvable' // the name does not resolve
-  | 'family' // an IPv6 target from an IPv4 egress or the reverse
-  | 'unreachable' // no route
-  | 'connection-refused' // the target answered with RST
-  | 'timeout' // no connection within connectTimeoutMs (or no answer, for plain HTTP)
-  | 'rotating' // the modem was still rotating after rotationWaitMs
-  | 'failed'; // anything else (the egress address not bindable, the proxy closing)
+export type { UpstreamFailure };
 
 export class UpstreamError extends Error {
   constructor(readonly failure: UpstreamFailure, message: string = failure) {
@@ -87,14 +81,17 @@ export interface ProxyCore {
   /** Keep-alive agent for plain HTTP forwarding, bound to the current egress address. */
   readonly forwardAgent: Agent;
   readonly egress: string;
+  /** Running counts of connections and refusals, for the metrics. */
+  readonly counters: ProxyCounters;
   /** Registers a new client socket (counted, closed by close(), metered once admitted). */
-  accept(socket: Socket): ClientConnection;
+  accept(socket: Socket, kind: ClientConnection['kind']): ClientConnection;
   /**
    * Sets conn.entry from credentials (login not null) or else from the client's whitelisted address; with login null
-   * it is the whitelist check (SOCKS offers no-authentication only when it succeeds).
+   * it is the whitelist check (SOCKS offers no-authentication only when it succeeds). A false answer is counted as a
+   * refusal (auth, or whitelist without a login): every caller refuses then.
    */
   identify(conn: ClientConnection, login: string | null, password: string | null): boolean;
-  /** Whether the identified port may carry a connection now; binds the connection to it. */
+  /** Whether the identified port may carry a connection now; binds the connection to it. A refusal is counted. */
   admit(conn: ClientConnection): Admission;
   /** Waits out a rotation, resolves and checks the target; the address to connect to. */
   resolveTarget(conn: ClientConnection, host: string): Promise<string>;

@@ -186,6 +186,7 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
   const conn = connOf(req.socket);
   const target = parseAbsolute(req.url ?? '');
   if (target === null) {
+    conn.core.counters.refuse('bad_request');
     reply(res, 400, MESSAGES[400]!);
     return;
   }
@@ -198,6 +199,7 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
     (address) => forward(conn, req, res, address, target),
     (err: unknown) => {
       const failure = err instanceof UpstreamError ? err.failure : 'failed';
+      if (!res.destroyed) conn.core.counters.upstreamFailed(failure);
       reply(res, FAILURE_STATUS[failure], FAILURE_MESSAGES[failure]);
     },
   );
@@ -221,7 +223,10 @@ function forward(conn: ClientConnection, req: IncomingMessage, res: ServerRespon
   // Until the target starts answering, connectTimeoutMs applies (504); then the idle timeout.
   upstream.setTimeout(core.limits.connectTimeoutMs);
   upstream.on('timeout', () => {
-    if (!res.headersSent) reply(res, 504, FAILURE_MESSAGES.timeout);
+    if (!res.headersSent) {
+      core.counters.upstreamFailed('timeout');
+      reply(res, 504, FAILURE_MESSAGES.timeout);
+    }
     upstream.destroy();
   });
   upstream.on('error', (err: NodeJS.ErrnoException) => {
@@ -231,6 +236,7 @@ function forward(conn: ClientConnection, req: IncomingMessage, res: ServerRespon
     }
     const failure: UpstreamFailure = err.code === 'ECONNREFUSED' ? 'connection-refused'
       : err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH' ? 'unreachable' : 'failed';
+    core.counters.upstreamFailed(failure);
     reply(res, FAILURE_STATUS[failure], FAILURE_MESSAGES[failure]);
   });
   upstream.on('response', (upstreamRes: IncomingMessage) => {
@@ -266,6 +272,7 @@ function onConnect(req: IncomingMessage, socket: Socket, head: Buffer): void {
   }
   const target = splitHostPort(req.url ?? '', 443);
   if (target === null) {
+    core.counters.refuse('bad_request');
     refuseRaw(socket, rawResponse(400, 'CONNECT needs host:port.\n'));
     return;
   }
@@ -273,7 +280,9 @@ function onConnect(req: IncomingMessage, socket: Socket, head: Buffer): void {
     (upstream) => startTunnel(conn, upstream, head),
     (err: unknown) => {
       const failure = err instanceof UpstreamError ? err.failure : 'failed';
-      if (!socket.destroyed) refuseRaw(socket, rawResponse(FAILURE_STATUS[failure], FAILURE_MESSAGES[failure]));
+      if (socket.destroyed) return;
+      core.counters.upstreamFailed(failure);
+      refuseRaw(socket, rawResponse(FAILURE_STATUS[failure], FAILURE_MESSAGES[failure]));
     },
   );
 }
@@ -306,7 +315,7 @@ export function createHttpProxyServer(core: ProxyCore): Server {
     noDelay: true,
   }, onRequest);
   server.timeout = idleTimeoutMs;
-  server.on('connection', (socket: Socket) => core.accept(socket));
+  server.on('connection', (socket: Socket) => core.accept(socket, 'http'));
   server.on('connect', onConnect);
   return server;
 }

@@ -6,7 +6,8 @@ import type { Duplex } from 'node:stream';
 import { ClientConnection, destroySelf, ignore, kConn, UpstreamError } from './connection.js';
 import type { Admission, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import { createHttpProxyServer } from './http-proxy.js';
-import { isPortOpen, PortAccessTable } from './port-access.js';
+import { closedReason, isPortOpen, PortAccessTable } from './port-access.js';
+import { ProxyCounters } from './proxy-counters.js';
 import { bindClient, PortRateLimits } from './port-rate-limit.js';
 import type { PortEntry } from './port-access.js';
 import { createSocksServer } from './socks5-proxy.js';
@@ -48,6 +49,8 @@ export interface ModemProxyOptions {
   now?: () => number;
   /** False for a host behind a gateway: its customers' connections arrive over the link (acceptStream), no listener. */
   listen?: boolean;
+  /** Where connections and refusals are counted (the host agent shares one among its modems); default: its own. */
+  counters?: ProxyCounters;
 }
 
 interface RotationWaiter { timer: NodeJS.Timeout; done: (ok: boolean) => void }
@@ -67,6 +70,7 @@ export class ModemProxy implements ProxyCore {
   readonly imei: string;
   readonly limits: ProxyLimits;
   readonly log: Logger;
+  readonly counters: ProxyCounters;
   private readonly options: ModemProxyOptions;
   private readonly now: () => number;
   private readonly httpServer: Server;
@@ -89,6 +93,7 @@ export class ModemProxy implements ProxyCore {
     this.options = options;
     this.imei = options.imei;
     this.log = options.log;
+    this.counters = options.counters ?? new ProxyCounters();
     this.now = options.now ?? Date.now;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.egressAddress = options.egress;
@@ -260,14 +265,30 @@ export class ModemProxy implements ProxyCore {
 
   // ProxyCore: used by the protocol front ends.
 
-  accept(socket: Socket): ClientConnection {
+  accept(socket: Socket, kind: ClientConnection['kind']): ClientConnection {
     const conn = new ClientConnection(socket, this);
+    conn.kind = kind;
     (socket as TrackedSocket)[kConn] = conn;
     this.conns.add(conn);
+    this.counters.accepted[kind]++;
     socket.on('error', ignore); // resets and timeouts are normal; 'close' does the cleanup
     socket.on('close', onClientClose);
-    if (this.state === 'closed' || this.state === 'draining') socket.destroy();
+    if (this.state === 'closed' || this.state === 'draining') {
+      this.counters.refuse('stopping');
+      socket.destroy();
+    }
     return conn;
+  }
+
+  /**
+   * Open client connections by port id ('' while not yet admitted to one) and kind, added into `into` under the key
+   * `${portId}\n${kind}` (for the metrics, when scraped). A SOCKS connection that holds a UDP association counts as udp.
+   */
+  countOpen(into: Map<string, number>): void {
+    for (const conn of this.conns) {
+      const key = `${conn.portId ?? ''}\n${conn.udp !== null ? 'udp' : conn.kind}`;
+      into.set(key, (into.get(key) ?? 0) + 1);
+    }
   }
 
   /** Called on the client socket's 'close'. */
@@ -287,17 +308,25 @@ export class ModemProxy implements ProxyCore {
     // Wrong or missing credentials from a whitelisted address: the address says who it is.
     entry ??= this.table.forClient(conn.remoteAddress);
     conn.entry = entry ?? null;
+    if (entry === undefined) this.counters.refuse(login !== null ? 'auth' : 'whitelist');
     return entry !== undefined;
   }
 
   admit(conn: ClientConnection): Admission {
     const entry = conn.entry!;
-    if (!isPortOpen(entry, this.now())) return 'inactive';
+    const now = this.now();
+    if (!isPortOpen(entry, now)) {
+      this.counters.refuse(closedReason(entry, now));
+      return 'inactive';
+    }
     const portId = entry.access.id;
     if (conn.portId === portId) return 'ok';
     let set = this.byPort.get(portId);
     if (set === undefined) this.byPort.set(portId, (set = new Set()));
-    if (set.size >= (entry.access.limits?.maxConnections ?? this.limits.maxConnectionsPerPort)) return 'limit';
+    if (set.size >= (entry.access.limits?.maxConnections ?? this.limits.maxConnectionsPerPort)) {
+      this.counters.refuse('connection_limit');
+      return 'limit';
+    }
     const meter = this.options.meter;
     if (conn.portId === null) {
       conn.portId = portId;
@@ -374,6 +403,7 @@ export class ModemProxy implements ProxyCore {
       throw new UpstreamError('failed', 'client gone');
     }
     const socket = conn.socket;
+    this.counters.accepted.udp++;
     conn.udp = new UdpAssociation(channel, this, conn.portId!, this.options.meter, () => socket.destroy(), this.rates.get(conn.portId!));
     return channel.replyAddress;
   }

@@ -26,6 +26,12 @@ export function isPortOpen(entry: PortEntry, now: number): boolean {
   return quota?.state !== 'blocked' || Date.parse(quota.until) <= now;
 }
 
+/** Why a port that isOpen refuses is closed, for the metrics: its state, its expiry, or its quota. */
+export function closedReason(entry: PortEntry, now: number): 'port_inactive' | 'port_expired' | 'quota_blocked' {
+  if (entry.access.state !== 'active') return 'port_inactive';
+  return entry.expiresAtMs <= now ? 'port_expired' : 'quota_blocked';
+}
+
 /** How many client addresses forClient remembers. */
 const CLIENT_CACHE_SIZE = 1024;
 

@@ -105,6 +105,7 @@ function step(conn: ClientConnection, buf: Buffer): number {
         socket.write(CHOSE_NONE);
         conn.stage = SOCKS_REQUEST;
       } else {
+        if (!none) conn.core.counters.refuse('bad_request'); // no method we take (identify counted a whitelist miss)
         refuse(socket, NO_ACCEPTABLE);
         return -1;
       }
@@ -121,6 +122,7 @@ function step(conn: ClientConnection, buf: Buffer): number {
       const login = buf.toString('utf8', 2, 2 + ulen);
       const password = buf.toString('utf8', 3 + ulen, end);
       if (ulen === 0 || plen === 0 || !conn.core.identify(conn, login, password)) {
+        if (ulen === 0 || plen === 0) conn.core.counters.refuse('auth'); // identify counts its own
         refuse(socket, AUTH_FAILED);
         return -1;
       }
@@ -135,6 +137,7 @@ function step(conn: ClientConnection, buf: Buffer): number {
       const atyp = buf[3]!;
       const end = atyp === 1 ? 10 : atyp === 4 ? 22 : atyp === 3 ? 7 + buf[4]! : -1;
       if (end < 0) {
+        conn.core.counters.refuse('bad_request');
         refuse(socket, failureReply(REP_ADDRESS_TYPE_NOT_SUPPORTED));
         return -1;
       }
@@ -148,6 +151,7 @@ function step(conn: ClientConnection, buf: Buffer): number {
         return -1;
       }
       if (cmd !== CMD_CONNECT) {
+        conn.core.counters.refuse('bad_request');
         refuse(socket, failureReply(REP_COMMAND_NOT_SUPPORTED));
         return -1;
       }
@@ -155,6 +159,7 @@ function step(conn: ClientConnection, buf: Buffer): number {
         : atyp === 4 ? ipv6(buf) : buf.toString('utf8', 5, end - 2);
       const port = buf.readUInt16BE(end - 2);
       if (host === '' || port === 0) {
+        conn.core.counters.refuse('bad_request');
         refuse(socket, failureReply(REP_HOST_UNREACHABLE));
         return -1;
       }
@@ -194,7 +199,9 @@ function connect(conn: ClientConnection, host: string, port: number): void {
     (upstream) => startTunnel(conn, upstream),
     (err: unknown) => {
       const failure = err instanceof UpstreamError ? err.failure : 'failed';
-      if (!conn.socket.destroyed) refuse(conn.socket, failureReply(FAILURE_REPLY[failure]));
+      if (conn.socket.destroyed) return;
+      conn.core.counters.upstreamFailed(failure);
+      refuse(conn.socket, failureReply(FAILURE_REPLY[failure]));
     },
   );
 }
@@ -208,7 +215,9 @@ function associate(conn: ClientConnection): void {
   // A relay that cannot be opened, or whose address cannot be put in a reply: general failure (the client's close
   // then closes whatever was opened).
   conn.core.associateUdp(conn).then((relay) => startAssociation(conn, relay)).catch(() => {
-    if (!conn.socket.destroyed) refuse(conn.socket, failureReply(REP_GENERAL_FAILURE));
+    if (conn.socket.destroyed) return;
+    conn.core.counters.upstreamFailed('failed');
+    refuse(conn.socket, failureReply(REP_GENERAL_FAILURE));
   });
 }
 
@@ -256,7 +265,7 @@ function startTunnel(conn: ClientConnection, upstream: Socket): void {
 }
 
 function onConnection(core: ProxyCore, socket: Socket): void {
-  core.accept(socket);
+  core.accept(socket, 'socks5');
   socket.setTimeout(core.limits.handshakeTimeoutMs);
   socket.on('timeout', destroySelf);
   // A client that hangs up mid-handshake is gone (the socket is half-open for the tunnel's sake only).

@@ -31,9 +31,14 @@ export interface MeteredConnection {
 
 interface Bucket { portId: string; intervalStart: number; bytesIn: number; bytesOut: number }
 
+/** Bytes a port moved since the meter started (or since it was last told to forget the port). */
+export interface PortTotals { bytesIn: number; bytesOut: number }
+
 export class TrafficMeter {
   private readonly open = new Set<MeteredConnection>();
   private readonly buckets = new Map<string, Bucket>();
+  /** Running totals per port for the metrics: added to where the buckets are, never per chunk. */
+  private readonly totals = new Map<string, PortTotals>();
   /**
    * Called (synchronously) whenever bytes are counted, so the runtime can write closed connections' bytes to disk
    * at once (drainCounted) and a crash loses only what connections still open moved.
@@ -68,6 +73,34 @@ export class TrafficMeter {
     this.flush(conn);
   }
 
+  /**
+   * Each port's bytes so far, with what its open connections moved since their last flush (read, not flushed: the
+   * samples are not touched), for the metrics when scraped.
+   */
+  totalsNow(): Map<string, PortTotals> {
+    const out = new Map<string, PortTotals>();
+    for (const [portId, t] of this.totals) out.set(portId, { bytesIn: t.bytesIn, bytesOut: t.bytesOut });
+    for (const conn of this.open) {
+      if (conn.portId === null) continue;
+      const counts = conn.counts;
+      const fromClient = Math.max(0, counts.bytesRead - conn.meteredRead);
+      const toClient = Math.max(0, (counts.bytesWritten ?? conn.meteredWritten) - conn.meteredWritten);
+      const t = out.get(conn.portId);
+      if (t) {
+        t.bytesIn += toClient;
+        t.bytesOut += fromClient;
+      } else {
+        out.set(conn.portId, { bytesIn: toClient, bytesOut: fromClient });
+      }
+    }
+    return out;
+  }
+
+  /** Forgets the totals of ports not in `keep` (no longer served here), so they leave the metrics. */
+  retainTotals(keep: ReadonlySet<string>): void {
+    for (const portId of this.totals.keys()) if (!keep.has(portId)) this.totals.delete(portId);
+  }
+
   /** Connections being counted. */
   get size(): number {
     return this.open.size;
@@ -93,6 +126,13 @@ export class TrafficMeter {
   }
 
   private add(portId: string, now: number, bytesIn: number, bytesOut: number): void {
+    const total = this.totals.get(portId);
+    if (total) {
+      total.bytesIn += bytesIn;
+      total.bytesOut += bytesOut;
+    } else {
+      this.totals.set(portId, { bytesIn, bytesOut });
+    }
     const intervalStart = now - (now % TRAFFIC_INTERVAL_MS);
     const key = `${portId}\n${intervalStart}`;
     const bucket = this.buckets.get(key);

@@ -29,3 +29,14 @@ export interface ProxyLimits {
 
 /** One traffic figure: bytes a customer port moved in one aligned interval (HOST_PROTOCOL.trafficIntervalMinutes). */
 export interface TrafficSample { portId: string; intervalStart: number; bytesIn: bigint; bytesOut: bigint }
+
+/** Why no upstream connection was made; each front end maps it to its own answer (HTTP status, SOCKS reply). */
+export type UpstreamFailure =
+  | 'refused' // the target policy says no
+  | 'unresolvable' // the name does not resolve
+  | 'family' // an IPv6 target from an IPv4 egress or the reverse
+  | 'unreachable' // no route
+  | 'connection-refused' // the target answered with RST
+  | 'timeout' // no connection within connectTimeoutMs (or no answer, for plain HTTP)
+  | 'rotating' // the modem was still rotating after rotationWaitMs
+  | 'failed'; // anything else (the egress address not bindable, the proxy closing)

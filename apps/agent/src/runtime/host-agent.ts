@@ -7,7 +7,8 @@ import {
 import { GatewayLink } from '../link/gateway-link.js';
 import type { LinkSocket } from '../link/link-socket.js';
 import { ModemProxy } from '../proxy/modem-proxy.js';
-import { TrafficMeter } from '../proxy/traffic-meter.js';
+import { ProxyCounters } from '../proxy/proxy-counters.js';
+import { TrafficMeter, type PortTotals } from '../proxy/traffic-meter.js';
 import type { Logger } from '../proxy/types.js';
 import type { TargetPolicy } from '../proxy/target-policy.js';
 import type { ModemDriver } from './drivers/modem-driver.js';
@@ -30,7 +31,14 @@ export interface HostAgentOptions {
   ackTimeoutMs?: number;
   /** The host's configured modems as read from the devices (AGENT_MODEMS), sent with every heartbeat. */
   inventory?(): Heartbeat['inventory'];
+  /** The host's label in the metrics (runAgent: the id of its data folder, never the key). */
+  name?: string;
+  /** Told of each rotation (the metrics' histogram and outcomes). */
+  onRotation?(outcome: RotationOutcome, seconds: number | null): void;
 }
+
+/** How a rotate command ended: done, failed, the same IP each time (ip_collision), or not tried (refused). */
+export type RotationOutcome = 'ok' | 'failed' | 'ip_collision' | 'refused';
 
 /** One modem as served: its proxy (null while its ports cannot be opened) and what the agent knows of it. */
 interface ServedModem {
@@ -54,6 +62,10 @@ export class HostAgent {
   private readonly store: StateStore;
   private readonly journal: TrafficJournal;
   private readonly meter = new TrafficMeter();
+  /** Connections and refusals of every modem's proxy, for the metrics. */
+  readonly counters = new ProxyCounters();
+  /** When the server last sent a desired state (Date.now()); null until it has in this process. */
+  private stateReceivedAt: number | null = null;
   private readonly modems = new Map<string, ServedModem>();
   private state: DesiredState | null = null;
   private socket: Socket | null = null;
@@ -96,6 +108,7 @@ export class HostAgent {
     socket.on('state', (raw: unknown) => {
       const parsed = desiredStateSchema.safeParse(raw);
       if (!parsed.success) return this.options.log.error({ issues: parsed.error.issues.slice(0, 3) }, 'the server sent a state this agent cannot read');
+      this.stateReceivedAt = Date.now();
       void this.apply(parsed.data, true);
     });
     socket.on('rotate', (raw: unknown, ack: (reply: RotateReply) => void) => {
@@ -155,6 +168,28 @@ export class HostAgent {
     }
   }
 
+  // Read by the metrics when scraped (runtime/agent-metrics.ts).
+
+  get name(): string { return this.options.name ?? 'host'; }
+
+  get serverConnected(): boolean { return this.socket?.connected ?? false; }
+
+  /** The desired state served (from the server or, until it answers, from disk) and when the server last sent one. */
+  get desiredState(): { version: string; receivedAt: number | null } | null {
+    return this.state ? { version: this.state.version, receivedAt: this.stateReceivedAt } : null;
+  }
+
+  /** Whether the link to the host's gateway is up; null when the state names no gateway. */
+  get gatewayLinkUp(): boolean | null { return this.link ? this.link.state.state === 'up' : null; }
+
+  /** Open client connections by port and kind (ModemProxy.countOpen), added into `into`. */
+  countOpen(into: Map<string, number>): void {
+    for (const m of this.modems.values()) m.proxy?.countOpen(into);
+  }
+
+  /** Bytes per port since start, with what open connections moved so far. */
+  trafficTotals(): Map<string, PortTotals> { return this.meter.totalsNow(); }
+
   /** Sends a heartbeat now (a modem's health changed), besides the one every HOST_PROTOCOL.heartbeatSeconds. */
   heartbeatNow(): void { this.sendHeartbeat(); }
 
@@ -172,6 +207,7 @@ export class HostAgent {
         }
       }
       for (const desired of state.modems) await this.applyModem(desired);
+      this.meter.retainTotals(new Set(state.modems.flatMap((m) => m.ports.map((p) => p.id))));
       this.applyGateway(state);
       this.options.log.info({ version: state.version, modems: state.modems.length, ports: state.modems.reduce((n, m) => n + m.ports.length, 0) },
         'serving the desired state');
@@ -210,6 +246,7 @@ export class HostAgent {
         meter: this.meter,
         log: this.options.log,
         listen: listening,
+        counters: this.counters,
       });
       await proxy.start();
       proxy.setPorts(desired.ports);
@@ -274,6 +311,17 @@ export class HostAgent {
   }
 
   private async rotate(commandId: string, imei: string): Promise<RotateReply> {
+    let started: number | null = null;
+    const reply = await this.runRotation(commandId, imei, () => { started = performance.now(); });
+    const seconds = started === null ? null : (performance.now() - started) / 1000;
+    const outcome: RotationOutcome = reply.ok ? 'ok' : 'code' in reply && reply.code === 'ip_collision' ? 'ip_collision'
+      : seconds === null ? 'refused' : 'failed';
+    this.options.onRotation?.(outcome, seconds);
+    return reply;
+  }
+
+  /** The rotation itself; `driving` is called when the driver starts it (not for one refused: offline, busy). */
+  private async runRotation(commandId: string, imei: string, driving: () => void): Promise<RotateReply> {
     await this.applying;
     const served = this.modems.get(imei);
     if (!served?.proxy) return { ok: false, error: served ? `modem is offline: ${served.problem ?? 'not serving'}` : 'this host has no such modem' };
@@ -283,6 +331,7 @@ export class HostAgent {
     served.rotating = true;
     // New connections wait for the new IP; the ones on the old IP are closed once it changes.
     proxy.beginRotation();
+    driving();
     try {
       const { extIp } = await driver.rotate({ imei, extIp: served.extIp }, (status) => {
         this.socket?.emit('rotation-status', { commandId, imei, status });

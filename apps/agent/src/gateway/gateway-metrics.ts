@@ -1,0 +1,47 @@
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { GatewayStats } from './gateway.js';
+
+/**
+ * The gateway's Prometheus metrics (issue 17), read from its own counts when scraped (Gateway.stats): links, ports,
+ * customers' connections (each one stream over a link), refusals, bytes. Process metrics are prom-client's defaults.
+ */
+export function gatewayMetrics(stats: () => GatewayStats, options: { processMetrics?: boolean } = {}): Registry {
+  const registry = new Registry();
+  const registers = [registry];
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const read = stats;
+  const gauge = (name: string, help: string, pick: (s: GatewayStats) => number) => new Gauge({
+    name, help, registers, collect() { this.set(pick(read())); },
+  });
+  gauge('cellport_gateway_links', 'Hosts whose link to this gateway is up', (s) => s.links);
+  gauge('cellport_gateway_ports', 'Customer ports this gateway listens on for its hosts', (s) => s.ports);
+  gauge('cellport_gateway_open_connections', 'Customers\' connections open (each carried as one stream over its host\'s link)', (s) => s.openConnections);
+  new Counter({
+    name: 'cellport_gateway_connections_total', help: 'Customers\' connections accepted', registers,
+    collect() { this.reset(); this.inc(read().connections); },
+  });
+  new Counter({
+    name: 'cellport_gateway_refused_connections_total', help: 'Customers refused: link_down (the host has no link), not_served (the agent does not serve the port)',
+    labelNames: ['reason'], registers,
+    collect() {
+      this.reset();
+      const refused = read().refused;
+      for (const reason of ['link_down', 'not_served'] as const) this.inc({ reason }, refused[reason]);
+    },
+  });
+  // A socket's bytesWritten includes what is still queued, dropped if it closes first: the figure never goes down.
+  const shown = { in: 0, out: 0 };
+  new Counter({
+    name: 'cellport_gateway_bytes_total', help: 'Bytes relayed: direction "in" to customers, "out" from customers',
+    labelNames: ['direction'], registers,
+    collect() {
+      const s = read();
+      shown.in = Math.max(shown.in, s.bytesIn);
+      shown.out = Math.max(shown.out, s.bytesOut);
+      this.reset();
+      this.inc({ direction: 'in' }, shown.in);
+      this.inc({ direction: 'out' }, shown.out);
+    },
+  });
+  return registry;
+}

@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { seedCatalog } from '../src/db/seed/catalog.js';
+import { issueHostKey } from '../src/modules/traffic/host-keys.js';
+import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
+import { buildTestApp, type TestApp } from './helpers.js';
+
+// Issue 17, item 2, "a test scrapes both processes": the server's /metrics and a stand-alone agent process's, started
+// with AGENT_METRICS_PORT. The agent's ports listen on 127.0.0.19 (agent-process.test.ts's agent is on 127.0.0.1, the
+// gateway test's on 127.0.0.7), so the two can run at once on the same seeded port numbers.
+
+const root = new URL('../../../', import.meta.url).pathname;
+const HOST = '127.0.0.19';
+const TOKEN = 'metrics-process-token-0123456789';
+
+let t: TestApp;
+let serverUrl = '';
+let agent: ChildProcess | null = null;
+let agentDir = '';
+let agentMetrics = '';
+let site: Server;
+let sitePort = 0;
+interface Proxy { httpPort: number; login: string; password: string; portId: string }
+let proxy: Proxy;
+
+/** Waits (vi.waitFor, every 100 ms) until the probe gives a value. */
+const until = <T>(probe: () => Promise<T | undefined>, what: string, timeout = 60_000) =>
+  vi.waitFor(async () => {
+    const value = await probe();
+    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+    return value;
+  }, { timeout, interval: 100 });
+
+async function scrape(url: string, token?: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.status, text: await res.text() };
+}
+
+/** One sample's value in Prometheus text, or undefined; every label given must match. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
+  }
+  return undefined;
+}
+
+/** One plain-forwarded GET through the port on a raw socket: the bytes each way are known exactly. */
+async function throughProxy(): Promise<{ status: number; sent: number; received: number }> {
+  const socket = connect(proxy.httpPort, HOST);
+  socket.on('error', () => {});
+  await once(socket, 'connect');
+  const auth = Buffer.from(`${proxy.login}:${proxy.password}`).toString('base64');
+  socket.write(`GET http://${HOST}:${sitePort}/ HTTP/1.1\r\nHost: ${HOST}:${sitePort}\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`);
+  let head = '';
+  socket.on('data', (c: Buffer) => { if (head.length < 64) head += c.toString('latin1'); });
+  await once(socket, 'close');
+  return { status: Number(head.slice(9, 12)), sent: socket.bytesWritten, received: socket.bytesRead };
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer().listen(0, HOST);
+  await once(s, 'listening');
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('/metrics of the server and of a stand-alone agent process', () => {
+  beforeAll(async () => {
+    site = createServer((_req, res) => res.end('hello through the agent'));
+    site.listen(0, HOST);
+    await once(site, 'listening');
+    sitePort = (site.address() as AddressInfo).port;
+
+    t = await buildTestApp({ METRICS_TOKEN: TOKEN, MODEM_SIM_DELAY_MS: '30' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    serverUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    await seedCatalog(t.ctx);
+    const customer = await createCustomer(t, 1000);
+    const us = await t.ctx.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
+    const tariff = await t.ctx.db.selectFrom('tariffs').select('id').where('country_id', '=', us.id).where('is_shared', '=', false)
+      .where('period', '=', 'month').executeTakeFirstOrThrow();
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, {
+      tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) });
+    expect(bought.statusCode).toBe(200);
+    const [p] = (bought.json() as { data: { modems: Array<{ _id: string; IMEI: string; http_port: number; login: string; password: string }> } }).data.modems;
+    proxy = { httpPort: p!.http_port, login: p!.login, password: p!.password, portId: p!._id };
+    const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', p!.IMEI).executeTakeFirstOrThrow();
+    const hostKey = await issueHostKey(t.ctx.db, modem.host_id);
+
+    agentDir = await mkdtemp(join(tmpdir(), 'cellport-agent-metrics-'));
+    const metricsPort = await freePort();
+    agentMetrics = `http://${HOST}:${metricsPort}`;
+    agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH, CELLPORT_SERVER_URL: serverUrl, CELLPORT_HOST_KEY: hostKey, AGENT_DATA_DIR: agentDir,
+        AGENT_LISTEN_HOST: HOST, AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
+        AGENT_METRICS_PORT: String(metricsPort), AGENT_METRICS_HOST: HOST, METRICS_TOKEN: TOKEN,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    await until(async () => ((await throughProxy().catch(() => null))?.status === 200 ? true : undefined), 'the agent to serve the port');
+  }, 120_000);
+
+  afterAll(async () => {
+    agent?.kill('SIGKILL');
+    await t?.close();
+    site?.close();
+    if (agentDir) await rm(agentDir, { recursive: true, force: true });
+  });
+
+  it('both answer 401 without the token and their series with it; a request through the agent moves its counters', async () => {
+    expect((await scrape(serverUrl)).status).toBe(401);
+    expect((await scrape(agentMetrics)).status).toBe(401);
+    expect((await scrape(agentMetrics, `${TOKEN}x`)).status).toBe(401);
+
+    // The server sees the agent's connection; its modems by health and ports by state are there.
+    const server = await until(async () => {
+      const { status, text } = await scrape(serverUrl, TOKEN);
+      return status === 200 && sample(text, 'cellport_realtime_connections', { server: 'agents' }) === 1 ? text : undefined;
+    }, 'the server to count the agent');
+    expect(sample(server, 'cellport_ports', { state: 'active' })).toBeGreaterThanOrEqual(1);
+    expect(server).toContain('cellport_modems{');
+
+    const before = await scrape(agentMetrics, TOKEN);
+    expect(before.status).toBe(200);
+    expect(sample(before.text, 'cellport_agent_server_connected')).toBe(1);
+    expect(sample(before.text, 'cellport_agent_modems', { state: 'online' })).toBeGreaterThanOrEqual(1);
+    expect(sample(before.text, 'cellport_agent_desired_state_info')).toBe(1);
+    const http = sample(before.text, 'cellport_agent_connections_total', { kind: 'http' })!;
+    const bytesIn = sample(before.text, 'cellport_agent_bytes_total', { port_id: proxy.portId, direction: 'in' })!;
+    const bytesOut = sample(before.text, 'cellport_agent_bytes_total', { port_id: proxy.portId, direction: 'out' })!;
+    expect(bytesIn).toBeGreaterThan(0); // the request that found the port serving
+
+    const done = await throughProxy();
+    expect(done.status).toBe(200);
+    const after = await until(async () => {
+      const { text } = await scrape(agentMetrics, TOKEN);
+      return sample(text, 'cellport_agent_bytes_total', { port_id: proxy.portId, direction: 'in' }) === bytesIn + done.received ? text : undefined;
+    }, 'the bytes to be counted');
+    expect(sample(after, 'cellport_agent_bytes_total', { port_id: proxy.portId, direction: 'out' })).toBe(bytesOut + done.sent);
+    expect(sample(after, 'cellport_agent_connections_total', { kind: 'http' })).toBe(http + 1);
+    expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+  }, 120_000);
+});
