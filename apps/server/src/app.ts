@@ -43,6 +43,7 @@ import { registerReplacement } from './modules/replacement/replacement.routes.js
 import { registerLegal } from './modules/legal/legal.routes.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
 import { registerMetrics } from './modules/metrics/metrics.routes.js';
+import { registerSupport } from './modules/support/support.routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -138,6 +139,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerTraffic(app, ctx, services);
   registerDashboard(app, ctx, services);
   registerMcp(app, ctx, services);
+  await registerSupport(app, services);
   registerLegal(app, ctx, services);
   registerAuth(app, ctx, services);
   registerDev(app, ctx);

@@ -76,6 +76,8 @@ import { TelegramService } from './modules/telegram/telegram.service.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ReplacementService } from './modules/replacement/replacement.service.js';
+import { SupportRepository } from './modules/support/support.repository.js';
+import { SupportService } from './modules/support/support.service.js';
 import { CountedPortsListCache } from './modules/metrics/counted-ports-list-cache.js';
 import { ScrapeCounts } from './modules/metrics/scrape-counts.js';
 import { ServerMetrics } from './modules/metrics/server-metrics.js';
@@ -197,6 +199,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
     db, jobs, purchases: purchasesRepository, notifications, audit, settings: operatorSettings,
     defaultAfterMinutes: config.REPLACEMENT_AFTER_MINUTES,
   });
+  // Support tickets: customers' side and the console's (audited), notifying through the notifications.
+  const support = new SupportService({ db, repo: new SupportRepository(db), notifications, audit, bus, jobs });
 
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
@@ -208,7 +212,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     telegram, telegramBot, telegramNotifications,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation,
-    audit, admin, legal, replacement,
+    audit, admin, legal, replacement, support,
   };
   return { ctx, services };
 }

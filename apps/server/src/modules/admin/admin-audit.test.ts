@@ -4,7 +4,10 @@ import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixture
 import { registeredRoutes } from './admin-routes.test-helpers.js';
 import { call, signedIn, type Signed } from './admin.test-helpers.js';
 
-interface WriteCall { method: string; route: string; url: () => string; body?: () => unknown; headers?: Record<string, string>; action: string }
+interface WriteCall { method: string; route: string; url: () => string; body?: () => unknown; headers?: Record<string, string>; action: string; status?: number }
+
+/** A 1×1 PNG, for the console's screenshot upload. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a40000000049454e44ae426082', 'hex');
 
 describe('admin audit log', () => {
   let t: TestApp;
@@ -27,6 +30,7 @@ describe('admin audit log', () => {
         tariff_id: null, country_id: null, carrier_id: null, region_id: null, isShared: null, rotationInterval: null, modemCount: null, basket: null, coupon: null,
       }), amount: 10_000_000n, provider_amount: 1000n, description: 'Top-up',
     }).returning('id').executeTakeFirstOrThrow();
+    const ticket = (await t.app.inject({ method: 'POST', url: '/api/v1/support/tickets', ...json(customer.cookie, { subject: 'Audit', body: 'A question' }) })).json().ticket;
     const ids: Record<string, string> = {};
     const keep = (key: string, value: string) => { ids[key] = value; };
 
@@ -77,6 +81,12 @@ describe('admin audit log', () => {
       { method: 'POST', route: '/legal/:kind/:language', url: () => '/api/v1/admin/legal/terms/en', body: () => ({ body: '# Terms\n\nVersion two.' }), action: 'legal.publish' },
       { method: 'PATCH', route: '/telegram', url: () => '/api/v1/admin/telegram', body: () => ({ mode: 'polling' }), action: 'settings.telegram' },
       { method: 'PATCH', route: '/settings', url: () => '/api/v1/admin/settings', body: () => ({ documentationUrl: 'https://docs.example.com/cellport' }), action: 'settings.update' },
+      { method: 'POST', route: '/support/attachments', url: () => '/api/v1/admin/support/attachments?name=a.png', headers: { 'content-type': 'image/png' }, body: () => PNG, action: 'support-attachment.create', status: 201 },
+      { method: 'POST', route: '/support/tickets/:id/messages', url: () => `/api/v1/admin/support/tickets/${ticket._id}/messages`, body: () => ({ body: 'An answer' }), action: 'support-ticket.reply', status: 201 },
+      { method: 'PATCH', route: '/support/tickets/:id', url: () => `/api/v1/admin/support/tickets/${ticket._id}`, body: () => ({ assigneeId: admin.id, state: 'closed' }), action: 'support-ticket.update' },
+      { method: 'POST', route: '/support/canned-replies', url: () => '/api/v1/admin/support/canned-replies', body: () => ({ title: 'Hello', body: 'Hello, how can we help?' }), action: 'support-canned-reply.create', status: 201 },
+      { method: 'PATCH', route: '/support/canned-replies/:id', url: () => `/api/v1/admin/support/canned-replies/${ids.canned}`, body: () => ({ title: 'Greeting' }), action: 'support-canned-reply.update' },
+      { method: 'DELETE', route: '/support/canned-replies/:id', url: () => `/api/v1/admin/support/canned-replies/${ids.canned}`, action: 'support-canned-reply.delete' },
     ];
 
     // A new write endpoint without a call here fails this test: it would otherwise escape the audit check.
@@ -108,7 +118,8 @@ describe('admin audit log', () => {
       }
       const before = await t.ctx.db.selectFrom('audit_log').select('id').orderBy('id', 'desc').limit(1).executeTakeFirst();
       const res = await call(t, admin.cookie, c.method, c.url(), c.body?.(), c.headers);
-      expect({ call: c.action, status: res.statusCode, body: res.statusCode === 200 ? null : res.body }).toEqual({ call: c.action, status: 200, body: null });
+      const status = c.status ?? 200;
+      expect({ call: c.action, status: res.statusCode, body: res.statusCode === status ? null : res.body }).toEqual({ call: c.action, status, body: null });
       const body = res.json();
       if (c.action === 'admin.create') keep('admin', body.admin.id);
       if (c.action === 'host.create') keep('host', body.host.id);
@@ -119,6 +130,7 @@ describe('admin audit log', () => {
       if (c.action === 'region.create') keep('region', body.region.id);
       if (c.action === 'tariff.create') keep('tariff', body.tariff.id);
       if (c.action === 'coupon.create') keep('coupon', body.coupon.id);
+      if (c.action === 'support-canned-reply.create') keep('canned', body.item._id);
       const rows = await t.ctx.db.selectFrom('audit_log').selectAll().where('id', '>', before?.id ?? '0').execute();
       expect({ call: c.action, actions: rows.map((r) => r.action) }).toEqual({ call: c.action, actions: [c.action] });
       const [row] = rows;

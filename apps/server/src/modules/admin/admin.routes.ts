@@ -14,6 +14,7 @@ import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.rou
 import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
 import { registerLegalAdminRoutes } from './admin-legal/legal-admin.routes.js';
+import { registerSupportAdminRoutes } from './admin-support/support-admin.routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -39,5 +40,6 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerAuditRoutes(admin, audit);
     registerTelegramAdminRoutes(admin, ctx, audit, services.telegramBot, services.webhookSecretBox);
     registerLegalAdminRoutes(admin, services.legal);
+    await registerSupportAdminRoutes(admin, services.support);
   }, { prefix: ADMIN_PREFIX });
 }

@@ -65,6 +65,7 @@ export function startRealtime(server: HttpServer, ctx: AppContext, ledger: Ledge
     toUser(e.userId, 'pending_payment', { action: e.action, payment: e.payment })));
   off.push(ctx.bus.on('pending-crypto-payment', (e: { userId: string; action: string; payment: unknown }) =>
     toUser(e.userId, 'pending_crypto_payment', { action: e.action, payment: e.payment })));
+  off.push(ctx.bus.on('support:ticket', (e: { userId: string; event: unknown }) => toUser(e.userId, 'support_ticket', e.event)));
   off.push(ctx.bus.on('tariff', (e: { action: string; tariff: unknown }) => { io.emit('tariff', { action: e.action, tariff: e.tariff }); }));
 
   // Balance: publishers send {userId} (and may send the account object); only an instance holding the
