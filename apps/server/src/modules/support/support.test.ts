@@ -267,6 +267,19 @@ describe('support tickets', () => {
     expect(await exists(kept)).toBe(true);
   }, 60_000);
 
+  it('a reply too long for one NOTIFY still reaches the open dashboard, as the ticket without its message', async () => {
+    const opened = (await post(customer.cookie, '/api/v1/support/tickets', { subject: 'Long answer', body: 'Tell me everything' })).json().ticket;
+    const socket = await customerSocket(customer);
+    const event = nextEvent(socket);
+    const long = 'я'.repeat(5000); // 10,000 bytes of UTF-8: over PostgreSQL's 8000-byte NOTIFY payload
+    const replied = await call(t, olga.cookie, 'POST', `/api/v1/admin/support/tickets/${opened._id}/messages`, { body: long });
+    expect(replied.statusCode, replied.body).toBe(201);
+    const heard = await event;
+    expect(heard.ticket).toMatchObject({ _id: opened._id, state: 'waiting', unread: true });
+    expect(heard.message).toBeUndefined();
+    expect((await get(customer.cookie, `/api/v1/support/tickets/${opened._id}`)).json().ticket.messages[1].body).toBe(long);
+  }, 60_000);
+
   it('reaches Telegram when linked: a customer\'s chat gets replies, an operator\'s chat the support alerts', async () => {
     await t.ctx.db.insertInto('telegram_links').values([
       { user_id: other.id, chat_id: `chat-${other.id}`, chat_name: 'other', kinds: JSON.stringify(['support_reply']) },
