@@ -9,7 +9,7 @@ import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { phoneViewport, shot, useBrowser, visitCheck } from './support/browser.js';
 import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
-import { exact, t } from './support/locales.js';
+import { exact, t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 
 const server = useServer({ name: 'support' });
@@ -293,4 +293,96 @@ describe('support tickets', () => {
     await visitCheck(page, 'support-list-phone');
     await shot(page, 'support-list-phone-final');
   });
+
+  test('pasted screenshots and refused files; the conversation in ru and cn, on the console too, on a phone', async () => {
+    const { page, context } = browser;
+    await signIn(page, server.url, 'en', demo);
+    await expectDashboard(page, server.url, 'en', 'Demo Customer');
+    const { ticket } = await call<{ ticket: { _id: string; number: number } }>(context.request, 'POST', '/support/tickets', {
+      subject: 'Invoice for October', body: 'Please send the October invoice with our company name on it.',
+    });
+
+    // A screenshot pasted into the message box is attached and uploaded; a file over 5 MB is refused before upload.
+    await page.goto(`${server.url}/en/support/${ticket._id}`);
+    const box = page.getByLabel(s('reply.message'));
+    await box.fill('Here is what the invoice page shows.');
+    await box.evaluate((element, bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], 'image.png', { type: 'image/png' }));
+      element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, [...png(200, 120)]);
+    const pasted = page.getByTestId('attachment-item');
+    await pasted.getByText(/^screenshot-[\d-]+\.png$/).waitFor();
+    await pasted.getByText(s('attach.uploaded')).waitFor();
+    expect(await box.inputValue()).toBe('Here is what the invoice page shows.');
+    const big = Buffer.concat([png(10, 10), Buffer.alloc(5 * 1024 * 1024)]);
+    await page.getByTestId('attachment-input').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big });
+    await page.getByText(s('attach.refused.size', { name: 'huge.png', max: 5 })).waitFor();
+    expect(await pasted.count()).toBe(1);
+    await visitCheck(page, 'support-reply-pasted-and-refused');
+    await button(page, s('reply.send')).click();
+    await expect.poll(() => messages(page).count()).toBe(2);
+    await thread(page).getByRole('button', { name: /screenshot-[\d-]+\.png/ }).waitFor();
+
+    // An operator answers through the console's API, so each language has a two-sided conversation to show.
+    const ops = await operatorContext(browser.browser);
+    try {
+      const op = ops.page;
+      await signIn(op, server.url, 'en', operator, { redirect: '/en/admin/support' });
+      await op.waitForURL(`${server.url}/en/admin/support`);
+      const answered = await ops.context.request.post(`${server.url}/api/v1/admin/support/tickets/${ticket._id}/messages`, {
+        data: { body: 'Sent to your e-mail a minute ago.' }, headers: { origin: server.url },
+      });
+      expect(answered.status(), await answered.text()).toBe(201);
+
+      const rawKey = /\b(?:support|admin|common):[\w.]+|\b(?:form|attach|thread|ticket|state|reply|list|canned|assigneeFilter)\.[a-z]\w*(?:\.\w+)*/;
+      const noRawKeys = async (p: Page, where: string) => {
+        const text = await p.locator('body').innerText();
+        expect(text.match(rawKey)?.[0] ?? null, `a raw key on ${where}`).toBeNull();
+      };
+      for (const lng of ['ru', 'cn'] as Language[]) {
+        for (const phone of [false, true]) {
+          const suffix = `${lng}${phone ? '-phone' : ''}`;
+          await page.setViewportSize(phone ? phoneViewport : { width: 1280, height: 800 });
+          await op.setViewportSize(phone ? phoneViewport : { width: 1280, height: 800 });
+
+          await page.goto(`${server.url}/${lng}/support`);
+          await heading(page, t(lng, 'support:title')).waitFor();
+          await page.getByTestId('support-ticket-row').first().waitFor();
+          await noRawKeys(page, `${lng}/support`);
+          await visitCheck(page, `support-list-${suffix}`);
+          await button(page, t(lng, 'support:newRequest')).click();
+          await page.getByRole('heading', { name: exact(t(lng, 'support:form.title')) }).waitFor();
+          await noRawKeys(page, `${lng}/support new request`);
+          await visitCheck(page, `support-new-request-${suffix}`);
+
+          await page.goto(`${server.url}/${lng}/support/${ticket._id}`);
+          await thread(page).getByText('Sent to your e-mail a minute ago.').waitFor();
+          await page.getByTestId('ticket-state').getByText(t(lng, 'support:state.customer.waiting'), { exact: true }).waitFor();
+          await noRawKeys(page, `${lng}/support/:id`);
+          await visitCheck(page, `support-ticket-${suffix}`);
+
+          await op.goto(`${server.url}/${lng}/admin/support`);
+          await heading(op, t(lng, 'admin:nav.support')).waitFor();
+          await op.getByRole('tab', { name: new RegExp(`^${t(lng, 'support:state.operator.waiting')}`) }).click();
+          await op.getByTestId('support-inbox').getByText('Invoice for October').waitFor();
+          await noRawKeys(op, `${lng}/admin/support`);
+          await visitCheck(op, `admin-support-inbox-${suffix}`);
+          await op.goto(`${server.url}/${lng}/admin/support/${ticket._id}`);
+          await thread(op).getByText('Sent to your e-mail a minute ago.').waitFor();
+          await noRawKeys(op, `${lng}/admin/support/:id`);
+          await visitCheck(op, `admin-support-ticket-${suffix}`);
+          await op.goto(`${server.url}/${lng}/admin/support/canned`);
+          await heading(op, t(lng, 'admin:support.canned.title')).waitFor();
+          await op.getByTestId('canned-replies').waitFor();
+          await noRawKeys(op, `${lng}/admin/support/canned`);
+          await visitCheck(op, `admin-support-canned-${suffix}`);
+        }
+      }
+      expect(ops.errors).toEqual([]);
+    } finally {
+      await ops.context.close();
+    }
+  }, 180_000);
 });
+

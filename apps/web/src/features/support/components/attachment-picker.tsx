@@ -41,13 +41,15 @@ export function AttachmentPicker({ state, disabled }: { state: AttachmentsState;
         </p>
       </div>
       {state.refused.length ? (
-        <ul className="sp-attach__refused" role="alert">
-          {state.refused.map((file, index) => (
-            <li key={`${file.name}-${index}`}>
-              {t(`attach.refused.${file.problem}`, { name: file.name, max: ATTACHMENT_MAX_MB, limit: SUPPORT_LIMITS.attachmentsPerMessage })}
-            </li>
-          ))}
-        </ul>
+        <div className="sp-attach__refused" role="alert">
+          <ul>
+            {state.refused.map((file, index) => (
+              <li key={`${file.name}-${index}`}>
+                {t(`attach.refused.${file.problem}`, { name: file.name, max: ATTACHMENT_MAX_MB, limit: SUPPORT_LIMITS.attachmentsPerMessage })}
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       {state.items.length ? (
         <ul className="sp-attach__list" aria-label={t('attach.listLabel')}>
