@@ -98,7 +98,7 @@ test('the key detector finds the keys a page could show and leaves ordinary word
 // ---- the customer's pages -----------------------------------------------------------------------------------------
 
 const customerPages = ['/dashboard', '/proxies', '/add-proxy', '/billing-renewals', '/account', '/traffic', '/documentation',
-  '/pending-payments', '/invoices', '/purchases'];
+  '/pending-payments', '/invoices', '/purchases', '/support'];
 
 async function post(page: Page, path: string, data: unknown) {
   const response = await page.context().request.post(`${server.url}/api/v1${path}`, { data, headers: { origin: server.url } });
@@ -160,6 +160,8 @@ describe('customer pages', () => {
 const consolePages: Array<{ path: string; title: string }> = [
   { path: '', title: 'nav.overview' },
   { path: '/customers', title: 'nav.customers' },
+  { path: '/support', title: 'nav.support' },
+  { path: '/support/canned', title: 'support.canned.title' },
   { path: '/inventory/modems', title: 'nav.inventory' },
   { path: '/inventory/hosts', title: 'nav.inventory' },
   { path: '/inventory/stock', title: 'nav.inventory' },

@@ -1,5 +1,5 @@
-import { TICKET_STATES, type AdminTicketDetail, type TicketState } from '@cellport/shared/schemas/support';
-import { useId, useState } from 'react';
+import { TICKET_STATES, type AdminTicketDetail, type CannedReply, type TicketState } from '@cellport/shared/schemas/support';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { dateTime } from '../../../lib/dates';
@@ -31,9 +31,14 @@ function TicketView({ ticket }: { ticket: AdminTicketDetail }) {
   const operators = useSupportOperators();
   const canned = useCannedReplies();
   const [nextState, setNextState] = useState<TicketState>('waiting');
-  const update = useAdminMutation(updateTicket, {
-    successKey: (_r, vars) => (vars.assigneeId !== undefined ? 'support.assigned' : 'support.stateChanged'),
-  });
+  // State and assignee are chosen, then saved: a <select> changes on each arrow key, which must not write each time.
+  const [draftState, setDraftState] = useState<TicketState>(ticket.state);
+  const [draftAssignee, setDraftAssignee] = useState(ticket.assignee?._id ?? '');
+  // What the ticket holds now (a save, another operator, a reply) becomes the choice again.
+  useEffect(() => { setDraftState(ticket.state); }, [ticket.state]);
+  useEffect(() => { setDraftAssignee(ticket.assignee?._id ?? ''); }, [ticket.assignee?._id]);
+  const changed = draftState !== ticket.state || draftAssignee !== (ticket.assignee?._id ?? '');
+  const update = useAdminMutation(updateTicket, { successKey: 'support.saved' });
   const reply = useAdminMutation(replyAsOperator, { successKey: 'support.replySent' });
   const operatorOptions = [
     { value: '', label: t('support.unassigned') },
@@ -59,23 +64,7 @@ function TicketView({ ticket }: { ticket: AdminTicketDetail }) {
             note={ticket.state === 'closed' ? t('support.closedNote') : undefined}
             sendLabel={t('support.send')}
             onSend={(body, attachments) => reply.mutateAsync({ id: ticket._id, body, attachments, state: nextState }).then(() => true, () => false)}
-            toolbar={(insert) => (
-              <div className="field">
-                <label htmlFor={`${id}-canned`}>{t('support.canned.insert')}</label>
-                <select
-                  id={`${id}-canned`}
-                  value=""
-                  disabled={!canned.data?.length}
-                  onChange={(e) => {
-                    const chosen = canned.data?.find((c) => c._id === e.target.value);
-                    if (chosen) insert(chosen.body);
-                  }}
-                >
-                  <option value="">{canned.data?.length ? t('support.canned.choose') : t('support.canned.none')}</option>
-                  {(canned.data ?? []).map((c) => <option key={c._id} value={c._id}>{c.title}</option>)}
-                </select>
-              </div>
-            )}
+            toolbar={(insert) => <CannedPicker replies={canned.data} insert={insert} />}
             extraActions={(
               <SelectField
                 className="admin-support__next"
@@ -89,18 +78,26 @@ function TicketView({ ticket }: { ticket: AdminTicketDetail }) {
         </div>
         <aside className="card admin-section admin-support__side" aria-labelledby={`${id}-details`}>
           <h2 id={`${id}-details`}>{t('support.details')}</h2>
-          <SelectField
-            label={t('support.state')}
-            value={ticket.state}
-            options={TICKET_STATES.map((value) => ({ value, label: t(`support:state.operator.${value}`) }))}
-            onChange={(value) => update.mutate({ id: ticket._id, state: value as TicketState })}
-          />
-          <SelectField
-            label={t('support.assignee')}
-            value={ticket.assignee?._id ?? ''}
-            options={operatorOptions}
-            onChange={(value) => update.mutate({ id: ticket._id, assigneeId: value || null })}
-          />
+          <form
+            className="admin-support__controls"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const change = {
+                ...(draftState !== ticket.state ? { state: draftState } : {}),
+                ...(draftAssignee !== (ticket.assignee?._id ?? '') ? { assigneeId: draftAssignee || null } : {}),
+              };
+              if (Object.keys(change).length) update.mutate({ id: ticket._id, ...change });
+            }}
+          >
+            <SelectField
+              label={t('support.state')}
+              value={draftState}
+              options={TICKET_STATES.map((value) => ({ value, label: t(`support:state.operator.${value}`) }))}
+              onChange={(value) => setDraftState(value as TicketState)}
+            />
+            <SelectField label={t('support.assignee')} value={draftAssignee} options={operatorOptions} onChange={setDraftAssignee} />
+            <Button type="submit" size="sm" busy={update.isPending} disabled={!changed}>{t('actions.save')}</Button>
+          </form>
           {me && !mine ? (
             <Button variant="secondary" size="sm" busy={update.isPending} onClick={() => update.mutate({ id: ticket._id, assigneeId: me.id })}>
               {t('support.assignToMe')}
@@ -114,6 +111,28 @@ function TicketView({ ticket }: { ticket: AdminTicketDetail }) {
           </dl>
         </aside>
       </div>
+    </>
+  );
+}
+
+/** Canned replies: choose one, then insert it into the message (a <select> alone would insert on each arrow key). */
+function CannedPicker({ replies, insert }: { replies: CannedReply[] | undefined; insert: (text: string) => void }) {
+  const { t } = useT('admin');
+  const id = useId();
+  const [chosen, setChosen] = useState('');
+  const reply = replies?.find((c) => c._id === chosen);
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={id}>{t('support.canned.insert')}</label>
+        <select id={id} value={chosen} disabled={!replies?.length} onChange={(e) => setChosen(e.target.value)}>
+          <option value="">{replies?.length ? t('support.canned.choose') : t('support.canned.none')}</option>
+          {(replies ?? []).map((c) => <option key={c._id} value={c._id}>{c.title}</option>)}
+        </select>
+      </div>
+      <Button variant="secondary" disabled={!reply} onClick={() => { if (reply) { insert(reply.body); setChosen(''); } }}>
+        {t('support.canned.insertButton')}
+      </Button>
     </>
   );
 }
