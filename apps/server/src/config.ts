@@ -56,6 +56,8 @@ export const configSchema = z.object({
   MODEM_CONTROL: z.enum(['agent', 'simulated']).default('agent'),
   /** Run the proxy host agent for the seeded demo hosts inside `npm start`; default on outside production. */
   EMBEDDED_AGENT: bool.optional(),
+  /** The demo's embedded agent serves its Prometheus metrics on this port (127.0.0.1), with METRICS_TOKEN. */
+  EMBEDDED_AGENT_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** UNSAFE: serve the development outbox (reset links) to anyone on the network, not only loopback and operators. */
   DEV_OUTBOX_PUBLIC: bool.default(false),
   /** A host whose agent has been silent this long is offline, with its modems. */

@@ -34,25 +34,7 @@ export async function startEmbeddedAgent(ctx: AppContext, serverPort: number): P
     log.warn(`embedded agent: ${AGENT_ENTRY} is not built (npm run build); bought ports will not carry traffic`);
     return null;
   }
-  const serverHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  // The demo agent lets customers reach this machine's own sites, so on a loopback PUBLIC_URL (the newcomer's
-  // localhost) its ports listen on loopback only: nobody else on the network can use them to reach local services.
-  const publicHost = new URL(config.publicUrl).hostname;
-  const listenHost = publicHost === 'localhost' || /^127\./.test(publicHost) || publicHost === '[::1]' ? '127.0.0.1' : '0.0.0.0';
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    CELLPORT_SERVER_URL: `http://${serverHost.includes(':') ? `[${serverHost}]` : serverHost}:${serverPort}`,
-    CELLPORT_HOST_KEY: keys.join(','),
-    AGENT_DATA_DIR: join(resolve(config.DATA_DIR), 'agent'),
-    AGENT_LISTEN_HOST: listenHost,
-    // The demo's customers try their proxies against sites on this very machine.
-    AGENT_ALLOW_LOOPBACK: 'true',
-    AGENT_TRAFFIC_REPORT_SECONDS: '10',
-    AGENT_SIM_DELAY_MS: String(config.MODEM_SIM_DELAY_MS),
-    // Open tunnels get 3 s to finish when the server stops, inside the 5 s after which it kills the agent.
-    AGENT_DRAIN_SECONDS: '3',
-    LOG_LEVEL: config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'fatal' ? 'error' : config.LOG_LEVEL === 'trace' ? 'debug' : config.LOG_LEVEL,
-  };
+  const env = embeddedAgentEnv(config, serverPort, keys);
 
   let child: ChildProcess | null = null;
   let stopping = false;
@@ -105,4 +87,30 @@ function relay(logger: AppContext['log'], line: string): void {
   } catch {
     logger.info(line);
   }
+}
+
+/** The embedded agent's environment: nothing of the server's own environment but PATH reaches it. */
+export function embeddedAgentEnv(config: AppContext['config'], serverPort: number, keys: string[]): NodeJS.ProcessEnv {
+  const serverHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  // The demo agent lets customers reach this machine's own sites, so on a loopback PUBLIC_URL (the newcomer's
+  // localhost) its ports listen on loopback only: nobody else on the network can use them to reach local services.
+  const publicHost = new URL(config.publicUrl).hostname;
+  const listenHost = publicHost === 'localhost' || /^127\./.test(publicHost) || publicHost === '[::1]' ? '127.0.0.1' : '0.0.0.0';
+  return {
+    PATH: process.env.PATH,
+    CELLPORT_SERVER_URL: `http://${serverHost.includes(':') ? `[${serverHost}]` : serverHost}:${serverPort}`,
+    CELLPORT_HOST_KEY: keys.join(','),
+    AGENT_DATA_DIR: join(resolve(config.DATA_DIR), 'agent'),
+    AGENT_LISTEN_HOST: listenHost,
+    // The demo's customers try their proxies against sites on this very machine.
+    AGENT_ALLOW_LOOPBACK: 'true',
+    AGENT_TRAFFIC_REPORT_SECONDS: '10',
+    AGENT_SIM_DELAY_MS: String(config.MODEM_SIM_DELAY_MS),
+    // Open tunnels get 3 s to finish when the server stops, inside the 5 s after which it kills the agent.
+    AGENT_DRAIN_SECONDS: '3',
+    // Its metrics (apps/agent/README.md), only when asked for and only with the server's token.
+    ...(config.EMBEDDED_AGENT_METRICS_PORT && config.METRICS_TOKEN
+      ? { AGENT_METRICS_PORT: String(config.EMBEDDED_AGENT_METRICS_PORT), METRICS_TOKEN: config.METRICS_TOKEN } : {}),
+    LOG_LEVEL: config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'fatal' ? 'error' : config.LOG_LEVEL === 'trace' ? 'debug' : config.LOG_LEVEL,
+  };
 }
