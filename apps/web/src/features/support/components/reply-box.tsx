@@ -62,7 +62,7 @@ export function ReplyBox({ scope, busy, note, onSend, toolbar, extraActions, sen
           aria-invalid={invalid ? true : undefined}
           aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`}
         />
-        <p id={`${id}-hint`} className="field__hint">{t('form.messageHint')}</p>
+        <p id={`${id}-hint`} className="field__hint">{scope === 'customer' ? t('form.messageHint') : t('reply.pasteHint')}</p>
         {invalid ? <p id={`${id}-error`} className="field__error" role="alert">{t('form.messageError')}</p> : null}
       </div>
       <AttachmentPicker state={attachments} disabled={busy} />
