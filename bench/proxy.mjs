@@ -15,6 +15,8 @@
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' BENCH_ONLY=tunnels node bench/proxy.mjs   (profile ours)
 //   BENCH_ONLY=idle BENCH_HEAP_SNAPSHOT=/tmp/idle.heapsnapshot node bench/proxy.mjs   (what 10,000 tunnels keep alive)
 //   BENCH_PROXY_DIR=/tmp/proxy-copy node bench/proxy.mjs   (measure a changed copy of apps/agent/src/proxy instead)
+//   BENCH_METRICS=1 node bench/proxy.mjs     (also a second "ours" with the agent's /metrics on, scraped every second,
+//                                             interleaved with the first in every step; BENCH_PEERS=0 skips the peers)
 //   Other knobs: BENCH_SECONDS (per step, 4), BENCH_ROUNDS (interleaved rounds, 2; medians are reported),
 //   BENCH_BULK_BYTES, BENCH_BULK_REPEATS (3), BENCH_CONCURRENCY (tunnel loops, 32), BENCH_LOAD_PROCS (tunnel
 //   client processes, 1), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE (10000), BENCH_JSON (write all figures there).
@@ -48,6 +50,15 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? 'bulk,rps,tunnels,idle').split('
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** A copy of apps/agent/src/proxy to measure instead of the tree's (an A/B of a proxy change). */
 const PROXY_DIR = process.env.BENCH_PROXY_DIR;
+/** A second ours with /metrics served and scraped (every SCRAPE_MS), measured beside the first (issue 17). */
+const METRICS = process.env.BENCH_METRICS === '1';
+const PEERS = process.env.BENCH_PEERS !== '0';
+const SCRAPE_MS = Number(process.env.BENCH_SCRAPE_MS ?? 1000); // 0: never scraped
+/** BENCH_METRICS_PROCESS=0: without prom-client's process metrics (CPU, memory, event loop, GC observers). */
+const METRICS_PROCESS = process.env.BENCH_METRICS_PROCESS !== '0';
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+/** The scrapes of the metrics-on proxy so far. */
+const scrapes = { ok: 0, failed: 0, bytes: 0, ms: 0, timer: null };
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LIB = fileURLToPath(new URL('./lib/', import.meta.url));
@@ -84,7 +95,9 @@ async function main() {
 
   const origin = await startOrigin();
   const ours = await startOurs();
-  const needPeers = ONLY.has('bulk') || ONLY.has('rps') || ONLY.has('tunnels');
+  const oursMetrics = METRICS ? await startOurs({ metrics: true }) : null;
+  if (oursMetrics && SCRAPE_MS > 0) scrapeEverySecond(oursMetrics);
+  const needPeers = PEERS && (ONLY.has('bulk') || ONLY.has('rps') || ONLY.has('tunnels'));
   const peers = {};
   if (needPeers) {
     for (const name of ['tinyproxy', 'squid', 'dante', 'microsocks']) {
@@ -99,15 +112,17 @@ async function main() {
     oursConnect: { kind: 'connect', host: HOST, port: ours.httpPort, ...auth },
     oursSocks: { kind: 'socks', host: HOST, port: ours.socksPort, ...auth },
     oursSocksWhitelisted: { kind: 'socks', host: HOST, port: ours.socksPort, localAddress: WHITELISTED },
+    oursMetricsConnect: oursMetrics && { kind: 'connect', host: HOST, port: oursMetrics.httpPort, ...auth },
+    oursMetricsSocks: oursMetrics && { kind: 'socks', host: HOST, port: oursMetrics.socksPort, ...auth },
     tinyproxy: peers.tinyproxy && { kind: 'connect', host: HOST, port: peers.tinyproxy.port, ...auth },
     squid: peers.squid && { kind: 'connect', host: HOST, port: peers.squid.port, ...auth },
     dante: peers.dante && { kind: 'socks', host: HOST, port: peers.dante.port },
     microsocks: peers.microsocks && { kind: 'socks', host: HOST, port: peers.microsocks.port, ...auth },
   };
-  const pidOf = { ours: ours.pid, tinyproxy: peers.tinyproxy?.child.pid, squid: peers.squid?.child.pid, dante: peers.dante?.child.pid, microsocks: peers.microsocks?.child.pid };
+  const pidOf = { ours: ours.pid, oursMetrics: oursMetrics?.pid, tinyproxy: peers.tinyproxy?.child.pid, squid: peers.squid?.child.pid, dante: peers.dante?.child.pid, microsocks: peers.microsocks?.child.pid };
 
   if (ONLY.has('bulk')) await bulk(origin, via, pidOf);
-  if (ONLY.has('rps')) await rps(origin, ours, peers, pidOf);
+  if (ONLY.has('rps')) await rps(origin, ours, peers, pidOf, oursMetrics);
   if (ONLY.has('tunnels')) await tunnels(echo, via, pidOf);
   if (ONLY.has('idle')) {
     // A fresh process, so the figure does not depend on which steps ran before (a 1 GiB transfer leaves RSS behind).
@@ -126,6 +141,7 @@ async function main() {
   }
 
   console.log(`\nload average at end: ${loadavg()}`);
+  if (METRICS) metricsSummary();
   summary();
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify(results, null, 2)}\n`);
 }
@@ -138,6 +154,10 @@ async function bulk(origin, via, pidOf) {
     { label: 'direct (baseline)', via: via.direct },
     { label: 'ours, HTTP CONNECT', via: via.oursConnect, proxy: 'ours' },
     { label: 'ours, SOCKS5', via: via.oursSocks, proxy: 'ours' },
+    ...(METRICS ? [
+      { label: 'ours + /metrics, HTTP CONNECT', via: via.oursMetricsConnect, proxy: 'oursMetrics' },
+      { label: 'ours + /metrics, SOCKS5', via: via.oursMetricsSocks, proxy: 'oursMetrics' },
+    ] : []),
   ];
   const runs = [];
   for (let r = 0; r < BULK_REPEATS; r++) {
@@ -173,7 +193,7 @@ async function bulk(origin, via, pidOf) {
   results.bulk = rows;
   table(['direction', 'path', 'MB/s (median)', '× direct', 'proxy CPU s/GB', 'each run MB/s'],
     rows.map((x) => [x.direction, x.label, fmt(x.mbPerSecond), ratio(x.ratio), x.cpuSecondsPerGb === null ? '' : x.cpuSecondsPerGb.toFixed(2), x.all.join(', ')]));
-  const ours = rows.filter((x) => x.label.startsWith('ours'));
+  const ours = rows.filter((x) => x.label.startsWith('ours, '));
   const cpuAll = sum(runs.filter((x) => x.proxy === 'ours').map((x) => x.cpu)) / (sum(runs.filter((x) => x.proxy === 'ours').map((x) => x.bytes)) / 1e9);
   results.oursCpuSecondsPerGb = cpuAll;
   console.log(`ours: ${cpuAll.toFixed(2)} CPU seconds per GB moved over all its bulk runs (${ours.map((x) => `${x.direction} ${x.label.slice(6)} ${x.cpuSecondsPerGb.toFixed(2)}`).join(', ')})`);
@@ -191,20 +211,21 @@ async function bulkRun(path, direction, origin, pidOf) {
 
 // ---- 2. requests per second ---------------------------------------------------------------------------------------
 
-async function rps(origin, ours, peers, pidOf) {
+async function rps(origin, ours, peers, pidOf, oursMetrics) {
   section(`2. 1 KB requests/s through the HTTP proxy: wrk -t1 -c${WRK_CONNECTIONS} -d${SECONDS}s, keep-alive, absolute URI, ${ROUNDS} round(s) interleaved, medians`);
   const url = `http://${HOST}:${origin.ports.http}/1k`;
   const basic = `Basic ${Buffer.from(`${USER}:${PASS}`).toString('base64')}`;
   const cases = [
     { label: 'wrk straight to the origin (ceiling)', port: origin.ports.http, path: '/1k' },
     { label: 'ours', port: ours.httpPort, path: url, auth: basic, proxy: 'ours' },
+    oursMetrics && { label: 'ours + /metrics', port: oursMetrics.httpPort, path: url, auth: basic, proxy: 'oursMetrics' },
     peers.tinyproxy && { label: 'tinyproxy', port: peers.tinyproxy.port, path: url, auth: basic, proxy: 'tinyproxy' },
     peers.squid && { label: 'squid', port: peers.squid.port, path: url, auth: basic, proxy: 'squid' },
   ].filter(Boolean);
   const runs = [];
   for (let r = 0; r < ROUNDS; r++) {
     for (const c of cases) {
-      const script = join(dir, `wrk-${c.label.split(' ')[0]}.lua`);
+      const script = join(dir, `wrk-${c.label.split(' ')[0]}${c.proxy === 'oursMetrics' ? '-metrics' : ''}.lua`);
       writeFileSync(script, [
         `wrk.path = "${c.path}"`,
         `wrk.headers["Host"] = "${HOST}:${origin.ports.http}"`,
@@ -268,6 +289,8 @@ async function tunnels(echo, via, pidOf) {
     { group: 'http', label: 'squid, HTTP CONNECT', via: via.squid, proxy: 'squid' },
     { group: 'socks', label: 'ours, SOCKS5 user/password', via: via.oursSocks, proxy: 'ours' },
     { group: 'socks', label: 'ours, SOCKS5 whitelisted (no auth)', via: via.oursSocksWhitelisted, proxy: 'ours' },
+    { group: 'http', label: 'ours + /metrics, HTTP CONNECT', via: via.oursMetricsConnect, proxy: 'oursMetrics' },
+    { group: 'socks', label: 'ours + /metrics, SOCKS5 user/password', via: via.oursMetricsSocks, proxy: 'oursMetrics' },
     { group: 'socks', label: 'dante, SOCKS5 (no auth: see notes)', via: via.dante, proxy: 'dante' },
     { group: 'socks', label: 'microsocks, SOCKS5 user/password', via: via.microsocks, proxy: 'microsocks' },
   ].filter((c) => c.via);
@@ -403,11 +426,13 @@ async function startOrigin() {
   return { child, ports };
 }
 
-async function startOurs() {
+async function startOurs({ metrics = false } = {}) {
   const httpPort = await freePort();
   const socksPort = await freePort();
+  const metricsPort = metrics ? await freePort() : 0;
   const options = {
     listenHost: HOST, httpPort, socksPort, egress: EGRESS, login: USER, password: PASS, whitelisted: WHITELISTED,
+    ...(metrics ? { metrics: { host: HOST, port: metricsPort, token: METRICS_TOKEN, processMetrics: METRICS_PROCESS } } : {}),
     // The default is 200 concurrent connections per customer port; the idle step puts all its tunnels on one port.
     limits: { maxConnectionsPerPort: Math.max(IDLE, CONCURRENCY, WRK_CONNECTIONS) + 1000 },
   };
@@ -417,10 +442,12 @@ async function startOurs() {
   // With --cpu-prof-dir the bundle and its source map stay beside the profile (bench/lib/proxy-profile.mjs maps it).
   const profDir = NODE_ARGS.find((a) => a.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length);
   if (profDir) mkdirSync(profDir, { recursive: true });
-  const bundle = join(profDir ?? dir, 'proxy-ours.mjs');
+  const bundle = join(profDir ?? dir, metrics ? 'proxy-ours-metrics.mjs' : 'proxy-ours.mjs');
   await build({
     entryPoints: [join(LIB, 'proxy-ours.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20',
     sourcemap: true, logLevel: 'warning', plugins: PROXY_DIR ? [proxyFrom(PROXY_DIR)] : [],
+    // prom-client (the metrics) is CommonJS and requires Node's built-ins: give the ES module bundle a require.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
   const child = spawnWithLimit(process.execPath, ['--expose-gc', ...NODE_ARGS, bundle, JSON.stringify(options)], { cwd: ROOT });
   children.add(child);
@@ -438,7 +465,47 @@ async function startOurs() {
     return new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
   };
   const stats = (gc) => command(gc ? 'stats gc' : 'stats');
-  return { child, pid: child.pid, httpPort, socksPort, stats, command };
+  return { child, pid: child.pid, httpPort, socksPort, metricsPort, stats, command };
+}
+
+/** Scrapes the metrics-on proxy as Prometheus would, only far more often (every SCRAPE_MS, 15 s is usual). */
+function scrapeEverySecond(ours) {
+  const url = `http://${HOST}:${ours.metricsPort}/metrics`;
+  scrapes.timer = setInterval(() => {
+    const started = performance.now();
+    fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      .then(async (res) => {
+        const text = await res.text();
+        if (res.status !== 200 || !text.includes('cellport_agent_bytes_total')) throw new Error(`scrape answered ${res.status}`);
+        scrapes.ok++;
+        scrapes.bytes = text.length;
+        scrapes.ms += performance.now() - started;
+      })
+      .catch(() => { scrapes.failed++; });
+  }, SCRAPE_MS);
+  scrapes.timer.unref();
+}
+
+/** Each step's figure for ours with metrics off and on, side by side (BENCH_METRICS=1). */
+function metricsSummary() {
+  clearInterval(scrapes.timer);
+  section(`Metrics on against off: the same proxy, /metrics served${METRICS_PROCESS ? '' : ' (no process metrics)'} and scraped every ${SCRAPE_MS / 1000} s (${scrapes.ok} scrapes of ${fmt(scrapes.bytes / 1024)} KB, ${scrapes.ok ? (scrapes.ms / scrapes.ok).toFixed(1) : '?'} ms each, ${scrapes.failed} failed)`);
+  const pairs = [];
+  for (const row of results.bulk.filter((x) => x.label.startsWith('ours, '))) {
+    const on = results.bulk.find((x) => x.direction === row.direction && x.label === row.label.replace('ours, ', 'ours + /metrics, '));
+    if (on) pairs.push({ step: `bulk ${row.direction} ${row.label.slice(6)}, MB/s`, off: row.mbPerSecond, on: on.mbPerSecond, cpuOff: row.cpuSecondsPerGb, cpuOn: on.cpuSecondsPerGb, cpuUnit: 's/GB' });
+  }
+  const rpsOff = results.rps.find((x) => x.proxy === 'ours');
+  const rpsOn = results.rps.find((x) => x.proxy === 'oursMetrics');
+  if (rpsOff && rpsOn) pairs.push({ step: '1 KB req/s', off: rpsOff.rps, on: rpsOn.rps, cpuOff: rpsOff.cpuUsPerRequest, cpuOn: rpsOn.cpuUsPerRequest, cpuUnit: 'µs/req' });
+  for (const [off, on] of [['ours, HTTP CONNECT', 'ours + /metrics, HTTP CONNECT'], ['ours, SOCKS5 user/password', 'ours + /metrics, SOCKS5 user/password']]) {
+    const a = results.tunnels.find((x) => x.label === off);
+    const b = results.tunnels.find((x) => x.label === on);
+    if (a && b) pairs.push({ step: `tunnels/s ${off.slice(6)}`, off: a.perSecond, on: b.perSecond, cpuOff: a.cpuUsPerTunnel, cpuOn: b.cpuUsPerTunnel, cpuUnit: 'µs/tunnel' });
+  }
+  table(['step', 'metrics off', 'metrics on', 'on × off', 'proxy CPU off / on'],
+    pairs.map((x) => [x.step, fmt(x.off), fmt(x.on), ratio(x.on / x.off), x.cpuOff == null ? '' : `${x.cpuOff.toFixed(2)} / ${x.cpuOn.toFixed(2)} ${x.cpuUnit}`]));
+  results.metrics = { scrapeMs: SCRAPE_MS, scrapes: { ok: scrapes.ok, failed: scrapes.failed, bytes: scrapes.bytes }, pairs };
 }
 
 /**

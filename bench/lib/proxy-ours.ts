@@ -5,13 +5,19 @@
 // login and password, one by a whitelisted client address (SOCKS no-authentication). Prints one JSON line when it
 // listens; each line "stats" (or "stats gc", after a full collection) on stdin gets one JSON line back
 // (process.memoryUsage, open connections), "heapsnapshot <file>" writes a heap snapshot; closes and exits when stdin
-// ends.
+// ends. With "metrics" in the options it also serves the agent's /metrics (its registry over this proxy's counters
+// and meter, as the host agent's, on a port of its own), so bench/proxy.mjs can measure the proxy with metrics on
+// against one with them off (BENCH_METRICS=1).
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the agent's ambient types for prom-client's per-metric modules (runtime/process-metrics.ts); a declaration file cannot be imported
+/// <reference path="../../apps/agent/src/runtime/prom-client-metrics.d.ts" />
 import { createInterface } from 'node:readline';
 import { writeHeapSnapshot } from 'node:v8';
 import { ModemProxy } from '../../apps/agent/src/proxy/modem-proxy.js';
 import { createTargetPolicy } from '../../apps/agent/src/proxy/target-policy.js';
 import { TrafficMeter } from '../../apps/agent/src/proxy/traffic-meter.js';
 import type { Logger, ProxyLimits } from '../../apps/agent/src/proxy/types.js';
+import { AgentMetrics } from '../../apps/agent/src/runtime/agent-metrics.js';
+import { startMetricsServer } from '../../apps/agent/src/runtime/metrics-server.js';
 
 interface Options {
   listenHost: string;
@@ -23,6 +29,8 @@ interface Options {
   /** Client address whose connections belong to the second port without credentials. */
   whitelisted: string;
   limits?: Partial<ProxyLimits>;
+  /** Serve /metrics on this port with this token (BENCH_METRICS=1). */
+  metrics?: { host: string; port: number; token: string; processMetrics: boolean };
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as Options;
@@ -52,6 +60,18 @@ proxy.setPorts([
   { id: 'bench-port-login', login: options.login, password: options.password, whitelist: [], state: 'active', expiresAt },
   { id: 'bench-port-whitelist', login: 'bench-whitelisted', password: 'unused-password', whitelist: [options.whitelisted], state: 'active', expiresAt },
 ]);
+if (options.metrics) {
+  const metrics = new AgentMetrics({ processMetrics: options.metrics.processMetrics });
+  // What a host agent gives its metrics, for this one proxy (no server link, no modem driver).
+  metrics.watch({
+    name: 'bench', counters: proxy.counters, serverConnected: false, desiredState: null, gatewayLinkUp: null,
+    countOpen: (into) => proxy.countOpen(into),
+    trafficTotals: () => meter.totalsNow(),
+    snapshot: () => [{ imei: 'bench-modem', state: 'online', extIp: options.egress, connections: proxy.connectionCount }],
+  });
+  const { host, port, token } = options.metrics;
+  await startMetricsServer({ host, port, token, registry: metrics.registry });
+}
 process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, limits: proxy.limits })}\n`);
 
 const lines = createInterface({ input: process.stdin });

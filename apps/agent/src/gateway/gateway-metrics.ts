@@ -1,14 +1,16 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { collectProcessMetrics } from '../runtime/process-metrics.js';
 import type { GatewayStats } from './gateway.js';
 
 /**
  * The gateway's Prometheus metrics (issue 17), read from its own counts when scraped (Gateway.stats): links, ports,
- * customers' connections (each one stream over a link), refusals, bytes. Process metrics are prom-client's defaults.
+ * customers' connections (each one stream over a link), refusals, bytes. Process metrics are prom-client's defaults but the GC histogram
+ * (runtime/process-metrics.ts).
  */
 export function gatewayMetrics(stats: () => GatewayStats, options: { processMetrics?: boolean } = {}): Registry {
   const registry = new Registry();
   const registers = [registry];
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  if (options.processMetrics ?? true) collectProcessMetrics(registry);
   const read = stats;
   const gauge = (name: string, help: string, pick: (s: GatewayStats) => number) => new Gauge({
     name, help, registers, collect() { this.set(pick(read())); },

@@ -150,6 +150,9 @@ describe('the agent\'s /metrics endpoint', () => {
     expect(ok.type).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(ok.text).toContain('# TYPE cellport_agent_connections_total counter');
     expect(ok.text).toContain('process_cpu_seconds_total');
+    expect(ok.text).toContain('nodejs_eventloop_lag_p99_seconds');
+    // Not the GC histogram: its observer of every collection costs the relay CPU (process-metrics.ts).
+    expect(ok.text).not.toContain('nodejs_gc_duration_seconds');
   });
 
   it('counts connections, bytes, refusals by reason, rotations and the modems as real connections go through', async () => {

@@ -1,6 +1,7 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { REFUSAL_REASONS, UPSTREAM_ERRORS } from '../proxy/proxy-counters.js';
 import type { HostAgent, RotationOutcome } from './host-agent.js';
+import { collectProcessMetrics } from './process-metrics.js';
 
 /** What the metrics read of a host agent when scraped. */
 export type MetricsSource = Pick<HostAgent,
@@ -16,7 +17,8 @@ const NO_PORT = 'none';
  * Nothing here is on the data path: connections, refusals and bytes are the plain counts the proxies keep anyway
  * (proxy-counters.ts, the traffic meter's totals), read when scraped, as are the modems and the server link. Only a
  * rotation is observed as it ends. Labels stay bounded: a port is its id (the host's own ports), a reason or kind is
- * one of a fixed list, and no target or client address is ever a label. Process metrics are prom-client's defaults.
+ * one of a fixed list, and no target or client address is ever a label. Process metrics are prom-client's defaults but
+ * the GC histogram (process-metrics.ts).
  */
 export class AgentMetrics {
   readonly registry = new Registry();
@@ -27,7 +29,7 @@ export class AgentMetrics {
   constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
     const sources = this.sources;
-    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics ?? true) collectProcessMetrics(this.registry);
 
     new Gauge({
       name: 'cellport_agent_open_connections', help: `Open customer connections by port id ("${NO_PORT}" until admitted to one) and kind`,
