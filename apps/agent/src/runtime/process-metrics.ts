@@ -15,7 +15,7 @@ import version from 'prom-client/lib/metrics/version.js';
 /**
  * prom-client's default process metrics (collectDefaultMetrics) except the GC histogram, nodejs_gc_duration_seconds:
  * it observes every collection through a PerformanceObserver, and a relay allocates enough for that to cost about a
- * fifth more CPU per GB moved (bench/BENCHMARKS.md, "Metrics on against off"). The rest is read when scraped (CPU,
+ * fifth more CPU per GB moved (bench/BENCHMARKS.md, "Agent metrics on against off"). The rest is read when scraped (CPU,
  * memory, heap, handles, descriptors) or sampled by libuv (the event loop's delay).
  */
 export function collectProcessMetrics(registry: Registry): void {
