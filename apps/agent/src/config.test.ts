@@ -73,6 +73,7 @@ describe('agent settings', () => {
     const on = loadAgentConfig({ ...good, AGENT_METRICS_PORT: '9464', AGENT_METRICS_HOST: '10.0.0.5', METRICS_TOKEN: 'a'.repeat(16) });
     expect([on.AGENT_METRICS_PORT, on.AGENT_METRICS_HOST, on.METRICS_TOKEN]).toEqual([9464, '10.0.0.5', 'a'.repeat(16)]);
     expect(loadAgentConfig({ ...good, AGENT_METRICS_PORT: '9464', METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(loadAgentConfig({ ...good, AGENT_METRICS_PORT: '' }).AGENT_METRICS_PORT).toBeUndefined();
     expect(failure({ ...good, AGENT_METRICS_PORT: '70000' })).toContain('AGENT_METRICS_PORT');
     expect(failure({ ...good, AGENT_METRICS_PORT: 'nine' })).toContain('AGENT_METRICS_PORT');
     expect(failure({ ...good, METRICS_TOKEN: 'short' })).toMatch(/METRICS_TOKEN: must be at least 16 characters/);

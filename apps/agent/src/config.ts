@@ -10,7 +10,8 @@ const HOST_KEY = /^chk_[A-Za-z0-9_-]{16,96}$/;
  * Prometheus metrics of the agent and the gateway (issue 17): the port of their /metrics listener (unset: nothing
  * listens), and its bearer token, as the server's METRICS_TOKEN (unset or empty: /metrics answers 404).
  */
-export const metricsPort = z.coerce.number().int().min(1).max(65535).optional();
+/** Empty counts as unset, so a compose file can pass `${AGENT_METRICS_PORT:-}` through. */
+export const metricsPort = z.literal('').transform(() => undefined).or(z.coerce.number().int().min(1).max(65535)).optional();
 export const metricsToken = z.literal('').transform(() => undefined).or(z.string().min(16, 'must be at least 16 characters')).optional();
 
 // One schema over the environment. The three CELLPORT_/AGENT_DATA_DIR settings have no default on purpose: a
