@@ -13,6 +13,8 @@ export const SUPPORT_LIMITS = {
   bodyMax: 5000,
   attachmentBytesMax: 5 * 1024 * 1024,
   attachmentsPerMessage: 4,
+  /** What one customer may upload in 24 hours (uploads wait in the database until sent or swept). */
+  uploadBytesPerDay: 50 * 1024 * 1024,
   attachmentNameMax: 200,
   cannedTitleMax: 100,
 } as const;

@@ -53,6 +53,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     create index support_attachments_message on support_attachments (message_id) where message_id is not null;
     create index support_attachments_unreferenced on support_attachments (created_at) where message_id is null;
+    -- A customer's uploads of the last day (their daily budget).
+    create index support_attachments_uploader on support_attachments (uploaded_by, created_at);
 
     create table support_canned_replies (
       id uuid primary key default gen_random_uuid(),

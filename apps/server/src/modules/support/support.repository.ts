@@ -111,6 +111,13 @@ export class SupportRepository {
 
   // ---- attachments
 
+  /** Bytes `userId` uploaded since `since`, sent or not. */
+  async uploadedBytesSince(userId: string, since: Date): Promise<number> {
+    const row = await this.db.selectFrom('support_attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('bytes'))
+      .where('uploaded_by', '=', userId).where('created_at', '>', since).executeTakeFirstOrThrow();
+    return Number(row.bytes);
+  }
+
   async insertAttachment(v: { uploadedBy: string; name: string; type: SupportAttachmentType; data: Buffer }): Promise<AttachmentRow> {
     return this.db.insertInto('support_attachments').values({
       uploaded_by: v.uploadedBy, message_id: null, name: v.name, type: v.type, size: v.data.length, data: v.data,

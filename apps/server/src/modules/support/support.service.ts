@@ -145,11 +145,19 @@ export class SupportService {
   // ---- attachments
 
   /** Stores an upload after checking its size, its declared type and that its bytes are that image. */
-  async upload(userId: string, contentType: string | undefined, body: unknown, name: string | undefined): Promise<SupportAttachment> {
+  /**
+   * A screenshot, checked by its bytes. A customer's uploads are also held to a daily budget: uploads wait in the
+   * database until a message takes them (or the sweep), so the rate limit alone would let one account fill the disk.
+   */
+  async upload(userId: string, contentType: string | undefined, body: unknown, name: string | undefined, operator = false): Promise<SupportAttachment> {
     if (Buffer.isBuffer(body) && body.length > SUPPORT_LIMITS.attachmentBytesMax) throw new AppError('SUPPORT_ATTACHMENT_TOO_LARGE', 413);
     const declared = declaredImageType(contentType);
     if (!declared || !Buffer.isBuffer(body) || body.length === 0 || sniffImage(body) !== declared) {
       throw new AppError('SUPPORT_ATTACHMENT_TYPE', 415);
+    }
+    if (!operator) {
+      const used = await this.deps.repo.uploadedBytesSince(userId, new Date(Date.now() - 86_400_000));
+      if (used + body.length > SUPPORT_LIMITS.uploadBytesPerDay) throw new AppError('SUPPORT_UPLOAD_QUOTA', 429);
     }
     const row = await this.deps.repo.insertAttachment({ uploadedBy: userId, name: cleanFileName(name, declared), type: declared, data: body });
     return toAttachment(row);
@@ -164,7 +172,7 @@ export class SupportService {
 
   /** The console's upload: the same checks, and audited. */
   async operatorUpload(actor: AuditActor, contentType: string | undefined, body: unknown, name: string | undefined): Promise<SupportAttachment> {
-    const attachment = await this.upload(actor.adminId, contentType, body, name);
+    const attachment = await this.upload(actor.adminId, contentType, body, name, true);
     await this.deps.db.transaction().execute((tx) => this.deps.audit.record(tx, actor, {
       action: 'support-attachment.create', targetType: 'support-attachment', targetId: attachment._id, before: null, after: attachment,
     }));

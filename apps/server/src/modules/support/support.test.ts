@@ -255,6 +255,27 @@ describe('support tickets', () => {
     expect(visitor.statusCode).toBe(401);
   }, 60_000);
 
+  it('holds a customer to 50 MB of uploads a day (the dashboard shows SUPPORT_UPLOAD_QUOTA in its language); operators are not held to it', async () => {
+    const heavy = await createCustomer(t, 10);
+    // 50 MiB already uploaded in the last day, as ten rows that say 5 MiB each (the bytes themselves do not matter).
+    const fill = async (userId: string, hoursAgo: number) => t.ctx.db.insertInto('support_attachments').values(
+      Array.from({ length: 10 }, () => ({
+        uploaded_by: userId, message_id: null, name: 'big.png', type: 'image/png' as const, size: 5 * 1024 * 1024, data: PNG,
+        created_at: new Date(Date.now() - hoursAgo * 3_600_000),
+      }))).returning('id').execute();
+    const rows = await fill(heavy.id, 1);
+    const refused = await upload(heavy.cookie, PNG, 'image/png');
+    expect({ status: refused.statusCode, code: refused.json().code }).toEqual({ status: 429, code: 'SUPPORT_UPLOAD_QUOTA' });
+
+    // A day later the budget is back.
+    await t.ctx.db.updateTable('support_attachments').set({ created_at: new Date(Date.now() - 25 * 3_600_000) })
+      .where('id', 'in', rows.map((r) => r.id)).execute();
+    expect((await upload(heavy.cookie, PNG, 'image/png')).statusCode).toBe(201);
+
+    await fill(olga.id, 1);
+    expect((await upload(olga.cookie, PNG, 'image/png', 'reply.png', '/api/v1/admin/support/attachments')).statusCode).toBe(201);
+  }, 60_000);
+
   it('deletes uploads no message took after 24 hours, and keeps attached ones', async () => {
     const loose = (await upload(other.cookie, PNG, 'image/png')).json().attachment._id as string;
     const kept = (await upload(other.cookie, PNG, 'image/png')).json().attachment._id as string;
