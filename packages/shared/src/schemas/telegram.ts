@@ -14,9 +14,9 @@ export const TELEGRAM_NOTIFICATION_KINDS = [
 export type TelegramNotificationKind = (typeof TELEGRAM_NOTIFICATION_KINDS)[number];
 /**
  * Support alerts meant for operators (issue 17 item 4): an operator's linked chat gets them whatever its kinds say
- * (the database trigger of migration 2026_12_09_0100_support_tickets agrees); they are no customer's to choose.
+ * (the database trigger of migrations 2026_12_09_0100_support_tickets and 0200_support_assigned agrees); they are no customer's to choose.
  */
-export const TELEGRAM_OPERATOR_KINDS = ['support_ticket_new', 'support_customer_reply'] as const;
+export const TELEGRAM_OPERATOR_KINDS = ['support_ticket_new', 'support_customer_reply', 'support_assigned'] as const;
 /** What a newly linked chat receives until the customer chooses. */
 export const TELEGRAM_DEFAULT_KINDS: readonly TelegramNotificationKind[] = [
   'expiry_reminder_3d', 'expiry_reminder_1d', 'port_expired', 'auto_renew_short_balance', 'modem_down', 'modem_up',
