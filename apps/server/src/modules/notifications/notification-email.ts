@@ -6,7 +6,7 @@ import { emailTexts } from '../../lib/emails/texts.js';
 export interface NotificationEmailTexts {
   notification: {
     subject_payment_received: string; subject_expiring: string; subject_expired: string; subject_other: string;
-    subject_support: string; subject_support_operator: string;
+    subject_support: string; subject_support_operator: string; subject_support_assigned: string;
     button: string; button_support: string; consentNote: string; unsubscribe: string;
   };
   unsubscribe: { title: string; text: string; back: string; invalidTitle: string; invalidText: string };
@@ -20,6 +20,7 @@ function subjectKey(textKey: string): keyof NotificationEmailTexts['notification
   if (textKey === 'port_expired') return 'subject_expired';
   if (textKey === 'support_reply') return 'subject_support';
   if (textKey === 'support_ticket_new' || textKey === 'support_customer_reply') return 'subject_support_operator';
+  if (textKey === 'support_assigned') return 'subject_support_assigned';
   return 'subject_other';
 }
 

@@ -27,8 +27,9 @@ export function renderNotification(language: string, key: string, params: Record
  */
 export const MUST_MAIL_KEYS = new Set([
   'payment_received', 'expiry_reminder_3d', 'expiry_reminder_1d', 'auto_renew_short_balance', 'port_expired',
-  // Support (issue 17 item 4): an answer the customer asked for, and operators' alerts of a customer waiting.
-  'support_reply', 'support_ticket_new', 'support_customer_reply',
+  // Support (issue 17 item 4): an answer the customer asked for, and operators' alerts of a customer waiting
+  // (also the ticket another operator handed them).
+  'support_reply', 'support_ticket_new', 'support_customer_reply', 'support_assigned',
 ]);
 
 /**
@@ -39,7 +40,7 @@ export function notificationLink(key: string | null | undefined, params: Record<
   const ticket = typeof params?.ticket === 'string' ? params.ticket : null;
   if (!ticket) return undefined;
   if (key === 'support_reply') return `/support/${ticket}`;
-  if (key === 'support_ticket_new' || key === 'support_customer_reply') return `/admin/support/${ticket}`;
+  if (key === 'support_ticket_new' || key === 'support_customer_reply' || key === 'support_assigned') return `/admin/support/${ticket}`;
   return undefined;
 }
 

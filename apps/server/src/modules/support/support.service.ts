@@ -224,14 +224,27 @@ export class SupportService {
     return detail;
   }
 
-  /** State and assignment (audited); the customer's dashboards hear of a new state. */
+  /**
+   * State and assignment (audited); the customer's dashboards hear of a new state, and an operator another
+   * operator assigned the ticket to is notified like of a new ticket (bell, e-mail, Telegram when linked).
+   */
   async adminUpdate(actor: AuditActor, id: string, req: { state?: TicketState | undefined; assigneeId?: string | null | undefined }): Promise<AdminTicketDetail> {
     const { detail, changed } = await this.deps.db.transaction().execute(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, null, true);
       if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+      let handedTo: { id: string; language: string } | undefined;
+      let handedBy = '';
       if (req.assigneeId) {
         const operators = await this.deps.repo.activeOperators(tx);
-        if (!operators.some((o) => o.id === req.assigneeId)) throw new AppError('REFERENCE_INVALID', 422);
+        const assignee = operators.find((o) => o.id === req.assigneeId);
+        if (!assignee) throw new AppError('REFERENCE_INVALID', 422);
+        // Handed over by someone else: the new assignee hears of it. Taking a ticket yourself, keeping the same
+        // assignee or unassigning tells nobody.
+        if (assignee.id !== actor.adminId && assignee.id !== ticket.assignee_id) {
+          handedTo = assignee;
+          const by = operators.find((o) => o.id === actor.adminId);
+          handedBy = by ? by.name || by.email : '';
+        }
       }
       const set = {
         ...(req.state !== undefined ? { state: req.state } : {}),
@@ -243,6 +256,10 @@ export class SupportService {
         before: { state: ticket.state, assigneeId: ticket.assignee_id },
         after: { state: req.state ?? ticket.state, assigneeId: req.assigneeId !== undefined ? req.assigneeId : ticket.assignee_id },
       });
+      if (handedTo) {
+        await this.deps.notifications.notify(handedTo.id, 'other', 'support_assigned', { ...this.textParams(ticket), operator: handedBy }, tx,
+          { language: handedTo.language, marketing_consent: false });
+      }
       const after = (await this.deps.repo.ticket(tx, id, null))!;
       return { detail: await this.adminDetail(tx, id), changed: after.state !== ticket.state ? after : null };
     });

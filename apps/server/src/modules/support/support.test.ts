@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { SupportTicketEvent } from '@cellport/shared/schemas/support';
 import { announced } from '../../../test/announcements.js';
@@ -315,5 +316,55 @@ describe('support tickets', () => {
     expect(await telegram(ivan.id, 'support_ticket_new')).not.toBeNull();
     expect(await telegram(olga.id, 'support_ticket_new')).toBeNull();
     expect((await get(other.cookie, `/api/v1/support/tickets/${opened._id}`)).json().ticket.state).toBe('open');
+  }, 60_000);
+
+  it('an operator assigned a ticket by another hears of it (bell with the link, e-mail, Telegram); taking it yourself or unassigning tells nobody', async () => {
+    await t.ctx.db.insertInto('telegram_links').values({ user_id: ivan.id, chat_id: `chat-${ivan.id}`, chat_name: 'ivan', kinds: JSON.stringify([]) })
+      .onConflict((oc) => oc.column('user_id').doNothing()).execute();
+    const opened = (await post(other.cookie, '/api/v1/support/tickets', { subject: 'Billing question', body: 'Who can help?' })).json().ticket;
+    const assigned = async (userId: string) => t.ctx.db.selectFrom('notifications').select(['text', 'email', 'telegram'])
+      .where('user_id', '=', userId).where('text_key', '=', 'support_assigned')
+      .where(sql<boolean>`params->>'ticket' = ${opened._id}`).orderBy('created_at').execute();
+    const countOf = async (userId: string) => Number((await t.ctx.db.selectFrom('notifications')
+      .select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+    const patch = async (who: Signed, assigneeId: string | null) => {
+      const res = await call(t, who.cookie, 'PATCH', `/api/v1/admin/support/tickets/${opened._id}`, { assigneeId });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const subject = 'Support: a request was assigned to you';
+
+    // Olga hands it to Ivan: Ivan's bell names the ticket and links to it, his e-mail opens it, his chat gets it.
+    const before = { olga: await countOf(olga.id), ivan: await countOf(ivan.id) };
+    await patch(olga, ivan.id);
+    expect(await assigned(ivan.id)).toHaveLength(1);
+    expect((await assigned(ivan.id))[0]!.telegram).not.toBeNull();
+    expect(await countOf(olga.id)).toBe(before.olga);
+    const bell = (await get(ivan.cookie, '/api/v1/notifications')).json().data;
+    expect(bell[0]).toMatchObject({
+      text: `Olga assigned support request #${opened.number} “Billing question” to you.`, link: `/admin/support/${opened._id}`, unread: true,
+    });
+    const mail = await eventually(() => mails(ivan.email), (m) => m.some((x) => x.subject === subject));
+    const handed = mail.filter((x) => x.subject === subject);
+    expect(handed).toHaveLength(1);
+    expect(handed[0]!.text).toContain(`Olga assigned support request #${opened.number} “Billing question” to you.`);
+    expect(handed[0]!.text).toContain(`/en/admin/support/${opened._id}`);
+    expect(handed[0]!.html).toContain(`/en/admin/support/${opened._id}`);
+
+    // The same assignee again, Olga taking it herself, unassigning, Ivan taking it himself: nobody is notified.
+    const quiet = { olga: await countOf(olga.id), ivan: await countOf(ivan.id) };
+    await patch(olga, ivan.id);
+    await patch(olga, olga.id);
+    await patch(olga, null);
+    await patch(ivan, ivan.id);
+    expect(await countOf(olga.id)).toBe(quiet.olga);
+    expect(await countOf(ivan.id)).toBe(quiet.ivan);
+
+    // Ivan hands it back to Olga (no Telegram linked): her bell and e-mail, in her own words of it.
+    await patch(ivan, olga.id);
+    expect(await assigned(olga.id)).toMatchObject([{ text: `Ivan assigned support request #${opened.number} “Billing question” to you.`, email: expect.anything(), telegram: null }]);
+    expect(await assigned(ivan.id)).toHaveLength(1);
+    const olgaMail = await eventually(() => mails(olga.email), (m) => m.some((x) => x.subject === subject));
+    expect(olgaMail.filter((x) => x.subject === subject)).toHaveLength(1);
+    expect((await eventually(() => mails(ivan.email), () => true)).filter((x) => x.subject === subject)).toHaveLength(1);
   }, 60_000);
 });
