@@ -18,7 +18,7 @@ export function NotificationsBell() {
         panelClassName="notifications-popover"
         trigger={<>{icons.bell}{unread ? <span className="notifications-badge" aria-hidden="true" data-testid="bell-count">{unread > 99 ? '99+' : unread}</span> : null}</>}
       >
-        {() => <NotificationsPanel />}
+        {(close) => <NotificationsPanel onNavigate={close} />}
       </Popover>
     </div>
   );

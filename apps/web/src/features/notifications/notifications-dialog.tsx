@@ -7,7 +7,7 @@ export function NotificationsDialog({ open, onClose }: { open: boolean; onClose:
   const { t } = useT('notifications-ui');
   return (
     <Dialog open={open} onClose={onClose} title={t('title')} size="md">
-      <NotificationsPanel showTitle={false} />
+      <NotificationsPanel showTitle={false} onNavigate={onClose} />
     </Dialog>
   );
 }

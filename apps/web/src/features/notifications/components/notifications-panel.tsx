@@ -8,8 +8,11 @@ import { bellItems, unreadCount } from '../bell-items';
 import { NotificationList } from './notification-list';
 import '../notifications.css';
 
-/** The bell's content: 'Mark all as read' and the list (payment notifications left out, spec §7). */
-export function NotificationsPanel({ headingLevel = 2, showTitle = true }: { headingLevel?: 2 | 3; showTitle?: boolean }) {
+/**
+ * The bell's content: 'Mark all as read' and the list (payment notifications left out, spec §7). `onNavigate`
+ * closes the container when a notification's link opens its page.
+ */
+export function NotificationsPanel({ headingLevel = 2, showTitle = true, onNavigate }: { headingLevel?: 2 | 3; showTitle?: boolean; onNavigate?: (() => void) | undefined }) {
   const { t } = useT('notifications-ui');
   const items = bellItems(useAppStore((s) => s.notifications));
   const unread = unreadCount(items);
@@ -25,7 +28,7 @@ export function NotificationsPanel({ headingLevel = 2, showTitle = true }: { hea
         {showTitle ? <Heading className="notifications-panel__title">{t('title')}</Heading> : <span />}
         {unread ? <Button variant="link" size="sm" busy={busy} onClick={() => void markAll()}>{t('markAllRead')}</Button> : null}
       </div>
-      <NotificationList items={items} />
+      <NotificationList items={items} onNavigate={onNavigate} />
     </div>
   );
 }
