@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Draws deploy/grafana/cellport.json's panels from a real Prometheus into one PNG, for docs/ and for checking the
 // dashboard where Grafana itself cannot be installed (Grafana is not in Debian's archive). Every query the dashboard
-// holds is run as Grafana would run it (variables set to "All", $__rate_interval as four scrape intervals); a query
-// that Prometheus refuses fails the run, so the picture also proves the dashboard's PromQL is valid.
+// holds is run as Grafana would run it: each variable on "All" (the values its label_values() query finds, as a
+// regex), $__rate_interval as four scrape intervals. A query that Prometheus refuses fails the run, so the picture
+// also proves the dashboard's PromQL is valid.
 //
 //   node scripts/grafana/preview.mjs [--prometheus http://127.0.0.1:9090] [--minutes 30] [--scrape 5]
 //                                    [--out docs/images/grafana-dashboard.png]
@@ -28,16 +29,36 @@ const end = Math.floor(Date.now() / 1000);
 const start = end - Number(args.minutes) * 60;
 const step = Math.max(Number(args.scrape), Math.ceil((end - start) / 240));
 
-/** A panel's query as Grafana sends it with every variable on "All". */
-function resolveQuery(expr, scrapeSeconds) {
+/** A value as a regex inside a PromQL string, escaped as Grafana escapes it (the backslash doubled for the string). */
+const escapeRegex = (value) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\\\$&');
+
+/** The query with $__rate_interval and the variables resolved so far put in. */
+function resolveQuery(expr, variables) {
   return expr
-    .replaceAll('$__rate_interval', `${4 * scrapeSeconds}s`)
-    .replace(/\$\{?([a-z_]+)\}?/g, '.+');
+    .replaceAll('$__rate_interval', `${4 * Number(args.scrape)}s`)
+    .replace(/\$\{?([a-z_]+)\}?/g, (whole, name) => variables.get(name) ?? whole);
 }
+
+/** Each query variable on "All": its label_values(selector, label) values over the window, joined as a regex. */
+async function resolveVariables() {
+  const variables = new Map();
+  for (const variable of dashboard.templating.list) {
+    if (variable.type !== 'query') continue;
+    const match = /^label_values\((.+),\s*(\w+)\)$/.exec(variable.definition);
+    if (!match) throw new Error(`${variable.name}: only label_values(selector, label) is supported`);
+    const url = new URL(`/api/v1/label/${match[2]}/values`, args.prometheus);
+    url.search = new URLSearchParams({ 'match[]': resolveQuery(match[1], variables), start, end }).toString();
+    const body = await (await fetch(url)).json();
+    if (body.status !== 'success') throw new Error(`Prometheus refused ${variable.definition}: ${body.error}`);
+    variables.set(variable.name, `(${body.data.map(escapeRegex).join('|')})`);
+  }
+  return variables;
+}
+const variables = await resolveVariables();
 
 async function queryRange(expr) {
   const url = new URL('/api/v1/query_range', args.prometheus);
-  url.search = new URLSearchParams({ query: resolveQuery(expr, Number(args.scrape)), start, end, step }).toString();
+  url.search = new URLSearchParams({ query: resolveQuery(expr, variables), start, end, step }).toString();
   const body = await (await fetch(url)).json();
   if (body.status !== 'success') throw new Error(`Prometheus refused ${expr}: ${body.error}`);
   return body.data.result;
