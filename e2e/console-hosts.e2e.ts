@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { useBrowser, visitCheck } from './support/browser.js';
 import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, t } from './support/locales.js';
+import { apiCall, buyDedicatedPort } from './support/api.js';
 import { useServer } from './support/server.js';
 
 // The embedded agent serves the seeded hosts (asked for explicitly: the hosts page should show live agents).
@@ -20,16 +21,9 @@ beforeAll(async () => {
 const a = (key: string, values?: Record<string, string | number>) => t('en', `admin:${key}`, values);
 const dialog = (page: Page) => page.getByRole('dialog');
 
-/** A same-origin API call with the session of `request`'s context (the Origin header passes the CSRF check). */
-async function call<T>(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const response = await request.fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: data === undefined ? { origin: server.url } : { origin: server.url, 'content-type': 'application/json' },
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+/** A same-origin API call with the session of `request`'s context. */
+const call = <T>(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) =>
+  apiCall<T>(request, server.url, method, path, data);
 
 async function toastsGone(page: Page) {
   await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
@@ -38,7 +32,6 @@ async function expectToast(page: Page, text: string) {
   await page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
 }
 
-interface Tariff { _id: string; country_id: string; carrier_id: string | null; region_id: string | null; isShared: boolean; rotationInterval: number }
 interface AdminHost { id: string; name: string; online: boolean; agentVersion: string | null; lastSeenAt: string | null; modems: unknown[] }
 interface CustomerDetail { customer: { id: string }; ports: { id: string; name: string; proxyLogin: string; suspendedAt: string | null }[] }
 
@@ -49,12 +42,7 @@ describe('hosts and abuse handling in the console', () => {
     // The demo customer buys a dedicated port from the demo balance; then the operator signs in in the same tab.
     await signIn(page, server.url, 'en', demo);
     await expectDashboard(page, server.url, 'en', 'Demo Customer');
-    const tariffs = await call<Tariff[]>(context.request, 'GET', '/tariffs');
-    const tariff = tariffs.find((x) => !x.isShared) ?? tariffs[0]!;
-    await call(context.request, 'POST', '/payment/balance/buy?lng=en', {
-      tariff_id: tariff._id, country_id: tariff.country_id, carrier_id: tariff.carrier_id, region_id: tariff.region_id,
-      isShared: tariff.isShared, rotationInterval: tariff.rotationInterval, modemCount: 1,
-    });
+    await buyDedicatedPort(context.request, server.url);
     // Leave the dashboard first: its next poll without the cookie would send the page to sign-in by itself and abort
     // the navigation below (net::ERR_ABORTED, seen in CI).
     await page.goto('about:blank');

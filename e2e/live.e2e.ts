@@ -6,23 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { checkA11y, phoneViewport, shot, useBrowser, visitCheck } from './support/browser.js';
 import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, languages, t } from './support/locales.js';
+import { apiCall, buyDedicatedPort } from './support/api.js';
 import { useServer } from './support/server.js';
 
 const server = useServer({ name: 'live', env: { MODEM_SIM_DELAY_MS: '300', MODEM_SIM_SAME_IP_RATE: '0' } });
 const browser = useBrowser();
 
-/** A same-origin API call with the session of `request`'s context (the Origin header passes the CSRF check). */
-async function call<T>(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const response = await request.fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: data === undefined ? { origin: server.url } : { origin: server.url, 'content-type': 'application/json' },
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+/** A same-origin API call with the session of `request`'s context. */
+const call = <T>(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) =>
+  apiCall<T>(request, server.url, method, path, data);
 
-interface Tariff { _id: string; country_id: string; carrier_id: string | null; region_id: string | null; isShared: boolean; rotationInterval: number }
 interface Port { _id: string; ext_ip: string }
 
 const bellCount = (page: Page) => page.getByTestId('bell-count');
@@ -44,12 +37,7 @@ describe('live dashboard', () => {
     const request = context.request;
 
     // A port to rotate, bought from the demo balance (the dashboard learns of it through its queries).
-    const tariffs = await call<Tariff[]>(request, 'GET', '/tariffs');
-    const tariff = tariffs.find((x) => !x.isShared) ?? tariffs[0]!;
-    await call(request, 'POST', '/payment/balance/buy?lng=en', {
-      tariff_id: tariff._id, country_id: tariff.country_id, carrier_id: tariff.carrier_id, region_id: tariff.region_id,
-      isShared: tariff.isShared, rotationInterval: tariff.rotationInterval, modemCount: 1,
-    });
+    await buyDedicatedPort(request, server.url);
     const firstPoll = page.waitForResponse((r) => r.url().endsWith('/api/v1/notifications') && r.status() === 200);
     await page.reload();
     await firstPoll;

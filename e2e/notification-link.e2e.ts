@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { useBrowser, visitCheck } from './support/browser.js';
 import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { t } from './support/locales.js';
+import { apiCall } from './support/api.js';
 import { useServer } from './support/server.js';
 
 const server = useServer({ name: 'notification-link' });
@@ -16,15 +17,9 @@ beforeAll(async () => {
   Object.assign(operator, await createOperator(server, operator.email));
 }, 120_000);
 
-/** A same-origin API call with the session of `request`'s context (the Origin header passes the CSRF check). */
-async function call<T>(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const response = await request.fetch(`${server.url}/api/v1${path}`, {
-    method, headers: { origin: server.url, ...(data === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+/** A same-origin API call with the session of `request`'s context. */
+const call = <T>(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) =>
+  apiCall<T>(request, server.url, method, path, data);
 
 describe('notification links', () => {
   test('following a support answer from the bell opens the conversation, marks it read and closes the bell', async () => {

@@ -28,6 +28,8 @@ export interface BrowserFixture {
   readonly errors: string[];
   /** Another page in this test's context, watched the same way. */
   newPage(): Promise<Page>;
+  /** A second, independent context (its own cookies: the operator beside the customer), watched the same way and closed after the test. */
+  secondContext(): Promise<{ context: BrowserContext; page: Page }>;
 }
 
 /** One Chromium per spec file; each test gets a fresh context and page, closed after it. */
@@ -35,6 +37,7 @@ export function useBrowser(): BrowserFixture {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let page: Page | undefined;
+  let others: BrowserContext[] = [];
   let errors: string[] = [];
 
   const watch = (p: Page) => {
@@ -48,11 +51,15 @@ export function useBrowser(): BrowserFixture {
 
   beforeAll(async () => { browser = await launchChromium(); });
   afterAll(async () => { await browser?.close(); });
+  const newContext = async () => {
+    const created = await browser!.newContext({ viewport: desktopViewport, locale: 'en-US' });
+    created.setDefaultTimeout(15_000);
+    created.setDefaultNavigationTimeout(30_000);
+    return created;
+  };
   beforeEach(async () => {
     errors = [];
-    context = await browser!.newContext({ viewport: desktopViewport, locale: 'en-US' });
-    context.setDefaultTimeout(15_000);
-    context.setDefaultNavigationTimeout(30_000);
+    context = await newContext();
     page = watch(await context.newPage());
   });
   afterEach(async (ctx) => {
@@ -61,6 +68,8 @@ export function useBrowser(): BrowserFixture {
     if (failed && page && !page.isClosed()) await shot(page, failedShot).catch(() => {});
     // A test that passes now leaves no failure screenshot of an earlier run behind.
     if (!failed && !errors.length) rmSync(join(screenshotsDir, `${failedShot}.png`), { force: true });
+    for (const other of others) await other.close();
+    others = [];
     await context?.close();
     context = undefined;
     page = undefined;
@@ -79,6 +88,12 @@ export function useBrowser(): BrowserFixture {
     get page() { return need(page, 'the page'); },
     get errors() { return errors; },
     async newPage() { return watch(await need(context, 'the context').newPage()); },
+    async secondContext() {
+      need(context, 'the context');
+      const other = await newContext();
+      others.push(other);
+      return { context: other, page: watch(await other.newPage()) };
+    },
   };
 }
 
