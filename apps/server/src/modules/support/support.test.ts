@@ -269,8 +269,9 @@ describe('support tickets', () => {
     expect({ status: refused.statusCode, code: refused.json().code }).toEqual({ status: 429, code: 'SUPPORT_UPLOAD_QUOTA' });
 
     // A day later the budget is back.
-    await t.ctx.db.updateTable('support_attachments').set({ created_at: new Date(Date.now() - 25 * 3_600_000) })
-      .where('id', 'in', rows.map((r) => r.id)).execute();
+    // created_at is not updatable through the typed builder (it is set once by the database).
+    await sql`update support_attachments set created_at = now() - interval '25 hours'
+      where id in (${sql.join(rows.map((r) => r.id))})`.execute(t.ctx.db);
     expect((await upload(heavy.cookie, PNG, 'image/png')).statusCode).toBe(201);
 
     await fill(olga.id, 1);
