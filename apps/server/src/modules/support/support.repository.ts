@@ -139,6 +139,12 @@ export class SupportRepository {
   }
 
   /** Deletes uploads no message references, uploaded before `before`. */
+  /** Whether an upload no message took is older than `before` (the partial index support_attachments_unreferenced). */
+  async hasUnreferencedBefore(before: Date): Promise<boolean> {
+    return Boolean(await this.db.selectFrom('support_attachments').select('id').where('message_id', 'is', null)
+      .where('created_at', '<', before).limit(1).executeTakeFirst());
+  }
+
   async deleteUnreferenced(q: Q, before: Date): Promise<number> {
     const rows = await q.deleteFrom('support_attachments').where('message_id', 'is', null)
       .where('created_at', '<', before).returning('id').execute();

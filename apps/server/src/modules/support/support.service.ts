@@ -4,7 +4,6 @@ import {
   type CreateTicketRequest, type SupportAttachment, type SupportMessage, type SupportSummary, type SupportTicketEvent,
   type TicketDetail, type TicketState, type TicketSummary,
 } from '@cellport/shared/schemas/support';
-import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError } from '../../lib/app-error.js';
@@ -17,7 +16,6 @@ import type { AttachmentRow, MessageRow, SupportRepository, TicketRow } from './
 /** The bus topic of an event for a customer's open dashboards (realtime.server.ts forwards it as 'support_ticket'). */
 export const SUPPORT_TICKET_TOPIC = 'support:ticket';
 export const SUPPORT_SWEEP_JOB = 'support.sweep_uploads';
-const SWEEP_EVERY = '1 hour';
 /** A bus message must fit a PostgreSQL NOTIFY (under 8000 bytes): a larger event goes without its message. */
 const EVENT_BYTES_MAX = 7000;
 
@@ -72,17 +70,18 @@ export interface SupportDeps {
 export class SupportService {
   constructor(private readonly deps: SupportDeps) {}
 
-  /** The job that deletes unreferenced uploads, armed by a planner to run once an hour. */
+  /**
+   * The job that deletes unreferenced uploads, armed by a planner only when one is overdue (an indexed look at the
+   * oldest unreferenced upload): no job runs, and none shows in the queue, while there is nothing to delete.
+   */
   register(): void {
+    const cutoff = (now: Date) => new Date(now.getTime() - SUPPORT_UNREFERENCED_UPLOAD_HOURS * 3_600_000);
     this.deps.jobs.handle(SUPPORT_SWEEP_JOB, async (tx, _payload, now) => {
-      await this.deps.repo.deleteUnreferenced(tx, new Date(now.getTime() - SUPPORT_UNREFERENCED_UPLOAD_HOURS * 3_600_000));
+      await this.deps.repo.deleteUnreferenced(tx, cutoff(now));
     });
     this.deps.jobs.plan(async (now) => {
-      // Inserted due now the first time; once done, due again an hour after it ran.
-      await sql`
-        insert into jobs (kind, key, run_at, payload) values (${SUPPORT_SWEEP_JOB}, ${SUPPORT_SWEEP_JOB}, ${now}, '{}'::jsonb)
-        on conflict (key) do update set run_at = jobs.done_at + ${SWEEP_EVERY}::interval, done_at = null, attempts = 0, last_error = null
-        where jobs.done_at is not null`.execute(this.deps.db);
+      if (!await this.deps.repo.hasUnreferencedBefore(cutoff(now))) return;
+      await this.deps.jobs.schedule(this.deps.db, { kind: SUPPORT_SWEEP_JOB, key: SUPPORT_SWEEP_JOB, runAt: now, payload: {} }, { rearmDone: true });
     });
   }
 
