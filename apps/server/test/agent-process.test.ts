@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -11,9 +11,10 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { demoHostKey, issueHostKey } from '../src/modules/traffic/host-keys.js';
+import { demoHostKey } from '../src/modules/traffic/host-keys.js';
 import { hashToken } from '../src/lib/tokens.js';
-import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer } from '../src/modules/purchases/test-fixtures.js';
+import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { copyTemplateDatabase } from './template-db.js';
 
@@ -21,7 +22,6 @@ import { copyTemplateDatabase } from './template-db.js';
 // started again: the agent keeps serving through the outage, reconnects, and obeys a change made after; then the agent
 // is killed with SIGKILL mid-transfer and the traffic the server counted is checked against what the client moved.
 
-const root = new URL('../../../', import.meta.url).pathname;
 const SECRET = 'agent-process-test-secret-0123456789abcdef';
 
 interface Running { t: TestApp; database: DatabaseHandle }
@@ -51,16 +51,10 @@ async function startServer(port: number): Promise<Running> {
 }
 
 function startAgent(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH, CELLPORT_SERVER_URL: `http://127.0.0.1:${serverPort}`, CELLPORT_HOST_KEY: hostKey,
-      AGENT_DATA_DIR: agentDir, AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true',
-      AGENT_TRAFFIC_REPORT_SECONDS: '1', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  return spawnAgent({
+    serverUrl: `http://127.0.0.1:${serverPort}`, hostKey, dataDir: agentDir, listenHost: '127.0.0.1',
+    env: { AGENT_TRAFFIC_REPORT_SECONDS: '1' },
   });
-  return child;
 }
 
 /** Waits (vi.waitFor, every 50 ms) until the probe gives a value; on time-out, the probe's last error or what was awaited. */
@@ -128,17 +122,9 @@ describeOnPostgres('a stand-alone agent process', () => {
     const { t } = server;
     await seedCatalog(t.ctx);
     const customer = await createCustomer(t, 1000);
-    const us = await t.ctx.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
-    const tariff = await t.ctx.db.selectFrom('tariffs').select('id').where('country_id', '=', us.id).where('is_shared', '=', false)
-      .where('period', '=', 'month').executeTakeFirstOrThrow();
-    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, {
-      tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 2,
-    }) });
-    expect(bought.statusCode).toBe(200);
-    const ports = (bought.json() as { data: { modems: Array<{ _id: string; IMEI: string; http_port: number; ext_ip: string; login: string; password: string }> } }).data.modems;
+    const ports = await buyUsPorts(t, customer, 2);
     proxies = ports.map((p) => ({ httpPort: p.http_port, extIp: p.ext_ip, login: p.login, password: p.password, portId: p._id }));
-    const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', ports[0]!.IMEI).executeTakeFirstOrThrow();
-    hostKey = await issueHostKey(t.ctx.db, modem.host_id);
+    hostKey = await hostKeyOfModem(t, ports[0]!.IMEI);
     expect(hashToken(hostKey)).not.toBe(hashToken(demoHostKey('x', SECRET)));
 
     agentDir = await mkdtemp(join(tmpdir(), 'cellport-agent-'));

@@ -15,6 +15,7 @@ import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js'
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { getThroughProxy } from './proxy-get.js';
 import { copyTemplateDatabase } from './template-db.js';
+import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
 
 // Issue 18, gateway mode end to end: the server, a stand-alone agent for a host pinned to a gateway, and the gateway
 // process, each on its own. The agent opens no port of its own; the customer's port list names the gateway's public
@@ -94,32 +95,19 @@ describeOnPostgres('gateway mode: server, agent and gateway processes', () => {
     const linkPort = await freePort();
     const gw = await db.insertInto('gateways').values({ name: 'edge-1', public_host: GATEWAY_HOST, link_url: `http://127.0.0.1:${linkPort}` })
       .returning('id').executeTakeFirstOrThrow();
-    const us = await db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
     const host = await db.selectFrom('hosts').select('id').where('name', '=', 'us1.proxy.cellport.local').executeTakeFirstOrThrow();
     await db.updateTable('hosts').set({ gateway_id: gw.id }).where('id', '=', host.id).execute();
 
     // A customer buys a US port; the list names the gateway as the host to connect to.
     const customer = await createCustomer(t, 1000);
-    const tariff = await db.selectFrom('tariffs').select('id').where('country_id', '=', us.id).where('is_shared', '=', false)
-      .where('period', '=', 'month').executeTakeFirstOrThrow();
-    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, {
-      tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1,
-    }) });
-    expect(bought.statusCode, bought.body).toBe(200);
+    await buyUsPorts(t, customer, 1);
     const listed = await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(customer.cookie) });
     const port = (listed.json() as Array<{ host: string; http_port: number; socks_port: number; ext_ip: string; login: string; password: string }>)[0]!;
     expect(port.host).toBe(GATEWAY_HOST);
 
     const key = await issueHostKey(db, host.id);
     const serverUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH, CELLPORT_SERVER_URL: serverUrl, CELLPORT_HOST_KEY: key, AGENT_DATA_DIR: join(dir, 'agent'),
-        AGENT_LISTEN_HOST: AGENT_HOST, AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    agent = spawnAgent({ serverUrl, hostKey: key, dataDir: join(dir, 'agent'), listenHost: AGENT_HOST });
     gatewayEnv = {
       PATH: process.env.PATH, GATEWAY_ID: gw.id, GATEWAY_TRUST_KEY: trustKey, GATEWAY_LINK_HOST: '127.0.0.1',
       GATEWAY_LINK_PORT: String(linkPort), GATEWAY_LISTEN_HOST: GATEWAY_HOST, LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -7,15 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { issueHostKey } from '../src/modules/traffic/host-keys.js';
-import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer } from '../src/modules/purchases/test-fixtures.js';
+import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 
 // Issue 17, item 2, "a test scrapes both processes": the server's /metrics and a stand-alone agent process's, started
 // with AGENT_METRICS_PORT. The agent's ports listen on 127.0.0.19 (agent-process.test.ts's agent is on 127.0.0.1, the
 // gateway test's on 127.0.0.7), so the two can run at once on the same seeded port numbers.
 
-const root = new URL('../../../', import.meta.url).pathname;
 const HOST = '127.0.0.19';
 const TOKEN = 'metrics-process-token-0123456789';
 
@@ -86,29 +85,16 @@ describe('/metrics of the server and of a stand-alone agent process', () => {
     serverUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     await seedCatalog(t.ctx);
     const customer = await createCustomer(t, 1000);
-    const us = await t.ctx.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
-    const tariff = await t.ctx.db.selectFrom('tariffs').select('id').where('country_id', '=', us.id).where('is_shared', '=', false)
-      .where('period', '=', 'month').executeTakeFirstOrThrow();
-    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, {
-      tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1,
-    }) });
-    expect(bought.statusCode).toBe(200);
-    const [p] = (bought.json() as { data: { modems: Array<{ _id: string; IMEI: string; http_port: number; login: string; password: string }> } }).data.modems;
+    const [p] = await buyUsPorts(t, customer, 1);
     proxy = { httpPort: p!.http_port, login: p!.login, password: p!.password, portId: p!._id };
-    const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', p!.IMEI).executeTakeFirstOrThrow();
-    const hostKey = await issueHostKey(t.ctx.db, modem.host_id);
+    const hostKey = await hostKeyOfModem(t, p!.IMEI);
 
     agentDir = await mkdtemp(join(tmpdir(), 'cellport-agent-metrics-'));
     const metricsPort = await freePort();
     agentMetrics = `http://${HOST}:${metricsPort}`;
-    agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH, CELLPORT_SERVER_URL: serverUrl, CELLPORT_HOST_KEY: hostKey, AGENT_DATA_DIR: agentDir,
-        AGENT_LISTEN_HOST: HOST, AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
-        AGENT_METRICS_PORT: String(metricsPort), AGENT_METRICS_HOST: HOST, METRICS_TOKEN: TOKEN,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+    agent = spawnAgent({
+      serverUrl, hostKey, dataDir: agentDir, listenHost: HOST,
+      env: { AGENT_METRICS_PORT: String(metricsPort), AGENT_METRICS_HOST: HOST, METRICS_TOKEN: TOKEN },
     });
     await until(async () => ((await throughProxy().catch(() => null))?.status === 200 ? true : undefined), 'the agent to serve the port');
   }, 120_000);

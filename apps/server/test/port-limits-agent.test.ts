@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -8,15 +8,14 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../src/modules/purchases/test-fixtures.js';
-import { issueHostKey } from '../src/modules/traffic/host-keys.js';
 import { buildTestApp, type TestApp } from './helpers.js';
+import { hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 
 // Issue 18, item 3, end to end: the stand-alone agent process serves a port whose tariff has a monthly quota. The
 // traffic it reports takes the port past 80 % (one notification) and past 100 % (one more); the server's new desired
 // state reaches the agent, which then refuses the port with HTTP 403 saying why. Months already partly used are set
 // up by writing the port's month row, so a few hundred kilobytes through the proxy cross each threshold.
 
-const root = new URL('../../../', import.meta.url).pathname;
 /**
  * The agent's ports listen on an address of their own: agent-process.test.ts serves the same seeded host's port
  * numbers on 127.0.0.1, and the two files may run at the same time.
@@ -78,18 +77,12 @@ describe('a monthly quota with the agent process', () => {
     expect(bought.statusCode, bought.body).toBe(200);
     const port = (bought.json() as { data: { modems: Array<{ _id: string; IMEI: string; http_port: number; login: string; password: string }> } }).data.modems[0]!;
     proxy = { httpPort: port.http_port, login: port.login, password: port.password, portId: port._id };
-    const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', port.IMEI).executeTakeFirstOrThrow();
-    const hostKey = await issueHostKey(t.ctx.db, modem.host_id);
+    const hostKey = await hostKeyOfModem(t, port.IMEI);
 
     agentDir = await mkdtemp(join(tmpdir(), 'cellport-limits-agent-'));
-    agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH, CELLPORT_SERVER_URL: `http://127.0.0.1:${serverPort}`, CELLPORT_HOST_KEY: hostKey,
-        AGENT_DATA_DIR: agentDir, AGENT_LISTEN_HOST: LISTEN, AGENT_ALLOW_LOOPBACK: 'true',
-        AGENT_TRAFFIC_REPORT_SECONDS: '1', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+    agent = spawnAgent({
+      serverUrl: `http://127.0.0.1:${serverPort}`, hostKey, dataDir: agentDir, listenHost: LISTEN,
+      env: { AGENT_TRAFFIC_REPORT_SECONDS: '1' },
     });
     await until(async () => ((await throughProxy()).status === 200 ? true : undefined), 'the port to carry traffic');
   }, 120_000);

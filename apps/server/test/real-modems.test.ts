@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js'
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { getThroughProxy } from './proxy-get.js';
 import { copyTemplateDatabase } from './template-db.js';
+import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
 
 // Issue 15, "Done when" (first half), end to end: a stand-alone agent process with a modems file of two fake HiLink
 // dongles registers them (the heartbeat's inventory), an operator adds both through the console API (POST
@@ -24,7 +25,6 @@ import { copyTemplateDatabase } from './template-db.js';
 // and within the operator's replacement time (3 s here) the port moves to the other dongle with the same login and
 // password; the customer is told, and the echo then sees the other dongle's IP through the port.
 
-const root = new URL('../../../', import.meta.url).pathname;
 const IMEI_A = '867123456789012';
 const IMEI_B = '867123456789029';
 
@@ -92,15 +92,10 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
     const modemsFile = join(agentDir, 'modems.yaml');
     await writeFile(modemsFile, `modems:\n  - driver: hilink\n    name: slot-1\n    management: ${one.url}\n    egress: 127.0.0.11\n`
       + `  - driver: hilink\n    name: slot-2\n    management: ${two.url}\n    egress: 127.0.0.12\n`);
-    agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH, CELLPORT_SERVER_URL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`,
-        CELLPORT_HOST_KEY: key, AGENT_DATA_DIR: join(agentDir, 'data'), AGENT_MODEMS: modemsFile, AGENT_IP_ECHO_URLS: echo.url,
-        AGENT_LISTEN_HOST: '127.0.0.1', AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
-        AGENT_HEALTH_INTERVAL_SECONDS: '1', AGENT_HEALTH_TIMEOUT_SECONDS: '5',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+    agent = spawnAgent({
+      serverUrl: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, hostKey: key, dataDir: join(agentDir, 'data'),
+      listenHost: '127.0.0.1',
+      env: { AGENT_MODEMS: modemsFile, AGENT_IP_ECHO_URLS: echo.url, AGENT_HEALTH_INTERVAL_SECONDS: '1', AGENT_HEALTH_TIMEOUT_SECONDS: '5' },
     });
 
     // The console shows both as new on the host, with what the dongles say; nobody typed an IMEI.
@@ -138,13 +133,7 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
 
     // A customer buys one port from the balance.
     const customer = await createCustomer(t, 1000);
-    const tariff = await t.ctx.db.selectFrom('tariffs').select('id').where('country_id', '=', us.id).where('is_shared', '=', false)
-      .where('period', '=', 'month').executeTakeFirstOrThrow();
-    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, {
-      tariff_id: tariff.id, country_id: us.id, carrier_id: carrier.id, isShared: false, rotationInterval: 0, modemCount: 1,
-    }) });
-    expect(bought.statusCode, bought.body).toBe(200);
-    const port = (bought.json() as { data: { modems: Array<{ _id: string; IMEI: string; http_port: number; ext_ip: string; login: string; password: string }> } }).data.modems[0]!;
+    const port = (await buyUsPorts(t, customer, 1, { carrier_id: carrier.id }))[0]!;
     expect([IMEI_A, IMEI_B]).toContain(port.IMEI);
     const dongle = port.IMEI === IMEI_A ? one : two;
     const before = dongle.publicIp;
