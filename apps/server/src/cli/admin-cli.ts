@@ -54,17 +54,26 @@ export async function runAdminCli(args: string[], env: Record<string, string | u
   }
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 });
   try {
-    await migrateToLatest(database.db);
-    await run(database.db, command, email ?? '', io, config.publicUrl);
-    return 0;
+    return await refusalsSaid(io, async () => {
+      await migrateToLatest(database.db);
+      await run(database.db, command, email ?? '', io, config.publicUrl);
+      return 0;
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+/** Runs a command: an AdminCommandError (a refusal) is said on stderr and exits 1; anything else is a crash. */
+async function refusalsSaid(io: CliIo, command: () => Promise<number>): Promise<number> {
+  try {
+    return await command();
   } catch (error) {
     if (error instanceof AdminCommandError) {
       io.err(error.message);
       return 1;
     }
     throw error;
-  } finally {
-    await database.close();
   }
 }
 
@@ -89,7 +98,7 @@ async function backupCommand(command: 'backup' | 'restore', file: string | undef
       : `DATABASE_URL is set: restore PostgreSQL with its own tool, into an empty database, with the servers stopped:\n  pg_restore --no-owner --exit-on-error --dbname="$DATABASE_URL" ${file}\n(README, Backups.)`);
     return 1;
   }
-  try {
+  return refusalsSaid(io, async () => {
     if (command === 'backup') {
       const answer = await askServer(config.DATA_DIR, 'backup');
       if (answer && !answer.ok) throw new AdminCommandError(`The running server could not make the backup: ${answer.error}`);
@@ -111,13 +120,7 @@ async function backupCommand(command: 'backup' | 'restore', file: string | undef
       'Start the server as usual.',
     ].join('\n'));
     return 0;
-  } catch (error) {
-    if (error instanceof AdminCommandError) {
-      io.err(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  });
 }
 
 async function run(db: Database, command: string, email: string, io: CliIo, publicUrl: string): Promise<void> {
