@@ -1,9 +1,9 @@
 import { SUPPORT_LIMITS, type CannedReply } from '@cellport/shared/schemas/support';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { TextField } from '../../../components/ui/text-field';
+import { TextAreaField, TextField } from '../../../components/ui/text-field';
 import { useT } from '../../../lib/i18n';
 import { createCannedReply, deleteCannedReply, updateCannedReply, useCannedReplies } from '../api/support';
 import { useAdminMutation } from '../api/use-admin-mutation';
@@ -70,7 +70,6 @@ export function CannedRepliesPage() {
 
 function CannedReplyDialog({ open, reply, onClose }: { open: boolean; reply: CannedReply | null; onClose: () => void }) {
   const { t } = useT('admin');
-  const id = useId();
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
   const [touched, setTouched] = useState(false);
@@ -90,12 +89,8 @@ function CannedReplyDialog({ open, reply, onClose }: { open: boolean; reply: Can
     <Dialog open={open} onClose={onClose} title={reply ? t('support.canned.edit') : t('support.canned.add')}>
       <form onSubmit={submit} noValidate>
         <TextField label={t('support.canned.name')} value={title} maxLength={SUPPORT_LIMITS.cannedTitleMax} onChange={(e) => setTitle(e.target.value)} error={titleBad ? t('required') : undefined} />
-        <div className="field">
-          <label htmlFor={`${id}-body`}>{t('support.canned.text')}</label>
-          <textarea id={`${id}-body`} rows={8} value={body} maxLength={SUPPORT_LIMITS.bodyMax} onChange={(e) => setBody(e.target.value)}
-            aria-invalid={bodyBad ? true : undefined} aria-describedby={bodyBad ? `${id}-body-error` : undefined} />
-          {bodyBad ? <p id={`${id}-body-error`} className="field__error" role="alert">{t('required')}</p> : null}
-        </div>
+        <TextAreaField label={t('support.canned.text')} rows={8} value={body} maxLength={SUPPORT_LIMITS.bodyMax}
+          onChange={(e) => setBody(e.target.value)} error={bodyBad ? t('required') : undefined} />
         <div className="dialog__footer">
           <Button variant="secondary" onClick={onClose}>{t('actions.cancel')}</Button>
           <Button type="submit" busy={save.isPending}>{reply ? t('actions.save') : t('support.canned.add')}</Button>

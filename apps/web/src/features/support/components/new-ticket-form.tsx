@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import * as z from 'zod/mini';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/text-field';
+import { TextAreaField, TextField } from '../../../components/ui/text-field';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { errorText } from '../../../lib/translate-api-error';
@@ -76,20 +76,15 @@ export function NewTicketForm({ initialPortId, onCreated, onCancel }: {
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-body`}>{t('form.message')}</label>
-        <textarea
-          id={`${id}-body`}
-          rows={6}
-          value={body}
-          maxLength={SUPPORT_LIMITS.bodyMax}
-          onChange={(e) => setBody(e.target.value)}
-          aria-invalid={invalid.has('body') ? true : undefined}
-          aria-describedby={`${id}-body-hint${invalid.has('body') ? ` ${id}-body-error` : ''}`}
-        />
-        <p id={`${id}-body-hint`} className="field__hint">{t('form.messageHint')}</p>
-        {invalid.has('body') ? <p id={`${id}-body-error`} className="field__error" role="alert">{t('form.messageError')}</p> : null}
-      </div>
+      <TextAreaField
+        label={t('form.message')}
+        rows={6}
+        value={body}
+        maxLength={SUPPORT_LIMITS.bodyMax}
+        onChange={(e) => setBody(e.target.value)}
+        hint={t('form.messageHint')}
+        error={invalid.has('body') ? t('form.messageError') : undefined}
+      />
       <AttachmentPicker state={attachments} disabled={create.isPending} />
       <div className="sp-form__actions">
         <Button variant="secondary" onClick={onCancel}>{t('form.cancel')}</Button>

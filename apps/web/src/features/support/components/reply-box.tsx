@@ -2,6 +2,7 @@ import { SUPPORT_LIMITS, ticketMessageRequestSchema } from '@cellport/shared/sch
 import { useId, useRef, useState, type ReactNode } from 'react';
 import * as z from 'zod/mini';
 import { Button } from '../../../components/ui/button';
+import { TextAreaField } from '../../../components/ui/text-field';
 import { useT } from '../../../lib/i18n';
 import type { UploadScope } from '../api/upload-attachment';
 import { AttachmentPicker } from './attachment-picker';
@@ -50,21 +51,16 @@ export function ReplyBox({ scope, busy, note, onSend, toolbar, extraActions, sen
       <h2 id={`${id}-label`} className="sp-reply__title">{t('reply.title')}</h2>
       {note ? <p className="sp-reply__note">{note}</p> : null}
       {toolbar ? <div className="sp-reply__toolbar">{toolbar(insert)}</div> : null}
-      <div className="field">
-        <label htmlFor={`${id}-body`}>{t('reply.message')}</label>
-        <textarea
-          ref={textarea}
-          id={`${id}-body`}
-          rows={5}
-          value={body}
-          maxLength={SUPPORT_LIMITS.bodyMax}
-          onChange={(e) => setBody(e.target.value)}
-          aria-invalid={invalid ? true : undefined}
-          aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`}
-        />
-        <p id={`${id}-hint`} className="field__hint">{scope === 'customer' ? t('form.messageHint') : t('reply.pasteHint')}</p>
-        {invalid ? <p id={`${id}-error`} className="field__error" role="alert">{t('form.messageError')}</p> : null}
-      </div>
+      <TextAreaField
+        ref={textarea}
+        label={t('reply.message')}
+        rows={5}
+        value={body}
+        maxLength={SUPPORT_LIMITS.bodyMax}
+        onChange={(e) => setBody(e.target.value)}
+        hint={scope === 'customer' ? t('form.messageHint') : t('reply.pasteHint')}
+        error={invalid ? t('form.messageError') : undefined}
+      />
       <AttachmentPicker state={attachments} disabled={busy} />
       <div className="sp-form__actions">
         {extraActions}
