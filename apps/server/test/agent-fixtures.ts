@@ -36,7 +36,11 @@ export async function hostKeyOfModem(t: TestApp, imei: string): Promise<string> 
  * The agent as its own process: its ports on `listenHost` (each process test its own loopback address, so they can
  * run at once), loopback targets allowed, logs at warn unless AGENT_TEST_LOG says otherwise. `env` adds or overrides.
  */
-export function spawnAgent(o: { serverUrl: string; hostKey: string; dataDir: string; listenHost: string; env?: Record<string, string> }): ChildProcess {
+export function spawnAgent(o: {
+  serverUrl: string; hostKey: string; dataDir: string; listenHost: string; env?: Record<string, string>;
+  /** 'pipe' to read its log lines (server-process.ts, watched). */
+  stdout?: 'pipe';
+}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
     cwd: root,
     env: {
@@ -44,6 +48,6 @@ export function spawnAgent(o: { serverUrl: string; hostKey: string; dataDir: str
       AGENT_LISTEN_HOST: o.listenHost, AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: process.env.AGENT_TEST_LOG ?? 'warn',
       ...o.env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', o.stdout ?? 'inherit', 'inherit'],
   });
 }

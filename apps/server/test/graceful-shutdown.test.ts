@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -14,11 +14,12 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { issueHostKey } from '../src/modules/traffic/host-keys.js';
 import { createCustomer, json, usdtBalance } from '../src/modules/purchases/test-fixtures.js';
 import { within } from './announcements.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { copyTemplateDatabase } from './template-db.js';
+import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
+import { serverProcessEnv, spawnServer, watched } from './server-process.js';
 
 // Issue 17, item 5: SIGTERM mid-purchase and mid-download. The server runs as its own process on PostgreSQL: a
 // purchase is held in flight (its balance row locked by the test) when SIGTERM arrives; new requests are refused, the
@@ -26,7 +27,6 @@ import { copyTemplateDatabase } from './template-db.js';
 // server, and the process exits 0. Then the stand-alone agent gets SIGTERM while a download through a port is half
 // done: new connections are refused, the download completes with every byte, and the agent exits 0.
 
-const root = new URL('../../../', import.meta.url).pathname;
 const SECRET = 'graceful-shutdown-test-secret-0123456789ab';
 const DRAIN_SECONDS = 60;
 const AGENT_HOST = '127.0.0.6';
@@ -38,33 +38,10 @@ let t: TestApp;
 let dataDir = '';
 const children: ChildProcess[] = [];
 
-const serverEnv = () => ({
-  PATH: process.env.PATH, NODE_ENV: 'development', DATABASE_URL: dbUrl, SESSION_SECRET: SECRET, DATA_DIR: dataDir,
-  HOST: '127.0.0.1', PORT: '0', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', CAPTCHA_PROVIDER: 'off',
-  SEED_DEMO: 'false', EMBEDDED_AGENT: 'false', JOBS_POLL_MS: '100', LOG_LEVEL: 'info', LOG_PRETTY: 'false',
-  SHUTDOWN_TIMEOUT_MS: String(DRAIN_SECONDS * 1000),
-});
+const serverEnv = () => serverProcessEnv({ dbUrl, secret: SECRET, dataDir }, { LOG_PRETTY: 'false', SHUTDOWN_TIMEOUT_MS: String(DRAIN_SECONDS * 1000) });
 
-/** A process whose stdout is kept, with a way to wait for a line. */
-function watched(proc: ChildProcess): { output: () => string; line(pattern: RegExp, what: string, ms?: number): Promise<string> } {
-  let out = '';
-  const waiters: Array<() => void> = [];
-  proc.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); for (const w of waiters.splice(0)) w(); });
-  children.push(proc);
-  return {
-    output: () => out,
-    line: (pattern, what, ms = 120_000) => within(new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const m = pattern.exec(out);
-        if (m) return resolve(m[0]);
-        if (proc.exitCode !== null) return reject(new Error(`exited (${proc.exitCode}) before ${what}:\n${out}`));
-        waiters.push(check);
-      };
-      proc.once('exit', check);
-      check();
-    }), ms, `${what}:\n${out}`),
-  };
-}
+/** Watched, and killed after the tests if still running. */
+const started = (proc: ChildProcess) => { children.push(proc); return watched(proc); };
 
 const exited = (proc: ChildProcess) => (proc.exitCode !== null ? Promise.resolve(proc.exitCode) : once(proc, 'exit').then(([code]) => code as number | null));
 
@@ -114,8 +91,8 @@ describeOnPostgres('SIGTERM: graceful stops', () => {
     const before = await usdtBalance(t, customer.id);
     const { body } = await buyBody();
 
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env: serverEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
-    const server = watched(proc);
+    const proc = spawnServer(serverEnv());
+    const server = started(proc);
     const listening = await server.line(/Server listening at http:\/\/127\.0\.0\.1:\d+/, 'the server listening');
     const base = listening.slice(listening.indexOf('http://'));
 
@@ -187,23 +164,16 @@ describeOnPostgres('SIGTERM: graceful stops', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const serverUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     const customer = await createCustomer(t, 1000);
-    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(customer.cookie, (await buyBody()).body) });
-    expect(bought.statusCode, bought.body).toBe(200);
-    const port = (bought.json() as { data: { modems: Array<{ IMEI: string; http_port: number; login: string; password: string }> } }).data.modems[0]!;
-    const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', port.IMEI).executeTakeFirstOrThrow();
-    const hostKey = await issueHostKey(t.ctx.db, modem.host_id);
+    const port = (await buyUsPorts(t, customer, 1))[0]!;
+    const hostKey = await hostKeyOfModem(t, port.IMEI);
 
     const agentDir = await mkdtemp(join(tmpdir(), 'cellport-graceful-agent-'));
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/main.ts'], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH, CELLPORT_SERVER_URL: serverUrl, CELLPORT_HOST_KEY: hostKey, AGENT_DATA_DIR: agentDir,
-        // An address of its own: agent-process and gateway-process tests run agents on 127.0.0.1 with the same ports.
-        AGENT_LISTEN_HOST: AGENT_HOST, AGENT_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'info', AGENT_DRAIN_SECONDS: String(DRAIN_SECONDS),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    // An address of its own: agent-process and gateway-process tests run agents on 127.0.0.1 with the same ports.
+    const proc = spawnAgent({
+      serverUrl, hostKey, dataDir: agentDir, listenHost: AGENT_HOST, stdout: 'pipe',
+      env: { LOG_LEVEL: 'info', AGENT_DRAIN_SECONDS: String(DRAIN_SECONDS) },
     });
-    const agent = watched(proc);
+    const agent = started(proc);
     try {
       const auth = Buffer.from(`${port.login}:${port.password}`).toString('base64');
       const download = async (onData?: (n: number) => void) => {

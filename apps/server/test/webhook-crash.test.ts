@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,10 +8,10 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
-import { within } from './announcements.js';
 import { describeOnPostgres } from './helpers.js';
 import { copyTemplateDatabase } from './template-db.js';
 import { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';
+import { serverProcessEnv, spawnServer, watched } from './server-process.js';
 
 // Issue 16, "Done when": killing the server mid-retry loses no delivery. The real server runs as its own process
 // (its job runner on), a receiver on 127.0.0.1 fails the first attempt, the server is killed with SIGKILL while the
@@ -21,7 +21,6 @@ import { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';
 // Time does not pass in a test: the retry's due time and the lease are moved to now in the database, as the clock
 // would after the backoff (30 s and more) — the only thing the test shortens.
 
-const root = new URL('../../../', import.meta.url).pathname;
 const SECRET = 'webhook-crash-test-secret-0123456789abcdef';
 
 const PATH = '/hooks';
@@ -35,20 +34,12 @@ let secret = '';
 let endpointId = '';
 let cookie = '';
 
-const env = () => ({
-  PATH: process.env.PATH, NODE_ENV: 'development', DATABASE_URL: dbUrl, SESSION_SECRET: SECRET, DATA_DIR: dataDir,
-  HOST: '127.0.0.1', PORT: '0', PUBLIC_URL: 'http://localhost:3000', WEB_DIST: '/nonexistent', CAPTCHA_PROVIDER: 'off',
-  SEED_DEMO: 'false', EMBEDDED_AGENT: 'false', JOBS_POLL_MS: '100', WEBHOOKS_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'info',
-});
+const env = () => serverProcessEnv({ dbUrl, secret: SECRET, dataDir }, { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
 
 /** The server as its own process: the job runner sends deliveries. Resolves when it listens. */
 async function startServer(): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  await within(new Promise<void>((resolve, reject) => {
-    proc.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); if (/listening|Server listening/i.test(out)) resolve(); });
-    proc.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${out}`)));
-  }), 120_000, 'the server process listening');
+  const proc = spawnServer(env());
+  await watched(proc).line(/listening|Server listening/i, 'the server process listening');
   return proc;
 }
 
