@@ -11,7 +11,16 @@ export function gatewayMetrics(stats: () => GatewayStats, options: { processMetr
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics ?? true) collectProcessMetrics(registry);
-  const read = stats;
+  // Every series reads the same figures, and stats() walks every open connection: take them once per scrape (the
+  // collectors all start in the same turn of the event loop).
+  let taken: GatewayStats | null = null;
+  const read = () => {
+    if (!taken) {
+      taken = stats();
+      setImmediate(() => { taken = null; });
+    }
+    return taken;
+  };
   const gauge = (name: string, help: string, pick: (s: GatewayStats) => number) => new Gauge({
     name, help, registers, collect() { this.set(pick(read())); },
   });
