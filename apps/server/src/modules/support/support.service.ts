@@ -51,6 +51,11 @@ function toMessage(m: MessageRow, attachments: AttachmentRow[], viewer: Viewer, 
   };
 }
 
+/** The console's view of a ticket with its messages. */
+function toAdminDetail(t: TicketRow, rows: { messages: MessageRow[]; attachments: AttachmentRow[] }): AdminTicketDetail {
+  return { ...toSummary(t, 'operator'), ...consoleExtras(t), messages: rows.messages.map((m) => toMessage(m, rows.attachments, 'operator', t.customer_email)) };
+}
+
 export interface SupportDeps {
   db: Database;
   repo: SupportRepository;
@@ -143,9 +148,8 @@ export class SupportService {
 
   // ---- attachments
 
-  /** Stores an upload after checking its size, its declared type and that its bytes are that image. */
   /**
-   * A screenshot, checked by its bytes. A customer's uploads are also held to a daily budget: uploads wait in the
+   * A screenshot, checked by its size, its declared type and that its bytes are that image. A customer's uploads are also held to a daily budget: uploads wait in the
    * database until a message takes them (or the sweep), so the rate limit alone would let one account fill the disk.
    */
   async upload(userId: string, contentType: string | undefined, body: unknown, name: string | undefined, operator = false): Promise<SupportAttachment> {
@@ -214,10 +218,12 @@ export class SupportService {
         before: { state: ticket.state }, after: { state, messageId, attachments },
       });
       await this.deps.notifications.notify(ticket.user_id, 'other', 'support_reply', this.textParams(ticket), tx);
-      const detail = await this.adminDetail(tx, id);
+      // The ticket and its messages read once: the console's answer, and the new message as the customer sees it.
       const after = (await this.deps.repo.ticket(tx, id, null))!;
-      const message = (await this.messages(tx, after, 'customer')).find((m) => m._id === messageId);
-      return { detail, event: { userId: ticket.user_id, ticket: after, message } };
+      const rows = await this.deps.repo.messages(tx, id);
+      const sent = rows.messages.find((m) => m.id === messageId);
+      const message = sent && toMessage(sent, rows.attachments, 'customer', after.customer_email);
+      return { detail: toAdminDetail(after, rows), event: { userId: ticket.user_id, ticket: after, message } };
     });
     await this.publish(event.userId, event.ticket, event.message);
     return detail;
@@ -260,7 +266,7 @@ export class SupportService {
           { language: handedTo.language, marketing_consent: false });
       }
       const after = (await this.deps.repo.ticket(tx, id, null))!;
-      return { detail: await this.adminDetail(tx, id), changed: after.state !== ticket.state ? after : null };
+      return { detail: toAdminDetail(after, await this.deps.repo.messages(tx, id)), changed: after.state !== ticket.state ? after : null };
     });
     if (changed) await this.publish(changed.user_id, changed);
     return detail;
@@ -269,7 +275,7 @@ export class SupportService {
   private async adminDetail(q: Database | Tx, id: string): Promise<AdminTicketDetail> {
     const ticket = await this.deps.repo.ticket(q, id, null);
     if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
-    return { ...toSummary(ticket, 'operator'), ...consoleExtras(ticket), messages: await this.messages(q, ticket, 'operator') };
+    return toAdminDetail(ticket, await this.deps.repo.messages(q, id));
   }
 
   // ---- canned replies
