@@ -8,17 +8,19 @@
 # A Debian 12 base with Node 20 made from Debian packages by scripts/image/build-base.sh (no public registry here).
 ARG BASE_IMAGE=localhost/cellport-base:bookworm
 
-# --- build: every dependency, then `npm run build` (web app, server and agent bundles).
-FROM ${BASE_IMAGE} AS build
-WORKDIR /src
-# Manifests first, so a change in the code alone reuses the installed dependencies' layer.
+# --- manifests: the workspace's package files alone, so a change in the code alone reuses the dependencies' layers.
+FROM ${BASE_IMAGE} AS manifests
+WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/
 COPY apps/server/package.json apps/server/
 COPY apps/agent/package.json apps/agent/
 COPY apps/web/package.json apps/web/
+
+# --- build: every dependency, then `npm run build` (web app, server and agent bundles).
 # A registry behind a TLS-inspecting proxy needs its CA: pass it as a build secret (`--secret id=npm_ca,src=FILE`,
 # scripts/image/check.sh does when NODE_EXTRA_CA_CERTS is set). A secret mount is never stored in a layer.
+FROM manifests AS build
 RUN --mount=type=secret,id=npm_ca,required=false \
     if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi \
  && npm ci --no-audit --no-fund
@@ -27,13 +29,7 @@ RUN npm run build
 
 # --- deps: production dependencies only, in the same workspace layout the bundles resolve them from. Only the
 # server's, the agent's and shared's: the web app's (React…) are inside its Vite bundle already.
-FROM ${BASE_IMAGE} AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/shared/package.json packages/shared/
-COPY apps/server/package.json apps/server/
-COPY apps/agent/package.json apps/agent/
-COPY apps/web/package.json apps/web/
+FROM manifests AS deps
 RUN --mount=type=secret,id=npm_ca,required=false \
     if [ -s /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi \
  && npm ci --omit=dev --no-audit --no-fund -w @cellport/server -w @cellport/agent -w @cellport/shared \
@@ -50,9 +46,9 @@ COPY --from=deps /app ./
 # The server reads the locales through @cellport/shared's package.json at run time; the code itself is bundled.
 COPY packages/shared/package.json packages/shared/
 COPY packages/shared/locales packages/shared/locales
-COPY --from=build /src/apps/server/dist apps/server/dist
-COPY --from=build /src/apps/agent/dist apps/agent/dist
-COPY --from=build /src/apps/web/dist apps/web/dist
+COPY --from=build /app/apps/server/dist apps/server/dist
+COPY --from=build /app/apps/agent/dist apps/agent/dist
+COPY --from=build /app/apps/web/dist apps/web/dist
 COPY deploy/entrypoint.sh deploy/healthcheck.mjs deploy/
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
