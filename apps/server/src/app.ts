@@ -44,6 +44,7 @@ import { registerLegal } from './modules/legal/legal.routes.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
 import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { registerSupport } from './modules/support/support.routes.js';
+import { trustsForwardedFor } from './lib/client-address.js';
 
 export interface BuildOptions {
   config: Config;
@@ -67,7 +68,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
             : {}),
         }
       : false,
-    trustProxy: config.isProduction,
+    trustProxy: trustsForwardedFor(config),
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
     // Polls arrive every few seconds per customer: Fastify's own per-request lines are off and only failures and

@@ -52,6 +52,9 @@ export const configSchema = z.object({
   DEMO_BALANCE: z.coerce.number().min(0).default(1000),
   WEB_DIST: z.string().optional(),
   RATE_LIMIT_PAYMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** Realtime (socket.io) connections one customer, and one client address, may hold at once; the next is refused. */
+  REALTIME_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
+  REALTIME_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Who rotates modems: the agent on the modem's host (the host protocol), or the in-server simulation. */
   MODEM_CONTROL: z.enum(['agent', 'simulated']).default('agent'),
   /** Run the proxy host agent for the seeded demo hosts inside `npm start`; default on outside production. */

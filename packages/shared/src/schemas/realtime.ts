@@ -12,6 +12,8 @@ import { supportTicketEventSchema } from './support.js';
 export const REALTIME_PATH = '/socket.io';
 /** The connect_error message for a missing, forged or expired token. */
 export const REALTIME_INVALID_TOKEN = 'invalid_token';
+/** The connect_error message when the account or the client address already holds as many sockets as allowed. */
+export const REALTIME_TOO_MANY_CONNECTIONS = 'too_many_connections';
 /** Lifetime of a realtime token. */
 export const REALTIME_TOKEN_TTL_SECONDS = 300;
 

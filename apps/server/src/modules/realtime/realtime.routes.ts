@@ -11,7 +11,8 @@ export function registerRealtime(app: App, ctx: AppContext, { ledger }: Services
     onRequest: requireUser, schema: { tags: ['realtime'], response: { 200: realtimeTokenResponseSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { token: issueRealtimeToken(currentUser(request).userId, ctx.config.secret) };
+    const { userId, sessionId } = currentUser(request);
+    return { token: issueRealtimeToken({ userId, sessionId }, ctx.config.secret) };
   });
 
   const realtime = startRealtime(app.server, ctx, ledger);

@@ -1,13 +1,17 @@
 import type { Server as HttpServer } from 'node:http';
 import {
-  REALTIME_INVALID_TOKEN, REALTIME_PATH, type ModemEvent, type RealtimeEventName,
+  REALTIME_INVALID_TOKEN, REALTIME_PATH, REALTIME_TOO_MANY_CONNECTIONS, type ModemEvent, type RealtimeEventName,
 } from '@cellport/shared/schemas/realtime';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../../context.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
+import { clientAddress, trustsForwardedFor } from '../../lib/client-address.js';
+import { sessionIsLive } from './realtime-sessions.js';
 import { verifyRealtimeToken } from './realtime-token.js';
 
 export const userRoom = (userId: string) => `user:${userId}`;
+const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+const addressRoom = (address: string) => `address:${address}`;
 
 /** The token from the bearer header, the `token` query parameter or the socket.io auth payload. */
 function handshakeToken(socket: Socket): unknown {
@@ -30,15 +34,43 @@ export function startRealtime(server: HttpServer, ctx: AppContext, ledger: Ledge
     cors: { origin: false },
   });
 
+  const roomSize = (room: string) => io.sockets.adapter.rooms.get(room)?.size ?? 0;
+  // Bumped by every revocation this instance hears: a handshake whose session check spans one checks again.
+  let revocations = 0;
+  const trust = trustsForwardedFor(ctx.config);
+
   io.use((socket, next) => {
-    const userId = verifyRealtimeToken(handshakeToken(socket), ctx.config.secret);
-    if (!userId) return next(new Error(REALTIME_INVALID_TOKEN));
-    socket.data.userId = userId;
-    void socket.join(userRoom(userId));
-    next();
+    admit(socket).then(next, (err: unknown) => {
+      ctx.log.warn({ err }, 'realtime handshake failed');
+      next(new Error(REALTIME_INVALID_TOKEN));
+    });
   });
 
-  const hasSockets = (userId: string) => (io.sockets.adapter.rooms.get(userRoom(userId))?.size ?? 0) > 0;
+  /**
+   * A socket is let in only with a token of a session that still exists (a signed-out session's token is dead at
+   * once, on every instance: the session row is gone), and only while its account and its address hold fewer
+   * sockets than allowed. The count and the joins happen in one turn after the last await, so concurrent
+   * handshakes cannot all slip under the cap.
+   */
+  async function admit(socket: Socket): Promise<Error | undefined> {
+    const holder = verifyRealtimeToken(handshakeToken(socket), ctx.config.secret);
+    if (!holder) return new Error(REALTIME_INVALID_TOKEN);
+    let seen: number;
+    do {
+      seen = revocations;
+      if (!(await sessionIsLive(ctx.db, holder))) return new Error(REALTIME_INVALID_TOKEN);
+    } while (seen !== revocations);
+    const address = clientAddress(socket.request, trust);
+    if (roomSize(userRoom(holder.userId)) >= ctx.config.REALTIME_SOCKETS_PER_USER
+      || roomSize(addressRoom(address)) >= ctx.config.REALTIME_SOCKETS_PER_ADDRESS) {
+      return new Error(REALTIME_TOO_MANY_CONNECTIONS);
+    }
+    socket.data.userId = holder.userId;
+    void socket.join([userRoom(holder.userId), sessionRoom(holder.sessionId), addressRoom(address)]);
+    return undefined;
+  }
+
+  const hasSockets = (userId: string) => roomSize(userRoom(userId)) > 0;
   const toUser = (userId: string, event: RealtimeEventName, data: unknown) => {
     if (hasSockets(userId)) io.to(userRoom(userId)).emit(event, data);
   };
@@ -78,9 +110,13 @@ export function startRealtime(server: HttpServer, ctx: AppContext, ledger: Ledge
     })).catch((err: unknown) => ctx.log.warn({ err }, 'balance event not forwarded'));
   }));
 
-  // A signed-out or deactivated customer's sockets close at once.
-  off.push(ctx.bus.on('session:revoked', ({ userId }: { userId?: string }) => {
-    if (userId) io.in(userRoom(userId)).disconnectSockets(true);
+  // The sockets of an ended session (sign-out, "sign out the others", a password reset) or of a deactivated
+  // customer close at once, on every instance: the revocation travels on the bus.
+  off.push(ctx.bus.on('session:revoked', ({ ids, userId }: { ids?: string[]; userId?: string }) => {
+    revocations++;
+    const rooms = (ids ?? []).map(sessionRoom);
+    if (userId) rooms.push(userRoom(userId));
+    if (rooms.length) io.in(rooms).disconnectSockets(true);
   }));
 
   return {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { announced } from '../../../test/announcements.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
@@ -7,6 +7,7 @@ import { NotificationsService } from '../notifications/notifications.service.js'
 import { buildCountingApp } from '../notifications/test-support.js';
 import { issueRealtimeToken, verifyRealtimeToken } from './realtime-token.js';
 import { setActive } from '../../cli/admin-commands.js';
+import { hashToken } from '../../lib/tokens.js';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 let a: TestApp;
@@ -40,6 +41,16 @@ function open(url: string, token: string, transports: Array<'websocket' | 'polli
     socket.once('connect_error', reject);
   });
 }
+/** The session a customer's cookie stands for, as a realtime token names it. */
+const holderOf = (c: Customer) => ({ userId: c.id, sessionId: hashToken(c.cookie.slice('cp_session='.length)) });
+/** A second session of the same customer (another browser). */
+async function anotherSession(t: TestApp, c: Customer): Promise<Customer> {
+  const again = await createCustomerSession(t, c.id);
+  return { id: c.id, cookie: again };
+}
+async function createCustomerSession(t: TestApp, userId: string): Promise<string> {
+  return `cp_session=${await t.ctx.sessions.create(userId, { ip: '127.0.0.1', headers: {} } as never)}`;
+}
 const next = <T>(socket: Socket, event: string) => new Promise<T>((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`no ${event} event`)), 5000);
   socket.once(event, (data: T) => { clearTimeout(timer); resolve(data); });
@@ -61,12 +72,12 @@ describe('realtime token', () => {
   it('is issued only with a session, signed, for 5 minutes', async () => {
     expect((await a.app.inject({ method: 'GET', url: '/api/v1/token' })).statusCode).toBe(401);
     const token = await tokenFor(a, alice);
-    expect(verifyRealtimeToken(token, a.config.secret)).toBe(alice.id);
+    expect(verifyRealtimeToken(token, a.config.secret)).toEqual(holderOf(alice));
     expect(verifyRealtimeToken(token, 'another-secret-another-secret-000')).toBeNull();
     expect(verifyRealtimeToken(token.replace(alice.id, bob.id), a.config.secret)).toBeNull();
-    const old = issueRealtimeToken(alice.id, a.config.secret, Date.now() - 301_000);
+    const old = issueRealtimeToken(holderOf(alice), a.config.secret, Date.now() - 301_000);
     expect(verifyRealtimeToken(old, a.config.secret)).toBeNull();
-    expect(verifyRealtimeToken(issueRealtimeToken(alice.id, a.config.secret, Date.now() - 299_000), a.config.secret)).toBe(alice.id);
+    expect(verifyRealtimeToken(issueRealtimeToken(holderOf(alice), a.config.secret, Date.now() - 299_000), a.config.secret)).toEqual(holderOf(alice));
   });
 });
 
@@ -76,8 +87,39 @@ describe('socket.io', () => {
 
   it('refuses a missing, forged or expired token with invalid_token', async () => {
     await expect(open(url, 'nonsense')).rejects.toThrow('invalid_token');
-    await expect(open(url, issueRealtimeToken(alice.id, 'forged-secret-forged-secret-00000'))).rejects.toThrow('invalid_token');
-    await expect(open(url, issueRealtimeToken(alice.id, a.config.secret, Date.now() - 600_000))).rejects.toThrow('invalid_token');
+    await expect(open(url, issueRealtimeToken(holderOf(alice), 'forged-secret-forged-secret-00000'))).rejects.toThrow('invalid_token');
+    await expect(open(url, issueRealtimeToken(holderOf(alice), a.config.secret, Date.now() - 600_000))).rejects.toThrow('invalid_token');
+    // Genuine and unexpired, but for a session that does not exist.
+    await expect(open(url, issueRealtimeToken({ userId: alice.id, sessionId: hashToken('no-such-session') }, a.config.secret))).rejects.toThrow('invalid_token');
+  });
+
+  it('signing out closes that session\'s sockets and its token opens no new one', async () => {
+    const dave = await createCustomer(a);
+    const token = await tokenFor(a, dave);
+    const socket = await open(url, token);
+    const gone = next(socket, 'disconnect');
+    const res = await a.app.inject({ method: 'POST', url: '/api/v1/sign-out', headers: { cookie: dave.cookie, origin: 'http://localhost:3000' } });
+    expect(res.statusCode).toBe(200);
+    await gone;
+    await expect(open(url, token)).rejects.toThrow('invalid_token');
+  });
+
+  it('"sign out the other sessions" closes their sockets and keeps the current one\'s', async () => {
+    const erin = await createCustomer(a);
+    const laptop = await anotherSession(a, erin);
+    const kept = await open(url, await tokenFor(a, erin));
+    const otherToken = await tokenFor(a, laptop);
+    const other = await open(url, otherToken);
+    const gone = next(other, 'disconnect');
+    const res = await a.app.inject({ method: 'POST', url: '/api/v1/me/sessions/revoke-others', headers: { cookie: erin.cookie, origin: 'http://localhost:3000' } });
+    expect(res.statusCode).toBe(200);
+    await gone;
+    await expect(open(url, otherToken)).rejects.toThrow('invalid_token');
+    // The positive marker: the kept socket still gets an event published after the revocation.
+    const modem = next(kept, 'modem');
+    await a.ctx.bus.publish('modem:status', { userIds: [erin.id], IMEI: '350000000000055', applyStatus: 'idle', ext_ip: '10.5.5.5' });
+    expect(await modem).toMatchObject({ IMEI: '350000000000055' });
+    expect(kept.connected).toBe(true);
   });
 
   it('delivers a notification and a modem status to the customer only, over websocket and long-polling', async () => {
@@ -109,17 +151,21 @@ describe('socket.io', () => {
     expect(bobGot).toBe(1);
   });
 
-  it('closes the sockets of a customer whose sessions were all ended', async () => {
-    const socket = await open(url, await tokenFor(a, bob));
+  it('closes the sockets of a customer whose sessions were all ended (a password reset), and refuses their tokens', async () => {
+    const token = await tokenFor(a, bob);
+    const socket = await open(url, token);
     const gone = next(socket, 'disconnect');
     await a.ctx.sessions.revokeAllForUser(bob.id);
     await gone;
+    await expect(open(url, token)).rejects.toThrow('invalid_token');
   });
 });
 
 describe.runIf(onPostgres)('two server instances on one PostgreSQL database', () => {
+  let urlB: string;
+  beforeAll(async () => { urlB = await listen(b!); });
+
   it('an event published on instance A reaches a customer connected to instance B', async () => {
-    const urlB = await listen(b!);
     const socket = await open(urlB, await tokenFor(b!, alice));
     const modem = next(socket, 'modem');
     await a.ctx.bus.publish('modem:status', { userIds: [alice.id], IMEI: '350000000000099', applyStatus: 'idle', ext_ip: '10.9.9.9' });
@@ -149,6 +195,16 @@ describe.runIf(onPostgres)('two server instances on one PostgreSQL database', ()
     expect(res.headers.etag).toBe((await get(a)).headers.etag);
   });
 
+  it('signing out on instance A closes the socket on B and B refuses the token at once', async () => {
+    const frank = await createCustomer(a);
+    const token = await tokenFor(a, frank);
+    const socket = await open(urlB, token);
+    const gone = next(socket, 'disconnect');
+    expect((await a.app.inject({ method: 'POST', url: '/api/v1/sign-out', headers: { cookie: frank.cookie, origin: 'http://localhost:3000' } })).statusCode).toBe(200);
+    await gone;
+    await expect(open(urlB, token)).rejects.toThrow('invalid_token');
+  });
+
   it('deactivating from the CLI (another process) ends a session cached by a running instance at once', async () => {
     const carol = await createCustomer(a);
     const poll = () => b!.app.inject({ method: 'GET', url: '/api/v1/notifications', headers: { cookie: carol.cookie } });
@@ -158,5 +214,43 @@ describe.runIf(onPostgres)('two server instances on one PostgreSQL database', ()
     // The revocation travels on the bus channel (NOTIFY on the CLI's commit): B has heard it once its sentinel is back.
     await announced(b!);
     expect((await poll()).statusCode).toBe(401);
+  });
+});
+
+describe('socket caps (REALTIME_SOCKETS_PER_USER, REALTIME_SOCKETS_PER_ADDRESS)', () => {
+  let capped: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    capped = await buildTestApp({ REALTIME_SOCKETS_PER_USER: '3', REALTIME_SOCKETS_PER_ADDRESS: '5' });
+    url = await listen(capped);
+  });
+  afterAll(async () => { await capped.close(); });
+  const settle = (p: Promise<Socket>) => p.then(() => 'connected', (err: Error) => err.message);
+  const held = (userId: string) => capped.app.io.in(`user:${userId}`).fetchSockets().then((s) => s.length);
+
+  it('lets one account hold as many sockets as allowed, even when they all arrive at once, and refuses the rest with a reason', async () => {
+    const carol = await createCustomer(capped);
+    const token = await tokenFor(capped, carol);
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => settle(open(url, token))));
+    expect(outcomes.filter((o) => o === 'connected')).toHaveLength(3);
+    expect(outcomes.filter((o) => o === 'too_many_connections')).toHaveLength(5);
+    expect(await held(carol.id)).toBe(3);
+
+    // One tab closes: its place is free again once the server has seen it go.
+    const connected = sockets.filter((s) => s.connected && s.io.opts.query && (s.io.opts.query as { token?: string }).token === token);
+    connected[0]!.close();
+    await vi.waitFor(async () => { expect(await held(carol.id)).toBe(2); });
+    await open(url, token);
+    await expect(open(url, token)).rejects.toThrow('too_many_connections');
+  });
+
+  it('caps the sockets of one client address across accounts', async () => {
+    // carol's 3 sockets from the test above are still open on 127.0.0.1.
+    const dan = await createCustomer(capped);
+    const token = await tokenFor(capped, dan);
+    await open(url, token);
+    await open(url, token);
+    await expect(open(url, token)).rejects.toThrow('too_many_connections');
+    expect(await held(dan.id)).toBe(2);
   });
 });
