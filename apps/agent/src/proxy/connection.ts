@@ -78,8 +78,8 @@ export type Admission = 'ok' | 'inactive' | 'limit';
 export interface ProxyCore {
   readonly limits: ProxyLimits;
   readonly log: Logger;
-  /** Keep-alive agent for plain HTTP forwarding, bound to the current egress address. */
-  readonly forwardAgent: Agent;
+  /** The keep-alive agent for plain HTTP forwarding of one port (never shared between ports), bound to the egress. */
+  forwardAgent(portId: string): Agent;
   readonly egress: string;
   /** Running counts of connections and refusals, for the metrics. */
   readonly counters: ProxyCounters;

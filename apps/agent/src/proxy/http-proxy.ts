@@ -63,7 +63,18 @@ function rawResponse(status: number, body: string): Buffer {
   return buf;
 }
 
-function reply(res: ServerResponse, status: number, body: string): void {
+/** A request body whose length the proxy cannot tell the target unambiguously (issue 26): refused, never forwarded. */
+const FRAMING_MESSAGE = 'The request body is framed ambiguously: send it with one Content-Length or with ' +
+  '"Transfer-Encoding: chunked" alone.\n';
+
+/**
+ * Methods whose requests carry no body in ordinary use. A body on one is still forwarded, framed explicitly, but its
+ * upstream connection is closed after the exchange rather than pooled: a target that ignores bodies on these methods
+ * would read the body as a request of its own, and that connection must not serve another request.
+ */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
+
+function reply(res: ServerResponse, status: number, body: string, close = false): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -73,8 +84,20 @@ function reply(res: ServerResponse, status: number, body: string): void {
     'Content-Length': Buffer.byteLength(body),
   };
   if (status === 407) headers['Proxy-Authenticate'] = REALM;
+  if (close) headers.Connection = 'close';
   res.writeHead(status, headers);
   res.end(body);
+}
+
+/**
+ * Whether the request's body framing is one the proxy can pass on exactly. Node's parser already answers 400 to
+ * Content-Length with Transfer-Encoding, to duplicate or invalid Content-Length and to a Transfer-Encoding that does
+ * not end in chunked; left are codings before chunked ("gzip, chunked", whose decoded body would reach the target
+ * with no word of its gzip) and chunked in an HTTP/1.0 request, which RFC 9112 §6.1 calls faulty framing.
+ */
+function framingOk(req: IncomingMessage): boolean {
+  const te = req.headers['transfer-encoding'];
+  return te === undefined || (req.httpVersionMinor === 1 && te.length === 7 && te.toLowerCase() === 'chunked');
 }
 
 /**
@@ -184,6 +207,11 @@ function parseAbsolute(url: string): [string, number, string] | null {
 
 function onRequest(req: IncomingMessage, res: ServerResponse): void {
   const conn = connOf(req.socket);
+  if (!framingOk(req)) {
+    conn.core.counters.refuse('bad_request');
+    reply(res, 400, FRAMING_MESSAGE, true); // the rest of the stream cannot be read as requests: close it
+    return;
+  }
   const target = parseAbsolute(req.url ?? '');
   if (target === null) {
     conn.core.counters.refuse('bad_request');
@@ -207,17 +235,24 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
 
 function forward(conn: ClientConnection, req: IncomingMessage, res: ServerResponse, address: string,
   [host, port, path]: [string, number, string]): void {
-  if (res.destroyed) return;
+  if (res.destroyed || conn.socket.destroyed) return;
   const core = conn.core;
   const headers = endToEnd(req.rawHeaders);
   if (req.headers.host === undefined) headers.push('Host', port === 80 ? host : `${host}:${port}`);
+  // Every body goes on with explicit framing: its Content-Length (end to end, kept above), or chunked, which
+  // endToEnd dropped as hop-by-hop and Node's client would not add by itself on GET, HEAD, DELETE or OPTIONS.
+  const chunked = req.headers['transfer-encoding'] !== undefined; // framingOk: "chunked" exactly
+  const length = req.headers['content-length'];
+  const hasBody = chunked || (length !== undefined && length !== '0');
+  if (chunked) headers.push('Transfer-Encoding', 'chunked');
+  if (hasBody && BODYLESS_METHODS.has(req.method!)) headers.push('Connection', 'close');
   const upstream: ClientRequest = httpRequest({
     host: address,
     port,
     method: req.method,
     path,
     headers,
-    agent: core.forwardAgent,
+    agent: core.forwardAgent(conn.portId!),
     localAddress: core.egress,
   });
   // Until the target starts answering, connectTimeoutMs applies (504); then the idle timeout.
@@ -252,8 +287,6 @@ function forward(conn: ClientConnection, req: IncomingMessage, res: ServerRespon
   res.on('close', () => {
     if (!res.writableFinished) upstream.destroy();
   });
-  const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0'
-    : req.headers['transfer-encoding'] !== undefined;
   if (hasBody) relay(req, upstream);
   else upstream.end();
 }

@@ -6,7 +6,7 @@ import { ModemProxy } from './modem-proxy.js';
 import { createTargetPolicy } from './target-policy.js';
 import {
   access, basic, closed, EGRESS, expectNoLeaks, httpConnect, quietResources, rawConnect, readAll, seenThrough, silentLog, socksConnect,
-  startModem, startTargets,
+  readUntil, responseJson, startModem, startRecordingOrigin, startTargets, wholeResponse,
   destroyTestClients,
 } from './test-support.js';
 import type { Targets, TestModem } from './test-support.js';
@@ -244,6 +244,47 @@ describe('ModemProxy: protocol fuzz', () => {
     await modem.close();
     expect(modem.connectionCount).toBe(0);
     await expectNoLeaks(before);
+  });
+
+  it('ambiguous body framing (smuggling attempts) is answered 400 and closed, and never reaches the target', async () => {
+    const origin = await startRecordingOrigin('127.0.0.56');
+    const modem = await startModem({ ports: [A] });
+    try {
+      const start = (version = '1.1') => `POST http://${origin.host}:${origin.port}/x HTTP/${version}\r\nHost: x\r\n` +
+        `Proxy-Authorization: ${authA}\r\n`;
+      const body = '5\r\nhello\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
+      const cases = [
+        `${start()}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n${body}`,
+        `${start()}Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n${body}`,
+        `${start()}Content-Length: 5\r\nContent-Length: 5\r\n\r\nhello`,
+        `${start()}Content-Length: 5\r\nContent-Length: 40\r\n\r\nhello`,
+        `${start()}Content-Length: 5, 5\r\n\r\nhello`,
+        `${start()}Content-Length: +5\r\n\r\nhello`,
+        `${start()}Content-Length: 0x5\r\n\r\nhello`,
+        `${start()}Transfer-Encoding: gzip, chunked\r\n\r\n${body}`,
+        `${start()}Transfer-Encoding: gzip\r\n\r\nhello`,
+        `${start()}Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n${body}`,
+        `${start()}Transfer-Encoding : chunked\r\n\r\n${body}`,
+        `${start()}Transfer-Encoding: chunked, identity\r\n\r\n${body}`,
+        `${start()}Transfer-Encoding:\x0bchunked\r\n\r\n${body}`,
+        `${start('1.0')}Transfer-Encoding: chunked\r\n\r\n${body}`,
+        `${start().replaceAll('\r\n', '\n')}Content-Length: 5\n\nhello`,
+      ];
+      for (const raw of cases) {
+        const socket = await rawConnect(modem.http);
+        socket.write(raw);
+        expect((await readAll(socket)).toString('latin1'), raw).toMatch(/^HTTP\/1\.1 400 /);
+      }
+      // The marker: a well-framed request after them all is the first and only one the target saw.
+      const socket = await rawConnect(modem.http);
+      socket.write(`${start()}Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n`);
+      expect(responseJson<{ body: string }>(await readUntil(socket, wholeResponse)).body).toBe('hello');
+      expect(origin.requests.map((r) => r.path)).toEqual(['/x']);
+      socket.destroy();
+    } finally {
+      await modem.close();
+      await origin.close();
+    }
   });
 
   it('close() ends every connection, open tunnels and half-done handshakes alike, and leaves no handle', async () => {

@@ -83,7 +83,12 @@ export class ModemProxy implements ProxyCore {
   private readonly rates = new PortRateLimits();
   private egressAddress: string;
   private egressFamily: 4 | 6;
-  private agent: Agent;
+  /**
+   * Keep-alive pools for plain HTTP forwarding, one per customer port (issue 26): an upstream connection is never
+   * reused for another customer's request, so one whose framing a client managed to upset can only ever hurt the
+   * customer who sent it. Made on a port's first forwarded request; destroyed when the port leaves the table.
+   */
+  private readonly agents = new Map<string, Agent>();
   private rotating = false;
   private readonly waiters = new Set<RotationWaiter>();
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -98,7 +103,6 @@ export class ModemProxy implements ProxyCore {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.egressAddress = options.egress;
     this.egressFamily = ModemProxy.family(options.egress);
-    this.agent = this.createAgent();
     this.httpServer = createHttpProxyServer(this);
     this.socksServer = createSocksServer(this);
     // A failure to listen is start()'s to report (the runtime logs one line); errors after that are logged here.
@@ -116,8 +120,23 @@ export class ModemProxy implements ProxyCore {
     return this.egressAddress;
   }
 
-  get forwardAgent(): Agent {
-    return this.agent;
+  forwardAgent(portId: string): Agent {
+    let agent = this.agents.get(portId);
+    if (agent === undefined) this.agents.set(portId, (agent = this.createAgent()));
+    return agent;
+  }
+
+  /** Upstream keep-alive pools open (one per port that forwarded plain HTTP since it was last cut). */
+  get forwardPoolCount(): number {
+    return this.agents.size;
+  }
+
+  private destroyAgents(keep: (portId: string) => boolean = () => false): void {
+    for (const [portId, agent] of this.agents) {
+      if (keep(portId)) continue;
+      agent.destroy();
+      this.agents.delete(portId);
+    }
   }
 
   /** Open client connections, authenticated or not (for heartbeats). */
@@ -166,6 +185,7 @@ export class ModemProxy implements ProxyCore {
     }
     this.table = table;
     this.rates.update(ports);
+    this.destroyAgents((portId) => table.get(portId) !== undefined);
     const now = this.now();
     for (const conn of this.conns) {
       if (conn.entry === null) continue;
@@ -193,9 +213,7 @@ export class ModemProxy implements ProxyCore {
     if (address === this.egressAddress && !newPublicIp) return;
     this.egressFamily = ModemProxy.family(address);
     this.egressAddress = address;
-    const old = this.agent;
-    this.agent = this.createAgent();
-    old.destroy(); // in-flight plain requests on the old address end with it
+    this.destroyAgents(); // in-flight plain requests on the old address end with them
     for (const conn of this.conns) {
       if (conn.upstream !== null) conn.socket.destroy();
       // A UDP association has no connection to lose: its next datagrams leave from the new address.
@@ -250,7 +268,7 @@ export class ModemProxy implements ProxyCore {
       closing.push(new Promise((resolve) => conn.socket.once('close', resolve)));
       conn.socket.destroy();
     }
-    this.agent.destroy();
+    this.destroyAgents();
     if (wasOpen !== 'new') closing.push(closeServer(this.httpServer), closeServer(this.socksServer));
     await Promise.all(closing);
   }

@@ -87,6 +87,68 @@ export async function startTargets(): Promise<Targets> {
   };
 }
 
+export interface RecordingOrigin {
+  host: string;
+  port: number;
+  /** Exactly the bytes each connection delivered, in the order the connections were opened. */
+  connections: string[];
+  /** Each request the origin's (Node's) parser read: its connection's index, method, path, Cookie and body. */
+  requests: { connection: number; method: string; path: string; cookie: string | undefined; body: string }[];
+  /** Indexes of the connections still open. */
+  open: Set<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * A keep-alive HTTP origin on `host` that records what it receives per connection, byte for byte, beside the requests
+ * its parser read from them; it answers each with JSON {path, method, cookie, body}. To see how a proxy framed (or
+ * failed to frame) what it forwarded: a body the proxy sent unframed shows up here as a request of its own.
+ */
+export async function startRecordingOrigin(host: string): Promise<RecordingOrigin> {
+  const connections: string[] = [];
+  const requests: RecordingOrigin['requests'] = [];
+  const index = new WeakMap<Socket, number>();
+  const open = new Set<number>();
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const seen = { method: req.method!, path: req.url!, cookie: req.headers.cookie, body: Buffer.concat(chunks).toString('latin1') };
+      requests.push({ connection: index.get(req.socket)!, ...seen });
+      const body = JSON.stringify(seen);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.on('connection', (socket: Socket) => {
+    const i = connections.push('') - 1;
+    index.set(socket, i);
+    open.add(i);
+    socket.on('close', () => open.delete(i));
+    socket.on('data', (chunk: Buffer) => { connections[i] += chunk.toString('latin1'); });
+  });
+  server.listen(0, host);
+  await once(server, 'listening');
+  return {
+    host,
+    port: (server.address() as AddressInfo).port,
+    connections,
+    requests,
+    open,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** The JSON body of a whole HTTP response read off a raw socket. */
+export function responseJson<T>(data: Buffer): T {
+  const text = data.toString('latin1');
+  return JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as T;
+}
+
 export const silentLog: Logger & { lines: string[] } = {
   lines: [],
   info(_f, m) { this.lines.push(m); },
