@@ -1,6 +1,7 @@
 // What the operator CLI does to accounts, as plain functions over the database (the CLI wraps them, tests call them).
 import { randomInt } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
+import { loginSchema } from '@cellport/shared/schemas/auth';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { issueHostKey } from '../modules/traffic/host-keys.js';
@@ -128,7 +129,8 @@ function findUser(db: Database, email: string) {
 
 function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AdminCommandError(`"${raw}" is not an e-mail address.`);
+  // The sign-in form's own rule (an operator must be able to sign in with it), linear on any input (issue 26).
+  if (!loginSchema.safeParse(email).success) throw new AdminCommandError(`"${raw}" is not an e-mail address.`);
   return email;
 }
 

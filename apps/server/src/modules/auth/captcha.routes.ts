@@ -3,7 +3,7 @@ import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Captcha } from '../../integrations/captcha/captcha.js';
 import type { CaptchaGate } from './captcha-gate.js';
-import { authRateLimit } from './http.js';
+import { AUTH_BODY_LIMIT, authRateLimit } from './http.js';
 
 /** The captcha a browser passes once before it may check credentials or sign in. */
 export function registerCaptchaRoutes(app: App, { config }: AppContext, captcha: Captcha, gate: CaptchaGate): void {
@@ -23,7 +23,7 @@ export function registerCaptchaRoutes(app: App, { config }: AppContext, captcha:
   });
 
   app.post('/api/v1/verify-re-captcha', {
-    config: authRateLimit(config),
+    config: authRateLimit(config), bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: captchaVerifySchema, response: { 200: okSchema } },
   }, async (request, reply) => {
     const success = await captcha.verify(request.body['g-recaptcha-response'], request.ip);

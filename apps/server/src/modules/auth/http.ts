@@ -8,6 +8,14 @@ import { AppError } from '../../lib/app-error.js';
 export const authRateLimit = (config: Config) => ({
   rateLimit: { max: config.RATE_LIMIT_AUTH_PER_MINUTE, timeWindow: '1 minute' },
 });
+/**
+ * Body limits of the public account routes (issue 26): their fields are short, so a body near the app's 1 MiB
+ * limit is an attack on the validators, never a person. Sign-up carries two 2,000-character texts, which a
+ * url-encoded form writes with up to 9 bytes a character (CJK), hence its larger limit.
+ */
+export const AUTH_BODY_LIMIT = 16 * 1024;
+export const SIGN_UP_BODY_LIMIT = 64 * 1024;
+
 /** The same limit for native form routes, counted once the body is parsed so the 429 page keeps the form's language. */
 export const formRateLimit = (config: Config) => ({
   rateLimit: { ...authRateLimit(config).rateLimit, hook: 'preValidation' as const },

@@ -1,14 +1,14 @@
 import { changePasswordSchema, emailRequestSchema, okSchema } from '@cellport/shared/schemas/auth';
 import type { App, AppContext } from '../../context.js';
 import type { AuthService } from './auth.service.js';
-import { authRateLimit } from './http.js';
+import { AUTH_BODY_LIMIT, authRateLimit } from './http.js';
 
 /** Forgotten password: ask for a link by e-mail, then set a new password with the link's token. */
 export function registerPasswordResetRoutes(app: App, { config }: AppContext, auth: AuthService): void {
   const limit = authRateLimit(config);
 
   app.post('/api/v1/send-reset-password-token-to-email', {
-    config: limit,
+    config: limit, bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: emailRequestSchema, response: { 200: okSchema } },
   }, async (request) => {
     await auth.requestPasswordReset(request.body.login, request.body.language);
@@ -16,7 +16,7 @@ export function registerPasswordResetRoutes(app: App, { config }: AppContext, au
   });
 
   app.post('/api/v1/change-password', {
-    config: limit,
+    config: limit, bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: changePasswordSchema, response: { 200: okSchema } },
   }, async (request) => {
     await auth.resetPassword(request.body.token, request.body.password);

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error.js';
 import { safeRedirect } from '../../lib/safe-redirect.js';
 import type { AuthService, CredentialOutcome } from './auth.service.js';
 import type { CaptchaGate } from './captcha-gate.js';
-import { authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
+import { AUTH_BODY_LIMIT, authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
 
 
 /** The failure code of an outcome, or null when the credentials are good. */
@@ -49,7 +49,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
   const limit = authRateLimit(ctx.config);
 
   app.post('/api/v1/check-credentials', {
-    config: limit,
+    config: limit, bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: credentialsSchema, response: { 200: checkCredentialsResponseSchema, 404: checkCredentialsResponseSchema } },
   }, async (request, reply) => {
     gate.require(request);
@@ -58,7 +58,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
   });
 
   app.post('/signin', {
-    config: formRateLimit(ctx.config),
+    config: formRateLimit(ctx.config), bodyLimit: AUTH_BODY_LIMIT,
     errorHandler: formErrorHandler(signInPage),
   }, async (request, reply) => {
     gate.require(request);
@@ -78,7 +78,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
   };
 
   app.post('/signout', {
-    config: formRateLimit(ctx.config),
+    config: formRateLimit(ctx.config), bodyLimit: AUTH_BODY_LIMIT,
     errorHandler: formErrorHandler((request, code) => `/${languageOf(formFields(request.body).language)}/sign-in?error=${code}`),
   }, async (request, reply) => {
     await signOut(request);
@@ -87,7 +87,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
   });
 
   app.post('/api/v1/sign-out', {
-    config: limit,
+    config: limit, bodyLimit: AUTH_BODY_LIMIT,
     schema: { response: { 200: okSchema } },
   }, async (request, reply) => {
     await signOut(request);

@@ -5,7 +5,7 @@ import {
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthService } from './auth.service.js';
-import { authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
+import { AUTH_BODY_LIMIT, SIGN_UP_BODY_LIMIT, authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
 
 const TRUE_WORDS = new Set(['on', 'true', '1', 'yes']);
 
@@ -14,7 +14,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
   const limit = authRateLimit(config);
 
   app.post('/api/v1/check-login', {
-    config: limit,
+    config: limit, bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: checkLoginRequestSchema, response: { 200: checkLoginResponseSchema } },
   }, async (request) => {
     await auth.assertEmailFree(request.body.login);
@@ -22,13 +22,13 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
   });
 
   app.post('/api/v1/signup', {
-    config: limit,
+    config: limit, bodyLimit: SIGN_UP_BODY_LIMIT,
     schema: { body: signUpRequestSchema, response: { 200: signUpResponseSchema } },
   }, async (request) => ({ error: null, email: await auth.signUp(request.body) }));
 
   // The native form: same fields, answered with redirects so it works without JavaScript.
   app.post('/signup', {
-    config: formRateLimit(config),
+    config: formRateLimit(config), bodyLimit: SIGN_UP_BODY_LIMIT,
     errorHandler: formErrorHandler((request, code) => `/${languageOf(formFields(request.body).language)}/sign-up?error=${code}`),
   }, async (request, reply) => {
     const fields = formFields(request.body);
@@ -55,7 +55,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
   });
 
   app.post('/api/v1/send-confirmation-email-link', {
-    config: limit,
+    config: limit, bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: emailRequestSchema, response: { 200: okSchema } },
   }, async (request) => {
     await auth.resendConfirmation(request.body.login, request.body.language);
