@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '@cellport/shared/schemas/api-keys';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
@@ -13,7 +14,13 @@ export const SESSION_COOKIE = 'cp_session';
 const CACHE_MS = 10 * 60_000;
 const TOUCH_MS = 5 * 60_000;
 
-export interface SessionUser { sessionId: string; userId: string; role: 'customer' | 'admin' }
+export interface SessionUser {
+  sessionId: string; userId: string; role: 'customer' | 'admin';
+  /** Set when the request authenticated with an API key: what that key may do. */
+  apiKey?: ApiKeyGrant;
+}
+/** An API key's rights (issue 26, item 9): its scope and, on a 'full' key, its monthly spending cap in micro-USD. */
+export interface ApiKeyGrant { id: string; scope: ApiKeyScope; monthlySpendLimit: bigint | null }
 interface Cached extends SessionUser { expiresAt: number; cachedAt: number; touchedAt: number }
 
 /**
@@ -140,6 +147,9 @@ export class Sessions {
   }
 }
 
+/** What a read-only API key may send. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
 export function registerSession(app: FastifyInstance, sessions: Sessions): void {
   app.decorateRequest('user', null);
   // Callback style with a synchronous fast path: a poll with a cached session neither hashes nor awaits.
@@ -154,7 +164,11 @@ export function registerSession(app: FastifyInstance, sessions: Sessions): void 
     // The customer API (routes marked apiKey) also accepts an API key instead of the cookie; no other route does.
     if (!request.user && request.routeOptions.config?.apiKey && sessions.apiKeyResolver) {
       const auth = request.headers.authorization;
-      if (auth?.startsWith('Bearer ')) request.user = await sessions.apiKeyResolver(auth.slice(7).trim());
+      if (!auth?.startsWith('Bearer ')) return;
+      request.user = await sessions.apiKeyResolver(auth.slice(7).trim());
+      // A key was offered and is not valid: say so, rather than "please sign in" to a script that cannot.
+      if (!request.user) throw new AppError('API_KEY_INVALID', 401);
+      if (request.user.apiKey?.scope === 'read' && !READ_METHODS.has(request.method)) throw new AppError('API_KEY_READ_ONLY', 403);
     }
   }
 }

@@ -15,6 +15,18 @@ export interface ApiKeysTable {
   created_at: CreatedAt;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  /** 'read' (GET only), 'manage' (no spending) or 'full'. */
+  scope: ColumnType<'read' | 'manage' | 'full', 'read' | 'manage' | 'full' | undefined, never>;
+  /** On a 'full' key: the most it may spend per calendar month (UTC), micro-USD; null: no cap. */
+  monthly_spend_limit: ColumnType<bigint | null, bigint | null | undefined, never>;
+}
+
+/** One payment an API key made (its monthly cap is checked against these). */
+export interface ApiKeySpendsTable {
+  payment_id: string;
+  api_key_id: string;
+  amount: ColumnType<bigint, bigint, never>;
+  created_at: CreatedAt;
 }
 
 export interface TrafficSamplesTable {
@@ -47,6 +59,7 @@ export interface PortTrafficMonthsTable {
 export interface LiveDashboardTables {
   poll_versions: PollVersionsTable;
   api_keys: ApiKeysTable;
+  api_key_spends: ApiKeySpendsTable;
   traffic_samples: TrafficSamplesTable;
   traffic_batches: TrafficBatchesTable;
   port_traffic_months: PortTrafficMonthsTable;

@@ -25,7 +25,7 @@ export function registerApiKeys(app: App, ctx: AppContext, services: Services): 
     schema: { tags: ['api-keys'], body: createApiKeyRequestSchema, response: { 200: createApiKeyResponseSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return keys.create(currentUser(request).userId, request.body.name);
+    return keys.create(currentUser(request).userId, request.body);
   });
 
   app.delete('/api/v1/api-keys/:id', {

@@ -35,7 +35,8 @@ describe('API keys', () => {
     expect(body.key).toMatch(/^cpk_[A-Za-z0-9_-]{32}$/);
     expect(body.data).toMatchObject({ name: 'cron job', prefix: body.key.slice(0, 8) });
     const list = (await t.app.inject({ method: 'GET', url: '/api/v1/api-keys', ...json(alice.cookie) })).json();
-    expect(list.data).toEqual([{ _id: body.data._id, name: 'cron job', prefix: body.key.slice(0, 8), createdAt: body.data.createdAt, lastUsedAt: null }]);
+    expect(list.data).toEqual([{ _id: body.data._id, name: 'cron job', prefix: body.key.slice(0, 8), createdAt: body.data.createdAt, lastUsedAt: null,
+      scope: 'full', monthlySpendLimit: null, spentThisMonth: '0' }]);
     const row = await t.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', body.data._id).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(body.key);
   });
@@ -53,7 +54,7 @@ describe('API keys', () => {
     const rotated = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${portId}/rotate`, headers: bearer(key) });
     expect(rotated.statusCode, rotated.body).toBe(200);
 
-    for (const [method, url] of [['GET', '/api/v1/account'], ['GET', '/api/v1/notifications'], ['GET', '/api/v1/api-keys'],
+    for (const [method, url] of [['GET', '/api/v1/notifications'], ['GET', '/api/v1/api-keys'],
       ['POST', '/api/v1/api-keys'], ['GET', '/api/v1/token'], ['GET', '/api/v1/dashboard'], ['GET', '/api/v1/traffic?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z']] as const) {
       const res = await t.app.inject({ method, url, headers: bearer(key), ...(method === 'POST' ? { payload: { name: 'x' } } : {}) });
       expect(res.statusCode, `${method} ${url}`).toBe(401);

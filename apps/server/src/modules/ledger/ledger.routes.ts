@@ -2,10 +2,11 @@ import { accountResponseSchema } from '@cellport/shared/schemas/catalog';
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 
-/** GET /api/v1/account: the customer's balances and deposit addresses. */
+/** GET /api/v1/account: the customer's balances and deposit addresses; an API key may read it too (scripts check funds). */
 export function registerLedger(app: App, ctx: AppContext, { ledger, cryptoPayments }: Services): void {
-  app.get('/api/v1/account', { onRequest: requireUser, schema: { response: { 200: accountResponseSchema } } },
+  app.get('/api/v1/account', { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['account'], security: CUSTOMER_API_SECURITY, response: { 200: accountResponseSchema } } },
     async (request, reply) => {
       const userId = currentUser(request).userId;
       const [b, addresses] = await Promise.all([ledger.balances(userId), cryptoPayments.depositAddresses(userId)]);

@@ -9,7 +9,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../../composition.js';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../lib/app-error.js';
+import type { Tx } from '../../db/database.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import type { ApiKeyGrant } from '../../plugins/session.js';
 import { trafficReport } from '../traffic/traffic-report.js';
 import { toolFailure } from './mcp-errors.js';
 
@@ -20,6 +22,10 @@ export interface McpCaller {
   /** Throws RATE_LIMITED past the payment routes' limit (buy and renew count against it as on REST). */
   checkPaymentLimit(): Promise<void>;
   log: FastifyBaseLogger;
+  /** The key's scope and cap: read-only keys cannot change anything, only 'full' keys spend. */
+  grant: ApiKeyGrant;
+  /** Records a purchase's spending against the key's monthly cap, in the purchase's transaction. */
+  recordSpend(tx: Tx, paymentId: string): Promise<void>;
 }
 
 const INSTRUCTIONS = 'Cellport sells mobile (4G/5G modem) proxy ports. Money amounts are strings of integer micro-USD '
@@ -28,6 +34,8 @@ const INSTRUCTIONS = 'Cellport sells mobile (4G/5G modem) proxy ports. Money amo
   + 'renew_ports so a retry never pays twice. list_tariffs gives the ids buy_ports needs.';
 
 const READ = { readOnlyHint: true, openWorldHint: false } as const;
+/** Spends the customer's money: clients should ask the person before calling (MCP's destructiveHint). */
+const SPENDS = { destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 /**
  * One MCP server per request (stateless Streamable HTTP), with the tools bound to the key's customer. Every tool
@@ -54,6 +62,8 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
   };
   /** A write changed the customer's ports: their kept lists (GET /api/v1/modems) are dropped now, as REST writes do. */
   const changed = <T>(value: T): T => { services.portsLists.invalidate(userId); return value; };
+  const mayWrite = () => { if (caller.grant.scope === 'read') throw new AppError('API_KEY_READ_ONLY', 403); };
+  const maySpend = () => { mayWrite(); if (caller.grant.scope !== 'full') throw new AppError('API_KEY_CANNOT_SPEND', 403); };
   const onePort = async (id: string) => {
     const port = (await services.ports.list(userId, lng)).find((p) => p._id === id);
     if (!port) throw notFound();
@@ -78,7 +88,7 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
     description: 'Give a port a new external IP now (its modem reconnects; takes seconds). Returns the old and the '
       + 'new IP. A port can be rotated once a minute.',
     inputSchema: mcpPortInputSchema, annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  }, ({ id }) => run(async () => changed({ ...await services.rotation.rotateOwnPort(userId, id) })));
+  }, ({ id }) => run(async () => { mayWrite(); return changed({ ...await services.rotation.rotateOwnPort(userId, id) }); }));
 
   server.registerTool(MCP_TOOLS.updatePort, {
     title: 'Change a port\'s settings',
@@ -88,17 +98,23 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
       + 'tags (replaces them all, e.g. ["scraper-eu"]; [] removes them); note ("" removes it). '
       + 'Returns the port as it is now.',
     inputSchema: mcpUpdatePortInputSchema, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, ({ id, ...patch }) => run(async () => changed({ port: await services.ports.update(userId, id, patch, lng) })));
+  }, ({ id, ...patch }) => run(async () => {
+    mayWrite();
+    // Turning auto-renew on commits the balance to future renewals: spending, which only a 'full' key may start.
+    if (patch.autoRenew === true) maySpend();
+    return changed({ port: await services.ports.update(userId, id, patch, lng) });
+  }));
 
   server.registerTool(MCP_TOOLS.renewPorts, {
     title: 'Renew ports',
     description: 'Extend your ports, paid from the USDT balance (charges money). basket maps a port id to '
       + '{"periods": n} (whole tariff periods) or {"days": n}. Optional coupon. Pass an idempotency_key (any unique '
       + 'string) so that a retry returns the first answer instead of paying twice.',
-    inputSchema: mcpRenewInputSchema, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    inputSchema: mcpRenewInputSchema, annotations: SPENDS,
   }, ({ idempotency_key, ...req }) => run(async () => {
+    maySpend();
     await caller.checkPaymentLimit();
-    const res = await services.purchases.renew(userId, req, { idempotencyKey: idempotency_key, lng });
+    const res = await services.purchases.renew(userId, req, { idempotencyKey: idempotency_key, lng, afterCharge: caller.recordSpend });
     ctx.invoiceNumbering.kick();
     return changed(res.data);
   }));
@@ -127,10 +143,11 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
       + '(0 = on demand); modemCount 1-50; optional carrier_id, region_id, coupon. Pass an idempotency_key (any '
       + 'unique string) so that a retry returns the first purchase instead of buying twice. Returns the payment and '
       + 'the new ports with their credentials.',
-    inputSchema: mcpBuyInputSchema, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    inputSchema: mcpBuyInputSchema, annotations: SPENDS,
   }, ({ idempotency_key, ...req }) => run(async () => {
+    maySpend();
     await caller.checkPaymentLimit();
-    const res = await services.purchases.buy(userId, req, { idempotencyKey: idempotency_key, lng });
+    const res = await services.purchases.buy(userId, req, { idempotencyKey: idempotency_key, lng, afterCharge: caller.recordSpend });
     ctx.invoiceNumbering.kick();
     return changed(res.data);
   }));

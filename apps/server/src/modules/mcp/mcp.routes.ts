@@ -13,6 +13,9 @@ import { createMcpServer } from './mcp-tools.js';
 /** JSON-RPC's "server error" range; -32001 is the SDK's and the clients' usual code for a refused credential. */
 const UNAUTHORIZED_RPC = -32001;
 
+/** JSON-RPC messages (tool calls and the rest) per customer per minute. */
+const MCP_CALLS_PER_MINUTE = 600;
+
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
 
 const rpcError = (code: number, message: string, data?: Record<string, unknown>) =>
@@ -28,6 +31,8 @@ export function registerMcp(app: App, ctx: AppContext, services: Services): void
   const { max, timeWindow, keyGenerator } = paymentRateLimit(ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE).rateLimit;
   // buy_ports and renew_ports count against the payment routes' limit, per customer.
   const paymentLimit = app.createRateLimit({ max, timeWindow, keyGenerator });
+  // Per customer, each JSON-RPC message one call: a batch of 50 tool calls counts 50, not one request.
+  const callLimit = app.createRateLimit({ max: MCP_CALLS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (r) => r.user?.userId ?? r.ip });
 
   /** Resolves the bearer key into request.user (replacing any cookie session) or answers 401. */
   async function requireApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -35,16 +40,18 @@ export function registerMcp(app: App, ctx: AppContext, services: Services): void
     const user = auth?.startsWith('Bearer ') ? await services.apiKeys.resolve(auth.slice(7).trim()) : null;
     request.user = user;
     if (!user) {
-      const message = errorMessage(requestLanguage(request), 'API_KEY_REQUIRED');
+      // A key that was sent and is wrong says so; no key at all says how to send one.
+      const code = auth?.startsWith('Bearer ') ? 'API_KEY_INVALID' : 'API_KEY_REQUIRED';
+      const message = errorMessage(requestLanguage(request), code);
       await reply.code(401).header('www-authenticate', 'Bearer realm="cellport", error="invalid_token"')
-        .header('cache-control', 'no-store').send(rpcError(UNAUTHORIZED_RPC, message, { code: 'API_KEY_REQUIRED' }));
+        .header('cache-control', 'no-store').send(rpcError(UNAUTHORIZED_RPC, message, { code }));
     }
   }
 
   app.post(MCP_PATH, {
     onRequest: requireApiKey,
-    // Per customer: an agent's requests, each tool call one request. bodyLimit stays the app's 1 MB.
-    config: { crossSite: true, rateLimit: { max: 600, timeWindow: '1 minute', keyGenerator: (r) => r.user?.userId ?? r.ip } },
+    // Rate-limited per JSON-RPC message in the handler (callLimit). bodyLimit stays the app's 1 MB.
+    config: { crossSite: true },
     schema: {
       hide: true,
       summary: 'MCP (Model Context Protocol) over Streamable HTTP, for AI agents',
@@ -53,10 +60,22 @@ export function registerMcp(app: App, ctx: AppContext, services: Services): void
     },
   }, async (request, reply) => {
     const user = request.user!;
+    const calls = Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
+    for (let i = 0; i < calls; i++) {
+      const limit = await callLimit(request);
+      if (!limit.isAllowed && limit.isExceeded) {
+        const message = errorMessage(requestLanguage(request), 'RATE_LIMITED');
+        return reply.code(429).header('retry-after', String(limit.ttlInSeconds)).header('cache-control', 'no-store')
+          .send(rpcError(-32000, message, { code: 'RATE_LIMITED', retryAfter: limit.ttlInSeconds }));
+      }
+    }
     const stored = await services.invoices.customerLanguage(user.userId);
     const lng = isLanguage(stored) ? stored : requestLanguage(request);
     const server = createMcpServer(ctx, services, {
       userId: user.userId, lng, log: request.log,
+      // requireApiKey let only API-key callers in, so the grant is there.
+      grant: user.apiKey!,
+      recordSpend: (tx, paymentId) => services.apiKeys.recordSpend(tx, user.apiKey!, paymentId),
       async checkPaymentLimit() {
         const limit = await paymentLimit(request);
         if (!limit.isAllowed && limit.isExceeded) throw new AppError('RATE_LIMITED', 429, undefined, { retryAfter: limit.ttlInSeconds });

@@ -191,14 +191,16 @@ describe('MCP server at /mcp', () => {
       method: 'POST', body: JSON.stringify(initialize),
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     });
-    const refused: Array<Record<string, string>> = [{}, { authorization: 'Bearer cpk_wrong' }, { authorization: key }, { cookie: demo.cookie }];
-    for (const headers of refused) {
+    // No bearer key says how to send one; a wrong one says it is invalid (issue 27, item 11).
+    const refused: Array<[Record<string, string>, string]> = [[{}, 'API_KEY_REQUIRED'], [{ authorization: 'Bearer cpk_wrong' }, 'API_KEY_INVALID'],
+      [{ authorization: key }, 'API_KEY_REQUIRED'], [{ cookie: demo.cookie }, 'API_KEY_REQUIRED']];
+    for (const [headers, code] of refused) {
       const res = await post(headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
       const body = await res.json() as { jsonrpc: string; error: { code: number; message: string; data: { code: string } } };
-      expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: -32001, data: { code: 'API_KEY_REQUIRED' } } });
-      expect(body.error.message).toContain('Authorization: Bearer');
+      expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: -32001, data: { code } } });
+      expect(body.error.message).toMatch(code === 'API_KEY_REQUIRED' ? /Authorization: Bearer/ : /Invalid API key/);
     }
     expect((await post({ authorization: `Bearer ${key}` })).status).toBe(200);
     await expect(connect({ authorization: 'Bearer cpk_wrong' })).rejects.toMatchObject({ code: 401 });

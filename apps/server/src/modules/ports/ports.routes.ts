@@ -5,6 +5,7 @@ import {
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
 import { hashToken } from '../../lib/tokens.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
@@ -37,7 +38,12 @@ export async function registerPorts(app: App, ctx: AppContext, services: Service
 
   app.patch('/api/v1/modems/:id',
     { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, body: portPatchRequestSchema, response: { 200: portSchema } } },
-    async (request) => service.update(currentUser(request).userId, request.params.id, request.body, requestLanguage(request)));
+    async (request) => {
+      const user = currentUser(request);
+      // Turning auto-renew on commits the balance to future renewals: only a 'full' API key (or the person) may.
+      if (request.body.autoRenew === true && user.apiKey && user.apiKey.scope !== 'full') throw new AppError('API_KEY_CANNOT_SPEND', 403);
+      return service.update(user.userId, request.params.id, request.body, requestLanguage(request));
+    });
 
   app.post('/api/v1/modems/:id/rotate',
     { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotateResponseSchema, 429: rotationTooSoonSchema } } },

@@ -10,7 +10,11 @@ import { renewPorts } from './renew-ports.js';
 
 export type { PaidWith } from './buy-ports.js';
 export type { PurchaseDeps } from './purchase-deps.js';
-export interface PurchaseOptions { idempotencyKey?: string | undefined; lng: Language }
+export interface PurchaseOptions {
+  idempotencyKey?: string | undefined; lng: Language;
+  /** Runs in the purchase's transaction once its payment is written (not on a replay); throwing undoes it all. */
+  afterCharge?: ((tx: Tx, paymentId: string) => Promise<void>) | undefined;
+}
 
 /**
  * Buying and renewing ports from the account balance (buy-ports.ts, renew-ports.ts). Each call is one transaction:
@@ -26,6 +30,7 @@ export class PurchasesService {
       const idem = await claimIdempotencyKey(repo, tx, userId, 'buy', req, options.idempotencyKey);
       if (idem.replay) return idem.replay;
       const response = await this.buyWithin(tx, userId, req, options.lng);
+      await options.afterCharge?.(tx, response.data.payment._id);
       await storeIdempotentResponse(repo, tx, userId, options.idempotencyKey, response);
       return response;
     });
@@ -37,6 +42,7 @@ export class PurchasesService {
       const idem = await claimIdempotencyKey(repo, tx, userId, 'renew', req, options.idempotencyKey);
       if (idem.replay) return idem.replay;
       const response = await this.renewWithin(tx, userId, req, options.lng, randomUUID());
+      await options.afterCharge?.(tx, response.data.payment._id);
       await storeIdempotentResponse(repo, tx, userId, options.idempotencyKey, response);
       return response;
     });

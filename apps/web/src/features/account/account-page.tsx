@@ -1,6 +1,7 @@
 import { LoadingOverlay } from '../../components/ui/loading-overlay';
 import { PageHeader } from '../../components/ui/page-header';
 import { useT } from '../../lib/i18n';
+import { ApiKeysCard } from '../documentation';
 import { SavedCardsSection } from '../payments';
 import { useMe } from './api/get-me';
 import { PasswordCard } from './components/password-card';
@@ -11,7 +12,7 @@ import { TwoFactorCard } from './components/two-factor-card';
 import { WebhooksCard } from './components/webhooks-card';
 import './account.css';
 
-/** Account settings: profile, password, two-factor sign-in, saved cards, active sessions, webhooks, Telegram. */
+/** Account settings: profile, password, two-factor sign-in, saved cards, active sessions, API keys, webhooks, Telegram. */
 export default function AccountPage() {
   const { t } = useT(['account', 'common', 'validation', 'errors']);
   const me = useMe();
@@ -30,6 +31,7 @@ export default function AccountPage() {
         </div>
         <SavedCardsSection className="account-card account-card--wide" />
         <SessionsCard />
+        <ApiKeysCard className="account-card account-card--wide" />
         <WebhooksCard />
         <TelegramCard />
       </div>
