@@ -108,7 +108,8 @@ secret=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 # Production refuses the public sandbox wallet keys: throwaway ones from a seed nobody keeps.
 keys=$(as_image_user sh -c 'cd /app/apps/server && node --input-type=module' <"$root/scripts/image/wallet-keys.mjs")
 set -- $keys
-run_env="DATA_DIR=$data_dir SESSION_SECRET=$secret PUBLIC_URL=https://cellport.example BTC_XPUB=$1 TRON_XPUB=$2"
+# Production also refuses to start without a mail transport; nothing is sent during the check, so none need answer.
+run_env="DATA_DIR=$data_dir SESSION_SECRET=$secret PUBLIC_URL=https://cellport.example BTC_XPUB=$1 TRON_XPUB=$2 SMTP_URL=smtp://127.0.0.1:2525"
 echo "== server: DATA_DIR=$data_dir (embedded database), PORT=$CHECK_PORT, NODE_ENV=production; log $log"
 started=$(date +%s)
 # Not through in_image: a backgrounded function is a subshell, and $! must be the process that becomes Node.
