@@ -86,9 +86,9 @@ export interface ProxyCore {
   /** Registers a new client socket (counted, closed by close(), metered once admitted). */
   accept(socket: Socket, kind: ClientConnection['kind']): ClientConnection;
   /**
-   * Sets conn.entry from credentials (login not null) or else from the client's whitelisted address; with login null
-   * it is the whitelist check (SOCKS offers no-authentication only when it succeeds). A false answer is counted as a
-   * refusal (auth, or whitelist without a login): every caller refuses then.
+   * Sets conn.entry from credentials (login not null: wrong ones are refused, whatever the client's address) or, with
+   * login null, from the client's address on the whitelist of exactly one port (SOCKS offers no-authentication only
+   * when that succeeds). A false answer is counted as a refusal (auth, or whitelist): every caller refuses then.
    */
   identify(conn: ClientConnection, login: string | null, password: string | null): boolean;
   /** Whether the identified port may carry a connection now; binds the connection to it. A refusal is counted. */

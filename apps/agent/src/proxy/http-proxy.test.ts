@@ -172,6 +172,16 @@ describe('HTTP proxy: who may use it', () => {
     expect((await proxied(url(), {}, '127.0.0.78')).res.statusCode).toBe(407);
   });
 
+  it('answers 407 to wrong credentials from a whitelisted client address: the address never makes them good', async () => {
+    for (const header of [basic(P1.login, 'wrong'), basic('nobody', 'x'), 'Basic !!!']) {
+      expect((await proxied(url(), { 'proxy-authorization': header }, '127.0.0.77')).res.statusCode).toBe(407);
+      const refused = await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, header, '127.0.0.77');
+      expect(refused.status).toBe(407);
+      await closed(refused.socket);
+    }
+    expect((await proxied(url(), { 'proxy-authorization': AUTH }, '127.0.0.77')).res.statusCode).toBe(200);
+  });
+
   it('answers 403 with a clear text to valid credentials of a port that is not active', async () => {
     const { res, body } = await proxied(url(), { 'proxy-authorization': basic('login-off', 'secret-off') });
     expect(res.statusCode).toBe(403);

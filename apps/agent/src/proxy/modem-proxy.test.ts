@@ -99,6 +99,36 @@ describe('ModemProxy: access rules change under open connections', () => {
   });
 });
 
+describe('ModemProxy: whitelists on a shared modem', () => {
+  it('a client address on the whitelists of two ports is refused rather than given to either; one on a single whitelist gets that port', async () => {
+    const first = access('first', { whitelist: ['127.0.0.0/24'] });
+    const second = access('second', { whitelist: ['127.0.0.80'] });
+    const modem = await startModem({ ports: [first, second] });
+    const target = `127.0.0.1:${targets.tcpPort}`;
+    try {
+      expect((await httpConnect(modem.http, target, undefined, '127.0.0.80')).status).toBe(407);
+      const socks = await rawConnect(modem.socks, '127.0.0.80');
+      socks.write(Buffer.from([5, 1, 0]));
+      expect([...await readAll(socks)]).toEqual([5, 0xff]);
+      // Only the first port's whitelist holds 127.0.0.81: its connection is the first port's, counted there.
+      const own = await httpConnect(modem.http, target, undefined, '127.0.0.81');
+      expect(own.status).toBe(200);
+      const open = new Map<string, number>();
+      modem.countOpen(open);
+      expect(open.get('first\nhttp')).toBe(1);
+      expect(open.get('second\nhttp')).toBeUndefined();
+      own.socket.destroy();
+      // Its credentials still take the second port from the shared address.
+      const withLogin = await httpConnect(modem.http, target, basic(second.login, second.password), '127.0.0.80');
+      expect(withLogin.status).toBe(200);
+      withLogin.socket.destroy();
+      expect(silentLog.lines).toContain('Whitelists of ports of this modem overlap: their shared addresses are refused without credentials');
+    } finally {
+      await modem.close();
+    }
+  });
+});
+
 describe('ModemProxy: rotation', () => {
   it('new connections wait during a rotation; setEgress closes old tunnels; the next ones leave from the new address', async () => {
     const modem = await startModem({ ports: [A, B] });

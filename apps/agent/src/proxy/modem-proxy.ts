@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { ClientConnection, destroySelf, ignore, kConn, UpstreamError } from './connection.js';
 import type { Admission, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import { createHttpProxyServer } from './http-proxy.js';
-import { closedReason, isPortOpen, PortAccessTable } from './port-access.js';
+import { AMBIGUOUS, closedReason, isPortOpen, PortAccessTable } from './port-access.js';
 import { ProxyCounters } from './proxy-counters.js';
 import { bindClient, PortRateLimits } from './port-rate-limit.js';
 import type { PortEntry } from './port-access.js';
@@ -183,6 +183,10 @@ export class ModemProxy implements ProxyCore {
     if (table.invalidWhitelistEntries.length > 0) {
       this.log.warn({ imei: this.imei, entries: table.invalidWhitelistEntries }, 'Whitelist entries that are not addresses were skipped');
     }
+    if (table.overlappingWhitelists.length > 0) {
+      this.log.warn({ imei: this.imei, ports: table.overlappingWhitelists },
+        'Whitelists of ports of this modem overlap: their shared addresses are refused without credentials');
+    }
     this.table = table;
     this.rates.update(ports);
     this.destroyAgents((portId) => table.get(portId) !== undefined);
@@ -199,7 +203,7 @@ export class ModemProxy implements ProxyCore {
   private currentEntry(conn: ClientConnection): PortEntry | undefined {
     const old = conn.entry!;
     const next = conn.viaLogin ? this.table.byLogin(old.access.login) : this.table.forClient(conn.remoteAddress);
-    if (next === undefined || next.access.id !== old.access.id) return undefined;
+    if (next === undefined || next === AMBIGUOUS || next.access.id !== old.access.id) return undefined;
     if (conn.viaLogin && !next.passwordHash.equals(old.passwordHash)) return undefined;
     return next;
   }
@@ -321,13 +325,20 @@ export class ModemProxy implements ProxyCore {
   }
 
   identify(conn: ClientConnection, login: string | null, password: string | null): boolean {
-    let entry = login !== null ? this.table.authenticate(login, password ?? '') : undefined;
-    conn.viaLogin = entry !== undefined;
-    // Wrong or missing credentials from a whitelisted address: the address says who it is.
-    entry ??= this.table.forClient(conn.remoteAddress);
-    conn.entry = entry ?? null;
-    if (entry === undefined) this.counters.refuse(login !== null ? 'auth' : 'whitelist');
-    return entry !== undefined;
+    // Credentials offered are the whole answer: wrong ones are refused, never made good by a whitelisted address
+    // (issue 26: a whole-internet whitelist turned wrong passwords into an open proxy).
+    if (login !== null) {
+      const entry = this.table.authenticate(login, password ?? '');
+      conn.viaLogin = true;
+      conn.entry = entry ?? null;
+      if (entry === undefined) this.counters.refuse('auth');
+      return entry !== undefined;
+    }
+    const entry = this.table.forClient(conn.remoteAddress);
+    conn.viaLogin = false;
+    conn.entry = entry === undefined || entry === AMBIGUOUS ? null : entry;
+    if (conn.entry === null) this.counters.refuse('whitelist');
+    return conn.entry !== null;
   }
 
   admit(conn: ClientConnection): Admission {

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { isPortOpen, PortAccessTable } from './port-access.js';
+import { AMBIGUOUS, isPortOpen, PortAccessTable } from './port-access.js';
+import type { PortEntry } from './port-access.js';
 import type { PortAccess } from './types.js';
 
 const future = new Date(Date.now() + 3_600_000).toISOString();
 
 function port(id: string, extra: Partial<PortAccess> = {}): PortAccess {
   return { id, login: `user-${id}`, password: `pw-${id}`, whitelist: [], state: 'active', expiresAt: future, ...extra };
+}
+
+/** The port id forClient names, AMBIGUOUS, or undefined. */
+function idFor(table: PortAccessTable, address: string | undefined): string | undefined {
+  const found: PortEntry | typeof AMBIGUOUS | undefined = table.forClient(address);
+  return found === AMBIGUOUS ? AMBIGUOUS : found?.access.id;
 }
 
 describe('port access table', () => {
@@ -26,17 +33,36 @@ describe('port access table', () => {
 
   it('matches client addresses against whitelists: IPv4, CIDR, IPv6, IPv6 CIDR and IPv4-mapped IPv6', () => {
     for (let round = 0; round < 2; round++) { // the second round is answered from the table's memory
-      expect(table.forClient('203.0.113.7')?.access.id).toBe('a');
-      expect(table.forClient('203.0.113.8')).toBeUndefined();
-      expect(table.forClient('198.51.100.200')?.access.id).toBe('a');
-      expect(table.forClient('::ffff:198.51.100.1')?.access.id).toBe('a');
-      expect(table.forClient('::ffff:203.0.113.7')?.access.id).toBe('a');
-      expect(table.forClient('2001:db8::abcd')?.access.id).toBe('b');
-      expect(table.forClient('2001:db8:1::5')?.access.id).toBe('b');
-      expect(table.forClient('2001:db8:1::6')).toBeUndefined();
-      expect(table.forClient(undefined)).toBeUndefined();
+      expect(idFor(table, '203.0.113.7')).toBe('a');
+      expect(idFor(table, '203.0.113.8')).toBeUndefined();
+      expect(idFor(table, '198.51.100.200')).toBe('a');
+      expect(idFor(table, '::ffff:198.51.100.1')).toBe('a');
+      expect(idFor(table, '::ffff:203.0.113.7')).toBe('a');
+      expect(idFor(table, '2001:db8::abcd')).toBe('b');
+      expect(idFor(table, '2001:db8:1::5')).toBe('b');
+      expect(idFor(table, '2001:db8:1::6')).toBeUndefined();
+      expect(idFor(table, undefined)).toBeUndefined();
     }
     expect(table.invalidWhitelistEntries).toEqual(['not-an-ip', '10.1.0.0/99']);
+  });
+
+  it('an address on the whitelists of two ports of one modem names neither, and the overlap is reported', () => {
+    const shared = new PortAccessTable([
+      port('first', { whitelist: ['192.0.2.0/24'] }),
+      port('second', { whitelist: ['192.0.2.80', '2001:db8:5::/48'] }),
+      port('third', { whitelist: ['2001:db8::/32'] }),
+      port('apart', { whitelist: ['198.51.100.7'] }),
+    ]);
+    for (let round = 0; round < 2; round++) {
+      expect(idFor(shared, '192.0.2.80')).toBe(AMBIGUOUS);
+      expect(idFor(shared, '::ffff:192.0.2.80')).toBe(AMBIGUOUS);
+      expect(idFor(shared, '2001:db8:5::1')).toBe(AMBIGUOUS);
+      expect(idFor(shared, '192.0.2.81')).toBe('first'); // only its own whitelist holds it
+      expect(idFor(shared, '2001:db8:6::1')).toBe('third');
+      expect(idFor(shared, '198.51.100.7')).toBe('apart');
+    }
+    expect(shared.overlappingWhitelists).toEqual([['first', 'second'], ['second', 'third']]);
+    expect(table.overlappingWhitelists).toEqual([]);
   });
 
   it('a port carries traffic only while active and before expiresAt', () => {

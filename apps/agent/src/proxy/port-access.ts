@@ -5,7 +5,8 @@ import type { PortAccess } from './types.js';
 
 // One modem's access table, rebuilt from the server's PortAccess list on every change. A shared modem serves several
 // customer ports on the same two listening ports: the login (unique per modem) or the client's whitelisted address
-// (likewise unique per modem) says which port a connection belongs to.
+// says which port a connection belongs to. The server keeps whitelists of one modem apart, but the agent does not rely
+// on it (issue 26): an address on the whitelists of two ports names neither, and is refused rather than guessed.
 
 export interface PortEntry {
   readonly access: PortAccess;
@@ -32,6 +33,9 @@ export function closedReason(entry: PortEntry, now: number): 'port_inactive' | '
   return entry.expiresAtMs <= now ? 'port_expired' : 'quota_blocked';
 }
 
+/** forClient's answer for an address on the whitelists of more than one port of this modem. */
+export const AMBIGUOUS = 'ambiguous';
+
 /** How many client addresses forClient remembers. */
 const CLIENT_CACHE_SIZE = 1024;
 
@@ -44,21 +48,27 @@ export class PortAccessTable {
   readonly entries: readonly PortEntry[];
   /** Whitelist entries that are not addresses or ranges (skipped, so one bad entry does not take the modem down). */
   readonly invalidWhitelistEntries: string[] = [];
+  /** Pairs of port ids whose whitelists share addresses (those addresses are refused without credentials). */
+  readonly overlappingWhitelists: [string, string][] = [];
   private readonly byId = new Map<string, PortEntry>();
   private readonly byLoginMap = new Map<string, PortEntry>();
   private readonly whitelisted: PortEntry[] = [];
   /** forClient's recent answers by client address (null: on no whitelist). */
-  private readonly clients = new Map<string, PortEntry | null>();
+  private readonly clients = new Map<string, PortEntry | null | typeof AMBIGUOUS>();
 
   constructor(ports: readonly PortAccess[]) {
     const entries: PortEntry[] = [];
+    /** Each whitelisted entry's networks, as an address in each and its family (for the overlap check). */
+    const networks = new Map<PortEntry, [string, 'ipv4' | 'ipv6'][]>();
     for (const access of ports) {
       let whitelist: BlockList | null = null;
+      const nets: [string, 'ipv4' | 'ipv6'][] = [];
       for (const item of access.whitelist) {
         try {
           const [net, prefix, type] = parseCidr(item);
           whitelist ??= new BlockList();
           whitelist.addSubnet(net, prefix, type);
+          nets.push([net, type]);
         } catch {
           this.invalidWhitelistEntries.push(item);
         }
@@ -74,9 +84,20 @@ export class PortAccessTable {
       entries.push(entry);
       this.byId.set(access.id, entry);
       this.byLoginMap.set(access.login, entry);
-      if (whitelist) this.whitelisted.push(entry);
+      if (whitelist) {
+        this.whitelisted.push(entry);
+        networks.set(entry, nets);
+      }
     }
     this.entries = entries;
+    // Two CIDR ranges are nested or apart, so two whitelists overlap when one holds an address of a range of the other.
+    const holds = (a: PortEntry, b: PortEntry) => networks.get(b)!.some(([net, type]) => a.whitelist!.check(net, type));
+    for (let i = 0; i < this.whitelisted.length; i++) {
+      for (let j = i + 1; j < this.whitelisted.length; j++) {
+        const [a, b] = [this.whitelisted[i]!, this.whitelisted[j]!];
+        if (holds(a, b) || holds(b, a)) this.overlappingWhitelists.push([a.access.id, b.access.id]);
+      }
+    }
   }
 
   get(portId: string): PortEntry | undefined {
@@ -96,8 +117,11 @@ export class PortAccessTable {
     return ok ? entry : undefined;
   }
 
-  /** The port whose whitelist holds this client address (IPv4, IPv6 or IPv4-mapped IPv6), or undefined. */
-  forClient(address: string | undefined): PortEntry | undefined {
+  /**
+   * The one port whose whitelist holds this client address (IPv4, IPv6 or IPv4-mapped IPv6); AMBIGUOUS when the
+   * whitelists of several ports hold it (none of them may have its connections); undefined when none does.
+   */
+  forClient(address: string | undefined): PortEntry | typeof AMBIGUOUS | undefined {
     if (address === undefined || this.whitelisted.length === 0) return undefined;
     // A whitelisted client opens connection after connection from the same address, and each BlockList.check builds
     // a SocketAddress. The answer depends only on the address and this table, which is replaced (never changed) when
@@ -111,11 +135,16 @@ export class PortAccessTable {
     return found ?? undefined;
   }
 
-  private lookUpClient(address: string): PortEntry | null {
+  private lookUpClient(address: string): PortEntry | null | typeof AMBIGUOUS {
     const v4 = unmapIPv4(address);
     const ip = v4 ?? address;
     const type = v4 !== null || !ip.includes(':') ? 'ipv4' : 'ipv6';
-    for (const entry of this.whitelisted) if (entry.whitelist!.check(ip, type)) return entry;
-    return null;
+    let found: PortEntry | null = null;
+    for (const entry of this.whitelisted) {
+      if (!entry.whitelist!.check(ip, type)) continue;
+      if (found !== null) return AMBIGUOUS;
+      found = entry;
+    }
+    return found;
   }
 }

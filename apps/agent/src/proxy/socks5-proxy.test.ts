@@ -105,6 +105,17 @@ describe('SOCKS5: who may use it', () => {
     await expect(socksConnect(modem.socks, '127.0.0.1', targets.tcpPort, { userId: P1.login, password: 'nope' })).rejects.toThrow();
   });
 
+  it('refuses wrong credentials from a whitelisted client address: the address never makes them good', async () => {
+    for (const auth of [[P1.login, 'wrong'], ['nobody', 'x']] as [string, string][]) {
+      for (const methods of [[2], [0, 2]]) {
+        const { socket, method, authStatus } = await rawSocks(modem.socks, { methods, auth, localAddress: '127.0.0.77' });
+        expect(method).toBe(2);
+        expect(authStatus).toBe(1);
+        await closed(socket);
+      }
+    }
+  });
+
   it('offers no-authentication only to a whitelisted client address; otherwise 0xFF', async () => {
     const denied = await rawSocks(modem.socks, { methods: [0] });
     expect(denied.method).toBe(0xff);
