@@ -9,9 +9,39 @@ export interface ExportablePort {
   password: string;
 }
 
-/** `host:port:user:pass`, one line per port, as most proxy tools import them. */
-export function credentialLines(ports: readonly ExportablePort[]): string {
-  return ports.map((p) => `${p.host}:${p.http_port}:${p.login}:${p.password}`).join('\n');
+/**
+ * The line formats antidetect browsers and proxy tools import (issue 27, item 10). The `:`-separated and plain
+ * `user:pass@` ones carry credentials as they are; the URL ones percent-encode them.
+ */
+export const EXPORT_FORMATS = ['http-colon', 'socks-colon', 'http-at', 'http-url', 'socks-url', 'curl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** One port as a line of `format`; `origin` is the dashboard's, for the curl lines' target. */
+function exportLine(p: ExportablePort, format: ExportFormat, origin: string): string {
+  const host = urlHost(p.host);
+  const encoded = `${encodeUserInfo(p.login)}:${encodeUserInfo(p.password)}`;
+  switch (format) {
+    case 'http-colon': return `${p.host}:${p.http_port}:${p.login}:${p.password}`;
+    case 'socks-colon': return `${p.host}:${p.socks_port}:${p.login}:${p.password}`;
+    case 'http-at': return `${p.login}:${p.password}@${host}:${p.http_port}`;
+    case 'http-url': return `http://${encoded}@${host}:${p.http_port}`;
+    case 'socks-url': return `socks5://${encoded}@${host}:${p.socks_port}`;
+    case 'curl': return curlCommands(p, origin).http;
+  }
+}
+
+/** Every port as a line of `format`. */
+export function exportLines(ports: readonly ExportablePort[], format: ExportFormat, origin: string): string {
+  return ports.map((p) => exportLine(p, format, origin)).join('\n');
+}
+
+/**
+ * Whether a format that carries credentials as they are would be ambiguous for some port: a `:` or `@` in a login
+ * or password splits the line in the wrong place. The URL formats (percent-encoded) are never ambiguous.
+ */
+export function ambiguousIn(ports: readonly ExportablePort[], format: ExportFormat): boolean {
+  if (format !== 'http-colon' && format !== 'socks-colon' && format !== 'http-at') return false;
+  return ports.some((p) => /[:@]/.test(p.login) || /[:@]/.test(p.password));
 }
 
 /**
@@ -43,11 +73,6 @@ export function curlCommands(port: ExportablePort, origin: string): CurlCommands
     http: `curl -x http://${auth}@${host}:${port.http_port} ${target}`,
     socks: `curl -x socks5h://${auth}@${host}:${port.socks_port} ${target}`,
   };
-}
-
-/** One curl command per port (over HTTP) that prints the proxy's IP. */
-export function curlLines(ports: readonly ExportablePort[], origin: string): string {
-  return ports.map((p) => curlCommands(p, origin).http).join('\n');
 }
 
 /** Offers text as a .txt download without a server round trip. */
