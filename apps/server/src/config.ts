@@ -9,6 +9,7 @@ import { resolveCardProvider, type CardProviderKind } from './integrations/strip
 import { btcConfigFields, btcSettingsProblems } from './integrations/bitcoin/btc-settings.js';
 import { tronConfigFields, tronSettingsProblems } from './integrations/tron/tron-settings.js';
 import { rateConfigFields } from './integrations/rates/rate-settings.js';
+import { parseTrustedProxies } from './lib/client-address.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -37,6 +38,10 @@ export const configSchema = z.object({
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(50_000),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Reverse proxies (comma-separated IPs/CIDRs) whose X-Forwarded-For is believed; none by default (issue 26). */
+  TRUSTED_PROXIES: z.string().default('').superRefine((value, ctx) => {
+    try { parseTrustedProxies(value); } catch (error) { ctx.addIssue({ code: 'custom', message: (error as Error).message }); }
+  }),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
