@@ -24,6 +24,13 @@ describe('agent settings', () => {
     expect(config.AGENT_LISTEN_HOST).toBe('0.0.0.0');
   });
 
+  it('AGENT_DENY_PORTS: SMTP 25 by default, a comma-separated list, empty for none, wrong ports named', () => {
+    expect(loadAgentConfig(good).AGENT_DENY_PORTS).toEqual([25]);
+    expect(loadAgentConfig({ ...good, AGENT_DENY_PORTS: '25, 465,587' }).AGENT_DENY_PORTS).toEqual([25, 465, 587]);
+    expect(loadAgentConfig({ ...good, AGENT_DENY_PORTS: '' }).AGENT_DENY_PORTS).toEqual([]);
+    for (const wrong of ['smtp', '0', '70000', '25;465']) expect(failure({ ...good, AGENT_DENY_PORTS: wrong })).toMatch(/AGENT_DENY_PORTS: must be port numbers/);
+  });
+
   it('takes several keys for an agent that serves several hosts', () => {
     expect(loadAgentConfig({ ...good, CELLPORT_HOST_KEY: `${KEY}, ${KEY.replace('a', 'b')}` }).CELLPORT_HOST_KEY).toHaveLength(2);
   });

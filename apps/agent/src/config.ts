@@ -31,6 +31,12 @@ export const agentConfigSchema = z.object({
   AGENT_ALLOW_PRIVATE: bool.default(false),
   /** Further refused target ranges, comma-separated CIDRs (e.g. the modems' management networks). */
   AGENT_DENIED_CIDRS: z.string().default('').transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean)),
+  /** Target ports refused on every address, comma-separated (the operator's egress deny-list); empty: none. */
+  AGENT_DENY_PORTS: z.string().default('25').transform((v, ctx) => {
+    const ports = v.split(',').map((p) => p.trim()).filter(Boolean).map(Number);
+    if (!ports.every((p) => Number.isInteger(p) && p >= 1 && p <= 65535)) ctx.addIssue({ code: 'custom', message: 'must be port numbers (1-65535), comma-separated, e.g. 25,465' });
+    return ports;
+  }),
   /** How often traffic is reported (samples stay 5-minute; a report adds to them). */
   AGENT_TRAFFIC_REPORT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Simulated modems: a rotation takes about this long. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AgentConfig } from './config.js';
 import { HostModems } from './modems/host-modems.js';
 import { loadModemsFile } from './modems/modems-file.js';
-import { createTargetPolicy } from './proxy/target-policy.js';
+import { targetPolicyOf } from './proxy/target-policy-settings.js';
 import { AgentMetrics } from './runtime/agent-metrics.js';
 import { LoopbackPool, SimulatedModemDriver } from './runtime/drivers/simulated.js';
 import type { ModemDriver } from './runtime/drivers/modem-driver.js';
@@ -24,17 +24,13 @@ const MODEMS_WATCH_MS = 30_000;
 export async function runAgent(config: AgentConfig, overrides: { hostModems?: Partial<ConstructorParameters<typeof HostModems>[0]> } = {}):
 Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsServer | null; stop(drainMs?: number): Promise<void> }> {
   const log = createLogger(config.LOG_LEVEL, { component: 'agent' });
-  const policy = createTargetPolicy({
-    allowLoopback: config.AGENT_ALLOW_LOOPBACK,
-    allowPrivate: config.AGENT_ALLOW_PRIVATE,
-    deniedCidrs: config.AGENT_DENIED_CIDRS,
-  });
   // Simulated modems of every host in this process share one pool, so no two send from the same loopback address.
   const simulated = new SimulatedModemDriver(new LoopbackPool(), config.AGENT_SIM_DELAY_MS);
   let hostModems: HostModems | null = null;
   let agents: HostAgent[] = [];
-  if (config.AGENT_MODEMS) {
-    const file = await loadModemsFile(config.AGENT_MODEMS);
+  const file = config.AGENT_MODEMS ? await loadModemsFile(config.AGENT_MODEMS) : null;
+  const policy = targetPolicyOf(config, file);
+  if (file) {
     const limitMs = config.AGENT_REBOOT_MIN_INTERVAL_MINUTES * 60_000;
     hostModems = new HostModems({
       file, dataDir: config.AGENT_DATA_DIR, echoUrls: config.AGENT_IP_ECHO_URLS, rotateAttempts: config.AGENT_ROTATE_ATTEMPTS,

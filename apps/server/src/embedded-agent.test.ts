@@ -19,4 +19,14 @@ describe('the embedded agent\'s environment', () => {
     expect(env.CELLPORT_SERVER_URL).toBe('http://127.0.0.1:3000');
     expect(Object.values(env)).not.toContain('s'.repeat(40));
   });
+
+  // Issue 26, item 4: ports listening on all addresses must not lead customers to this machine's loopback.
+  it('allows loopback targets only when the ports listen on loopback', () => {
+    for (const url of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+      const env = embeddedAgentEnv(loadConfig({ ...base, PUBLIC_URL: url }), 3000, ['k']);
+      expect([env.AGENT_LISTEN_HOST, env.AGENT_ALLOW_LOOPBACK], url).toEqual(['127.0.0.1', 'true']);
+    }
+    const staging = embeddedAgentEnv(loadConfig({ ...base, PUBLIC_URL: 'https://demo.example.com' }), 3000, ['k']);
+    expect([staging.AGENT_LISTEN_HOST, staging.AGENT_ALLOW_LOOPBACK]).toEqual(['0.0.0.0', 'false']);
+  });
 });

@@ -92,18 +92,18 @@ function relay(logger: AppContext['log'], line: string): void {
 /** The embedded agent's environment: nothing of the server's own environment but PATH reaches it. */
 export function embeddedAgentEnv(config: AppContext['config'], serverPort: number, keys: string[]): NodeJS.ProcessEnv {
   const serverHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  // The demo agent lets customers reach this machine's own sites, so on a loopback PUBLIC_URL (the newcomer's
-  // localhost) its ports listen on loopback only: nobody else on the network can use them to reach local services.
+  // On a loopback PUBLIC_URL (the newcomer's localhost) the demo's ports listen on loopback only, and only then may its
+  // customers reach this machine's own sites (the dashboard's "Try it" is its /api/v1/ip): a demo or staging box
+  // that others reach keeps loopback refused (issue 26, item 4). The agent refuses well-known service ports either way.
   const publicHost = new URL(config.publicUrl).hostname;
-  const listenHost = publicHost === 'localhost' || /^127\./.test(publicHost) || publicHost === '[::1]' ? '127.0.0.1' : '0.0.0.0';
+  const onLoopback = publicHost === 'localhost' || /^127\./.test(publicHost) || publicHost === '[::1]';
   return {
     PATH: process.env.PATH,
     CELLPORT_SERVER_URL: `http://${serverHost.includes(':') ? `[${serverHost}]` : serverHost}:${serverPort}`,
     CELLPORT_HOST_KEY: keys.join(','),
     AGENT_DATA_DIR: join(resolve(config.DATA_DIR), 'agent'),
-    AGENT_LISTEN_HOST: listenHost,
-    // The demo's customers try their proxies against sites on this very machine.
-    AGENT_ALLOW_LOOPBACK: 'true',
+    AGENT_LISTEN_HOST: onLoopback ? '127.0.0.1' : '0.0.0.0',
+    AGENT_ALLOW_LOOPBACK: String(onLoopback),
     AGENT_TRAFFIC_REPORT_SECONDS: '10',
     AGENT_SIM_DELAY_MS: String(config.MODEM_SIM_DELAY_MS),
     // Open tunnels get 3 s to finish when the server stops, inside the 5 s after which it kills the agent.

@@ -93,8 +93,8 @@ export interface ProxyCore {
   identify(conn: ClientConnection, login: string | null, password: string | null): boolean;
   /** Whether the identified port may carry a connection now; binds the connection to it. A refusal is counted. */
   admit(conn: ClientConnection): Admission;
-  /** Waits out a rotation, resolves and checks the target; the address to connect to. */
-  resolveTarget(conn: ClientConnection, host: string): Promise<string>;
+  /** Waits out a rotation, resolves and checks the target (its address and port); the address to connect to. */
+  resolveTarget(conn: ClientConnection, host: string, port: number): Promise<string>;
   /** resolveTarget, then a TCP connection from the egress address (its idle timeout set). */
   connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket>;
   /**

@@ -223,7 +223,7 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
     reply(res, status, refusal(conn, status));
     return;
   }
-  conn.core.resolveTarget(conn, target[0]).then(
+  conn.core.resolveTarget(conn, target[0], target[1]).then(
     (address) => forward(conn, req, res, address, target),
     (err: unknown) => {
       const failure = err instanceof UpstreamError ? err.failure : 'failed';

@@ -371,18 +371,18 @@ export class ModemProxy implements ProxyCore {
     return 'ok';
   }
 
-  async resolveTarget(conn: ClientConnection, host: string): Promise<string> {
+  async resolveTarget(conn: ClientConnection, host: string, port: number): Promise<string> {
     if (this.rotating && !(await this.waitForRotation())) {
       throw new UpstreamError('rotating', 'The modem is still changing its IP address');
     }
     if (conn.socket.destroyed || this.state === 'closed') throw new UpstreamError('failed', 'closed');
-    const resolution = await this.options.policy.resolve(host, this.egressFamily);
+    const resolution = await this.options.policy.resolve(host, this.egressFamily, port);
     if (!resolution.ok) throw new UpstreamError(resolution.reason);
     return resolution.address;
   }
 
   async connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket> {
-    const address = await this.resolveTarget(conn, host);
+    const address = await this.resolveTarget(conn, host, port);
     if (conn.socket.destroyed) throw new UpstreamError('failed', 'client gone');
     const { connectTimeoutMs, idleTimeoutMs } = this.limits;
     return new Promise((resolve, reject) => {
@@ -438,9 +438,9 @@ export class ModemProxy implements ProxyCore {
   }
 
   /** For UDP associations: a datagram's target checked as a CONNECT target is; null drops it (also while rotating). */
-  async resolveDatagramTarget(host: string): Promise<string | null> {
+  async resolveDatagramTarget(host: string, port: number): Promise<string | null> {
     if (this.rotating || this.state === 'closed') return null; // UDP may lose it; no datagram waits for a new IP
-    const resolution = await this.options.policy.resolve(host, this.egressFamily);
+    const resolution = await this.options.policy.resolve(host, this.egressFamily, port);
     return resolution.ok ? resolution.address : null;
   }
 

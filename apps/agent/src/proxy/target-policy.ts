@@ -13,6 +13,13 @@ export interface TargetPolicyOptions {
   allowPrivate?: boolean;
   /** Always refused, whatever the flags say: the modems' management networks (e.g. 192.168.8.0/24 of HiLink). */
   deniedCidrs?: readonly string[];
+  /** Target ports refused on every address (AGENT_DENY_PORTS: the operator's egress deny-list, SMTP 25 by default). */
+  deniedPorts?: readonly number[];
+  /**
+   * Refuses LOCAL_SERVICE_PORTS on every address: for modems that send from this machine's loopback (simulated ones),
+   * and whenever loopback targets are allowed.
+   */
+  loopbackEgress?: boolean;
 }
 
 /** Why a target was not reached. */
@@ -25,27 +32,42 @@ export interface TargetPolicy {
   isAllowed(address: string): boolean;
   /**
    * Resolves `host` (a name or an IP literal) to one address of `family` (the egress address's family: a socket bound
-   * to an IPv4 source cannot reach an IPv6 target) and checks it.
+   * to an IPv4 source cannot reach an IPv6 target) and checks it, with the target `port`.
    */
-  resolve(host: string, family: 4 | 6): Promise<TargetResolution>;
+  resolve(host: string, family: 4 | 6, port: number): Promise<TargetResolution>;
+  /** Whether a target port may be connected to at all (deniedPorts, and the service ports while loopback is allowed). */
+  isPortAllowed(port: number): boolean;
 }
 
 // Node's BlockList matches IPv4 rules against IPv4-mapped IPv6 addresses (::ffff:127.0.0.1, ::ffff:7f00:1) too, so
-// each IPv4 range below also covers its mapped forms (target-policy.test.ts checks this).
-const ALWAYS_DENIED: readonly [string, number, 'ipv4' | 'ipv6'][] = [
+// each IPv4 range below also covers its mapped forms (target-policy.test.ts checks this). Plain data on purpose: the
+// server's webhook table (webhook-target.ts) has the same ranges, and both will move to one shared package. Each range
+// is in target-policy.test.ts.
+type Range = readonly [string, number, 'ipv4' | 'ipv6'];
+const ALWAYS_DENIED: readonly Range[] = [
   ['0.0.0.0', 8, 'ipv4'], // "this network", includes the unspecified address
+  ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments
+  ['192.0.2.0', 24, 'ipv4'], // documentation (TEST-NET-1)
+  ['198.18.0.0', 15, 'ipv4'], // benchmarking
+  ['198.51.100.0', 24, 'ipv4'], // documentation (TEST-NET-2)
+  ['203.0.113.0', 24, 'ipv4'], // documentation (TEST-NET-3)
   ['224.0.0.0', 4, 'ipv4'], // multicast
   ['240.0.0.0', 4, 'ipv4'], // reserved, includes 255.255.255.255 broadcast
   ['169.254.0.0', 16, 'ipv4'], // link-local, includes the 169.254.169.254 cloud metadata address
-  ['::', 128, 'ipv6'], // unspecified
+  ['::', 96, 'ipv6'], // unspecified, and the deprecated IPv4-compatible ::a.b.c.d (reaches an IPv4 host on some stacks)
   ['ff00::', 8, 'ipv6'], // multicast
   ['fe80::', 10, 'ipv6'], // link-local
+  ['2001:db8::', 32, 'ipv6'], // documentation
+  ['64:ff9b::', 96, 'ipv6'], // NAT64: the last 32 bits are an IPv4 address, any of them (10/8, 127/8…) behind a NAT64
+  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64
+  ['2002::', 16, 'ipv6'], // 6to4: embeds an IPv4 address the same way
+  ['100::', 64, 'ipv6'], // discard-only
 ];
-const LOOPBACK: readonly [string, number, 'ipv4' | 'ipv6'][] = [
+const LOOPBACK: readonly Range[] = [
   ['127.0.0.0', 8, 'ipv4'],
   ['::1', 128, 'ipv6'],
 ];
-const PRIVATE: readonly [string, number, 'ipv4' | 'ipv6'][] = [
+const PRIVATE: readonly Range[] = [
   ['10.0.0.0', 8, 'ipv4'],
   ['172.16.0.0', 12, 'ipv4'],
   ['192.168.0.0', 16, 'ipv4'],
@@ -53,10 +75,40 @@ const PRIVATE: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['fc00::', 7, 'ipv6'], // unique local
 ];
 
+/**
+ * Well-known service ports, refused on every target while loopback targets are allowed or the modems send from
+ * loopback (the demo's simulated modems, from 127.0.x.y): a service on this machine takes a loopback peer for a local
+ * one whatever address it was reached on (127.0.0.1, or the host's public address, which Linux routes over lo). A
+ * customer's port reached PostgreSQL and Redis that way (issue 26, item 4).
+ */
+export const LOCAL_SERVICE_PORTS: readonly number[] = [
+  22, // SSH
+  25, 465, 587, // SMTP
+  53, // DNS
+  111, 2049, // rpcbind, NFS
+  1883, 8883, // MQTT
+  2375, 2376, // Docker API
+  2379, 2380, // etcd
+  3306, // MySQL (33060, its X protocol, lies in the ephemeral range tests bind)
+  4222, 6222, 8222, // NATS
+  5432, 6432, // PostgreSQL, PgBouncer
+  5672, 15672, 25672, // RabbitMQ
+  5984, // CouchDB
+  6379, 26379, // Redis, Sentinel
+  6443, 10250, // Kubernetes API, kubelet
+  8500, 8600, // Consul
+  9000, 9001, // MinIO, php-fpm
+  9042, // Cassandra
+  9092, // Kafka
+  9200, 9300, // Elasticsearch
+  11211, // memcached
+  27017, // MongoDB
+];
+
 /** How many recent target decisions a policy remembers. */
 const DECISION_CACHE_SIZE = 1024;
 
-function blockList(ranges: readonly [string, number, 'ipv4' | 'ipv6'][]): BlockList {
+function blockList(ranges: readonly Range[]): BlockList {
   const list = new BlockList();
   for (const [net, prefix, type] of ranges) list.addSubnet(net, prefix, type);
   return list;
@@ -75,17 +127,21 @@ export function parseCidr(cidr: string): [string, number, 'ipv4' | 'ipv6'] {
 }
 
 export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPolicy {
-  const denied = blockList(ALWAYS_DENIED);
+  const special = blockList(ALWAYS_DENIED);
+  const denied = new BlockList();
   for (const cidr of options.deniedCidrs ?? []) {
     const [net, prefix, type] = parseCidr(cidr);
     denied.addSubnet(net, prefix, type);
   }
-  const loopback = options.allowLoopback ? null : blockList(LOOPBACK);
+  const loopback = blockList(LOOPBACK);
+  const allowLoopback = options.allowLoopback === true;
   const privateNets = options.allowPrivate ? null : blockList(PRIVATE);
+  const deniedPorts = new Set([...(options.deniedPorts ?? []), ...(allowLoopback || options.loopbackEgress ? LOCAL_SERVICE_PORTS : [])]);
+  const isPortAllowed = (port: number) => !deniedPorts.has(port);
 
   // The decision is a pure function of the address string and of these lists, which never change after this point,
   // so recent ones are remembered: a target is usually asked for again and again, and each BlockList.check builds a
-  // SocketAddress (up to three per decision, 2-3 % of the proxy's CPU). Bounded: cleared when full.
+  // SocketAddress (a few per decision, 2-3 % of the proxy's CPU). Bounded: cleared when full.
   const decisions = new Map<string, boolean>();
 
   function isAllowed(address: string): boolean {
@@ -103,12 +159,15 @@ export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPol
     if (family === 0) return false; // includes scoped addresses like fe80::1%eth0
     const type = family === 4 ? 'ipv4' : 'ipv6';
     if (denied.check(address, type)) return false;
-    if (loopback?.check(address, type)) return false;
+    // Before the special ranges: ::1 lies inside ::/96.
+    if (loopback.check(address, type)) return allowLoopback;
+    if (special.check(address, type)) return false;
     if (privateNets?.check(address, type)) return false;
     return true;
   }
 
-  function resolve(host: string, family: 4 | 6): Promise<TargetResolution> {
+  function resolve(host: string, family: 4 | 6, port: number): Promise<TargetResolution> {
+    if (!isPortAllowed(port)) return Promise.resolve({ ok: false, reason: 'refused' });
     const literal = isIP(host);
     if (literal !== 0) {
       if (!isAllowed(host)) return Promise.resolve({ ok: false, reason: 'refused' });
@@ -129,7 +188,7 @@ export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPol
     });
   }
 
-  return { isAllowed, resolve };
+  return { isAllowed, isPortAllowed, resolve };
 }
 
 /** "::ffff:1.2.3.4" → "1.2.3.4" (the form Node reports for IPv4 peers of a dual-stack socket); otherwise null. */

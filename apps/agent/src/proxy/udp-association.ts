@@ -24,7 +24,7 @@ export interface DatagramEgress {
    * Resolves and checks a datagram's target as a CONNECT target is checked (policy, the egress family); null: drop
    * the datagram (refused, unresolvable, the modem rotating or closed). Never rejects.
    */
-  resolveDatagramTarget(host: string): Promise<string | null>;
+  resolveDatagramTarget(host: string, port: number): Promise<string | null>;
 }
 
 /**
@@ -120,7 +120,7 @@ export class UdpAssociation implements MeteredConnection {
     // RFC 1928 §7: a relay that does not reassemble fragments drops any datagram whose FRAG is not 0.
     if (parsed === null || parsed.frag !== 0) return;
     const { port, payload } = parsed;
-    void this.modem.resolveDatagramTarget(parsed.host).then((address) => {
+    void this.modem.resolveDatagramTarget(parsed.host, port).then((address) => {
       if (address !== null) this.toTarget(address, port, payload);
     });
   }

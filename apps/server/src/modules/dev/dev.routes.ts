@@ -5,17 +5,20 @@ import { AppError } from '../../lib/app-error.js';
 
 const OUTBOX_LIMIT = 50;
 
-/** A client on this machine: 127.0.0.0/8 or ::1, also as IPv4-mapped IPv6. The socket's own address, never a header. */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+/**
+ * The person at this machine: a connection from exactly 127.0.0.1 or ::1 (also as ::ffff:127.0.0.1), the socket's own
+ * address, never a header. The rest of 127.0.0.0/8 is not: the embedded agent's simulated modems send customers'
+ * traffic from 127.0.x.y (never 127.0.0.1), also when they reach this server on its public address, and a customer
+ * read an operator's password-reset link that way (issue 26, item 4).
+ */
+export function isLocalClient(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
 /**
  * Development helpers, never in production. The outbox lets a person (and the browser tests) read the e-mails the
  * product sent without any mail server: GET /api/v1/dev/outbox?to=EMAIL, newest first. It holds password-reset
- * and sign-up links, and the server listens on 0.0.0.0 by default, so it is served only to loopback clients and
+ * and sign-up links, and the server listens on 0.0.0.0 by default, so it is served only to local clients (isLocalClient) and
  * signed-in operators, unless DEV_OUTBOX_PUBLIC (unsafe) opens it to the network.
  */
 export function registerDev(app: App, { config, db }: AppContext): void {
@@ -39,6 +42,6 @@ export function registerDev(app: App, { config, db }: AppContext): void {
   });
 
   function mayReadOutbox(request: FastifyRequest): boolean {
-    return config.DEV_OUTBOX_PUBLIC === true || isLoopback(request.socket.remoteAddress) || request.user?.role === 'admin';
+    return config.DEV_OUTBOX_PUBLIC === true || isLocalClient(request.socket.remoteAddress) || request.user?.role === 'admin';
   }
 }

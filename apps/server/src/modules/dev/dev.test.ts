@@ -18,8 +18,8 @@ describe('the development outbox (password-reset links inside) is not for the ne
   });
   afterAll(async () => { await t.close(); });
 
-  it('serves loopback clients (the person at this machine, the browser tests)', async () => {
-    for (const address of ['127.0.0.1', '127.0.5.9', '::1', '::ffff:127.0.0.1']) {
+  it('serves local clients (the person at this machine, the browser tests)', async () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
       const res = await outboxFrom(t, address);
       expect(res.statusCode, address).toBe(200);
       expect(res.body).toContain('SECRET');
@@ -33,6 +33,17 @@ describe('the development outbox (password-reset links inside) is not for the ne
         expect(res.statusCode, `${address} ${cookie ? 'customer' : 'visitor'}`).toBe(403);
         expect(res.body).not.toContain('SECRET');
         expect(res.json()).toMatchObject({ code: 'FORBIDDEN' });
+      }
+    }
+  });
+
+  // Issue 26, item 4: the demo agent's simulated modems send customers' traffic from 127.0.x.y.
+  it('refuses the rest of 127.0.0.0/8, where the agent\'s proxy traffic comes from', async () => {
+    for (const address of ['127.0.1.1', '127.0.5.9', '127.0.0.2', '127.255.255.254', '::ffff:127.0.3.4', '::ffff:7f00:2']) {
+      for (const cookie of [undefined, customer.cookie]) {
+        const res = await outboxFrom(t, address, cookie);
+        expect(res.statusCode, `${address} ${cookie ? 'customer' : 'visitor'}`).toBe(403);
+        expect(res.body).not.toContain('SECRET');
       }
     }
   });
