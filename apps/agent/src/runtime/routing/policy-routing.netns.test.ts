@@ -39,7 +39,8 @@ const available = canMakeNamespaces();
 
 const id = `${process.pid.toString(36)}-${randomBytes(2).toString('hex')}`;
 const NS = { agent: `cp-agent-${id}`, m1: `cp-m1-${id}`, m2: `cp-m2-${id}`, inet: `cp-inet-${id}` };
-const ECHO = 'http://203.0.113.10:8080/ip';
+// An ordinary public address: customers' traffic to documentation ranges (203.0.113.0/24…) is refused.
+const ECHO = 'http://100.128.0.10:8080/ip';
 const IMEI_1 = '861234567890001';
 const IMEI_2 = '861234567890002';
 const MODEMS = [
@@ -123,7 +124,7 @@ async function setUpNetwork(): Promise<void> {
   }));
   // The internet: the echo's address, and the way back to each modem's public block and to the host's uplink.
   await ipBatch(NS.inet, [
-    'link set lo up', 'addr add 203.0.113.10/32 dev lo',
+    'link set lo up', 'addr add 100.128.0.10/32 dev lo',
     'addr add 10.200.0.1/24 dev host', 'link set host up', 'route add 192.168.0.0/16 via 10.200.0.2',
     ...MODEMS.flatMap((m) => [`addr add ${m.wan}.1/30 dev m${m.n}`, `link set m${m.n} up`, `route add ${m.block} via ${m.wan}.2`]),
   ]);
@@ -148,7 +149,7 @@ describe.skipIf(!available)(`policy routing in network namespaces${available ? '
       const a = q.socket.remoteAddress.replace(/^::ffff:/, '');
       process.stdout.write(JSON.stringify({ seen: a }) + '\\n');
       r.writeHead(200, { 'content-type': 'text/plain', connection: 'close' }).end(a + '\\n');
-    }).listen(8080, '203.0.113.10', () => process.stdout.write('{"ready":true}\\n'));`;
+    }).listen(8080, '100.128.0.10', () => process.stdout.write('{"ready":true}\\n'));`;
     await startIn(NS.inet, [process.execPath, '-e', echo], (m) => echoSeen.push(String(m.seen)));
     const agent = await agentReady;
     agent.once('exit', (code) => { for (const w of pending.values()) w.reject(new Error(`the agent's helper exited (${code})`)); });
