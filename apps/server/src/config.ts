@@ -72,6 +72,8 @@ export const configSchema = z.object({
   HOST_OFFLINE_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(HOST_PROTOCOL.offlineAfterSeconds),
   /** How often each instance looks for silent hosts. */
   HOST_SWEEP_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
+  /** Traffic an agent reports for an interval older than this is refused: a host key cannot write into past months. */
+  HOST_TRAFFIC_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(48),
   MODEM_SIM_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   MODEM_SIM_SAME_IP_RATE: z.coerce.number().min(0).max(1).default(0.1),
   PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),

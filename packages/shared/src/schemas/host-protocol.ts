@@ -28,6 +28,12 @@ export const HOST_PROTOCOL = {
   trafficIntervalMinutes: 5,
   /** Samples per traffic report. */
   trafficBatchMax: 1000,
+  /**
+   * The most bytes one sample may count in each direction: 100 Gbit/s for a whole interval, far above any modem.
+   * A larger count is refused on its own (the rest of its report is taken), and a report's sums stay far from
+   * PostgreSQL's bigint limit.
+   */
+  trafficSampleMaxBytes: 100e9 / 8 * 5 * 60,
   /** How long the server waits for an agent to answer a rotation. */
   rotateTimeoutSeconds: 60,
 } as const;
@@ -200,8 +206,12 @@ export const trafficReportSchema = z.object({
   })).check(z.minLength(1), z.maxLength(HOST_PROTOCOL.trafficBatchMax)),
 });
 export type TrafficReport = z.infer<typeof trafficReportSchema>;
-/** `duplicate` is true when the batch id was already counted (a resend): the agent drops it either way. */
-export const trafficAckSchema = z.object({ batchId: z.uuid(), accepted: z.number(), duplicate: z.boolean() });
+/**
+ * `duplicate` is true when the batch id was already counted (a resend): the agent drops it either way. `refused`
+ * counts the samples not taken (a port not on this host's modems or not held in that interval, an interval too old,
+ * misaligned or ahead, a count too large): sending them again would not help, so they are dropped with the batch.
+ */
+export const trafficAckSchema = z.object({ batchId: z.uuid(), accepted: z.number(), duplicate: z.boolean(), refused: z.optional(z.number()) });
 export type TrafficAck = z.infer<typeof trafficAckSchema>;
 
 /**

@@ -2,34 +2,17 @@ import * as z from 'zod/mini';
 import { QUOTA_STATES, tariffLimitsSchema } from './port-limits.js';
 import { text } from './text.js';
 
-// Traffic (issue 5): proxy hosts report bytes per modem and interval; customers read them per port.
-// Byte counts travel as decimal strings (they exceed 2^53 over time).
+// Traffic (issue 5): proxy hosts report bytes per port and interval over the host protocol (host-protocol.ts, the
+// only way in); customers read them per port. Byte counts travel as decimal strings (they exceed 2^53 over time).
 
 export const TRAFFIC_LIMITS = {
-  /** Samples per ingest batch. */
-  batchMax: 1000,
-  /** Samples are aligned to this many minutes (5-minute or hourly intervals). */
-  alignMinutes: 5,
   /** The longest range one query may cover. */
   maxRangeDays: 93,
 } as const;
 export const TRAFFIC_GRANULARITIES = ['hour', 'day'] as const;
 export type TrafficGranularity = (typeof TRAFFIC_GRANULARITIES)[number];
 
-const byteCount = text().check(z.regex(/^\d{1,20}$/, 'Byte counts are decimal strings of digits'));
 const isoDate = z.iso.datetime({ offset: true });
-
-export const trafficSampleSchema = z.object({
-  IMEI: text().check(z.minLength(1), z.maxLength(32)),
-  intervalStart: isoDate,
-  bytesIn: byteCount,
-  bytesOut: byteCount,
-});
-export const trafficIngestRequestSchema = z.object({
-  samples: z.array(trafficSampleSchema).check(z.minLength(1), z.maxLength(TRAFFIC_LIMITS.batchMax)),
-});
-export type TrafficIngestRequest = z.infer<typeof trafficIngestRequestSchema>;
-export const trafficIngestResponseSchema = z.object({ accepted: z.number() });
 
 export const trafficQuerySchema = z.object({
   from: isoDate,

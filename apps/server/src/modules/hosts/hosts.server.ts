@@ -17,7 +17,8 @@ import type { GatewayLinksRepository } from '../gateways/gateway-links.repositor
 import { signLinkTicket, type GatewayTrust } from '../gateways/gateway-trust.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { recordQuotaCrossings } from '../traffic/port-quota.js';
-import type { PortSample, TrafficRepository } from '../traffic/traffic.repository.js';
+import { screenSamples } from '../traffic/traffic-samples.js';
+import type { TrafficRepository } from '../traffic/traffic.repository.js';
 import { loadDesiredStates } from './host-state.js';
 import type { HostsRepository, ModemChange } from './hosts.repository.js';
 
@@ -28,8 +29,6 @@ const HOST_CONNECTED = 'host:connected';
 const RECOMPUTE_DEBOUNCE_MS = 75;
 const BATCH_KEEP_DAYS = 7;
 const PRUNE_EVERY_MS = 3_600_000;
-const MAX_BYTES = 9_223_372_036_854_775_807n;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface HostConnection {
   socket: Socket;
@@ -245,15 +244,17 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
       const parsed = trafficReportSchema.safeParse(data);
       if (!parsed.success) return answer(ack, { error: `traffic report refused: ${parsed.error.issues[0]?.message ?? 'invalid'}` } satisfies AgentError);
       const report = parsed.data;
-      const problem = checkSamples(report.samples);
-      if (typeof problem === 'string') return answer(ack, { error: `traffic report refused: ${problem}` } satisfies AgentError);
-      traffic.ingestReport(hostId, report.batchId, problem).then(async ({ duplicate, accepted }) => {
+      // Each sample is judged on its own: a refused one is dropped, the rest of the report is counted.
+      const screened = screenSamples(report.samples, ctx.config.HOST_TRAFFIC_MAX_AGE_HOURS);
+      traffic.ingestReport(hostId, report.batchId, screened.samples).then(async ({ duplicate, accepted, refused }) => {
         // Quotas (decision 030): a failure here is caught by the port's next batch, so the batch stays acknowledged.
         if (!duplicate) {
-          await recordQuotaCrossings(ctx.db, notifications, problem.map((s) => s.port_id))
+          await recordQuotaCrossings(ctx.db, notifications, screened.samples.map((s) => s.port_id))
             .catch((err: unknown) => log.error({ err, hostId }, 'quota crossings not recorded'));
         }
-        answer(ack, { batchId: report.batchId, accepted, duplicate } satisfies TrafficAck);
+        const notTaken = screened.refused.length + refused;
+        if (notTaken && !duplicate) log.warn({ hostId, batchId: report.batchId, refused: notTaken, first: screened.refused[0] }, 'traffic samples refused');
+        answer(ack, { batchId: report.batchId, accepted, duplicate, ...(notTaken ? { refused: notTaken } : {}) } satisfies TrafficAck);
       }, (err: unknown) => {
         log.error({ err, hostId }, 'traffic report not recorded');
         answer(ack, { error: 'traffic report not recorded', retry: true } satisfies AgentError);
@@ -317,20 +318,3 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
   };
 }
 
-/** Per-port samples as the repository takes them, or why the report is refused (misaligned, future, too large). */
-function checkSamples(samples: Array<{ portId: string; intervalStart: string; bytesIn: string; bytesOut: string }>): PortSample[] | string {
-  const alignMs = HOST_PROTOCOL.trafficIntervalMinutes * 60_000;
-  // The interval in progress may be reported (it starts in the past); allow one interval of clock difference.
-  const latest = Date.now() + alignMs;
-  const out: PortSample[] = [];
-  for (const [i, s] of samples.entries()) {
-    const start = Date.parse(s.intervalStart);
-    if (start % alignMs !== 0 || start > latest) {
-      return `samples.${i}.intervalStart must be a past time aligned to ${HOST_PROTOCOL.trafficIntervalMinutes} minutes`;
-    }
-    if (BigInt(s.bytesIn) > MAX_BYTES || BigInt(s.bytesOut) > MAX_BYTES) return `samples.${i}: byte count too large`;
-    if (!UUID.test(s.portId)) return `samples.${i}.portId is not a port id`;
-    out.push({ port_id: s.portId, interval_start: new Date(start).toISOString(), bytes_in: s.bytesIn, bytes_out: s.bytesOut });
-  }
-  return out;
-}

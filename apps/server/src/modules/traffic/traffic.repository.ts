@@ -1,10 +1,12 @@
 import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/port-limits';
 import type { PortQuota, TrafficGranularity, TrafficRow } from '@cellport/shared/schemas/traffic';
+import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { limitsToApi } from '../catalog/tariff-limits.js';
 
-export interface IngestSample { imei: string; interval_start: string; bytes_in: string; bytes_out: string }
+/** PostgreSQL's bigint limit: counts saturate here rather than fail (a failing batch would fail on every resend). */
+const MAX_BIGINT = sql.raw('9223372036854775807');
 /** One per-port sample of an agent's traffic report (port_id a uuid, counts decimal strings within bigint). */
 export interface PortSample { port_id: string; interval_start: string; bytes_in: string; bytes_out: string }
 
@@ -13,86 +15,57 @@ export class TrafficRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Stores a batch in one statement. Samples of modems not on this host are skipped. Each sample is attributed
-   * to the port that held the modem during its interval (none when no port or several shared it). The primary
-   * key (host, IMEI, interval) makes a resend — even a concurrent one — insert nothing: returns how many rows are
-   * new, and the ports whose month (port_traffic_months) they added to.
-   */
-  async ingest(hostId: string, samples: IngestSample[], alignMinutes: number): Promise<{ accepted: number; portIds: string[] }> {
-    const { rows } = await sql<{ n: number; ports: string[] }>`
-      with v as (
-        select * from jsonb_to_recordset(${JSON.stringify(samples)}::jsonb)
-          as v(imei text, interval_start timestamptz, bytes_in bigint, bytes_out bigint)
-      ), m as (
-        select v.*, modems.id as modem_id from v join modems on modems.imei = v.imei and modems.host_id = ${hostId}
-      ), attributed as (
-        select m.*, (
-          select case when count(*) = 1 then (array_agg(p.id))[1] end from ports p
-          where p.modem_id = m.modem_id
-            and p.created_at < m.interval_start + make_interval(mins => ${alignMinutes})
-            and (p.released_at is null or p.released_at > m.interval_start)
-        ) as port_id
-        from m
-      ), inserted as (
-        insert into traffic_samples (host_id, imei, interval_start, modem_id, port_id, user_id, bytes_in, bytes_out)
-        select ${hostId}, a.imei, a.interval_start, a.modem_id, a.port_id,
-               (select user_id from ports where ports.id = a.port_id), a.bytes_in, a.bytes_out
-        from attributed a
-        on conflict (host_id, imei, interval_start, port_key) do nothing
-        returning port_id, interval_start, bytes_in, bytes_out
-      ), months as (
-        -- What was stored (a resend stores nothing) adds to its port's month, as ingestReport does.
-        insert into port_traffic_months as q (port_id, month, bytes)
-        select port_id, date_trunc('month', interval_start at time zone 'UTC')::date, sum(bytes_in + bytes_out)
-        from inserted where port_id is not null
-        group by 1, 2
-        on conflict (port_id, month) do update set bytes = q.bytes + excluded.bytes
-        returning port_id
-      )
-      select (select count(*) from inserted)::int as n, (select coalesce(array_agg(port_id), '{}') from months) as ports`.execute(this.db);
-    return { accepted: Number(rows[0]?.n ?? 0), portIds: rows[0]?.ports ?? [] };
-  }
-
-  /**
    * Counts an agent's traffic report once, in one statement: the batch id goes into traffic_batches, and only when
    * it was not there yet are the samples added — per port, into the row of (host, IMEI, interval, port), summed with
-   * what earlier batches brought for the same interval. Samples of ports that are not on this host's modems are
-   * skipped. A resend of the same batch (even a concurrent one, which waits on the batch's key) adds nothing. The
-   * same statement adds the bytes to each port's month (port_traffic_months), which its quota is measured against.
+   * what earlier batches brought for the same interval. A sample counts only for a port on this host's modems that
+   * was held in that interval (created before its end, not released before its start, give or take one interval): a host key cannot charge a
+   * released port, another host's port or a time the port did not exist. A resend of the same batch (even a
+   * concurrent one, which waits on the batch's key) adds nothing. The same statement adds the bytes to each port's
+   * month (port_traffic_months), which its quota is measured against. Sums saturate at bigint's limit instead of
+   * failing: an overflow must not make a batch fail on every resend. `refused`: the port-intervals not taken.
    */
-  async ingestReport(hostId: string, batchId: string, samples: PortSample[]): Promise<{ duplicate: boolean; accepted: number }> {
-    const { rows } = await sql<{ fresh: number; n: number }>`
+  async ingestReport(hostId: string, batchId: string, samples: PortSample[]): Promise<{ duplicate: boolean; accepted: number; refused: number }> {
+    const { rows } = await sql<{ fresh: number; n: number; refused: number }>`
       with batch as (
         insert into traffic_batches (host_id, batch_id) values (${hostId}, ${batchId})
         on conflict (host_id, batch_id) do nothing
         returning 1
       ), v as (
-        select v.port_id, v.interval_start, sum(v.bytes_in)::bigint as bytes_in, sum(v.bytes_out)::bigint as bytes_out
+        select v.port_id, v.interval_start, sum(v.bytes_in) as bytes_in, sum(v.bytes_out) as bytes_out
         from jsonb_to_recordset(${JSON.stringify(samples)}::jsonb)
           as v(port_id uuid, interval_start timestamptz, bytes_in bigint, bytes_out bigint)
         where exists (select 1 from batch)
         group by v.port_id, v.interval_start
+      ), owned as (
+        select p.id as port_id, p.user_id, m.id as modem_id, m.imei, v.interval_start,
+               least(v.bytes_in, ${MAX_BIGINT})::bigint as bytes_in, least(v.bytes_out, ${MAX_BIGINT})::bigint as bytes_out
+        from v join ports p on p.id = v.port_id join modems m on m.id = p.modem_id and m.host_id = ${hostId}
+        -- One interval of clock difference between agent and server either way, as for intervals ahead of now.
+        where p.created_at < v.interval_start + make_interval(mins => ${2 * HOST_PROTOCOL.trafficIntervalMinutes})
+          and (p.released_at is null or p.released_at > v.interval_start - make_interval(mins => ${HOST_PROTOCOL.trafficIntervalMinutes}))
       ), inserted as (
         insert into traffic_samples (host_id, imei, interval_start, modem_id, port_id, user_id, bytes_in, bytes_out, port_key)
-        select ${hostId}, m.imei, v.interval_start, m.id, p.id, p.user_id, v.bytes_in, v.bytes_out, p.id
-        from v join ports p on p.id = v.port_id join modems m on m.id = p.modem_id and m.host_id = ${hostId}
+        select ${hostId}, o.imei, o.interval_start, o.modem_id, o.port_id, o.user_id, o.bytes_in, o.bytes_out, o.port_id
+        from owned o
         on conflict (host_id, imei, interval_start, port_key) do update
-          set bytes_in = traffic_samples.bytes_in + excluded.bytes_in,
-              bytes_out = traffic_samples.bytes_out + excluded.bytes_out,
+          set bytes_in = least(traffic_samples.bytes_in::numeric + excluded.bytes_in, ${MAX_BIGINT})::bigint,
+              bytes_out = least(traffic_samples.bytes_out::numeric + excluded.bytes_out, ${MAX_BIGINT})::bigint,
               received_at = now()
         returning 1
       ), months as (
         -- Each port's month (calendar month, UTC: decision 030) grows by the same bytes, both directions together.
         insert into port_traffic_months as q (port_id, month, bytes)
-        select p.id, date_trunc('month', v.interval_start at time zone 'UTC')::date, sum(v.bytes_in + v.bytes_out)
-        from v join ports p on p.id = v.port_id join modems m on m.id = p.modem_id and m.host_id = ${hostId}
+        select o.port_id, date_trunc('month', o.interval_start at time zone 'UTC')::date,
+               least(sum(o.bytes_in::numeric + o.bytes_out), ${MAX_BIGINT})::bigint
+        from owned o
         group by 1, 2
-        on conflict (port_id, month) do update set bytes = q.bytes + excluded.bytes
+        on conflict (port_id, month) do update set bytes = least(q.bytes::numeric + excluded.bytes, ${MAX_BIGINT})::bigint
         returning 1
       )
-      select (select count(*) from batch)::int as fresh, (select count(*) from inserted)::int as n`.execute(this.db);
+      select (select count(*) from batch)::int as fresh, (select count(*) from inserted)::int as n,
+             ((select count(*) from v) - (select count(*) from owned))::int as refused`.execute(this.db);
     const row = rows[0];
-    return { duplicate: !row?.fresh, accepted: Number(row?.n ?? 0) };
+    return { duplicate: !row?.fresh, accepted: Number(row?.n ?? 0), refused: Number(row?.refused ?? 0) };
   }
 
   /** Forgets batch ids older than this: an agent never resends a report that old. */

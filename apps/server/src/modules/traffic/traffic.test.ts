@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { io as connect, type Socket } from 'socket.io-client';
 import { sql } from 'kysely';
+import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { issueHostKey } from './host-keys.js';
@@ -8,15 +11,25 @@ let t: TestApp;
 let alice: Customer;
 let bob: Customer;
 let port: { _id: string; modem_name: string; IMEI: string };
-let hostKey: string;
-let otherHostKey: string;
+let agent: Socket;
+let otherAgent: Socket;
+const sockets: Socket[] = [];
 const HOUR = 3_600_000;
 // Whole hours in the past: after the port was bought (its created_at is moved back below).
 const base = Math.floor(Date.now() / HOUR) * HOUR - 30 * HOUR;
 const at = (h: number) => new Date(base + h * HOUR).toISOString();
 
+/** A proxy host's agent on the host protocol, the only way traffic comes in. */
+async function hostAgent(url: string, hostId: string): Promise<Socket> {
+  const key = await issueHostKey(t.ctx.db, hostId);
+  const socket = connect(url, { path: HOST_PROTOCOL.path, transports: ['websocket'], auth: { key }, reconnection: false, forceNew: true });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => { socket.once('connect', () => resolve()); socket.once('connect_error', reject); });
+  return socket;
+}
+
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ MODEM_CONTROL: 'agent' });
   const cat = await seedTestCatalog(t);
   alice = await createCustomer(t, 1000);
   bob = await createCustomer(t, 1000);
@@ -26,64 +39,89 @@ beforeAll(async () => {
   expect(bought.statusCode, bought.body).toBe(200);
   port = bought.json().data.modems[0];
   await t.ctx.db.updateTable('ports').set({ created_at: new Date(base - HOUR) } as never).where('id', '=', port._id).execute();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const url = `http://127.0.0.1:${address.port}`;
   const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', port.IMEI).executeTakeFirstOrThrow();
-  hostKey = await issueHostKey(t.ctx.db, modem.host_id);
+  agent = await hostAgent(url, modem.host_id);
   const other = await t.ctx.db.selectFrom('hosts').select('id').where('id', '!=', modem.host_id).executeTakeFirstOrThrow();
-  otherHostKey = await issueHostKey(t.ctx.db, other.id);
+  otherAgent = await hostAgent(url, other.id);
 });
-afterAll(async () => { await t.close(); });
-
-const ingest = (key: string | undefined, payload: unknown) => t.app.inject({
-  method: 'POST', url: '/api/v1/hosts/traffic', headers: key ? { authorization: `Bearer ${key}` } : {}, payload: payload as object,
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await t.close();
 });
-const batch = (hours: number[], bytes = '1000') => ({ samples: hours.map((h) => ({ IMEI: port.IMEI, intervalStart: at(h), bytesIn: bytes, bytesOut: '10' })) });
 
-describe('traffic ingest', () => {
-  it('needs a valid host key', async () => {
-    expect((await ingest(undefined, batch([0]))).statusCode).toBe(401);
-    expect((await ingest('chk_forged', batch([0]))).statusCode).toBe(401);
-    expect((await ingest('chk_forged', batch([0]))).json().code).toBe('HOST_KEY_INVALID');
-  });
+interface Sample { portId: string; intervalStart: string; bytesIn: string; bytesOut: string }
+const report = (socket: Socket, samples: Sample[], batchId: string = randomUUID()) =>
+  socket.timeout(15_000).emitWithAck('traffic', { batchId, samples }) as Promise<Record<string, unknown>>;
+const sample = (h: number, bytes = '1000', portId = port._id): Sample => ({ portId, intervalStart: at(h), bytesIn: bytes, bytesOut: '10' });
+const samplesOf = (portId: string) => t.ctx.db.selectFrom('traffic_samples').selectAll().where('port_id', '=', portId).execute();
+const monthOf = async (portId: string) => (await t.ctx.db.selectFrom('port_traffic_months').select('bytes').where('port_id', '=', portId).execute())
+  .reduce((sum, r) => sum + BigInt(r.bytes), 0n);
 
-  it('stores a batch once: a resend counts nothing, and a modem of another host is skipped', async () => {
-    const first = await ingest(hostKey, batch([0, 1, 2]));
-    expect(first.json()).toEqual({ accepted: 3 });
-    expect((await ingest(hostKey, batch([0, 1, 2]))).json()).toEqual({ accepted: 0 });
-    expect((await ingest(hostKey, batch([2, 3]))).json()).toEqual({ accepted: 1 });
-    expect((await ingest(otherHostKey, batch([5]))).json()).toEqual({ accepted: 0 });
-    const rows = await t.ctx.db.selectFrom('traffic_samples').selectAll().where('imei', '=', port.IMEI).execute();
+describe('traffic reports (host protocol)', () => {
+  it('stores a batch once: a resend counts nothing, and another host cannot report this host\'s port', async () => {
+    const batchId = randomUUID();
+    expect(await report(agent, [sample(0), sample(1), sample(2)], batchId)).toEqual({ batchId, accepted: 3, duplicate: false });
+    expect(await report(agent, [sample(0), sample(1), sample(2)], batchId)).toEqual({ batchId, accepted: 0, duplicate: true });
+    expect(await report(agent, [sample(3)])).toMatchObject({ accepted: 1, duplicate: false });
+    expect(await report(otherAgent, [sample(5)])).toMatchObject({ accepted: 0, refused: 1 });
+    const rows = await samplesOf(port._id);
     expect(rows).toHaveLength(4);
-    expect(new Set(rows.map((r) => r.port_id))).toEqual(new Set([port._id]));
     expect(new Set(rows.map((r) => r.user_id))).toEqual(new Set([alice.id]));
   });
 
   it('the same batch sent twice at once is stored once (PostgreSQL: concurrent transactions)', async () => {
     const hours = [10, 11, 12, 13, 14, 15];
-    const results = await Promise.all([ingest(hostKey, batch(hours)), ingest(hostKey, batch(hours)), ingest(hostKey, batch(hours))]);
-    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
-    expect(results.reduce((sum, r) => sum + (r.json().accepted as number), 0)).toBe(6);
+    const batchId = randomUUID();
+    const results = await Promise.all([0, 1, 2].map(() => report(agent, hours.map((h) => sample(h)), batchId)));
+    expect(results.reduce((sum, r) => sum + (r.accepted as number), 0)).toBe(6);
+    expect(results.filter((r) => r.duplicate)).toHaveLength(2);
     const { rows } = await sql<{ n: string }>`select count(*)::text as n from traffic_samples where interval_start >= ${new Date(base + 10 * HOUR)} and interval_start <= ${new Date(base + 15 * HOUR)}`.execute(t.ctx.db);
     expect(rows[0]!.n).toBe('6');
   });
 
-  it('refuses malformed batches with 4xx, never 5xx', async () => {
-    const bad: unknown[] = [
-      {}, { samples: [] }, { samples: 'x' },
-      { samples: [{ IMEI: port.IMEI, intervalStart: 'yesterday', bytesIn: '1', bytesOut: '1' }] },
-      { samples: [{ IMEI: port.IMEI, intervalStart: at(0), bytesIn: -1, bytesOut: '1' }] },
-      { samples: [{ IMEI: port.IMEI, intervalStart: at(0), bytesIn: '1.5', bytesOut: '1' }] },
-      { samples: [{ IMEI: port.IMEI, intervalStart: at(0), bytesIn: '99999999999999999999', bytesOut: '1' }] },
-      { samples: [{ IMEI: port.IMEI, intervalStart: new Date(base + 61_000).toISOString(), bytesIn: '1', bytesOut: '1' }] },
-      { samples: [{ IMEI: port.IMEI, intervalStart: new Date(Date.now() + 5 * HOUR).toISOString().slice(0, 13) + ':00:00.000Z', bytesIn: '1', bytesOut: '1' }] },
-      { samples: Array.from({ length: 1001 }, (_, i) => ({ IMEI: port.IMEI, intervalStart: at(-i), bytesIn: '1', bytesOut: '1' })) },
-    ];
-    for (const payload of bad) {
-      const res = await ingest(hostKey, payload);
-      expect(res.statusCode, JSON.stringify(payload).slice(0, 120)).toBeGreaterThanOrEqual(400);
-      expect(res.statusCode).toBeLessThan(500);
-    }
-    const raw = await t.app.inject({ method: 'POST', url: '/api/v1/hosts/traffic', headers: { authorization: `Bearer ${hostKey}`, 'content-type': 'application/json' }, payload: '{"samples": [' });
-    expect(raw.statusCode).toBe(400);
+  it('refuses, each on its own, samples of a released port after its release and samples older than HOST_TRAFFIC_MAX_AGE_HOURS; the rest count', async () => {
+    const before = await monthOf(port._id);
+    // Two days and an hour ago: older than the default 48 hours, though the port was held then.
+    const old = new Date(Math.floor(Date.now() / HOUR) * HOUR - 49 * HOUR).toISOString();
+    const ack = await report(agent, [{ ...sample(25), intervalStart: old }, sample(25, '5')]);
+    expect(ack).toMatchObject({ accepted: 1, refused: 1 });
+
+    // A customer's released port: what it carried before its release still counts, nothing after it does.
+    const carol = await createCustomer(t, 0);
+    const released = await t.ctx.db.insertInto('ports').values({
+      user_id: carol.id, modem_id: (await t.ctx.db.selectFrom('modems').select('id').where('imei', '=', port.IMEI).executeTakeFirstOrThrow()).id,
+      tariff_id: (await t.ctx.db.selectFrom('ports').select('tariff_id').where('id', '=', port._id).executeTakeFirstOrThrow()).tariff_id,
+      is_shared: false, name: 'gone', proxy_login: `g${Date.now()}`, proxy_password: 'secret-1', whitelist: '[]',
+      rotation_nonce: 'n', rotation_token_hash: randomUUID(), expires_at: new Date(base + 20 * HOUR),
+      created_at: new Date(base), status: 'released', released_at: new Date(base + 20 * HOUR),
+    } as never).returning('id').executeTakeFirstOrThrow();
+    const afterRelease = await report(agent, [sample(19, '7', released.id), sample(21, '1000000', released.id), sample(22, '1000000', released.id)]);
+    expect(afterRelease).toMatchObject({ accepted: 1, refused: 2 });
+    expect((await samplesOf(released.id)).map((r) => r.bytes_in)).toEqual([7n]);
+    expect(await monthOf(released.id)).toBe(17n);
+    expect(await monthOf(port._id)).toBe(before + 15n);
+  });
+
+  it('refuses a count out of range on its own and never fails a batch on an overflowing sum (no retry loop)', async () => {
+    const huge = '9223372036854775807';
+    const tooBig = String(HOST_PROTOCOL.trafficSampleMaxBytes + 1);
+    const ack = await report(agent, [sample(26, huge), sample(26, tooBig), sample(27, '3')]);
+    expect(ack).toMatchObject({ accepted: 1, refused: 2, duplicate: false });
+    expect((await samplesOf(port._id)).filter((r) => r.interval_start.getTime() === base + 26 * HOUR)).toEqual([]);
+
+    // A month already near bigint's limit (a host that kept reporting the ceiling): the sum saturates, the batch is taken.
+    await sql`update port_traffic_months set bytes = 9223372036854775000 where port_id = ${port._id}`.execute(t.ctx.db);
+    await sql`update traffic_samples set bytes_in = 9223372036854775000 where port_id = ${port._id} and interval_start = ${new Date(base + 27 * HOUR)}`.execute(t.ctx.db);
+    const max = String(HOST_PROTOCOL.trafficSampleMaxBytes);
+    expect(await report(agent, [sample(27, max), sample(28, max)])).toMatchObject({ accepted: 2, duplicate: false });
+    expect(await monthOf(port._id)).toBe(9223372036854775807n);
+    const row = (await samplesOf(port._id)).find((r) => r.interval_start.getTime() === base + 27 * HOUR);
+    expect(row?.bytes_in).toBe(9223372036854775807n);
+    // The port keeps its other counts as they were; the queries below read hours 0–23 only.
   });
 });
 
@@ -132,7 +170,7 @@ describe('dashboard', () => {
   it('shows active ports, those expiring soon, traffic of the last 24 h and recent notifications', async () => {
     await t.ctx.db.updateTable('ports').set({ expires_at: new Date(Date.now() + 2 * 86_400_000) }).where('id', '=', port._id).execute();
     const recentHour = Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR;
-    await ingest(hostKey, { samples: [{ IMEI: port.IMEI, intervalStart: new Date(recentHour).toISOString(), bytesIn: '5', bytesOut: '7' }] });
+    expect(await report(agent, [{ portId: port._id, intervalStart: new Date(recentHour).toISOString(), bytesIn: '5', bytesOut: '7' }])).toMatchObject({ accepted: 1 });
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/dashboard', ...json(alice.cookie) });
     expect(res.statusCode).toBe(200);
     const d = res.json();
