@@ -170,6 +170,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const webhooks = new WebhooksService({
     db, queue: jobs, notifications, box: webhookSecretBox,
     policy: { allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS },
+    concurrency: config.WEBHOOKS_CONCURRENCY, log,
   });
   // Telegram: the bot (grammy, or the sandbox without a token) and the notifications it delivers.
   const telegram = new TelegramService({ db, ports: portsRepository, ledger, rotation, log });

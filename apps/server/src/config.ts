@@ -93,8 +93,10 @@ export const configSchema = z.object({
    * outside production, off in production. Private and link-local addresses are refused whatever this says.
    */
   WEBHOOKS_ALLOW_LOOPBACK: bool.optional(),
-  /** How long a webhook delivery waits for the customer's endpoint to answer. */
+  /** How long one webhook delivery may take in all: connecting, sending, the answer's headers and its body. */
   WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How many endpoints one instance sends webhooks to at once (one delivery per endpoint at a time). */
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   /** The Telegram bot's token from @BotFather (the console's setting overrides it); unset: the offline sandbox. */
   TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]{20,}$/, 'a token from @BotFather looks like 123456:ABC…').optional(),
   /** How the bot receives updates: long polling (one instance at a time) or a webhook at PUBLIC_URL. */

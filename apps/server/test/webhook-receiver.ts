@@ -4,8 +4,13 @@ import { Webhook } from 'standardwebhooks';
 
 /** One request the receiver got. */
 export interface Received { path: string; headers: IncomingHttpHeaders; body: string }
-/** How the receiver answers a request: a status, or 'hold' (never answers, as a hung endpoint). */
-export type Answer = number | 'hold';
+/**
+ * How the receiver answers a request: a status; 'hold' (never answers, as a hung endpoint); 'drip' (200 with a
+ * Content-Length of a megabyte, then a byte every 50 ms until the client leaves: an endpoint that keeps a delivery
+ * open without ever going idle); 'truncate' (200 with a Content-Length of 1000, 7 bytes, then the connection closes).
+ */
+export type Answer = number | 'hold' | 'drip' | 'truncate';
+const DRIP_EVERY_MS = 50;
 
 /**
  * A customer's webhook endpoint for tests: a real HTTP server on 127.0.0.1 that records every request and answers
@@ -19,6 +24,8 @@ export class WebhookReceiver {
   url = '';
   private server!: Server;
   private readonly held: ServerResponse[] = [];
+  /** Drips still going, with their path. */
+  private readonly drips = new Map<ServerResponse, string>();
   private readonly waiting = new Set<() => void>();
 
   static async start(): Promise<WebhookReceiver> {
@@ -50,8 +57,22 @@ export class WebhookReceiver {
     return this.when(() => this.received.find(match), timeoutMs, () => `a matching request at the receiver (got ${this.received.length})`);
   }
 
+  /** True while a drip answer at this path is still connected. */
+  dripping(path: string): boolean { return [...this.drips.values()].includes(path); }
+
+  /** Resolves once no drip answer at this path is connected (the client left, or `cutDrips`). */
+  dripsEnded(path: string, timeoutMs = 60_000): Promise<true> {
+    return this.when(() => (this.dripping(path) ? undefined : true), timeoutMs, () => `end of the drip at ${path}`);
+  }
+
+  /** The receiver closes its drips at this path, mid-body. */
+  cutDrips(path: string): void {
+    for (const [res, at] of this.drips) if (at === path) res.destroy();
+  }
+
   async stop(): Promise<void> {
     for (const res of this.held) res.destroy();
+    for (const res of this.drips.keys()) res.destroy();
     await new Promise((resolve) => this.server.close(resolve));
   }
 
@@ -59,6 +80,22 @@ export class WebhookReceiver {
     if (path === '/redirect') { res.writeHead(302, { location: `${this.url}/landing` }).end(); return; }
     const answer = this.answers.get(path)?.shift() ?? 204;
     if (answer === 'hold') { this.held.push(res); return; }
+    if (answer === 'truncate') {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('partial', () => res.destroy());
+      return;
+    }
+    if (answer === 'drip') {
+      res.writeHead(200, { 'content-length': String(1 << 20) });
+      const timer = setInterval(() => res.write('.'), DRIP_EVERY_MS);
+      this.drips.set(res, path);
+      res.on('close', () => {
+        clearInterval(timer);
+        this.drips.delete(res);
+        for (const wake of this.waiting) wake();
+      });
+      return;
+    }
     res.writeHead(answer).end(answer >= 400 ? 'nope' : '');
   }
 

@@ -5,7 +5,9 @@ export interface ScheduledJob { kind: string; key: string; runAt: Date; payload:
 /**
  * Work a handler hands back to run after its transaction commits: slow outside calls (a modem rotation takes
  * seconds) must not hold the job's row lock or, on PGlite, the only connection. It runs at most once — a crash
- * after the commit skips it — and its failure is logged, not retried.
+ * after the commit skips it — and its failure is logged, not retried. The round waits for it, so it must be bounded
+ * by our own systems: a call whose length an outsider decides (a customer's webhook endpoint) runs on a worker of its
+ * own instead (webhooks/delivery-worker.ts), or one slow party stalls every job (issue 26).
  */
 export type AfterCommit = () => Promise<void>;
 export type JobHandler = (tx: Tx, payload: Record<string, unknown>, now: Date) => Promise<void | AfterCommit>;

@@ -69,7 +69,15 @@ export async function vetTarget(url: URL, allowLoopback: boolean): Promise<{ add
   return addresses[0]!;
 }
 
-/** One POST, the outcome as the delivery log shows it; never throws. */
+/** How much of an answer's body is read (and dropped); past it the status alone counts. */
+export const ANSWER_BODY_CAP = 16_384;
+
+/**
+ * One POST, the outcome as the delivery log shows it; never throws. `timeoutMs` bounds the whole exchange — the
+ * lookup, connecting, sending, the headers and the body — not the time between bytes, so an endpoint that answers
+ * 200 and then drips its body cannot hold the delivery past it (issue 26). Accepted means a 2xx whose body came
+ * complete (or past the cap); a body cut off before its end is a failure.
+ */
 export async function postWebhook(post: WebhookPost, policy: TargetPolicy): Promise<WebhookAnswer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -80,48 +88,54 @@ export async function postWebhook(post: WebhookPost, policy: TargetPolicy): Prom
   } catch (err) {
     return { status: null, latencyMs: 0, error: err instanceof WebhookRefusedError ? err.message : 'invalid address' };
   }
-  let target: { address: string; family: 4 | 6 };
-  try {
-    target = await vetTarget(url, policy.allowLoopback);
-  } catch (err) {
-    return { status: null, latencyMs: elapsed(), error: (err as Error).message };
-  }
-  const pinned: LookupFunction = (_host, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
   return new Promise<WebhookAnswer>((resolve) => {
+    let request: http.ClientRequest | undefined;
+    let status: number | null = null;
     let settled = false;
-    const finish = (answer: WebhookAnswer) => { if (!settled) { settled = true; resolve(answer); } };
-    const request = (url.protocol === 'https:' ? https : http).request(url, {
-      method: 'POST', agent: false, lookup: pinned,
-      headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
-    });
-    request.setTimeout(policy.timeoutMs, () => request.destroy(new Error(`no answer within ${policy.timeoutMs} ms`)));
-    request.on('socket', (socket: Socket) => {
-      const check = () => {
-        const remote = socket.remoteAddress;
-        const why = remote ? addressRefusal(remote, policy.allowLoopback) : 'private';
-        if (why) request.destroy(new WebhookRefusedError(`refused: connected to a ${why} address (${remote})`));
+    const finish = (error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      request?.destroy();
+      resolve({ status, latencyMs: elapsed(), error });
+    };
+    const deadline = setTimeout(() => finish(`no complete answer within ${policy.timeoutMs} ms`), policy.timeoutMs);
+    vetTarget(url, policy.allowLoopback).then((target) => {
+      if (settled) return;
+      const pinned: LookupFunction = (_host, options, callback) => {
+        if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+        else callback(null, target.address, target.family);
       };
-      if (socket.remoteAddress) check(); else socket.once('connect', check);
-    });
-    request.on('response', (response) => {
-      const status = response.statusCode ?? 0;
-      // Read (and drop) at most 64 KiB of the answer; a redirect is reported, never followed.
-      let seen = 0;
-      response.on('data', (chunk: Buffer) => { seen += chunk.length; if (seen > 65_536) response.destroy(); });
-      const done = () => finish({
-        status, latencyMs: elapsed(),
-        error: status >= 200 && status < 300 ? null
-          : status >= 300 && status < 400 ? `redirect to ${String(response.headers.location ?? '?').slice(0, 200)} not followed`
-          : `HTTP ${status}`,
+      request = (url.protocol === 'https:' ? https : http).request(url, {
+        method: 'POST', agent: false, lookup: pinned,
+        headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
       });
-      response.on('end', done);
-      response.on('close', done);
-      response.on('error', done);
-    });
-    request.on('error', (err) => finish({ status: null, latencyMs: elapsed(), error: err.message.slice(0, 300) }));
-    request.end(post.body);
+      request.on('socket', (socket: Socket) => {
+        const check = () => {
+          const remote = socket.remoteAddress;
+          const why = remote ? addressRefusal(remote, policy.allowLoopback) : 'private';
+          if (why) finish(`refused: connected to a ${why} address (${remote})`);
+        };
+        if (socket.remoteAddress) check(); else socket.once('connect', check);
+      });
+      request.on('response', (response) => {
+        status = response.statusCode ?? 0;
+        const verdict = status >= 200 && status < 300 ? null
+          : status >= 300 && status < 400 ? `redirect to ${String(response.headers.location ?? '?').slice(0, 200)} not followed`
+          : `HTTP ${status}`;
+        // The body is read to its end, at most the cap, and dropped; a redirect is reported, never followed.
+        let seen = 0;
+        response.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > ANSWER_BODY_CAP) finish(verdict);
+        });
+        response.on('end', () => finish(verdict));
+        // Closed before its end (a Content-Length never reached, a chunked body never terminated): not an answer.
+        response.on('close', () => finish(verdict ?? 'the answer was cut off before its end'));
+        response.on('error', () => finish(verdict ?? 'the answer was cut off before its end'));
+      });
+      request.on('error', (err) => finish(err.message.slice(0, 300)));
+      request.end(post.body);
+    }, (err: unknown) => finish((err as Error).message));
   });
 }

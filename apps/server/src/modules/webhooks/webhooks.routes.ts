@@ -17,6 +17,9 @@ import type { WebhooksService } from './webhooks.service.js';
  */
 export function registerWebhooks(app: App, ctx: AppContext, { webhooks }: Services): WebhooksService {
   webhooks.register();
+  app.decorate('webhooks', webhooks);
+  // Before the database closes: deliveries in flight finish (each within WEBHOOKS_TIMEOUT_MS) and record their answer.
+  app.addHook('onClose', () => webhooks.stop());
   listenForModemChanges(ctx);
 
   const auth = { onRequest: requireUser, config: { apiKey: true } };
@@ -70,4 +73,8 @@ export function registerWebhooks(app: App, ctx: AppContext, { webhooks }: Servic
   }));
 
   return webhooks;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance { webhooks: WebhooksService }
 }

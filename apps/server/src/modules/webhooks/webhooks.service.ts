@@ -9,12 +9,14 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { newMessageId, webhookPayload } from './webhook-events.js';
 import { newWebhookSecret, signWebhook, type WebhookSecretBox } from './webhook-signing.js';
+import { DeliveryWorker } from './delivery-worker.js';
 import { postWebhook, type TargetPolicy, type WebhookAnswer } from './webhook-target.js';
 
+/** Jobs of this kind were armed by versions before issue 26; the planner now hands endpoints to the worker itself. */
 export const WEBHOOK_JOB = 'webhook.deliver';
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 12 * 60 * 60_000;
-/** How many deliveries of one endpoint go out back to back after a success, before the next tick takes over. */
+/** How many deliveries of one endpoint go out back to back after a success, before the next round takes over. */
 const BURST = 20;
 
 /** Wait before attempt n+1 after n failed attempts: 30 s, 1 min, 2 min, … doubling, at most 12 h. */
@@ -44,27 +46,41 @@ const deliveryToApi = (row: DeliveryRow): WebhookDelivery => ({
 });
 const ENDPOINT_COLUMNS = ['id', 'user_id', 'url', 'event_types', 'secret_enc', 'enabled', 'disabled_reason', 'created_at'] as const;
 
-export interface WebhooksDeps { db: Database; queue: JobQueue; notifications: NotificationsService; box: WebhookSecretBox; policy: TargetPolicy }
+export interface WebhooksDeps {
+  db: Database; queue: JobQueue; notifications: NotificationsService; box: WebhookSecretBox; policy: TargetPolicy;
+  /** How many endpoints this instance sends to at once (WEBHOOKS_CONCURRENCY). */
+  concurrency: number;
+  log?: { error(obj: unknown, msg: string): void };
+}
 
 /**
- * Customer webhook endpoints and their deliveries. Delivery is a durable job per endpoint (`webhook:<endpoint>`):
- * each tick a planner finds endpoints whose oldest pending delivery is due and (re)arms their job; the job leases
- * that delivery in its transaction and sends it after the commit (an HTTP call must not hold a row lock), then
- * records the answer. A crash mid-request leaves the lease to expire and the delivery due again: at least once,
- * and in order, since only the oldest pending delivery of an endpoint is ever sent.
+ * Customer webhook endpoints and their deliveries. Each round of the job runner, a planner finds the endpoints whose
+ * oldest pending delivery is due and hands them to the delivery worker (`delivery-worker.ts`), without waiting: the
+ * worker leases that delivery in a short transaction (the endpoint's row lock serializes instances), sends it (an
+ * HTTP call must not hold a row lock, nor the runner), records the answer and goes on with the endpoint's next one.
+ * A crash mid-request leaves the lease to expire and the delivery due again: at least once, and in order, since only
+ * the oldest pending delivery of an endpoint is ever sent.
  */
 export class WebhooksService {
   private readonly box: WebhookSecretBox;
+  private readonly worker: DeliveryWorker;
 
   constructor(private readonly deps: WebhooksDeps) {
     this.box = deps.box;
+    this.worker = new DeliveryWorker(deps.concurrency, deps.log);
   }
 
-  /** Registers the job handler and the planner on the queue. */
+  /** Registers the planner on the queue (and a no-op for delivery jobs an earlier version left armed). */
   register(): void {
-    this.deps.queue.handle(WEBHOOK_JOB, (tx, payload, now) => this.claim(tx, String(payload.endpointId), now));
+    this.deps.queue.handle(WEBHOOK_JOB, async () => {});
     this.deps.queue.plan((now) => this.plan(now));
   }
+
+  /** Resolves when no delivery is in flight on this instance: tests wait for what a round started. */
+  idle(): Promise<void> { return this.worker.idle(); }
+
+  /** Shutdown: no delivery starts from now on; resolves when those in flight have finished (each within its deadline). */
+  stop(): Promise<void> { return this.worker.stop(); }
 
   // ---- endpoints
 
@@ -153,24 +169,29 @@ export class WebhooksService {
 
   // ---- delivery
 
-  /** Arms the job of every enabled endpoint whose oldest pending delivery is due and not in flight. */
+  /**
+   * Hands the worker every enabled endpoint whose oldest pending delivery is due and not in flight, the longest
+   * waiting first, as many as it has free slots; returns at once (the sends run on the worker, not in the round).
+   */
   async plan(now: Date): Promise<void> {
+    if (this.worker.free <= 0) return;
     const { rows } = await sql<{ endpoint_id: string }>`
       select d.endpoint_id from webhook_deliveries d
       join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
       where d.status = 'pending' and d.next_attempt_at <= ${now} and (d.leased_until is null or d.leased_until < ${now})
         and d.seq = (select min(h.seq) from webhook_deliveries h where h.endpoint_id = d.endpoint_id and h.status = 'pending')
+      order by d.next_attempt_at, d.seq
       limit 1000`.execute(this.deps.db);
-    if (!rows.length) return;
-    await this.deps.queue.schedule(this.deps.db, rows.map((r) => ({
-      kind: WEBHOOK_JOB, key: `webhook:${r.endpoint_id}`, runAt: now, payload: { endpointId: r.endpoint_id },
-    })), { rearmDone: true });
+    for (const { endpoint_id: endpointId } of rows) {
+      if (this.worker.free <= 0) break;
+      this.worker.offer(endpointId, () => this.deliver(endpointId, now));
+    }
   }
 
-  /** In the job's transaction: lease the endpoint's oldest pending delivery if it is due; send it after the commit. */
-  private async claim(tx: Tx, endpointId: string, now: Date): Promise<(() => Promise<void>) | undefined> {
-    const lease = await this.lease(tx, endpointId, now);
-    return lease ? () => this.sendAndContinue(lease, now) : undefined;
+  /** On the worker: lease the endpoint's oldest pending delivery if it is still due, send it, go on with the next. */
+  private async deliver(endpointId: string, now: Date): Promise<void> {
+    const first = await this.deps.db.transaction().execute((tx) => this.lease(tx, endpointId, now));
+    if (first) await this.sendAndContinue(first, now);
   }
 
   private async lease(tx: Tx, endpointId: string, now: Date): Promise<{ endpoint: EndpointRow; delivery: DeliveryRow } | null> {
@@ -181,8 +202,9 @@ export class WebhooksService {
     const head = await tx.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId)
       .where('status', '=', 'pending').orderBy('seq').limit(1).executeTakeFirst() as DeliveryRow | undefined;
     if (!head || head.next_attempt_at > now || (head.leased_until && head.leased_until >= now)) return null;
+    // From the later of the round's time and the clock: the last delivery of a burst is leased long after its round.
     await tx.updateTable('webhook_deliveries')
-      .set({ leased_until: new Date(now.getTime() + this.deps.policy.timeoutMs + 30_000) })
+      .set({ leased_until: new Date(Math.max(now.getTime(), Date.now()) + this.deps.policy.timeoutMs + 30_000) })
       .where('id', '=', head.id).execute();
     return { endpoint, delivery: head };
   }
@@ -191,11 +213,11 @@ export class WebhooksService {
     let next: typeof first | null = first;
     for (let i = 0; next && i < BURST; i++) {
       const ok = await this.attempt(next.endpoint, next.delivery, now);
-      if (!ok) return;
+      if (!ok || this.worker.stopping) return;
       const endpointId: string = next.endpoint.id;
       next = await this.deps.db.transaction().execute((tx) => this.lease(tx, endpointId, now));
     }
-    // More than a burst of work left: the next tick's planner arms the job again.
+    // More than a burst of work left: the next round's planner offers the endpoint again.
   }
 
   /** Sends one delivery and records the answer; true when it was accepted (2xx). */

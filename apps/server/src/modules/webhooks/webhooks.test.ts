@@ -13,6 +13,15 @@ import { retryDelayMs } from './webhooks.service.js';
  */
 const justAfter = () => new Date(Date.now() + 1);
 
+/**
+ * One round of the job runner at `now`, then the deliveries it started: the round hands them to the webhooks'
+ * worker and does not wait for them (issue 26), so the test waits for the worker to be idle.
+ */
+async function deliverDue(app: TestApp, now: Date): Promise<void> {
+  await app.app.jobs.runDueJobs(now);
+  await app.app.webhooks.idle();
+}
+
 let t: TestApp;
 let rx: WebhookReceiver;
 let alice: Customer;
@@ -77,7 +86,7 @@ describe('webhook delivery', () => {
     }) });
     expect(bought.statusCode, bought.body).toBe(200);
     const portId = bought.json().data.modems[0]._id;
-    await t.app.jobs.runDueJobs(justAfter());
+    await deliverDue(t, justAfter());
     const [first] = rx.at('/events');
     expect(first).toBeDefined();
     const payload = verifyDelivery(secret, first!) as { type: string; data: { ports: Array<{ id: string }> } };
@@ -88,7 +97,7 @@ describe('webhook delivery', () => {
 
     const rotated = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${portId}/rotate`, ...json(alice.cookie) });
     expect(rotated.statusCode, rotated.body).toBe(200);
-    await t.app.jobs.runDueJobs(justAfter());
+    await deliverDue(t, justAfter());
     const second = rx.at('/events')[1];
     expect(verifyDelivery(secret, second!)).toMatchObject({ type: 'port.rotated', data: { port: { id: portId }, newIp: rotated.json().new_ip } });
 
@@ -102,12 +111,12 @@ describe('webhook delivery', () => {
     const { id, secret } = await createEndpoint(bob, `${rx.url}/test`, ['balance.low']);
     const test = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, ...json(bob.cookie) });
     expect(test.json().data).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
-    await t.app.jobs.runDueJobs(justAfter());
+    await deliverDue(t, justAfter());
     expect(verifyDelivery(secret, rx.at('/test')[0]!)).toMatchObject({ type: 'webhook.test' });
     const again = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${test.json().data._id}/redeliver`, ...json(bob.cookie) });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().data.msgId).toBe(test.json().data.msgId);
-    await t.app.jobs.runDueJobs(justAfter());
+    await deliverDue(t, justAfter());
     expect(rx.at('/test').map((r) => r.headers['webhook-id'])).toEqual([test.json().data.msgId, test.json().data.msgId]);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/deliveries/${test.json().data._id}/redeliver`, ...json(alice.cookie) })).statusCode).toBe(404);
   });
@@ -117,19 +126,19 @@ describe('webhook delivery', () => {
     const { id } = await createEndpoint(c, `${rx.url}/retry`, ['balance.low']);
     rx.answers.set('/retry', [500, 500]);
     for (const n of [1, 2, 3]) await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', { n });
-    const t0 = new Date();
-    await t.app.jobs.runDueJobs(t0);
+    const t0 = justAfter();
+    await deliverDue(t, t0);
     let rows = await deliveries(id);
     expect(rows.map((r) => [r.status, r.attempts, r.response_status])).toEqual([['pending', 1, 500], ['pending', 0, null], ['pending', 0, null]]);
     expect(rows[0]!.next_attempt_at.getTime() - t0.getTime()).toBe(30_000);
-    await t.app.jobs.runDueJobs(new Date(t0.getTime() + 29_000)); // not yet due; the later events wait behind it
+    await deliverDue(t, new Date(t0.getTime() + 29_000)); // not yet due; the later events wait behind it
     expect(rx.at('/retry')).toHaveLength(1);
     const t1 = new Date(t0.getTime() + 30_000);
-    await t.app.jobs.runDueJobs(t1);
+    await deliverDue(t, t1);
     rows = await deliveries(id);
     expect(rows[0]!.attempts).toBe(2);
     expect(rows[0]!.next_attempt_at.getTime() - t1.getTime()).toBe(60_000);
-    await t.app.jobs.runDueJobs(new Date(t1.getTime() + 60_000));
+    await deliverDue(t, new Date(t1.getTime() + 60_000));
     rows = await deliveries(id);
     expect(rows.map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     const bodies = rx.at('/retry').map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n);
@@ -144,9 +153,10 @@ describe('webhook delivery', () => {
     rx.answers.set('/down', Array(100).fill(503));
     await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', { n: 1 });
     await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', { n: 2 });
-    let now = new Date();
+    // Not `new Date()`: a delivery written in this very millisecond is not due yet, and `now` would never move on.
+    let now = justAfter();
     for (let i = 0; i < 40; i++) {
-      await t.app.jobs.runDueJobs(now);
+      await deliverDue(t, now);
       const head = (await deliveries(id))[0]!;
       if (head.status !== 'pending') break;
       now = head.next_attempt_at;
@@ -165,7 +175,7 @@ describe('webhook delivery', () => {
     rx.answers.set('/down', []);
     const before = rx.at('/down').length;
     await t.app.inject({ method: 'PATCH', url: `/api/v1/webhooks/${id}`, ...json(c.cookie, { enabled: true }) });
-    await t.app.jobs.runDueJobs(new Date(now.getTime() + 1000));
+    await deliverDue(t, new Date(now.getTime() + 1000));
     expect(rx.at('/down').slice(before).map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n)).toEqual([2]);
   });
 
@@ -173,7 +183,7 @@ describe('webhook delivery', () => {
     const c = await createCustomer(t);
     const { id } = await createEndpoint(c, `${rx.url}/redirect`, ['balance.low']);
     await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', {});
-    await t.app.jobs.runDueJobs(justAfter());
+    await deliverDue(t, justAfter());
     const [row] = await deliveries(id);
     expect(row).toMatchObject({ status: 'pending', attempts: 1, response_status: 302 });
     expect(row!.last_error).toContain('not followed');
@@ -196,12 +206,87 @@ describe('webhook delivery', () => {
     await new Promise((r) => setTimeout(r, 200));
     await announce(true);
     await new Promise((r) => setTimeout(r, 200));
-    await t.app.jobs.runDueJobs(justAfter());
-    await t.app.jobs.runDueJobs(justAfter());
+    await deliverDue(t, justAfter());
+    await deliverDue(t, justAfter());
     expect((await deliveries(id)).map((d) => d.event_type)).toEqual(['modem.down', 'modem.up']);
     expect(rx.at('/modem').map((r) => JSON.parse(r.body) as { type: string; data: { ports: Array<{ id: string }> } }))
       .toEqual([expect.objectContaining({ type: 'modem.down', data: { imei: modem.imei, ports: [expect.objectContaining({ id: portId })] } }),
         expect.objectContaining({ type: 'modem.up' })]);
+  });
+});
+
+describe('a slow endpoint (issue 26)', () => {
+  it('holds neither the job runner nor another customer\'s delivery while it drips its answer; cut off, it failed', async () => {
+    // A deadline far past the test: the drip stays connected until the receiver cuts it.
+    const slow = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '5', WEBHOOKS_TIMEOUT_MS: '60000' });
+    try {
+      const slowCat = await seedTestCatalog(slow);
+      const dripper = await createCustomer(slow);
+      const other = await createCustomer(slow, 100);
+      const drip = await createEndpoint(dripper, `${rx.url}/drip`, ['balance.low'], slow);
+      await createEndpoint(other, `${rx.url}/beside-drip`, ['balance.low'], slow);
+      rx.answers.set('/drip', ['drip']);
+      const bought = await slow.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(other.cookie, {
+        tariff_id: slowCat.dedicatedWeek.id, country_id: slowCat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+      }) });
+      expect(bought.statusCode, bought.body).toBe(200);
+      const port = bought.json().data.modems[0] as { _id: string; expiresAt: string };
+      await publishWebhookEvent(slow.ctx.db, dripper.id, 'balance.low', { n: 1 });
+      await publishWebhookEvent(slow.ctx.db, dripper.id, 'balance.low', { n: 2 });
+
+      // Round 1 starts the drip and returns (it used to wait for the send, so round 2 never came).
+      await slow.app.jobs.runDueJobs(justAfter());
+      await rx.next((r) => r.path === '/drip');
+      // Round 2, the drip still connected: the port's term is over, another customer has an event.
+      await publishWebhookEvent(slow.ctx.db, other.id, 'balance.low', { n: 3 });
+      await slow.app.jobs.runDueJobs(new Date(Date.parse(port.expiresAt) + 1000));
+      const beside = await rx.next((r) => r.path === '/beside-drip');
+      expect(JSON.parse(beside.body)).toMatchObject({ data: { n: 3 } });
+      const row = await slow.ctx.db.selectFrom('ports').select('status').where('id', '=', port._id).executeTakeFirstOrThrow();
+      expect(row.status).toBe('expired');
+      expect(rx.dripping('/drip')).toBe(true);
+      // One delivery per endpoint at a time: the dripper's second event waits behind the first.
+      expect(rx.at('/drip')).toHaveLength(1);
+
+      // The receiver closes mid-body: a 200 whose body never came whole is a failed attempt, not a success.
+      rx.cutDrips('/drip');
+      await slow.app.webhooks.idle();
+      const rows = await slow.ctx.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', drip.id).orderBy('seq').execute();
+      expect(rows.map((r) => [r.status, r.attempts, r.response_status, r.last_error])).toEqual([
+        ['pending', 1, 200, 'the answer was cut off before its end'], ['pending', 0, null, null],
+      ]);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('ends a delivery at WEBHOOKS_TIMEOUT_MS counted over the whole exchange, however steadily the answer drips', async () => {
+    const quick = await buildTestApp({ WEBHOOKS_TIMEOUT_MS: '2000' });
+    try {
+      const c = await createCustomer(quick);
+      const { id } = await createEndpoint(c, `${rx.url}/drip-deadline`, ['balance.low'], quick);
+      rx.answers.set('/drip-deadline', ['drip']);
+      await publishWebhookEvent(quick.ctx.db, c.id, 'balance.low', {});
+      await deliverDue(quick, justAfter());
+      const [row] = await quick.ctx.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', id).execute();
+      expect(row).toMatchObject({ status: 'pending', attempts: 1, response_status: 200, last_error: 'no complete answer within 2000 ms' });
+      expect(row!.latency_ms).toBeGreaterThanOrEqual(2000);
+      // The sender left; the receiver, a megabyte to drip, had not finished.
+      await rx.dripsEnded('/drip-deadline');
+      expect(rx.at('/drip-deadline')).toHaveLength(1);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('counts a body cut off before its Content-Length as a failure', async () => {
+    const c = await createCustomer(t);
+    const { id } = await createEndpoint(c, `${rx.url}/truncated`, ['balance.low'], t);
+    rx.answers.set('/truncated', ['truncate']);
+    await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', {});
+    await deliverDue(t, justAfter());
+    const [row] = await deliveries(id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, response_status: 200, last_error: 'the answer was cut off before its end' });
   });
 });
 
@@ -217,7 +302,7 @@ describe('SSRF', () => {
       const ids: string[] = [];
       for (const url of targets) ids.push((await createEndpoint(c, url, ['balance.low'], strict)).id);
       await publishWebhookEvent(strict.ctx.db, c.id, 'balance.low', {});
-      await strict.app.jobs.runDueJobs(justAfter());
+      await deliverDue(strict, justAfter());
       const rows = await strict.ctx.db.selectFrom('webhook_deliveries').select(['endpoint_id', 'status', 'last_error', 'response_status'])
         .where('user_id', '=', c.id).execute();
       expect(rows).toHaveLength(targets.length);
