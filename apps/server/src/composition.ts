@@ -73,6 +73,7 @@ import { TrafficRepository } from './modules/traffic/traffic.repository.js';
 import { TelegramBot } from './modules/telegram/telegram-bot.js';
 import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
+import { DeliveryWorker } from './modules/webhooks/delivery-worker.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ReplacementService } from './modules/replacement/replacement.service.js';
@@ -170,7 +171,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const webhooks = new WebhooksService({
     db, queue: jobs, notifications, box: webhookSecretBox,
     policy: { allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS },
-    concurrency: config.WEBHOOKS_CONCURRENCY, log,
+    worker: new DeliveryWorker(config.WEBHOOKS_CONCURRENCY, log),
   });
   // Telegram: the bot (grammy, or the sandbox without a token) and the notifications it delivers.
   const telegram = new TelegramService({ db, ports: portsRepository, ledger, rotation, log });

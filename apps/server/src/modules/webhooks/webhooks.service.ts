@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { newMessageId, webhookPayload } from './webhook-events.js';
 import { newWebhookSecret, signWebhook, type WebhookSecretBox } from './webhook-signing.js';
-import { DeliveryWorker } from './delivery-worker.js';
+import type { DeliveryWorker } from './delivery-worker.js';
 import { postWebhook, type TargetPolicy, type WebhookAnswer } from './webhook-target.js';
 
 /** Jobs of this kind were armed by versions before issue 26; the planner now hands endpoints to the worker itself. */
@@ -48,9 +48,8 @@ const ENDPOINT_COLUMNS = ['id', 'user_id', 'url', 'event_types', 'secret_enc', '
 
 export interface WebhooksDeps {
   db: Database; queue: JobQueue; notifications: NotificationsService; box: WebhookSecretBox; policy: TargetPolicy;
-  /** How many endpoints this instance sends to at once (WEBHOOKS_CONCURRENCY). */
-  concurrency: number;
-  log?: { error(obj: unknown, msg: string): void };
+  /** Where the sends run: WEBHOOKS_CONCURRENCY endpoints at once. */
+  worker: DeliveryWorker;
 }
 
 /**
@@ -67,7 +66,7 @@ export class WebhooksService {
 
   constructor(private readonly deps: WebhooksDeps) {
     this.box = deps.box;
-    this.worker = new DeliveryWorker(deps.concurrency, deps.log);
+    this.worker = deps.worker;
   }
 
   /** Registers the planner on the queue (and a no-op for delivery jobs an earlier version left armed). */
