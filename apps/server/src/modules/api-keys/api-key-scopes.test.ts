@@ -158,6 +158,6 @@ describe('API key scopes', () => {
     expect(batch.status).not.toBe(429);
     const next = await post(ping(1000));
     expect(next.status).toBe(429);
-    expect((await next.json()).error.data.code).toBe('RATE_LIMITED');
+    expect(((await next.json()) as { error: { data: { code: string } } }).error.data.code).toBe('RATE_LIMITED');
   });
 });
