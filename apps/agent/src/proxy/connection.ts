@@ -39,6 +39,8 @@ export class ClientConnection implements MeteredConnection {
   udp: UdpAssociation | null = null;
   /** HTTP: the Proxy-Authorization header last accepted, so keep-alive requests skip re-checking the password. */
   authHeader: string | undefined = undefined;
+  /** HTTP: wrong credentials offered on this connection so far (it is closed at MAX_FAILURES_PER_CONNECTION). */
+  authFailures = 0;
   /** SOCKS: handshake stage and bytes of an incomplete handshake message (or read past the request). */
   stage = SOCKS_GREETING;
   pending: Buffer | null = null;
@@ -75,6 +77,9 @@ export class UpstreamError extends Error {
 
 export type Admission = 'ok' | 'inactive' | 'limit';
 
+/** identify's answer: who the client is, or refused (no such port), or blocked (too many wrong passwords). */
+export type Identity = 'ok' | 'refused' | 'blocked';
+
 export interface ProxyCore {
   readonly limits: ProxyLimits;
   readonly log: Logger;
@@ -88,9 +93,10 @@ export interface ProxyCore {
   /**
    * Sets conn.entry from credentials (login not null: wrong ones are refused, whatever the client's address) or, with
    * login null, from the client's address on the whitelist of exactly one port (SOCKS offers no-authentication only
-   * when that succeeds). A false answer is counted as a refusal (auth, or whitelist): every caller refuses then.
+   * when that succeeds). Credentials from a client that guessed too often are not checked: 'blocked'. Anything but
+   * 'ok' is counted as a refusal (auth, auth_blocked or whitelist): every caller refuses then.
    */
-  identify(conn: ClientConnection, login: string | null, password: string | null): boolean;
+  identify(conn: ClientConnection, login: string | null, password: string | null): Identity;
   /** Whether the identified port may carry a connection now; binds the connection to it. A refusal is counted. */
   admit(conn: ClientConnection): Admission;
   /** Waits out a rotation, resolves and checks the target (its address and port); the address to connect to. */

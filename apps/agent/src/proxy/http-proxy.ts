@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, STATUS_CODES } from 'node:http';
 import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { MAX_FAILURES_PER_CONNECTION } from './auth-guard.js';
 import { destroySelf, kConn, UpstreamError } from './connection.js';
 import { relay } from './relay.js';
 import { splice } from './splice.js';
@@ -18,11 +19,15 @@ const MESSAGES: Record<number, string> = {
   407: 'Proxy authentication required.\n',
   429: 'Too many open connections on this proxy port.\n',
 };
+/** authorize's answer for a client blocked for guessing passwords (auth-guard.ts): 429 with its own text, and close. */
+const BLOCKED = 1;
+const BLOCKED_MESSAGE = 'Too many wrong proxy passwords from your address. Try again in a few minutes.\n';
 /** A port refused because it used up its monthly traffic (its tariff blocks it until the month ends, issue 18). */
 const QUOTA_MESSAGE = 'This proxy port has used up its traffic for this month. It opens again at 00:00 UTC on the 1st.\n';
 
 /** What a refusal says: a blocked quota is told as such, not as an inactive port. */
 function refusal(conn: ClientConnection, status: number): string {
+  if (status === BLOCKED) return BLOCKED_MESSAGE;
   return status === 403 && conn.entry?.access.limits?.quota.state === 'blocked' && conn.entry.access.state === 'active'
     ? QUOTA_MESSAGE : MESSAGES[status]!;
 }
@@ -101,8 +106,8 @@ function framingOk(req: IncomingMessage): boolean {
 }
 
 /**
- * Who the client is and whether it may go on: 0, or the HTTP status to refuse with. The same accepted header on a
- * keep-alive connection skips the password check (setPorts closes connections whose credentials changed).
+ * Who the client is and whether it may go on: 0, the HTTP status to refuse with, or BLOCKED. The same accepted header
+ * on a keep-alive connection skips the password check (setPorts closes connections whose credentials changed).
  */
 function authorize(core: ProxyCore, conn: ClientConnection, header: string | undefined): number {
   if (conn.entry === null || header !== conn.authHeader) {
@@ -113,7 +118,12 @@ function authorize(core: ProxyCore, conn: ClientConnection, header: string | und
       login = decoded?.[0] ?? '';
       password = decoded?.[1] ?? '';
     }
-    if (!core.identify(conn, login, password)) return 407;
+    const identity = core.identify(conn, login, password);
+    if (identity === 'blocked') return BLOCKED;
+    if (identity !== 'ok') {
+      if (login !== null) conn.authFailures++;
+      return 407;
+    }
     conn.authHeader = header;
   }
   const admission = core.admit(conn);
@@ -220,7 +230,9 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
   }
   const status = authorize(conn.core, conn, req.headers['proxy-authorization']);
   if (status !== 0) {
-    reply(res, status, refusal(conn, status));
+    // A blocked client, or one that offered wrong credentials a few times on this connection, must reconnect.
+    const close = status === BLOCKED || conn.authFailures >= MAX_FAILURES_PER_CONNECTION;
+    reply(res, status === BLOCKED ? 429 : status, refusal(conn, status), close);
     return;
   }
   conn.core.resolveTarget(conn, target[0], target[1]).then(
@@ -300,7 +312,7 @@ function onConnect(req: IncomingMessage, socket: Socket, head: Buffer): void {
   socket.on('timeout', destroySelf);
   const status = authorize(core, conn, req.headers['proxy-authorization']);
   if (status !== 0) {
-    refuseRaw(socket, rawResponse(status, refusal(conn, status)));
+    refuseRaw(socket, rawResponse(status === BLOCKED ? 429 : status, refusal(conn, status)));
     return;
   }
   const target = splitHostPort(req.url ?? '', 443);

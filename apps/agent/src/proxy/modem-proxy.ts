@@ -3,8 +3,9 @@ import type { Server } from 'node:http';
 import { connect, isIP } from 'node:net';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { AuthGuard } from './auth-guard.js';
 import { ClientConnection, destroySelf, ignore, kConn, UpstreamError } from './connection.js';
-import type { Admission, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
+import type { Admission, Identity, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import { createHttpProxyServer } from './http-proxy.js';
 import { AMBIGUOUS, closedReason, isPortOpen, PortAccessTable } from './port-access.js';
 import { ProxyCounters } from './proxy-counters.js';
@@ -51,6 +52,8 @@ export interface ModemProxyOptions {
   listen?: boolean;
   /** Where connections and refusals are counted (the host agent shares one among its modems); default: its own. */
   counters?: ProxyCounters;
+  /** Where wrong passwords are counted and blocked (the host agent shares one among its modems); default: its own. */
+  authGuard?: AuthGuard;
 }
 
 interface RotationWaiter { timer: NodeJS.Timeout; done: (ok: boolean) => void }
@@ -71,6 +74,7 @@ export class ModemProxy implements ProxyCore {
   readonly limits: ProxyLimits;
   readonly log: Logger;
   readonly counters: ProxyCounters;
+  private readonly guard: AuthGuard;
   private readonly options: ModemProxyOptions;
   private readonly now: () => number;
   private readonly httpServer: Server;
@@ -100,6 +104,7 @@ export class ModemProxy implements ProxyCore {
     this.log = options.log;
     this.counters = options.counters ?? new ProxyCounters();
     this.now = options.now ?? Date.now;
+    this.guard = options.authGuard ?? new AuthGuard(this.counters, this.log, this.now);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.egressAddress = options.egress;
     this.egressFamily = ModemProxy.family(options.egress);
@@ -324,21 +329,30 @@ export class ModemProxy implements ProxyCore {
     conn.udp?.close();
   }
 
-  identify(conn: ClientConnection, login: string | null, password: string | null): boolean {
+  identify(conn: ClientConnection, login: string | null, password: string | null): Identity {
     // Credentials offered are the whole answer: wrong ones are refused, never made good by a whitelisted address
     // (issue 26: a whole-internet whitelist turned wrong passwords into an open proxy).
     if (login !== null) {
-      const entry = this.table.authenticate(login, password ?? '');
       conn.viaLogin = true;
-      conn.entry = entry ?? null;
-      if (entry === undefined) this.counters.refuse('auth');
-      return entry !== undefined;
+      conn.entry = null;
+      if (!this.guard.allows(conn, login)) {
+        this.counters.refuse('auth_blocked');
+        return 'blocked';
+      }
+      const entry = this.table.authenticate(login, password ?? '');
+      if (entry === undefined) {
+        this.counters.refuse('auth');
+        this.guard.failed(conn.remoteAddress, login);
+        return 'refused';
+      }
+      conn.entry = entry;
+      return 'ok';
     }
     const entry = this.table.forClient(conn.remoteAddress);
     conn.viaLogin = false;
     conn.entry = entry === undefined || entry === AMBIGUOUS ? null : entry;
     if (conn.entry === null) this.counters.refuse('whitelist');
-    return conn.entry !== null;
+    return conn.entry !== null ? 'ok' : 'refused';
   }
 
   admit(conn: ClientConnection): Admission {

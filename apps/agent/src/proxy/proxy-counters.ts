@@ -10,6 +10,7 @@ export type ConnectionKind = 'http' | 'socks5' | 'udp';
 /** Why a customer's connection (or an HTTP request on it) was refused, as the metrics label it. */
 export const REFUSAL_REASONS = [
   'auth', // a login and password that match no port
+  'auth_blocked', // credentials not even checked: the address (or the login, from it) failed too often (auth-guard.ts)
   'whitelist', // no credentials, and the client's address is on no port's whitelist
   'port_inactive', // the port is suspended, or its owner deactivated
   'port_expired', // past its expiry by the agent's clock
@@ -33,6 +34,8 @@ export class ProxyCounters {
   readonly accepted: Record<ConnectionKind, number> = { http: 0, socks5: 0, udp: 0 };
   readonly refused = zeros(REFUSAL_REASONS);
   readonly upstreamErrors = zeros(UPSTREAM_ERRORS);
+  /** Blocks started for password guessing (auth-guard.ts): of a client address, or of a login. */
+  readonly authBlocks: Record<'address' | 'login', number> = { address: 0, login: 0 };
 
   refuse(reason: RefusalReason): void {
     this.refused[reason]++;

@@ -101,7 +101,7 @@ function step(conn: ClientConnection, buf: Buffer): number {
       if (password) {
         socket.write(CHOSE_PASSWORD);
         conn.stage = SOCKS_AUTH;
-      } else if (none && conn.core.identify(conn, null, null)) { // without credentials: the whitelist alone
+      } else if (none && conn.core.identify(conn, null, null) === 'ok') { // without credentials: the whitelist alone
         socket.write(CHOSE_NONE);
         conn.stage = SOCKS_REQUEST;
       } else {
@@ -121,7 +121,8 @@ function step(conn: ClientConnection, buf: Buffer): number {
       if (buf.length < end) return 0;
       const login = buf.toString('utf8', 2, 2 + ulen);
       const password = buf.toString('utf8', 3 + ulen, end);
-      if (ulen === 0 || plen === 0 || !conn.core.identify(conn, login, password)) {
+      // A wrong password, or one from a client blocked for guessing (auth-guard.ts): the same failure, then close.
+      if (ulen === 0 || plen === 0 || conn.core.identify(conn, login, password) !== 'ok') {
         if (ulen === 0 || plen === 0) conn.core.counters.refuse('auth'); // identify counts its own
         refuse(socket, AUTH_FAILED);
         return -1;

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { HOST_PROTOCOL, type DesiredState, type PortAccess, type RotateReply } from '@cellport/shared/schemas/host-protocol';
 import { loadAgentConfig } from '../config.js';
 import { runAgent } from '../run-agent.js';
+import { MAX_FAILURES_PER_ADDRESS } from '../proxy/auth-guard.js';
 import { freePort } from '../proxy/test-support.js';
 import { startMetricsServer } from './metrics-server.js';
 
@@ -173,6 +174,7 @@ describe('the agent\'s /metrics endpoint', () => {
     const before = await read();
     expect(sample(before, 'cellport_agent_bytes_total', { port_id: 'port-m', direction: 'in' })).toBeUndefined();
     expect(sample(before, 'cellport_agent_refused_connections_total', { reason: 'auth' })).toBe(0);
+    expect(sample(before, 'cellport_agent_auth_blocks_total', { scope: 'address' })).toBe(0);
     expect(sample(before, 'cellport_agent_desired_state_info', { host, version: 'v-metrics' })).toBe(1);
     expect(sample(before, 'cellport_agent_desired_state_age_seconds', { host })).toBeGreaterThanOrEqual(0);
 
@@ -220,7 +222,15 @@ describe('the agent\'s /metrics endpoint', () => {
     expect(sample(rotated, 'cellport_agent_rotations_total', { outcome: 'refused' })).toBe(1);
     expect(sample(rotated, 'cellport_agent_rotation_duration_seconds_count')).toBe(1);
     expect(sample(rotated, 'cellport_agent_rotation_duration_seconds_sum')).toBeGreaterThanOrEqual(0.04);
+    // Password guessing: the failure that reaches the limit blocks the address (counted once), the next try is refused.
+    // One wrong password came above.
+    for (let i = 1; i < MAX_FAILURES_PER_ADDRESS; i++) expect((await plainGet(modem.httpPort, 'mia', `guess-${i}`)).status).toBe(407);
+    expect((await plainGet(modem.httpPort, 'mia', 'secret-m')).status).toBe(429);
+    const guessed = await read();
+    expect(sample(guessed, 'cellport_agent_auth_blocks_total', { scope: 'address' })).toBe(1);
+    expect(sample(guessed, 'cellport_agent_auth_blocks_total', { scope: 'login' })).toBe(0);
+    expect(sample(guessed, 'cellport_agent_refused_connections_total', { reason: 'auth_blocked' })).toBe(1);
     // No target or client address is a label anywhere.
-    expect(rotated).not.toMatch(/127\.0\.0\.9|127\.0\.99\.9/);
+    expect(guessed).not.toMatch(/127\.0\.0\.9|127\.0\.99\.9/);
   });
 });

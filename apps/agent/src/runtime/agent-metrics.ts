@@ -89,6 +89,14 @@ export class AgentMetrics {
       },
     });
     new Counter({
+      name: 'cellport_agent_auth_blocks_total', help: 'Blocks started for proxy password guessing, by scope: a client address (an IPv6 /64) or a login',
+      labelNames: ['scope'], registers,
+      collect() {
+        this.reset();
+        for (const scope of ['address', 'login'] as const) this.inc({ scope }, sum(sources, (s) => s.counters.authBlocks[scope]));
+      },
+    });
+    new Counter({
       name: 'cellport_agent_upstream_errors_total', help: 'Allowed requests that got no connection to their target, by reason',
       labelNames: ['reason'], registers,
       collect() {

@@ -7,6 +7,7 @@ import {
 import { GatewayLink } from '../link/gateway-link.js';
 import type { LinkSocket } from '../link/link-socket.js';
 import { ModemProxy } from '../proxy/modem-proxy.js';
+import { AuthGuard } from '../proxy/auth-guard.js';
 import { ProxyCounters } from '../proxy/proxy-counters.js';
 import { TrafficMeter, type PortTotals } from '../proxy/traffic-meter.js';
 import type { Logger } from '../proxy/types.js';
@@ -64,6 +65,8 @@ export class HostAgent {
   private readonly meter = new TrafficMeter();
   /** Connections and refusals of every modem's proxy, for the metrics. */
   readonly counters = new ProxyCounters();
+  /** Wrong proxy passwords of every modem's customers, counted and blocked together (a proxy replaced keeps them). */
+  private readonly authGuard: AuthGuard;
   /** When the server last sent a desired state (Date.now()); null until it has in this process. */
   private stateReceivedAt: number | null = null;
   private readonly modems = new Map<string, ServedModem>();
@@ -78,6 +81,7 @@ export class HostAgent {
   private link: GatewayLink | null = null;
 
   constructor(private readonly options: HostAgentOptions) {
+    this.authGuard = new AuthGuard(this.counters, options.log);
     this.store = new StateStore(options.dataDir);
     this.journal = new TrafficJournal(options.dataDir);
     // Closed connections' bytes go to disk within the same turn of the event loop (coalesced), so a crash loses
@@ -247,6 +251,7 @@ export class HostAgent {
         log: this.options.log,
         listen: listening,
         counters: this.counters,
+        authGuard: this.authGuard,
       });
       await proxy.start();
       proxy.setPorts(desired.ports);
