@@ -54,6 +54,7 @@ import { NotificationsService } from './modules/notifications/notifications.serv
 import { CardCheckout } from './modules/payments/card-checkout.js';
 import { CardCustomers } from './modules/payments/card-customers.js';
 import { CardPayments } from './modules/payments/card-payments.js';
+import { CardRefunds } from './modules/payments/card-refunds.js';
 import { CryptoPayments } from './modules/payments/crypto-payments.js';
 import { Fulfilment } from './modules/payments/fulfilment.js';
 import { OrderPricing } from './modules/payments/order-pricing.js';
@@ -158,7 +159,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const cryptoPayments = new CryptoPayments({
     orderRows: ordersRepository, orders, accounts: paymentsRepository, pricing: orderPricing, rt: payments, jobs, fulfilment, log,
   });
-  const cardPayments = new CardPayments(ordersRepository, paymentsRepository, fulfilment, ctx);
+  const cardRefunds = new CardRefunds(paymentsRepository, ledger, fulfilment);
+  const cardPayments = new CardPayments(ordersRepository, paymentsRepository, fulfilment, cardRefunds, ctx);
   const cardCustomers = new CardCustomers(paymentsRepository, payments);
   const cardCheckout = new CardCheckout({
     customers: cardCustomers, pricing: orderPricing, orders, orderRows: ordersRepository, payments: paymentsRepository, rt: payments,
@@ -193,7 +195,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     ports: new PortsAdminService(db, audit),
     catalog: new CatalogAdminService(ctx, audit),
     coupons: new CouponsAdminService(db, audit),
-    payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, payments.card),
+    payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, cardRefunds, payments.card),
     settings: new SettingsAdminService(ctx, audit),
     overview: new OverviewCache(db, bus),
   };

@@ -1,9 +1,11 @@
 import type { Language } from '@cellport/shared';
 import type { AppContext } from '../../context.js';
 import type { CardEvent, CardPaymentEvent } from '../../integrations/stripe/card-event.js';
+import type { CardRefunds } from './card-refunds.js';
 import type { Fulfilment, SettleResult } from './fulfilment.js';
 import type { OrdersRepository } from './orders.repository.js';
 import type { PaymentsRepository } from './payments.repository.js';
+import { cardRefundFamily } from './refund-references.js';
 
 const CENT = 10_000n; // micro-USD per cent
 
@@ -17,6 +19,7 @@ export class CardPayments {
     private readonly orders: OrdersRepository,
     private readonly payments: PaymentsRepository,
     private readonly fulfilment: Fulfilment,
+    private readonly refunds: CardRefunds,
     private readonly ctx: Pick<AppContext, 'log'>,
   ) {}
 
@@ -79,16 +82,20 @@ export class CardPayments {
     await this.fulfilment.announce(sub.user_id, result);
   }
 
+  /**
+   * Stripe reports the charge's refunded total so far: what the ledger does not hold yet of it is taken, after a
+   * console refund of the same payment (claimed before Stripe was asked) is booked, once (card-refunds.ts).
+   */
   private async refunded(e: CardPaymentEvent): Promise<void> {
     const intent = e.paymentIntentId;
-    const userId = await this.userFor(e, intent);
+    const order = await this.orderFor(e.metadata.orderId, intent);
+    const userId = order?.user_id ?? await this.userFor(e, intent);
     if (!userId || !intent) return;
-    // Stripe reports the charge's refunded total so far: take back only what was not taken yet.
-    const rows = await this.payments.ledgerAmountsLike(`card-refund:${intent}:%`);
-    const already = rows.reduce((s, r) => s - BigInt(r.amount), 0n);
-    const wanted = BigInt(e.amountCents) * CENT - already;
-    if (wanted <= 0n) return;
-    await this.takeBack(userId, wanted, `card-refund:${intent}:${e.eventId}`, 'card_refund');
+    const moved = await this.payments.transaction((tx) => this.refunds.book(tx, {
+      userId, intent, paymentId: order?.id ?? null,
+      event: { refundedTotal: BigInt(e.amountCents) * CENT, reference: `${cardRefundFamily(intent)}${e.eventId}` },
+    }));
+    if (moved) await this.fulfilment.announce(userId, { credited: true, completed: null });
   }
 
   private async disputed(e: CardPaymentEvent): Promise<void> {

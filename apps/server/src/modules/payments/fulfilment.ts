@@ -212,7 +212,7 @@ export class Fulfilment {
    * Takes money back (card refund or dispute, PayPal refund or reversal) under its own unique reference. Never below
    * zero: when the customer already spent it, what is left is taken and the shortfall logged for the operator.
    */
-  async takeBack(tx: Tx, input: { userId: string; amount: bigint; reference: string; kind: string }): Promise<boolean> {
+  async takeBack(tx: Tx, input: { userId: string; amount: bigint; reference: string; kind: string; paymentId?: string }): Promise<boolean> {
     if (await this.payments.isBooked(tx, input.reference)) return false;
     const available = await this.payments.lockUsdtBalance(tx, input.userId);
     const amount = input.amount > available ? available : input.amount;
@@ -224,7 +224,7 @@ export class Fulfilment {
       // has funds takes what is owed then; until then the shortfall is the operator's to settle (logged above).
       return false;
     }
-    await this.ledger.debit(tx, { userId: input.userId, coin: 'usdt', amount, kind: input.kind, reference: input.reference });
+    await this.ledger.debit(tx, { userId: input.userId, coin: 'usdt', amount, kind: input.kind, reference: input.reference, paymentId: input.paymentId ?? null });
     return true;
   }
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import type { OrderRow } from './order-view.js';
+import { likeFamily } from './refund-references.js';
 
 /**
  * The payments module's queries besides the orders: payment accounts (deposit address index, card customer), card
@@ -71,9 +72,11 @@ export class PaymentsRepository {
       .select('ports.id').where('payment_ports.payment_id', '=', paymentId).where('ports.status', '<>', 'released').execute();
   }
 
-  /** The amounts booked under references matching a LIKE pattern. */
-  ledgerAmountsLike(pattern: string) {
-    return this.db.selectFrom('ledger_entries').select('amount').where('reference', 'like', pattern).execute();
+  /** What the ledger took back under a refund family (refund-references.ts): minus the sum of its entries. */
+  async takenInFamily(tx: Tx, family: string): Promise<bigint> {
+    const row = await tx.selectFrom('ledger_entries').select(sql<string>`coalesce(-sum(amount), 0)::text`.as('taken'))
+      .where('reference', 'like', likeFamily(family)).executeTakeFirstOrThrow();
+    return BigInt(row.taken);
   }
 
   /** Whether the ledger holds an entry under this reference (a replayed refund or dispute books nothing). */
@@ -95,15 +98,26 @@ export class PaymentsRepository {
     return balance ? BigInt(balance.amount) : 0n;
   }
 
-  /** Locks the payment row (the console refund locks it too, so the two paths see each other's bookings). */
-  async lockPayment(tx: Tx, paymentId: string): Promise<void> {
-    await tx.selectFrom('payments').select('id').where('id', '=', paymentId).forUpdate().executeTakeFirst();
+  /**
+   * Locks the payment row, if there is one (the console refund locks it too, so the two paths see each other's
+   * bookings once the lock is theirs: each statement after it reads what the other committed).
+   */
+  lockPayment(tx: Tx, paymentId: string) {
+    return tx.selectFrom('payments').select(['id', 'kind']).where('id', '=', paymentId).forUpdate().executeTakeFirst();
   }
 
-  /** A refund the operator sent through the provider from the console. */
-  providerRefund(tx: Tx, paymentId: string) {
-    return tx.selectFrom('payment_refunds').select(['amount', 'method']).where('payment_id', '=', paymentId)
+  /**
+   * A refund the operator sent to the source from the console ('manual': done by the operator at PayPal or the
+   * chain; 'provider': through the card provider, claimed before the provider was called).
+   */
+  async providerRefund(tx: Tx, paymentId: string) {
+    const row = await tx.selectFrom('payment_refunds').select(['amount', 'method']).where('payment_id', '=', paymentId)
       .where('method', '<>', 'balance').executeTakeFirst();
+    return row ? { amount: BigInt(row.amount), method: row.method } : undefined;
+  }
+
+  async deleteRefund(tx: Tx, refundId: string): Promise<void> {
+    await tx.deleteFrom('payment_refunds').where('id', '=', refundId).execute();
   }
 
   /** A paid order without ports to buy: its payment row, as a top-up. */

@@ -11,7 +11,8 @@ export interface RecordedStripeRequest {
 }
 
 export interface StripeReply { status?: number; body: unknown }
-export type StripeRoute = (request: RecordedStripeRequest) => StripeReply | undefined;
+/** May answer later (a promise): e.g. after delivering the webhook Stripe would send before its answer arrives. */
+export type StripeRoute = (request: RecordedStripeRequest) => StripeReply | undefined | Promise<StripeReply | undefined>;
 
 export interface FakeStripeApi {
   /** http://127.0.0.1:<port>, for the adapter's apiBase. */
@@ -29,7 +30,7 @@ export async function startFakeStripeApi(route: StripeRoute): Promise<FakeStripe
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const recorded: RecordedStripeRequest = {
         method: req.method ?? 'GET',
@@ -39,7 +40,7 @@ export async function startFakeStripeApi(route: StripeRoute): Promise<FakeStripe
         headers: req.headers,
       };
       requests.push(recorded);
-      const reply = route(recorded) ?? {
+      const reply = await route(recorded) ?? {
         status: 404,
         body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `Unrecognized request URL (${recorded.method}: ${recorded.path})` } },
       };

@@ -6,10 +6,11 @@ import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { LedgerService } from '../../ledger/ledger.service.js';
 import type { Tx } from '../../../db/database.js';
+import type { Selectable } from 'kysely';
+import type { PaymentRefundsTable } from '../../../db/tables/admin.js';
+import type { CardRefunds } from '../../payments/card-refunds.js';
 import type { Fulfilment } from '../../payments/fulfilment.js';
-import {
-  cardConsoleRefundReference, cardRefundFamily, likeFamily, paypalConsoleRefundReference, paypalRefundFamily,
-} from '../../payments/refund-references.js';
+import { cardRefundFamily, likeFamily, paypalConsoleRefundReference, paypalRefundFamily } from '../../payments/refund-references.js';
 import { paging } from '../admin-http.js';
 import type { CardProvider } from '../../../integrations/stripe/card-provider.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
@@ -17,6 +18,23 @@ import { toLedgerEntry } from '../admin-customers/customers.service.js';
 import { isUniqueViolation } from '../../../db/pg-errors.js';
 import type { AdminPaymentsRepository } from './payments.repository.js';
 import { MICRO_PER_CENT, toRefund } from './refunds.js';
+
+type RefundRow = Selectable<PaymentRefundsTable>;
+interface BookedRefund { userId: string; refund: RefundRow }
+/** A card refund claimed in the console, to be sent through the provider. */
+interface CardRefundClaim {
+  claim: RefundRow;
+  intent: string;
+  userId: string;
+  to: 'balance' | 'source';
+  before: { status: string; amount: bigint; provider: string };
+}
+
+/** A second refund of a payment racing the first: the unique payment_refunds.payment_id says REFUND_EXISTS. */
+function refundExists(error: unknown): never {
+  if (isUniqueViolation(error)) throw new AppError('REFUND_EXISTS', 409);
+  throw error;
+}
 
 /**
  * Payments across providers for operators: search, details, refunds and manual completion.
@@ -27,8 +45,10 @@ import { MICRO_PER_CENT, toRefund } from './refunds.js';
  * - to 'source' of a top-up: one debit of the topped-up money (refused when the balance no longer holds it).
  * - to 'source' of a purchase/renewal: the purchase is reversed onto the balance (credit `refund:<paymentId>`) and the
  *   money leaves to the source (debit), so the balance nets to what it was.
- * Card refunds go through the card provider; their debit uses the reference family of the card webhook
- * (`card-refund:<intent>:…`), so the later charge.refunded event finds it taken and takes nothing more. PayPal refunds
+ * Card refunds go through the card provider, never inside a transaction: the refund is claimed (its payment_refunds
+ * row) and committed, the provider is called, then the claim is booked under `card-refund:<intent>:admin:<payment>` —
+ * by the console or by the provider's charge.refunded event, whichever comes first; the other finds it booked
+ * (modules/payments/card-refunds.ts). PayPal refunds
  * (made by the operator at PayPal) debit `paypal-refund:<paymentId>:admin`; the later Refunded IPN sees the console refund
  * and takes nothing more. The other way round — the provider's notification booked first — the console refund is
  * refused with REFUND_DONE_BY_PROVIDER (modules/payments/refund-references.ts).
@@ -41,6 +61,8 @@ export class PaymentsAdminService {
     private readonly ledger: LedgerService,
     /** The payments module's fulfilment: manual completion settles an order as a provider's notification would. */
     private readonly fulfilment: Fulfilment,
+    /** Books a card refund once, whether the console or the provider's event reports it first. */
+    private readonly cardRefunds: CardRefunds,
     /** The card provider refunds go through (null: card payments are off). */
     private readonly card: CardProvider | null,
   ) {}
@@ -73,63 +95,91 @@ export class PaymentsAdminService {
   }
 
   async refund(actor: AuditActor, id: string, req: RefundRequest): Promise<RefundResponse> {
-    const result = await this.ctx.db.transaction().execute(async (tx) => {
-      const payment = await tx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 404);
-      if (payment.status !== 'completed') throw new AppError('REFUND_NOT_ALLOWED', 409);
-      const existing = await tx.selectFrom('payment_refunds').select('id').where('payment_id', '=', id).executeTakeFirst();
-      if (existing) throw new AppError('REFUND_EXISTS', 409);
-      await this.refuseWhenProviderRefunded(tx, payment.provider, id);
-      const amount = req.amount ? BigInt(req.amount) : BigInt(payment.amount);
-      if (amount <= 0n) throw new AppError('REFUND_NOT_ALLOWED', 409); // a 100 % coupon purchase: nothing was paid
-      if (amount > BigInt(payment.amount)) throw new AppError('REFUND_TOO_LARGE', 422);
-      const to = req.to ?? (payment.provider === 'balance' ? 'balance' : 'source');
-      const userId = payment.user_id;
-      const base = { userId, coin: 'usdt' as const, amount, paymentId: id };
+    const started = await this.ctx.db.transaction().execute((tx) => this.startRefund(tx, actor, id, req)).catch(refundExists);
+    const row = 'card' in started ? await this.refundByCard(actor, started.card) : started.row;
+    await this.ctx.bus.publish('balance:changed', { userId: row.userId }).catch(() => {});
+    return { refund: toRefund(row.refund), payment: (await this.repo.byId(id))! };
+  }
 
-      let method: 'provider' | 'manual' | 'balance' = 'balance';
-      let providerRef: string | null = null;
-      if (to === 'balance' || payment.provider === 'balance') {
-        await this.ledger.credit(tx, { ...base, kind: 'refund', reference: `refund:${id}` });
-      } else {
-        let outReference = payment.provider === 'paypal' ? paypalConsoleRefundReference(id) : `refund-out:${id}`;
-        method = 'manual';
-        if (payment.kind !== 'topup') await this.ledger.credit(tx, { ...base, kind: 'refund', reference: `refund:${id}` });
-        const before = await this.ledger.balance(userId, 'usdt', tx);
-        if (before < amount) throw new AppError('REFUND_EXCEEDS_BALANCE', 409, undefined, { balance: before.toString() });
-        if (payment.provider === 'card') {
-          const intent = await this.cardIntent(tx, id);
-          const card = this.card;
-          if (card && intent) {
-            if (amount % MICRO_PER_CENT !== 0n) throw new AppError('VALIDATION', 400, 'Card refunds are in whole cents');
-            try {
-              const r = await card.refund(intent, Number(amount / MICRO_PER_CENT));
-              providerRef = r.id;
-            } catch (error) {
-              this.ctx.log.warn({ err: error, payment: id }, 'card refund refused by the provider');
-              throw new AppError('REFUND_PROVIDER_FAILED', 502);
-            }
-            method = 'provider';
-            outReference = cardConsoleRefundReference(intent, id);
-          }
-        }
-        await this.ledger.debit(tx, { ...base, kind: 'refund_out', reference: outReference });
-      }
-      const row = await tx.insertInto('payment_refunds').values({
-        payment_id: id, amount, method, provider_ref: providerRef, reason: req.reason, admin_id: actor.adminId,
-      }).returningAll().executeTakeFirstOrThrow();
+  /**
+   * Checks the refund under the payment's row lock and books it, all in the caller's transaction — except a refund
+   * through the card provider, which is only claimed here (its payment_refunds row): the provider is called after
+   * this transaction commits, and the money moves once it answered or its event came (refundByCard).
+   */
+  private async startRefund(tx: Tx, actor: AuditActor, id: string, req: RefundRequest): Promise<{ row: BookedRefund } | { card: CardRefundClaim }> {
+    const payment = await tx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 404);
+    if (payment.status !== 'completed') throw new AppError('REFUND_NOT_ALLOWED', 409);
+    const existing = await tx.selectFrom('payment_refunds').select('id').where('payment_id', '=', id).executeTakeFirst();
+    if (existing) throw new AppError('REFUND_EXISTS', 409);
+    await this.refuseWhenProviderRefunded(tx, payment.provider, id);
+    const amount = req.amount ? BigInt(req.amount) : BigInt(payment.amount);
+    if (amount <= 0n) throw new AppError('REFUND_NOT_ALLOWED', 409); // a 100 % coupon purchase: nothing was paid
+    if (amount > BigInt(payment.amount)) throw new AppError('REFUND_TOO_LARGE', 422);
+    const to = req.to ?? (payment.provider === 'balance' ? 'balance' : 'source');
+    const userId = payment.user_id;
+    const base = { userId, coin: 'usdt' as const, amount, paymentId: id };
+    const refundRow = (method: 'provider' | 'manual' | 'balance') => tx.insertInto('payment_refunds').values({
+      payment_id: id, amount, method, provider_ref: null, reason: req.reason, admin_id: actor.adminId,
+    }).returningAll().executeTakeFirstOrThrow();
+    const audited = async (refund: RefundRow, after: Record<string, unknown>) => {
       await this.audit.record(tx, actor, {
         action: 'payment.refund', targetType: 'payment', targetId: id,
         before: { status: payment.status, amount: payment.amount, refunded: '0', provider: payment.provider },
-        after: { refunded: amount, method, to, providerRef, reason: req.reason, balance: await this.ledger.balance(userId, 'usdt', tx) },
+        after: { refunded: amount, method: refund.method, to, providerRef: refund.provider_ref, reason: req.reason, ...after },
+      });
+      return { row: { userId, refund } };
+    };
+
+    if (to === 'balance' || payment.provider === 'balance') {
+      await this.ledger.credit(tx, { ...base, kind: 'refund', reference: `refund:${id}` });
+      return audited(await refundRow('balance'), { balance: await this.ledger.balance(userId, 'usdt', tx) });
+    }
+    // A purchase goes back onto the balance first, so only a top-up's money must still be there.
+    const before = await this.ledger.balance(userId, 'usdt', tx) + (payment.kind === 'topup' ? 0n : amount);
+    if (before < amount) throw new AppError('REFUND_EXCEEDS_BALANCE', 409, undefined, { balance: before.toString() });
+    const intent = payment.provider === 'card' ? await this.cardIntent(tx, id) : null;
+    if (this.card && intent) {
+      if (amount % MICRO_PER_CENT !== 0n) throw new AppError('VALIDATION', 400, 'Card refunds are in whole cents');
+      return { card: { claim: await refundRow('provider'), intent, userId, to, before: { status: payment.status, amount: payment.amount, provider: payment.provider } } };
+    }
+    // Sent back by the operator outside (PayPal's site, the chain): the ledger records it now.
+    if (payment.kind !== 'topup') await this.ledger.credit(tx, { ...base, kind: 'refund', reference: `refund:${id}` });
+    const outReference = payment.provider === 'paypal' ? paypalConsoleRefundReference(id) : `refund-out:${id}`;
+    await this.ledger.debit(tx, { ...base, kind: 'refund_out', reference: outReference });
+    return audited(await refundRow('manual'), { balance: await this.ledger.balance(userId, 'usdt', tx) });
+  }
+
+  /**
+   * The claimed card refund: the provider is asked outside any transaction (its charge.refunded event may arrive
+   * before it answers, and on the embedded database that event needs the one connection), then the claim is booked
+   * — unless the event booked it first (CardRefunds). A refusal withdraws the claim and moves nothing.
+   */
+  private async refundByCard(actor: AuditActor, c: CardRefundClaim): Promise<BookedRefund> {
+    const paymentId = c.claim.payment_id;
+    const amount = BigInt(c.claim.amount);
+    let providerRef: string | null = null;
+    try {
+      providerRef = (await this.card!.refund(c.intent, Number(amount / MICRO_PER_CENT))).id;
+    } catch (error) {
+      this.ctx.log.warn({ err: error, payment: paymentId }, 'card refund refused by the provider');
+      // Its event may already have booked the claim (the refund went through and only the answer was lost): then
+      // the claim stands; otherwise it goes, and the operator may try again.
+      const withdrawn = await this.ctx.db.transaction().execute((tx) => this.cardRefunds.withdraw(tx, c.claim.id, c.intent, paymentId));
+      if (withdrawn) throw new AppError('REFUND_PROVIDER_FAILED', 502);
+    }
+    const refund = await this.ctx.db.transaction().execute(async (tx) => {
+      await this.cardRefunds.book(tx, { userId: c.userId, intent: c.intent, paymentId, event: null });
+      const row = await tx.updateTable('payment_refunds').set({ provider_ref: providerRef }).where('id', '=', c.claim.id)
+        .returningAll().executeTakeFirstOrThrow();
+      await this.audit.record(tx, actor, {
+        action: 'payment.refund', targetType: 'payment', targetId: paymentId,
+        before: { ...c.before, refunded: '0' },
+        after: { refunded: amount, method: row.method, to: c.to, providerRef, reason: row.reason, balance: await this.ledger.balance(c.userId, 'usdt', tx) },
       });
       return row;
-    }).catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw new AppError('REFUND_EXISTS', 409);
-      throw error;
     });
-    await this.ctx.bus.publish('balance:changed', { userId: (await this.repo.byId(id))!.userId }).catch(() => {});
-    return { refund: toRefund(result), payment: (await this.repo.byId(id))! };
+    return { userId: c.userId, refund };
   }
 
   /**

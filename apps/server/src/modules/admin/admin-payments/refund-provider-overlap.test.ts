@@ -99,6 +99,19 @@ describe('PayPal: console refund and Refunded IPN', () => {
     expect(await familyEntries(`paypal-refund:${paymentId}:`)).toEqual([{ reference: `paypal-refund:${paymentId}:ipn:PP-REF-2`, amount: -10_000_000n }]);
   });
 
+  it('the console refund racing its Refunded IPN delivered many times at once: one movement, whichever wins', async () => {
+    const { customer, paymentId, secret } = await paidTopUp('25', 'PP-PAY-4');
+    const [consoleRefund, ...ipns] = await Promise.all([
+      refund(paymentId), ...[0, 1, 2, 3, 4, 5].map(() => ipn(refunded(secret, 'PP-REF-4', 'PP-PAY-4', '-25.00'))),
+    ]);
+    expect(ipns.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect([200, 409]).toContain(consoleRefund!.statusCode);
+    expect(await usdtBalance(t, customer.id)).toBe(0n);
+    const taken = await familyEntries(`paypal-refund:${paymentId}:`);
+    expect(taken).toHaveLength(1);
+    expect(taken[0]!.amount).toBe(-25_000_000n);
+  });
+
   it('a console refund to the balance leaves the money with the customer: a later PayPal refund still takes it', async () => {
     const { customer, paymentId, secret } = await paidTopUp('20', 'PP-PAY-3');
     expect((await refund(paymentId, { reason: 'goodwill', to: 'balance', amount: '5000000' })).statusCode).toBe(200);
