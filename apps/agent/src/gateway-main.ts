@@ -5,6 +5,7 @@ import { gatewayMetrics } from './gateway/gateway-metrics.js';
 import { trustKeyFrom } from './gateway/link-ticket.js';
 import { createLogger } from './runtime/log.js';
 import { startMetricsServer } from './runtime/metrics-server.js';
+import { startupFailure } from './runtime/startup-failure.js';
 import { AGENT_VERSION } from './version.js';
 
 // `npm run gateway` on a public machine: relays customers' connections to hosts behind NAT (docs/deploy-gateway.md).
@@ -43,6 +44,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof GatewayConfigError ? err.message : err);
+  const config = (() => { try { return loadGatewayConfig(); } catch { return null; } })();
+  const ports: Record<number, string> = config
+    ? { [config.GATEWAY_LINK_PORT]: 'GATEWAY_LINK_PORT', ...(config.GATEWAY_METRICS_PORT ? { [config.GATEWAY_METRICS_PORT]: 'GATEWAY_METRICS_PORT' } : {}) }
+    : {};
+  console.error(startupFailure(err, (e) => e instanceof GatewayConfigError, ports));
   process.exit(1);
 });

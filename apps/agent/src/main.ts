@@ -1,6 +1,7 @@
 import { AgentConfigError, loadAgentConfig } from './config.js';
 import { runAgent } from './run-agent.js';
 import { createLogger } from './runtime/log.js';
+import { startupFailure } from './runtime/startup-failure.js';
 
 /** After the drain, closing the rest and writing the traffic journal take moments; past this margin the agent just exits. */
 const STOP_MARGIN_MS = 10_000;
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof AgentConfigError ? err.message : err);
+  const config = (() => { try { return loadAgentConfig(); } catch { return null; } })();
+  const ports: Record<number, string> = config?.AGENT_METRICS_PORT ? { [config.AGENT_METRICS_PORT]: 'AGENT_METRICS_PORT' } : {};
+  console.error(startupFailure(err, (e) => e instanceof AgentConfigError, ports));
   process.exit(1);
 });

@@ -309,7 +309,7 @@ describe('the link', () => {
     const url = `http://127.0.0.1:${gateway.linkPort}`;
     const forger = testTrust();
     const cases: Array<[() => Promise<string>, RegExp]> = [
-      [() => trust.sign({ gatewayId: '00000000-0000-4000-8000-000000000000', hostId: 'h', epoch: 1, ports: [] }), /401.*aud/],
+      [() => trust.sign({ gatewayId: '00000000-0000-4000-8000-000000000000', hostId: 'h', epoch: 1, ports: [] }), /401.*it is for gateway 00000000-0000-4000-8000-000000000000, and this gateway's GATEWAY_ID is/],
       [() => forger.sign({ gatewayId: GATEWAY_ID, hostId: 'h', epoch: 1, ports: [] }), /401.*signature/],
       [() => trust.sign({ gatewayId: GATEWAY_ID, hostId: 'h', epoch: 1, ports: [], expiresIn: '-1m' }), /401.*exp/],
     ];

@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { jwtVerify } from 'jose';
+import { errors, jwtVerify } from 'jose';
 import { linkTicketClaimsSchema, type LinkTicketClaims } from '@cellport/shared/schemas/gateway-protocol';
 
 // Checking the tickets agents present (docs/decisions/031-gateway.md): an EdDSA JWT from the server, for this gateway
@@ -19,6 +19,11 @@ export async function verifyLinkTicket(ticket: string, key: KeyObject, gatewayId
   try {
     ({ payload } = await jwtVerify(ticket, key, { algorithms: ['EdDSA'], audience: gatewayId, requiredClaims: ['sub', 'exp'] }));
   } catch (err) {
+    // jose says `unexpected "aud" claim value`; the operator needs to know which gateway the ticket was made for.
+    if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'aud') {
+      throw new TicketError(`ticket refused: it is for gateway ${String(err.payload.aud)}, and this gateway's GATEWAY_ID is ${gatewayId} `
+        + '(the console shows each gateway\'s id under Inventory → Gateways; the host\'s ticket names the gateway it was assigned)');
+    }
     throw new TicketError(`ticket refused: ${(err as Error).message}`);
   }
   const claims = linkTicketClaimsSchema.safeParse(payload);

@@ -76,6 +76,26 @@ modems:
     expect(message).not.toContain('undefined');
   });
 
+  // Issue 28, item 5: alone, this mistake reached the duplicate check, which parsed the address and threw a TypeError.
+  it('names the entry and the field of a management address without http://, when it is the only mistake', () => {
+    const message = refused(`
+modems:
+  - driver: hilink
+    management: 192.168.8.1
+    egress: eth1
+`);
+    expect(message).toBe('The agent cannot start; fix AGENT_MODEMS (modems.yaml):\n'
+      + '  modems[0] (hilink 192.168.8.1): management must be the dongle\'s web address, e.g. http://192.168.8.1');
+  });
+
+  // Issue 26, item 4: the development outbox takes exactly 127.0.0.1 for the person at this machine.
+  it('refuses 127.0.0.1 as a simulated modem\'s egress', () => {
+    expect(refused(`
+modems:
+  - { driver: simulated, imei: "350000000000001", egress: 127.0.0.1 }
+`)).toMatch(/modems\[0\] \(simulated imei 350000000000001\): egress must be a loopback address other than 127\.0\.0\.1/);
+  });
+
   it('refuses two entries for one modem, one egress or one management address', () => {
     const message = refused(`
 modems:

@@ -63,8 +63,12 @@ const simulatedEntry = z.strictObject({
   driver: z.literal('simulated'),
   name,
   imei,
-  /** A loopback address (127.0.x.y); without it the modem takes a free one. */
-  egress: egress.optional(),
+  /**
+   * A loopback address (127.0.x.y); without it the modem takes a free one. Never 127.0.0.1: the server takes that
+   * address for the person at its machine (the development outbox), and customers' traffic would come from it.
+   */
+  egress: z.ipv4({ error: 'must be a loopback address other than 127.0.0.1, e.g. 127.0.5.1' }).trim()
+    .refine((v) => v.startsWith('127.') && v !== '127.0.0.1', 'must be a loopback address other than 127.0.0.1, e.g. 127.0.5.1').optional(),
   ...recovery,
 });
 
@@ -78,7 +82,8 @@ export const modemsFileSchema = z.strictObject({
   file.modems.forEach((entry, i) => {
     const keys: [string, string][] = [];
     if (entry.egress) keys.push(['egress', `egress ${entry.egress}`]);
-    if (entry.driver === 'hilink') keys.push(['management', `management ${new URL(entry.management).host}`]);
+    // Refinements run on entries with issues of their own too: a management address that is no URL is named there.
+    if (entry.driver === 'hilink' && URL.canParse(entry.management)) keys.push(['management', `management ${new URL(entry.management).host}`]);
     if (entry.driver === 'modemmanager') keys.push(entry.match ? ['match', `imei ${entry.match.imei}`] : ['modem', `mmcli modem ${entry.modem}`]);
     if (entry.driver === 'simulated') keys.push(['imei', `imei ${entry.imei}`]);
     for (const [field, key] of keys) {

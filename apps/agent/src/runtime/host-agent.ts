@@ -75,6 +75,8 @@ export class HostAgent {
   private applying: Promise<void> = Promise.resolve();
   private flushing: Promise<void> | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Ends the server link's own retry timers on stop. */
+  private readonly stopping = new AbortController();
   private recordScheduled = false;
   private readonly started = Date.now();
   /** The link to the host's gateway, while its state names one (docs/decisions/031-gateway.md). */
@@ -106,7 +108,7 @@ export class HostAgent {
       this.options.log.info({ modems: saved.modems.length, version: saved.version }, 'serving the last state kept on disk');
       await this.apply(saved, false);
     }
-    const socket = connectToServer(this.options.serverUrl, this.options.key, this.options.log);
+    const socket = connectToServer(this.options.serverUrl, this.options.key, this.options.log, this.stopping.signal);
     this.socket = socket;
     socket.on('connect', () => { this.sendHeartbeat(); void this.flushTraffic(); });
     socket.on('state', (raw: unknown) => {
@@ -132,6 +134,7 @@ export class HostAgent {
    */
   async stop(drainMs = 0): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    this.stopping.abort();
     this.socket?.close();
     await this.applying;
     if (drainMs > 0) await Promise.all([...this.modems.values()].map((m) => m.proxy?.drain(drainMs)));

@@ -2,15 +2,20 @@ import { io, type Socket } from 'socket.io-client';
 import { HOST_KEY_REFUSED, HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import type { Logger } from '../proxy/types.js';
 
-/** How long to wait before trying a refused key again (an operator may have re-issued it by mistake and undo it). */
-const REFUSED_RETRY_MS = 60_000;
+/**
+ * A refused key is tried again after this long, doubling up to REFUSED_RETRY_MAX_MS (an operator may have re-issued
+ * it by mistake and undo it, or restored the server's database).
+ */
+const REFUSED_RETRY_FIRST_MS = 5_000;
+const REFUSED_RETRY_MAX_MS = 300_000;
 
 /**
  * The agent's one connection to the server (docs/decisions/016-host-protocol.md): socket.io over WebSocket, which
  * reconnects by itself with exponential backoff and jitter (1 s to 30 s). A refused key is logged as such, naming
- * the setting, and tried again slowly.
+ * the setting, and tried again with backoff. Its timers hold the process: an agent with nothing to serve yet (a
+ * wrong key and no state on disk) must keep trying, not exit 0 (issue 28, item 6). `signal` ends them (stop).
  */
-export function connectToServer(serverUrl: string, key: string, log: Logger): Socket {
+export function connectToServer(serverUrl: string, key: string, log: Logger, signal?: AbortSignal): Socket {
   const url = new URL(serverUrl);
   const socket = io(url.origin, {
     path: HOST_PROTOCOL.path,
@@ -21,27 +26,39 @@ export function connectToServer(serverUrl: string, key: string, log: Logger): So
     randomizationFactor: 0.5,
   });
   let reported = '';
+  let retry: NodeJS.Timeout | undefined;
+  let refusedDelay = REFUSED_RETRY_FIRST_MS;
+  const connectIn = (ms: number) => {
+    clearTimeout(retry);
+    if (signal?.aborted) return;
+    retry = setTimeout(() => { if (!socket.connected && !signal?.aborted) socket.connect(); }, ms);
+  };
+  signal?.addEventListener('abort', () => clearTimeout(retry), { once: true });
   socket.on('connect', () => {
     reported = '';
+    refusedDelay = REFUSED_RETRY_FIRST_MS;
     log.info({ server: url.origin }, 'connected to the server');
   });
   socket.on('disconnect', (reason) => {
     log.warn({ reason }, 'disconnected from the server: serving the last state, reconnecting');
     // A server that shuts down (a restart, an upgrade) closes its sockets itself, and socket.io leaves reconnecting
     // after that to us: try again after a second or two, spread so a farm of agents does not arrive at once.
-    if (reason === 'io server disconnect') setTimeout(() => { if (!socket.connected) socket.connect(); }, 1000 + Math.random() * 1000).unref();
+    if (reason === 'io server disconnect') connectIn(1000 + Math.random() * 1000);
   });
   socket.on('connect_error', (err) => {
-    const refused = err.message === HOST_KEY_REFUSED;
-    const message = refused
-      ? 'the server refused CELLPORT_HOST_KEY: issue a new key for this host in the console and restart the agent'
-      : `cannot reach CELLPORT_SERVER_URL (${url.origin}): serving the last state, retrying`;
-    // One line per kind of failure, not one per retry.
-    if (message !== reported && refused) log.error({ error: err.message }, message);
-    else if (message !== reported) log.warn({ error: err.message }, message);
+    if (err.message === HOST_KEY_REFUSED) {
+      // socket.io does not retry a handshake the server refused; do it ourselves, more slowly each time.
+      log.error({ error: err.message, retryInSeconds: refusedDelay / 1000 },
+        `the server refused CELLPORT_HOST_KEY: issue a new key for this host in the console and restart the agent; trying again in ${refusedDelay / 1000} s`);
+      reported = '';
+      if (!socket.active) connectIn(refusedDelay);
+      refusedDelay = Math.min(refusedDelay * 2, REFUSED_RETRY_MAX_MS);
+      return;
+    }
+    // One line per kind of failure, not one per retry (socket.io retries these itself).
+    const message = `cannot reach CELLPORT_SERVER_URL (${url.origin}): serving the last state, retrying`;
+    if (message !== reported) log.warn({ error: err.message }, message);
     reported = message;
-    // socket.io does not retry a handshake the server refused; do it slowly ourselves.
-    if (refused && !socket.active) setTimeout(() => { if (!socket.connected) socket.connect(); }, REFUSED_RETRY_MS).unref();
   });
   return socket;
 }
