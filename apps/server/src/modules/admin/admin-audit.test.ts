@@ -66,6 +66,7 @@ describe('admin audit log', () => {
       { method: 'PATCH', route: '/regions/:id', url: () => `/api/v1/admin/regions/${ids.region}`, body: () => ({ name: 'Noord-Holland' }), action: 'region.update' },
       { method: 'POST', route: '/tariffs', url: () => '/api/v1/admin/tariffs', body: () => ({ names: { en: 'NL', ru: 'НЛ', cn: '荷兰' }, price: '1000000', period: 'day', countryId: ids.country, isShared: false }), action: 'tariff.create' },
       { method: 'PATCH', route: '/tariffs/:id', url: () => `/api/v1/admin/tariffs/${ids.tariff}`, body: () => ({ price: '2000000' }), action: 'tariff.update' },
+      { method: 'DELETE', route: '/tariffs/:id', url: () => `/api/v1/admin/tariffs/${ids.tariff}`, action: 'tariff.delete' },
       { method: 'DELETE', route: '/regions/:id', url: () => `/api/v1/admin/regions/${ids.region}`, action: 'region.delete' },
       { method: 'DELETE', route: '/carriers/:id', url: () => `/api/v1/admin/carriers/${ids.carrier}`, action: 'carrier.delete' },
       { method: 'DELETE', route: '/countries/:id', url: () => `/api/v1/admin/countries/${ids.emptyCountry}`, action: 'country.delete' },

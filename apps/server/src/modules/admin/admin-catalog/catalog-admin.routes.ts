@@ -45,6 +45,8 @@ export function registerCatalogAdminRoutes(app: App, catalog: CatalogAdminServic
     async (r) => ({ tariff: await catalog.createTariff(actorOf(r), r.body) }));
   app.patch('/tariffs/:id', { config: write, schema: { params, body: tariffPatchRequestSchema, response: { 200: tariffResponseSchema } } },
     async (r) => ({ tariff: await catalog.updateTariff(actorOf(r), r.params.id, r.body) }));
+  app.delete('/tariffs/:id', { config: write, schema: { params, ...done } },
+    async (r) => { await catalog.deleteTariff(actorOf(r), r.params.id); return ok; });
 
   const minutes = rotationIntervalParamsSchema;
   app.post('/rotation-intervals', { config: write, schema: { body: rotationIntervalRequestSchema, response: { 200: rotationIntervalResponseSchema } } },

@@ -189,6 +189,22 @@ export class CatalogAdminService {
   }
 
   /**
+   * Deletes a tariff made by mistake, when nothing was ever sold, paid or ordered on it (the foreign keys of ports,
+   * payments and orders answer IN_USE otherwise: such a tariff is hidden instead). Open dashboards drop it at once.
+   */
+  async deleteTariff(actor: AuditActor, id: string): Promise<void> {
+    const row = await this.write(async (tx) => {
+      const before = await tx.selectFrom('tariffs').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) throw new AppError('NOT_FOUND', 404);
+      await tx.deleteFrom('tariffs').where('id', '=', id).execute();
+      await this.audit.record(tx, actor, { action: 'tariff.delete', targetType: 'tariff', targetId: id, before, after: null });
+      return before;
+    });
+    await this.ctx.bus.publish('tariff:changed', { tariffId: id, action: 'deleted' });
+    await this.ctx.bus.publish('tariff', { action: 'delete', tariff: tariffToApi(row) });
+  }
+
+  /**
    * 'tariff:changed' for server-side listeners, and the realtime 'tariff' event customers' dashboards apply
    * (an inactive tariff is a 'delete' for them: it leaves the public list).
    */

@@ -47,6 +47,31 @@ describe('admin catalog', () => {
     expect((await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'DE', names: { en: 'Germany', ru: '', cn: '德国' } })).statusCode).toBe(400);
   });
 
+  it('deletes a tariff made by mistake, audited and gone from the public list, but not one a port was sold on (issue 28, item 11)', async () => {
+    const { seedTestCatalog, createCustomer, json } = await import('../../purchases/test-fixtures.js');
+    const cat = await seedTestCatalog(t);
+    const realtime: Array<{ action: string; tariff: { _id: string } }> = [];
+    t.ctx.bus.on('tariff', (e) => realtime.push(e));
+    const mistake = (await call(t, admin.cookie, 'POST', '/api/v1/admin/tariffs', {
+      names: { en: 'Typo', ru: 'Опечатка', cn: '错误' }, price: '1000000', period: 'day', countryId: cat.usId, isShared: false,
+    })).json().tariff;
+    const deleted = await call(t, admin.cookie, 'DELETE', `/api/v1/admin/tariffs/${mistake.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(realtime.at(-1)).toMatchObject({ action: 'delete', tariff: { _id: mistake.id } });
+    expect((await call(t, null, 'GET', '/api/v1/tariffs')).json().some((x: { _id: string }) => x._id === mistake.id)).toBe(false);
+    expect(await auditOf(t, 'tariff.delete')).toMatchObject([{ before: { id: mistake.id }, after: null }]);
+    expect((await call(t, admin.cookie, 'DELETE', `/api/v1/admin/tariffs/${mistake.id}`)).statusCode).toBe(404);
+
+    const buyer = await createCustomer(t, 100);
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(buyer.cookie, {
+      tariff_id: cat.dedicatedWeek.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const inUse = await call(t, admin.cookie, 'DELETE', `/api/v1/admin/tariffs/${cat.dedicatedWeek.id}`);
+    expect(inUse.statusCode).toBe(409);
+    expect(inUse.json().code).toBe('IN_USE');
+  });
+
   it('rotation-interval choices are rows operators edit, and the public rotation tags follow them', async () => {
     const tags = async (lng: string) => (await call(t, null, 'GET', `/api/v1/modems/rotation-tags?lng=${lng}`)).json() as Array<{ value: number; label: string }>;
     expect((await tags('en')).map((x) => x.value)).toEqual([0, 5, 10, 15, 30, 60]);

@@ -23,6 +23,8 @@ export const deleteRegion = (id: string) => adminDelete(`/regions/${id}`);
 
 export const createTariff = (body: TariffRequest) => adminPost('/tariffs', body);
 export const updateTariff = ({ id, ...body }: TariffPatchRequest & { id: string }) => adminPatch(`/tariffs/${id}`, body);
+/** Only a tariff nothing was sold, paid or ordered on; the server answers IN_USE otherwise (hide it instead). */
+export const deleteTariff = (id: string) => adminDelete(`/tariffs/${id}`);
 
 export const createRotationInterval = (body: RotationIntervalRequest) => adminPost('/rotation-intervals', body);
 export const updateRotationInterval = ({ minutes, ...body }: RotationIntervalPatchRequest & { minutes: number }) =>

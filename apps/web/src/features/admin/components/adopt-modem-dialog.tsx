@@ -10,6 +10,7 @@ import { useAdminCatalog } from '../api/catalog';
 import { adoptModem } from '../api/inventory';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { deviceText } from '../lib/modem-report';
+import { reportedCarrier } from '../lib/reported-carrier';
 import { QueryView } from './query-view';
 import { SelectField } from './select-field';
 
@@ -41,9 +42,12 @@ function AdoptForm({ hostId, modem, catalog, onClose }: {
   hostId: string; modem: NewHostModem; catalog: AdminCatalogResponse; onClose: () => void;
 }) {
   const { t, language } = useT('admin');
-  const [draft, setDraft] = useState<Draft>(() => ({ ...EMPTY, countryId: catalog.countries[0]?.id ?? '' }));
+  // The carrier the modem reports, when the catalog has it, else the first country and no carrier.
+  const initial = (): Draft => ({ ...EMPTY, countryId: catalog.countries[0]?.id ?? '', ...reportedCarrier(catalog, modem.operator) });
+  const [draft, setDraft] = useState<Draft>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  useEffect(() => { setDraft({ ...EMPTY, countryId: catalog.countries[0]?.id ?? '' }); setErrors({}); }, [modem.imei, catalog]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- initial reads only these two
+  useEffect(() => { setDraft(initial()); setErrors({}); }, [modem.imei, catalog]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const save = useAdminMutation((body: AdoptModemRequest) => adoptModem({ hostId, ...body }), { successKey: 'hosts.adopted', onSuccess: onClose });
   const carriers = catalog.carriers.filter((c) => c.countryId === draft.countryId);

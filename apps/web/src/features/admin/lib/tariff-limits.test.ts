@@ -27,11 +27,11 @@ describe('the tariff form limits', () => {
 
 describe('the tariffs table line', () => {
   const t = (key: string, vars?: Record<string, string | number>) => `${key}${vars ? JSON.stringify(vars) : ''}`;
-  it('says none for the defaults and names what a tariff sets', () => {
-    expect(limitsSummary({ bandwidthMbps: null, maxConnections: 200, monthlyQuotaGb: null, overQuota: 'block', overQuotaMbps: null }, t)).toBe('catalog.limitsNone');
+  it('always names the connection limit (200 by default, never "None") and names what else a tariff sets', () => {
+    expect(limitsSummary({ bandwidthMbps: null, maxConnections: 200, monthlyQuotaGb: null, overQuota: 'block', overQuotaMbps: null }, t)).toBe('catalog.limitsConnections{"count":200}');
     expect(limitsSummary({ bandwidthMbps: 20, maxConnections: 50, monthlyQuotaGb: 100, overQuota: 'throttle', overQuotaMbps: 1 }, t))
       .toBe('catalog.limitsMbps{"mbps":20} · catalog.limitsConnections{"count":50} · catalog.limitsQuota{"gb":100,"after":"catalog.limitsMbps{\\"mbps\\":1}"}');
     expect(limitsSummary({ bandwidthMbps: null, maxConnections: 200, monthlyQuotaGb: 5, overQuota: 'block', overQuotaMbps: null }, t))
-      .toBe('catalog.limitsQuota{"gb":5,"after":"catalog.afterBlock"}');
+      .toBe('catalog.limitsConnections{"count":200} · catalog.limitsQuota{"gb":5,"after":"catalog.afterBlock"}');
   });
 });

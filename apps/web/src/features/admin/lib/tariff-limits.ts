@@ -53,14 +53,17 @@ export function parseLimits(d: LimitsDraft): { ok: true; value: TariffLimitsRequ
 
 type Translate = (key: string, vars?: Record<string, string | number>) => string;
 
-/** One line for the tariffs table: "20 Mbit/s · 50 connections · 100 GB a month, then blocked", or "None" past the defaults. */
+/**
+ * One line for the tariffs table: "20 Mbit/s · 50 connections · 100 GB a month, then blocked". The connection limit is
+ * always there (every tariff has one, 200 by default), so the line never says "None" of a tariff that limits.
+ */
 export function limitsSummary(l: TariffLimits, t: Translate): string {
   const parts: string[] = [];
   if (l.bandwidthMbps !== null) parts.push(t('catalog.limitsMbps', { mbps: l.bandwidthMbps }));
-  if (l.maxConnections !== PORT_LIMITS.defaultMaxConnections) parts.push(t('catalog.limitsConnections', { count: l.maxConnections }));
+  parts.push(t('catalog.limitsConnections', { count: l.maxConnections }));
   if (l.monthlyQuotaGb !== null) {
     const after = l.overQuota === 'throttle' && l.overQuotaMbps !== null ? t('catalog.limitsMbps', { mbps: l.overQuotaMbps }) : t('catalog.afterBlock');
     parts.push(t('catalog.limitsQuota', { gb: l.monthlyQuotaGb, after }));
   }
-  return parts.length ? parts.join(' · ') : t('catalog.limitsNone');
+  return parts.join(' · ');
 }

@@ -4,7 +4,7 @@ import type {
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
-import { deleteCarrier, deleteCountry, deleteRegion, deleteRotationInterval, useAdminCatalog } from '../api/catalog';
+import { deleteCarrier, deleteCountry, deleteRegion, deleteRotationInterval, deleteTariff, useAdminCatalog } from '../api/catalog';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { CarrierDialog, CountryDialog, RegionDialog, RotationDialog } from '../components/catalog-dialogs';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -21,7 +21,7 @@ type TabKey = 'countries' | 'carriers' | 'regions' | 'tariffs' | 'rotation';
 type Editing =
   | { kind: 'country'; item: AdminCountry | null } | { kind: 'carrier'; item: AdminCarrier | null } | { kind: 'region'; item: AdminRegion | null }
   | { kind: 'tariff'; item: AdminTariff | null } | { kind: 'rotation'; item: RotationInterval | null };
-type Deleting = { kind: 'country' | 'carrier' | 'region'; id: string; name: string } | { kind: 'rotation'; id: number; name: string };
+type Deleting = { kind: 'country' | 'carrier' | 'region' | 'tariff'; id: string; name: string } | { kind: 'rotation'; id: number; name: string };
 
 /** Countries, carriers, regions, tariffs and rotation-interval choices, each with add and edit. */
 export function CatalogPage() {
@@ -53,6 +53,7 @@ function CatalogTab({ tab, data }: { tab: TabKey; data: AdminCatalogResponse }) 
   const remove = useAdminMutation(
     (d: Deleting) => {
       if (d.kind === 'rotation') return deleteRotationInterval(d.id);
+      if (d.kind === 'tariff') return deleteTariff(d.id);
       return d.kind === 'country' ? deleteCountry(d.id) : d.kind === 'carrier' ? deleteCarrier(d.id) : deleteRegion(d.id);
     },
     { successKey: 'catalog.deleted', onSuccess: () => setDeleting(null) },
@@ -140,7 +141,8 @@ function CatalogTab({ tab, data }: { tab: TabKey; data: AdminCatalogResponse }) 
               <td>{tf.recurring ? t('yes') : t('no')}</td>
               <td>{limitsSummary(tf.limits, t)}</td>
               <td>{tf.active ? <StatusBadge tone="ok">{t('catalog.onSale')}</StatusBadge> : <StatusBadge tone="neutral">{t('catalog.hidden')}</StatusBadge>}</td>
-              {rowActions(tf.names[language] || tf.names.en, () => setEditing({ kind: 'tariff', item: tf }))}
+              {rowActions(tf.names[language] || tf.names.en, () => setEditing({ kind: 'tariff', item: tf }),
+                () => setDeleting({ kind: 'tariff', id: tf.id, name: tf.names[language] || tf.names.en }))}
             </tr>
           ))}
         </tbody>
