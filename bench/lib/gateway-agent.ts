@@ -36,7 +36,10 @@ const key = createPrivateKey(options.gateway.privateKeyPem);
 const gw = options.gateway;
 const link = new GatewayLink({
   linkUrl: gw.linkUrl, log,
-  ticket: () => new SignJWT({ epoch: 1, ports: [{ port: gw.httpPort, kind: 'http' }, { port: gw.socksPort, kind: 'socks' }] })
+  ticket: (linkKey) => new SignJWT({
+    epoch: 1, ports: [{ port: gw.httpPort, kind: 'http' }, { port: gw.socksPort, kind: 'socks' }],
+    cnf: { jwk: { kty: 'OKP', crv: 'Ed25519', x: linkKey } },
+  })
     .setProtectedHeader({ alg: 'EdDSA' }).setSubject('bench-host').setAudience(gw.id).setIssuedAt().setExpirationTime('2h').sign(key),
   route: (port) => port === gw.httpPort ? (s) => proxy.acceptStream(s, 'http') : port === gw.socksPort ? (s) => proxy.acceptStream(s, 'socks') : null,
   onState: (state) => {

@@ -13,13 +13,18 @@ import { Gateway } from './gateway.js';
 // an agent's link that serves one test modem's two ports, and a TCP relay that can cut the link like a dropped line.
 
 export interface TestTrust { publicKey: KeyObject; sign(input: TicketInput): Promise<string> }
-export interface TicketInput { gatewayId: string; hostId: string; epoch: number; ports: Array<{ port: number; kind: ProxyKind }>; expiresIn?: string }
+export interface TicketInput {
+  gatewayId: string; hostId: string; epoch: number; ports: Array<{ port: number; kind: ProxyKind }>; expiresIn?: string;
+  /** The agent's link key the ticket binds (the link passes its own when it asks for a ticket). */
+  linkKey: string;
+}
 
 export function testTrust(): TestTrust {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   return {
     publicKey,
-    sign: (t) => new SignJWT({ epoch: t.epoch, ports: t.ports }).setProtectedHeader({ alg: 'EdDSA' })
+    sign: (t) => new SignJWT({ epoch: t.epoch, ports: t.ports, cnf: { jwk: { kty: 'OKP', crv: 'Ed25519', x: t.linkKey } } })
+      .setProtectedHeader({ alg: 'EdDSA' })
       .setSubject(t.hostId).setAudience(t.gatewayId).setIssuedAt().setExpirationTime(t.expiresIn ?? '1h').sign(privateKey),
   };
 }
@@ -39,7 +44,7 @@ export async function startGateway(trust: TestTrust, options: { now?: () => numb
 export interface ModemPorts { http: number; socks: number }
 
 /** An agent's link serving `modem` for the ports it has at the gateway. */
-export function linkModem(linkUrl: string, modem: TestModem, ports: ModemPorts, ticket: () => Promise<string>): GatewayLink {
+export function linkModem(linkUrl: string, modem: TestModem, ports: ModemPorts, ticket: (linkKey: string) => Promise<string>): GatewayLink {
   const link = new GatewayLink({
     linkUrl, ticket, log: silentLog,
     route: (port) => port === ports.http ? (s) => modem.acceptStream(s, 'http')

@@ -10,7 +10,7 @@ import {
 } from '../proxy/test-support.js';
 import type { Gateway } from './gateway.js';
 import {
-  GATEWAY_ID, LinkCutter, linkModem, startGateway, testTrust, type ModemPorts, type TestTrust, type TicketInput,
+  GATEWAY_ID, LinkCutter, linkModem, startGateway, testTrust, type ModemPorts, type TestTrust,
 } from './gateway-test-support.js';
 import { gatewayMetrics } from './gateway-metrics.js';
 import { NOT_CONNECTED } from './refusal.js';
@@ -44,7 +44,9 @@ afterEach(async () => {
 interface Host {
   hostId: string; modem: TestModem; ports: ModemPorts; link: GatewayLink; cutter: LinkCutter; epoch: number;
   /** What the host's next tickets say (the server's answer after a change of ports). */
-  setTicket(next: () => Promise<string>): void;
+  setTicket(next: (linkKey: string) => Promise<string>): void;
+  /** The tickets its link was given, oldest first. */
+  tickets: string[];
 }
 
 async function linkedHost(hostId: string, opts: { epoch?: number; ports?: PortAccess[] } = {}): Promise<Host> {
@@ -55,15 +57,20 @@ async function linkedHost(hostId: string, opts: { epoch?: number; ports?: PortAc
   const url = await cutter.start();
   cleanup.push(() => cutter.close());
   const epoch = opts.epoch ?? 1;
-  const ticket = (extra: Partial<TicketInput> = {}) => trust.sign({
-    gatewayId: GATEWAY_ID, hostId, epoch, ports: [{ port: ports.http, kind: 'http' }, { port: ports.socks, kind: 'socks' }], ...extra,
+  const ticket = (linkKey: string) => trust.sign({
+    gatewayId: GATEWAY_ID, hostId, epoch, ports: [{ port: ports.http, kind: 'http' }, { port: ports.socks, kind: 'socks' }], linkKey,
   });
-  let current = () => ticket();
-  const link = linkModem(url, modem, ports, () => current());
+  let current = (linkKey: string) => ticket(linkKey);
+  const tickets: string[] = [];
+  const link = linkModem(url, modem, ports, async (linkKey) => {
+    const issued = await current(linkKey);
+    tickets.push(issued);
+    return issued;
+  });
   cleanup.push(() => link.stop());
   await vi.waitFor(() => expect(gateway.linkedHosts()).toContain(hostId), { timeout: 20_000 });
   await vi.waitFor(() => expect(gateway.portsOf(hostId)).toEqual([ports.http, ports.socks].sort((a, b) => a - b)), { timeout: 20_000 });
-  return { hostId, modem, ports, link, cutter, epoch, setTicket: (next) => { current = next; } };
+  return { hostId, modem, ports, link, cutter, epoch, tickets, setTicket: (next) => { current = next; } };
 }
 
 /** A server that sends `bytes` to whoever connects, then ends. */
@@ -280,8 +287,8 @@ describe('the link', () => {
 
   it('fences: a link with an older epoch is refused; a newer one replaces the holder', async () => {
     const host = await linkedHost('host-g', { epoch: 5 });
-    const older = linkModem(`http://127.0.0.1:${gateway.linkPort}`, host.modem, host.ports, () => trust.sign({
-      gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 4, ports: [{ port: host.ports.http, kind: 'http' }],
+    const older = linkModem(`http://127.0.0.1:${gateway.linkPort}`, host.modem, host.ports, (linkKey) => trust.sign({
+      linkKey, gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 4, ports: [{ port: host.ports.http, kind: 'http' }],
     }));
     cleanup.push(() => older.stop());
     await vi.waitFor(() => expect(older.state.state).toBe('refused'), { timeout: 20_000 });
@@ -290,8 +297,8 @@ describe('the link', () => {
 
     const tunnel = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(tunnel.socket)).toBe(EGRESS);
-    const newer = linkModem(`http://127.0.0.1:${gateway.linkPort}`, host.modem, host.ports, () => trust.sign({
-      gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 6, ports: [{ port: host.ports.http, kind: 'http' }, { port: host.ports.socks, kind: 'socks' }],
+    const newer = linkModem(`http://127.0.0.1:${gateway.linkPort}`, host.modem, host.ports, (linkKey) => trust.sign({
+      linkKey, gatewayId: GATEWAY_ID, hostId: 'host-g', epoch: 6, ports: [{ port: host.ports.http, kind: 'http' }, { port: host.ports.socks, kind: 'socks' }],
     }));
     cleanup.push(() => newer.stop());
     await vi.waitFor(() => expect(newer.state.state).toBe('up'), { timeout: 20_000 });
@@ -308,10 +315,10 @@ describe('the link', () => {
     const ports = { http: await freePort(), socks: await freePort() };
     const url = `http://127.0.0.1:${gateway.linkPort}`;
     const forger = testTrust();
-    const cases: Array<[() => Promise<string>, RegExp]> = [
-      [() => trust.sign({ gatewayId: '00000000-0000-4000-8000-000000000000', hostId: 'h', epoch: 1, ports: [] }), /401.*it is for gateway 00000000-0000-4000-8000-000000000000, and this gateway's GATEWAY_ID is/],
-      [() => forger.sign({ gatewayId: GATEWAY_ID, hostId: 'h', epoch: 1, ports: [] }), /401.*signature/],
-      [() => trust.sign({ gatewayId: GATEWAY_ID, hostId: 'h', epoch: 1, ports: [], expiresIn: '-1m' }), /401.*exp/],
+    const cases: Array<[(linkKey: string) => Promise<string>, RegExp]> = [
+      [(linkKey) => trust.sign({ linkKey, gatewayId: '00000000-0000-4000-8000-000000000000', hostId: 'h', epoch: 1, ports: [] }), /401.*it is for gateway 00000000-0000-4000-8000-000000000000, and this gateway's GATEWAY_ID is/],
+      [(linkKey) => forger.sign({ linkKey, gatewayId: GATEWAY_ID, hostId: 'h', epoch: 1, ports: [] }), /401.*signature/],
+      [(linkKey) => trust.sign({ linkKey, gatewayId: GATEWAY_ID, hostId: 'h', epoch: 1, ports: [], expiresIn: '-1m' }), /401.*exp/],
     ];
     for (const [ticket, why] of cases) {
       const link = linkModem(url, modem, ports, ticket);
@@ -323,6 +330,45 @@ describe('the link', () => {
     expect(gateway.linkedHosts()).not.toContain('h');
   });
 
+  it('a replayed ticket does not take a host\'s link: another client with the agent\'s ticket but not its key is refused', async () => {
+    const lines: string[] = [];
+    const log = { info() {}, warn: (_f: object, m: string) => { lines.push(m); }, error: (_f: object, m: string) => { lines.push(m); } };
+    const own = await startGateway(trust, { log });
+    cleanup.push(() => own.close());
+    const modem = await startModem({ ports: [P1] });
+    cleanup.push(() => modem.close());
+    const ports = { http: await freePort(), socks: await freePort() };
+    const issued: string[] = [];
+    const agent = linkModem(`http://127.0.0.1:${own.linkPort}`, modem, ports, async (linkKey) => {
+      const ticket = await trust.sign({ linkKey, gatewayId: GATEWAY_ID, hostId: 'host-r', epoch: 3, ports: [{ port: ports.http, kind: 'http' }] });
+      issued.push(ticket);
+      return ticket;
+    });
+    cleanup.push(() => agent.stop());
+    await vi.waitFor(() => expect(own.linkedHosts()).toContain('host-r'), { timeout: 20_000 });
+    await vi.waitFor(() => expect(own.portsOf('host-r')).toEqual([ports.http]), { timeout: 20_000 });
+    const tunnel = await httpConnect(ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(tunnel.socket)).toBe(EGRESS);
+
+    // The thief replays the agent's own ticket (same host, same epoch) from a link of its own, with a key of its own.
+    const stolen = issued.at(-1)!;
+    const thief = await startModem({ ports: [P1] });
+    cleanup.push(() => thief.close());
+    const thiefLink = linkModem(`http://127.0.0.1:${own.linkPort}`, thief, ports, async () => stolen);
+    cleanup.push(() => thiefLink.stop());
+    await vi.waitFor(() => expect(lines).toContain('link refused: no proof of the key its ticket binds'), { timeout: 20_000 });
+    thiefLink.stop();
+
+    // The agent's link and its customers' connections were never touched, and its ports still lead to its modem.
+    expect(agent.state.state).toBe('up');
+    expect(lines).not.toContain('a newer link of this host replaces the older one');
+    tunnel.socket.write('still here\n');
+    expect((await readUntil(tunnel.socket, (d) => d.includes('still here'))).toString()).toContain('still here');
+    const fresh = await httpConnect(ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(fresh.socket)).toBe(EGRESS);
+    expect(thief.connectionCount).toBe(0);
+  });
+
   it('closes a link whose ticket ended without a renewal (by the gateway\'s clock)', async () => {
     let clock = Date.now();
     const lines: string[] = [];
@@ -332,8 +378,8 @@ describe('the link', () => {
     const modem = await startModem({ ports: [P1] });
     cleanup.push(() => modem.close());
     const ports = { http: await freePort(), socks: await freePort() };
-    const link = linkModem(`http://127.0.0.1:${own.linkPort}`, modem, ports, () => trust.sign({
-      gatewayId: GATEWAY_ID, hostId: 'host-x', epoch: 1, ports: [{ port: ports.http, kind: 'http' }],
+    const link = linkModem(`http://127.0.0.1:${own.linkPort}`, modem, ports, (linkKey) => trust.sign({
+      linkKey, gatewayId: GATEWAY_ID, hostId: 'host-x', epoch: 1, ports: [{ port: ports.http, kind: 'http' }],
     }));
     cleanup.push(() => link.stop());
     await vi.waitFor(() => expect(own.linkedHosts()).toContain('host-x'), { timeout: 20_000 });
@@ -346,8 +392,8 @@ describe('the link', () => {
     const extra = await freePort();
     const tunnel = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(tunnel.socket)).toBe(EGRESS);
-    const ticket = () => trust.sign({
-      gatewayId: GATEWAY_ID, hostId: 'host-h', epoch: host.epoch,
+    const ticket = (linkKey: string) => trust.sign({
+      linkKey, gatewayId: GATEWAY_ID, hostId: 'host-h', epoch: host.epoch,
       ports: [{ port: host.ports.http, kind: 'http' }, { port: host.ports.socks, kind: 'socks' }, { port: extra, kind: 'http' }],
     });
     // The server's tickets now name three ports; renewNow sends a fresh one on the open link.

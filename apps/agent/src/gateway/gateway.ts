@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { KeyObject } from 'node:crypto';
 import { GATEWAY_PROTOCOL, type ProxyKind } from '@cellport/shared/schemas/gateway-protocol';
 import { DatagramDeframer, frameDatagram } from '../link/datagram-frames.js';
+import { linkChallenge, linkProofHolds } from '../link/link-proof.js';
 import { splice } from '../proxy/splice.js';
 import type { Logger } from '../proxy/types.js';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from './link-settings.js';
@@ -33,6 +34,8 @@ export interface GatewayOptions {
 
 interface HostLinks {
   epoch: number;
+  /** The link key the current link proved; renewed tickets must bind the same. */
+  linkKey: string;
   session: ClientHttp2Session | null;
   ports: Map<number, ProxyKind>;
   expiresAt: number;
@@ -162,13 +165,48 @@ export class Gateway {
     const session = h2connect('http://cellport-agent', { createConnection: () => socket, settings: LINK_SETTINGS });
     session.on('error', () => {});
     session.on('connect', () => { try { session.setLocalWindowSize(LINK_WINDOW); } catch { /* closed already */ } });
+    // The ticket is not enough: the link is taken (and a holder replaced) only once the agent proved it holds the key
+    // the ticket binds, so a replayed ticket cannot take a host's link (issue 26, item 10).
+    const proven = await this.proofOf(session, ticket);
+    if (!proven) {
+      this.options.log.warn({ hostId: ticket.hostId, from: socket.remoteAddress }, 'link refused: no proof of the key its ticket binds');
+      return void session.destroy();
+    }
+    const holder = this.hosts.get(ticket.hostId);
+    if (this.closed || session.closed || session.destroyed || (holder && ticket.epoch < holder.epoch)) return void session.destroy();
     this.takeLink(ticket, session);
+  }
+
+  /** Asks the agent on a new link to sign a fresh challenge; true when the signature is by the ticket's link key. */
+  private proofOf(session: ClientHttp2Session, ticket: LinkTicket): Promise<boolean> {
+    const challenge = linkChallenge();
+    return new Promise((resolve) => {
+      let stream;
+      try {
+        stream = session.request({
+          ':method': 'GET', ':path': GATEWAY_PROTOCOL.proofPath, [GATEWAY_PROTOCOL.challengeHeader]: challenge,
+        }, { endStream: true });
+      } catch {
+        return resolve(false);
+      }
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        resolve(ok);
+        if (!stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
+      };
+      const timer = setTimeout(() => done(false), GATEWAY_PROTOCOL.proofTimeoutMs).unref();
+      stream.on('error', () => {});
+      stream.once('response', (headers) => {
+        done(headers[':status'] === 200 && linkProofHolds(ticket.linkKey, challenge, headers[GATEWAY_PROTOCOL.proofHeader]));
+      });
+      stream.once('close', () => done(false));
+    });
   }
 
   private takeLink(ticket: LinkTicket, session: ClientHttp2Session): void {
     let host = this.hosts.get(ticket.hostId);
     if (!host) {
-      host = { epoch: ticket.epoch, session: null, ports: new Map(), expiresAt: 0, stopPing: null, streams: new Map() };
+      host = { epoch: ticket.epoch, linkKey: ticket.linkKey, session: null, ports: new Map(), expiresAt: 0, stopPing: null, streams: new Map() };
       this.hosts.set(ticket.hostId, host);
     }
     if (host.session) {
@@ -176,6 +214,7 @@ export class Gateway {
       this.dropLink(host);
     }
     host.epoch = ticket.epoch;
+    host.linkKey = ticket.linkKey;
     host.session = session;
     host.streams = new Map();
     host.stopPing = keepAlive(session);
@@ -217,6 +256,7 @@ export class Gateway {
       const host = this.hosts.get(hostId);
       if (!host || host.session !== session) return;
       if (ticket.hostId !== hostId || ticket.epoch !== host.epoch) throw new TicketError('a renewed ticket must be for the same host and epoch');
+      if (ticket.linkKey !== host.linkKey) throw new TicketError('a renewed ticket must bind the key the link proved');
       this.applyTicket(hostId, host, ticket);
     } catch (err) {
       this.options.log.warn({ hostId, error: (err as Error).message }, 'renewed ticket refused; the link is closed');

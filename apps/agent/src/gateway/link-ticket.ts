@@ -3,9 +3,15 @@ import { errors, jwtVerify } from 'jose';
 import { linkTicketClaimsSchema, type LinkTicketClaims } from '@cellport/shared/schemas/gateway-protocol';
 
 // Checking the tickets agents present (docs/decisions/031-gateway.md): an EdDSA JWT from the server, for this gateway
-// (aud), naming the host (sub), with an expiry. jose does the JOSE parts; the claims are the shared contract.
+// (aud), naming the host (sub), with an expiry, bound to the agent's link key (cnf). jose does the JOSE parts; the
+// claims are the shared contract.
 
-export interface LinkTicket extends LinkTicketClaims { hostId: string; expiresAt: number }
+export interface LinkTicket extends LinkTicketClaims {
+  hostId: string;
+  expiresAt: number;
+  /** The agent's link key the ticket binds: the link is taken only from who proves it holds its private half. */
+  linkKey: string;
+}
 
 /** The server's trust key from its 43-character form (the JWK `x` of an Ed25519 key). */
 export function trustKeyFrom(x: string): KeyObject {
@@ -28,5 +34,5 @@ export async function verifyLinkTicket(ticket: string, key: KeyObject, gatewayId
   }
   const claims = linkTicketClaimsSchema.safeParse(payload);
   if (!claims.success) throw new TicketError('ticket refused: its claims are not a link ticket\'s');
-  return { ...claims.data, hostId: String(payload.sub), expiresAt: Number(payload.exp) * 1000 };
+  return { ...claims.data, hostId: String(payload.sub), expiresAt: Number(payload.exp) * 1000, linkKey: claims.data.cnf.jwk.x };
 }

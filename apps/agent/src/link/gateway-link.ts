@@ -6,17 +6,18 @@ import { GATEWAY_PROTOCOL, type GatewayLinkReport } from '@cellport/shared/schem
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from '../gateway/link-settings.js';
 import type { Logger } from '../proxy/types.js';
 import { LinkDatagramChannel } from './link-datagram-channel.js';
+import { newLinkKey, type LinkKey } from './link-proof.js';
 import { LinkSocket } from './link-socket.js';
 
 // The agent's end of the gateway link (docs/decisions/031-gateway.md): one outbound connection, upgraded to HTTP/2
 // with the agent as the HTTP/2 server, on which the gateway opens a stream per customer connection. Reconnects with
 // backoff and jitter from GATEWAY_PROTOCOL.reconnectMinMs to reconnectMaxMs; renews its ticket at half its life and
-// whenever the host's ports change.
+// whenever the host's ports change. Its tickets bind a key it holds, and it proves that to the gateway on each link.
 
 export interface GatewayLinkOptions {
   linkUrl: string;
-  /** A fresh ticket from the server (the host agent asks over its server connection). */
-  ticket(): Promise<string>;
+  /** A fresh ticket from the server, bound to this link's key (the host agent asks over its server connection). */
+  ticket(linkKey: string): Promise<string>;
   /** The handler of a customer connection that reached this port at the gateway, or null when no modem serves it. */
   route(port: number): ((socket: LinkSocket) => void) | null;
   /** Every change of the link's state (sent to the server in heartbeats). */
@@ -34,6 +35,8 @@ export class GatewayLink {
   private attempt = 0;
   private stopped = false;
   private report: GatewayLinkReport = { state: 'connecting' };
+  /** The key this link proves itself with to the gateway; its tickets bind the public half. */
+  private readonly key: LinkKey = newLinkKey();
   /** UDP associations waiting for the gateway's datagram stream, by the id of their control stream. */
   private readonly udpWaiters = new Map<number, (channel: LinkDatagramChannel | null) => void>();
 
@@ -82,7 +85,7 @@ export class GatewayLink {
     if (this.stopped) return;
     let ticket: string;
     try {
-      ticket = await this.options.ticket();
+      ticket = await this.options.ticket(this.key.publicKey);
     } catch (err) {
       return this.retry('connecting', `no ticket from the server: ${(err as Error).message}`);
     }
@@ -151,6 +154,12 @@ export class GatewayLink {
 
   private onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
     stream.on('error', () => {});
+    const challenge = headers[GATEWAY_PROTOCOL.challengeHeader];
+    if (headers[':method'] === 'GET' && headers[':path'] === GATEWAY_PROTOCOL.proofPath && typeof challenge === 'string') {
+      // The gateway's first question on a new link: proof that this agent holds the key its ticket binds.
+      stream.respond({ ':status': 200, [GATEWAY_PROTOCOL.proofHeader]: this.key.prove(challenge.slice(0, 100)) }, { endStream: true });
+      return;
+    }
     if (headers[':method'] === 'GET' && headers[':path'] === GATEWAY_PROTOCOL.ticketsPath) {
       stream.respond({ ':status': 200, 'content-type': 'text/plain' });
       this.tickets = stream;
@@ -215,7 +224,7 @@ export class GatewayLink {
   private async renew(): Promise<void> {
     const stream = this.tickets;
     try {
-      const ticket = await this.options.ticket();
+      const ticket = await this.options.ticket(this.key.publicKey);
       if (stream && !stream.destroyed && stream === this.tickets) stream.write(`${ticket}\n`);
     } catch (err) {
       this.options.log.warn({ error: (err as Error).message }, 'ticket not renewed; trying again in a minute');

@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io-client';
-import { gatewayTicketReplySchema } from '@cellport/shared/schemas/gateway-protocol';
+import { gatewayTicketReplySchema, type GatewayTicketRequest } from '@cellport/shared/schemas/gateway-protocol';
 import {
   HOST_PROTOCOL, agentErrorSchema, desiredStateSchema, rotateCommandSchema, trafficAckSchema,
   type DesiredModem, type DesiredState, type Heartbeat, type RotateReply,
@@ -280,18 +280,19 @@ export class HostAgent {
     if (this.link) return this.link.renewNow();
     this.link = new GatewayLink({
       linkUrl: gateway.linkUrl, log: this.options.log,
-      ticket: () => this.gatewayTicket(),
+      ticket: (linkKey) => this.gatewayTicket(linkKey),
       route: (port) => this.routeFromGateway(port),
       onState: () => this.sendHeartbeat(),
     });
     this.link.start();
   }
 
-  /** A ticket for the gateway link, from the server over the host's connection. */
-  private async gatewayTicket(): Promise<string> {
+  /** A ticket for the gateway link, bound to the link's key, from the server over the host's connection. */
+  private async gatewayTicket(linkKey: string): Promise<string> {
     const socket = this.socket;
     if (!socket?.connected) throw new Error('not connected to the server');
-    const reply = gatewayTicketReplySchema.safeParse(await socket.timeout(10_000).emitWithAck('gateway-ticket', {}));
+    const request: GatewayTicketRequest = { linkKey };
+    const reply = gatewayTicketReplySchema.safeParse(await socket.timeout(10_000).emitWithAck('gateway-ticket', request));
     if (!reply.success) throw new Error('the server answered out of contract');
     if ('error' in reply.data) throw new Error(reply.data.error);
     return reply.data.ticket;

@@ -15,14 +15,26 @@ import * as z from 'zod/mini';
 //   gateway → agent  CONNECT stream with cellport-udp-for (that stream id) and the address and port of the UDP socket
 //                    the gateway bound for the customer: the association's datagrams, each framed by its 2-byte length
 //
+//   gateway → agent  GET GATEWAY_PROTOCOL.proofPath with a fresh random challenge (cellport-challenge), first thing
+//                    on a new link; the agent answers 200 with cellport-proof, its link key's Ed25519 signature of
+//                    linkProofMessage(challenge). The gateway takes the link (and the host's ports) only after it checked
+//                    the signature against the key the ticket binds (cnf), so a ticket alone — replayed, leaked — is
+//                    worth nothing without the agent's private key.
+//
 // A ticket is an EdDSA JWT signed with the server's gateway trust key (the console shows its public half, which the
-// gateway is configured with). It names the gateway (aud), the host (sub), the fencing epoch and the host's ports.
+// gateway is configured with). It names the gateway (aud), the host (sub), the fencing epoch, the host's ports and the
+// public half of the agent's link key (cnf, RFC 7800), which the agent sent with its ticket request.
 
 export const GATEWAY_PROTOCOL = {
   /** The upgrade path on the gateway's link listener. */
   linkPath: '/link',
   upgrade: 'cellport-link/1',
   ticketsPath: '/tickets',
+  proofPath: '/proof',
+  challengeHeader: 'cellport-challenge',
+  proofHeader: 'cellport-proof',
+  /** How long the gateway waits for the agent's proof before it closes a new link. */
+  proofTimeoutMs: 10_000,
   portHeader: 'cellport-port',
   clientHeader: 'cellport-client',
   udpForHeader: 'cellport-udp-for',
@@ -45,11 +57,19 @@ export type ProxyKind = (typeof PROXY_KINDS)[number];
 
 const tcpPort = z.number().check(z.int(), z.minimum(1), z.maximum(65535));
 
+/** An Ed25519 public key as 43 base64url characters (the JWK `x`): the agent's link key. */
+export const linkKeySchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'a link key is 43 base64url characters'));
+
+/** What the agent's link key signs to prove it holds the key a ticket binds: the gateway's challenge, in context. */
+export const linkProofMessage = (challenge: string): string => `cellport-link-proof/1 ${challenge}`;
+
 /** The claims of a link ticket besides aud (the gateway's id), sub (the host's id), iat and exp. */
 export const linkTicketClaimsSchema = z.object({
   /** Each agent connection of the host to the server gets a higher one; a gateway keeps only the highest. */
   epoch: z.number().check(z.int(), z.minimum(1)),
   ports: z.array(z.object({ port: tcpPort, kind: z.enum(PROXY_KINDS) })).check(z.maxLength(4000)),
+  /** The agent's link key (RFC 7800 confirmation): only who holds its private half can use the ticket. */
+  cnf: z.object({ jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: linkKeySchema }) }),
 });
 export type LinkTicketClaims = z.infer<typeof linkTicketClaimsSchema>;
 
@@ -69,6 +89,10 @@ export const gatewayLinkReportSchema = z.object({
   problem: z.optional(z.string().check(z.maxLength(300))),
 });
 export type GatewayLinkReport = z.infer<typeof gatewayLinkReportSchema>;
+
+/** The agent's 'gateway-ticket' request: the public half of the key its link proves itself with. */
+export const gatewayTicketRequestSchema = z.object({ linkKey: linkKeySchema });
+export type GatewayTicketRequest = z.infer<typeof gatewayTicketRequestSchema>;
 
 /** The server's answer to the agent's 'gateway-ticket' request. */
 export const gatewayTicketReplySchema = z.union([

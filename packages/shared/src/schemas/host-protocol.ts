@@ -11,8 +11,8 @@ import { desiredGatewaySchema, gatewayLinkReportSchema } from './gateway-protoco
 //   agent → server  'heartbeat'        Heartbeat, at once on connecting and then every HOST_PROTOCOL.heartbeatSeconds,
 //                                      acknowledged with {ok} (the server marks modems online from it)
 //   agent → server  'traffic'          TrafficReport, acknowledged with a TrafficAck; a batch id is counted once
-//   agent → server  'gateway-ticket'   (no payload) acknowledged with a GatewayTicketReply, for a host behind a
-//                                      gateway (gateway-protocol.ts)
+//   agent → server  'gateway-ticket'   GatewayTicketRequest (its link key) acknowledged with a GatewayTicketReply, for
+//                                      a host behind a gateway (gateway-protocol.ts)
 //
 // Byte counts are decimal strings (they exceed 2^53 over time). bytesIn is what the customer received (download),
 // bytesOut what the customer sent (upload), both counted on the customer's side of the proxy.

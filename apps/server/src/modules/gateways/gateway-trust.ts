@@ -23,9 +23,18 @@ export function gatewayTrust(secret: string): GatewayTrust {
   return { privateKey, publicKey: jwk.x! };
 }
 
-/** A link ticket for a host's agent to present to its gateway, good for GATEWAY_PROTOCOL.ticketSeconds. */
-export function signLinkTicket(trust: GatewayTrust, input: { gatewayId: string; hostId: string } & LinkTicketClaims): Promise<string> {
-  const claims: LinkTicketClaims = { epoch: input.epoch, ports: input.ports };
+/**
+ * A link ticket for a host's agent to present to its gateway, good for GATEWAY_PROTOCOL.ticketSeconds. It binds the
+ * agent's link key (`linkKey`, the public half; the agent proves it holds the private half to the gateway), so the
+ * ticket alone does not open a link.
+ */
+export function signLinkTicket(
+  trust: GatewayTrust,
+  input: { gatewayId: string; hostId: string; linkKey: string } & Omit<LinkTicketClaims, 'cnf'>,
+): Promise<string> {
+  const claims: LinkTicketClaims = {
+    epoch: input.epoch, ports: input.ports, cnf: { jwk: { kty: 'OKP', crv: 'Ed25519', x: input.linkKey } },
+  };
   return new SignJWT({ ...claims })
     .setProtectedHeader({ alg: 'EdDSA' })
     .setSubject(input.hostId)

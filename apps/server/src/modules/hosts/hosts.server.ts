@@ -4,6 +4,7 @@ import {
   HOST_KEY_REFUSED, HOST_PROTOCOL, heartbeatSchema, rotateReplySchema, rotationStatusSchema, trafficReportSchema,
   type AgentError, type RotateReply, type TrafficAck,
 } from '@cellport/shared/schemas/host-protocol';
+import { gatewayTicketRequestSchema } from '@cellport/shared/schemas/gateway-protocol';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../../context.js';
 import {
@@ -227,12 +228,15 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
 
     // A host behind a gateway: a ticket for its agent's link, with this connection's epoch (docs/decisions/031-gateway.md).
     // The epoch is taken on the first request, so only agents that use a gateway write it.
-    socket.on('gateway-ticket', (_data: unknown, ack: unknown) => {
+    socket.on('gateway-ticket', (data: unknown, ack: unknown) => {
       if (hosts.get(hostId) !== conn) return answer(ack, { error: 'this connection was replaced by a newer one' });
+      // The ticket binds the agent's link key: without it a ticket would be a bearer credential (issue 26, item 10).
+      const request = gatewayTicketRequestSchema.safeParse(data);
+      if (!request.success) return answer(ack, { error: 'a gateway ticket needs the agent\'s link key: update the agent' });
       conn.epoch ??= gatewayLinks.nextEpoch(hostId);
       Promise.all([conn.epoch, gatewayLinks.ticketSubject(hostId)]).then(async ([epoch, subject]) => {
         if (!subject) return answer(ack, { error: 'this host is not behind a gateway' });
-        answer(ack, { ticket: await signLinkTicket(gatewayTrust, { ...subject, hostId, epoch }) });
+        answer(ack, { ticket: await signLinkTicket(gatewayTrust, { ...subject, hostId, epoch, linkKey: request.data.linkKey }) });
       }).catch((err: unknown) => {
         conn.epoch = null;
         log.error({ err, hostId }, 'gateway ticket not issued');
