@@ -75,6 +75,7 @@ import { TelegramBot } from './modules/telegram/telegram-bot.js';
 import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
 import { DeliveryWorker } from './modules/webhooks/delivery-worker.js';
+import { parsePortList } from './modules/webhooks/webhook-ports.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ReplacementService } from './modules/replacement/replacement.service.js';
@@ -172,7 +173,10 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const paymentSimulation = new PaymentSimulation(orders, fulfilment, paypalPayments, payments, config);
   const webhooks = new WebhooksService({
     db, queue: jobs, notifications, box: webhookSecretBox,
-    policy: { allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS },
+    policy: {
+      allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+      allowedPorts: parsePortList(config.WEBHOOKS_ALLOWED_PORTS),
+    },
     worker: new DeliveryWorker(config.WEBHOOKS_CONCURRENCY, log),
   });
   // Telegram: the bot (grammy, or the sandbox without a token) and the notifications it delivers.

@@ -9,6 +9,7 @@ import { resolveCardProvider, type CardProviderKind } from './integrations/strip
 import { btcConfigFields, btcSettingsProblems } from './integrations/bitcoin/btc-settings.js';
 import { tronConfigFields, tronSettingsProblems } from './integrations/tron/tron-settings.js';
 import { rateConfigFields } from './integrations/rates/rate-settings.js';
+import { DEFAULT_WEBHOOK_PORTS, parsePortList } from './modules/webhooks/webhook-ports.js';
 import { parseTrustedProxies } from './lib/client-address.js';
 
 const bool = z
@@ -95,6 +96,10 @@ export const configSchema = z.object({
   WEBHOOKS_ALLOW_LOOPBACK: bool.optional(),
   /** How long one webhook delivery may take in all: connecting, sending, the answer's headers and its body. */
   WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Ports customer webhooks may use (ports and ranges, "80,443,8000-8999"); loopback under WEBHOOKS_ALLOW_LOOPBACK any. */
+  WEBHOOKS_ALLOWED_PORTS: z.string().default(DEFAULT_WEBHOOK_PORTS).superRefine((value, ctx) => {
+    try { parsePortList(value); } catch (error) { ctx.addIssue({ code: 'custom', message: (error as Error).message }); }
+  }),
   /** How many endpoints one instance sends webhooks to at once (one delivery per endpoint at a time). */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   /** The Telegram bot's token from @BotFather (the console's setting overrides it); unset: the offline sandbox. */

@@ -2,12 +2,14 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction, type Socket } from 'node:net';
+import { describePorts, portAllowed, urlPort, type PortList } from './webhook-ports.js';
 
 /**
  * Where a webhook may go (SSRF, issue 16): never to a private, loopback, link-local or otherwise special address.
  * The host is resolved first and every address it resolves to must pass; the request then connects to the vetted
  * address only (no second lookup an attacker's DNS could answer differently), the connected socket's address is
- * checked once more, and redirects are never followed (a 3xx is a failed delivery).
+ * checked once more, and redirects are never followed (a 3xx is a failed delivery). Only the ports of
+ * WEBHOOKS_ALLOWED_PORTS are used (webhook-ports.ts), checked when an endpoint is saved and again before connecting.
  * `allowLoopback` (WEBHOOKS_ALLOW_LOOPBACK, UNSAFE) lets 127.0.0.0/8 and ::1 through for tests and the demo.
  */
 const special = new BlockList();
@@ -52,7 +54,24 @@ export function addressRefusal(address: string, allowLoopback: boolean): 'loopba
 
 export interface WebhookPost { url: string; headers: Record<string, string>; body: string }
 export interface WebhookAnswer { status: number | null; latencyMs: number; error: string | null }
-export interface TargetPolicy { allowLoopback: boolean; timeoutMs: number }
+export interface TargetPolicy { allowLoopback: boolean; timeoutMs: number; allowedPorts: PortList }
+
+const isLoopbackHost = (hostname: string) => {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || (isIP(host) > 0 && addressRefusal(host, false) === 'loopback');
+};
+
+/**
+ * When an endpoint is saved: the URL's port if the settings refuse it, else null. A loopback host (a literal address,
+ * localhost) under WEBHOOKS_ALLOW_LOOPBACK may use any port; a name is judged by its address at delivery.
+ */
+export function refusedPort(url: URL, policy: Pick<TargetPolicy, 'allowLoopback' | 'allowedPorts'>): number | null {
+  const port = urlPort(url);
+  if (portAllowed(policy.allowedPorts, port) || (policy.allowLoopback && isLoopbackHost(url.hostname))) return null;
+  return port;
+}
+
+const portRefusal = (port: number, allowed: PortList) => `refused: port ${port} is not allowed for webhooks (${describePorts(allowed)})`;
 
 /** Resolves the URL's host to one address every check passes, or throws WebhookRefusedError. */
 export async function vetTarget(url: URL, allowLoopback: boolean): Promise<{ address: string; family: 4 | 6 }> {
@@ -88,6 +107,9 @@ export async function postWebhook(post: WebhookPost, policy: TargetPolicy): Prom
   } catch (err) {
     return { status: null, latencyMs: 0, error: err instanceof WebhookRefusedError ? err.message : 'invalid address' };
   }
+  // A port outside the list is refused before any lookup, unless the address may turn out loopback (checked below).
+  const portOk = portAllowed(policy.allowedPorts, urlPort(url));
+  if (!portOk && !policy.allowLoopback) return { status: null, latencyMs: 0, error: portRefusal(urlPort(url), policy.allowedPorts) };
   return new Promise<WebhookAnswer>((resolve) => {
     let request: http.ClientRequest | undefined;
     let status: number | null = null;
@@ -102,6 +124,10 @@ export async function postWebhook(post: WebhookPost, policy: TargetPolicy): Prom
     const deadline = setTimeout(() => finish(`no complete answer within ${policy.timeoutMs} ms`), policy.timeoutMs);
     vetTarget(url, policy.allowLoopback).then((target) => {
       if (settled) return;
+      if (!portOk && addressRefusal(target.address, false) !== 'loopback') {
+        finish(portRefusal(urlPort(url), policy.allowedPorts));
+        return;
+      }
       const pinned: LookupFunction = (_host, options, callback) => {
         if (options.all) callback(null, [{ address: target.address, family: target.family }]);
         else callback(null, target.address, target.family);

@@ -1,3 +1,4 @@
+import { ERRORS } from '@cellport/shared';
 import { sql } from 'kysely';
 import {
   WEBHOOK_ENDPOINTS_PER_CUSTOMER_MAX, WEBHOOK_LOG_LIMIT, WEBHOOK_RETRY_WINDOW_HOURS, WEBHOOK_TEST_EVENT,
@@ -10,7 +11,8 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import { newMessageId, webhookPayload } from './webhook-events.js';
 import { newWebhookSecret, signWebhook, type WebhookSecretBox } from './webhook-signing.js';
 import type { DeliveryWorker } from './delivery-worker.js';
-import { postWebhook, type TargetPolicy, type WebhookAnswer } from './webhook-target.js';
+import { describePorts } from './webhook-ports.js';
+import { postWebhook, refusedPort, type TargetPolicy, type WebhookAnswer } from './webhook-target.js';
 
 /** Jobs of this kind were armed by versions before issue 26; the planner now hands endpoints to the worker itself. */
 export const WEBHOOK_JOB = 'webhook.deliver';
@@ -90,6 +92,7 @@ export class WebhooksService {
   }
 
   async create(userId: string, url: string, eventTypes: WebhookEventType[]): Promise<{ data: WebhookEndpoint; secret: string }> {
+    this.assertPortAllowed(url);
     const secret = newWebhookSecret();
     const row = await this.deps.db.transaction().execute(async (tx) => {
       await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
@@ -104,6 +107,7 @@ export class WebhooksService {
   }
 
   async update(userId: string, id: string, patch: { url?: string; eventTypes?: WebhookEventType[]; enabled?: boolean }): Promise<WebhookEndpoint> {
+    if (patch.url !== undefined) this.assertPortAllowed(patch.url);
     return this.deps.db.transaction().execute(async (tx) => {
       const current = await this.owned(tx, userId, id, true);
       const reenable = patch.enabled === true && !current.enabled;
@@ -156,6 +160,15 @@ export class WebhooksService {
       returning *`.execute(this.deps.db);
     if (!row.rows[0]) throw notFound();
     return deliveryToApi(row.rows[0]);
+  }
+
+  /** WEBHOOK_PORT_NOT_ALLOWED (400) naming the port and the allowed ones, which travel in the body for the page's text. */
+  private assertPortAllowed(url: string): void {
+    const port = refusedPort(new URL(url), this.deps.policy);
+    if (port === null) return;
+    const allowed = describePorts(this.deps.policy.allowedPorts);
+    const message = ERRORS.WEBHOOK_PORT_NOT_ALLOWED.replace('{{port}}', String(port)).replace('{{allowed}}', allowed);
+    throw new AppError('WEBHOOK_PORT_NOT_ALLOWED', 400, message, { port, allowed });
   }
 
   private async owned(q: Database | Tx, userId: string, id: string, lock = false): Promise<EndpointRow> {

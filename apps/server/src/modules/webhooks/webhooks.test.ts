@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { verifyDelivery, WebhookReceiver } from '../../../test/webhook-receiver.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { publishWebhookEvent } from './webhook-events.js';
+import { parsePortList } from './webhook-ports.js';
 import { addressRefusal, postWebhook } from './webhook-target.js';
 import { retryDelayMs } from './webhooks.service.js';
 
@@ -75,6 +76,55 @@ describe('webhook endpoints', () => {
     const id = created.json().data._id;
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, headers: { authorization: `Bearer ${key}` } })).json().data).toEqual([]);
     await t.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${id}`, headers: { authorization: `Bearer ${key}` } });
+  });
+});
+
+describe('webhook ports (WEBHOOKS_ALLOWED_PORTS)', () => {
+  it('refuses a port outside the list when an endpoint is saved, naming it and the allowed ones', async () => {
+    const c = await createCustomer(t);
+    const create = (url: string) => t.app.inject({ method: 'POST', url: '/api/v1/webhooks', ...json(c.cookie, { url, eventTypes: ['balance.low'] }) });
+    for (const [url, port] of [['https://hooks.example.com:25/x', 25], ['http://hooks.example.com:6379/', 6379], ['https://hooks.example.com:8000/', 8000]] as const) {
+      const res = await create(url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({
+        code: 'WEBHOOK_PORT_NOT_ALLOWED', port, allowed: '80, 443, 8080, 8443',
+        error: `Webhook addresses can use only these ports: 80, 443, 8080, 8443. Port ${port} is not one of them.`,
+      });
+    }
+    const ok: string[] = [];
+    for (const url of ['https://hooks.example.com/x', 'http://hooks.example.com/x', 'https://hooks.example.com:8443/x', 'http://hooks.example.com:8080/x']) {
+      const res = await create(url);
+      expect(res.statusCode, url).toBe(200);
+      ok.push(res.json().data._id);
+    }
+    const moved = await t.app.inject({ method: 'PATCH', url: `/api/v1/webhooks/${ok[0]}`, ...json(c.cookie, { url: 'https://hooks.example.com:5432/' }) });
+    expect(moved.json()).toMatchObject({ code: 'WEBHOOK_PORT_NOT_ALLOWED', port: 5432 });
+    const stored = await t.ctx.db.selectFrom('webhook_endpoints').select('url').where('id', '=', ok[0]!).executeTakeFirstOrThrow();
+    expect(stored.url).toBe('https://hooks.example.com/x');
+    // Loopback under the unsafe WEBHOOKS_ALLOW_LOOPBACK (these tests' receiver) may use any port.
+    expect((await create(`${rx.url}/any-port`)).statusCode).toBe(200);
+    expect((await create('http://localhost:6379/')).statusCode).toBe(200);
+  });
+
+  it('refuses it again at delivery, before connecting (an endpoint saved under a wider list)', async () => {
+    const c = await createCustomer(t);
+    const { id } = await createEndpoint(c, 'https://hooks.example.com/x', ['balance.low']);
+    await t.ctx.db.updateTable('webhook_endpoints').set({ url: 'http://8.8.8.8:25/hook' }).where('id', '=', id).execute();
+    await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', {});
+    await deliverDue(t, justAfter());
+    const [row] = await deliveries(id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, response_status: null, last_error: 'refused: port 25 is not allowed for webhooks (80, 443, 8080, 8443)' });
+    const strictAnswer = await postWebhook({ url: 'https://8.8.8.8:8444/', headers: {}, body: '{}' }, { allowLoopback: false, timeoutMs: 1000, allowedPorts: parsePortList('443,8000-8443') });
+    expect(strictAnswer).toEqual({ status: null, latencyMs: 0, error: 'refused: port 8444 is not allowed for webhooks (443, 8000-8443)' });
+  });
+
+  it('reads the setting as ports and ranges, and refuses a setting that is not one', () => {
+    const env = { NODE_ENV: 'development', DATA_DIR: '/tmp/cellport-test' };
+    expect(loadConfig(env).WEBHOOKS_ALLOWED_PORTS).toBe('80,443,8080,8443');
+    expect(parsePortList(loadConfig({ ...env, WEBHOOKS_ALLOWED_PORTS: '443, 8000-8999' }).WEBHOOKS_ALLOWED_PORTS)).toEqual([[443, 443], [8000, 8999]]);
+    for (const bad of ['', 'http', '0', '70000', '9000-8000', '80,,x']) {
+      expect(() => loadConfig({ ...env, WEBHOOKS_ALLOWED_PORTS: bad }), bad).toThrow(/WEBHOOKS_ALLOWED_PORTS/);
+    }
   });
 });
 
@@ -292,11 +342,14 @@ describe('a slow endpoint (issue 26)', () => {
 
 describe('SSRF', () => {
   it('refuses loopback, private and link-local addresses (also a name resolving to loopback) when loopback is not allowed', async () => {
-    const strict = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: 'false' });
+    const port = new URL(rx.url).port;
+    const strict = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: 'false', WEBHOOKS_ALLOWED_PORTS: `80,443,${port}` });
     try {
       expect(strict.config.webhooksAllowLoopback).toBe(false);
       const c = await createCustomer(strict);
-      const port = new URL(rx.url).port;
+      // Without the unsafe setting, loopback has no port of its own either.
+      const other = await strict.app.inject({ method: 'POST', url: '/api/v1/webhooks', ...json(c.cookie, { url: 'http://127.0.0.1:6379/', eventTypes: ['balance.low'] }) });
+      expect(other.json()).toMatchObject({ code: 'WEBHOOK_PORT_NOT_ALLOWED', port: 6379, allowed: `80, 443, ${port}` });
       const targets = [`http://127.0.0.1:${port}/ssrf`, `http://localhost:${port}/ssrf`, `http://[::ffff:127.0.0.1]:${port}/ssrf`,
         'http://10.1.2.3/ssrf', 'http://169.254.169.254/latest/meta-data', 'http://192.168.1.1/', 'http://[fe80::1]/'];
       const ids: string[] = [];
@@ -327,7 +380,8 @@ describe('SSRF', () => {
     }
     for (const ip of ['169.254.169.254', 'fe80::1']) expect(addressRefusal(ip, true)).toBe('link-local');
     for (const ip of ['8.8.8.8', '2606:4700::1111']) expect(addressRefusal(ip, false)).toBeNull();
-    const answer = await postWebhook({ url: `${rx.url}/never`, headers: {}, body: '{}' }, { allowLoopback: false, timeoutMs: 1000 });
+    const rxPort = parsePortList(new URL(rx.url).port);
+    const answer = await postWebhook({ url: `${rx.url}/never`, headers: {}, body: '{}' }, { allowLoopback: false, timeoutMs: 1000, allowedPorts: rxPort });
     expect(answer).toMatchObject({ status: null, error: expect.stringContaining('loopback') });
     expect(rx.at('/never')).toHaveLength(0);
   });
