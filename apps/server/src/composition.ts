@@ -142,7 +142,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const notifications = new NotificationsService(db);
   const notificationEmails = new NotificationEmails(ctx);
   const auth = new AuthService(authRepository, ctx);
-  const captchaGate = new CaptchaGate(config);
+  const captchaGate = new CaptchaGate(config, db);
   const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions);
   const apiKeys = new ApiKeysService(db, bus);
   const invoices = new InvoicesService(db, invoiceNumbering);

@@ -26,6 +26,7 @@ import * as portLimits from './2026_12_08_0200_port_limits.js';
 import * as supportTickets from './2026_12_09_0100_support_tickets.js';
 import * as supportAssigned from './2026_12_09_0200_support_assigned.js';
 import * as apiKeyScopes from './2026_12_10_0300_api_key_scopes.js';
+import * as captchaPasses from './2026_12_10_0500_captcha_passes.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_0100_support_tickets': supportTickets,
   '2026_12_09_0200_support_assigned': supportAssigned,
   '2026_12_10_0300_api_key_scopes': apiKeyScopes,
+  '2026_12_10_0500_captcha_passes': captchaPasses,
 };

@@ -121,24 +121,31 @@ export class AuthRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async countLoginFailuresSince(login: string, since: Date): Promise<number> {
+  /** Failed attempts on a login since `since`: from this address, and from every address together. */
+  async countLoginFailuresSince(login: string, address: string, since: Date): Promise<{ fromAddress: number; total: number }> {
     const row = await this.db
       .selectFrom('login_failures')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .select((eb) => [
+        eb.fn.countAll<string>().filterWhere('address', '=', address).as('from_address'),
+        eb.fn.countAll<string>().as('total'),
+      ])
       .where('login', '=', login)
       .where('created_at', '>', since)
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return { fromAddress: Number(row.from_address), total: Number(row.total) };
   }
 
-  async addLoginFailure(login: string): Promise<void> {
-    await this.db.insertInto('login_failures').values({ login }).execute();
+  async addLoginFailure(login: string, address: string): Promise<void> {
+    await this.db.insertInto('login_failures').values({ login, address }).execute();
   }
 
-  /** After a successful sign-in the counter starts again; old rows of everyone are swept at the same time. */
-  async clearLoginFailures(login: string, olderThan: Date): Promise<void> {
+  /**
+   * After a successful sign-in this address's counter on the login starts again (others' failures stay: the
+   * owner signing in must not wipe a guesser's record); old rows of everyone are swept at the same time.
+   */
+  async clearLoginFailures(login: string, address: string, olderThan: Date): Promise<void> {
     await this.db.deleteFrom('login_failures')
-      .where((eb) => eb.or([eb('login', '=', login), eb('created_at', '<', olderThan)]))
+      .where((eb) => eb.or([eb.and([eb('login', '=', login), eb('address', '=', address)]), eb('created_at', '<', olderThan)]))
       .execute();
   }
 }

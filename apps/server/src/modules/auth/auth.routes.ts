@@ -9,7 +9,7 @@ import { registerSignUpRoutes } from './signup.routes.js';
 export function registerAuth(app: App, ctx: AppContext, services: Services): void {
   const { auth, captchaGate: gate } = services;
   registerCaptchaRoutes(app, ctx, services.captcha, gate);
-  registerSignUpRoutes(app, ctx, auth);
+  registerSignUpRoutes(app, ctx, auth, gate);
   registerSignInRoutes(app, ctx, auth, gate);
   registerPasswordResetRoutes(app, ctx, auth);
 }

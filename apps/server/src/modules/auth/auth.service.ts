@@ -7,7 +7,10 @@ import { hashToken, newToken } from '../../lib/tokens.js';
 import { isFreshStep, verifyTotp } from '../../lib/totp.js';
 import type { AuthRepository, TokenPurpose } from './auth.repository.js';
 
-/** Failed password or code attempts allowed per login in the window, from any number of IP addresses. */
+/**
+ * Failed password or code attempts on a login in the window, from one address or from all together, past which
+ * every further attempt costs a solved captcha (sign-in-guard.ts).
+ */
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 /** At most this many confirmation or reset e-mails per account per hour, so nobody can flood an inbox. */
@@ -72,19 +75,20 @@ export class AuthService {
     return { ok: true, email: user.email, language: user.language };
   }
 
+  /** Failed attempts on a login in the window: from this address, and from everywhere. */
+  loginFailures(login: string, address: string): Promise<{ fromAddress: number; total: number }> {
+    return this.repo.countLoginFailuresSince(login, address, new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS));
+  }
+
   /**
    * Checks login, password, account state and the two-factor code, in that order. It verifies a code but does
-   * not use it up (signIn does). Wrong passwords and codes count against the login; past the limit → 429.
+   * not use it up (signIn does). Wrong passwords and codes count against the login and the address they came from.
    */
-  async checkCredentials({ login, password, code }: CredentialsInput): Promise<CredentialOutcome> {
-    const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
-    if ((await this.repo.countLoginFailuresSince(login, since)) >= LOGIN_FAILURE_LIMIT) {
-      throw new AppError('RATE_LIMITED', 429);
-    }
+  async checkCredentials({ login, password, code }: CredentialsInput, address: string): Promise<CredentialOutcome> {
     const user = await this.repo.findUserByEmail(login);
     if (!user) return { kind: 'not_found' };
     if (!(await passwordMatches(user.password_hash, password))) {
-      await this.repo.addLoginFailure(login);
+      await this.repo.addLoginFailure(login, address);
       return { kind: 'wrong_password' };
     }
     const use2fa = user.totp_secret !== null;
@@ -94,21 +98,21 @@ export class AuthService {
     if (!code) return { kind: 'code_required' };
     const step = verifyTotp(user.totp_secret, code);
     if (step === null || !isFreshStep(step, user.totp_last_step)) {
-      await this.repo.addLoginFailure(login);
+      await this.repo.addLoginFailure(login, address);
       return { kind: 'wrong_code' };
     }
     return { kind: 'ok', userId: user.id, use2fa, totpStep: step };
   }
 
   /** checkCredentials, then uses up the TOTP step so the same code cannot sign in again. */
-  async signIn(credentials: CredentialsInput): Promise<CredentialOutcome> {
-    const outcome = await this.checkCredentials(credentials);
+  async signIn(credentials: CredentialsInput, address: string): Promise<CredentialOutcome> {
+    const outcome = await this.checkCredentials(credentials, address);
     if (outcome.kind !== 'ok') return outcome;
     if (outcome.totpStep !== null && !(await this.repo.consumeTotpStep(outcome.userId, outcome.totpStep))) {
-      await this.repo.addLoginFailure(credentials.login);
+      await this.repo.addLoginFailure(credentials.login, address);
       return { kind: 'wrong_code' };
     }
-    await this.repo.clearLoginFailures(credentials.login, new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS));
+    await this.repo.clearLoginFailures(credentials.login, address, new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS));
     return outcome;
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { TestApp } from '../../../test/helpers.js';
 
@@ -47,4 +48,28 @@ export async function linkFromOutbox(t: TestApp, to: string, prefix: string): Pr
 export async function sessionUser(t: TestApp, cookieHeader: string) {
   const token = cookieHeader.replace(/^cp_session=/, '');
   return t.ctx.sessions.resolve(token);
+}
+
+export interface AltchaChallengeJson { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string }
+
+/** What the browser does with WebCrypto: find n with sha256(salt + n) == challenge, send base64(JSON). */
+export function solveAltcha(c: AltchaChallengeJson): string {
+  for (let n = 0; n <= c.maxnumber; n++) {
+    if (createHash('sha256').update(c.salt + n).digest('hex') === c.challenge) {
+      return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: n, salt: c.salt, signature: c.signature })).toString('base64');
+    }
+  }
+  throw new Error('no solution');
+}
+
+/** Solves a fresh ALTCHA challenge from `remoteAddress` and returns the pass cookie (as a Cookie header value). */
+export async function captchaPass(t: TestApp, remoteAddress = '127.0.0.1'): Promise<string> {
+  const challenge = (await t.app.inject({ url: '/api/v1/captcha/challenge', remoteAddress })).json() as AltchaChallengeJson;
+  const res = await t.app.inject({
+    method: 'POST', url: '/api/v1/verify-re-captcha', remoteAddress,
+    headers: { origin: t.config.publicUrl }, payload: { 'g-recaptcha-response': solveAltcha(challenge) },
+  });
+  const pass = res.cookies.find((c) => c.name === 'cp_captcha');
+  if (!pass) throw new Error(`the captcha was not passed: ${res.body}`);
+  return `cp_captcha=${pass.value}`;
 }

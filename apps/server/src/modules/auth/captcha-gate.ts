@@ -1,39 +1,107 @@
+import { sql } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { sign, unsign } from '../../lib/tokens.js';
+import { newToken, sign, unsign } from '../../lib/tokens.js';
 
 export const CAPTCHA_COOKIE = 'cp_captcha';
 export const CAPTCHA_PASS_TTL_MS = 30 * 60_000;
+/** Gated requests one solved captcha pays for: a sign-in with its code step and the form post, or a sign-up. */
+export const CAPTCHA_PASS_USES = 3;
+
+/** Uses taken from a pass by one request; given back when the request turned out honest (refund). */
+export interface CaptchaTicket { passId: string | null; taken: number }
+const FREE: CaptchaTicket = { passId: null, taken: 0 };
 
 /**
- * "This browser passed the captcha": a signed HttpOnly cookie holding its own expiry. Stateless, so any instance
- * can check it; signed with the server secret, so it cannot be forged.
+ * "This browser passed the captcha": a pass in the database (any instance can check it) named by a signed HttpOnly
+ * cookie. Issue 26: the cookie alone used to be the pass, good for 30 minutes for anyone holding it; now a pass
+ * works only from the address that solved the captcha, and for CAPTCHA_PASS_USES gated requests.
  */
 export class CaptchaGate {
-  constructor(private readonly config: Config) {}
+  private lastSweep = 0;
+  constructor(private readonly config: Config, private readonly db: Database) {}
 
   get enabled(): boolean {
     return this.config.CAPTCHA_PROVIDER !== 'off';
   }
 
-  issue(reply: FastifyReply): void {
-    const expiresAt = Date.now() + CAPTCHA_PASS_TTL_MS;
-    reply.setCookie(CAPTCHA_COOKIE, sign(String(expiresAt), this.config.secret), {
+  async issue(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await this.sweep();
+    const id = newToken(18);
+    await this.db.insertInto('captcha_passes')
+      .values({ id, address: request.ip, uses_left: CAPTCHA_PASS_USES, expires_at: new Date(Date.now() + CAPTCHA_PASS_TTL_MS) })
+      .execute();
+    reply.setCookie(CAPTCHA_COOKIE, sign(id, this.config.secret), {
       path: '/', httpOnly: true, sameSite: 'lax', secure: this.config.isProduction, maxAge: CAPTCHA_PASS_TTL_MS / 1000,
     });
   }
 
-  passed(request: FastifyRequest): boolean {
+  /** Whether this browser holds a live pass with uses left, from this address (always, with the captcha off). */
+  async passed(request: FastifyRequest): Promise<boolean> {
     if (!this.enabled) return true;
-    const cookie = request.cookies[CAPTCHA_COOKIE];
-    if (!cookie || cookie.length > 200) return false;
-    const value = unsign(cookie, this.config.secret);
-    return value !== null && /^\d+$/.test(value) && Number(value) > Date.now();
+    const id = this.passIdOf(request);
+    if (!id) return false;
+    return (await this.live(id, request).select('uses_left').executeTakeFirst()) !== undefined;
   }
 
-  /** Throws 403 CAPTCHA_REQUIRED for a browser that has not passed (when a captcha is on). */
-  require(request: FastifyRequest): void {
-    if (!this.passed(request)) throw new AppError('CAPTCHA_REQUIRED', 403);
+  /**
+   * Spends one use of this browser's pass, or all it has left (`all`: one attempt per solved captcha), or throws
+   * 403 CAPTCHA_REQUIRED. Atomic, so parallel requests cannot share a use.
+   */
+  async require(request: FastifyRequest, spend: 'one' | 'all' = 'one'): Promise<CaptchaTicket> {
+    if (!this.enabled) return FREE;
+    const id = this.passIdOf(request);
+    const taken = id ? await (spend === 'one' ? this.takeOne(id, request) : this.takeAll(id, request)) : 0;
+    if (!id || taken === 0) throw new AppError('CAPTCHA_REQUIRED', 403);
+    return { passId: id, taken };
+  }
+
+  /** Gives the uses of a ticket back: a request that was not a guess (right password) costs nothing. */
+  async refund(ticket: CaptchaTicket): Promise<void> {
+    if (!ticket.passId || ticket.taken === 0) return;
+    await this.db.updateTable('captcha_passes')
+      .set((eb) => ({ uses_left: eb('uses_left', '+', ticket.taken) }))
+      .where('id', '=', ticket.passId)
+      .execute();
+  }
+
+  private async takeOne(id: string, request: FastifyRequest): Promise<number> {
+    const row = await this.db.updateTable('captcha_passes')
+      .set((eb) => ({ uses_left: eb('uses_left', '-', 1) }))
+      .where('id', '=', id).where('address', '=', request.ip).where('uses_left', '>', 0).where('expires_at', '>', sql<Date>`now()`)
+      .returning('uses_left')
+      .executeTakeFirst();
+    return row ? 1 : 0;
+  }
+
+  /** Takes every use left; a concurrent spend in between makes this one come back empty (the browser solves again). */
+  private async takeAll(id: string, request: FastifyRequest): Promise<number> {
+    const row = await this.live(id, request).select('uses_left').executeTakeFirst();
+    if (!row) return 0;
+    const result = await this.db.updateTable('captcha_passes').set({ uses_left: 0 })
+      .where('id', '=', id).where('uses_left', '=', row.uses_left)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? row.uses_left : 0;
+  }
+
+  private live(id: string, request: FastifyRequest) {
+    return this.db.selectFrom('captcha_passes')
+      .where('id', '=', id).where('address', '=', request.ip).where('uses_left', '>', 0).where('expires_at', '>', sql<Date>`now()`);
+  }
+
+  private passIdOf(request: FastifyRequest): string | null {
+    const cookie = request.cookies[CAPTCHA_COOKIE];
+    if (!cookie || cookie.length > 200) return null;
+    return unsign(cookie, this.config.secret);
+  }
+
+  /** Expired passes are deleted at most once a minute, on the way to issuing a new one. */
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    await this.db.deleteFrom('captcha_passes').where('expires_at', '<', sql<Date>`now()`).execute();
   }
 }

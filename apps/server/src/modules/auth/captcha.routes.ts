@@ -10,7 +10,7 @@ export function registerCaptchaRoutes(app: App, { config }: AppContext, captcha:
   app.get('/api/v1/captcha', {
     config: authRateLimit(config),
     schema: { response: { 200: captchaConfigSchema } },
-  }, async (request) => ({ provider: captcha.provider, siteKey: captcha.siteKey, passed: gate.passed(request) }));
+  }, async (request) => ({ provider: captcha.provider, siteKey: captcha.siteKey, passed: await gate.passed(request) }));
 
   app.get('/api/v1/captcha/challenge', {
     config: authRateLimit(config),
@@ -27,7 +27,7 @@ export function registerCaptchaRoutes(app: App, { config }: AppContext, captcha:
     schema: { body: captchaVerifySchema, response: { 200: okSchema } },
   }, async (request, reply) => {
     const success = await captcha.verify(request.body['g-recaptcha-response'], request.ip);
-    if (success && gate.enabled) gate.issue(reply);
+    if (success && gate.enabled) await gate.issue(request, reply);
     return { success };
   });
 }

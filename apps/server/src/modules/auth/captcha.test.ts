@@ -3,26 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, cookieFrom, type TestApp } from '../../../test/helpers.js';
-import { createUser, PASSWORD, postForm, postJson } from './auth.test-helpers.js';
-
-interface Challenge { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string }
-
-/** What the browser does with WebCrypto: find n with sha256(salt + n) == challenge, send base64(JSON). */
-function solve(c: Challenge): string {
-  for (let n = 0; n <= c.maxnumber; n++) {
-    if (createHash('sha256').update(c.salt + n).digest('hex') === c.challenge) {
-      return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: n, salt: c.salt, signature: c.signature })).toString('base64');
-    }
-  }
-  throw new Error('no solution');
-}
+import { createUser, PASSWORD, postForm, postJson, solveAltcha, type AltchaChallengeJson } from './auth.test-helpers.js';
 
 describe('captcha: altcha (self-hosted proof of work)', () => {
   let t: TestApp;
   beforeAll(async () => { t = await buildTestApp({ CAPTCHA_PROVIDER: 'altcha', ALTCHA_MAX_NUMBER: '2000' }); });
   afterAll(async () => { await t.close(); });
 
-  const challenge = async () => (await t.app.inject('/api/v1/captcha/challenge')).json() as Challenge;
+  const challenge = async () => (await t.app.inject('/api/v1/captcha/challenge')).json() as AltchaChallengeJson;
   const verifyCaptcha = (response: string, cookie?: string) =>
     postJson(t, '/api/v1/verify-re-captcha', { 'g-recaptcha-response': response }, cookie ? { cookie } : {});
 
@@ -48,7 +36,7 @@ describe('captcha: altcha (self-hosted proof of work)', () => {
     expect(refusedForm.headers.location).toBe('/en/sign-in?error=CAPTCHA_REQUIRED&redirect=%2Fen%2Fproxies');
     expect(refusedForm.cookies.find((c) => c.name === 'cp_session')).toBeUndefined();
 
-    const passed = await verifyCaptcha(solve(await challenge()));
+    const passed = await verifyCaptcha(solveAltcha(await challenge()));
     expect(passed.json()).toEqual({ success: true });
     const pass = passed.cookies.find((c) => c.name === 'cp_captcha')!;
     expect(pass).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
@@ -64,7 +52,7 @@ describe('captcha: altcha (self-hosted proof of work)', () => {
   });
 
   it('a solution works once: the replay is refused', async () => {
-    const solution = solve(await challenge());
+    const solution = solveAltcha(await challenge());
     expect((await verifyCaptcha(solution)).json()).toEqual({ success: true });
     const replay = await verifyCaptcha(solution);
     expect(replay.json()).toEqual({ success: false });
@@ -73,7 +61,7 @@ describe('captcha: altcha (self-hosted proof of work)', () => {
 
   it('refuses wrong numbers, forged signatures, expired or unsigned challenges, garbage, and forged cookies', async () => {
     const c = await challenge();
-    const good = JSON.parse(Buffer.from(solve(c), 'base64').toString()) as Record<string, unknown>;
+    const good = JSON.parse(Buffer.from(solveAltcha(c), 'base64').toString()) as Record<string, unknown>;
     const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64');
     expect((await verifyCaptcha(enc({ ...good, number: (good.number as number) + 1 }))).json().success).toBe(false);
     expect((await verifyCaptcha(enc({ ...good, signature: 'f'.repeat(64) }))).json().success).toBe(false);
@@ -88,7 +76,7 @@ describe('captcha: altcha (self-hosted proof of work)', () => {
     // An expired challenge: rebuild one with the library and a past expiry, solved correctly.
     const { createChallenge } = await import('altcha-lib/v1');
     const old = await createChallenge({ hmacKey: t.config.secret, maxnumber: 1000, number: 5, expires: new Date(Date.now() - 1000) });
-    expect((await verifyCaptcha(solve({ ...old, maxnumber: 1000 }))).json().success).toBe(false);
+    expect((await verifyCaptcha(solveAltcha({ ...old, maxnumber: 1000 }))).json().success).toBe(false);
     // The good solution still works after all that.
     expect((await verifyCaptcha(enc(good))).json().success).toBe(true);
 

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createUser, PASSWORD, postForm, postJson } from './auth.test-helpers.js';
-import { LOGIN_FAILURE_LIMIT } from './auth.service.js';
 
 const RATE_LIMITED = { error: 'Too many attempts. Please wait a minute and try again.', code: 'RATE_LIMITED', retryAfter: expect.any(Number) };
 
@@ -54,31 +53,5 @@ describe('rate limits', () => {
     expect(form.statusCode).toBe(303);
     expect(form.headers.location).toBe('/ru/sign-in?error=RATE_LIMITED');
   });
-
-  it('failed attempts per login are limited across addresses (a distributed brute force)', async () => {
-    t = await buildTestApp();
-    await createUser(t, { email: 'target@example.com' });
-    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) {
-      const res = await t.app.inject({
-        method: 'POST', url: '/api/v1/check-credentials', remoteAddress: `10.0.${i}.1`,
-        payload: { login: 'target@example.com', password: `Guess${i}!a` },
-      });
-      expect(res.json().code).toBe('WRONG_PASSWORD');
-    }
-    const blocked = await t.app.inject({
-      method: 'POST', url: '/api/v1/check-credentials', remoteAddress: '10.9.9.9',
-      payload: { login: 'target@example.com', password: PASSWORD },
-    });
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual(RATE_LIMITED);
-    const form = await postForm(t, '/signin', { login: 'target@example.com', password: PASSWORD });
-    expect(form.headers.location).toBe('/en/sign-in?error=RATE_LIMITED');
-    expect(await t.ctx.db.selectFrom('sessions').select('id').execute()).toHaveLength(0);
-    // Other accounts are not affected.
-    await createUser(t, { email: 'bystander@example.com' });
-    expect((await postJson(t, '/api/v1/check-credentials', { login: 'bystander@example.com', password: PASSWORD })).json().error).toBeNull();
-    // After the window the login works again.
-    await t.ctx.db.updateTable('login_failures').set({ created_at: new Date(Date.now() - 16 * 60_000) } as never).execute();
-    expect((await postJson(t, '/api/v1/check-credentials', { login: 'target@example.com', password: PASSWORD })).json().error).toBeNull();
-  });
+  // Failed attempts per login and address (no lock-out by strangers, the captcha step-up): lockout.test.ts.
 });

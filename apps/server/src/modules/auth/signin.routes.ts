@@ -6,6 +6,7 @@ import { AppError } from '../../lib/app-error.js';
 import { safeRedirect } from '../../lib/safe-redirect.js';
 import type { AuthService, CredentialOutcome } from './auth.service.js';
 import type { CaptchaGate } from './captcha-gate.js';
+import { guardedAttempt } from './sign-in-guard.js';
 import { AUTH_BODY_LIMIT, authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
 
 
@@ -52,8 +53,8 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
     config: limit, bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: credentialsSchema, response: { 200: checkCredentialsResponseSchema, 404: checkCredentialsResponseSchema } },
   }, async (request, reply) => {
-    gate.require(request);
-    const outcome = await auth.checkCredentials(request.body);
+    const credentials = request.body;
+    const outcome = await guardedAttempt(request, credentials.login, auth, gate, () => auth.checkCredentials(credentials, request.ip));
     return reply.status(outcome.kind === 'not_found' ? 404 : 200).send(credentialsBody(outcome));
   });
 
@@ -61,10 +62,9 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
     config: formRateLimit(ctx.config), bodyLimit: AUTH_BODY_LIMIT,
     errorHandler: formErrorHandler(signInPage),
   }, async (request, reply) => {
-    gate.require(request);
     const parsed = signInFormSchema.safeParse(formFields(request.body));
     if (!parsed.success) throw new AppError('VALIDATION', 400);
-    const outcome = await auth.signIn(parsed.data);
+    const outcome = await guardedAttempt(request, parsed.data.login, auth, gate, () => auth.signIn(parsed.data, request.ip));
     const code = failureCode(outcome);
     if (code || outcome.kind !== 'ok') return reply.redirect(signInPage(request, code ?? 'INTERNAL'), 303);
     // A new session id at every sign-in (no fixation); an older session of this browser is ended.

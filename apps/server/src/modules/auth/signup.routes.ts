@@ -5,12 +5,13 @@ import {
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthService } from './auth.service.js';
+import type { CaptchaGate } from './captcha-gate.js';
 import { AUTH_BODY_LIMIT, SIGN_UP_BODY_LIMIT, authRateLimit, formErrorHandler, formRateLimit, formFields, languageOf } from './http.js';
 
 const TRUE_WORDS = new Set(['on', 'true', '1', 'yes']);
 
 /** Sign-up (JSON and native form), the pre-check of login and name, and the e-mail confirmation link. */
-export function registerSignUpRoutes(app: App, { config }: AppContext, auth: AuthService): void {
+export function registerSignUpRoutes(app: App, { config }: AppContext, auth: AuthService, gate: CaptchaGate): void {
   const limit = authRateLimit(config);
 
   app.post('/api/v1/check-login', {
@@ -24,7 +25,11 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
   app.post('/api/v1/signup', {
     config: limit, bodyLimit: SIGN_UP_BODY_LIMIT,
     schema: { body: signUpRequestSchema, response: { 200: signUpResponseSchema } },
-  }, async (request) => ({ error: null, email: await auth.signUp(request.body) }));
+  }, async (request) => {
+    // Issue 26: sign-up had no captcha, so a script could make accounts (and send our mail) in bulk.
+    await gate.require(request);
+    return { error: null, email: await auth.signUp(request.body) };
+  });
 
   // The native form: same fields, answered with redirects so it works without JavaScript.
   app.post('/signup', {
@@ -38,6 +43,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
       marketing: TRUE_WORDS.has((fields.marketing ?? '').toLowerCase()),
     });
     if (!parsed.success) throw new AppError('VALIDATION', 400);
+    await gate.require(request);
     const email = await auth.signUp(parsed.data);
     return reply.redirect(`/${parsed.data.language}/confirm-email/${encodeURIComponent(email)}`, 303);
   });

@@ -1,4 +1,5 @@
-import { signUpAccountSchema, signUpTermsSchema, signUpUsageSchema } from '@cellport/shared/schemas/auth';
+import { ERRORS } from '@cellport/shared/errors';
+import { signUpAccountSchema, signUpTermsSchema, signUpUsageSchema, type SignUpRequest } from '@cellport/shared/schemas/auth';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ApiError } from '../../../lib/api';
@@ -14,6 +15,7 @@ import { StepIndicator } from '../components/step-indicator';
 import { SubmitButton } from '../components/submit-button';
 import { TextAreaField } from '../components/text-area-field';
 import { TextField } from '../components/text-field';
+import { useHiddenCaptcha } from '../hooks/use-hidden-captcha';
 import { validateFields, type FieldErrors } from '../lib/field-errors';
 import { translateMessage } from '../lib/message-key';
 import { inviteToken } from '../lib/route-param';
@@ -32,6 +34,8 @@ export default function SignUpPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [loginError, setLoginError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Issue 26: sign-up is behind the same hidden captcha as sign-in; it starts solving when the page opens.
+  const captcha = useHiddenCaptcha();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
@@ -75,6 +79,19 @@ export default function SignUpPage() {
     setStep(2);
   }
 
+  /** Signs up with a captcha pass; a pass the server no longer takes (its uses spent) is solved afresh, once. */
+  async function signUpPassed(body: SignUpRequest) {
+    const required = new ApiError(403, 'CAPTCHA_REQUIRED', ERRORS.CAPTCHA_REQUIRED);
+    if (!(await captcha.ensure())) throw required;
+    try {
+      return await signUp(body);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'CAPTCHA_REQUIRED')) throw error;
+      if (!(await captcha.ensure(true))) throw required;
+      return signUp(body);
+    }
+  }
+
   async function createAccount() {
     const terms = validateFields(signUpTermsSchema, values);
     const account = validateFields(signUpAccountSchema, values);
@@ -83,7 +100,7 @@ export default function SignUpPage() {
     if (!account.ok || !usage.ok) return setStep(account.ok ? 1 : 0);
     setBusy(true);
     try {
-      const { email } = await signUp({
+      const { email } = await signUpPassed({
         ...account.data,
         ...usage.data,
         inviteLinkToken: inviteToken(window.location.hash),
