@@ -6,7 +6,8 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 /**
  * Route fuzz (issue 13): walks the full OpenAPI document (operator, development and page routes included) and
  * throws generated requests at every operation as a visitor, a customer and an operator: wrong types, empty and
- * huge strings, NUL, lone surrogates, deep nesting, __proto__, huge numbers, wrong content types, invalid JSON.
+ * huge strings, NUL, lone surrogates, deep nesting, __proto__, huge numbers, wrong content types, invalid JSON; and
+ * (issue 26) pattern-hostile e-mails, whole-internet and loopback addresses, spoofed X-Forwarded-For, bogus bearer keys.
  * No answer may be a 5xx, the server must keep answering, and the log must show no error.
  *
  * The seed is fixed (CI); FUZZ_SEED=<n> replays one, FUZZ_SEED=random draws one and prints it. FUZZ_CASES sets the
@@ -46,6 +47,9 @@ const NASTY_STRINGS = [
   '', ' ', 'x\u0000y', '\u0000', '\ud800', 'a\udc00b', 'x'.repeat(70_000), '😀'.repeat(3000), '%00', '../../../etc/passwd',
   '<script>alert(1)</script>', "' OR 1=1 --", '${7*7}', '__proto__', 'constructor', 'NaN', '-1', '1e999', 'null', 'true', '[]', '{}',
   '\\', '//evil.example', 'https://evil.example', UUID, 'not-a-uuid', '2026-13-45T99:99:99Z', '-9223372036854775809', '9'.repeat(400),
+  // Issue 26: the input that made the e-mail pattern quadratic, whole-internet whitelists, loopback and service targets.
+  `a@${'.'.repeat(60_000)}@`, `${'a.'.repeat(20_000)}@x`, '0.0.0.0/0', '::/0', '127.0.0.1', '127.0.0.1:5432', 'http://127.0.0.1:3000/api/v1/dev/outbox',
+  'cpk_not-a-key', 'p:ss@word',
 ];
 const NASTY_VALUES: unknown[] = [
   null, true, false, 0, -1, 1.5, -0, 2 ** 53 + 1, Number.MAX_VALUE, -Number.MAX_VALUE, 1e21, [], {}, [[[]]], { __proto__: { admin: true } },
@@ -72,7 +76,7 @@ function valueFor(doc: Parameters<typeof resolve>[0], schema: JsonSchema | undef
       if (s.format === 'uuid') return UUID;
       if (s.format === 'date-time') return new Date(Date.UTC(2026, 0, 1 + rng.int(60))).toISOString();
       if (s.format === 'date') return '2026-01-15';
-      if (s.format === 'email') return `fuzz${rng.int(1000)}@example.com`;
+      if (s.format === 'email') return rng.chance(0.2) ? rng.pick(NASTY_STRINGS) : `fuzz${rng.int(1000)}@example.com`;
       return rng.chance(0.5) ? rng.pick(NASTY_STRINGS) : `fuzz ${rng.int(1000)}`;
     case 'integer': case 'number':
       return rng.chance(0.7) ? (s.minimum ?? 0) + rng.int(5) : rng.pick([-1, 0, 1e21, 2 ** 53 + 1, 1.5, -1e308]);
@@ -193,6 +197,9 @@ describe(`route fuzz (seed ${SEED}, ${CASES} requests per operation and role)`, 
           const headers: Record<string, string> = {};
           if (cookie) headers.cookie = cookie;
           if (rng.chance(0.9)) headers.origin = t.config.publicUrl;
+          // Spoofed client addresses and bogus bearer keys: neither may be trusted, neither may break a route (issue 26).
+          if (rng.chance(0.1)) headers['x-forwarded-for'] = rng.pick(['127.0.0.1', '10.0.0.1, 127.0.0.1', 'x'.repeat(5000), '::1', '']);
+          if (rng.chance(0.1)) headers.authorization = rng.pick(['Bearer cpk_not-a-key', 'Bearer ', `Bearer cpk_${'x'.repeat(5000)}`, 'Basic Zm9vOmJhcg==']);
           let payload: string | undefined;
           if (op.method !== 'GET' && op.method !== 'DELETE' || rng.chance(0.1)) {
             if (rng.chance(0.3)) {
