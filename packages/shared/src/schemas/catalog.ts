@@ -333,22 +333,44 @@ export type RenewRequest = z.input<typeof renewRequestSchema>;
 export const renewResponseSchema = purchaseResponseSchema;
 export type RenewResponse = PurchaseResponse;
 
+/** Micro-units (USD, USDT) in one cent. */
+export const MICRO_PER_CENT = 10_000n;
+
 /**
- * Price of renewing one port, in minor units: the tariff price × periods, or pro rata for custom days:
- * ceil(price × days / periodDays) — rounded UP to the micro-unit so the business never loses a fraction.
- * The server charges exactly this; the web shows it before paying.
+ * THE rounding of money a customer is charged (decision 004): `numerator / denominator` micro-units, rounded once,
+ * half-up, to a whole cent ($0.005 → $0.01, $0.00499 → $0.00). Every charged amount that is not already whole cents
+ * — a renewal for custom days, a coupon's percentage, a price typed with sub-cent digits — comes from here, so the
+ * quote, the ledger debit, the invoice and the purchase line all show the one amount it gives.
  */
-export function renewalPrice(price: bigint, periodDays: number, entry: { periods?: number; days?: number }): bigint {
-  if (entry.periods !== undefined) return price * BigInt(entry.periods);
-  const days = BigInt(entry.days ?? 0);
-  const per = BigInt(periodDays);
-  return (price * days + per - 1n) / per;
+export function roundToCent(numerator: bigint, denominator = 1n): bigint {
+  if (numerator < 0n || denominator <= 0n) throw new RangeError('roundToCent takes a non-negative amount and a positive divisor');
+  const unit = denominator * MICRO_PER_CENT;
+  return ((2n * numerator + unit) / (2n * unit)) * MICRO_PER_CENT;
 }
 
-/** Discount of a coupon on a total, in minor units, never more than the total. Percent discounts round down. */
+/** What one port of a tariff costs per period, in whole cents (a tariff's price is charged as this). */
+export const unitPrice = (price: bigint): bigint => roundToCent(price);
+
+/**
+ * Price of renewing one port, in whole cents: the tariff's unit price × periods, or pro rata for custom days:
+ * price × days / periodDays, rounded half-up to the cent (roundToCent). 3 days of a $8.99 weekly port: $3.852857…
+ * → $3.85. The server charges exactly this and invoices it; the web shows it before paying. Days must be ≥ 1.
+ */
+export function renewalPrice(price: bigint, periodDays: number, entry: { periods?: number; days?: number }): bigint {
+  if (entry.periods !== undefined) return unitPrice(price) * BigInt(entry.periods);
+  const days = entry.days ?? 0;
+  if (!Number.isInteger(days) || days < 1) throw new RangeError('a renewal is for at least one day');
+  return roundToCent(price * BigInt(days), BigInt(periodDays));
+}
+
+/**
+ * Discount of a coupon on a total of whole cents, never more than the total, so that what is charged (total −
+ * discount) is whole cents too: a percent coupon's charge is total × (100 − percent) / 100 rounded half-up to the
+ * cent (roundToCent); a fixed coupon's amount is rounded to the cent the same way.
+ */
 export function couponDiscount(total: bigint, coupon: Pick<Coupon, 'type' | 'percent' | 'amount'>): bigint {
   const off = coupon.type === 'percent'
-    ? (total * BigInt(coupon.percent ?? 0)) / 100n
-    : BigInt(coupon.amount ?? '0');
+    ? total - roundToCent(total * BigInt(100 - (coupon.percent ?? 0)), 100n)
+    : roundToCent(BigInt(coupon.amount ?? '0'));
   return off > total ? total : off;
 }

@@ -27,6 +27,7 @@ import * as supportTickets from './2026_12_09_0100_support_tickets.js';
 import * as supportAssigned from './2026_12_09_0200_support_assigned.js';
 import * as apiKeyScopes from './2026_12_10_0300_api_key_scopes.js';
 import * as captchaPasses from './2026_12_10_0500_captcha_passes.js';
+import * as ledgerWholeCents from './2026_12_10_0600_ledger_whole_cents.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_09_0200_support_assigned': supportAssigned,
   '2026_12_10_0300_api_key_scopes': apiKeyScopes,
   '2026_12_10_0500_captcha_passes': captchaPasses,
+  '2026_12_10_0600_ledger_whole_cents': ledgerWholeCents,
 };

@@ -1,5 +1,5 @@
 import type { Language } from '@cellport/shared';
-import { couponDiscount, renewalPrice } from '@cellport/shared/schemas/catalog';
+import { couponDiscount, renewalPrice, roundToCent, unitPrice } from '@cellport/shared/schemas/catalog';
 import type { OrderDetails, OrderKind } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { localized, type CatalogService } from '../catalog/catalog.service.js';
@@ -96,7 +96,7 @@ export class OrderPricing {
       if (available < count) {
         throw new AppError('OUT_OF_STOCK', 409, `Not enough free ports for this choice: ${available} available`, { available });
       }
-      const total = tariff.price * BigInt(count);
+      const total = unitPrice(tariff.price) * BigInt(count);
       const discount = coupon
         ? couponDiscount(total, await this.coupons.check(userId, coupon, { tariffIds: [tariff.id], countryIds: [countryId] }))
         : 0n;
@@ -109,7 +109,8 @@ export class OrderPricing {
     }
 
     if (topUp === null) throw new AppError('AMOUNT_INVALID', 422);
-    return { kind: 'topup', amount: topUp, description: renderNotification(lng, 'topup_description', {}), details: base, tariff: null };
+    // A top-up typed with sub-cent digits ("12.505") is what the customer pays, so it is whole cents too.
+    return { kind: 'topup', amount: roundToCent(topUp), description: renderNotification(lng, 'topup_description', {}), details: base, tariff: null };
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@cellport/shared';
-import { couponDiscount, PERIOD_DAYS, type BuyRequest, type PurchaseResponse } from '@cellport/shared/schemas/catalog';
+import { couponDiscount, PERIOD_DAYS, unitPrice, type BuyRequest, type PurchaseResponse } from '@cellport/shared/schemas/catalog';
 import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
@@ -45,7 +45,9 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     : null;
 
   const count = req.modemCount;
-  const total = tariff.price * BigInt(count);
+  // Whole cents, as the quote (order-pricing.ts) and the web compute it (shared unitPrice, couponDiscount).
+  const price = unitPrice(tariff.price);
+  const total = price * BigInt(count);
   const discount = coupon ? couponDiscount(total, couponToShape(coupon)) : 0n;
   const amount = total - discount;
   const paymentId = paid.paymentId ?? randomUUID();
@@ -71,7 +73,7 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     description: invoiceTexts(lng).purchaseLine(localized(tariff.names, lng), localized(tariff.country_names, lng),
       carrierName),
     text: purchaseLineText(tariff.names, tariff.country_names, carrierName),
-    quantity: count, unitAmount: tariff.price, amount: tariff.price * BigInt(count),
+    quantity: count, unitAmount: price, amount: total,
   }], { amount: discount, coupon: coupon?.name ?? null, lng });
 
   const expiresAt = new Date(Date.now() + PERIOD_DAYS[tariff.period] * DAY_MS);

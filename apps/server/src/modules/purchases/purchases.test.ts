@@ -125,7 +125,7 @@ describe('buying from the balance', () => {
 });
 
 describe('renewing', () => {
-  it('renews by periods and by custom days (pro rata, rounded up) from the later of now and the expiry', async () => {
+  it('renews by periods and by custom days (pro rata, rounded half-up to the cent) from the later of now and the expiry', async () => {
     const c = await createCustomer(t, 1000);
     const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy',
       ...json(c.cookie, buyBody({ tariff_id: cat.dedicatedWeek.id, modemCount: 2 })) });
@@ -133,12 +133,12 @@ describe('renewing', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/renew',
       ...json(c.cookie, { basket: { [a!._id]: { periods: 2 }, [b!._id]: { days: 3 } } }) });
     expect(res.statusCode, res.body).toBe(200);
-    // $20 × 2 + ceil($20 × 3 / 7) = 40_000_000 + 8_571_429
-    expect(res.json().data.payment).toMatchObject({ kind: 'renewal', amount: '48571429', modemCount: 2 });
+    // $20 × 2 + $20 × 3 / 7 ($8.571428…, rounded half-up to $8.57) = 40_000_000 + 8_570_000
+    expect(res.json().data.payment).toMatchObject({ kind: 'renewal', amount: '48570000', modemCount: 2 });
     const byId = Object.fromEntries(res.json().data.modems.map((p: { _id: string; expiresAt: string }) => [p._id, p.expiresAt]));
     expect(Date.parse(byId[a!._id]) - Date.parse(a!.expiresAt)).toBe(14 * 86_400_000);
     expect(Date.parse(byId[b!._id]) - Date.parse(b!.expiresAt)).toBe(3 * 86_400_000);
-    expect(await usdtBalance(t, c.id)).toBe(1000_000_000n - 40_000_000n - 48_571_429n);
+    expect(await usdtBalance(t, c.id)).toBe(1000_000_000n - 40_000_000n - 48_570_000n);
   });
 
   it("writes the invoice lines in the reader's language: country and tariff (its period once), coupon, renewal days", async () => {

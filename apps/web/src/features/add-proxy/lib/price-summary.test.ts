@@ -9,9 +9,10 @@ describe('add-proxy price summary', () => {
     });
   });
 
-  it('takes a percent coupon off the subtotal, rounding the discount down', () => {
+  it('takes a percent coupon off the subtotal, rounding what is charged half-up to the cent', () => {
+    // $3.333333 is charged as $3.33; 10 % off leaves $2.997 → $3.00.
     const s = priceSummary('3333333', 1, { name: 'TEN', type: 'percent', percent: 10 }, '100000000');
-    expect([s.discount, s.total]).toEqual([333_333n, 3_000_000n]);
+    expect([s.subtotal, s.discount, s.total]).toEqual([3_330_000n, 330_000n, 3_000_000n]);
   });
 
   it('never discounts a fixed coupon below zero', () => {

@@ -1,4 +1,4 @@
-import { couponDiscount, type Coupon } from '@cellport/shared/schemas/catalog';
+import { couponDiscount, unitPrice, type Coupon } from '@cellport/shared/schemas/catalog';
 import { balanceEffect, type BalanceEffect } from '../../payments';
 import type { PaymentMethod } from '../components/payment-methods';
 
@@ -12,9 +12,9 @@ export interface PriceSummary {
   short: boolean;
 }
 
-/** The order's money in minor units, computed the way the server charges it (shared couponDiscount). */
+/** The order's money in minor units, computed the way the server charges it (shared unitPrice, couponDiscount). */
 export function priceSummary(price: string, quantity: number, coupon: Coupon | null, balance: string | null, method: PaymentMethod = 'balance'): PriceSummary {
-  const subtotal = BigInt(price) * BigInt(Math.max(0, Math.trunc(quantity)));
+  const subtotal = unitPrice(BigInt(price)) * BigInt(Math.max(0, Math.trunc(quantity)));
   const discount = coupon ? couponDiscount(subtotal, coupon) : 0n;
   const total = subtotal - discount;
   const effect = balanceEffect(method, total, balance);
