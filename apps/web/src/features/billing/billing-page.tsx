@@ -16,7 +16,7 @@ import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, localizedModemsQuery } from '../../store/catalog-queries';
 import { useRenewPorts } from './api/renew-ports';
 import { RenewalLine } from './components/renewal-line';
-import { basketFromSearch, basketRequest, basketTotals, type Basket, type BasketLine } from './lib/basket';
+import { basketFromSearch, basketRequest, basketTotals, lineValid, type Basket, type BasketLine } from './lib/basket';
 import { errorText } from '../../lib/translate-api-error';
 import './billing.css';
 
@@ -45,6 +45,8 @@ export default function BillingPage() {
   // Only ports the customer holds now are paid for (a link may name one since released).
   const payable: Basket = Object.fromEntries(chosen.map((p) => [p._id, basket[p._id]!]));
   const totals = basketTotals(ports, basket, coupon);
+  // A line with days out of range says so on its row; nothing is paid until it is put right.
+  const ready = chosen.length > 0 && chosen.every((p) => lineValid(basket[p._id]!));
   const balance = account.data?.usdt.balance ?? null;
   // What the chosen method does to the balance: card, PayPal and crypto leave it as it is (issue 14, item 7).
   const effect = balanceEffect(method, totals.total, balance);
@@ -129,13 +131,13 @@ export default function BillingPage() {
           {method === 'crypto' ? <CoinChoice value={coin} onChange={setCoin} /> : null}
           {effect.method === 'balance' && effect.short ? <p className="bl-short" role="status">{t('addFundsHint', { amount: formatUsd(-(effect.after ?? 0n)) })}</p> : null}
           {method === 'balance' ? (
-            <Button onClick={pay} busy={renew.isPending} disabled={!chosen.length || short || balance === null} className="bl-pay">
+            <Button onClick={pay} busy={renew.isPending} disabled={!ready || short || balance === null} className="bl-pay">
               {renew.isPending ? t('paying') : t('pay', { amount: formatUsd(totals.total) })}
             </Button>
           ) : (
             // Card, PayPal and crypto renew the same basket (coupon included) through the payment dialogs.
             <PayWithButton className="bl-pay" method={method} coin={coin}
-              order={chosen.length ? { kind: 'renewal', amount: totals.total, basket: basketRequest(payable), modemNames: chosen.map((p) => p.modem_name), coupon: coupon?.name ?? null } : null} />
+              order={ready ? { kind: 'renewal', amount: totals.total, basket: basketRequest(payable), modemNames: chosen.map((p) => p.modem_name), coupon: coupon?.name ?? null } : null} />
           )}
         </aside>
       </div>

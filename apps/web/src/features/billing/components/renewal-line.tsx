@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useT } from '../../../lib/i18n';
 import { formatUsd } from '../../../lib/money';
 import { dateTime, expiryState, relativeTime } from '../../../lib/dates';
-import { PERIOD_CHOICES, defaultLine, linePrice, type BasketLine } from '../lib/basket';
+import { PERIOD_CHOICES, defaultLine, linePrice, lineValid, type BasketLine } from '../lib/basket';
 
 /**
  * One port as a row (a card on phones): the checkbox puts it in the basket, then periods or custom days choose
@@ -15,10 +15,12 @@ export function RenewalLine({ port, line, onChange }: {
   onChange: (line: BasketLine | undefined) => void;
 }) {
   const { t, language } = useT('billing');
-  const ids = { check: useId(), mode: useId(), periods: useId(), days: useId() };
+  const ids = { check: useId(), mode: useId(), periods: useId(), days: useId(), daysError: useId() };
   const expiry = expiryState(port.expiresAt);
   const chosen = line !== undefined;
   const current = line ?? defaultLine;
+  const price = linePrice(port, current);
+  const daysWrong = chosen && !lineValid(current);
 
   return (
     <tr className={`bl-row${chosen ? ' bl-row--chosen' : ''}${expiry !== 'ok' ? ` bl-row--${expiry}` : ''}`} data-testid="renewal-line">
@@ -61,19 +63,23 @@ export function RenewalLine({ port, line, onChange }: {
               <label htmlFor={ids.days} className="visually-hidden">{t('term.daysFor', { name: port.modem_name })}</label>
               <input
                 id={ids.days} type="number" inputMode="numeric" min={CATALOG_LIMITS.renewDaysMin} max={CATALOG_LIMITS.renewDaysMax}
-                value={current.days} disabled={!chosen} className="bl-days"
-                onChange={(e) => {
-                  const n = Math.trunc(e.target.valueAsNumber);
-                  onChange({ ...current, days: Number.isFinite(n) ? Math.min(CATALOG_LIMITS.renewDaysMax, Math.max(CATALOG_LIMITS.renewDaysMin, n)) : 1 });
-                }}
+                value={Number.isNaN(current.days) ? '' : current.days} disabled={!chosen} className="bl-days"
+                aria-invalid={daysWrong} aria-describedby={daysWrong ? ids.daysError : undefined}
+                // Kept as typed: 0 or 400 days is said to be wrong below, never quietly made 1 or 365.
+                onChange={(e) => onChange({ ...current, days: Math.trunc(e.target.valueAsNumber) })}
               />
               <span className="bl-muted">{t('term.daysUnit')}</span>
+              {daysWrong ? (
+                <span id={ids.daysError} className="bl-short" role="alert">
+                  {t('term.daysInvalid', { min: CATALOG_LIMITS.renewDaysMin, max: CATALOG_LIMITS.renewDaysMax })}
+                </span>
+              ) : null}
             </>
           )}
         </div>
       </td>
       <td className="bl-cell bl-cell--amount" data-label={t('table.amount')}>
-        {chosen ? <strong data-testid="line-price">{formatUsd(linePrice(port, current))}</strong> : <span className="bl-muted">—</span>}
+        {chosen && price !== null ? <strong data-testid="line-price">{formatUsd(price)}</strong> : <span className="bl-muted">—</span>}
       </td>
     </tr>
   );

@@ -1,6 +1,6 @@
 import type { Port } from '@cellport/shared/schemas/catalog';
 import { describe, expect, it } from 'vitest';
-import { basketFromSearch, basketRequest, basketTotals, defaultLine, linePrice } from './basket';
+import { basketFromSearch, basketRequest, basketTotals, defaultLine, linePrice, lineValid } from './basket';
 
 const port = (id: string, price: string, period: Port['period']) => ({ _id: id, price, period }) as Port;
 const monthly = port('a', '30000000', 'month'); // $30 / 30 days
@@ -29,6 +29,17 @@ describe('renewal basket', () => {
     expect(basketTotals([monthly, weekly], basket, null)).toEqual({ subtotal: 44_000_000n, discount: 0n, total: 44_000_000n });
     expect(basketTotals([monthly, weekly], { a: basket.a }, { name: 'X', type: 'percent', percent: 50 }))
       .toEqual({ subtotal: 30_000_000n, discount: 15_000_000n, total: 15_000_000n });
+  });
+
+  it('0 days (or 366, or nothing typed) is a line that is not valid: no price, not counted, never taken as 1 day', () => {
+    for (const days of [0, -1, 366, Number.NaN]) {
+      const line = { mode: 'days' as const, periods: 1, days };
+      expect(lineValid(line)).toBe(false);
+      expect(linePrice(monthly, line)).toBeNull();
+      expect(basketTotals([monthly], { a: line }, null)).toEqual({ subtotal: 0n, discount: 0n, total: 0n });
+    }
+    expect(lineValid({ mode: 'days', periods: 1, days: 1 })).toBe(true);
+    expect(lineValid({ mode: 'periods', periods: 1, days: 0 })).toBe(true);
   });
 
   it('sends periods or days per port', () => {

@@ -1,4 +1,4 @@
-import { PERIOD_DAYS, couponDiscount, renewalPrice, type BasketEntry, type Coupon, type Port } from '@cellport/shared/schemas/catalog';
+import { CATALOG_LIMITS, PERIOD_DAYS, couponDiscount, renewalPrice, type BasketEntry, type Coupon, type Port } from '@cellport/shared/schemas/catalog';
 
 /** Periods offered per line on the page (the server accepts up to 24). */
 export const PERIOD_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
@@ -17,9 +17,17 @@ export function entryOf(line: BasketLine): BasketEntry {
   return line.mode === 'periods' ? { periods: line.periods } : { days: line.days };
 }
 
-/** The price of one line, exactly as the server charges it (shared renewalPrice). */
-export function linePrice(port: Pick<Port, 'price' | 'period'>, line: BasketLine): bigint {
-  return renewalPrice(BigInt(port.price), PERIOD_DAYS[port.period], entryOf(line));
+/**
+ * Whether a line can be renewed as it is: custom days from 1 to 365, as typed (0 days is said to be wrong, never
+ * taken as 1 day; issue 27, item 2).
+ */
+export function lineValid(line: BasketLine): boolean {
+  return line.mode === 'periods' || (Number.isInteger(line.days) && line.days >= CATALOG_LIMITS.renewDaysMin && line.days <= CATALOG_LIMITS.renewDaysMax);
+}
+
+/** The price of one line, exactly as the server charges it (shared renewalPrice); null for a line that is not valid. */
+export function linePrice(port: Pick<Port, 'price' | 'period'>, line: BasketLine): bigint | null {
+  return lineValid(line) ? renewalPrice(BigInt(port.price), PERIOD_DAYS[port.period], entryOf(line)) : null;
 }
 
 export interface BasketTotals { subtotal: bigint; discount: bigint; total: bigint }
@@ -29,7 +37,7 @@ export function basketTotals(ports: readonly Port[], basket: Basket, coupon: Cou
   let subtotal = 0n;
   for (const port of ports) {
     const line = basket[port._id];
-    if (line) subtotal += linePrice(port, line);
+    if (line) subtotal += linePrice(port, line) ?? 0n;
   }
   const discount = coupon ? couponDiscount(subtotal, coupon) : 0n;
   return { subtotal, discount, total: subtotal - discount };
