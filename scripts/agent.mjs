@@ -1,8 +1,9 @@
 // `npm run agent`: the proxy host agent on a modem host (apps/agent/README.md), run with this environment
 // (CELLPORT_SERVER_URL, CELLPORT_HOST_KEY, AGENT_DATA_DIR, …). `npm run gateway` runs the gateway from the same build
 // (`node scripts/agent.mjs gateway`; docs/deploy-gateway.md). Builds the agent package once when there is no build.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { superviseChild } from './supervise.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const entry = `${root}apps/agent/dist/${process.argv[2] === 'gateway' ? 'gateway' : 'main'}.js`;
@@ -10,6 +11,4 @@ if (!existsSync(entry)) {
   const result = spawnSync('npm', ['run', 'build', '-w', '@cellport/agent'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-const child = spawn(process.execPath, ['--enable-source-maps', entry], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+superviseChild(['--enable-source-maps', entry]);

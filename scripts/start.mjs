@@ -1,6 +1,8 @@
-// `npm start`: builds once when there is no build, then runs the server on its embedded defaults.
-import { spawnSync, spawn } from 'node:child_process';
+// `npm start`: builds once when there is no build, then runs the server on its embedded defaults (stopping it:
+// supervise.mjs).
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { superviseChild } from './supervise.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const built = existsSync(`${root}apps/server/dist/main.js`) && existsSync(`${root}apps/web/dist/index.html`)
@@ -10,6 +12,4 @@ if (!built) {
   const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-const child = spawn(process.execPath, ['--enable-source-maps', `${root}apps/server/dist/main.js`], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+superviseChild(['--enable-source-maps', `${root}apps/server/dist/main.js`]);

@@ -10,6 +10,8 @@ import { AGENT_VERSION } from './version.js';
 
 // `npm run gateway` on a public machine: relays customers' connections to hosts behind NAT (docs/deploy-gateway.md).
 async function main(): Promise<void> {
+  // A log reader that went away (EPIPE) ends this process's log, never the process (issue 26, item 13).
+  for (const out of [process.stdout, process.stderr]) out.on('error', () => {});
   const config = loadGatewayConfig();
   const log = createLogger(config.LOG_LEVEL, { component: 'gateway' });
   const gateway = new Gateway({

@@ -10,6 +10,8 @@ const STOP_MARGIN_MS = 10_000;
 // SIGTERM drains: the ports stop taking connections, the open ones get AGENT_DRAIN_SECONDS to finish, the rest are
 // cut, what they moved is journaled on disk (sent at the next start), and the process exits 0. SIGINT stops at once.
 async function main(): Promise<void> {
+  // A log reader that went away (EPIPE) ends this process's log, never the process (issue 26, item 13).
+  for (const out of [process.stdout, process.stderr]) out.on('error', () => {});
   const config = loadAgentConfig();
   const running = await runAgent(config);
   const log = createLogger(config.LOG_LEVEL, { component: 'agent' });

@@ -42,6 +42,7 @@ import { registerTelegram } from './modules/telegram/telegram.routes.js';
 import { registerReplacement } from './modules/replacement/replacement.routes.js';
 import { registerLegal } from './modules/legal/legal.routes.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
+import { stdoutLogStream } from './lib/log-stream.js';
 import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { registerSupport } from './modules/support/support.routes.js';
 import { trustsForwardedFor } from './lib/client-address.js';
@@ -65,7 +66,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
           redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
           ...(config.LOG_PRETTY ?? (!config.isProduction && process.stdout.isTTY)
             ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
-            : {}),
+            : { stream: stdoutLogStream() }),
         }
       : false,
     trustProxy: trustsForwardedFor(config),

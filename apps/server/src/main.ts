@@ -9,8 +9,12 @@ import { claimDataDir, DataDirInUseError } from './cli/control-socket.js';
 
 /** Past SHUTDOWN_TIMEOUT_MS, the connections are cut; this much later the process exits whatever is still closing. */
 const BACKSTOP_MARGIN_MS = 5_000;
+/** A second stop signal this soon after the first is the same request delivered twice (see shutdown). */
+const SAME_REQUEST_MS = 1_000;
 
 async function main(): Promise<void> {
+  // A reader of stderr that went away must not stop the server (stdout: lib/log-stream.ts).
+  process.stderr.on('error', () => {});
   const config = loadConfig();
   // The embedded database belongs to one process: claim DATA_DIR first (another server there is refused), and
   // answer the operator CLI's backups through the claim's socket (cli/control-socket.ts, decision 032).
@@ -24,15 +28,18 @@ async function main(): Promise<void> {
   if (config.seedDemo) await runSeed(ctx);
 
   let embeddedAgent: EmbeddedAgent | null = null;
-  let closing = false;
+  let closingSince = 0;
   // Graceful stop (issue 17, item 5). One log line per phase. A load balancer sees new requests answered 503 with
   // `Connection: close` (Fastify's return503OnClosing) and new connections refused, and sends them elsewhere.
   const shutdown = async (signal: string) => {
-    if (closing) {
+    if (closingSince) {
+      // One stop request often arrives twice at once: a supervisor's or a terminal's signal reaches the whole process
+      // group, and `npm start`'s script forwards it too. Only a request made again later (a second Ctrl-C) forces.
+      if (Date.now() - closingSince < SAME_REQUEST_MS) return void app.log.info({ signal }, 'shutdown: the same stop request again; still stopping gracefully');
       app.log.warn({ signal }, 'shutdown: asked again, exiting now');
       process.exit(1);
     }
-    closing = true;
+    closingSince = Date.now();
     const limit = config.SHUTDOWN_TIMEOUT_MS;
     const inFlight = await new Promise<number>((r) => app.server.getConnections((err, n) => r(err ? 0 : n)));
     app.log.info({ signal, connections: inFlight, limitMs: limit }, 'shutdown 1/4: no new requests or jobs; finishing those in flight');
