@@ -8,6 +8,7 @@ import type { LedgerTables } from './tables/ledger.js';
 import type { LiveDashboardTables } from './tables/live-dashboard.js';
 import type { NotificationsTables } from './tables/notifications.js';
 import type { PaymentsTables } from './tables/payments.js';
+import type { PortHistoryTables } from './tables/port-history.js';
 import type { PortsTables } from './tables/ports.js';
 import type { SupportTables } from './tables/support.js';
 import type { TelegramTables } from './tables/telegram.js';
@@ -17,4 +18,4 @@ import type { WebhooksTables } from './tables/webhooks.js';
 export type DB = AccountsTables & AuthTables
   & CatalogTables & PortsTables & LedgerTables & JobsTables & NotificationsTables
   & LiveDashboardTables & PaymentsTables
-  & AdminTables & WebhooksTables & LegalTables & TelegramTables & SupportTables;
+  & AdminTables & WebhooksTables & LegalTables & TelegramTables & SupportTables & PortHistoryTables;

@@ -28,6 +28,7 @@ import * as supportAssigned from './2026_12_09_0200_support_assigned.js';
 import * as apiKeyScopes from './2026_12_10_0300_api_key_scopes.js';
 import * as captchaPasses from './2026_12_10_0500_captcha_passes.js';
 import * as ledgerWholeCents from './2026_12_10_0600_ledger_whole_cents.js';
+import * as portHistory from './2026_12_10_0700_port_history.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_0300_api_key_scopes': apiKeyScopes,
   '2026_12_10_0500_captcha_passes': captchaPasses,
   '2026_12_10_0600_ledger_whole_cents': ledgerWholeCents,
+  '2026_12_10_0700_port_history': portHistory,
 };
