@@ -7,9 +7,10 @@ export interface Received { path: string; headers: IncomingHttpHeaders; body: st
 /**
  * How the receiver answers a request: a status; 'hold' (never answers, as a hung endpoint); 'drip' (200 with a
  * Content-Length of a megabyte, then a byte every 50 ms until the client leaves: an endpoint that keeps a delivery
- * open without ever going idle); 'truncate' (200 with a Content-Length of 1000, 7 bytes, then the connection closes).
+ * open without ever going idle); 'truncate' (200 with a Content-Length of 1000, 7 bytes, then the connection closes);
+ * 'flood' (200 with a Content-Length of a megabyte, 32 KiB at once, then a drip of the rest).
  */
-export type Answer = number | 'hold' | 'drip' | 'truncate';
+export type Answer = number | 'hold' | 'drip' | 'truncate' | 'flood';
 const DRIP_EVERY_MS = 50;
 
 /**
@@ -85,8 +86,9 @@ export class WebhookReceiver {
       res.write('partial', () => res.destroy());
       return;
     }
-    if (answer === 'drip') {
+    if (answer === 'drip' || answer === 'flood') {
       res.writeHead(200, { 'content-length': String(1 << 20) });
+      if (answer === 'flood') res.write(Buffer.alloc(32_768, 'x'));
       const timer = setInterval(() => res.write('.'), DRIP_EVERY_MS);
       this.drips.set(res, path);
       res.on('close', () => {

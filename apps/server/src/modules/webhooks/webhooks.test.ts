@@ -329,6 +329,17 @@ describe('a slow endpoint (issue 26)', () => {
     }
   });
 
+  it('reads at most 16 KiB of an answer: a 2xx with more is accepted there, without waiting for the rest', async () => {
+    const c = await createCustomer(t);
+    const { id } = await createEndpoint(c, `${rx.url}/flood`, ['balance.low'], t);
+    rx.answers.set('/flood', ['flood']);
+    await publishWebhookEvent(t.ctx.db, c.id, 'balance.low', {});
+    await deliverDue(t, justAfter()); // the default 10 s deadline is far off: accepted at the cap, not cut at the deadline
+    const [row] = await deliveries(id);
+    expect(row).toMatchObject({ status: 'succeeded', attempts: 1, response_status: 200, last_error: null });
+    await rx.dripsEnded('/flood'); // the sender left mid-body
+  });
+
   it('counts a body cut off before its Content-Length as a failure', async () => {
     const c = await createCustomer(t);
     const { id } = await createEndpoint(c, `${rx.url}/truncated`, ['balance.low'], t);
