@@ -55,6 +55,21 @@ describe('spec §5 validation rules', () => {
     expect(firstMessage(signUpTermsSchema, { terms: true, marketing: true })).toBeNull();
   });
 
+  it('password case, digits and symbols are judged by Unicode: Cyrillic, Greek and CJK passwords pass (issue 27)', () => {
+    for (const ok of ['Пароль12!', 'Κωδικός1!', 'Äpfelß12#', 'Пароль12№', '密码Ab12!x', 'Пароль१२!']) {
+      expect(firstMessage(passwordSchema, ok), ok).toBeNull();
+    }
+    expect(firstMessage(passwordSchema, 'пароль12!')).toBe(MESSAGES.passwordUppercase);
+    expect(firstMessage(passwordSchema, 'ΚΩΔΙΚΟΣ1!')).toBe(MESSAGES.passwordLowercase);
+    expect(firstMessage(passwordSchema, 'Пароль!!')).toBe(MESSAGES.passwordDigit);
+    // A letter of any script is not a symbol: CJK ideographs and Cyrillic letters do not stand in for one.
+    expect(firstMessage(passwordSchema, 'Пароль12')).toBe(MESSAGES.passwordSymbol);
+    expect(firstMessage(passwordSchema, '密码密码Ab12')).toBe(MESSAGES.passwordSymbol);
+    // Length counts characters: eight CJK-extension-B ideographs are 16 UTF-16 units but 8 characters.
+    expect(firstMessage(passwordSchema, 'Aa1!𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀')).toBeNull();
+    expect(firstMessage(passwordSchema, 'Aa1!𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀𠀀')).toBe(MESSAGES.passwordLength);
+  });
+
   it('reset password: the two entries must match', () => {
     expect(firstMessage(resetPasswordFormSchema, { password: 'Valid#Pass1', repeat: 'Valid#Pass2' })).toBe(MESSAGES.passwordsDiffer);
     expect(firstMessage(resetPasswordFormSchema, { password: 'Valid#Pass1', repeat: 'Valid#Pass1' })).toBeNull();

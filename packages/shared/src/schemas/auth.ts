@@ -44,13 +44,24 @@ export const loginSchema = text().check(
 
 // Checked in the spec's order; `abort` makes the first failing rule the only message.
 const rule = (ok: (v: string) => boolean, message: string) => z.refine<string>(ok, { message, abort: true });
+/**
+ * Letters, digits and symbols are judged by Unicode (issue 27), so "Пароль12!" or "Κωδικός1!" passes in any language:
+ * upper and lower case are \p{Lu} and \p{Ll}, a digit is \p{Nd}, and a symbol is anything that is neither a letter
+ * (with its combining marks, \p{M}, so Devanagari vowel signs are not symbols), nor a digit, nor whitespace. Length
+ * counts characters (code points), not UTF-16 units, so "𠀀" is one character as the spec's "8-16 Characters" means.
+ */
+const UPPERCASE = /\p{Lu}/u;
+const LOWERCASE = /\p{Ll}/u;
+const DIGIT = /\p{Nd}/u;
+const SYMBOL = /[^\p{L}\p{M}\p{Nd}\s]/u;
+const characterCount = (v: string) => [...v].length;
 export const passwordSchema = text().check(
   rule((v) => !/\s/.test(v), MESSAGES.passwordWhitespace),
-  rule((v) => /[A-Z]/.test(v), MESSAGES.passwordUppercase),
-  rule((v) => /[a-z]/.test(v), MESSAGES.passwordLowercase),
-  rule((v) => /[0-9]/.test(v), MESSAGES.passwordDigit),
-  rule((v) => /[^A-Za-z0-9\s]/.test(v), MESSAGES.passwordSymbol),
-  rule((v) => v.length >= PASSWORD_MIN && v.length <= PASSWORD_MAX, MESSAGES.passwordLength),
+  rule((v) => UPPERCASE.test(v), MESSAGES.passwordUppercase),
+  rule((v) => LOWERCASE.test(v), MESSAGES.passwordLowercase),
+  rule((v) => DIGIT.test(v), MESSAGES.passwordDigit),
+  rule((v) => SYMBOL.test(v), MESSAGES.passwordSymbol),
+  rule((v) => characterCount(v) >= PASSWORD_MIN && characterCount(v) <= PASSWORD_MAX, MESSAGES.passwordLength),
 );
 
 export const purposeSchema = text().check(z.trim(), z.minLength(PURPOSE_MIN, MESSAGES.purpose), z.maxLength(2000));

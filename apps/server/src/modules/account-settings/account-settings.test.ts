@@ -97,6 +97,19 @@ describe('account settings', () => {
     expect((await get('/api/v1/me', cookie)).statusCode).toBe(200);
   });
 
+  it('takes a Cyrillic, Greek or Chinese password: case is judged by Unicode (issue 27)', async () => {
+    const user = await createUser();
+    const cookie = await signIn(user.id);
+    let current = PASSWORD;
+    for (const password of ['Пароль12!', 'Κωδικός1!', '密码Ab12!x']) {
+      const changed = await send('POST', '/api/v1/me/password', cookie, { current, password, repeat: password });
+      expect(changed.statusCode, password).toBe(200);
+      const row = await t.ctx.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+      expect(await verify(row.password_hash, password)).toBe(true);
+      current = password;
+    }
+  });
+
   it('enables two-factor with a real code, refuses a used code, and disables with a fresh one', async () => {
     const user = await createUser();
     const cookie = await signIn(user.id);
