@@ -35,11 +35,12 @@ async function main(): Promise<void> {
   if (metrics) log.info({ host: config.GATEWAY_METRICS_HOST, port: metrics.port, token: Boolean(config.METRICS_TOKEN) }, 'metrics listening on /metrics');
   log.info({ id: config.GATEWAY_ID, version: AGENT_VERSION }, 'gateway started');
   let stopping = false;
-  const shutdown = () => {
+  const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    Promise.all([gateway.close(), metrics?.close()]).finally(() => { clearTimeout(force); process.exit(0); });
+    log.info({ signal }, 'stopping: closing the listeners and the links');
+    const force = setTimeout(() => { log.error({}, 'stopping took too long: exiting'); process.exit(1); }, 10_000).unref();
+    Promise.all([gateway.close(), metrics?.close()]).finally(() => { clearTimeout(force); log.info({}, 'stopped'); process.exit(0); });
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

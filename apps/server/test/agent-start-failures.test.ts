@@ -20,10 +20,15 @@ const TRUST_KEY = '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo';
 let dir = '';
 const children: ChildProcess[] = [];
 
-/** An agent or gateway process (from source), its stdout and stderr kept. */
-function start(entry: 'main' | 'gateway-main', env: Record<string, string>): { proc: ChildProcess; stderr: () => string } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', `apps/agent/src/${entry}.ts`], {
-    cwd: root, env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+/**
+ * An agent or gateway process (from source), its stdout and stderr kept. `supervised`: as `npm run agent|gateway`
+ * runs it, under scripts/supervise.mjs behind npm's `sh -c`, in its own process group.
+ */
+function start(entry: 'main' | 'gateway-main', env: Record<string, string>, supervised = false): { proc: ChildProcess; stderr: () => string } {
+  const args = ['--import', 'tsx', `apps/agent/src/${entry}.ts`];
+  const script = `import { superviseChild } from './scripts/supervise.mjs'; superviseChild(${JSON.stringify(args)});`;
+  const proc = spawn(supervised ? 'sh' : process.execPath, supervised ? ['-c', `${JSON.stringify(process.execPath)} --input-type=module -e ${JSON.stringify(script)}`] : args, {
+    cwd: root, env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: supervised,
   });
   children.push(proc);
   let err = '';
@@ -35,7 +40,7 @@ const exitCode = async (proc: ChildProcess) => (proc.exitCode !== null ? proc.ex
 
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'cellport-start-failures-')); });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children) { try { process.kill(-c.pid!, 'SIGKILL'); } catch { c.kill('SIGKILL'); } }
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -46,6 +51,20 @@ describe('an agent whose key the server refuses, with nothing on disk', () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => { await t?.close(); });
+
+  // Issue 26, item 13: an agent whose log reader went away crashed on the EPIPE (an unhandled 'error' event) instead
+  // of draining and journaling its traffic.
+  it('stops gracefully on SIGTERM after the pipe its log went to has closed', async () => {
+    const { proc } = start('main', {
+      CELLPORT_SERVER_URL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, CELLPORT_HOST_KEY: WRONG_KEY,
+      AGENT_DATA_DIR: join(dir, 'agent-epipe'), AGENT_LISTEN_HOST: '127.0.0.1',
+    });
+    await watched(proc).line(/the server refused CELLPORT_HOST_KEY/, 'the agent running');
+    proc.stdout!.destroy();
+    proc.stderr!.destroy();
+    proc.kill('SIGTERM');
+    expect(await exitCode(proc)).toBe(0);
+  });
 
   it('keeps trying, more slowly each time, saying why, and stops cleanly on SIGTERM', async () => {
     const { proc } = start('main', {
@@ -92,3 +111,18 @@ describe('mistakes that stop a process with one line naming the setting', () => 
     expect(stderr()).toBe(`Cannot start: GATEWAY_LINK_PORT 127.0.0.1:${busyPort} is in use by another process (another gateway or agent still running?) (EADDRINUSE)\n`);
   });
 });
+
+// Issue 28, item 7: killing the npm of `npm run gateway` left the gateway running.
+it('the gateway stops when the npm that ran it is killed', async () => {
+  const free = createServer().listen(0, '127.0.0.1');
+  await once(free, 'listening');
+  const linkPort = String((free.address() as AddressInfo).port);
+  await new Promise((r) => free.close(r));
+  const { proc } = start('gateway-main', { GATEWAY_ID, GATEWAY_TRUST_KEY: TRUST_KEY, GATEWAY_LINK_HOST: '127.0.0.1', GATEWAY_LINK_PORT: linkPort, GATEWAY_LISTEN_HOST: '127.0.0.1' }, true);
+  const log = watched(proc);
+  await log.line(/gateway started/, 'the gateway started');
+  const ended = once(proc.stdout!, 'end'); // every process that holds the pipe has exited
+  proc.kill('SIGKILL'); // npm's shell
+  await ended;
+  expect(log.output()).toMatch(/"msg":"stopped"/);
+}, 60_000);
