@@ -18,6 +18,7 @@ import { RotationIntervalSelect } from './rotation-interval-select';
 import { RotationLinkControl } from './rotation-link-control';
 import { StatusBadge } from './status-badge';
 import { TagsDialog } from './tags-dialog';
+import { PortHistoryDetails } from './port-history';
 import { TryIt } from './try-it';
 import { WhitelistDialog } from './whitelist-dialog';
 
@@ -60,6 +61,7 @@ export function PortCard({ port, isNew, rotationTags, quota }: {
       </dl>
 
       <TryIt port={port} defaultOpen={isNew} />
+      <PortHistoryDetails portId={port._id} />
 
       {quota ? <QuotaMeter quota={quota} /> : null}
 
