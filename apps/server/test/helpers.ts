@@ -1,4 +1,4 @@
-import { describe, inject } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { App, AppContext } from '../src/context.js';
@@ -37,4 +37,9 @@ export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  */
 export function describeOnPostgres(subject: string, body: () => void): void {
   describe.skipIf(!onPostgres)(onPostgres ? `${subject} (PostgreSQL)` : `${subject} (SKIPPED: TEST_DATABASE_URL is unset)`, body);
+}
+
+/** One test that needs a PostgreSQL server, among tests that run on both: skipped on PGlite with a title that says so. */
+export function itOnPostgres(subject: string, body: () => Promise<void>, timeout?: number): void {
+  it.skipIf(!onPostgres)(onPostgres ? `${subject} (PostgreSQL)` : `${subject} (SKIPPED: TEST_DATABASE_URL is unset)`, body, timeout);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, itOnPostgres, type TestApp } from '../../../test/helpers.js';
 import type { Tx } from '../../db/database.js';
 import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
 import { invoiceNumber, numberPendingInvoices } from './invoice-numbers.js';
@@ -70,7 +70,7 @@ describe('invoice numbers, given after the payment commits', () => {
     expect((await numbers(t)).every((r) => r.number)).toBe(true);
   });
 
-  it.skipIf(!onPostgres)(`${onPostgres ? '' : '(SKIPPED: TEST_DATABASE_URL is unset) '}10 purchases and 30 top-ups at once, then 3 numberers at once: 40 invoices numbered 1…40, no gap, none twice (PostgreSQL)`, async () => {
+  itOnPostgres('10 purchases and 30 top-ups at once, then 3 numberers at once: 40 invoices numbered 1…40, no gap, none twice', async () => {
     const cat = await seedTestCatalog(t);
     const buyers = await Promise.all(Array.from({ length: 10 }, () => createCustomer(t, 100)));
     const [purchases] = await Promise.all([

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, describeOnPostgres, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { MODEM_ROTATION_JOB, PORT_ROTATION_JOB } from './interval-rotation.js';
@@ -183,7 +183,7 @@ describe('automatic rotation: failures and shared modems', () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)('automatic rotation on PostgreSQL', () => {
+describeOnPostgres('automatic rotation', () => {
   beforeEach(() => start());
 
   it('two instances running due jobs at once rotate the port once', async () => {

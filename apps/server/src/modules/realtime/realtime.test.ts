@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { announced } from '../../../test/announcements.js';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, describeOnPostgres, onPostgres, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, type Customer } from '../purchases/test-fixtures.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { buildCountingApp } from '../notifications/test-support.js';
@@ -9,7 +9,6 @@ import { issueRealtimeToken, verifyRealtimeToken } from './realtime-token.js';
 import { setActive } from '../../cli/admin-commands.js';
 import { hashToken } from '../../lib/tokens.js';
 
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 let a: TestApp;
 let b: TestApp | undefined;
 let alice: Customer;
@@ -161,7 +160,7 @@ describe('socket.io', () => {
   });
 });
 
-describe.runIf(onPostgres)('two server instances on one PostgreSQL database', () => {
+describeOnPostgres('two server instances on one database', () => {
   let urlB: string;
   beforeAll(async () => { urlB = await listen(b!); });
 

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { buildTestApp, itOnPostgres, type TestApp } from '../../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../../ledger/ledger.test-helpers.js';
 import { createCustomer, credit, json, seedTestCatalog, usdtBalance } from '../../purchases/test-fixtures.js';
 import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
 
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 describe('admin coupons and payments', () => {
   let t: TestApp;
@@ -130,7 +129,7 @@ describe('admin coupons and payments', () => {
     await expectLedgerMatchesBalances(t.ctx.db);
   });
 
-  it.runIf(onPostgres)('two concurrent refunds of one payment book one ledger entry (PostgreSQL)', async () => {
+  itOnPostgres('two concurrent refunds of one payment book one ledger entry', async () => {
     const { payment, customer } = await buyWithCoupon();
     const before = await usdtBalance(t, customer.id);
     const results = await Promise.all(Array.from({ length: 5 }, () =>

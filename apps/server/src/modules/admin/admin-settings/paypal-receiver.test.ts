@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer } from '../../../../test/fake-http.js';
-import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { buildTestApp, describeOnPostgres, type TestApp } from '../../../../test/helpers.js';
 import { buildCountingApp } from '../../notifications/test-support.js';
 import { createCustomer, json, usdtBalance } from '../../purchases/test-fixtures.js';
 import { call, signedIn, type Signed } from '../admin.test-helpers.js';
@@ -9,7 +9,6 @@ import { call, signedIn, type Signed } from '../admin.test-helpers.js';
 // name it, and GET /api/v1/settings shows it. Real IPN post-back against a fake PayPal answering VERIFIED.
 const CONFIGURED = 'old-merchant@cellport.example';
 const OVERRIDE = 'new-merchant@cellport.example';
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 let paypalVerify: FakeHttpServer;
 let env: Record<string, string>;
@@ -72,7 +71,7 @@ describe('PayPal receiver: the console override is the effective receiver', () =
   });
 });
 
-describe.runIf(onPostgres)('PayPal receiver across instances (PostgreSQL)', () => {
+describeOnPostgres('PayPal receiver across instances', () => {
   it('a change made on one instance reaches the other through the bus', async () => {
     const one = await buildTestApp(env);
     const two = await buildCountingApp(env, one);
