@@ -309,7 +309,8 @@ describe('HTTP proxy: streaming a forwarded message', () => {
       const socket = await rawConnect(modem.http);
       socket.write(ask(target.port));
       socket.pause();
-      await new Promise((r) => setTimeout(r, 200)); // the proxy's buffers fill while the client does not read
+      // The client does not read until its own buffer is full: from then on the proxy meets a peer that takes nothing.
+      await vi.waitFor(() => expect(socket.readableLength).toBeGreaterThanOrEqual(socket.readableHighWaterMark), { timeout: 15_000 });
       const data = await readUntil(socket, wholeResponse);
       expect(data.length - data.indexOf('\r\n\r\n') - 4).toBe(4 << 20);
       expect(socket.destroyed).toBe(false);

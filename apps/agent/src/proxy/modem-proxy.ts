@@ -48,6 +48,8 @@ export interface ModemProxyOptions {
   limits?: Partial<ProxyLimits>;
   /** The agent's clock for expiries (tests move it). */
   now?: () => number;
+  /** The bandwidth buckets' monotonic clock in ms (default performance.now): a test refills them by moving it. */
+  rateClock?: () => number;
   /** False for a host behind a gateway: its customers' connections arrive over the link (acceptStream), no listener. */
   listen?: boolean;
   /** Where connections and refusals are counted (the host agent shares one among its modems); default: its own. */
@@ -84,7 +86,7 @@ export class ModemProxy implements ProxyCore {
   /** Admitted connections per port: the per-port limit, and what an expiry or a rule change closes. */
   private readonly byPort = new Map<string, Set<ClientConnection>>();
   /** Each port's bandwidth buckets, shared by its connections (port-rate-limit.ts). */
-  private readonly rates = new PortRateLimits();
+  private readonly rates: PortRateLimits;
   private egressAddress: string;
   private egressFamily: 4 | 6;
   /**
@@ -104,6 +106,7 @@ export class ModemProxy implements ProxyCore {
     this.log = options.log;
     this.counters = options.counters ?? new ProxyCounters();
     this.now = options.now ?? Date.now;
+    this.rates = new PortRateLimits(options.rateClock);
     this.guard = options.authGuard ?? new AuthGuard(this.counters, this.log, this.now);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.egressAddress = options.egress;

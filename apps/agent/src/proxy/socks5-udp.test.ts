@@ -235,28 +235,49 @@ describe('SOCKS5 UDP ASSOCIATE: who may use it', () => {
 
 describe('SOCKS5 UDP ASSOCIATE: the port\'s bandwidth cap', () => {
   it('drops the datagrams past the cap (policed); a second later the bucket\'s burst passes again', async () => {
-    // 20 kB/s: the bucket saves at most 16 kB (MIN_BURST), so of 100 datagrams of 1 kB sent at once at most 17 pass.
+    // 20 kB/s: the bucket saves at most 16 kB (MIN_BURST). Its clock is the test's and stands still during a burst,
+    // so of 100 datagrams of 1 kB sent to a full bucket exactly 17 pass (16 kB, and one datagram over). The target only counts (no answers),
+    // so every look at the clock is one datagram from the client being judged.
+    let now = 10_000;
+    let reads = 0;
+    let onRead = () => {};
+    const rateClock = () => { reads++; onRead(); return now; };
+    const judged = (count: number) => new Promise<void>((resolve) => {
+      onRead = () => { if (reads >= count) resolve(); };
+      onRead();
+    });
+    const sink = createSocket('udp4');
+    const received: string[] = [];
+    sink.on('message', (msg) => received.push(msg.toString()));
+    sink.bind(0, '127.0.0.1');
+    await once(sink, 'listening');
     const capped = access('p1', { ...P1, limits: { bandwidthBytesPerSecond: 20_000, maxConnections: 5, quota: { state: 'ok' } } });
-    const limited = await startModem({ ports: [capped] });
+    const limited = await startModem({ ports: [capped], rateClock });
     try {
       const { client, relay, control } = await associate(limited);
-      const payload = 'x'.repeat(1000);
-      const burst = async () => {
-        const before = echo.seen.length;
-        for (let i = 0; i < 100; i++) client.send(relay, socksUdpDatagram(echo.address, echo.port, payload));
-        await vi.waitFor(() => expect(echo.seen.length).toBeGreaterThan(before), { timeout: 10_000 });
-        await new Promise((r) => setTimeout(r, 500)); // the rest would have arrived by now
-        return echo.seen.length - before;
+      const send = async (payload: string) => {
+        const count = reads + 1;
+        client.send(relay, socksUdpDatagram('127.0.0.1', sink.address().port, payload));
+        await judged(count); // one at a time, so none is lost in a full socket buffer before the relay sees it
       };
-      const first = await burst(); // the bucket starts empty: what refills while they are sent
-      expect(first).toBeLessThanOrEqual(20);
-      await new Promise((r) => setTimeout(r, 1000));
-      const second = await burst(); // a full bucket: 16 kB, and one datagram over, plus what refills meanwhile
-      expect(second).toBeGreaterThanOrEqual(16);
-      expect(second).toBeLessThanOrEqual(30);
+      const burst = async () => {
+        const before = received.length;
+        for (let i = 0; i < 100; i++) await send('x'.repeat(1000));
+        // The marker: a second later it passes, and it leaves the relay's egress socket after every datagram of the
+        // burst that passed; loopback keeps their order. So when it is in, the burst's count is final.
+        now += 1000;
+        await send('marker');
+        await vi.waitFor(() => expect(received.at(-1)).toBe('marker'), { timeout: 10_000 });
+        now += 1000; // and a second after the marker: the bucket is full again
+        return received.length - before - 1;
+      };
+      now += 1000; // the bucket starts empty when the cap is set; a second later it is full
+      expect(await burst()).toBe(17);
+      expect(await burst()).toBe(17);
       control.destroy();
     } finally {
       await limited.close();
+      await new Promise<void>((resolve) => sink.close(resolve));
     }
   });
 });
