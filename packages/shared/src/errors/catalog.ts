@@ -12,7 +12,10 @@ export const CATALOG_ERRORS = {
   COUPON_USED_UP: 'This coupon has already been used up',
   COUPON_NOT_APPLICABLE: 'This coupon is not valid for this tariff or country',
   PORT_NOT_RENEWABLE: 'This port can no longer be renewed',
-  PROXY_LOGIN_TAKEN: 'This proxy login is already taken. Please choose another.',
+  /** Only ever one of the customer's own logins: chosen logins carry the account's prefix (decision 035). */
+  PROXY_LOGIN_TAKEN: 'You already use this proxy login on another of your ports. Please choose another.',
+  /** A whitelist entry that shares addresses with another port's on the same modem (`entry` says which). */
+  WHITELIST_OVERLAP: '{{entry}} overlaps the whitelist of another port on the same modem. List a narrower address, or connect with the login and password.',
   ROTATION_TOO_SOON: 'You can rotate this port once a minute. Try again in {{retryAfter}} s.',
   ROTATION_FAILED: 'The modem could not change its IP. Please try again.',
   /** The agent reconnected the modem several times and the carrier gave back the same public IP each time. */
@@ -21,6 +24,8 @@ export const CATALOG_ERRORS = {
   /** A customer's request for another modem (issue 15, item 6): once per port in 24 h; `hours` and `retryAt` say when. */
   REPLACEMENT_TOO_SOON: 'You can ask for a new modem for this port once a day. Try again in {{hours}} h.',
   PORT_EXPIRED: 'This port has expired. Renew it to use it again.',
+  /** On-demand rotation of a shared port (button, link, API, MCP): `nextRotationAt` says when the schedule rotates it. */
+  SHARED_PORT_ROTATION: 'A shared port gets a new IP on its modem\'s schedule, for everyone on the modem at once; it cannot be rotated on demand.',
   SHARED_ROTATION_FIXED: 'A shared port rotates on its modem\'s schedule; choose a dedicated port to set your own interval',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was already used for a different request',
 } as const;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { tariffLimitsSchema } from './port-limits.js';
 import { text } from './text.js';
+import { whitelistRangeProblem } from './whitelist-ranges.js';
 
 // Catalog, buying from the balance, renewals and proxy management (issue 3). Server routes validate and serialize
 // with these schemas, and the web pages use the same ones, so both sides agree on every field.
@@ -19,7 +20,8 @@ export const CATALOG_LIMITS = {
   modemNameMax: 60,
   proxyLoginMin: 4,
   proxyLoginMax: 32,
-  proxyPasswordMin: 6,
+  /** A chosen proxy password (issue 26, item 6); generated ones have 14 characters. */
+  proxyPasswordMin: 10,
   proxyPasswordMax: 32,
   whitelistMax: 20,
   couponNameMax: 64,
@@ -42,8 +44,10 @@ export type ApplyStatus = (typeof APPLY_STATUSES)[number];
 /** English validation messages; the web translates them through the `errors` namespace keys of the same name. */
 export const CATALOG_MESSAGES = {
   proxyLogin: 'Login must be 4-32 characters: letters, digits, _ or -',
-  proxyPassword: 'Password must be 6-32 printable characters without spaces',
+  proxyPassword: 'Password must be 10-32 characters with at least one letter and one digit, without spaces, : or @',
   whitelistEntry: 'Each whitelist entry must be an IPv4 or IPv6 address or a CIDR range',
+  whitelistTooBroad: 'A whitelist range may be at most an IPv4 /16 or an IPv6 /48: list your own networks',
+  whitelistNotPublic: 'A whitelist entry must be a public address: private, loopback and other special ranges never reach the proxy from the internet',
   whitelistSize: 'The whitelist holds at most 20 entries',
   modemName: 'Name must be 1-60 characters long',
   basketEntry: 'Choose either a number of periods (1-24) or of days (1-365) for each port',
@@ -157,18 +161,29 @@ export type CouponCheckResponse = z.infer<typeof couponCheckResponseSchema>;
 
 // ---- ports ("modems" in the API) ----------------------------------------------------------------------------------
 
+/**
+ * The account's own prefix of the proxy logins a customer chooses (docs/decisions/035-proxy-logins-per-customer.md):
+ * five lower-case letters or digits and a dot. A chosen login is stored as prefix + name, so it never clashes with
+ * another customer's, and renaming tells nothing about the logins others use.
+ */
+export const PROXY_LOGIN_PREFIX_LENGTH = 5;
+/** A chosen login: the name alone, or with the account's own prefix in front (as the port list shows it). */
 export const proxyLoginSchema = text().check(
-  z.regex(/^[A-Za-z0-9_-]{4,32}$/, CATALOG_MESSAGES.proxyLogin),
+  z.regex(/^(?:[a-z0-9]{5}\.)?[A-Za-z0-9_-]{4,32}$/, CATALOG_MESSAGES.proxyLogin),
 );
-// Printable ASCII without the space (0x21..0x7e).
+// Printable ASCII without the space (0x21..0x7e), ':' and '@' (they split host:port:user:pass and user:pass@host), with
+// a letter and a digit: with the agent's guess limit, 10 such characters are out of reach of guessing.
 export const proxyPasswordSchema = text().check(
-  z.regex(/^[\x21-\x7e]{6,32}$/, CATALOG_MESSAGES.proxyPassword),
+  z.regex(/^(?=[^:@]*$)(?=.*[A-Za-z])(?=.*[0-9])[\x21-\x7e]{10,32}$/, CATALOG_MESSAGES.proxyPassword),
 );
-/** One whitelist entry: an IPv4 or IPv6 address, or a CIDR range of either. */
-export const whitelistEntrySchema = z.union(
-  [z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()],
-  { error: CATALOG_MESSAGES.whitelistEntry },
-);
+/**
+ * One whitelist entry: an IPv4 or IPv6 address, or a CIDR range of either, of the customer's own public networks
+ * (whitelist-ranges.ts says which and why). Overlaps with other ports of the same modem are the server's check.
+ */
+export const whitelistEntrySchema = text().check(z.superRefine((entry, ctx) => {
+  const problem = whitelistRangeProblem(entry);
+  if (problem) ctx.issues.push({ code: 'custom', input: entry, message: CATALOG_MESSAGES[problem] });
+}));
 export const whitelistSchema = z.array(
   text().check(z.trim(), z.maxLength(64, CATALOG_MESSAGES.whitelistEntry)),
 ).check(z.maxLength(CATALOG_LIMITS.whitelistMax, CATALOG_MESSAGES.whitelistSize));
@@ -224,6 +239,11 @@ export const portSchema = z.object({
   region: z.nullable(z.object({ _id: idSchema, name: text() })),
   isShared: z.boolean(),
   lastRotatedAt: z.nullable(isoDate),
+  /**
+   * When the schedule rotates the port next: a shared port's modem's, a dedicated port's own interval's; null when
+   * none runs. A shared port rotates only so (on-demand rotation is refused).
+   */
+  nextRotationAt: z.nullable(isoDate),
   /** The customer's tags, sorted; filter with GET /api/v1/modems?tag=. */
   tags: z.array(text()),
   /** The customer's note; empty when none. */
@@ -266,6 +286,11 @@ export type PublicRotateResponse = z.infer<typeof publicRotateResponseSchema>;
  * answer (RATE_LIMITED), which every 429 gives in this same shape.
  */
 export const rotationTooSoonSchema = z.object({ error: z.string(), code: z.string(), retryAfter: z.number() });
+/**
+ * 409 body of the rotation routes: a shared port, which rotates only on its modem's schedule (code
+ * SHARED_PORT_ROTATION, with the next scheduled rotation, null when the modem has none), or an expired port.
+ */
+export const rotationRefusedSchema = z.object({ error: z.string(), code: z.string(), nextRotationAt: z.optional(z.nullable(isoDate)) });
 
 // ---- payments -----------------------------------------------------------------------------------------------------
 

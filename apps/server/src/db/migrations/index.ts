@@ -29,6 +29,7 @@ import * as apiKeyScopes from './2026_12_10_0300_api_key_scopes.js';
 import * as captchaPasses from './2026_12_10_0500_captcha_passes.js';
 import * as ledgerWholeCents from './2026_12_10_0600_ledger_whole_cents.js';
 import * as portHistory from './2026_12_10_0700_port_history.js';
+import * as portAccessRules from './2026_12_10_0800_port_access_rules.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_0500_captcha_passes': captchaPasses,
   '2026_12_10_0600_ledger_whole_cents': ledgerWholeCents,
   '2026_12_10_0700_port_history': portHistory,
+  '2026_12_10_0800_port_access_rules': portAccessRules,
 };

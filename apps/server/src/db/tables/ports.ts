@@ -119,7 +119,14 @@ export interface PortReplacementsTable {
   last_moved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** Each account's prefix of the proxy logins its customer chooses (decision 035); made on first use. */
+export interface ProxyLoginPrefixesTable {
+  user_id: string;
+  prefix: string;
+}
+
 export interface PortsTables {
   hosts: HostsTable; modems: ModemsTable; ports: PortsTable; host_modem_reports: HostModemReportsTable;
   port_replacements: PortReplacementsTable; gateways: GatewaysTable; host_gateway_links: HostGatewayLinksTable;
+  proxy_login_prefixes: ProxyLoginPrefixesTable;
 }

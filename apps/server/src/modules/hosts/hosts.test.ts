@@ -158,12 +158,12 @@ describe('host protocol: connection and desired state', () => {
     const agent = await FakeAgent.open(url, usKey);
     const first = await agent.stateWhere((s) => portIn(s, port._id)?.state === 'active');
 
-    const patch = await t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${port._id}`, ...json(bob.cookie, { whitelist: ['198.51.100.7', '2001:db8::/32'] }) });
+    const patch = await t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${port._id}`, ...json(bob.cookie, { whitelist: ['198.51.100.7', '2001:db8:1::/48'] }) });
     expect(patch.statusCode, patch.body).toBe(200);
     // Pushed, not polled: the agent asks for nothing, so the state arrives only because the change sent it.
     const changed = await agent.stateWhere((s) => portIn(s, port._id)?.whitelist.includes('198.51.100.7') ?? false);
     expect(changed.version).not.toBe(first.version);
-    expect(portIn(changed, port._id)?.whitelist).toEqual(['198.51.100.7', '2001:db8::/32']);
+    expect(portIn(changed, port._id)?.whitelist).toEqual(['198.51.100.7', '2001:db8:1::/48']);
 
     await t.ctx.db.updateTable('ports').set({ suspended_at: new Date() }).where('id', '=', port._id).execute();
     await agent.stateWhere((s) => portIn(s, port._id)?.state === 'suspended');

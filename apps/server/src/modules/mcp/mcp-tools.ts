@@ -86,7 +86,8 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
   server.registerTool(MCP_TOOLS.rotatePort, {
     title: 'Rotate a port\'s IP',
     description: 'Give a port a new external IP now (its modem reconnects; takes seconds). Returns the old and the '
-      + 'new IP. A port can be rotated once a minute.',
+      + 'new IP. A dedicated port can be rotated once a minute; a shared port only rotates on its modem\'s schedule '
+      + '(see nextRotationAt) and is refused.',
     inputSchema: mcpPortInputSchema, annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
   }, ({ id }) => run(async () => { mayWrite(); return changed({ ...await services.rotation.rotateOwnPort(userId, id) }); }));
 

@@ -120,13 +120,14 @@ describe('MCP server at /mcp', () => {
     const { port } = ok<{ port: { login: string; password: string; whitelist: string[] } }>(await call(client, MCP_TOOLS.updatePort, {
       id: boughtPortId, login: 'agent_login', password: 'agent-pass-1', whitelist: ['203.0.113.7'],
     }));
-    expect(port).toMatchObject({ login: 'agent_login', password: 'agent-pass-1', whitelist: ['203.0.113.7'] });
+    // A chosen login carries the account's prefix (decision 035).
+    expect(port).toMatchObject({ login: expect.stringMatching(/^[a-z0-9]{5}\.agent_login$/), password: 'agent-pass-1', whitelist: ['203.0.113.7'] });
     // Tags through update_port, and list_ports filtered by one (the REST route's ?tag=).
     expect(ok<{ port: { tags: string[] } }>(await call(client, MCP_TOOLS.updatePort, { id: boughtPortId, tags: ['Agent-EU'] })).port.tags).toEqual(['agent-eu']);
     expect(ok<{ ports: Array<{ _id: string }> }>(await call(client, MCP_TOOLS.listPorts, { tag: 'agent-eu' })).ports.map((p) => p._id)).toEqual([boughtPortId]);
     expect(ok<{ ports: unknown[] }>(await call(client, MCP_TOOLS.listPorts, { tag: 'other' })).ports).toEqual([]);
     const row = await t.ctx.db.selectFrom('ports').select(['proxy_login', 'whitelist']).where('id', '=', boughtPortId).executeTakeFirstOrThrow();
-    expect(row.proxy_login).toBe('agent_login');
+    expect(row.proxy_login).toBe(port.login);
     expect(failed(await call(client, MCP_TOOLS.updatePort, { id: boughtPortId, whitelist: ['not an ip'] }))).toContain('(VALIDATION)');
   });
 
@@ -172,6 +173,15 @@ describe('MCP server at /mcp', () => {
     expect(ok<{ enoughBalance: boolean }>(await call(client, MCP_TOOLS.quotePurchase, tooMany)).enoughBalance).toBe(false);
     expect(failed(await call(client, MCP_TOOLS.buyPorts, tooMany))).toMatch(/\(INSUFFICIENT_FUNDS\)$/);
     expect(await usdtBalance(t, demo.id)).toBe(left);
+  });
+
+  it('refuses to rotate a shared port: it rotates on its modem\'s schedule, for every co-tenant at once', async () => {
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(demo.cookie, {
+      tariff_id: cat.sharedMonth.id, country_id: cat.usId, isShared: true, rotationInterval: 10, modemCount: 1,
+    }) });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const client = await connect({ authorization: `Bearer ${key}` });
+    expect(failed(await call(client, MCP_TOOLS.rotatePort, { id: bought.json().data.modems[0]._id }))).toContain('(SHARED_PORT_ROTATION)');
   });
 
   it('answers invalid input with a tool error naming the field', async () => {

@@ -172,7 +172,7 @@ describe('PortsListCache', () => {
     rotationLink: 'x', expiresAt: new Date(Date.now() + 86_400_000).toISOString(), autoRenew: false,
     tariff_id: '00000000-0000-4000-8000-000000000001', tariffName: { en: 'T', ru: 'T', cn: 'T' }, period: 'month', price: '1',
     country: { _id: '00000000-0000-4000-8000-000000000002', code: 'US', name: 'US' },
-    carrier: { _id: '00000000-0000-4000-8000-000000000003', name: 'C' }, region: null, isShared: false, lastRotatedAt: null, tags: [], note: '',
+    carrier: { _id: '00000000-0000-4000-8000-000000000003', name: 'C' }, region: null, isShared: false, lastRotatedAt: null, nextRotationAt: null, tags: [], note: '',
   });
   const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 

@@ -24,6 +24,7 @@ export class PortsRepository {
         'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
         'p.tags', 'p.note',
         'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.http_port', 'm.socks_port', 'm.rotation_interval as modem_interval',
+        'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',
         (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
         'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
         'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name',
@@ -61,6 +62,7 @@ export class PortsRepository {
       region: r.region_id && r.region_name ? { _id: r.region_id, name: r.region_name } : null,
       isShared: r.is_shared,
       lastRotatedAt: r.last_rotated_at ? r.last_rotated_at.toISOString() : null,
+      nextRotationAt: (r.is_shared ? r.modem_due_at : r.rotation_due_at)?.toISOString() ?? null,
       tags: r.tags,
       note: r.note,
     }));

@@ -1,6 +1,6 @@
 import {
   portParamsSchema, portPatchRequestSchema, portSchema, portsQuerySchema, portsResponseSchema, publicRotateResponseSchema,
-  rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema, rotationTooSoonSchema, type Port,
+  rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema, rotationRefusedSchema, rotationTooSoonSchema, type Port,
 } from '@cellport/shared/schemas/catalog';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
 import type { Services } from '../../composition.js';
@@ -10,11 +10,14 @@ import { hashToken } from '../../lib/tokens.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 import { requestLanguage } from '../catalog/request-language.js';
+import { reportWhitelistConflicts } from './whitelist-conflicts.js';
 
 /** The customer's ports ("modems" in the API): list, settings, rotation and rotation links. */
 export async function registerPorts(app: App, ctx: AppContext, services: Services): Promise<void> {
   const { ports: service, rotation, portsLists: lists } = services;
   await lists.start();
+  // Whitelists that overlap on a modem from before the check (or brought by a replacement): told to the operator.
+  await reportWhitelistConflicts(ctx.db, app.log);
   app.addHook('onClose', async () => { await lists.stop(); });
   // A customer reads their own writes: any write request of theirs (a purchase, a renewal, a new name, a rotation…)
   // drops their kept lists before it is answered, without waiting for the database's announcement.
@@ -46,17 +49,17 @@ export async function registerPorts(app: App, ctx: AppContext, services: Service
     });
 
   app.post('/api/v1/modems/:id/rotate',
-    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotateResponseSchema, 429: rotationTooSoonSchema } } },
+    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotateResponseSchema, 409: rotationRefusedSchema, 429: rotationTooSoonSchema } } },
     async (request) => rotation.rotateOwnPort(currentUser(request).userId, request.params.id));
 
   app.post('/api/v1/modems/:id/rotation-link',
-    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotationLinkResponseSchema } } },
+    { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, params: portParamsSchema, response: { 200: rotationLinkResponseSchema, 409: rotationRefusedSchema } } },
     async (request) => ({ rotationLink: await service.newRotationLink(currentUser(request).userId, request.params.id) }));
 
   // Opened by scripts and bookmarks without a session, so it is a GET, allowed cross-site, limited per IP.
   app.get('/api/v1/rotate/:token', {
     config: { crossSite: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
-    schema: { tags: ['modems'], params: rotateTokenParamsSchema, response: { 200: publicRotateResponseSchema, 404: errorResponseSchema, 429: rotationTooSoonSchema } },
+    schema: { tags: ['modems'], params: rotateTokenParamsSchema, response: { 200: publicRotateResponseSchema, 404: errorResponseSchema, 409: rotationRefusedSchema, 429: rotationTooSoonSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const { old_ip, new_ip } = await rotation.rotateByTokenHash(hashToken(request.params.token));

@@ -1,5 +1,6 @@
 import type { Language } from '@cellport/shared';
-import { CATALOG_MESSAGES, whitelistEntrySchema, type Port, type PortPatchRequest } from '@cellport/shared/schemas/catalog';
+import { CATALOG_MESSAGES, type Port, type PortPatchRequest } from '@cellport/shared/schemas/catalog';
+import { whitelistRangeProblem } from '@cellport/shared/schemas/whitelist-ranges';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -7,6 +8,9 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { reschedulePortRotation } from './interval-rotation.js';
 import { newRotationNonce, rotationToken, rotationTokenHash } from './port-credentials.js';
 import type { PortsRepository } from './ports.repository.js';
+import { chosenProxyLogin } from './proxy-logins.js';
+import { sharedRotationRefusal } from './rotation.service.js';
+import { assertNoWhitelistOverlap } from './whitelist-conflicts.js';
 
 /** Settings a customer changes on their own ports. */
 export class PortsService {
@@ -29,18 +33,23 @@ export class PortsService {
   }
 
   async update(userId: string, portId: string, patch: PortPatchRequest, lng: Language): Promise<Port> {
-    const port = await this.db.selectFrom('ports').select(['id', 'is_shared', 'rotation_interval'])
+    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'is_shared', 'rotation_interval', 'proxy_login', 'proxy_password'])
       .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
     if (!port) throw notFound();
     const set: Record<string, unknown> = {};
     if (patch.modem_name !== undefined) set.name = patch.modem_name.trim();
-    if (patch.login !== undefined) set.proxy_login = patch.login;
+    // The login as the list shows it, sent back unchanged, stays as it is (a login from before decision 035 too).
+    if (patch.login !== undefined && patch.login !== port.proxy_login) set.proxy_login = await chosenProxyLogin(this.db, userId, patch.login);
     if (patch.password !== undefined) set.proxy_password = patch.password;
     if (patch.autoRenew !== undefined) set.auto_renew = patch.autoRenew;
+    let whitelist: string[] | undefined;
     if (patch.whitelist !== undefined) {
-      const entries = [...new Set(patch.whitelist.map((e) => e.trim()).filter(Boolean))];
-      if (!entries.every((entry) => whitelistEntrySchema.safeParse(entry).success)) throw new AppError('VALIDATION', 400, CATALOG_MESSAGES.whitelistEntry);
-      set.whitelist = JSON.stringify(entries);
+      whitelist = [...new Set(patch.whitelist.map((e) => e.trim()).filter(Boolean))];
+      for (const entry of whitelist) {
+        const problem = whitelistRangeProblem(entry);
+        if (problem) throw new AppError('VALIDATION', 400, CATALOG_MESSAGES[problem]);
+      }
+      set.whitelist = JSON.stringify(whitelist);
     }
     // Tags arrive trimmed and lower case (portTagSchema); kept once each and sorted, so lists and filters agree.
     if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)].sort();
@@ -52,10 +61,12 @@ export class PortsService {
     if (Object.keys(set).length) {
       try {
         await this.db.transaction().execute(async (tx) => {
+          if (whitelist) await assertNoWhitelistOverlap(tx, portId, port.modem_id, whitelist);
           await tx.updateTable('ports').set(set).where('id', '=', portId).where('user_id', '=', userId).execute();
           if (patch.rotationInterval !== undefined && patch.rotationInterval !== port.rotation_interval) await reschedulePortRotation(this.jobs, tx, portId);
         });
       } catch (err) {
+        // Only ever the customer's own login: chosen logins carry their account's prefix.
         if (isUniqueViolation(err)) throw new AppError('PROXY_LOGIN_TAKEN', 409);
         throw err;
       }
@@ -65,8 +76,12 @@ export class PortsService {
     return updated;
   }
 
-  /** A new rotation link; the old token stops working at once. */
+  /** A new rotation link; the old token stops working at once. A shared port has none that works (it is refused). */
   async newRotationLink(userId: string, portId: string): Promise<string> {
+    const port = await this.db.selectFrom('ports').select(['modem_id', 'is_shared'])
+      .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
+    if (!port) throw notFound();
+    if (port.is_shared) throw await sharedRotationRefusal(this.db, port.modem_id);
     const nonce = newRotationNonce();
     const updated = await this.db.updateTable('ports')
       .set({ rotation_nonce: nonce, rotation_token_hash: rotationTokenHash(this.secret, portId, nonce) })

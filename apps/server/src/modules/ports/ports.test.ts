@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
-import { whitelistEntrySchema } from '@cellport/shared/schemas/catalog';
+import { CATALOG_MESSAGES, proxyPasswordSchema, whitelistEntrySchema } from '@cellport/shared/schemas/catalog';
+import { newProxyPassword } from './port-credentials.js';
 
 let t: TestApp;
 let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
@@ -41,20 +42,56 @@ describe('managing ports', () => {
     const c = await createCustomer(t, 1000);
     const port = await buyPort(c);
     const patch = (body: unknown) => t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${port._id}`, ...json(c.cookie, body) });
-    const ok = await patch({ modem_name: 'Scraper', login: 'my_login-1', password: 'S3cret!pass', whitelist: ['203.0.113.5', '10.0.0.0/8', '2001:db8::/32'], rotationInterval: 15, autoRenew: true });
+    const ok = await patch({ modem_name: 'Scraper', login: 'my_login-1', password: 'S3cret!pass', whitelist: ['203.0.113.5', '198.51.0.0/16', '2001:db8:1::/48'], rotationInterval: 15, autoRenew: true });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toMatchObject({ modem_name: 'Scraper', login: 'my_login-1', password: 'S3cret!pass', whitelist: ['203.0.113.5', '10.0.0.0/8', '2001:db8::/32'], rotationInterval: 15, autoRenew: true });
-    for (const bad of [{ login: 'abc' }, { login: 'has space' }, { password: '12345' }, { password: 'with space' },
-      { whitelist: ['300.1.1.1'] }, { whitelist: ['10.0.0.0/33'] }, { whitelist: Array(21).fill('10.0.0.1') }, { modem_name: '' },
+    // A chosen login carries the account's prefix (decision 035).
+    const prefix = (await t.ctx.db.selectFrom('proxy_login_prefixes').select('prefix').where('user_id', '=', c.id).executeTakeFirstOrThrow()).prefix;
+    expect(prefix).toMatch(/^[a-z0-9]{5}$/);
+    expect(ok.json()).toMatchObject({ modem_name: 'Scraper', login: `${prefix}.my_login-1`, password: 'S3cret!pass', whitelist: ['203.0.113.5', '198.51.0.0/16', '2001:db8:1::/48'], rotationInterval: 15, autoRenew: true });
+    for (const bad of [{ login: 'abc' }, { login: 'has space' }, { login: 'zzzzz.someone' }, { password: '12345' }, { password: 'with space1x' },
+      { password: 'Abc12!' }, { password: 'onlyletters!' }, { password: '1234567890' }, { password: 'pass:word12' }, { password: 'pass@word12' },
+      { whitelist: ['300.1.1.1'] }, { whitelist: ['10.0.0.0/33'] }, { whitelist: Array(21).fill('198.51.100.1') }, { modem_name: '' },
       { modem_name: 'x'.repeat(61) }, { rotationInterval: -1 }]) {
       const res = await patch(bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
     }
+    // The login as listed, sent back with the prefix, is the same login.
+    const same = await patch({ login: `${prefix}.my_login-1` });
+    expect(same.json().login).toBe(`${prefix}.my_login-1`);
+  });
+
+  it('does not tell a customer which logins others use: a chosen login never clashes with another account\'s', async () => {
+    const c = await createCustomer(t, 1000);
     const other = await createCustomer(t, 1000);
-    const otherPort = await buyPort(other);
-    const taken = await t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${otherPort._id}`, ...json(other.cookie, { login: 'MY_LOGIN-1' }) });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json().code).toBe('PROXY_LOGIN_TAKEN');
+    const [mine, mine2, theirs] = [await buyPort(c), await buyPort(c), await buyPort(other)];
+    const patch = (who: Customer, id: string, body: unknown) => t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${id}`, ...json(who.cookie, body) });
+    const taken = await patch(other, theirs._id, { login: 'office-1' });
+    expect(taken.statusCode, taken.body).toBe(200);
+    // The same name, and the other account's full login: both are this customer's own login, never a 409.
+    const sameName = await patch(c, mine._id, { login: 'office-1' });
+    expect(sameName.statusCode, sameName.body).toBe(200);
+    expect(sameName.json().login).not.toBe(taken.json().login);
+    const theirFull = await patch(c, mine._id, { login: taken.json().login });
+    expect(theirFull.statusCode).toBe(400);
+    expect(theirFull.json().code).toBe('VALIDATION');
+    // A generated login is no chosen name's clash either: it has no prefix.
+    expect(theirs.login).toMatch(/^u[a-z0-9]{10}$/);
+    const generated = await patch(c, mine._id, { login: theirs.login });
+    expect(generated.statusCode).toBe(200);
+    // Only the customer's own ports can clash, and saying so tells them nothing new.
+    const own = await patch(c, mine2._id, { login: 'OFFICE-1' });
+    expect(own.statusCode).toBe(200);
+    const ownClash = await patch(c, mine2._id, { login: generated.json().login });
+    expect(ownClash.statusCode).toBe(409);
+    expect(ownClash.json()).toMatchObject({ code: 'PROXY_LOGIN_TAKEN', error: expect.stringContaining('your ports') });
+  });
+
+  it('generates strong passwords a form can send back: 14 letters and digits, never : or @', () => {
+    for (let i = 0; i < 500; i++) {
+      const password = newProxyPassword();
+      expect(password).toMatch(/^[A-Za-z0-9]{14}$/);
+      expect(proxyPasswordSchema.safeParse(password).success, password).toBe(true);
+    }
   });
 
   it('rotates with old and new IP, at most once a minute, and by a link that a new link replaces', async () => {
@@ -126,10 +163,23 @@ describe('managing ports', () => {
 });
 
 describe('whitelist entries', () => {
-  // The service checks each entry with the shared schema, as the web form does.
+  // The service checks each entry with the shared rules, as the web form does.
   const isWhitelistEntry = (entry: string) => whitelistEntrySchema.safeParse(entry).success;
-  it('accepts addresses and CIDR ranges of both families only', () => {
-    for (const ok of ['1.2.3.4', '1.2.3.0/24', '0.0.0.0/0', '::1', '2001:db8::/128']) expect(isWhitelistEntry(ok), ok).toBe(true);
-    for (const bad of ['1.2.3', '1.2.3.4/33', '::1/129', '1.2.3.4/', '1.2.3.4/8/8', 'example.com', '']) expect(isWhitelistEntry(bad), bad).toBe(false);
+  it('accepts public addresses and ranges up to an IPv4 /16 or an IPv6 /48 only', () => {
+    for (const ok of ['1.2.3.4', '1.2.3.0/24', '81.2.0.0/16', '2a00:1450:4001::/48', '2a00:1450:4001:81b::200e', '203.0.113.7']) expect(isWhitelistEntry(ok), ok).toBe(true);
+    for (const bad of ['1.2.3', '1.2.3.4/33', '::1/129', '1.2.3.4/', '1.2.3.4/8/8', 'example.com', '', '01.2.3.4', '1:2:3:4:5:6:7:8:9']) expect(isWhitelistEntry(bad), bad).toBe(false);
+  });
+  it('refuses whole-internet and other too broad ranges', () => {
+    for (const broad of ['0.0.0.0/0', '::/0', '81.0.0.0/8', '81.2.0.0/15', '2a00::/12', '2a00:1450::/47']) {
+      const result = whitelistEntrySchema.safeParse(broad);
+      expect(result.error?.issues[0]?.message, broad).toBe(CATALOG_MESSAGES.whitelistTooBroad);
+    }
+  });
+  it('refuses ranges no customer connects from: private, loopback, link-local, CGNAT, mapped and special', () => {
+    for (const special of ['10.1.2.3', '192.168.1.0/24', '172.16.5.5', '127.0.0.1', '100.64.1.1', '169.254.1.1', '0.0.0.0',
+      '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:81.2.3.4', '64:ff9b::1.2.3.4', '2002:c000:204::1', 'ff02::1']) {
+      const result = whitelistEntrySchema.safeParse(special);
+      expect(result.error?.issues[0]?.message, special).toBe(CATALOG_MESSAGES.whitelistNotPublic);
+    }
   });
 });

@@ -18,6 +18,16 @@ interface ClaimedModem { id: string; imei: string; ext_ip: string; prev_status: 
 export interface RotationResult { old_ip: string; new_ip: string; applyStatus: ApplyStatus }
 
 /**
+ * A shared port's IP is every co-tenant's IP: only its modem's schedule changes it (issue 27, item 4), never one
+ * customer on demand. 409 SHARED_PORT_ROTATION, with `nextRotationAt` (null: the modem has no schedule).
+ * Operators may one day allow on-demand rotation on a tariff when every co-tenant agreed; until then, no exception.
+ */
+export async function sharedRotationRefusal(db: Database, modemId: string): Promise<AppError> {
+  const modem = await db.selectFrom('modems').select('rotation_due_at').where('id', '=', modemId).executeTakeFirst();
+  return new AppError('SHARED_PORT_ROTATION', 409, undefined, { nextRotationAt: modem?.rotation_due_at?.toISOString() ?? null });
+}
+
+/**
  * Rotates the IP of the modem behind a port through the modem-control driver: at most once a minute per port,
  * one rotation at a time per modem, applyStatus published on the bus for the realtime layer.
  */
@@ -29,18 +39,24 @@ export class RotationService {
     private readonly notifications: NotificationsService,
   ) {}
 
-  /** Rotation by a signed-in customer: a port of someone else is simply not found. */
+  /**
+   * Rotation by a signed-in customer (button, API, MCP, Telegram): a port of someone else is simply not found, and a
+   * shared port is refused (it rotates on its modem's schedule).
+   */
   async rotateOwnPort(userId: string, portId: string): Promise<RotationResult> {
-    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'status', 'expires_at', 'last_rotated_at'])
+    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'is_shared', 'status', 'expires_at', 'last_rotated_at'])
       .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
     if (!port) throw notFound();
+    if (port.is_shared) throw await sharedRotationRefusal(this.db, port.modem_id);
     return this.rotate(port);
   }
 
+  /** The rotation link: refused for a shared port like the button. */
   async rotateByTokenHash(tokenHash: string): Promise<RotationResult> {
-    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'status', 'expires_at', 'last_rotated_at'])
+    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'is_shared', 'status', 'expires_at', 'last_rotated_at'])
       .where('rotation_token_hash', '=', tokenHash).where('status', '<>', 'released').executeTakeFirst();
     if (!port) throw notFound();
+    if (port.is_shared) throw await sharedRotationRefusal(this.db, port.modem_id);
     return this.rotate(port);
   }
 
