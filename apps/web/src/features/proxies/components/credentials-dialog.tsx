@@ -15,19 +15,20 @@ export function CredentialsDialog({ port, open, onClose }: { port: Port; open: b
   const [password, setPassword] = useState(port.password);
   const [problems, setProblems] = useState<{ login?: boolean; password?: boolean }>({});
   const update = useUpdatePort();
-  const ids = { login: useId(), password: useId(), loginError: useId(), passwordError: useId() };
+  const ids = { login: useId(), password: useId(), loginHint: useId(), loginError: useId(), passwordError: useId() };
 
   function save(event: React.FormEvent) {
     event.preventDefault();
+    // Only what changed is checked and sent: a login or password from before today's rules stays as it is.
     const next = {
-      login: !z.safeParse(proxyLoginSchema, login).success,
-      password: !z.safeParse(proxyPasswordSchema, password).success,
+      login: login !== port.login && !z.safeParse(proxyLoginSchema, login.trim()).success,
+      password: password !== port.password && !z.safeParse(proxyPasswordSchema, password.trim()).success,
     };
     setProblems(next);
     if (next.login || next.password) return;
     const patch: PortPatchRequest = {};
-    if (login !== port.login) patch.login = login;
-    if (password !== port.password) patch.password = password;
+    if (login !== port.login) patch.login = login.trim();
+    if (password !== port.password) patch.password = password.trim();
     if (!Object.keys(patch).length) { onClose(); return; }
     update.mutate({ id: port._id, patch }, {
       onSuccess: () => { toast.success(t('credentials.done')); onClose(); },
@@ -42,9 +43,10 @@ export function CredentialsDialog({ port, open, onClose }: { port: Port; open: b
           <label htmlFor={ids.login}>{t('login')}</label>
           <input
             id={ids.login} value={login} autoComplete="off" spellCheck={false}
-            aria-invalid={problems.login || undefined} aria-describedby={problems.login ? ids.loginError : undefined}
+            aria-invalid={problems.login || undefined} aria-describedby={problems.login ? `${ids.loginHint} ${ids.loginError}` : ids.loginHint}
             onChange={(e) => setLogin(e.target.value)}
           />
+          <p id={ids.loginHint} className="field__hint">{t('credentials.loginHint')}</p>
           {problems.login ? <p id={ids.loginError} className="field__error">{t('validation.proxyLogin')}</p> : null}
         </div>
         <div className="field">

@@ -16,6 +16,7 @@ import { ReplaceDialog } from './replace-dialog';
 import { RotateControl } from './rotate-control';
 import { RotationIntervalSelect } from './rotation-interval-select';
 import { RotationLinkControl } from './rotation-link-control';
+import { SharedRotationNote } from './shared-rotation-note';
 import { StatusBadge } from './status-badge';
 import { TagsDialog } from './tags-dialog';
 import { PortHistoryDetails } from './port-history';
@@ -57,7 +58,8 @@ export function PortCard({ port, isNew, rotationTags, quota }: {
         <CredentialRow label={t('socks')} value={`${port.host}:${port.socks_port}`} testId="port-socks" />
         <CredentialRow label={t('login')} value={port.login} testId="port-login" />
         <CredentialRow label={t('password')} value={port.password} testId="port-password" />
-        <RotationLinkControl port={port} />
+        {/* A shared port has no working rotation link: it rotates on its modem's schedule. */}
+        {port.isShared ? null : <RotationLinkControl port={port} />}
       </dl>
 
       <TryIt port={port} defaultOpen={isNew} />
@@ -76,7 +78,7 @@ export function PortCard({ port, isNew, rotationTags, quota }: {
       </div>
 
       <div className="px-card__actions">
-        <RotateControl port={port} />
+        {port.isShared ? <SharedRotationNote port={port} /> : <RotateControl port={port} />}
         <div className="px-card__edit">
           <Button variant="secondary" size="sm" onClick={() => setEditing('rename')} aria-label={t('rename.for', { name: port.modem_name })}>{t('rename.button')}</Button>
           <Button variant="secondary" size="sm" onClick={() => setEditing('credentials')}>{t('credentials.button')}</Button>

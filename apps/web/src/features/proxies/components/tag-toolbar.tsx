@@ -6,7 +6,7 @@ import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { errorText } from '../../../lib/translate-api-error';
 import { useRotateAll } from '../api/rotate-ports';
-import { tagCounts } from '../lib/port-tags';
+import { rotationTargets, tagCounts } from '../lib/port-tags';
 import { tagFilterHref } from '../lib/tag-filter-href';
 
 /**
@@ -21,6 +21,7 @@ export function TagToolbar({ ports, shown, tag }: { ports: readonly Port[]; show
   const counts = tagCounts(ports);
   if (!counts.length && !tag) return null;
   const renewable = shown.map((p) => p._id).join(',');
+  const rotatable = rotationTargets(shown).length;
 
   async function rotate() {
     const { rotated, failed } = await rotateAll.run(shown);
@@ -41,9 +42,11 @@ export function TagToolbar({ ports, shown, tag }: { ports: readonly Port[]; show
       </div>
       {tag && shown.length ? (
         <div className="px-toolbar__actions">
-          <Button variant="secondary" size="sm" onClick={() => void rotate()} busy={rotateAll.running} data-testid="rotate-all">
-            {t('bulk.rotate', { count: shown.length })}
-          </Button>
+          {rotatable ? (
+            <Button variant="secondary" size="sm" onClick={() => void rotate()} busy={rotateAll.running} data-testid="rotate-all">
+              {t('bulk.rotate', { count: rotatable })}
+            </Button>
+          ) : null}
           <Link href={`/billing-renewals?ports=${encodeURIComponent(renewable)}`} className="btn btn--secondary btn--sm" data-testid="renew-all">
             {t('bulk.renew', { count: shown.length })}
           </Link>

@@ -23,14 +23,9 @@ export function tagCounts(ports: readonly Pick<Port, 'tags'>[]): Array<{ tag: st
 }
 
 /**
- * The ports one rotation per modem reaches: a shared modem's ports change IP together, so rotating each of them
- * would only be refused as too soon. Expired ports cannot rotate.
+ * The ports 'Rotate all' rotates: dedicated ports that have not expired. A shared port changes IP only on its modem's
+ * schedule, for every customer on it (the server refuses it on demand).
  */
-export function rotationTargets<P extends Pick<Port, '_id' | 'IMEI' | 'status'>>(ports: readonly P[]): P[] {
-  const seen = new Set<string>();
-  return ports.filter((port) => {
-    if (port.status === 'expired' || seen.has(port.IMEI)) return false;
-    seen.add(port.IMEI);
-    return true;
-  });
+export function rotationTargets<P extends Pick<Port, 'status' | 'isShared'>>(ports: readonly P[]): P[] {
+  return ports.filter((port) => port.status !== 'expired' && !port.isShared);
 }
