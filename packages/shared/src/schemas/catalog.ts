@@ -174,6 +174,8 @@ export const proxyLoginSchema = text().check(
 // Printable ASCII without the space (0x21..0x7e), ':' and '@' (they split host:port:user:pass and user:pass@host), with
 // a letter and a digit: with the agent's guess limit, 10 such characters are out of reach of guessing.
 export const proxyPasswordSchema = text().check(
+  // The length first, and alone (issue 26 item 3): the pattern never sees long input.
+  z.maxLength(CATALOG_LIMITS.proxyPasswordMax, { message: CATALOG_MESSAGES.proxyPassword, abort: true }),
   z.regex(/^(?=[^:@]*$)(?=.*[A-Za-z])(?=.*[0-9])[\x21-\x7e]{10,32}$/, CATALOG_MESSAGES.proxyPassword),
 );
 /**
