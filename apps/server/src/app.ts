@@ -129,7 +129,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerLedger(app, ctx, services);
   registerCoupons(app, ctx, services);
   await registerPorts(app, ctx, services);
-  registerPortHistory(app, ctx.db);
+  registerPortHistory(app, services);
   registerPurchases(app, ctx, services);
   registerPayments(app, ctx, services);
   registerInvoices(app, ctx, services);

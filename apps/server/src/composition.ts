@@ -71,6 +71,8 @@ import { RotationService } from './modules/ports/rotation.service.js';
 import { PurchasesRepository } from './modules/purchases/purchases.repository.js';
 import { PurchasesService } from './modules/purchases/purchases.service.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
+import { PortHistoryRepository } from './modules/port-history/port-history.repository.js';
+import { PortHistoryService } from './modules/port-history/port-history.service.js';
 import { TelegramBot } from './modules/telegram/telegram-bot.js';
 import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
@@ -209,6 +211,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   });
   // Support tickets: customers' side and the console's (audited), notifying through the notifications.
   const support = new SupportService({ db, repo: new SupportRepository(db), notifications, audit, bus, jobs });
+  // A port's uptime and IP history, read from the logs the modems' triggers write.
+  const portHistory = new PortHistoryService(new PortHistoryRepository(db));
 
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
@@ -220,7 +224,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     telegram, telegramBot, telegramNotifications,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation,
-    audit, admin, legal, replacement, support,
+    audit, admin, legal, replacement, support, portHistory,
   };
   return { ctx, services };
 }
