@@ -26,3 +26,17 @@ describe('production settings', () => {
     expect(loadConfig({ ...env, NODE_ENV: 'development' }).SMTP_URL).toBeUndefined();
   });
 });
+
+describe('the README settings table', () => {
+  it('documents every setting of the config schema, and nothing that is not one (issue 29, item 6)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { configSchema } = await import('./config.js');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    // Rows of the table start with one or more `NAME`s: "| `RECAPTCHA_SITE_KEY`, `RECAPTCHA_SECRET_KEY` | …".
+    const documented = new Set([...readme.matchAll(/^\| ((?:`[A-Z0-9_]+`(?:, )?)+) \|/gm)]
+      .flatMap((row) => [...row[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((name) => name[1]!)));
+    const settings = Object.keys(configSchema.shape);
+    expect(settings.filter((name) => !documented.has(name)), 'settings missing from README.md').toEqual([]);
+    expect([...documented].filter((name) => !settings.includes(name)), 'README.md rows that are no setting').toEqual([]);
+  });
+});
