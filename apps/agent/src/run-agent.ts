@@ -44,6 +44,8 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
       ...(config.AGENT_POLICY_ROUTING ? { policyRouting: { firstTable: config.AGENT_POLICY_ROUTING_TABLE } } : {}),
       // A modem that goes offline or comes back is reported at once, not at the next heartbeat.
       onHealthChange: () => { for (const a of agents) a.heartbeatNow(); },
+      // Customer traffic through a modem proves it works, whatever the echo (the server, by default) answers.
+      carried: (imei) => agents.reduce((n, a) => n + a.carried(imei), 0),
       ...overrides.hostModems,
     });
     await hostModems.discover();

@@ -2,13 +2,13 @@ import type { HostModemInfo, ModemHealth } from '@cellport/shared/schemas/host-p
 import { AgentConfigError } from '../config.js';
 import type { Logger } from '../proxy/types.js';
 import { HilinkModem } from '../runtime/drivers/hilink/hilink-modem.js';
-import { measurePublicIp } from '../runtime/drivers/ip-echo.js';
+import { echoAnswersTheHost, measurePublicIp } from '../runtime/drivers/ip-echo.js';
 import { IpHistory } from '../runtime/drivers/ip-history.js';
 import type { ModemBackend, ModemDetails } from '../runtime/drivers/modem-backend.js';
 import type { DrivenModem, ModemDriver } from '../runtime/drivers/modem-driver.js';
 import { ModemManagerModem, type MmcliOptions } from '../runtime/drivers/modemmanager/mmcli.js';
 import type { SimulatedModemDriver } from '../runtime/drivers/simulated.js';
-import { DEFAULT_HEALTH, ModemHealthChecker, type CheckResult, type HealthProbe, type HealthSettings, type RecoveryActions } from '../runtime/health/modem-health.js';
+import { DEFAULT_HEALTH, ModemHealthChecker, type CheckResult, type HealthProbe, type HealthSettings, type Look, type RecoveryActions } from '../runtime/health/modem-health.js';
 import { powerCycleArgv, runPowerCycle } from '../runtime/health/power-cycle.js';
 import type { IpRunner } from '../runtime/routing/ip-command.js';
 import { modemRouting } from '../runtime/routing/modem-route.js';
@@ -24,7 +24,8 @@ export interface HostModemsOptions {
   /** A rotation that gives the same IP is tried this many times in all, then reported as a collision. */
   rotateAttempts: number;
   simulated: SimulatedModemDriver;
-  log: Logger;
+  /** `debug` (pino's): a line per health round, the marker tests wait for. */
+  log: Logger & { debug?(fields: object, message: string): void };
   /** How long one echo request and all of a measurement may take. */
   echoTimeoutMs?: number;
   echoDeadlineMs?: number;
@@ -41,6 +42,11 @@ export interface HostModemsOptions {
   powerCycleTimeoutMs?: number;
   /** The clock of the reboot and power-cycle limits (tests). */
   now?: () => number;
+  /**
+   * What the modem with this IMEI has carried for customers so far (HostAgent.carried): a number that grows while
+   * its targets answer through it. A modem that carried traffic since the last check works, whatever the echo says.
+   */
+  carried?: (imei: string) => number;
   /** A modem's health changed state, or its measured public IP moved (the heartbeat goes out at once). */
   onHealthChange?: (imei: string) => void;
   /**
@@ -97,6 +103,11 @@ export class HostModems implements ModemDriver {
   private timer: NodeJS.Timeout | null = null;
   private healthTimer: NodeJS.Timeout | null = null;
   private readonly healthSettings: HealthSettings;
+  /** The health round running (rounds never overlap), and how many have finished (the log's marker). */
+  private round: Promise<Map<string, CheckResult>> | null = null;
+  private rounds = 0;
+  /** Why the last round's failures were not held against the modems (logged when it changes). */
+  private lastDoubt: string | undefined;
 
   constructor(private readonly options: HostModemsOptions) {
     this.history = new IpHistory(options.dataDir);
@@ -127,6 +138,7 @@ export class HostModems implements ModemDriver {
         return own;
       // One pass over the echo URLs: a check is one request (per URL), not a retry loop.
       }, { urls: this.options.echoUrls, requestTimeoutMs: timeoutMs, deadlineMs: timeoutMs, pauseMs: timeoutMs }),
+      ...(this.options.carried ? { carried: () => (m.details ? this.options.carried!(m.details.imei) : 0) } : {}),
     };
   }
 
@@ -259,15 +271,25 @@ export class HostModems implements ModemDriver {
   }
 
   /**
-   * Checks the health of every modem that has answered (and is not rotating) now; each modem's checks never overlap.
+   * Checks the health of every modem that has answered (and is not rotating) now, as one round: each modem is looked
+   * at, then the failures are judged together (notTheModems) before any is counted or recovered. Rounds never overlap.
    * Resolves with each checked modem's result by IMEI.
    */
-  async checkHealth(): Promise<Map<string, CheckResult>> {
+  checkHealth(): Promise<Map<string, CheckResult>> {
+    this.round ??= this.runRound().finally(() => { this.round = null; });
+    return this.round;
+  }
+
+  private async runRound(): Promise<Map<string, CheckResult>> {
     const ready = this.all.filter((m) => m.details && !m.rotating);
-    const results = await Promise.all(ready.map(async (m) => {
+    const looks = await Promise.all(ready.map((m) => {
       m.checkFrom = m.rotationsStarted;
       m.checked = true;
-      const result = await m.health.check();
+      return m.health.look();
+    }));
+    const doubt = await this.notTheModems(looks);
+    const results = await Promise.all(ready.map(async (m, i) => {
+      const result = await m.health.conclude(looks[i]!, doubt);
       if (m.moved) {
         const { ip, previous } = m.moved;
         m.moved = null;
@@ -275,7 +297,27 @@ export class HostModems implements ModemDriver {
       }
       return [m.details!.imei, result] as const;
     }));
+    if (doubt !== this.lastDoubt) {
+      if (doubt) this.options.log.warn({ failing: looks.filter((l) => !l.passed).length }, `modem checks fail, but not because of the modems: ${doubt}; the modems keep serving and nothing is done to them`);
+      else if (this.lastDoubt) this.options.log.info({}, 'modem checks count again');
+      this.lastDoubt = doubt;
+    }
+    this.rounds++;
+    this.options.log.debug?.({ round: this.rounds, modems: looks.length, failing: looks.filter((l) => !l.passed).length, ...(doubt ? { heldBack: doubt } : {}) }, 'health round');
     return new Map(results);
+  }
+
+  /**
+   * Why the failed looks of a round are not the modems' own, or undefined when they may be: every modem of the host
+   * (two or more) failed at once, which is the host's network, its USB or the echoes, not each modem; or no echo
+   * answers the host itself on its own route either (the echoes are down: the server, when it is the echo).
+   */
+  private async notTheModems(looks: Look[]): Promise<string | undefined> {
+    const failing = looks.filter((l) => !l.passed).length;
+    if (failing === 0) return undefined;
+    if (looks.length > 1 && failing === looks.length) return `all ${failing} modems of the host failed at once: a host-wide problem, not a modem's`;
+    if (await echoAnswersTheHost(this.options.echoUrls, this.healthSettings.requestTimeoutMs)) return undefined;
+    return `no IP echo answers the host itself either (${this.options.echoUrls.join(', ')}): the echo is down (the server, when it is the echo) or the host's own network is`;
   }
 
   /** Checks every modem's health every interval (the first one interval after start: discover() has just looked). */

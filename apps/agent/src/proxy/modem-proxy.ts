@@ -99,6 +99,9 @@ export class ModemProxy implements ProxyCore {
   private readonly waiters = new Set<RotationWaiter>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private state: 'new' | 'starting' | 'listening' | 'draining' | 'closed' = 'new';
+  /** Connections to targets through the egress, open, and what the closed ones received (carried()). */
+  private readonly upstreams = new Set<Socket>();
+  private upstreamsClosed = 0;
 
   constructor(options: ModemProxyOptions) {
     this.options = options;
@@ -158,6 +161,24 @@ export class ModemProxy implements ProxyCore {
     const socks = this.socksServer.address();
     if (http === null || socks === null || typeof http === 'string' || typeof socks === 'string') return null;
     return { http: http.port, socks: socks.port };
+  }
+
+  /**
+   * What the modem carried for customers: bytes received from targets through the egress, plus one for each
+   * connection made. It only grows while the modem works, which the health checks take as proof (issue 28, item 2).
+   */
+  carried(): number {
+    let n = this.upstreamsClosed;
+    for (const s of this.upstreams) n += s.bytesRead + 1;
+    return n;
+  }
+
+  private countUpstream(socket: Socket): void {
+    this.upstreams.add(socket);
+    socket.once('close', () => {
+      this.upstreams.delete(socket);
+      this.upstreamsClosed += socket.bytesRead + 1;
+    });
   }
 
   /** New connections waiting for the rotation to end. */
@@ -426,6 +447,7 @@ export class ModemProxy implements ProxyCore {
         upstream.on('error', ignore);
         upstream.setTimeout(idleTimeoutMs);
         upstream.on('timeout', destroySelf);
+        this.countUpstream(upstream);
         resolve(upstream);
       });
     });
@@ -464,13 +486,21 @@ export class ModemProxy implements ProxyCore {
   // Internals.
 
   private createAgent(): Agent {
-    return new Agent({
+    const agent = new Agent({
       keepAlive: true,
       localAddress: this.egressAddress,
       timeout: this.limits.idleTimeoutMs,
       maxFreeSockets: 64,
       scheduling: 'lifo',
     });
+    // Plain requests' connections count as carried too (carried()).
+    const create = agent.createConnection.bind(agent);
+    agent.createConnection = (options, callback) => {
+      const socket = create(options, callback) as Socket;
+      socket.once('connect', () => this.countUpstream(socket));
+      return socket;
+    };
+    return agent;
   }
 
   private waitForRotation(): Promise<boolean> {

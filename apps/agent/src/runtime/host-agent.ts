@@ -194,6 +194,12 @@ export class HostAgent {
     for (const m of this.modems.values()) m.proxy?.countOpen(into);
   }
 
+  /**
+   * What the served modem carried for customers through its current proxy (ModemProxy.carried): the health checks
+   * take its growth as proof that the modem works while the echo (the server, by default) does not answer.
+   */
+  carried(imei: string): number { return this.modems.get(imei)?.proxy?.carried() ?? 0; }
+
   /** Bytes per port since start, with what open connections moved so far. */
   trafficTotals(): Map<string, PortTotals> { return this.meter.totalsNow(); }
 

@@ -7,12 +7,14 @@ import { isIP } from 'node:net';
  * address a request from `localAddress` reaches the internet with: the modem's public IP. A HiLink's WanIPAddress
  * or a bearer's address is usually the carrier's CGNAT address, so only this measurement is the customer's IP.
  */
-export async function echoIp(url: string, localAddress: string, timeoutMs: number): Promise<string> {
+export async function echoIp(url: string, localAddress: string | undefined, timeoutMs: number): Promise<string> {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  // Without a local address the request leaves by the host's own route (echoAnswersTheHost), not through a modem.
+  const from = localAddress ? { localAddress, family: isIP(localAddress) === 6 ? 6 : 4 } : {};
   return new Promise((resolve, reject) => {
     const req = request(target, {
-      method: 'GET', localAddress, family: isIP(localAddress) === 6 ? 6 : 4, agent: false,
+      method: 'GET', ...from, agent: false,
       headers: { accept: 'text/plain', 'user-agent': 'cellport-agent' }, timeout: timeoutMs,
     }, (res) => {
       let body = '';
@@ -57,4 +59,14 @@ export async function measurePublicIp(localAddress: () => string, options: IpEch
     await new Promise((r) => setTimeout(r, options.pauseMs ?? 1000));
   }
   throw new Error(`the public IP could not be measured through the modem: ${(last as Error).message}`);
+}
+
+/**
+ * Whether any of the IP echoes answers the host itself (its own route, not a modem): a modem through which no echo
+ * answers is only suspect when one does. When none does, the echoes (or the server, the default echo) are down, or
+ * the host's own network is: nothing that a reconnect or a reboot of a modem could help.
+ */
+export async function echoAnswersTheHost(urls: string[], timeoutMs: number): Promise<boolean> {
+  const answers = await Promise.allSettled(urls.map((url) => echoIp(url, undefined, timeoutMs)));
+  return answers.some((a) => a.status === 'fulfilled');
 }

@@ -8,6 +8,13 @@ import type { ConnectionState } from '../drivers/modem-backend.js';
 // reconnect; then reboot (at most once per `rebootEveryMs`); then the host's power-cycle command for its USB port
 // (at most once per `powerCycleEveryMs`); otherwise reconnect again. Traffic that flows is never interrupted: a
 // modem whose API hangs while requests get through is degraded, and nothing is done to it.
+//
+// An echo that does not answer is not a modem that does not answer (issue 28, item 2): the default echo is the
+// server, and a server outage must not rotate and reboot the farm. So a failed look is held against the modem only
+// when something says it is the modem's: the modem itself says it is not connected, or an echo answers the host on
+// its own route while none answers through the modem (and not every modem of the host failed at once). Customer
+// traffic the modem carried since the last look proves it works, whatever the echo says. HostModems judges the
+// round (look, then conclude with the doubt it found); check() is both for one modem alone.
 
 /** How one modem is looked at. Each call may throw; the checker bounds each by the request timeout. */
 export interface HealthProbe {
@@ -15,6 +22,21 @@ export interface HealthProbe {
   connection(): Promise<ConnectionState>;
   /** One HTTP request through the modem's egress, within `timeoutMs`: the public IP it is seen from. */
   publicIp(timeoutMs: number): Promise<string>;
+  /**
+   * What the modem has carried for customers so far: a number that grows while its targets answer through it (bytes
+   * received, connections made). Absent: not known.
+   */
+  carried?(): number;
+}
+
+/** What one look at the modem found, before it is judged. */
+export interface Look {
+  /** A request got through the modem (an echo answered through it, or it carried customer traffic since the last look). */
+  passed: boolean;
+  reason?: string;
+  extIp?: string;
+  /** The modem itself says it is not connected (its API answered so): its own failure, whatever the echoes do. */
+  saysDown: boolean;
 }
 
 /** What recovery can do to the modem; a missing one is skipped. Each is bounded by its own timeouts. */
@@ -66,20 +88,21 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 /**
  * What one look at the modem finds, before counting failures: online when the API answers, the modem says it is
  * connected and the request got through; degraded when the request got through but the API did not answer or the
- * modem does not say connected; `failed` when no request got through (degraded or offline, by the count).
+ * modem does not say connected; not `passed` when no request got through (degraded or offline, by the count).
  */
-export async function probeOnce(probe: HealthProbe, timeoutMs: number): Promise<{ passed: boolean; reason?: string; extIp?: string }> {
+export async function probeOnce(probe: HealthProbe, timeoutMs: number): Promise<Look> {
   const [api, ip] = await Promise.allSettled([
     withTimeout(probe.connection(), timeoutMs, ''),
     withTimeout(probe.publicIp(timeoutMs), timeoutMs + 1000, ''),
   ]);
   const apiProblem = api.status === 'rejected' ? `management API does not answer: ${message(api.reason)}`
     : api.value !== 'connected' ? `the modem says it is ${api.value}, not connected` : undefined;
+  const saysDown = api.status === 'fulfilled' && api.value !== 'connected' && api.value !== 'unknown';
   if (ip.status === 'rejected') {
     const why = message(ip.reason).replace(/^the public IP could not be measured through the modem: /, '');
-    return { passed: false, reason: `no request gets through the modem: ${why}${apiProblem ? `; ${apiProblem}` : ''}` };
+    return { passed: false, saysDown, reason: `no request gets through the modem: ${why}${apiProblem ? `; ${apiProblem}` : ''}` };
   }
-  return { passed: true, extIp: ip.value, ...(apiProblem ? { reason: apiProblem } : {}) };
+  return { passed: true, saysDown, extIp: ip.value, ...(apiProblem ? { reason: apiProblem } : {}) };
 }
 
 /**
@@ -95,6 +118,8 @@ export class ModemHealthChecker {
   private lastReboot = Number.NEGATIVE_INFINITY;
   private lastPowerCycle = Number.NEGATIVE_INFINITY;
   private running: Promise<CheckResult> | null = null;
+  /** probe.carried() at the last look. */
+  private carriedBefore = 0;
   /** Every recovery step taken, oldest first (the last 50). */
   readonly recoveries: Array<{ at: number; action: RecoveryAction; ok: boolean; error?: string }> = [];
 
@@ -117,24 +142,44 @@ export class ModemHealthChecker {
 
   get state(): ModemHealthState { return this.current.state; }
 
-  check(): Promise<CheckResult> {
-    this.running ??= this.run().finally(() => { this.running = null; });
+  /** One look and its verdict, for a modem judged alone; `doubt` as in conclude(). Checks never overlap. */
+  check(doubt?: string): Promise<CheckResult> {
+    this.running ??= this.look().then((look) => this.conclude(look, doubt)).finally(() => { this.running = null; });
     return this.running;
   }
 
-  private async run(): Promise<CheckResult> {
-    const first = await probeOnce(this.probe, this.settings.requestTimeoutMs);
-    if (first.passed) return this.settle(first);
+  /** Looks at the modem once: its API, one request through it, and whether it carried customer traffic since the last look. */
+  async look(): Promise<Look> {
+    const found = await probeOnce(this.probe, this.settings.requestTimeoutMs);
+    const carried = this.probe.carried?.();
+    const moved = carried !== undefined && carried > this.carriedBefore;
+    if (carried !== undefined) this.carriedBefore = carried;
+    if (found.passed || !moved) return found;
+    // Customers' requests get through it: it works, whatever the echo says (the echo may be what is down).
+    const echo = found.reason!.replace(/^no request gets through the modem: /, '');
+    return { ...found, passed: true, reason: `it carries customer traffic, but the IP echo does not answer through it: ${echo}` };
+  }
+
+  /**
+   * The verdict on a look, and a step of the recovery ladder when it is the `offlineAfter`-th failure in a row.
+   * `doubt`: why a failed look may not be the modem's (the echoes are down, every modem failed at once). A doubted
+   * failure is not counted and nothing is done to the modem, unless the modem itself says it is not connected.
+   */
+  async conclude(look: Look, doubt?: string): Promise<CheckResult> {
+    if (look.passed) return this.settle(look);
+    if (doubt && !look.saysDown) {
+      return this.settle({ ...look, reason: `${look.reason}; not held against the modem: ${doubt}` }, this.current.state === 'offline' ? 'offline' : 'degraded');
+    }
     this.failures++;
-    if (this.failures < this.settings.offlineAfter) return this.settle(first, 'degraded');
+    if (this.failures < this.settings.offlineAfter) return this.settle(look, 'degraded');
     // Offline, said at once (a reboot may take minutes): then one step of the ladder, and another look at once, so a
     // modem that recovered is not kept offline for another interval.
-    const offline = this.settle(first, 'offline');
+    const offline = this.settle(look, 'offline');
     const recovery = await this.recover();
     if (!recovery) return offline;
     const after = recovery.ok ? await probeOnce(this.probe, this.settings.requestTimeoutMs) : null;
     if (after?.passed) return { ...this.settle(after), recovery };
-    const reason = after?.reason ?? first.reason;
+    const reason = after?.reason ?? look.reason;
     return { ...this.settle({ passed: false, reason: recovery.ok ? reason : `${reason}; the ${recovery.action} failed: ${recovery.error}` }, 'offline'), recovery };
   }
 

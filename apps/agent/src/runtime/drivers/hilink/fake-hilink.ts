@@ -50,6 +50,10 @@ export class FakeHilink {
 
   get url(): string { return `http://127.0.0.1:${this.port}`; }
 
+  /** Reconnects (the data switch turned off) and reboots the device was asked for. */
+  get reconnects(): number { return this.calls.filter((c) => c === 'POST dialup/mobile-dataswitch <dataswitch>0</dataswitch>').length; }
+  get reboots(): number { return this.calls.filter((c) => c.startsWith('POST device/control')).length; }
+
   async start(port = 0): Promise<void> {
     const server = createServer((req, res) => void this.handle(req, res));
     server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
@@ -180,14 +184,15 @@ export class FakeHilink {
 /**
  * An IP-echo server on 127.0.0.1 for fake modems: a request from a modem's egress address (127.0.0.x) is answered
  * with that modem's public IP while it is connected; from any other address it fails, so a measurement that did not
- * leave from the modem's egress cannot pass.
+ * leave from the modem's egress cannot pass. The host itself (127.0.0.1, never a modem's egress) is answered its own
+ * address, as a real echo answers anyone: the agent asks on its own route whether the echo is up.
  */
 export async function startEchoServer(byEgress: Map<string, () => string | null>): Promise<{ url: string; close(): Promise<void>; seen: string[] }> {
   const seen: string[] = [];
   const server = createServer((req, res) => {
     const from = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '';
     seen.push(from);
-    const ip = byEgress.get(from)?.();
+    const ip = from === '127.0.0.1' ? from : byEgress.get(from)?.();
     if (!ip) { res.writeHead(502).end('no route'); return; }
     res.writeHead(200, { 'content-type': 'text/plain' }).end(`${ip}\n`);
   });
