@@ -71,6 +71,11 @@ export const configSchema = z.object({
   DEV_OUTBOX_PUBLIC: bool.default(false),
   /** A host whose agent has been silent this long is offline, with its modems. */
   HOST_OFFLINE_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(HOST_PROTOCOL.offlineAfterSeconds),
+  /**
+   * After an instance starts, no host is taken offline for this long (nor before HOST_OFFLINE_AFTER_SECONDS): its
+   * agents reconnect on their own backoff, at most 30 s apart with jitter (issue 28, item 3).
+   */
+  HOST_RECONNECT_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(45),
   /** How often each instance looks for silent hosts. */
   HOST_SWEEP_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   /** Traffic an agent reports for an interval older than this is refused: a host key cannot write into past months. */

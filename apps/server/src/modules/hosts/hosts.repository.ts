@@ -4,7 +4,11 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 
 /** A modem whose `online` or `ext_ip` a write changed: the customers on it hear of it (was_online: before the write). */
-export interface ModemChange { id: string; imei: string; apply_status: ApplyStatus; online: boolean; ext_ip: string; was_online: boolean }
+export interface ModemChange {
+  id: string; imei: string; apply_status: ApplyStatus; online: boolean; ext_ip: string; was_online: boolean;
+  /** Taken offline by the sweep: how long its host had not been heard from, in seconds. */
+  silent_seconds?: number;
+}
 
 /**
  * After a rotation the agent's next heartbeat may still carry the IP from before (it was sent first): the IP a
@@ -108,7 +112,8 @@ export class HostsRepository {
       update modems m set online = false, connections = 0, ${offlineHealth('the host\'s agent is silent')}
       from hosts h
       where h.id = m.host_id and m.online and h.last_seen_at < now() - make_interval(secs => ${offlineAfterSeconds})
-      returning m.id, m.imei, m.apply_status, m.online, m.ext_ip, true as was_online`.execute(this.db);
+      returning m.id, m.imei, m.apply_status, m.online, m.ext_ip, true as was_online,
+        extract(epoch from now() - h.last_seen_at)::float8 as silent_seconds`.execute(this.db);
     return rows;
   }
 

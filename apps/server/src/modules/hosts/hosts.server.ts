@@ -48,8 +48,12 @@ export interface HostProtocolServer {
   io: Server;
   /** Hosts with an agent connected to this instance. */
   connectedHosts(): string[];
-  /** Takes silent hosts offline now (the timer calls it every HOST_SWEEP_MS). */
-  sweep(): Promise<void>;
+  /**
+   * Takes silent hosts offline now (the timer calls it every HOST_SWEEP_MS). Silence counts only over time this
+   * instance was up: nothing is taken offline until it has been up HOST_OFFLINE_AFTER_SECONDS and
+   * HOST_RECONNECT_GRACE_SECONDS since `upSince` (its start; tests pass an earlier time).
+   */
+  sweep(upSince?: number): Promise<void>;
   /** Resolves when no state recomputation or connection bookkeeping is pending or running (tests). */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -79,6 +83,8 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
   const { bus, log } = ctx;
   const { hostsRepository: hostsRepo, notifications, trafficRepository: traffic, gatewayLinks, gatewayTrust } = deps;
   const instance = randomUUID();
+  /** When this instance started listening to agents: a host it has not heard from before is not silent yet. */
+  const startedAt = Date.now();
   const hosts = new Map<string, HostConnection>();
   let closing = false;
   /** Writes started by events (connect, disconnect), awaited by settled() and close(). */
@@ -116,10 +122,13 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
     }
     // A modem that went offline or came back is a notification for its customers, written by the instance that
     // recorded the change (once, not by every instance hearing the bus).
-    for (const online of [false, true]) {
-      const ids = changes.filter((c) => c.online === online && c.was_online !== online).map((c) => c.id);
-      await notifications.modemAvailability(ids, online).catch((err: unknown) => log.warn({ err }, 'modem availability not notified'));
-    }
+    // Taken offline by the sweep, the text says what is known: how long the host has not been heard from.
+    const tell = (ids: string[], online: boolean, silentMinutes?: number) => notifications.modemAvailability(ids, online, silentMinutes)
+      .catch((err: unknown) => log.warn({ err }, 'modem availability not notified'));
+    const went = changes.filter((c) => !c.online && c.was_online);
+    const minutesOf = (c: ModemChange) => (c.silent_seconds === undefined ? undefined : Math.max(1, Math.round(c.silent_seconds / 60)));
+    for (const minutes of new Set(went.map(minutesOf))) await tell(went.filter((c) => minutesOf(c) === minutes).map((c) => c.id), false, minutes);
+    await tell(changes.filter((c) => c.online && !c.was_online).map((c) => c.id), true);
   };
 
   // ---- desired state: sent on connect, recomputed after announcements
@@ -284,8 +293,15 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
 
   // ---- silent hosts, old batch ids
   let lastPrune = 0;
-  const sweep = async () => {
-    await announce(await hostsRepo.sweepSilent(ctx.config.HOST_OFFLINE_AFTER_SECONDS));
+  // A host is offline after HOST_OFFLINE_AFTER_SECONDS of silence counted from max(last heard, this instance's start)
+  // (issue 28, item 3): a server that was down heard nothing because it was down, and its agents reconnect on their
+  // own backoff (at most 30 s, with jitter) once it is back, within HOST_RECONNECT_GRACE_SECONDS. Until both have
+  // passed since the start, last_seen_at says nothing of the hosts.
+  const judgeAfterMs = Math.max(ctx.config.HOST_OFFLINE_AFTER_SECONDS, ctx.config.HOST_RECONNECT_GRACE_SECONDS) * 1000;
+  const sweep = async (upSince = startedAt) => {
+    if (Date.now() - upSince >= judgeAfterMs) {
+      await announce(await hostsRepo.sweepSilent(ctx.config.HOST_OFFLINE_AFTER_SECONDS));
+    }
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
       await traffic.pruneBatches(BATCH_KEEP_DAYS);

@@ -10,9 +10,12 @@ export type NotificationType = 'payment' | 'other';
 /** Plain values, every language's text of a value, or a nested text (server-texts.ts); rendered when read. */
 export type NotificationParams = TextParams;
 
-/** A notification's text in `language` (packages/shared/locales/{lng}/notifications.json). */
+/**
+ * A notification's text in `language` (packages/shared/locales/{lng}/notifications.json). A `cause` in the params picks
+ * the key's text for that cause (`modem_down_host_silent`): the key, and what pairs with it, stay the same.
+ */
 export function renderNotification(language: string, key: string, params: Record<string, unknown>): string {
-  return renderText(language, key, params);
+  return renderText(language, params.cause === 'host_silent' ? `${key}_host_silent` : key, params);
 }
 
 /**
@@ -100,9 +103,11 @@ export class NotificationsService {
   /**
    * A modem went offline or came back (issue 14, item 5): each customer with an active port on it hears of it once
    * per change. 'Back online' goes only to ports told 'offline' (the last availability notice of the port), and
-   * 'offline' is not repeated, so a modem that flaps between heartbeats says each thing once.
+   * 'offline' is not repeated, so a modem that flaps between heartbeats says each thing once. `silentMinutes`: offline
+   * because its host's agent has not been heard from for that long (the sweep), which is all that is known; the
+   * text says so (issue 28, item 3).
    */
-  async modemAvailability(modemIds: string[], online: boolean): Promise<number> {
+  async modemAvailability(modemIds: string[], online: boolean, silentMinutes?: number): Promise<number> {
     if (modemIds.length === 0) return 0;
     const key = online ? 'modem_up' : 'modem_down';
     return this.db.transaction().execute(async (tx) => {
@@ -116,7 +121,9 @@ export class NotificationsService {
           .where(sql<boolean>`params->>'port' = ${port.id}`)
           .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
         if (online ? last?.text_key !== 'modem_down' : last?.text_key === 'modem_down') continue;
-        await this.notify(port.user_id, 'other', key, { name: port.name, port: port.id }, tx, port);
+        const params: NotificationParams = { name: port.name, port: port.id };
+        if (!online && silentMinutes !== undefined) Object.assign(params, { cause: 'host_silent', minutes: silentMinutes });
+        await this.notify(port.user_id, 'other', key, params, tx, port);
         sent++;
       }
       await this.alertOperators(tx, modemIds, online);
