@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { ERRORS } from '@cellport/shared';
 import { HOST_KEY_REFUSED, HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
+import { call, signedIn } from '../admin/admin.test-helpers.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { issueHostKey } from '../traffic/host-keys.js';
@@ -177,6 +178,25 @@ describe('host protocol: connection and desired state', () => {
     await leave(agent);
   });
 
+  it('tells the agent of a modem adopted in the console at once, before any sale (issue 28, item 4)', async () => {
+    const agent = await FakeAgent.open(url, usKey);
+    const first = await agent.stateWhere(() => true);
+    // The agent reports a modem the inventory does not know; the operator adds it.
+    const imei = '867000000028004';
+    await agent.send('heartbeat', { agentVersion: '0.1.0-test', uptimeSeconds: 5, stateVersion: first.version, modems: [],
+      inventory: [{ imei, driver: 'hilink', extIp: '203.0.113.84', rotations: { total: 0, succeeded: 0, collisions: 0 } }] } satisfies Heartbeat);
+    const model = await t.ctx.db.selectFrom('modems').select(['country_id', 'carrier_id']).where('host_id', '=', usHostId).executeTakeFirstOrThrow();
+    const operator = await signedIn(t);
+    const adopted = await call(t, operator.cookie, 'POST', `/api/v1/admin/hosts/${usHostId}/modems`,
+      { imei, countryId: model.country_id, carrierId: model.carrier_id, isShared: false });
+    expect(adopted.statusCode, adopted.body).toBe(200);
+    // Pushed because the new row was announced: the agent serves its ports before anyone buys one.
+    const served = await agent.stateWhere((s) => s.modems.some((m) => m.imei === imei));
+    expect(served.modems.find((m) => m.imei === imei)).toMatchObject({ httpPort: adopted.json().modem.httpPort, ports: [] });
+    await t.ctx.db.deleteFrom('modems').where('imei', '=', imei).execute();
+    await leave(agent);
+  });
+
   it('queries nothing while nothing is announced, and sends the state again to an agent that serves another version', async () => {
     const quiet = await buildCountingApp({ MODEM_CONTROL: 'agent' });
     try {
@@ -313,11 +333,16 @@ describe('host protocol: heartbeats and silence', () => {
     expect(await onlineCount()).toBe(state.modems.length);
 
     // Heard recently: the sweep leaves it alone.
-    await t.app.hostProtocol.sweep();
+    const longUp = Date.now() - 3_600_000;
+    await t.app.hostProtocol.sweep(longUp);
     expect(await onlineCount()).toBe(state.modems.length);
-    // Silent for longer than HOST_OFFLINE_AFTER_SECONDS.
+    // Silent for longer than HOST_OFFLINE_AFTER_SECONDS, but the server has not been up that long (it was down, say):
+    // not silent yet (issue 28, item 3).
     await t.ctx.db.updateTable('hosts').set({ last_seen_at: new Date(Date.now() - 61_000) }).where('id', '=', usHostId).execute();
-    await t.app.hostProtocol.sweep();
+    await t.app.hostProtocol.sweep(Date.now() - 30_000);
+    expect(await onlineCount()).toBe(state.modems.length);
+    // Silent for that long over time the server was up.
+    await t.app.hostProtocol.sweep(longUp);
     expect(await onlineCount()).toBe(0);
 
     // Back: the next heartbeat brings them online; leaving takes them offline without waiting for the sweep.
@@ -357,8 +382,28 @@ describe('host protocol: heartbeats and silence', () => {
     await leave(agent);
   });
 
+  it('a host silent too long: its customers are told what is known, that the host has not been heard from (issue 28, item 3)', async () => {
+    const erin = await createCustomer(t, 1000);
+    const port = await buy(erin);
+    const modem = await modemOf(port._id);
+    const agent = await FakeAgent.open(url, usKey);
+    const state = await agent.stateWhere(() => true);
+    await agent.send('heartbeat', { agentVersion: '0.1.0-test', uptimeSeconds: 5, stateVersion: state.version,
+      modems: state.modems.map((m) => ({ imei: m.imei, state: 'online', extIp: m.extIp, connections: 0 })) } satisfies Heartbeat);
+    await t.ctx.db.updateTable('hosts').set({ last_seen_at: new Date(Date.now() - 5 * 60_000) }).where('id', '=', modem.host_id).execute();
+    await t.app.hostProtocol.sweep(Date.now() - 3_600_000);
+    const name = (await t.ctx.db.selectFrom('ports').select('name').where('id', '=', port._id).executeTakeFirstOrThrow()).name;
+    const told = await t.ctx.db.selectFrom('notifications').select(['text_key', 'text']).where('user_id', '=', erin.id)
+      .where('text_key', 'in', ['modem_down', 'modem_up']).execute();
+    expect(told).toEqual([{ text_key: 'modem_down',
+      text: `${name} may be offline: we have not heard from the host that serves it for 5 minutes. We will tell you when it is back.` }]);
+    await leave(agent);
+    // The sweep took the whole host offline: its stock is healthy again for the next tests' purchases.
+    await t.ctx.db.updateTable('modems').set({ health: 'online', health_reason: null }).where('host_id', '=', usHostId).execute();
+  });
+
   it('runs the sweep on its own timer', async () => {
-    const other = await buildTestApp({ MODEM_CONTROL: 'agent', HOST_SWEEP_MS: '20', HOST_OFFLINE_AFTER_SECONDS: '1' });
+    const other = await buildTestApp({ MODEM_CONTROL: 'agent', HOST_SWEEP_MS: '20', HOST_OFFLINE_AFTER_SECONDS: '1', HOST_RECONNECT_GRACE_SECONDS: '0' });
     try {
       await seedTestCatalog(other);
       const host = await other.ctx.db.selectFrom('hosts').select('id').where('name', '=', 'de1.proxy.cellport.local').executeTakeFirstOrThrow();
