@@ -82,8 +82,10 @@ async function readableText(page: Page): Promise<string> {
 
 async function expectNoRawKeys(page: Page, where: string) {
   await page.waitForLoadState('networkidle');
-  // Lazy parts (a chart, a table) render just after the network settles.
-  await page.waitForTimeout(150);
+  // Lazy parts (a chart, a table) render just after the network settles: wait until no loading state is shown (a
+  // Suspense fallback, a busy region), then for two frames, so what the last answers render has been painted.
+  await page.waitForFunction(() => !document.querySelector('.loading-overlay, .shell__page-loading, .admin__page-loading, [aria-busy="true"]'));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   const keys = rawKeys(await readableText(page));
   expect(keys, `raw locale keys on ${where} (${page.url()})`).toEqual([]);
 }

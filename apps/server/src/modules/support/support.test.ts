@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { SupportTicketEvent } from '@cellport/shared/schemas/support';
 import { announced } from '../../../test/announcements.js';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 
 // Support tickets (issue 17 item 4), end to end through the HTTP API on a real database: a customer's ticket
@@ -16,7 +16,7 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), Buffer.from('WEBPVP8L'), Buffer.alloc(14)]);
 
-let t: TestApp;
+let t: CountingApp;
 let url: string;
 let customer: Customer & { email: string };
 let other: Customer;
@@ -34,14 +34,13 @@ const upload = (cookie: string, body: Buffer | string, type: string, name = 'scr
 const post = (cookie: string, path: string, body?: unknown) => t.app.inject({ method: 'POST', url: path, ...json(cookie, body) });
 const get = (cookie: string, path: string) => t.app.inject({ method: 'GET', url: path, ...json(cookie) });
 
-/** Polls `read` until `done` holds (a commit's NOTIFY and the e-mail it starts arrive a moment later), at most 30 s. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const until = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/**
+ * The e-mails to `to` once the app is settled: a notification's e-mail leaves after its commit's NOTIFY has been heard,
+ * so this waits for that (a sentinel NOTIFY) and for the sends it started (buildCountingApp's settled()).
+ */
+async function settledMails(to: string) {
+  await t.settled();
+  return mails(to);
 }
 const mails = (to: string) => t.ctx.db.selectFrom('mail_outbox').select(['subject', 'text', 'html']).where('to_email', '=', to).orderBy('created_at').execute();
 const keysOf = async (userId: string) => (await t.ctx.db.selectFrom('notifications').select('text_key')
@@ -56,7 +55,7 @@ async function buyPort(c: Customer, countryId: string, tariffId: string): Promis
 }
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildCountingApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -110,7 +109,7 @@ describe('support tickets', () => {
     // Unassigned: every operator hears of it in the bell and by e-mail.
     expect(await keysOf(olga.id)).toEqual(['support_ticket_new']);
     expect(await keysOf(ivan.id)).toEqual(['support_ticket_new']);
-    const opMail = await eventually(() => mails(olga.email), (m) => m.length === 1);
+    const opMail = await settledMails(olga.email);
     expect(opMail).toHaveLength(1);
     expect(opMail[0]!.subject).toBe('Support: a customer is waiting');
     expect(opMail[0]!.text).toContain(`New support request #${ticket.number} from ${customer.email}: “Port drops every hour”`);
@@ -156,7 +155,7 @@ describe('support tickets', () => {
     // The customer: a bell notification naming the ticket and linking to it, and an e-mail.
     const bell = (await get(customer.cookie, '/api/v1/notifications')).json().data;
     expect(bell[0]).toMatchObject({ text: `Support answered your request #${ticket.number} “Port drops every hour”.`, link: `/support/${ticket._id}`, unread: true });
-    const customerMail = await eventually(() => mails(customer.email), (m) => m.some((x) => x.subject === 'Reply to your support request'));
+    const customerMail = await settledMails(customer.email);
     const answer = customerMail.find((x) => x.subject === 'Reply to your support request')!;
     expect(answer.text).toContain(`#${ticket.number}`);
     expect(answer.text).toContain(`/en/support/${ticket._id}`);
@@ -344,7 +343,7 @@ describe('support tickets', () => {
     expect(bell[0]).toMatchObject({
       text: `Olga assigned support request #${opened.number} “Billing question” to you.`, link: `/admin/support/${opened._id}`, unread: true,
     });
-    const mail = await eventually(() => mails(ivan.email), (m) => m.some((x) => x.subject === subject));
+    const mail = await settledMails(ivan.email);
     const handed = mail.filter((x) => x.subject === subject);
     expect(handed).toHaveLength(1);
     expect(handed[0]!.text).toContain(`Olga assigned support request #${opened.number} “Billing question” to you.`);
@@ -364,8 +363,8 @@ describe('support tickets', () => {
     await patch(ivan, olga.id);
     expect(await assigned(olga.id)).toMatchObject([{ text: `Ivan assigned support request #${opened.number} “Billing question” to you.`, email: expect.anything(), telegram: null }]);
     expect(await assigned(ivan.id)).toHaveLength(1);
-    const olgaMail = await eventually(() => mails(olga.email), (m) => m.some((x) => x.subject === subject));
+    const olgaMail = await settledMails(olga.email);
     expect(olgaMail.filter((x) => x.subject === subject)).toHaveLength(1);
-    expect((await eventually(() => mails(ivan.email), () => true)).filter((x) => x.subject === subject)).toHaveLength(1);
+    expect((await settledMails(ivan.email)).filter((x) => x.subject === subject)).toHaveLength(1);
   }, 60_000);
 });
