@@ -5,6 +5,8 @@
 //                                     else postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_SECONDS=10 BENCH_LIST_PORTS=20 BENCH_INSTANCES=2 node bench/buying.mjs   (2 server processes, one database)
 //   BENCH_ONLY=buy BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/buying.mjs   (profile one route)
+//   BENCH_QUICK=1 node bench/buying.mjs   (quick mode: 5 customers, 2 ports each, 1 s per scenario, one open-loop rate;
+//                                          fails when an answer is not the expected one)
 //
 // The server runs in a child process (from source through tsx) so the load generator does not share its event loop.
 // It gets a fresh database (dropped at the end) with the demo catalog, 20,000 extra dedicated modems, 50 buyers
@@ -19,14 +21,18 @@ import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { addDedicatedStock, databaseUrl } from './lib/bench-database.mjs';
 import { closedLoop, openLoop } from './lib/load.mjs';
+import { QUICK, expectAnswers, knob } from './lib/quick.mjs';
 
-const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const LIST_PORTS = Number(process.env.BENCH_LIST_PORTS ?? 20);
+const CUSTOMERS = knob('BENCH_CUSTOMERS', 50, 5);
+const SECONDS = knob('BENCH_SECONDS', 8, 1);
+const WARM_UP_SECONDS = QUICK ? 0.2 : 1;
+const LIST_PORTS = knob('BENCH_LIST_PORTS', 20, 2);
+/** Dedicated stock: more than every purchase of the run (closed and open loop). */
+const STOCK = knob('BENCH_STOCK', 20_000, 1000);
 /** Server processes on the same database (the design allows several instances); customers are spread over them. */
-const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
+const INSTANCES = knob('BENCH_INSTANCES', 1, 1);
 /** Open-loop rates, as fractions of the route's closed-loop throughput. */
-const RATE_FRACTIONS = [0.25, 0.5, 0.75, 0.9];
+const RATE_FRACTIONS = QUICK ? [0.5] : [0.25, 0.5, 0.75, 0.9];
 const P99_TARGET_MS = 50;
 /** Connections per server process: the product's default (10) unless BENCH_POOL says otherwise. */
 const POOL = process.env.BENCH_POOL ? Number(process.env.BENCH_POOL) : undefined;
@@ -65,7 +71,7 @@ async function serve() {
   const { app, ctx } = await buildApp({ config, database, logger: false });
   await seedCatalog(ctx);
   // Enough dedicated stock in the US for every purchase of the run (closed and open loop).
-  await addDedicatedStock(database.db, 20000);
+  await addDedicatedStock(database.db, STOCK);
   const us = await database.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
   const tariff = await database.db.selectFrom('tariffs').select('id')
     .where('country_id', '=', us.id).where('is_shared', '=', false).where('period', '=', 'day').executeTakeFirstOrThrow();
@@ -165,13 +171,17 @@ async function measure() {
   const send = (s) => (customer) => request(agent, s, s.ports[customer % s.ports.length], s.cookies[customer % s.cookies.length])
     .then((status) => status === 200);
   // Warm-up: JIT, connection pools, prepared statements.
-  for (const s of scenarios) await closedLoop(1, CUSTOMERS, send(s));
+  for (const s of scenarios) await closedLoop(WARM_UP_SECONDS, CUSTOMERS, send(s));
   const results = [];
-  for (const s of scenarios) results.push({ ...s, ...(await closedLoop(SECONDS, CUSTOMERS, send(s))) });
+  for (const s of scenarios) {
+    const r = await closedLoop(SECONDS, CUSTOMERS, send(s));
+    expectAnswers(`closed loop ${s.name}`, r);
+    results.push({ ...s, ...r });
+  }
   const bare = results[0];
 
   console.log(`\n${CUSTOMERS} concurrent customers, ${SECONDS} s per scenario, PostgreSQL, ${INSTANCES} server process${INSTANCES > 1 ? 'es' : ''} (bare: 1), ${new Date().toISOString().slice(0, 10)}`);
-  console.log('closed loop (50 always in flight)            req/s    p50 ms   p99 ms   errors   vs bare');
+  console.log(`closed loop (${CUSTOMERS} always in flight)`.padEnd(45) + 'req/s    p50 ms   p99 ms   errors   vs bare');
   for (const r of results) {
     console.log(`${r.name.padEnd(42)} ${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(7)}   ${(r.rps / bare.rps * 100).toFixed(1)} %`);
   }
@@ -184,6 +194,7 @@ async function measure() {
       const rate = Math.max(1, Math.round(r.rps * fraction));
       const due = Array.from({ length: Math.round(rate * SECONDS) }, (_, k) => ({ at: (k * 1000) / rate, customer: k % CUSTOMERS }));
       const o = await openLoop(due, (d) => send(r)(d.customer));
+      expectAnswers(`open loop ${r.name} at ${rate} req/s`, o);
       if (o.p99 < P99_TARGET_MS && o.errors === 0) best = Math.max(best, rate);
       console.log(`${r.name.padEnd(42)} ${String(rate).padStart(10)}   ${o.rps.toFixed(0).padStart(10)}  ${o.p50.toFixed(1).padStart(7)}  ${o.p99.toFixed(1).padStart(7)}  ${String(o.errors).padStart(7)}`);
     }

@@ -10,26 +10,29 @@
 // listens itself and is also linked to the gateway), the gateway (bench/lib/gateway-proc.ts), each bundled by esbuild
 // as the agent's build does, and the load generators (bench/lib/proxy-load.mjs, wrk).
 //
-//   node bench/gateway.mjs            (about 2 minutes)      BENCH_QUICK=1 node bench/gateway.mjs   (a smoke run)
+//   node bench/gateway.mjs            (about 2 minutes)
+//   BENCH_QUICK=1 node bench/gateway.mjs   (quick mode: 16 MiB, 1 s per step, 200 streams; installs nothing, fails when
+//                                           wrk is missing or a path answers wrongly)
 //   knobs: BENCH_BULK_BYTES, BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_WRK_CONNECTIONS (32), BENCH_STREAMS (5000),
 //          BENCH_ONLY=bulk,rps,streams,udp
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import dgram from 'node:dgram';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, firstLine, freePort, rssMb, runToEnd, spawnWithLimit, which } from './lib/proxy-procs.mjs';
+import { cpuSeconds, ensureInstalled, firstLine, freePort, rssMb, runToEnd, spawnWithLimit, waitForPort } from './lib/proxy-procs.mjs';
+import { QUICK, fault, knob as env } from './lib/quick.mjs';
 
-const QUICK = process.env.BENCH_QUICK === '1';
-const env = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
-const BULK_BYTES = env('BENCH_BULK_BYTES', 512 << 20, 64 << 20);
+const BULK_BYTES = env('BENCH_BULK_BYTES', 512 << 20, 16 << 20);
 const ROUNDS = env('BENCH_ROUNDS', 3, 1);
 const SECONDS = env('BENCH_SECONDS', 4, 1);
 const WRK_CONNECTIONS = env('BENCH_WRK_CONNECTIONS', 32, 16);
-const STREAMS = env('BENCH_STREAMS', 5000, 500);
+const STREAMS = env('BENCH_STREAMS', 5000, 200);
+/** How long the streams are held before RSS is read, and the pause before the next path (RSS settles). */
+const HOLD_MS = QUICK ? 200 : 2000;
+const PAUSE_MS = QUICK ? 0 : 3000;
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'bulk,rps,streams,udp').split(',').map((s) => s.trim()));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LIB = fileURLToPath(new URL('./lib/', import.meta.url));
@@ -53,7 +56,7 @@ try {
 async function main() {
   console.log(`$ node bench/gateway.mjs${QUICK ? ' (BENCH_QUICK=1)' : ''}`);
   console.log(`${results.date} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · Node ${process.version} · load average ${loadavg()}`);
-  if (ONLY.has('rps') && !which('wrk')) execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'inherit' });
+  if (ONLY.has('rps')) ensureInstalled(['wrk'], { install: !QUICK });
 
   const origin = await startOrigin();
   const { agent, gateway, ports } = await startPair(Math.max(STREAMS, WRK_CONNECTIONS) + 1000);
@@ -101,6 +104,7 @@ async function main() {
         const p99 = /\s99%\s+(\S+)/.exec(out)?.[1] ?? '?';
         const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
         console.log(`  · ${label}: ${rps.toFixed(0)} req/s, p99 ${p99}, non-2xx ${non2xx}`);
+        if (QUICK && (!(rps > 0) || non2xx)) fault(`rps ${label}: ${rps} req/s, ${non2xx} non-2xx`);
         runs.push({ label, rps, p99, non2xx });
       }
     }
@@ -123,7 +127,7 @@ async function main() {
       const lines = createInterface({ input: child.stdout });
       const next = () => new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
       const opened = await next();
-      await sleep(2000);
+      await sleep(HOLD_MS);
       const held = { agent: rssMb(agent.pid), gateway: rssMb(gateway.pid) };
       child.stdin.end();
       await next();
@@ -131,7 +135,8 @@ async function main() {
       children.delete(child);
       console.log(`  · ${label}: ${opened.opened} open (${opened.errors} errors) in ${opened.openSeconds.toFixed(1)} s; RSS agent ${before.agent.toFixed(0)} → ${held.agent.toFixed(0)} MB, gateway ${before.gateway.toFixed(0)} → ${held.gateway.toFixed(0)} MB`);
       rows.push({ label, opened: opened.opened, errors: opened.errors, openSeconds: opened.openSeconds, before, held });
-      await sleep(3000);
+      if (QUICK && (opened.errors || opened.opened !== STREAMS)) fault(`streams ${label}: ${opened.opened} of ${STREAMS} open, ${opened.errors} errors`);
+      await sleep(PAUSE_MS);
     }
     results.streams = rows;
     table(['path', 'open', 'errors', 'opened in s', 'agent RSS before → held MB', 'gateway RSS before → held MB'],
@@ -151,6 +156,7 @@ async function main() {
         })]);
         const res = JSON.parse(out.trim().split('\n').at(-1));
         console.log(`  · ${label}: ${res.perSecond.toFixed(0)} datagrams/s echoed, ${res.lost} lost of ${res.sent}`);
+        if (QUICK && !(res.echoed > 0)) fault(`udp ${label}: no datagram echoed`);
         runs.push({ label, ...res });
       }
     }
@@ -194,7 +200,9 @@ async function startPair(maxConnections) {
   children.add(agentChild);
   agentChild.stderr.pipe(process.stderr);
   await firstLine(agentChild, 'agent');
-  await sleep(300); // the gateway opens the customer ports when the link's ticket is checked
+  // The gateway opens the customer ports when the link's ticket is checked.
+  await waitForPort(ports.gateway.http, 15_000, gatewayChild, GATEWAY_HOST);
+  await waitForPort(ports.gateway.socks, 15_000, gatewayChild, GATEWAY_HOST);
   return { agent: agentChild, gateway: gatewayChild, ports };
 }
 

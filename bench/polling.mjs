@@ -4,6 +4,8 @@
 //   node bench/polling.mjs                      (both databases; PostgreSQL from BENCH_DATABASE_URL, else
 //                                                TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_DB=pglite BENCH_CUSTOMERS=20000 BENCH_SECONDS=10 node bench/polling.mjs
+//   BENCH_QUICK=1 node bench/polling.mjs        (quick mode: both databases, 50 customers, 8 connections, 1 s per
+//                                                scenario, one spec-rate step; fails when an answer is not the expected one)
 //
 // Two measurements per database:
 //  1. Throughput (closed loop, BENCH_CONCURRENCY connections, each request as a different customer): the bare
@@ -19,11 +21,13 @@ import http from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { closedLoop, openLoop } from './lib/load.mjs';
+import { QUICK, expectAnswers, knob } from './lib/quick.mjs';
 
-const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 20_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const RATE_STEPS = (process.env.BENCH_RATE_CUSTOMERS ?? '2000,5000,10000,20000').split(',').map(Number).filter((n) => n <= CUSTOMERS);
+const CUSTOMERS = knob('BENCH_CUSTOMERS', 20_000, 50);
+const SECONDS = knob('BENCH_SECONDS', 10, 1);
+const WARM_UP_SECONDS = QUICK ? 0.2 : 2;
+const CONCURRENCY = knob('BENCH_CONCURRENCY', 64, 8);
+const RATE_STEPS = (process.env.BENCH_RATE_CUSTOMERS ?? (QUICK ? '50' : '2000,5000,10000,20000')).split(',').map(Number).filter((n) => n <= CUSTOMERS);
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DBS = (process.env.BENCH_DB ?? 'postgres,pglite').split(',');
 // BENCH_SKIP_PENDING=1: the spec-rate runs poll notifications only (what an unchanged poll alone sustains).
@@ -152,8 +156,12 @@ async function benchOne(kind) {
     ...(pendingExists ? [{ name: 'GET /pending-crypto (304)', run: (i) => get(agent, setup.port, '/api/v1/pending-crypto-payment-active', cookies[i % cookies.length], pendingEtags.get(i % cookies.length)), expect: 304 }] : []),
   ];
   const results = [];
-  for (const s of scenarios) await timed(s, 2, agent); // JIT warm-up
-  for (const s of scenarios) results.push({ name: s.name, ...(await timed(s, SECONDS, agent)) });
+  for (const s of scenarios) await timed(s, WARM_UP_SECONDS, agent); // JIT warm-up
+  for (const s of scenarios) {
+    const r = await timed(s, SECONDS, agent);
+    expectAnswers(`${kind} ${s.name}`, r);
+    results.push({ name: s.name, ...r });
+  }
   const bare = results[0];
   console.log('throughput                              req/s    p50 ms   p99 ms  errors   vs bare');
   for (const r of results) {
@@ -164,6 +172,7 @@ async function benchOne(kind) {
   console.log('customers   target req/s   sent req/s   p50 ms   p99 ms   max ms   errors');
   for (const n of RATE_STEPS) {
     const r = await specRate(n, agent, setup, etags, pendingInRate, pendingEtags);
+    expectAnswers(`${kind} spec rate, ${n} customers`, r);
     console.log(`${String(n).padStart(9)}   ${r.target.toFixed(0).padStart(12)}   ${r.rps.toFixed(0).padStart(10)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${r.max.toFixed(0).padStart(7)}  ${String(r.errors).padStart(7)}`);
     if (r.p99 > 1000) { console.log('(the server no longer keeps up; larger counts skipped)'); break; }
   }

@@ -10,7 +10,8 @@
 //   4. 10,000 idle tunnels held open through ours (half CONNECT, half SOCKS5): the proxy's RSS (target < 200 MB).
 //
 //   node bench/proxy.mjs                     (the full run, about 3 minutes; installs the peers when missing)
-//   BENCH_QUICK=1 node bench/proxy.mjs       (a smoke check: 64 MiB, 1 s per step, 1,000 idle tunnels)
+//   BENCH_QUICK=1 node bench/proxy.mjs       (quick mode: 16 MiB, 1 s per step, 200 idle tunnels; installs nothing,
+//                                             fails when a peer is missing or when ours answers wrongly)
 //   BENCH_ONLY=rps,tunnels node bench/proxy.mjs          (some of bulk, rps, tunnels, idle)
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' BENCH_ONLY=tunnels node bench/proxy.mjs   (profile ours)
 //   BENCH_ONLY=idle BENCH_HEAP_SNAPSHOT=/tmp/idle.heapsnapshot node bench/proxy.mjs   (what 10,000 tunnels keep alive)
@@ -35,17 +36,19 @@ import {
   cpuSeconds, ensureInstalled, fdLimit, firstLine, freePort, openFds, rssMb, runToEnd, spawnWithLimit, startPeer, stop,
   versions, waitForPort,
 } from './lib/proxy-procs.mjs';
+import { QUICK, fault, knob as env } from './lib/quick.mjs';
 
-const QUICK = process.env.BENCH_QUICK === '1';
-const env = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
-const BULK_BYTES = env('BENCH_BULK_BYTES', 1 << 30, 64 << 20);
+const BULK_BYTES = env('BENCH_BULK_BYTES', 1 << 30, 16 << 20);
 const BULK_REPEATS = env('BENCH_BULK_REPEATS', 3, 1);
 const SECONDS = env('BENCH_SECONDS', 4, 1);
 const ROUNDS = env('BENCH_ROUNDS', 2, 1);
 const CONCURRENCY = env('BENCH_CONCURRENCY', 32, 16);
 const LOAD_PROCS = env('BENCH_LOAD_PROCS', 1, 1);
 const WRK_CONNECTIONS = env('BENCH_WRK_CONNECTIONS', 32, 16);
-const IDLE = env('BENCH_IDLE', 10_000, 1000);
+const IDLE = env('BENCH_IDLE', 10_000, 200);
+/** How long the idle tunnels are held before RSS is read, and again later (the RSS the step reports settles). */
+const HOLD_MS = QUICK ? 200 : 2000;
+const HOLD_LATER_MS = QUICK ? 200 : 3000;
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'bulk,rps,tunnels,idle').split(',').map((s) => s.trim()));
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** A copy of apps/agent/src/proxy to measure instead of the tree's (an A/B of a proxy change). */
@@ -85,7 +88,7 @@ async function main() {
   console.log(`$ ${results.command}`);
   console.log(`${results.date} · ${results.machine.summary}`);
   console.log(`load average at start: ${loadavg()}`);
-  const installed = ensureInstalled();
+  const installed = ensureInstalled(undefined, { install: !QUICK });
   if (installed.length) console.log(`installed: ${installed.join(', ')}`);
   results.peers = versions();
   console.log(`peers (Debian packages): ${Object.entries(results.peers).map(([k, v]) => `${k} ${v}`).join(', ')}`);
@@ -239,6 +242,9 @@ async function rps(origin, ours, peers, pidOf, oursMetrics) {
       const w = parseWrk(out);
       progress(`rps ${c.label}: ${fmt(w.rps)} req/s, p50 ${w.p50} p99 ${w.p99}, non-2xx ${w.non2xx}, socket errors ${w.socketErrors}${w.socketErrors ? ` (${w.socketErrorKinds})` : ''}`);
       runs.push({ label: c.label, proxy: c.proxy, ...w, cpuUsPerRequest: pid && w.requests ? (cpu / w.requests) * 1e6 : null });
+      // Quick mode: every path answered, and ours (and the origin) only with 2xx and no socket error.
+      if (QUICK && !(w.requests > 0)) fault(`rps ${c.label}: no request answered`);
+      if (QUICK && (!c.proxy || c.proxy.startsWith('ours')) && (w.non2xx || w.socketErrors)) fault(`rps ${c.label}: ${w.non2xx} non-2xx, ${w.socketErrors} socket errors`);
     }
   }
   const rows = cases.map((c) => {
@@ -310,6 +316,8 @@ async function tunnels(echo, via, pidOf) {
       };
       progress(`tunnels ${c.label}: ${fmt(res.perSecond)}/s, p50 ${res.p50.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, errors ${res.errors}${res.errors ? ` ${JSON.stringify(res.errorKinds)}` : ''}`);
       runs.push(res);
+      if (QUICK && !(ok > 0)) fault(`tunnels ${c.label}: no tunnel completed`);
+      if (QUICK && res.errors) fault(`tunnels ${c.label}: ${res.errors} errors ${JSON.stringify(res.errorKinds)}`);
     }
   }
   const rows = cases.map((c) => {
@@ -368,9 +376,9 @@ async function idle(origin, ours, via) {
     child.once('exit', (code) => reject(new Error(`idle client exited with ${code}`)));
   });
   const opened = await next();
-  await sleep(2000);
+  await sleep(HOLD_MS);
   const held = { rss: rssMb(ours.pid), fds: openFds(ours.pid), stats: await ours.stats() };
-  await sleep(3000);
+  await sleep(HOLD_LATER_MS);
   const later = { rss: rssMb(ours.pid), stats: await ours.stats() };
   // After a full collection: what the open tunnels keep alive (the RSS target is judged on `held`, untouched).
   const gced = { stats: await ours.stats('gc') };
@@ -399,7 +407,7 @@ async function idle(origin, ours, via) {
   };
   results.idle = row;
   table(['', 'before', `${row.tunnels.toLocaleString('en')} tunnels open`, 'same, after a full GC', `after they closed (${settleSeconds.toFixed(1)} s)`], [
-    ['ours RSS MB', fmt(row.rssBefore), `${fmt(row.rssHeld)} (${fmt(row.rssHeld5s)} 5 s later)`, fmt(row.rssAfterGc), fmt(row.rssAfter)],
+    ['ours RSS MB', fmt(row.rssBefore), `${fmt(row.rssHeld)} (${fmt(row.rssHeld5s)} ${HOLD_LATER_MS / 1000} s later)`, fmt(row.rssAfterGc), fmt(row.rssAfter)],
     ['ours JS heap used MB', fmt(row.heapBefore), fmt(row.heapHeld), fmt(row.heapAfterGc), fmt(mb(after.stats.memory.heapUsed))],
     ['ours open connections', stats0.connections, row.connectionsHeld, gced.stats.connections, row.connectionsAfter],
     ['ours open fds', row.fdsBefore, row.fdsHeld, '', row.fdsAfter],
@@ -414,6 +422,7 @@ async function idle(origin, ours, via) {
   const how = row.extrapolated ? ` (extrapolated from ${row.tunnels.toLocaleString('en')}: ${fmt(row.rssHeld)} MB)` : '';
   results.targets.push({ ...target(`${IDLE.toLocaleString('en')} idle tunnels: ours RSS < 200 MB`, rssAtIdle, 200, 'below'), figure: `${fmt(rssAtIdle)} MB${how}` });
   if (row.errors > 0) console.log(`note: ${row.errors} tunnels failed to open; the RSS figure counts only the ${row.tunnels.toLocaleString('en')} that did`);
+  if (QUICK && (row.errors || row.tunnels !== count || row.closedEarly)) fault(`idle: ${row.tunnels} of ${count} tunnels held, ${row.errors} errors, ${row.closedEarly} closed early`);
 }
 
 // ---- processes ----------------------------------------------------------------------------------------------------

@@ -2,8 +2,12 @@
 // client) replays a purchase's writes against our real schema, so the figures are a ceiling for
 // POST /api/v1/payment/balance/buy, which bench/buying.mjs measures through the app.
 //
-//   node bench/purchase-ceiling.mjs     (needs PostgreSQL as bench/buying.mjs does, and pgbench: Debian's postgresql)
+//   node bench/purchase-ceiling.mjs     (needs PostgreSQL as bench/buying.mjs does, and pgbench, which Debian ships in
+//                                        its postgresql server package)
 //   BENCH_SECONDS=6 BENCH_CLIENTS=10,50 node bench/purchase-ceiling.mjs
+//   BENCH_QUICK=1 node bench/purchase-ceiling.mjs    (quick mode: 2,000 modems, 4 clients, 1 s per script; fails when a
+//                                                    script's transactions fail, e.g. a statement the schema no longer
+//                                                    accepts)
 //
 // Three scripts, each one purchase of one dedicated port by one of 50 customers (client n buys as customer n % 50):
 //   statements  the 11 statements the app sends for it (BEGIN … COMMIT), as logged from one purchase on 2026-11-24
@@ -19,9 +23,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { addDedicatedStock, databaseUrl } from './lib/bench-database.mjs';
+import { QUICK, fault, knob } from './lib/quick.mjs';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-const CLIENTS = (process.env.BENCH_CLIENTS ?? '10,50').split(',').map(Number);
+const SECONDS = knob('BENCH_SECONDS', 6, 1);
+const CLIENTS = (process.env.BENCH_CLIENTS ?? (QUICK ? '4' : '10,50')).split(',').map(Number);
+/** Free dedicated modems: more than the fastest script buys in a run (the stock is restored between runs). */
+const STOCK = knob('BENCH_STOCK', 40_000, 2000);
 const CUSTOMERS = 50;
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -31,6 +38,7 @@ else await measure();
 /** Child (through tsx, for the app's migrations and seed): a fresh database with stock, customers and the functions. */
 async function setup(dbName) {
   const pg = (await import('pg')).default;
+  const { loadConfig } = await import('../apps/server/src/config.ts');
   const { openDatabase } = await import('../apps/server/src/db/database.ts');
   const { migrateToLatest } = await import('../apps/server/src/db/migrate.ts');
   const { seedCatalog } = await import('../apps/server/src/db/seed/catalog.ts');
@@ -42,8 +50,14 @@ async function setup(dbName) {
   await admin.end();
   const database = await openDatabase({ databaseUrl: databaseUrl(BASE_URL, dbName), dataDir: '' });
   await migrateToLatest(database.db);
-  await seedCatalog({ db: database.db, config: { DEMO_EMAIL: 'none@bench.local', DEMO_BALANCE: 0 } });
-  await addDedicatedStock(database.db, 40000);
+  // The app's own settings, as the other benches load them, so the seed gets every field it reads.
+  const config = loadConfig({
+    NODE_ENV: 'test', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
+    LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent',
+  });
+  const log = { warn: (...args) => console.error(...args) };
+  await seedCatalog({ db: database.db, config, log });
+  await addDedicatedStock(database.db, STOCK);
   const ledger = new LedgerService(database.db);
   await sql`create table bench_customers (n int primary key, id uuid not null)`.execute(database.db);
   for (let n = 0; n < CUSTOMERS; n++) {
@@ -64,8 +78,8 @@ async function setup(dbName) {
 async function measure() {
   const pgbench = findPgbench();
   if (!pgbench) {
-    console.log('pgbench not found (Debian: apt-get install postgresql-client or postgresql): nothing measured');
-    return;
+    console.error('pgbench not found (Debian: apt-get install postgresql): nothing measured');
+    process.exit(1);
   }
   const dbName = `cellport_ceiling_${process.pid}_${randomBytes(3).toString('hex')}`;
   const psqlPath = pgbench.replace(/pgbench$/, 'psql');
@@ -107,7 +121,7 @@ async function run(pgbench, psqlPath, dbName) {
         const file = join(dir, `${name}.sql`);
         writeFileSync(file, body);
         const prefix = join(dir, `log-${name}-${clients}`);
-        const run = spawnSync(pgbench, ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(SECONDS),
+        const run = spawnSync(pgbench, ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(2, clients)), '-T', String(SECONDS),
           '-f', file, '--log', `--log-prefix=${prefix}`, url], { encoding: 'utf8' });
         const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1] ?? 0);
         const failed = Number(/number of failed transactions: (\d+)/.exec(run.stdout)?.[1] ?? 0) + (run.status === 0 ? 0 : 1);
@@ -117,6 +131,7 @@ async function run(pgbench, psqlPath, dbName) {
         const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? NaN;
         console.log(`${name.padEnd(12)} ${String(clients).padStart(7)}  ${tps.toFixed(0).padStart(8)}  ${at(0.5).toFixed(1).padStart(8)} ${at(0.99).toFixed(1).padStart(8)}   ${failed}`);
         if (run.status !== 0) console.log(run.stderr.split('\n').slice(0, 3).join('\n'));
+        if (run.status !== 0 || !(tps > 0)) fault(`${name} with ${clients} clients: pgbench exited with ${run.status}, ${tps} tx/s`);
       }
     }
   } finally {

@@ -8,6 +8,9 @@
 //   node bench/scale.mjs --reuse            (keep the seeded database of an earlier run: migrations still run, so a
 //                                            new index is measured without seeding again)
 //   BENCH_REQUESTS=400 BENCH_ROUTE_SECONDS=30 BENCH_ONLY=customers,payments node bench/scale.mjs --reuse
+//   BENCH_QUICK=1 node bench/scale.mjs      (quick mode: --scale 0.001, 8 requests per route and database, databases of
+//                                            its own named after the process, dropped at the end; fails when a route
+//                                            answers wrongly)
 //
 // Two server processes (from source through tsx, logger off, the product's pool of 10), one per database:
 // `cellport_scale_empty` (the demo catalog, 2,000 free dedicated modems, the measured customer and an operator) and
@@ -27,21 +30,26 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { addDedicatedStock, databaseUrl } from './lib/bench-database.mjs';
 import { stats } from './lib/load.mjs';
+import { QUICK, expectAnswers, knob } from './lib/quick.mjs';
 
 const arg = (name) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const SCALE = Number(arg('--scale') ?? 1);
+const SCALE = Number(arg('--scale') ?? (QUICK ? 0.001 : 1));
 const REUSE = process.argv.includes('--reuse');
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const REQUESTS = knob('BENCH_REQUESTS', 400, 8);
+const WARM_UP_REQUESTS = QUICK ? 1 : 5;
 /** At most this long per route and database (a route that takes a second per answer stops early). */
-const ROUTE_SECONDS = Number(process.env.BENCH_ROUTE_SECONDS ?? 30);
+const ROUTE_SECONDS = knob('BENCH_ROUTE_SECONDS', 30, 2);
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN_URL = databaseUrl(BASE_URL, 'postgres');
-const SCALED_DB = 'cellport_scale';
-const EMPTY_DB = 'cellport_scale_empty';
+// Quick mode (CI, maybe beside another run) never touches the full run's databases: it has its own, named after this
+// process (the servers get the names in their arguments).
+const QUICK_SUFFIX = QUICK ? `_quick_${process.pid}` : '';
+const SCALED_DB = `cellport_scale${QUICK_SUFFIX}`;
+const EMPTY_DB = `cellport_scale_empty${QUICK_SUFFIX}`;
 const RATIO_TARGET = 1.2;
 const SEARCH_TARGET_MS = 100;
 
@@ -51,7 +59,13 @@ const SIZES = {
 };
 
 if (process.argv[2] === '--serve') await serve(process.argv[3], process.argv[4] === 'seed');
-else await main();
+else {
+  try {
+    await main();
+  } finally {
+    if (QUICK) await dropDatabases([SCALED_DB, EMPTY_DB]);
+  }
+}
 
 // ---- child: one server on one database ------------------------------------------------------------------------------
 
@@ -326,7 +340,7 @@ async function main() {
     const etags = {};
     for (const which of ['empty', 'scaled']) {
       // Warm-up: the route's statements prepared, its caches filled, its ETag known.
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < WARM_UP_REQUESTS; i++) {
         const res = await ask(agent, servers[which], route);
         if (route.etag) etags[which] = res.etag;
       }
@@ -350,6 +364,8 @@ async function main() {
     const e = { ...stats(latencies.empty, errors.empty, 1), n: latencies.empty.length };
     const s = { ...stats(latencies.scaled, errors.scaled, 1), n: latencies.scaled.length };
     results.push({ route, e, s });
+    expectAnswers(`${route.name}, empty database`, e);
+    expectAnswers(`${route.name}, scaled database`, s);
   }
   const seconds = (performance.now() - started) / 1000;
 
@@ -368,6 +384,14 @@ async function main() {
     await new Promise((r) => server.child.on('exit', r));
   }
   agent.destroy();
+}
+
+async function dropDatabases(names) {
+  const pg = (await import('pg')).default;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  for (const name of names) await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
 }
 
 function startServer(dbName, mode) {

@@ -1,10 +1,10 @@
 // Load generation shared by the benches: closed loop (saturation) and open loop (latency at a given rate).
 
-/** Latency percentiles (ms) and throughput of one scenario. */
+/** Latency percentiles (ms), throughput and how many requests were answered (`count`, wrong answers included). */
 export function stats(latencies, errors, elapsedSeconds) {
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { rps: latencies.length / elapsedSeconds, p50: pct(0.5), p99: pct(0.99), max: latencies.at(-1) ?? 0, errors };
+  return { count: latencies.length, rps: latencies.length / elapsedSeconds, p50: pct(0.5), p99: pct(0.99), max: latencies.at(-1) ?? 0, errors };
 }
 
 /**

@@ -20,10 +20,16 @@ export function which(binary) {
   }
 }
 
-/** Installs the peers that are missing (apt-get, non-interactive; services are not started by us). */
-export function ensureInstalled() {
-  const missing = Object.entries(PACKAGES).filter(([bin]) => !which(bin)).map(([, pkg]) => pkg);
+/**
+ * Installs the Debian packages of `binaries` that are missing (apt-get, non-interactive; services are not started by
+ * us). With `install: false` (quick mode: .ci/run installs them beforehand) a missing one is an error, never a skip.
+ */
+export function ensureInstalled(binaries = Object.keys(PACKAGES), { install = true } = {}) {
+  const missing = binaries.filter((bin) => !which(bin)).map((bin) => PACKAGES[bin]);
   if (missing.length === 0) return [];
+  if (!install) {
+    throw new Error(`missing ${missing.join(', ')}: apt-get install ${missing.join(' ')} (.ci/run installs them; the quick mode does not)`);
+  }
   console.log(`installing from Debian: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const run = (args) => (process.getuid?.() === 0
@@ -103,13 +109,13 @@ export function runToEnd(command, args, { cwd, children }) {
   });
 }
 
-/** Resolves when something accepts TCP connections on 127.0.0.1:port. */
-export async function waitForPort(port, timeoutMs = 15_000, child = null) {
+/** Resolves when something accepts TCP connections on host:port. */
+export async function waitForPort(port, timeoutMs = 15_000, child = null, host = '127.0.0.1') {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (child && child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before listening on ${port}`);
     const ok = await new Promise((resolve) => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => { s.destroy(); resolve(true); });
+      const s = net.connect({ host, port }, () => { s.destroy(); resolve(true); });
       s.on('error', () => resolve(false));
     });
     if (ok) return;
