@@ -7,6 +7,8 @@ const steps = [
   ['lint', ['run', 'lint']],
   ['unit and server tests', ['run', 'test:unit']],
   ['build', ['run', 'build']],
+  // Every bench's quick mode (bench/run.mjs --quick): a change that breaks a bench fails here. Needs the build.
+  ['bench quick modes', ['run', 'bench', '--', '--quick']],
   ['browser tests', ['run', 'test:e2e']],
 ];
 for (const [name, args] of steps) {
