@@ -26,10 +26,11 @@ for (const file of [join(root, 'apps/server/dist/main.js'), join(webDist, 'index
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'cellport-bench-'));
-// The default captcha (altcha): the page runs its proof-of-work, so its code counts too.
+// The default captcha (altcha): the page runs its proof-of-work, so its code counts too. No demo seed and no embedded
+// agent: nothing listens on the demo modems' fixed ports (21000+), which a running `npm start` holds.
 const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
   env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1',
-    PUBLIC_URL: url, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: webDist },
+    PUBLIC_URL: url, DATA_DIR: dataDir, SEED_DEMO: 'false', EMBEDDED_AGENT: 'false', LOG_LEVEL: 'warn', WEB_DIST: webDist },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 let browser;
