@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { seedPortEnv } from '../../apps/server/test/seed-ports.js';
 
 export const repoRoot = new URL('../../', import.meta.url).pathname;
 const resultsDir = join(repoRoot, 'test-results');
@@ -73,6 +74,8 @@ export async function prepareServer(options: ServerOptions): Promise<E2EServer> 
     LOG_PRETTY: 'false',
     // Several sign-ups and sign-ins per spec file from one address: the limit is tested by the server tests.
     RATE_LIMIT_AUTH_PER_MINUTE: '300',
+    // The embedded agent serves the seeded modems on a free block, never a running `npm start`'s 21000+.
+    ...await seedPortEnv(),
     ...database.env,
     ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     ...options.env,

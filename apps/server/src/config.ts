@@ -67,6 +67,11 @@ export const configSchema = z.object({
   EMBEDDED_AGENT: bool.optional(),
   /** The demo's embedded agent serves its Prometheus metrics on this port (127.0.0.1), with METRICS_TOKEN. */
   EMBEDDED_AGENT_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * The first listening port of the seeded demo modems (HTTP on base + 2i, SOCKS5 on base + 2i + 1); unset: 21000, or
+   * 41000 when PORT falls in that range. The tests set a free range so a running `npm start` never answers them.
+   */
+  SEED_MODEM_PORT_BASE: z.coerce.number().int().min(1024).max(65_000).optional(),
   /** UNSAFE: serve the development outbox (reset links) to anyone on the network, not only loopback and operators. */
   DEV_OUTBOX_PUBLIC: bool.default(false),
   /** A host whose agent has been silent this long is offline, with its modems. */

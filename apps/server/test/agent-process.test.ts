@@ -16,6 +16,7 @@ import { hashToken } from '../src/lib/tokens.js';
 import { createCustomer } from '../src/modules/purchases/test-fixtures.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
+import { seedPortEnv } from './seed-ports.js';
 import { copyTemplateDatabase } from './template-db.js';
 
 // The stand-alone agent as its own process (issue 11, item 7) against a server on PostgreSQL that is stopped and
@@ -41,7 +42,7 @@ let proxies: Proxy[] = [];
 async function startServer(port: number): Promise<Running> {
   const config = loadConfig({
     NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test',
-    WEB_DIST: '/nonexistent', SESSION_SECRET: SECRET, MODEM_SIM_DELAY_MS: '30',
+    WEB_DIST: '/nonexistent', SESSION_SECRET: SECRET, MODEM_SIM_DELAY_MS: '30', ...await seedPortEnv(),
   });
   const database = await openDatabase({ databaseUrl: dbUrl, dataDir: '', poolSize: 5 });
   const { app, ctx } = await buildApp({ config, database, logger: false });

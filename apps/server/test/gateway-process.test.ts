@@ -13,6 +13,7 @@ import { seedCatalog } from '../src/db/seed/catalog.js';
 import { issueHostKey } from '../src/modules/traffic/host-keys.js';
 import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
+import { seedPortEnv } from './seed-ports.js';
 import { getThroughProxy } from './proxy-get.js';
 import { copyTemplateDatabase } from './template-db.js';
 import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
@@ -71,7 +72,7 @@ describeOnPostgres('gateway mode: server, agent and gateway processes', () => {
     dropDatabase = copy.drop;
     const config = loadConfig({
       NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test',
-      WEB_DIST: '/nonexistent', SESSION_SECRET: SECRET, MODEM_SIM_DELAY_MS: '30',
+      WEB_DIST: '/nonexistent', SESSION_SECRET: SECRET, MODEM_SIM_DELAY_MS: '30', ...await seedPortEnv(),
     });
     const database = await openDatabase({ databaseUrl: copy.url, dataDir: '', poolSize: 5 });
     const { app, ctx, services } = await buildApp({ config, database, logger: false });

@@ -2,6 +2,7 @@ import { describe, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { App, AppContext } from '../src/context.js';
+import { seedPortEnv } from './seed-ports.js';
 import { openTestDatabase } from './template-db.js';
 
 export interface TestApp { app: App; ctx: AppContext; config: Config; close(): Promise<void> }
@@ -10,7 +11,7 @@ export interface TestApp { app: App; ctx: AppContext; config: Config; close(): P
 export async function buildTestApp(env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', RATE_LIMIT_AUTH_PER_MINUTE: '1000',
-    PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test', WEB_DIST: '/nonexistent', ...env,
+    PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test', WEB_DIST: '/nonexistent', ...await seedPortEnv(), ...env,
   });
   const database = await openTestDatabase(inject('dbTemplate'));
   const { app, ctx } = await buildApp({ config, database, logger: false, logStream: options.logStream });

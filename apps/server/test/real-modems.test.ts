@@ -13,6 +13,7 @@ import { seedCatalog } from '../src/db/seed/catalog.js';
 import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
 import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
+import { seedPortEnv } from './seed-ports.js';
 import { getThroughProxy } from './proxy-get.js';
 import { copyTemplateDatabase } from './template-db.js';
 import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
@@ -50,7 +51,7 @@ describeOnPostgres('real modems end to end: a stand-alone agent with two fake Hi
     dropDatabase = copy.drop;
     const config = loadConfig({
       NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test',
-      WEB_DIST: '/nonexistent', SESSION_SECRET: 'real-modems-test-secret-0123456789abcdef', MODEM_CONTROL: 'agent',
+      WEB_DIST: '/nonexistent', SESSION_SECRET: 'real-modems-test-secret-0123456789abcdef', MODEM_CONTROL: 'agent', ...await seedPortEnv(),
     });
     const database = await openDatabase({ databaseUrl: copy.url, dataDir: '', poolSize: 5 });
     const { app, ctx } = await buildApp({ config, database, logger: false });

@@ -44,6 +44,14 @@ describe('the demo catalog for the embedded agent', () => {
     }
   });
 
+  it('takes another base (SEED_MODEM_PORT_BASE), moved past the app\'s port when that falls inside', () => {
+    const all = (appPort: number, base: number) => Array.from({ length: 45 }, (_, i) => seededModemPorts(i, appPort, base)).flatMap((p) => [p.http, p.socks]);
+    expect(all(3000, 25000)[0]).toBe(25000);
+    expect(Math.max(...all(3000, 25000))).toBe(25089);
+    expect(all(25010, 25000)).not.toContain(25010);
+    expect(Math.min(...all(25010, 25000))).toBeGreaterThan(25010);
+  });
+
   it('corrects a database seeded by the previous version, once, and leaves what an operator or an agent set', async () => {
     // The previous seed: documentation IPs, ports 20000+n / 30000+n, the host name as its address.
     const modems = await seededModems();

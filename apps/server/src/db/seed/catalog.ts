@@ -48,15 +48,20 @@ const OLD_DEMO_IP = /^(192\.0\.2|198\.51\.100|203\.0\.113)\./;
 
 /** How many modems the seed creates. */
 const SEEDED_MODEMS = COUNTRIES.reduce((n, c) => n + c.carriers.length * (MODEMS_PER_CARRIER + 1), 0);
+/** How many listening ports the seeded modems take, from their base on. */
+export const SEEDED_MODEM_PORTS = 2 * SEEDED_MODEMS;
 
 /**
  * The listening ports of the i-th seeded modem: unique across every seeded host (the embedded agent serves them all
- * on one machine), within 1024–65535, and clear of the app's own PORT.
+ * on one machine), within 1024–65535, and clear of the app's own PORT. `base` (SEED_MODEM_PORT_BASE) overrides the
+ * default range; one that holds PORT is moved past it.
  */
-export function seededModemPorts(i: number, appPort: number): { http: number; socks: number } {
-  const clash = appPort >= SEED_PORT_BASE && appPort < SEED_PORT_BASE + 2 * SEEDED_MODEMS;
-  const base = clash ? SEED_PORT_BASE_ALT : SEED_PORT_BASE;
-  return { http: base + 2 * i, socks: base + 2 * i + 1 };
+export function seededModemPorts(i: number, appPort: number, base?: number): { http: number; socks: number } {
+  const holds = (first: number) => appPort >= first && appPort < first + SEEDED_MODEM_PORTS;
+  const first = base !== undefined
+    ? (holds(base) ? appPort + 1 : base)
+    : (holds(SEED_PORT_BASE) ? SEED_PORT_BASE_ALT : SEED_PORT_BASE);
+  return { http: first + 2 * i, socks: first + 2 * i + 1 };
 }
 
 /** The seeded modem's own loopback address, from which the embedded agent's simulated modem sends (never 127.0.0.1). */
@@ -106,7 +111,7 @@ export async function seedCatalog(ctx: AppContext): Promise<void> {
         regionIds.push(r.id);
       }
       for (let m = 0; m <= MODEMS_PER_CARRIER; m++) {
-        const ports = seededModemPorts(imeiSeq, ctx.config.PORT);
+        const ports = seededModemPorts(imeiSeq, ctx.config.PORT, ctx.config.SEED_MODEM_PORT_BASE);
         const extIp = seededModemIp(ci, modemIndex++);
         imeiSeq++;
         const imei = `35${String(imeiSeq).padStart(13, '0')}`;

@@ -4,6 +4,7 @@ import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { announced } from '../../../test/announcements.js';
+import { seedPortEnv } from '../../../test/seed-ports.js';
 import { openTestDatabase } from '../../../test/template-db.js';
 
 /** Counts every statement sent through Kysely (raw `sql` included). */
@@ -33,7 +34,7 @@ export async function buildCountingApp(
 ): Promise<CountingApp> {
   const config = loadConfig({
     NODE_ENV: 'test', CAPTCHA_PROVIDER: 'off', RATE_LIMIT_AUTH_PER_MINUTE: '1000',
-    PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test', WEB_DIST: '/nonexistent', ...env,
+    PUBLIC_URL: 'http://localhost:3000', DATA_DIR: '/tmp/cellport-test', WEB_DIST: '/nonexistent', ...await seedPortEnv(), ...env,
   });
   const queries = new QueryCounter();
   const database = shareWith ? await reopen(shareWith) : await openTestDatabase(inject('dbTemplate'));
