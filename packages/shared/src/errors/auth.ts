@@ -10,6 +10,8 @@ export const AUTH_ERRORS = {
   CAPTCHA_REQUIRED: 'Please complete the captcha first',
   CAPTCHA_FAILED: 'Captcha check failed. Please try again.',
   TOKEN_INVALID: 'This link is invalid or has expired',
+  RESET_LINK_USED: 'This reset link can no longer be used: the password was already changed with it or with a newer link. Request a new one.',
+  RESET_LINK_EXPIRED: 'This reset link has expired. Request a new one.',
   TWO_FACTOR_ALREADY_ON: 'Two-factor authentication is already on',
   TWO_FACTOR_NOT_SETUP: 'Start two-factor setup first',
   WRONG_CURRENT_PASSWORD: 'Current password is wrong',

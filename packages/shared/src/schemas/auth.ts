@@ -135,6 +135,8 @@ export const changePasswordSchema = z.object({
   token: text().check(z.minLength(10), z.maxLength(200)),
   password: passwordSchema,
 });
+/** GET /api/v1/reset-password/:token: whether a reset link can still set a password. */
+export const resetLinkParamsSchema = z.object({ token: text().check(z.minLength(10), z.maxLength(200)) });
 const sameTwice = <T extends { password: string; repeat: string }>() =>
   z.refine<T>((v) => v.password === v.repeat, { message: MESSAGES.passwordsDiffer, path: ['repeat'] });
 export const resetPasswordFormSchema = z.object({ password: passwordSchema, repeat: text() })

@@ -64,6 +64,21 @@ export class AuthRepository {
     return Number(row.n);
   }
 
+  /** Whether a token of this purpose is live, used or expired (used wins), or unknown; changes nothing. */
+  async tokenState(tokenHash: string, purpose: TokenPurpose): Promise<'live' | 'used' | 'expired' | 'unknown'> {
+    const row = await this.db
+      .selectFrom('user_tokens')
+      .select((eb) => [
+        eb('used_at', 'is not', null).as('used'),
+        eb('expires_at', '<=', sql<Date>`now()`).as('expired'),
+      ])
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .executeTakeFirst();
+    if (!row) return 'unknown';
+    return row.used ? 'used' : row.expired ? 'expired' : 'live';
+  }
+
   /** Marks a live token used and returns its owner; a used, expired or unknown token returns null. Atomic. */
   async consumeToken(tokenHash: string, purpose: TokenPurpose): Promise<string | null> {
     const row = await this.db

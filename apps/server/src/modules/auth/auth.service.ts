@@ -124,12 +124,30 @@ export class AuthService {
     await this.sendLink('reset', user, language);
   }
 
+  /**
+   * Refuses a reset link that can no longer set a password, saying why, so the reset page tells the customer when it
+   * opens rather than after they typed a new password twice. 410: the link is gone for good.
+   */
+  async assertResetLinkLive(token: string): Promise<void> {
+    const refusal = await this.deadResetLinkError(hashToken(token), 410);
+    if (refusal) throw refusal;
+  }
+
   /** Sets the new password from a single-use reset token and ends every session of the account. */
   async resetPassword(token: string, password: string): Promise<void> {
     const userId = await this.repo.consumeToken(hashToken(token), 'password_reset');
-    if (!userId) throw new AppError('TOKEN_INVALID', 400);
+    if (!userId) throw (await this.deadResetLinkError(hashToken(token), 400)) ?? new AppError('TOKEN_INVALID', 400);
     await this.repo.setPassword(userId, await hash(password));
     await this.ctx.sessions.revokeAllForUser(userId);
+  }
+
+  /** Why a reset link cannot set a password (used, expired, never issued), or null while it can. */
+  private async deadResetLinkError(tokenHash: string, status: number): Promise<AppError | null> {
+    const state = await this.repo.tokenState(tokenHash, 'password_reset');
+    if (state === 'used') return new AppError('RESET_LINK_USED', status);
+    if (state === 'expired') return new AppError('RESET_LINK_EXPIRED', status);
+    if (state === 'unknown') return new AppError('TOKEN_INVALID', status);
+    return null;
   }
 
   private async tooManyLinks(userId: string, purpose: TokenPurpose): Promise<boolean> {

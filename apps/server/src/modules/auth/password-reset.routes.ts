@@ -1,4 +1,4 @@
-import { changePasswordSchema, emailRequestSchema, okSchema } from '@cellport/shared/schemas/auth';
+import { changePasswordSchema, emailRequestSchema, okSchema, resetLinkParamsSchema } from '@cellport/shared/schemas/auth';
 import type { App, AppContext } from '../../context.js';
 import type { AuthService } from './auth.service.js';
 import { AUTH_BODY_LIMIT, authRateLimit } from './http.js';
@@ -12,6 +12,16 @@ export function registerPasswordResetRoutes(app: App, { config }: AppContext, au
     schema: { body: emailRequestSchema, response: { 200: okSchema } },
   }, async (request) => {
     await auth.requestPasswordReset(request.body.login, request.body.language);
+    return { success: true };
+  });
+
+  // The reset page asks on load whether its link still works: 200, or 410 RESET_LINK_USED / RESET_LINK_EXPIRED /
+  // TOKEN_INVALID. Read-only: it never uses the link up.
+  app.get('/api/v1/reset-password/:token', {
+    config: limit,
+    schema: { params: resetLinkParamsSchema, response: { 200: okSchema } },
+  }, async (request) => {
+    await auth.assertResetLinkLive(request.params.token);
     return { success: true };
   });
 

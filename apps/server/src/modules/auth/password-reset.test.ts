@@ -27,6 +27,9 @@ describe('password reset', () => {
     expect(mail!.text).toContain('Ivan');
     expect(mail!.text).toMatch(new RegExp(`${t.config.publicUrl}/ru/reset-password/[A-Za-z0-9_-]{40,}`));
     const token = await tokenFor('reset@example.com');
+    const opened = await t.app.inject({ method: 'GET', url: `/api/v1/reset-password/${token}` });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json()).toEqual({ success: true });
 
     const row = await t.ctx.db.selectFrom('user_tokens').selectAll().where('user_id', '=', userId).where('purpose', '=', 'password_reset').executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(hashToken(token));
@@ -43,7 +46,7 @@ describe('password reset', () => {
 
     const reuse = await postJson(t, '/api/v1/change-password', { token, password: 'An0ther#Pass' });
     expect(reuse.statusCode).toBe(400);
-    expect(reuse.json()).toMatchObject({ code: 'TOKEN_INVALID', error: 'This link is invalid or has expired' });
+    expect(reuse.json()).toMatchObject({ code: 'RESET_LINK_USED', error: expect.stringContaining('can no longer be used') });
 
     const signIn = await postJson(t, '/api/v1/check-credentials', { login: 'reset@example.com', password: NEW_PASSWORD });
     expect(signIn.json().error).toBeNull();
@@ -56,7 +59,32 @@ describe('password reset', () => {
     await t.ctx.db.updateTable('user_tokens').set({ expires_at: new Date(Date.now() - 1) }).where('user_id', '=', userId).execute();
     const res = await postJson(t, '/api/v1/change-password', { token, password: NEW_PASSWORD });
     expect(res.statusCode).toBe(400);
-    expect(res.json().code).toBe('TOKEN_INVALID');
+    expect(res.json().code).toBe('RESET_LINK_EXPIRED');
+  });
+
+  it('opening a link tells whether it still works, before any password is typed, and never uses it up (issue 27)', async () => {
+    const userId = await createUser(t, { email: 'opened@example.com' });
+    await requestReset('opened@example.com');
+    const token = await tokenFor('opened@example.com');
+    const open = (value: string) => t.app.inject({ method: 'GET', url: `/api/v1/reset-password/${value}` });
+
+    expect((await open(token)).statusCode).toBe(200);
+    expect((await open(token)).statusCode).toBe(200); // looking does not spend the link
+    const unknown = await open('b'.repeat(43));
+    expect(unknown.statusCode).toBe(410);
+    expect(unknown.json()).toMatchObject({ code: 'TOKEN_INVALID' });
+    expect((await open('short')).statusCode).toBe(400);
+
+    await t.ctx.db.updateTable('user_tokens').set({ expires_at: new Date(Date.now() - 1) }).where('user_id', '=', userId).execute();
+    const expired = await open(token);
+    expect(expired.statusCode).toBe(410);
+    expect(expired.json()).toMatchObject({ code: 'RESET_LINK_EXPIRED', error: 'This reset link has expired. Request a new one.' });
+
+    await t.ctx.db.updateTable('user_tokens').set({ expires_at: new Date(Date.now() + 60_000) }).where('user_id', '=', userId).execute();
+    expect((await postJson(t, '/api/v1/change-password', { token, password: NEW_PASSWORD })).statusCode).toBe(200);
+    const used = await open(token);
+    expect(used.statusCode).toBe(410);
+    expect(used.json()).toMatchObject({ code: 'RESET_LINK_USED' });
   });
 
   it('a successful reset voids the other outstanding reset links', async () => {
@@ -67,7 +95,7 @@ describe('password reset', () => {
     const newer = await tokenFor('two@example.com');
     expect(newer).not.toBe(older);
     expect((await postJson(t, '/api/v1/change-password', { token: newer, password: NEW_PASSWORD })).statusCode).toBe(200);
-    expect((await postJson(t, '/api/v1/change-password', { token: older, password: NEW_PASSWORD })).json().code).toBe('TOKEN_INVALID');
+    expect((await postJson(t, '/api/v1/change-password', { token: older, password: NEW_PASSWORD })).json().code).toBe('RESET_LINK_USED');
   });
 
   it('unknown logins and unknown tokens: same answers, nothing sent, nothing changed', async () => {
