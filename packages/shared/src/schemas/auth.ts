@@ -66,7 +66,8 @@ export const passwordSchema = text().check(
 
 export const purposeSchema = text().check(z.trim(), z.minLength(PURPOSE_MIN, MESSAGES.purpose), z.maxLength(2000));
 export const languageSchema = z.enum(LANGUAGES);
-export const totpCode = text().check(z.trim(), z.regex(/^\d{6}$/, MESSAGES.code));
+// Spaces anywhere are dropped: apps show and copy the code as "123 456" (issue 27).
+export const totpCode = text().check(z.overwrite((v) => v.replace(/\s+/g, '')), z.regex(/^\d{6}$/, MESSAGES.code));
 
 /** Sign-up step 1: Account Information. */
 export const signUpAccountSchema = z.object({

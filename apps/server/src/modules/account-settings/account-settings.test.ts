@@ -159,7 +159,8 @@ describe('account settings', () => {
 
     // The next step's code is inside the accepted drift window and is newer than the used one.
     const next = app.generate({ timestamp: now + 30_000 });
-    const disabled = await send('POST', '/api/v1/me/2fa/disable', cookie, { code: next });
+    // Pasted as an app shows it, "123 456" (issue 27).
+    const disabled = await send('POST', '/api/v1/me/2fa/disable', cookie, { code: `${next.slice(0, 3)} ${next.slice(3)}` });
     expect(disabled.statusCode).toBe(200);
     expect(disabled.json()).toMatchObject({ use2fa: false });
     const off = await t.ctx.db.selectFrom('users').select(['totp_secret']).where('id', '=', user.id).executeTakeFirstOrThrow();

@@ -128,10 +128,11 @@ export default function SignInPage() {
             autoComplete="one-time-code"
             inputMode="numeric"
             pattern="[0-9]*"
-            maxLength={6}
+            // Room for a pasted "123 456": a limit of 6 would cut it to "123 45" before the space is dropped.
+            maxLength={7}
             required
             value={values.code}
-            onChange={(e) => change('code')({ target: { value: e.target.value.replace(/\D/g, '') } })}
+            onChange={(e) => change('code')({ target: { value: e.target.value.replace(/\D/g, '').slice(0, 6) } })}
             error={fieldError('code')}
             className="auth-field--code"
           />
