@@ -95,7 +95,7 @@ describe('the ports a customer buys carry real traffic', () => {
     }
 
     // The disclosure works from the keyboard: Enter on its summary closes and opens it again.
-    const summary = cards[1]!.locator('summary');
+    const summary = cards[1]!.getByTestId('port-try-it').locator('summary');
     await summary.focus();
     await page.keyboard.press('Enter');
     expect(await cards[1]!.getByTestId('port-try-it').evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
