@@ -72,6 +72,7 @@ import { PurchasesRepository } from './modules/purchases/purchases.repository.js
 import { PurchasesService } from './modules/purchases/purchases.service.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
 import { PortHistoryRepository } from './modules/port-history/port-history.repository.js';
+import { AlertSettingsRepository } from './modules/admin/admin-alerts/alert-settings.repository.js';
 import { PortHistoryService } from './modules/port-history/port-history.service.js';
 import { TelegramBot } from './modules/telegram/telegram-bot.js';
 import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
@@ -213,6 +214,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const support = new SupportService({ db, repo: new SupportRepository(db), notifications, audit, bus, jobs });
   // A port's uptime and IP history, read from the logs the modems' triggers write.
   const portHistory = new PortHistoryService(new PortHistoryRepository(db));
+  // Each operator's channels for the farm's alerts.
+  const alertSettings = new AlertSettingsRepository(db);
 
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
@@ -224,7 +227,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     telegram, telegramBot, telegramNotifications,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation,
-    audit, admin, legal, replacement, support, portHistory,
+    audit, admin, legal, replacement, support, portHistory, alertSettings,
   };
   return { ctx, services };
 }

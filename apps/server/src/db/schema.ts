@@ -7,6 +7,7 @@ import type { LegalTables } from './tables/legal.js';
 import type { LedgerTables } from './tables/ledger.js';
 import type { LiveDashboardTables } from './tables/live-dashboard.js';
 import type { NotificationsTables } from './tables/notifications.js';
+import type { OperatorAlertsTables } from './tables/operator-alerts.js';
 import type { PaymentsTables } from './tables/payments.js';
 import type { PortHistoryTables } from './tables/port-history.js';
 import type { PortsTables } from './tables/ports.js';
@@ -18,4 +19,5 @@ import type { WebhooksTables } from './tables/webhooks.js';
 export type DB = AccountsTables & AuthTables
   & CatalogTables & PortsTables & LedgerTables & JobsTables & NotificationsTables
   & LiveDashboardTables & PaymentsTables
-  & AdminTables & WebhooksTables & LegalTables & TelegramTables & SupportTables & PortHistoryTables;
+  & AdminTables & WebhooksTables & LegalTables & TelegramTables & SupportTables & PortHistoryTables
+  & OperatorAlertsTables;

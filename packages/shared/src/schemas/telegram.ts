@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { OPERATOR_ALERT_KEYS } from './admin/alerts.js';
 import { text } from './text.js';
 
 // Telegram (issue 16, item 2): a customer links a chat with the operator's bot through a one-time deep link
@@ -13,10 +14,11 @@ export const TELEGRAM_NOTIFICATION_KINDS = [
 ] as const;
 export type TelegramNotificationKind = (typeof TELEGRAM_NOTIFICATION_KINDS)[number];
 /**
- * Support alerts meant for operators (issue 17 item 4): an operator's linked chat gets them whatever its kinds say
+ * Support alerts meant for operators (issue 17 item 4), and the farm's alerts (issue 28 item 8, as each operator
+ * chose in the console): an operator's linked chat gets them whatever its kinds say
  * (the database trigger of migrations 2026_12_09_0100_support_tickets and 0200_support_assigned agrees); they are no customer's to choose.
  */
-export const TELEGRAM_OPERATOR_KINDS = ['support_ticket_new', 'support_customer_reply', 'support_assigned'] as const;
+export const TELEGRAM_OPERATOR_KINDS = ['support_ticket_new', 'support_customer_reply', 'support_assigned', ...OPERATOR_ALERT_KEYS] as const;
 /** What a newly linked chat receives until the customer chooses. */
 export const TELEGRAM_DEFAULT_KINDS: readonly TelegramNotificationKind[] = [
   'expiry_reminder_3d', 'expiry_reminder_1d', 'port_expired', 'auto_renew_short_balance', 'modem_down', 'modem_up',

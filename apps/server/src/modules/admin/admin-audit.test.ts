@@ -78,6 +78,7 @@ describe('admin audit log', () => {
       { method: 'DELETE', route: '/coupons/:id', url: () => `/api/v1/admin/coupons/${ids.coupon}`, action: 'coupon.delete' },
       { method: 'POST', route: '/payments/:id/refund', url: () => `/api/v1/admin/payments/${payment.id}/refund`, body: () => ({ reason: 'audit test refund' }), action: 'payment.refund' },
       { method: 'POST', route: '/payments/:id/complete', url: () => `/api/v1/admin/payments/${order.id}/complete`, body: () => ({ reason: 'audit test completion' }), action: 'payment.complete' },
+      { method: 'PATCH', route: '/alerts', url: () => '/api/v1/admin/alerts', body: () => ({ email: false }), action: 'alerts.update' },
       { method: 'POST', route: '/notifications', url: () => '/api/v1/admin/notifications', body: () => ({ to: other.id, text: { en: 'Maintenance tonight', ru: 'Сегодня ночью работы', cn: '今晚维护' } }), action: 'notification.send' },
       { method: 'POST', route: '/legal/:kind/:language', url: () => '/api/v1/admin/legal/terms/en', body: () => ({ body: '# Terms\n\nVersion two.' }), action: 'legal.publish' },
       { method: 'PATCH', route: '/telegram', url: () => '/api/v1/admin/telegram', body: () => ({ mode: 'polling' }), action: 'settings.telegram' },

@@ -12,6 +12,7 @@ import { registerNotificationsAdminRoutes } from './admin-notifications/notifica
 import { registerOverviewRoutes } from './admin-overview/overview.routes.js';
 import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
+import { registerAlertsAdminRoutes } from './admin-alerts/alerts-admin.routes.js';
 import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
 import { registerLegalAdminRoutes } from './admin-legal/legal-admin.routes.js';
 import { registerSupportAdminRoutes } from './admin-support/support-admin.routes.js';
@@ -35,6 +36,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerCouponsAdminRoutes(admin, operators.coupons);
     registerPaymentsAdminRoutes(admin, operators.payments);
     registerNotificationsAdminRoutes(admin, ctx, audit, notifications);
+    registerAlertsAdminRoutes(admin, ctx, audit, services.alertSettings);
     registerSettingsAdminRoutes(admin, operators.settings);
     registerOverviewRoutes(admin, operators.overview);
     registerAuditRoutes(admin, audit);

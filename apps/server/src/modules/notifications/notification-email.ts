@@ -6,8 +6,8 @@ import { emailTexts } from '../../lib/emails/texts.js';
 export interface NotificationEmailTexts {
   notification: {
     subject_payment_received: string; subject_expiring: string; subject_expired: string; subject_other: string;
-    subject_support: string; subject_support_operator: string; subject_support_assigned: string;
-    button: string; button_support: string; consentNote: string; unsubscribe: string;
+    subject_support: string; subject_support_operator: string; subject_support_assigned: string; subject_operator_alert: string;
+    button: string; button_support: string; button_console: string; consentNote: string; unsubscribe: string;
   };
   unsubscribe: { title: string; text: string; back: string; invalidTitle: string; invalidText: string };
 }
@@ -21,6 +21,7 @@ function subjectKey(textKey: string): keyof NotificationEmailTexts['notification
   if (textKey === 'support_reply') return 'subject_support';
   if (textKey === 'support_ticket_new' || textKey === 'support_customer_reply') return 'subject_support_operator';
   if (textKey === 'support_assigned') return 'subject_support_assigned';
+  if (textKey.startsWith('operator_')) return 'subject_operator_alert';
   return 'subject_other';
 }
 
@@ -36,7 +37,7 @@ export function renderNotificationEmail(m: NotificationEmail): MailMessage {
   const t = all.notification;
   const subject = t[subjectKey(m.textKey)];
   const greeting = all.greeting.replace('{{name}}', m.name);
-  const button = m.textKey.startsWith('support_') ? t.button_support : t.button;
+  const button = m.textKey.startsWith('support_') ? t.button_support : m.textKey.startsWith('operator_') ? t.button_console : t.button;
   const text = [
     greeting, '', m.text, '', `${button}: ${m.dashboardUrl}`, '', `— ${all.signature}`, '',
     ...(m.unsubscribeUrl ? [t.consentNote, `${t.unsubscribe}: ${m.unsubscribeUrl}`, ''] : []),

@@ -1,7 +1,7 @@
 import { isLanguage, FALLBACK_LANGUAGE } from '@cellport/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { MUST_MAIL_KEYS, notificationLink } from './notifications.service.js';
+import { isServiceMail, notificationLink } from './notifications.service.js';
 import { renderNotificationEmail } from './notification-email.js';
 import { unsubscribeToken } from './unsubscribe-token.js';
 
@@ -24,7 +24,7 @@ export class NotificationEmails {
     const user = await this.ctx.db.selectFrom('users').select(['email', 'name', 'language', 'marketing_consent', 'is_active'])
       .where('id', '=', claimed.user_id).executeTakeFirst();
     if (!user?.is_active) return false;
-    const mustMail = MUST_MAIL_KEYS.has(claimed.text_key);
+    const mustMail = isServiceMail(claimed.text_key);
     // The consent may have been withdrawn between the notification and now.
     if (!mustMail && !user.marketing_consent) return false;
     const language = isLanguage(user.language) ? user.language : FALLBACK_LANGUAGE;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@cellport/shared';
+import { OPERATOR_ALERT_KEYS, type OperatorAlertKey } from '@cellport/shared/schemas/admin/alerts';
 import { OPERATOR_MESSAGE_MAX, type Notification } from '@cellport/shared/schemas/notifications';
 import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
@@ -28,18 +29,23 @@ export function renderNotification(language: string, key: string, params: Record
  *
  * What a customer must not miss is e-mailed always; everything else only with the marketing consent.
  */
-export const MUST_MAIL_KEYS = new Set([
+export const MUST_MAIL_KEYS = new Set<string>([
   'payment_received', 'expiry_reminder_3d', 'expiry_reminder_1d', 'auto_renew_short_balance', 'port_expired',
   // Support (issue 17 item 4): an answer the customer asked for, and operators' alerts of a customer waiting
   // (also the ticket another operator handed them).
   'support_reply', 'support_ticket_new', 'support_customer_reply', 'support_assigned',
 ]);
+/** Service mail: sent without asking for the marketing consent and without an unsubscribe link (the operators' alerts are mailed as each operator chose). */
+export const isServiceMail = (key: string) => MUST_MAIL_KEYS.has(key) || (OPERATOR_ALERT_KEYS as readonly string[]).includes(key);
 
 /**
  * The page a notification is about, as a path inside the app without the language (`/support/<id>`), or
  * undefined: the bell links to it and the e-mail's button opens it.
  */
 export function notificationLink(key: string | null | undefined, params: Record<string, unknown> | null | undefined): string | undefined {
+  // The operators' alerts open the console page where they act on them.
+  if (key === 'operator_modems_down' || key === 'operator_modems_up' || key === 'operator_replacement_queued') return '/admin/inventory';
+  if (key === 'operator_webhook_disabled') return '/admin/customers';
   const ticket = typeof params?.ticket === 'string' ? params.ticket : null;
   if (!ticket) return undefined;
   if (key === 'support_reply') return `/support/${ticket}`;
@@ -126,35 +132,43 @@ export class NotificationsService {
         await this.notify(port.user_id, 'other', key, params, tx, port);
         sent++;
       }
-      await this.alertOperators(tx, modemIds, online);
+      await this.alertModems(tx, modemIds, online);
       return sent;
     });
   }
 
   /**
-   * The operators (active admins) hear of the same changes in their bell, in their language: one notification per
-   * host and change, naming the modems (offline ones with the health checks' reason). A modem's `health_alerted`
-   * flips in the same statement that picks it, so each outage is told once and its end once, whichever instance
-   * and however often it is recorded. Not mailed: a farm's outage would be a mail storm; the console shows it too.
+   * The operators hear of the same changes: one alert per host and change, naming the modems (offline ones with the
+   * health checks' reason). A modem's `health_alerted` flips in the same statement that picks it, so each outage is
+   * told once and its end once, whichever instance and however often it is recorded; one alert per host, not per
+   * modem, so a farm's outage is a few messages, not a mail storm.
    */
-  private async alertOperators(tx: Tx, modemIds: string[], online: boolean): Promise<void> {
+  private async alertModems(tx: Tx, modemIds: string[], online: boolean): Promise<void> {
     const flipped = await tx.updateTable('modems').set({ health_alerted: !online })
       .where('id', 'in', modemIds).where('health_alerted', '=', online)
       .returning(['imei', 'host_id', 'health_reason']).execute();
     if (flipped.length === 0) return;
-    const [operators, hosts] = await Promise.all([
-      tx.selectFrom('users').select(['id', 'language']).where('role', '=', 'admin').where('is_active', '=', true).execute(),
-      tx.selectFrom('hosts').select(['id', 'name']).where('id', 'in', [...new Set(flipped.map((m) => m.host_id))]).execute(),
-    ]);
-    const key = online ? 'operator_modems_up' : 'operator_modems_down';
+    const hosts = await tx.selectFrom('hosts').select(['id', 'name']).where('id', 'in', [...new Set(flipped.map((m) => m.host_id))]).execute();
     for (const host of hosts) {
       const modems = flipped.filter((m) => m.host_id === host.id).sort((a, b) => a.imei.localeCompare(b.imei));
       const named = modems.slice(0, OPERATOR_ALERT_MODEMS)
         .map((m) => (!online && m.health_reason ? `${m.imei} (${m.health_reason.slice(0, 200)})` : m.imei));
       const list = named.join('; ') + (modems.length > named.length ? `; +${modems.length - named.length}` : '');
-      for (const op of operators) {
-        await this.notify(op.id, 'other', key, { host: host.name, modems: list }, tx, { language: op.language, marketing_consent: false });
-      }
+      await this.alertOperators(tx, online ? 'operator_modems_up' : 'operator_modems_down', { host: host.name, modems: list });
+    }
+  }
+
+  /**
+   * An alert to every active operator (issue 28, item 8), in their language: in the console's bell always, by e-mail
+   * as each chose (operator_alert_settings; no row: on), and to their linked Telegram chat as each chose (the
+   * database trigger reads the same setting). A service message: no marketing consent asked, no unsubscribe link.
+   */
+  async alertOperators(tx: Tx, key: OperatorAlertKey, params: NotificationParams): Promise<void> {
+    const operators = await tx.selectFrom('users').leftJoin('operator_alert_settings as s', 's.user_id', 'users.id')
+      .select(['users.id', 'users.language', 's.email'])
+      .where('users.role', '=', 'admin').where('users.is_active', '=', true).execute();
+    for (const op of operators) {
+      await this.insert(tx, op.id, { type: 'other', key, params, text: renderNotification(op.language, key, params), mail: op.email ?? true });
     }
   }
 

@@ -220,6 +220,10 @@ export class ReplacementService {
           before: { modemId: port.modem_id, imei: port.imei }, after: { queued: true, reason, requestedBy },
         });
         await notifications.notify(port.user_id, 'other', 'port_replacement_queued', { name: port.name, port: port.id }, tx);
+        // The operators hear when the queue starts (not of every port in it): stock is short until they act.
+        const { waiting } = await tx.selectFrom('port_replacements').select((eb) => eb.fn.countAll<string>().as('waiting'))
+          .where('queued_since', 'is not', null).executeTakeFirstOrThrow();
+        if (Number(waiting) === 1) await notifications.alertOperators(tx, 'operator_replacement_queued', { port: port.name, imei: port.imei });
       }
       return null;
     }

@@ -264,6 +264,9 @@ export class WebhooksService {
     const reason = `Deliveries failed for ${WEBHOOK_RETRY_WINDOW_HOURS} hours (last: ${answer.error ?? 'error'})`.slice(0, 500);
     const row = await tx.updateTable('webhook_endpoints').set({ enabled: false, disabled_reason: reason, disabled_at: new Date() })
       .where('id', '=', endpoint.id).where('enabled', '=', true).returning('id').executeTakeFirst();
-    if (row) await this.deps.notifications.notify(endpoint.user_id, 'other', 'webhook_disabled', { url: endpoint.url }, tx);
+    if (!row) return;
+    await this.deps.notifications.notify(endpoint.user_id, 'other', 'webhook_disabled', { url: endpoint.url }, tx);
+    const owner = await tx.selectFrom('users').select('email').where('id', '=', endpoint.user_id).executeTakeFirst();
+    await this.deps.notifications.alertOperators(tx, 'operator_webhook_disabled', { url: endpoint.url, email: owner?.email ?? '' });
   }
 }

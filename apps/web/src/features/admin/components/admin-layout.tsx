@@ -4,6 +4,7 @@ import { icons } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import { useT } from '../../../lib/i18n';
 import { useLanguage } from '../../../lib/language';
+import { NotificationsBell, useNotificationsPoll } from '../../notifications';
 import { ADMIN_NAV, adminNavFor } from '../admin-nav';
 import { AdminLanguageSwitcher } from './admin-language-switcher';
 import { SupportNavBadge } from './support-nav-badge';
@@ -12,9 +13,13 @@ import { AdminRoutes } from './admin-routes';
 const SIDEBAR_ID = 'admin-sidebar';
 const MENU_BUTTON_ID = 'admin-menu-button';
 
-/** The console's frame: its own sidebar (a drawer on phones), a header with the operator and a way back. */
+/**
+ * The console's frame: its own sidebar (a drawer on phones), a header with the bell (the farm's alerts, issue 28 item
+ * 8), the operator and a way back.
+ */
 export function AdminLayout({ operatorName }: { operatorName: string }) {
   const { t } = useT(['admin', 'common']);
+  useNotificationsPoll();
   const language = useLanguage();
   const [path] = useLocation();
   const [open, setOpen] = useState(false);
@@ -77,6 +82,7 @@ export function AdminLayout({ operatorName }: { operatorName: string }) {
           </button>
           <p className="admin-header__title">{title}</p>
           <div className="admin-header__actions">
+            <NotificationsBell className="admin-bell" />
             <span className="admin-header__operator" title={operatorName}>
               <span className="visually-hidden">{t('admin:signedInAs')} </span>{operatorName}
             </span>

@@ -9,6 +9,7 @@ import { useAdminMutation } from '../api/use-admin-mutation';
 import { PageTitle } from '../components/page-title';
 import { QueryView } from '../components/query-view';
 import { StatusBadge } from '../components/status-badge';
+import { AlertSettings } from '../components/alert-settings';
 import { TelegramSettings } from '../components/telegram-settings';
 
 /** Provider modes and whether each key is set (never a secret); the PayPal receiver and documentation URL are editable. */
@@ -18,6 +19,7 @@ export function SettingsPage() {
   return (
     <>
       <PageTitle title={t('nav.settings')} description={t('settings.description')} />
+      <AlertSettings />
       <QueryView query={settings}>{(data) => <SettingsView data={data} />}</QueryView>
       <TelegramSettings />
     </>

@@ -45,7 +45,8 @@ export function NotificationList({ items, limit, onNavigate }: { items: readonly
             {item.link ? (
               // A notification about a page (a support reply: /support/<id>) opens it; opening marks it read and
               // closes the bell, which would cover the page.
-              <Link href={item.link} className={item.unread ? 'notification-list__button' : 'notification-list__static'} onClick={() => followNotificationLink(item, { read: open, close: onNavigate })}>{body}</Link>
+              // From the root (`~/lng/...`): the same link works from the dashboard's routes and the console's.
+              <Link href={`~/${language}${item.link}`} className={item.unread ? 'notification-list__button' : 'notification-list__static'} onClick={() => followNotificationLink(item, { read: open, close: onNavigate })}>{body}</Link>
             ) : item.unread ? (
               <button type="button" className="notification-list__button" onClick={() => open(item)} title={t('markRead')}>{body}</button>
             ) : <div className="notification-list__static">{body}</div>}
