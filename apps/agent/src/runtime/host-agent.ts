@@ -108,7 +108,7 @@ export class HostAgent {
       this.options.log.info({ modems: saved.modems.length, version: saved.version }, 'serving the last state kept on disk');
       await this.apply(saved, false);
     }
-    const socket = connectToServer(this.options.serverUrl, this.options.key, this.options.log, this.stopping.signal);
+    const socket = connectToServer(this.options.serverUrl, this.options.key, this.options.log, this.stopping.signal, () => this.state !== null);
     this.socket = socket;
     socket.on('connect', () => { this.sendHeartbeat(); void this.flushTraffic(); });
     socket.on('state', (raw: unknown) => {

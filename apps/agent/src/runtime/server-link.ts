@@ -14,8 +14,9 @@ const REFUSED_RETRY_MAX_MS = 300_000;
  * reconnects by itself with exponential backoff and jitter (1 s to 30 s). A refused key is logged as such, naming
  * the setting, and tried again with backoff. Its timers hold the process: an agent with nothing to serve yet (a
  * wrong key and no state on disk) must keep trying, not exit 0 (issue 28, item 6). `signal` ends them (stop).
+ * `hasState` tells whether there is a state to serve meanwhile, which the log lines say.
  */
-export function connectToServer(serverUrl: string, key: string, log: Logger, signal?: AbortSignal): Socket {
+export function connectToServer(serverUrl: string, key: string, log: Logger, signal?: AbortSignal, hasState: () => boolean = () => true): Socket {
   const url = new URL(serverUrl);
   const socket = io(url.origin, {
     path: HOST_PROTOCOL.path,
@@ -39,8 +40,10 @@ export function connectToServer(serverUrl: string, key: string, log: Logger, sig
     refusedDelay = REFUSED_RETRY_FIRST_MS;
     log.info({ server: url.origin }, 'connected to the server');
   });
+  // What the agent does meanwhile, as it is: a new agent has no state to serve (issue 28, item 11).
+  const meanwhile = () => (hasState() ? 'serving the last state' : 'nothing to serve until the server first answers');
   socket.on('disconnect', (reason) => {
-    log.warn({ reason }, 'disconnected from the server: serving the last state, reconnecting');
+    log.warn({ reason }, `disconnected from the server: ${meanwhile()}, reconnecting`);
     // A server that shuts down (a restart, an upgrade) closes its sockets itself, and socket.io leaves reconnecting
     // after that to us: try again after a second or two, spread so a farm of agents does not arrive at once.
     if (reason === 'io server disconnect') connectIn(1000 + Math.random() * 1000);
@@ -56,7 +59,7 @@ export function connectToServer(serverUrl: string, key: string, log: Logger, sig
       return;
     }
     // One line per kind of failure, not one per retry (socket.io retries these itself).
-    const message = `cannot reach CELLPORT_SERVER_URL (${url.origin}): serving the last state, retrying`;
+    const message = `cannot reach CELLPORT_SERVER_URL (${url.origin}): ${meanwhile()}, retrying`;
     if (message !== reported) log.warn({ error: err.message }, message);
     reported = message;
   });
