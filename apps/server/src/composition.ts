@@ -146,7 +146,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const notificationEmails = new NotificationEmails(ctx);
   const auth = new AuthService(authRepository, ctx);
   const captchaGate = new CaptchaGate(config, db);
-  const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions);
+  const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions, mailer);
   const apiKeys = new ApiKeysService(db, bus);
   const invoices = new InvoicesService(db, invoiceNumbering);
   const rotation = new RotationService(db, bus, modemDriver, notifications);

@@ -2,13 +2,19 @@ import type { Me, SessionInfo, TwoFactorSetup } from '@cellport/shared/schemas/a
 import { hash, verify } from '@node-rs/argon2';
 import QRCode from 'qrcode';
 import { AppError } from '../../lib/app-error.js';
+import { renderSecurityEmail } from '../../lib/emails/security.js';
 import { isFreshStep, newTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
+import type { Mailer } from '../../integrations/mail/mailer.js';
 import type { Sessions } from '../../plugins/session.js';
 import type { AccountSettingsRepository, UserRow } from './account-settings.repository.js';
 
 /** Profile, password, two-factor and sessions of the signed-in user. */
 export class AccountSettingsService {
-  constructor(private readonly repo: AccountSettingsRepository, private readonly sessions: Sessions) {}
+  constructor(
+    private readonly repo: AccountSettingsRepository,
+    private readonly sessions: Sessions,
+    private readonly mailer: Pick<Mailer, 'send'>,
+  ) {}
 
   async me(userId: string): Promise<Me> {
     return toMe(await this.user(userId));
@@ -26,6 +32,7 @@ export class AccountSettingsService {
     if (!ok) throw new AppError('WRONG_CURRENT_PASSWORD', 400);
     await this.repo.setPasswordHash(userId, await hash(next));
     await this.sessions.revokeAllForUser(userId, sessionId);
+    await this.mailer.send(renderSecurityEmail('password', user));
   }
 
   /** Starts two-factor setup: a new pending secret, its otpauth:// URL and a QR code of it as SVG. */
@@ -46,6 +53,7 @@ export class AccountSettingsService {
     if (!user.totp_pending_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
     const step = freshStep(user.totp_pending_secret, code, user.totp_last_step);
     if (!(await this.repo.activateTotp(userId, user.totp_pending_secret, step))) throw new AppError('WRONG_CODE', 400);
+    await this.mailer.send(renderSecurityEmail('twoFactorOn', user));
     return this.me(userId);
   }
 
@@ -55,6 +63,7 @@ export class AccountSettingsService {
     if (!user.totp_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
     const step = freshStep(user.totp_secret, code, user.totp_last_step);
     if (!(await this.repo.deactivateTotp(userId, user.totp_secret, step))) throw new AppError('WRONG_CODE', 400);
+    await this.mailer.send(renderSecurityEmail('twoFactorOff', user));
     return this.me(userId);
   }
 

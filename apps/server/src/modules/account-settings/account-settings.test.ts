@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Secret, TOTP, URI } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { outbox } from '../auth/auth.test-helpers.js';
 
 const PASSWORD = 'Start#2026';
 
@@ -93,6 +94,10 @@ describe('account settings', () => {
     const row = await t.ctx.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(await verify(row.password_hash, 'Fresh#2027')).toBe(true);
     expect(row.password_hash.startsWith('$argon2id$')).toBe(true);
+    // The owner is told, in case it was not them (issue 27).
+    const [notice] = await outbox(t, user.email);
+    expect(notice).toMatchObject({ subject: 'Your Cellport password was changed' });
+    expect(notice!.text).toContain('If this was not you, reset your password');
     expect((await get('/api/v1/me', other)).statusCode).toBe(401);
     expect((await get('/api/v1/me', cookie)).statusCode).toBe(200);
   });
@@ -146,6 +151,7 @@ describe('account settings', () => {
     expect(active.totp_secret).toBe(secret);
     expect(active.totp_pending_secret).toBeNull();
     expect(active.totp_last_step).not.toBeNull();
+    expect((await outbox(t, user.email))[0]).toMatchObject({ subject: 'Two-factor authentication is on' });
 
     const again = await send('POST', '/api/v1/me/2fa/setup', cookie, {});
     expect(again.statusCode).toBe(409);
@@ -165,6 +171,8 @@ describe('account settings', () => {
     expect(disabled.json()).toMatchObject({ use2fa: false });
     const off = await t.ctx.db.selectFrom('users').select(['totp_secret']).where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(off.totp_secret).toBeNull();
+    expect((await outbox(t, user.email)).map((m) => m.subject))
+      .toEqual(['Two-factor authentication is off', 'Two-factor authentication is on']);
 
     const disableOff = await send('POST', '/api/v1/me/2fa/disable', cookie, { code: next });
     expect(disableOff.statusCode).toBe(409);

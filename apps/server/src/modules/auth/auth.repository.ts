@@ -113,12 +113,14 @@ export class AuthRepository {
       .executeTakeFirstOrThrow();
   }
 
-  /** Sets a new password and voids every other outstanding reset link of the user. */
-  async setPassword(userId: string, passwordHash: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: sql<Date>`now()` }).where('id', '=', userId).execute();
+  /** Sets a new password and voids every other outstanding reset link of the user; returns who, to tell them. */
+  async setPassword(userId: string, passwordHash: string): Promise<{ email: string; name: string; language: string }> {
+    return this.db.transaction().execute(async (trx) => {
+      const user = await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: sql<Date>`now()` })
+        .where('id', '=', userId).returning(['email', 'name', 'language']).executeTakeFirstOrThrow();
       await trx.updateTable('user_tokens').set({ used_at: sql<Date>`now()` })
         .where('user_id', '=', userId).where('purpose', '=', 'password_reset').where('used_at', 'is', null).execute();
+      return user;
     });
   }
 

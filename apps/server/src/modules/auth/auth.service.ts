@@ -3,6 +3,7 @@ import { EMAIL_TOKEN_TTL_MS, RESET_TOKEN_TTL_MS } from '@cellport/shared/constan
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { renderLinkEmail } from '../../lib/emails/render.js';
+import { renderSecurityEmail } from '../../lib/emails/security.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { isFreshStep, verifyTotp } from '../../lib/totp.js';
 import type { AuthRepository, TokenPurpose } from './auth.repository.js';
@@ -137,8 +138,9 @@ export class AuthService {
   async resetPassword(token: string, password: string): Promise<void> {
     const userId = await this.repo.consumeToken(hashToken(token), 'password_reset');
     if (!userId) throw (await this.deadResetLinkError(hashToken(token), 400)) ?? new AppError('TOKEN_INVALID', 400);
-    await this.repo.setPassword(userId, await hash(password));
+    const user = await this.repo.setPassword(userId, await hash(password));
     await this.ctx.sessions.revokeAllForUser(userId);
+    await this.ctx.mailer.send(renderSecurityEmail('password', user));
   }
 
   /** Why a reset link cannot set a password (used, expired, never issued), or null while it can. */

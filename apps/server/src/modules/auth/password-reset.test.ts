@@ -43,6 +43,8 @@ describe('password reset', () => {
     const user = await t.ctx.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow();
     expect(await verify(user.password_hash, NEW_PASSWORD)).toBe(true);
     expect(await sessionUser(t, cookieFrom(session))).toBeNull();
+    // The owner is told the password changed, in case it was not them (issue 27).
+    expect((await outbox(t, 'reset@example.com'))[0]).toMatchObject({ subject: 'Your Cellport password was changed' });
 
     const reuse = await postJson(t, '/api/v1/change-password', { token, password: 'An0ther#Pass' });
     expect(reuse.statusCode).toBe(400);
