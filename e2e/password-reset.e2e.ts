@@ -29,6 +29,8 @@ test('request a reset link, set a new password, sign in with it; the link works 
   await page.getByRole('heading', { level: 1, name: exact(t('en', 'auth:resetPassword.title')) }).waitFor();
   await page.getByLabel(t('en', 'auth:fields.newPassword'), { exact: true }).fill(newPassword);
   await page.getByLabel(t('en', 'auth:fields.repeatPassword'), { exact: true }).fill(newPassword);
+  // Revoking API keys and unlinking Telegram is offered, and on by default (issue 26).
+  expect(await page.getByLabel(t('en', 'auth:resetPassword.revokeAccess'), { exact: true }).isChecked()).toBe(true);
   await visitCheck(page, 'reset-password');
   await page.getByRole('button', { name: exact(t('en', 'auth:resetPassword.submit')) }).click();
   await page.waitForURL(`${server.url}/en/sign-in?notice=password-changed`);

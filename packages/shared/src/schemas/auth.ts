@@ -135,6 +135,8 @@ export const resetRequestFormSchema = z.object({ login: loginSchema });
 export const changePasswordSchema = z.object({
   token: text().check(z.minLength(10), z.maxLength(200)),
   password: passwordSchema,
+  /** Also revoke every API key and unlink Telegram (issue 26): on unless the customer unticks it. */
+  revokeAccess: z._default(z.boolean(), true),
 });
 /** GET /api/v1/reset-password/:token: whether a reset link can still set a password. */
 export const resetLinkParamsSchema = z.object({ token: text().check(z.minLength(10), z.maxLength(200)) });

@@ -71,6 +71,15 @@ export class ApiKeysService {
     return { data, key };
   }
 
+  /** Revokes every key of the user (a password reset asked for it); each drops from every instance's cache. */
+  async revokeAll(userId: string): Promise<number> {
+    const rows = await this.db.updateTable('api_keys').set({ revoked_at: sql`now()` })
+      .where('user_id', '=', userId).where('revoked_at', 'is', null)
+      .returning('key_hash').execute();
+    for (const row of rows) await this.bus.publish(REVOKED, { hash: row.key_hash });
+    return rows.length;
+  }
+
   async revoke(userId: string, id: string): Promise<void> {
     const row = await this.db.updateTable('api_keys').set({ revoked_at: sql`now()` })
       .where('id', '=', id).where('user_id', '=', userId).where('revoked_at', 'is', null)

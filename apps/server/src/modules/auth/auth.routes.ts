@@ -11,5 +11,5 @@ export function registerAuth(app: App, ctx: AppContext, services: Services): voi
   registerCaptchaRoutes(app, ctx, services.captcha, gate);
   registerSignUpRoutes(app, ctx, auth, gate);
   registerSignInRoutes(app, ctx, auth, gate);
-  registerPasswordResetRoutes(app, ctx, auth);
+  registerPasswordResetRoutes(app, ctx, services);
 }

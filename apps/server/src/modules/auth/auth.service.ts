@@ -134,13 +134,14 @@ export class AuthService {
     if (refusal) throw refusal;
   }
 
-  /** Sets the new password from a single-use reset token and ends every session of the account. */
-  async resetPassword(token: string, password: string): Promise<void> {
+  /** Sets the new password from a single-use reset token and ends every session of the account; returns whose. */
+  async resetPassword(token: string, password: string): Promise<string> {
     const userId = await this.repo.consumeToken(hashToken(token), 'password_reset');
     if (!userId) throw (await this.deadResetLinkError(hashToken(token), 400)) ?? new AppError('TOKEN_INVALID', 400);
     const user = await this.repo.setPassword(userId, await hash(password));
     await this.ctx.sessions.revokeAllForUser(userId);
     await this.ctx.mailer.send(renderSecurityEmail('password', user));
+    return userId;
   }
 
   /** Why a reset link cannot set a password (used, expired, never issued), or null while it can. */

@@ -1,10 +1,12 @@
 import { changePasswordSchema, emailRequestSchema, okSchema, resetLinkParamsSchema } from '@cellport/shared/schemas/auth';
+import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
-import type { AuthService } from './auth.service.js';
 import { AUTH_BODY_LIMIT, authRateLimit } from './http.js';
 
 /** Forgotten password: ask for a link by e-mail, then set a new password with the link's token. */
-export function registerPasswordResetRoutes(app: App, { config }: AppContext, auth: AuthService): void {
+export function registerPasswordResetRoutes(
+  app: App, { config, log }: AppContext, { auth, apiKeys, telegram }: Pick<Services, 'auth' | 'apiKeys' | 'telegram'>,
+): void {
   const limit = authRateLimit(config);
 
   app.post('/api/v1/send-reset-password-token-to-email', {
@@ -29,7 +31,13 @@ export function registerPasswordResetRoutes(app: App, { config }: AppContext, au
     config: limit, bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: changePasswordSchema, response: { 200: okSchema } },
   }, async (request) => {
-    await auth.resetPassword(request.body.token, request.body.password);
+    const userId = await auth.resetPassword(request.body.token, request.body.password);
+    // Whoever knew the old password may have made keys or linked a chat: the reset can take those too (issue 26).
+    if (request.body.revokeAccess) {
+      const keys = await apiKeys.revokeAll(userId);
+      const chat = await telegram.unlink(userId);
+      log.info({ userId, keys, telegram: chat !== null }, 'password reset: API keys revoked and Telegram unlinked');
+    }
     return { success: true };
   });
 }

@@ -89,6 +89,37 @@ describe('password reset', () => {
     expect(used.json()).toMatchObject({ code: 'RESET_LINK_USED' });
   });
 
+  it('a reset revokes every API key and unlinks Telegram unless the customer unticks it (issue 26)', async () => {
+    /** A customer with two API keys (each used once, so it sits in the cache) and a linked Telegram chat. */
+    async function customerWithAccess(email: string) {
+      const userId = await createUser(t, { email });
+      const cookie = cookieFrom(await postForm(t, '/signin', { login: email, password: PASSWORD }));
+      const keys: string[] = [];
+      for (const name of ['cron', 'scraper']) {
+        const made = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: { cookie, origin: t.config.publicUrl }, payload: { name } });
+        expect(made.statusCode, made.body).toBe(200);
+        keys.push(made.json().key as string);
+      }
+      for (const key of keys) expect((await keyAnswer(key)).statusCode).toBe(200);
+      await t.ctx.db.insertInto('telegram_links').values({ user_id: userId, chat_id: `chat-${userId}`, chat_name: email, kinds: JSON.stringify([]) }).execute();
+      await requestReset(email);
+      return { userId, keys, token: await tokenFor(email) };
+    }
+    const keyAnswer = (key: string) => t.app.inject({ method: 'GET', url: '/api/v1/modems', headers: { authorization: `Bearer ${key}` } });
+    const linked = async (userId: string) =>
+      (await t.ctx.db.selectFrom('telegram_links').select('user_id').where('user_id', '=', userId).execute()).length;
+
+    const careful = await customerWithAccess('careful@example.com');
+    expect((await postJson(t, '/api/v1/change-password', { token: careful.token, password: NEW_PASSWORD })).statusCode).toBe(200);
+    for (const key of careful.keys) expect((await keyAnswer(key)).statusCode).toBe(401);
+    expect(await linked(careful.userId)).toBe(0);
+
+    const keeps = await customerWithAccess('keeps@example.com');
+    expect((await postJson(t, '/api/v1/change-password', { token: keeps.token, password: NEW_PASSWORD, revokeAccess: false })).statusCode).toBe(200);
+    for (const key of keeps.keys) expect((await keyAnswer(key)).statusCode).toBe(200);
+    expect(await linked(keeps.userId)).toBe(1);
+  });
+
   it('a successful reset voids the other outstanding reset links', async () => {
     await createUser(t, { email: 'two@example.com' });
     await requestReset('two@example.com');

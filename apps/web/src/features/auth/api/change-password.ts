@@ -1,5 +1,5 @@
 import { apiPost } from '../../../lib/api';
 
 /** Sets a new password with the single-use token from the reset e-mail. */
-export const changePassword = (body: { token: string; password: string }) =>
+export const changePassword = (body: { token: string; password: string; revokeAccess: boolean }) =>
   apiPost<{ success?: boolean }>('/change-password', body);

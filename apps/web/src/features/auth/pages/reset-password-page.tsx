@@ -5,6 +5,7 @@ import { ApiError } from '../../../lib/api';
 import { useT } from '../../../lib/i18n';
 import { changePassword } from '../api/change-password';
 import { checkResetLink } from '../api/check-reset-link';
+import { CheckboxField } from '../components/checkbox-field';
 import { FormAlert } from '../components/form-alert';
 import { PublicLayout } from '../components/public-layout';
 import { SubmitButton } from '../components/submit-button';
@@ -37,6 +38,8 @@ export default function ResetPasswordPage() {
   const [failure, setFailure] = useState<{ text: string; expired: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const [deadLink, setDeadLink] = useState<string | null>(null);
+  // Whoever knew the old password may have made API keys or linked Telegram: end those too unless unticked (issue 26).
+  const [revokeAccess, setRevokeAccess] = useState(true);
 
   useEffect(() => {
     let current = true;
@@ -58,7 +61,7 @@ export default function ResetPasswordPage() {
     if (!result.ok) return setErrors(result.errors);
     setBusy(true);
     try {
-      await changePassword({ token, password: result.data.password });
+      await changePassword({ token, password: result.data.password, revokeAccess });
       navigate('/sign-in?notice=password-changed');
     } catch (e) {
       const apiError = asApiError(e);
@@ -113,6 +116,12 @@ export default function ResetPasswordPage() {
           value={values.repeat}
           onChange={change('repeat')}
           error={fieldError('repeat')}
+        />
+        <CheckboxField
+          name="revokeAccess"
+          label={t('resetPassword.revokeAccess')}
+          checked={revokeAccess}
+          onChange={(e) => setRevokeAccess(e.target.checked)}
         />
         {failure && (
           <FormAlert tone="error">
