@@ -1,4 +1,7 @@
 import type { ApiKeyScope } from '@cellport/shared/schemas/api-keys';
+// request.cookies and reply.setCookie come from @fastify/cookie's types: named here, so any compilation that reaches
+// this file (the e2e and bench type check does, through the seed) sees them, not only the one that reaches app.ts.
+import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
