@@ -68,3 +68,26 @@ test('create a read-only key and a capped spending key on Account; the read-only
   await card.scrollIntoViewIfNeeded();
   await visitCheck(page, 'api-keys-phone');
 });
+
+test('sign out everywhere from Account ends this session and, as offered, revokes the API keys (issue 26, item 9)', async () => {
+  const { page } = browser;
+  await signIn(page, server.url, 'en', demo);
+  await expectDashboard(page, server.url, 'en', 'Demo Customer');
+  const created = await page.request.post(`${server.url}/api/v1/api-keys`, { headers: { origin: server.url }, data: { name: 'leaving', scope: 'read' } });
+  const { key } = (await created.json()) as { key: string };
+  const read = () => fetch(`${server.url}/api/v1/modems`, { headers: { authorization: `Bearer ${key}` } });
+  expect((await read()).status).toBe(200);
+
+  await page.goto(`${server.url}/en/account`);
+  await page.getByRole('button', { name: exact(t('en', 'account:sessions.everywhere')) }).click();
+  const dialog = page.getByRole('dialog', { name: t('en', 'account:sessions.everywhereTitle') });
+  const revoke = dialog.getByRole('checkbox', { name: t('en', 'account:sessions.everywhereRevoke') });
+  expect(await revoke.isChecked()).toBe(true);
+  await visitCheck(page, 'sign-out-everywhere');
+  await dialog.getByRole('button', { name: exact(t('en', 'account:sessions.everywhere')) }).click();
+  await page.waitForURL(`${server.url}/en/sign-in**`);
+  expect((await page.request.get(`${server.url}/api/v1/me`)).status()).toBe(401);
+  const refused = await read();
+  expect(refused.status).toBe(401);
+  expect(((await refused.json()) as { code: string }).code).toBe('API_KEY_INVALID');
+});

@@ -34,3 +34,10 @@ export const sessionParamsSchema = z.object({ id: z.string().check(z.regex(/^[0-
 /** POST /api/v1/me/2fa/setup: the pending secret, its otpauth:// URL and that URL as a QR code (SVG). */
 export const twoFactorSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string(), qrSvg: z.string() });
 export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
+
+/**
+ * POST /api/v1/me/sessions/revoke-all (issue 26, item 9): sign out everywhere, this browser included; with
+ * `revokeAccess` (the default) also revoke every API key and unlink Telegram, so nothing of the account stays open.
+ */
+export const signOutEverywhereSchema = z.object({ revokeAccess: z.optional(z.boolean()) });
+export type SignOutEverywhere = z.infer<typeof signOutEverywhereSchema>;

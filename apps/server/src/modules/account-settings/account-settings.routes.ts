@@ -1,5 +1,5 @@
 import {
-  meSchema, sessionParamsSchema, sessionsResponseSchema, twoFactorSetupSchema,
+  meSchema, sessionParamsSchema, sessionsResponseSchema, signOutEverywhereSchema, twoFactorSetupSchema,
 } from '@cellport/shared/schemas/account';
 import { accountPasswordSchema, okSchema, profileSchema, totpCodeSchema } from '@cellport/shared/schemas/auth';
 import type { FastifyRequest } from 'fastify';
@@ -62,6 +62,22 @@ export function registerAccountSettings(app: App, ctx: AppContext, services: Ser
     async (request) => {
       const { userId, sessionId } = currentUser(request);
       await service.endOtherSessions(userId, sessionId);
+      return { success: true };
+    });
+
+  // Sign out everywhere (issue 26, item 9): every session, this one too, and by default the API keys and the Telegram
+  // link, which a password change alone leaves working.
+  app.post('/api/v1/me/sessions/revoke-all',
+    { onRequest: requireUser, config: limited, schema: { body: signOutEverywhereSchema, response: { 200: okSchema } } },
+    async (request, reply) => {
+      const { userId } = currentUser(request);
+      if (request.body.revokeAccess ?? true) {
+        const keys = await services.apiKeys.revokeAll(userId);
+        const chat = await services.telegram.unlink(userId);
+        request.log.info({ userId, keys, telegram: chat !== null }, 'signed out everywhere: API keys revoked and Telegram unlinked');
+      }
+      await services.sessions.revokeAllForUser(userId);
+      services.sessions.clearCookie(reply);
       return { success: true };
     });
 }

@@ -22,3 +22,10 @@ export function useEndOtherSessions() {
     onSuccess: () => client.invalidateQueries({ queryKey: sessionsQueryKey }),
   });
 }
+
+/** Sign out everywhere, this browser too; `revokeAccess` also revokes the API keys and unlinks Telegram. */
+export function useSignOutEverywhere() {
+  return useMutation({
+    mutationFn: (revokeAccess: boolean) => apiPost<{ success: boolean }>('/me/sessions/revoke-all', { revokeAccess }),
+  });
+}

@@ -6,7 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { htmlLang, useT } from '../../../lib/i18n';
 import { useLanguage } from '../../../lib/language';
 import { toast } from '../../../lib/toast';
-import { useEndOtherSessions, useEndSession, useSessions } from '../api/sessions';
+import { useEndOtherSessions, useEndSession, useSessions, useSignOutEverywhere } from '../api/sessions';
 import { errorText } from '../lib/form-text';
 import { describeUserAgent } from '../lib/user-agent';
 
@@ -18,6 +18,9 @@ export function SessionsCard() {
   const endOne = useEndSession();
   const endOthers = useEndOtherSessions();
   const [confirming, setConfirming] = useState(false);
+  const everywhere = useSignOutEverywhere();
+  const [leaving, setLeaving] = useState(false);
+  const [revokeAccess, setRevokeAccess] = useState(true);
   const dates = new Intl.DateTimeFormat(htmlLang(language), { dateStyle: 'medium', timeStyle: 'short' });
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;
 
@@ -34,7 +37,10 @@ export function SessionsCard() {
           <h2 id="account-sessions-title">{t('sessions.title')}</h2>
           <p>{t('sessions.description')}</p>
         </div>
-        <Button variant="secondary" disabled={others === 0} onClick={() => setConfirming(true)}>{t('sessions.endOthers')}</Button>
+        <div className="account-card__actions">
+          <Button variant="secondary" disabled={others === 0} onClick={() => setConfirming(true)}>{t('sessions.endOthers')}</Button>
+          <Button variant="secondary" onClick={() => setLeaving(true)}>{t('sessions.everywhere')}</Button>
+        </div>
       </header>
 
       {sessions.isPending ? (
@@ -88,6 +94,27 @@ export function SessionsCard() {
           })}>{t('sessions.endOthers')}</Button>
         </>}
       />
+
+      <Dialog
+        open={leaving}
+        onClose={() => setLeaving(false)}
+        size="sm"
+        title={t('sessions.everywhereTitle')}
+        description={t('sessions.everywhereText')}
+        footer={<>
+          <Button variant="secondary" onClick={() => setLeaving(false)}>{t('common:actions.cancel')}</Button>
+          <Button variant="danger" busy={everywhere.isPending} onClick={() => everywhere.mutate(revokeAccess, {
+            // Signed out here too: the sign-in page, as after signing out.
+            onSuccess: () => { location.assign(`/${language}/sign-in`); },
+            onError: (e) => toast.error(errorText(t, e)),
+          })}>{t('sessions.everywhere')}</Button>
+        </>}
+      >
+        <label className="account-check">
+          <input type="checkbox" checked={revokeAccess} onChange={(e) => setRevokeAccess(e.target.checked)} />
+          {t('sessions.everywhereRevoke')}
+        </label>
+      </Dialog>
     </section>
   );
 }
