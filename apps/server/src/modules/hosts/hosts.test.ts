@@ -6,6 +6,7 @@ import { ERRORS } from '@cellport/shared';
 import { HOST_KEY_REFUSED, HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
 import { call, signedIn } from '../admin/admin.test-helpers.js';
+import { announced } from '../../../test/announcements.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
 import { issueHostKey } from '../traffic/host-keys.js';
@@ -172,7 +173,8 @@ describe('host protocol: connection and desired state', () => {
     // A change the agent does not see (the port's name) announces, is recomputed, and sends nothing.
     const count = agent.states.length;
     await t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${port._id}`, ...json(bob.cookie, { modem_name: 'Renamed' }) });
-    await new Promise((r) => setTimeout(r, 20));
+    // The rename's announcement has been heard once the sentinel comes back; then its recomputation is awaited.
+    await announced(t);
     await t.app.hostProtocol.settled();
     expect(agent.states.length).toBe(count);
     await leave(agent);
@@ -206,8 +208,10 @@ describe('host protocol: connection and desired state', () => {
       const state = await agent.stateWhere(() => true);
       await quiet.app.hostProtocol.settled();
       const before = quiet.queries.count;
-      await new Promise((r) => setTimeout(r, 400));
-      expect(quiet.queries.count).toBe(before);
+      // Nothing announced since: once a sentinel NOTIFY has come back, the only query counted is the sentinel's own.
+      await announced(quiet);
+      await quiet.app.hostProtocol.settled();
+      expect(quiet.queries.count).toBe(before + 1);
       expect(agent.states).toHaveLength(1);
 
       await agent.send('heartbeat', { agentVersion: '0.1.0-test', uptimeSeconds: 1, stateVersion: 'not-this-one', modems: [] });
@@ -299,17 +303,20 @@ describe('host protocol: heartbeats and silence', () => {
       signal: { rsrp: -95, sinr: 12 }, connection: 'connected', extIp: '203.0.113.5', rotations: { total: 4, succeeded: 3, collisions: 1, lastMs: 8200 } });
     expect(byImei.get(newReport.imei)!.report).toMatchObject({ operator: 'Vodafone DE', name: 'slot-9' });
 
-    // The same reports again: no row is rewritten (changed_at stays); one changed report is.
-    await new Promise((r) => setTimeout(r, 20));
+    // The same reports again: no row is rewritten (changed_at stays at a time no write would give it); one changed
+    // report is.
+    const marked = new Date('2020-01-01T00:00:00Z');
+    await t.ctx.db.updateTable('host_modem_reports').set({ changed_at: marked }).where('host_id', '=', usHostId).execute();
+    rows = await reports();
     await agent.send('heartbeat', hb([knownReport, { ...newReport, operator: 'Vodafone DE' }]));
     const again = await reports();
-    expect(again.map((r) => r.changed_at.getTime())).toEqual(rows.map((r) => r.changed_at.getTime()));
+    expect(again.map((r) => r.changed_at.getTime())).toEqual(rows.map(() => marked.getTime()));
     await agent.send('heartbeat', hb([{ ...knownReport, signal: { rsrp: -101, sinr: 4 } }, { ...newReport, operator: 'Vodafone DE' }]));
     rows = await reports();
     const after = new Map(rows.map((r) => [r.imei, r]));
     expect(after.get(known.imei)!.report).toMatchObject({ signal: { rsrp: -101, sinr: 4 } });
     expect(after.get(known.imei)!.changed_at.getTime()).toBeGreaterThan(byImei.get(known.imei)!.changed_at.getTime());
-    expect(after.get(newReport.imei)!.changed_at.getTime()).toBe(byImei.get(newReport.imei)!.changed_at.getTime());
+    expect(after.get(newReport.imei)!.changed_at.getTime()).toBe(marked.getTime());
 
     // A modem taken out of the modems file is no longer reported; an agent without a modems file reports none.
     await agent.send('heartbeat', hb([knownReport]));
