@@ -88,6 +88,9 @@ export class WebhookReceiver {
     }
     if (answer === 'drip' || answer === 'flood') {
       res.writeHead(200, { 'content-length': String(1 << 20) });
+      // The status goes out at once, as a dripping server's would: Node holds headers until the first write, and a
+      // drip cut before its first byte would look like no answer at all (socket hang up) rather than a cut-off 200.
+      res.flushHeaders();
       if (answer === 'flood') res.write(Buffer.alloc(32_768, 'x'));
       const timer = setInterval(() => res.write('.'), DRIP_EVERY_MS);
       this.drips.set(res, path);
