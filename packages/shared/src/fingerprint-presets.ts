@@ -7,7 +7,7 @@
  * Facts come from p0f 3.09b's own database (Debian's /etc/p0f/p0f.fp) and JA4T's format
  * (`window_options_mss_scale`, options as TCP option kinds: 2 mss, 1 nop, 3 ws, 4 sok, 8 ts, 0 eol).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const FINGERPRINT_PRESET_IDS = ['native', 'windows', 'macos', 'ios', 'android'] as const;
 export const fingerprintPresetIdSchema = z.enum(FINGERPRINT_PRESET_IDS);
@@ -95,13 +95,32 @@ export const FINGERPRINT_PRESETS: Readonly<Record<FingerprintPresetId, Fingerpri
 
 export const fingerprintPresetSchema = z.object({
   id: fingerprintPresetIdSchema,
-  ttl: z.number().int(),
-  window: z.number().int(),
-  windowScale: z.number().int(),
-  mss: z.number().int(),
+  ttl: z.number().check(z.int()),
+  window: z.number().check(z.int()),
+  windowScale: z.number().check(z.int()),
+  mss: z.number().check(z.int()),
   options: z.array(z.enum(['mss', 'nop', 'ws', 'sok', 'ts', 'eol'])),
   timestamps: z.boolean(),
   df: z.boolean(),
   p0f: z.object({ signature: z.string(), label: z.string() }),
   ja4t: z.string(),
 });
+
+/**
+ * What the fingerprint echo (issue 30, item 5) saw of the SYN that opened a connection to it, as it answers on that
+ * connection: the customer's "what a site sees".
+ */
+export const fingerprintEchoResultSchema = z.object({
+  /** The address the connection came from: the port's public IP. */
+  ip: z.string(),
+  /** The TTL or hop limit as it arrived, and the initial value it implies (the next of 64, 128, 255 at or above). */
+  ttl: z.number().check(z.int()),
+  initialTtl: z.number().check(z.int()),
+  window: z.number().check(z.int()),
+  windowScale: z.nullable(z.number().check(z.int())),
+  mss: z.nullable(z.number().check(z.int())),
+  options: z.array(z.string()),
+  p0f: z.object({ signature: z.string(), label: z.nullable(z.string()) }),
+  ja4t: z.string(),
+});
+export type FingerprintEchoResult = z.infer<typeof fingerprintEchoResultSchema>;

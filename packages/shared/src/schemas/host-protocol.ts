@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { fingerprintPresetIdSchema } from '../fingerprint-presets.js';
 import { desiredGatewaySchema, gatewayLinkReportSchema } from './gateway-protocol.js';
 
 // The server–agent host protocol (issue 11, docs/decisions/016-host-protocol.md). The agent on each modem host
@@ -81,6 +82,8 @@ export const portAccessSchema = z.object({
   expiresAt: isoDate,
   /** Absent from older servers: the agent's defaults (200 connections, no cap, no quota). */
   limits: z.optional(portLimitsSchema),
+  /** The OS fingerprint preset of the port's new connections (issue 30); absent: native. */
+  fingerprint: z.optional(fingerprintPresetIdSchema),
 });
 export type PortAccess = z.infer<typeof portAccessSchema>;
 
@@ -174,6 +177,18 @@ export const hostModemInfoSchema = z.object({
   problem: z.optional(z.string().check(z.maxLength(300))),
 });
 export type HostModemInfo = z.infer<typeof hostModemInfoSchema>;
+/**
+ * A host's fingerprint capability (issue 30). `supported: false` (not root, no nftables) says why in `reason`; the
+ * dashboard then offers no presets for its ports. `failing` lists ports whose preset could not be applied: they refuse
+ * new connections (fail closed) until it can, and the customer and operator see the reason.
+ */
+export const hostFingerprintReportSchema = z.object({
+  supported: z.boolean(),
+  reason: z.optional(z.string().check(z.maxLength(300))),
+  failing: z.optional(z.array(z.object({ portId: id, reason: z.string().check(z.maxLength(300)) })).check(z.maxLength(2000))),
+});
+export type HostFingerprintReport = z.infer<typeof hostFingerprintReportSchema>;
+
 export const heartbeatSchema = z.object({
   agentVersion: z.string().check(z.maxLength(40)),
   uptimeSeconds: z.number().check(z.minimum(0)),
@@ -193,6 +208,8 @@ export const heartbeatSchema = z.object({
   inventory: z.optional(z.array(hostModemInfoSchema).check(z.maxLength(500))),
   /** Only from the agent of a host behind a gateway: its link. */
   gatewayLink: z.optional(gatewayLinkReportSchema),
+  /** Whether the host can apply fingerprint presets (issue 30); absent from older agents: it cannot. */
+  fingerprint: z.optional(hostFingerprintReportSchema),
 });
 export type Heartbeat = z.infer<typeof heartbeatSchema>;
 
