@@ -19,6 +19,8 @@ export class Bus {
   private readonly local = new EventEmitter();
   private readonly origin = Math.random().toString(36).slice(2);
   private unlisten: (() => Promise<void>) | undefined;
+  /** Work that handlers started and returned as a promise, so `idle()` can wait for it (tests, graceful stop). */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly database: DatabaseHandle) {
     this.local.setMaxListeners(0);
@@ -41,10 +43,22 @@ export class Bus {
     await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(this.database.db);
   }
 
+  /** A handler that returns a promise is tracked until it settles (its rejection is its own to handle). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each topic has its own payload shape
-  on(topic: string, handler: (data: any) => void): () => void {
-    this.local.on(topic, handler);
-    return () => this.local.off(topic, handler);
+  on(topic: string, handler: (data: any) => unknown): () => void {
+    const tracked = (data: unknown): void => {
+      const result = handler(data);
+      if (!(result instanceof Promise)) return;
+      const settled = result.then(() => undefined, () => undefined).finally(() => this.pending.delete(settled));
+      this.pending.add(settled);
+    };
+    this.local.on(topic, tracked);
+    return () => this.local.off(topic, tracked);
+  }
+
+  /** Resolves once every tracked handler's work has settled, including work those handlers started meanwhile. */
+  async idle(): Promise<void> {
+    while (this.pending.size) await Promise.all(this.pending);
   }
 
   async stop(): Promise<void> { await this.unlisten?.(); }

@@ -10,11 +10,17 @@ interface ModemStatusMessage { userIds?: string[]; IMEI?: string; online?: unkno
  * this upsert loses that one event.
  */
 export function listenForModemChanges(ctx: AppContext): void {
+  // One modem's changes are judged one after another, in the order announced: a "down" and an "up" racing each
+  // other's first insert would otherwise lose the second (neither sees the other's uncommitted row).
+  const queues = new Map<string, Promise<void>>();
   ctx.bus.on('modem:status', (message: ModemStatusMessage) => {
-    if (typeof message.online !== 'boolean' || !message.IMEI) return;
-    void changed(ctx, message.IMEI, message.online, message.userIds ?? []).catch((err: unknown) => {
-      ctx.log.error({ err }, 'modem webhook event not published');
-    });
+    const { IMEI: imei, online } = message;
+    if (typeof online !== 'boolean' || !imei) return;
+    const next = (queues.get(imei) ?? Promise.resolve())
+      .then(() => changed(ctx, imei, online, message.userIds ?? []))
+      .catch((err: unknown) => { ctx.log.error({ err }, 'modem webhook event not published'); });
+    queues.set(imei, next);
+    return next.finally(() => { if (queues.get(imei) === next) queues.delete(imei); });
   });
 }
 
