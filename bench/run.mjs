@@ -13,8 +13,8 @@ import { availableParallelism } from 'node:os';
 const quick = process.argv.includes('--quick');
 // Longest first, so two at a time finish close together.
 const benches = quick
-  ? ['polling.mjs', 'scale.mjs', 'sign-in-bundle.mjs', 'proxy.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'gateway.mjs']
-  : ['sign-in-bundle.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'polling.mjs', 'proxy.mjs', 'gateway.mjs'];
+  ? ['polling.mjs', 'scale.mjs', 'sign-in-bundle.mjs', 'page-bundles.mjs', 'proxy.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'gateway.mjs']
+  : ['sign-in-bundle.mjs', 'page-bundles.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'polling.mjs', 'proxy.mjs', 'gateway.mjs'];
 const QUICK_TIMEOUT_S = 300;
 
 const results = [];
