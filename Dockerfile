@@ -13,6 +13,7 @@ FROM ${BASE_IMAGE} AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/
+COPY packages/node-common/package.json packages/node-common/
 COPY apps/server/package.json apps/server/
 COPY apps/agent/package.json apps/agent/
 COPY apps/web/package.json apps/web/

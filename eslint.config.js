@@ -59,6 +59,13 @@ export default tseslint.config(
     },
   },
   {
+    // Node-side code the server, the agent and the gateway share (refused addresses, metrics auth, env parsing).
+    files: ['packages/node-common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/**', '@cellport/*'], message: 'node-common depends on Node and zod only.' }] }],
+    },
+  },
+  {
     files: ['packages/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/**', '@cellport/server', '@cellport/web'], message: 'shared depends on zod only.' }] }],

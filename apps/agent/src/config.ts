@@ -1,18 +1,12 @@
 import { z } from 'zod';
+import { envBool, envMetricsToken, envOptionalPort, parseEnv } from '@cellport/node-common/env';
 
 /** A setting that is missing or wrong; the message names it, and the agent stops before serving anything. */
 export class AgentConfigError extends Error {}
 
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = envBool;
 const HOST_KEY = /^chk_[A-Za-z0-9_-]{16,96}$/;
 
-/**
- * Prometheus metrics of the agent and the gateway (issue 17): the port of their /metrics listener (unset: nothing
- * listens), and its bearer token, as the server's METRICS_TOKEN (unset or empty: /metrics answers 404).
- */
-/** Empty counts as unset, so a compose file can pass `${AGENT_METRICS_PORT:-}` through. */
-export const metricsPort = z.literal('').transform(() => undefined).or(z.coerce.number().int().min(1).max(65535)).optional();
-export const metricsToken = z.literal('').transform(() => undefined).or(z.string().min(16, 'must be at least 16 characters')).optional();
 
 // One schema over the environment. The three CELLPORT_/AGENT_DATA_DIR settings have no default on purpose: a
 // stand-alone agent pointed at the wrong place must say so, not guess. README.md (apps/agent) has the same table.
@@ -70,10 +64,13 @@ export const agentConfigSchema = z.object({
   /** The first modem's routing table (modem i of the file: this + i; its rule's priority: the table + 900). */
   AGENT_POLICY_ROUTING_TABLE: z.coerce.number().int().min(1).max(30_000)
     .refine((t) => t < 253 || t > 255, 'must not be 253, 254 or 255 (the default, main and local tables)').default(101),
-  /** Prometheus /metrics on this port (unset: nothing listens), on AGENT_METRICS_HOST, with METRICS_TOKEN. */
-  AGENT_METRICS_PORT: metricsPort,
+  /**
+   * Prometheus /metrics on this port (unset: nothing listens), on AGENT_METRICS_HOST, with METRICS_TOKEN (unset or
+   * empty: /metrics answers 404), as the server's.
+   */
+  AGENT_METRICS_PORT: envOptionalPort,
   AGENT_METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
-  METRICS_TOKEN: metricsToken,
+  METRICS_TOKEN: envMetricsToken,
 }).superRefine((config, ctx) => {
   if (config.AGENT_MODEMS && config.CELLPORT_HOST_KEY.length > 1) {
     ctx.addIssue({ code: 'custom', path: ['AGENT_MODEMS'], message: 'a modems file belongs to one host: give CELLPORT_HOST_KEY one key' });
@@ -89,8 +86,5 @@ export const agentConfigSchema = z.object({
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
 export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
-  const parsed = agentConfigSchema.safeParse(env);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-  throw new AgentConfigError(`The agent cannot start; fix these settings:\n${lines.join('\n')}`);
+  return parseEnv(agentConfigSchema, env, 'The agent cannot start; fix these settings:', (message) => new AgentConfigError(message));
 }

@@ -11,10 +11,9 @@ import { tronConfigFields, tronSettingsProblems } from './integrations/tron/tron
 import { rateConfigFields } from './integrations/rates/rate-settings.js';
 import { DEFAULT_WEBHOOK_PORTS, parsePortList } from './modules/webhooks/webhook-ports.js';
 import { parseTrustedProxies } from './lib/client-address.js';
+import { envBool, envMetricsToken, parseEnv } from '@cellport/node-common/env';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = envBool;
 
 // One schema over process.env. Every setting has an embedded default so `npm start` needs nothing;
 // README.md carries the same table for people.
@@ -93,8 +92,7 @@ export const configSchema = z.object({
    * Enables GET /metrics for Prometheus, answered only with `Authorization: Bearer <this>`; unset (or empty, as a
    * compose file passes an unset variable): /metrics answers 404.
    */
-  METRICS_TOKEN: z.literal('').transform(() => undefined)
-    .or(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters')).optional(),
+  METRICS_TOKEN: envMetricsToken,
   /** On SIGTERM, requests and jobs in flight get this long to finish before their connections are cut (main.ts). */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** A port whose modem is offline this long moves to another modem (issue 15, item 6); the console's setting overrides it. */
@@ -142,12 +140,7 @@ export class ConfigError extends Error {}
 
 /** Reads settings, fills derived values and refuses what is unsafe in production. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = configSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
-  }
-  const c = parsed.data;
+  const c = parseEnv(configSchema, env, 'Invalid settings:', (message) => new ConfigError(message));
   const isProduction = c.NODE_ENV === 'production';
   const card = resolveCardProvider(c, isProduction);
   const paypal = resolvePayPalSettings(c, isProduction);

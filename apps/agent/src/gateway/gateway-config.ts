@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { metricsPort, metricsToken } from '../config.js';
+import { envMetricsToken, envOptionalPort, parseEnv } from '@cellport/node-common/env';
 
 /** A gateway setting that is missing or wrong; the message names it, and the gateway stops before serving. */
 export class GatewayConfigError extends Error {}
@@ -24,9 +24,9 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_TLS_KEY: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug', 'silent']).default('info'),
   /** Prometheus /metrics on this port (unset: nothing listens), on GATEWAY_METRICS_HOST, with METRICS_TOKEN. */
-  GATEWAY_METRICS_PORT: metricsPort,
+  GATEWAY_METRICS_PORT: envOptionalPort,
   GATEWAY_METRICS_HOST: host.default('127.0.0.1'),
-  METRICS_TOKEN: metricsToken,
+  METRICS_TOKEN: envMetricsToken,
 }).superRefine((c, ctx) => {
   if (Boolean(c.GATEWAY_TLS_CERT) !== Boolean(c.GATEWAY_TLS_KEY)) {
     ctx.addIssue({ code: 'custom', path: ['GATEWAY_TLS_KEY'], message: 'set both GATEWAY_TLS_CERT and GATEWAY_TLS_KEY, or neither' });
@@ -35,8 +35,5 @@ export const gatewayConfigSchema = z.object({
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const parsed = gatewayConfigSchema.safeParse(env);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-  throw new GatewayConfigError(`The gateway cannot start; fix these settings:\n${lines.join('\n')}`);
+  return parseEnv(gatewayConfigSchema, env, 'The gateway cannot start; fix these settings:', (message) => new GatewayConfigError(message));
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { networkInterfaces } from 'node:os';
+import { REFUSED_RANGES } from '@cellport/node-common/refused-addresses';
+import { rangeSamples } from '@cellport/node-common/range-samples';
 import { createTargetPolicy, LOCAL_SERVICE_PORTS, parseCidr } from './target-policy.js';
 
 describe('target policy', () => {
@@ -93,6 +95,15 @@ describe('target policy', () => {
       expect(lab.isAllowed(address), `${address} with loopback and private allowed`).toBe(false);
     }
     for (const address of outside) expect(strict.isAllowed(address), address).toBe(true);
+  });
+
+  // Every range of the table shared with the server's webhooks (@cellport/node-common), at both edges and mapped.
+  it.each(REFUSED_RANGES.map((range) => [`${range.network}/${range.prefix} (${range.what})`, range] as const))('refuses %s unless its kind is allowed', (_name, range) => {
+    const lab = createTargetPolicy({ allowLoopback: true, allowPrivate: true });
+    for (const address of rangeSamples(range)) {
+      expect(strict.isAllowed(address), address).toBe(false);
+      expect(lab.isAllowed(address), `${address} with loopback and private allowed`).toBe(range.kind === 'private' || range.kind === 'loopback');
+    }
   });
 
   it('::1 stays reachable for the demo though ::/96 is refused', () => {

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { blockListOf } from '@cellport/node-common/refused-addresses';
 
 // Which addresses a customer may reach through a modem. Without this a customer could reach the modem's admin page,
 // the agent itself, other hosts on the farm's LAN or a cloud metadata address. Domain names are resolved here and the
@@ -39,41 +40,9 @@ export interface TargetPolicy {
   isPortAllowed(port: number): boolean;
 }
 
-// Node's BlockList matches IPv4 rules against IPv4-mapped IPv6 addresses (::ffff:127.0.0.1, ::ffff:7f00:1) too, so
-// each IPv4 range below also covers its mapped forms (target-policy.test.ts checks this). Plain data on purpose: the
-// server's webhook table (webhook-target.ts) has the same ranges, and both will move to one shared package. Each range
-// is in target-policy.test.ts.
-type Range = readonly [string, number, 'ipv4' | 'ipv6'];
-const ALWAYS_DENIED: readonly Range[] = [
-  ['0.0.0.0', 8, 'ipv4'], // "this network", includes the unspecified address
-  ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments
-  ['192.0.2.0', 24, 'ipv4'], // documentation (TEST-NET-1)
-  ['198.18.0.0', 15, 'ipv4'], // benchmarking
-  ['198.51.100.0', 24, 'ipv4'], // documentation (TEST-NET-2)
-  ['203.0.113.0', 24, 'ipv4'], // documentation (TEST-NET-3)
-  ['224.0.0.0', 4, 'ipv4'], // multicast
-  ['240.0.0.0', 4, 'ipv4'], // reserved, includes 255.255.255.255 broadcast
-  ['169.254.0.0', 16, 'ipv4'], // link-local, includes the 169.254.169.254 cloud metadata address
-  ['::', 96, 'ipv6'], // unspecified, and the deprecated IPv4-compatible ::a.b.c.d (reaches an IPv4 host on some stacks)
-  ['ff00::', 8, 'ipv6'], // multicast
-  ['fe80::', 10, 'ipv6'], // link-local
-  ['2001:db8::', 32, 'ipv6'], // documentation
-  ['64:ff9b::', 96, 'ipv6'], // NAT64: the last 32 bits are an IPv4 address, any of them (10/8, 127/8…) behind a NAT64
-  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64
-  ['2002::', 16, 'ipv6'], // 6to4: embeds an IPv4 address the same way
-  ['100::', 64, 'ipv6'], // discard-only
-];
-const LOOPBACK: readonly Range[] = [
-  ['127.0.0.0', 8, 'ipv4'],
-  ['::1', 128, 'ipv6'],
-];
-const PRIVATE: readonly Range[] = [
-  ['10.0.0.0', 8, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT: the modems' own side of the mobile network
-  ['fc00::', 7, 'ipv6'], // unique local
-];
+// The refused-address table is the server's webhook table too (@cellport/node-common/refused-addresses): special
+// and link-local ranges always refused, private ones unless allowPrivate, loopback unless allowLoopback. Node's
+// BlockList matches IPv4 rules against IPv4-mapped IPv6 addresses too (target-policy.test.ts checks this).
 
 /**
  * Well-known service ports, refused on every target while loopback targets are allowed or the modems send from
@@ -108,12 +77,6 @@ export const LOCAL_SERVICE_PORTS: readonly number[] = [
 /** How many recent target decisions a policy remembers. */
 const DECISION_CACHE_SIZE = 1024;
 
-function blockList(ranges: readonly Range[]): BlockList {
-  const list = new BlockList();
-  for (const [net, prefix, type] of ranges) list.addSubnet(net, prefix, type);
-  return list;
-}
-
 /** Parses "a.b.c.d/nn", "x::y/nn" or a bare address; throws on anything else so bad settings fail at start. */
 export function parseCidr(cidr: string): [string, number, 'ipv4' | 'ipv6'] {
   const slash = cidr.indexOf('/');
@@ -127,15 +90,15 @@ export function parseCidr(cidr: string): [string, number, 'ipv4' | 'ipv6'] {
 }
 
 export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPolicy {
-  const special = blockList(ALWAYS_DENIED);
+  const special = blockListOf('special', 'link-local');
   const denied = new BlockList();
   for (const cidr of options.deniedCidrs ?? []) {
     const [net, prefix, type] = parseCidr(cidr);
     denied.addSubnet(net, prefix, type);
   }
-  const loopback = blockList(LOOPBACK);
+  const loopback = blockListOf('loopback');
   const allowLoopback = options.allowLoopback === true;
-  const privateNets = options.allowPrivate ? null : blockList(PRIVATE);
+  const privateNets = options.allowPrivate ? null : blockListOf('private');
   const deniedPorts = new Set([...(options.deniedPorts ?? []), ...(allowLoopback || options.loopbackEgress ? LOCAL_SERVICE_PORTS : [])]);
   const isPortAllowed = (port: number) => !deniedPorts.has(port);
 

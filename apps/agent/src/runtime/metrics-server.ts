@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { METRICS_CHALLENGE, metricsBearer } from '@cellport/node-common/metrics-auth';
 
 // The agent's and the gateway's /metrics listener (issue 17, item 2), with the server's rules
-// (apps/server/src/modules/metrics/metrics.routes.ts): GET /metrics answers 404 while METRICS_TOKEN is unset, 401
+// (apps/server/src/modules/metrics/metrics.routes.ts; the check itself is @cellport/node-common/metrics-auth): GET /metrics answers 404 while METRICS_TOKEN is unset, 401
 // unless `Authorization: Bearer <METRICS_TOKEN>`, and the Prometheus text with it. Anything else is 404. It is started
 // only when a metrics port is set; nothing listens otherwise.
 
@@ -21,23 +21,17 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
 function plain(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(body);
 }
 
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
-  const expected = options.token ? digest(options.token) : null;
+  const judge = metricsBearer(options.token);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'GET' || path !== '/metrics' || !expected) return plain(res, 404, 'Not Found\n');
-    const header = req.headers.authorization;
-    const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    // Digests of equal length, compared in constant time: neither the token nor its length leaks through timing.
-    if (!given || !timingSafeEqual(digest(given), expected)) {
-      return plain(res, 401, 'Unauthorized\n', { 'www-authenticate': 'Bearer realm="metrics"' });
-    }
+    const verdict = judge(req.headers.authorization);
+    if (req.method !== 'GET' || path !== '/metrics' || verdict === 'off') return plain(res, 404, 'Not Found\n');
+    if (verdict === 'unauthorized') return plain(res, 401, 'Unauthorized\n', { 'www-authenticate': METRICS_CHALLENGE });
     options.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': options.registry.contentType, 'cache-control': 'no-store' }).end(text),
       (err: unknown) => plain(res, 500, `${String(err)}\n`),

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { METRICS_CHALLENGE, metricsBearer } from '@cellport/node-common/metrics-auth';
 import type { App, AppContext } from '../../context.js';
 import type { ServerMetrics } from './server-metrics.js';
 
@@ -37,20 +37,15 @@ export function registerMetrics(app: App, { config, database }: AppContext, metr
     agents: () => (app.hasDecorator('hostProtocol') ? app.hostProtocol.io.of('/').sockets.size : 0),
   });
 
-  const token = config.METRICS_TOKEN;
-  const expected = token ? digest(token) : null;
+  const judge = metricsBearer(config.METRICS_TOKEN);
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    if (!expected) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found\n');
-    const header = request.headers.authorization;
-    const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    // Digests of equal length, compared in constant time: neither the token nor its length leaks through timing.
-    if (!given || !timingSafeEqual(digest(given), expected)) {
-      return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').type('text/plain; charset=utf-8').send('Unauthorized\n');
+    const verdict = judge(request.headers.authorization);
+    if (verdict === 'off') return reply.code(404).type('text/plain; charset=utf-8').send('Not Found\n');
+    if (verdict === 'unauthorized') {
+      return reply.code(401).header('www-authenticate', METRICS_CHALLENGE).type('text/plain; charset=utf-8').send('Unauthorized\n');
     }
     const text = await metrics.text();
     return reply.type(metrics.contentType).send(text);
   });
 }
-
-const digest = (value: string) => createHash('sha256').update(value).digest();

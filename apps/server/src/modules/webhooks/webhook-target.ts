@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction, type Socket } from 'node:net';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { blockListOf } from '@cellport/node-common/refused-addresses';
 import { describePorts, portAllowed, urlPort, type PortList } from './webhook-ports.js';
 
 /**
@@ -12,20 +13,10 @@ import { describePorts, portAllowed, urlPort, type PortList } from './webhook-po
  * WEBHOOKS_ALLOWED_PORTS are used (webhook-ports.ts), checked when an endpoint is saved and again before connecting.
  * `allowLoopback` (WEBHOOKS_ALLOW_LOOPBACK, UNSAFE) lets 127.0.0.0/8 and ::1 through for tests and the demo.
  */
-const special = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24],
-  ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) special.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['fc00::', 7], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['100::', 64],
-] as const) special.addSubnet(net, prefix, 'ipv6');
-const linkLocal = new BlockList();
-linkLocal.addSubnet('169.254.0.0', 16, 'ipv4');
-linkLocal.addSubnet('fe80::', 10, 'ipv6');
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+// The refused-address table is shared with the agent's target policy (@cellport/node-common/refused-addresses).
+const special = blockListOf('special', 'private');
+const linkLocal = blockListOf('link-local');
+const loopback = blockListOf('loopback');
 
 export class WebhookRefusedError extends Error {}
 

@@ -6,6 +6,8 @@ import { createCustomer, json, seedTestCatalog, type Customer } from '../purchas
 import { publishWebhookEvent } from './webhook-events.js';
 import { parsePortList } from './webhook-ports.js';
 import { addressRefusal, postWebhook } from './webhook-target.js';
+import { REFUSED_RANGES } from '@cellport/node-common/refused-addresses';
+import { rangeSamples } from '@cellport/node-common/range-samples';
 import { retryDelayMs } from './webhooks.service.js';
 
 /**
@@ -390,6 +392,11 @@ describe('SSRF', () => {
     }
     for (const ip of ['169.254.169.254', 'fe80::1']) expect(addressRefusal(ip, true)).toBe('link-local');
     for (const ip of ['8.8.8.8', '2606:4700::1111']) expect(addressRefusal(ip, false)).toBeNull();
+    // Every range of the table shared with the agent (@cellport/node-common), at both edges and in mapped form.
+    const reason = { special: 'private', private: 'private', 'link-local': 'link-local', loopback: 'loopback' } as const;
+    for (const range of REFUSED_RANGES) {
+      for (const ip of rangeSamples(range)) expect(addressRefusal(ip, false), `${ip} (${range.what})`).toBe(reason[range.kind]);
+    }
     const rxPort = parsePortList(new URL(rx.url).port);
     const answer = await postWebhook({ url: `${rx.url}/never`, headers: {}, body: '{}' }, { allowLoopback: false, timeoutMs: 1000, allowedPorts: rxPort });
     expect(answer).toMatchObject({ status: null, error: expect.stringContaining('loopback') });
