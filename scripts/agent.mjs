@@ -6,9 +6,11 @@ import { existsSync } from 'node:fs';
 import { superviseChild } from './supervise.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const entry = `${root}apps/agent/dist/${process.argv[2] === 'gateway' ? 'gateway' : 'main'}.js`;
+// `node scripts/agent.mjs fingerprint-echo [--port …]` (npm run fingerprint-echo) runs the fingerprint echo (issue 30).
+const command = process.argv[2];
+const entry = `${root}apps/agent/dist/${command === 'gateway' ? 'gateway' : command === 'fingerprint-echo' ? 'fingerprint-echo' : 'main'}.js`;
 if (!existsSync(entry)) {
   const result = spawnSync('npm', ['run', 'build', '-w', '@cellport/agent'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-superviseChild(['--enable-source-maps', entry]);
+superviseChild(['--enable-source-maps', entry, ...(command === 'fingerprint-echo' ? process.argv.slice(3) : [])]);

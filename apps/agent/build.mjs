@@ -10,6 +10,7 @@ await build({
   entryPoints: {
     main: new URL('./src/main.ts', import.meta.url).pathname,
     gateway: new URL('./src/gateway-main.ts', import.meta.url).pathname,
+    'fingerprint-echo': new URL('./src/fingerprint-echo-main.ts', import.meta.url).pathname,
   },
   outdir: new URL('./dist', import.meta.url).pathname,
   bundle: true,
