@@ -39,6 +39,7 @@ const FAILURE_STATUS: Record<UpstreamFailure, number> = {
   'connection-refused': 502,
   timeout: 504,
   rotating: 503,
+  fingerprint: 503,
   failed: 502,
 };
 const FAILURE_MESSAGES: Record<UpstreamFailure, string> = {
@@ -49,6 +50,7 @@ const FAILURE_MESSAGES: Record<UpstreamFailure, string> = {
   'connection-refused': 'The target refused the connection.\n',
   timeout: 'The target did not answer in time.\n',
   rotating: 'The modem is changing its IP address; try again in a moment.\n',
+  fingerprint: 'This port\'s OS fingerprint preset cannot be applied on its host right now, so the connection was refused rather than sent with the host\'s own fingerprint.\n',
   failed: 'The proxy could not reach the target.\n',
 };
 
@@ -281,7 +283,7 @@ function forward(conn: ClientConnection, req: IncomingMessage, res: ServerRespon
       res.destroy();
       return;
     }
-    const failure: UpstreamFailure = err.code === 'ECONNREFUSED' ? 'connection-refused'
+    const failure: UpstreamFailure = err instanceof UpstreamError ? err.failure : err.code === 'ECONNREFUSED' ? 'connection-refused'
       : err.code === 'EHOSTUNREACH' || err.code === 'ENETUNREACH' ? 'unreachable' : 'failed';
     core.counters.upstreamFailed(failure);
     reply(res, FAILURE_STATUS[failure], FAILURE_MESSAGES[failure]);

@@ -18,6 +18,7 @@ import { UdpAssociation } from './udp-association.js';
 import { DirectClientChannel } from './udp-client-channel.js';
 import type { ClientDatagramChannel, RelayAddress } from './udp-client-channel.js';
 import type { Logger, PortAccess, ProxyLimits } from './types.js';
+import { FingerprintUnavailable, type FingerprintEgress } from '../fingerprint/fingerprint-egress.js';
 
 // One modem's proxy: its HTTP and SOCKS5 listeners, the access rules of the customer ports it serves, its egress
 // address, and every client connection, so that a change of rules, an expiry, a rotation or close() reaches the
@@ -56,7 +57,16 @@ export interface ModemProxyOptions {
   counters?: ProxyCounters;
   /** Where wrong passwords are counted and blocked (the host agent shares one among its modems); default: its own. */
   authGuard?: AuthGuard;
+  /**
+   * How ports with an OS fingerprint preset reach targets (issue 30); absent: this host cannot apply presets, and
+   * such ports refuse new connections (fail closed) instead of leaving with the host's own fingerprint.
+   */
+  fingerprint?: FingerprintEgress;
 }
+
+type Preset = Exclude<NonNullable<PortAccess['fingerprint']>, 'native'>;
+const presetOf = (access: PortAccess | undefined): Preset | null =>
+  access?.fingerprint && access.fingerprint !== 'native' ? access.fingerprint : null;
 
 interface RotationWaiter { timer: NodeJS.Timeout; done: (ok: boolean) => void }
 
@@ -133,7 +143,7 @@ export class ModemProxy implements ProxyCore {
 
   forwardAgent(portId: string): Agent {
     let agent = this.agents.get(portId);
-    if (agent === undefined) this.agents.set(portId, (agent = this.createAgent()));
+    if (agent === undefined) this.agents.set(portId, (agent = this.createAgent(presetOf(this.table.get(portId)?.access))));
     return agent;
   }
 
@@ -216,9 +226,15 @@ export class ModemProxy implements ProxyCore {
       this.log.warn({ imei: this.imei, ports: table.overlappingWhitelists },
         'Whitelists of ports of this modem overlap: their shared addresses are refused without credentials');
     }
+    const old = this.table;
     this.table = table;
     this.rates.update(ports);
-    this.destroyAgents((portId) => table.get(portId) !== undefined);
+    // A port whose preset changed gets a new pool: its next connections leave with the new preset.
+    this.destroyAgents((portId) => table.get(portId) !== undefined && presetOf(table.get(portId)!.access) === presetOf(old.get(portId)?.access));
+    for (const port of ports) {
+      const preset = presetOf(port);
+      if (preset !== null) this.options.fingerprint?.prepare(preset, this.egressAddress);
+    }
     const now = this.now();
     for (const conn of this.conns) {
       if (conn.entry === null) continue;
@@ -420,8 +436,11 @@ export class ModemProxy implements ProxyCore {
   }
 
   async connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket> {
+    const preset = presetOf(conn.entry?.access);
+    if (preset !== null) this.presetProblem(preset); // refused before anything is resolved or sent
     const address = await this.resolveTarget(conn, host, port);
     if (conn.socket.destroyed) throw new UpstreamError('failed', 'client gone');
+    if (preset !== null) return this.connectWithPreset(conn, preset, address, port);
     const { connectTimeoutMs, idleTimeoutMs } = this.limits;
     return new Promise((resolve, reject) => {
       const upstream = connect({ host: address, port, localAddress: this.egressAddress, allowHalfOpen: true });
@@ -453,7 +472,47 @@ export class ModemProxy implements ProxyCore {
     });
   }
 
+  /** Throws the refusal of a port whose preset cannot be applied now (fail closed: no native SYN, no native TTL). */
+  private presetProblem(preset: Preset): void {
+    const fingerprint = this.options.fingerprint;
+    const problem = fingerprint ? fingerprint.problem(preset) : 'This host cannot apply OS fingerprint presets.';
+    if (problem !== null) throw new UpstreamError('fingerprint', problem);
+  }
+
+  /** A tunnel's target connection made with the port's preset (fingerprint/), owned from then on as connect()'s is. */
+  private async connectWithPreset(conn: ClientConnection, preset: Preset, address: string, port: number): Promise<Socket> {
+    let upstream: Socket;
+    try {
+      upstream = await this.options.fingerprint!.connect(preset, this.egressAddress, address, port, this.limits.connectTimeoutMs);
+    } catch (err) {
+      if (err instanceof FingerprintUnavailable) throw new UpstreamError('fingerprint', err.message);
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new UpstreamError(code === 'ETIMEDOUT' ? 'timeout' : connectFailure(code), (err as Error).message);
+    }
+    if (conn.socket.destroyed || this.state === 'closed') {
+      upstream.destroy();
+      throw new UpstreamError('failed', 'client gone');
+    }
+    conn.upstream = upstream;
+    upstream.allowHalfOpen = true;
+    upstream.setNoDelay(true);
+    upstream.on('error', ignore);
+    upstream.setTimeout(this.limits.idleTimeoutMs);
+    upstream.on('timeout', destroySelf);
+    upstream.resume();
+    this.countUpstream(upstream);
+    return upstream;
+  }
+
+  /** The TTL a port's UDP datagrams leave with (its preset's), or null for the kernel's own. */
+  datagramTtl(portId: string): number | null {
+    const preset = presetOf(this.table.get(portId)?.access);
+    return preset === null || !this.options.fingerprint ? null : this.options.fingerprint.datagramTtl(preset);
+  }
+
   async associateUdp(conn: ClientConnection): Promise<RelayAddress> {
+    const preset = presetOf(conn.entry?.access);
+    if (preset !== null && !this.options.fingerprint) this.presetProblem(preset);
     let channel: ClientDatagramChannel;
     // A client that reached us through a gateway sends its datagrams to the gateway, which carries them over the link.
     // Otherwise the relay listens where the client reached us, for the client's address only (the TCP connection's ends).
@@ -485,7 +544,7 @@ export class ModemProxy implements ProxyCore {
 
   // Internals.
 
-  private createAgent(): Agent {
+  private createAgent(preset: Preset | null): Agent {
     const agent = new Agent({
       keepAlive: true,
       localAddress: this.egressAddress,
@@ -496,6 +555,21 @@ export class ModemProxy implements ProxyCore {
     // Plain requests' connections count as carried too (carried()).
     const create = agent.createConnection.bind(agent);
     agent.createConnection = (options, callback) => {
+      if (preset !== null) {
+        // The pool of a port with a preset: connections come from the preset's namespace, asynchronously.
+        const fingerprint = this.options.fingerprint;
+        const problem = fingerprint ? fingerprint.problem(preset) : 'This host cannot apply OS fingerprint presets.';
+        if (problem !== null || !fingerprint) {
+          callback?.(new UpstreamError('fingerprint', problem ?? ''), undefined as unknown as Socket);
+          return undefined;
+        }
+        fingerprint.connect(preset, this.egressAddress, String(options.host), Number(options.port), this.limits.connectTimeoutMs).then((socket) => {
+          socket.resume();
+          this.countUpstream(socket);
+          callback?.(null, socket);
+        }, (err: Error) => callback?.(err instanceof FingerprintUnavailable ? new UpstreamError('fingerprint', err.message) : err, undefined as unknown as Socket));
+        return undefined;
+      }
       const socket = create(options, callback) as Socket;
       socket.once('connect', () => this.countUpstream(socket));
       return socket;

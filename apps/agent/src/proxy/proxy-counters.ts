@@ -45,6 +45,6 @@ export class ProxyCounters {
   upstreamFailed(failure: UpstreamFailure): void {
     if (failure === 'refused') this.refused.target_policy++;
     else if (failure === 'rotating') this.refused.rotating++;
-    else this.upstreamErrors[failure === 'connection-refused' ? 'connection_refused' : failure]++;
+    else this.upstreamErrors[failure === 'connection-refused' ? 'connection_refused' : failure === 'fingerprint' ? 'failed' : failure]++;
   }
 }

@@ -39,6 +39,7 @@ const FAILURE_REPLY: Record<UpstreamFailure, number> = {
   'connection-refused': REP_CONNECTION_REFUSED,
   timeout: REP_HOST_UNREACHABLE,
   rotating: REP_GENERAL_FAILURE,
+  fingerprint: REP_GENERAL_FAILURE,
   failed: REP_GENERAL_FAILURE,
 };
 

@@ -39,4 +39,5 @@ export type UpstreamFailure =
   | 'connection-refused' // the target answered with RST
   | 'timeout' // no connection within connectTimeoutMs (or no answer, for plain HTTP)
   | 'rotating' // the modem was still rotating after rotationWaitMs
+  | 'fingerprint' // the port's OS fingerprint preset cannot be applied now: refused rather than sent native (issue 30)
   | 'failed'; // anything else (the egress address not bindable, the proxy closing)

@@ -25,6 +25,8 @@ export interface DatagramEgress {
    * the datagram (refused, unresolvable, the modem rotating or closed). Never rejects.
    */
   resolveDatagramTarget(host: string, port: number): Promise<string | null>;
+  /** The TTL a port's datagrams leave with (its fingerprint preset's, issue 30); null or absent: the kernel's own. */
+  datagramTtl?(portId: string): number | null;
 }
 
 /**
@@ -166,6 +168,9 @@ export class UdpAssociation implements MeteredConnection {
     socket[kAssociation] = this;
     socket.on('message', onEgressMessage);
     socket.on('error', onEgressError);
+    // The port's fingerprint preset (issue 30): its TTL, set on bind, before the queued datagrams go.
+    const ttl = this.portId === null ? null : this.modem.datagramTtl?.(this.portId) ?? null;
+    if (ttl !== null) socket.once('listening', () => socket.setTTL(ttl));
     // Datagrams sent before the bind completes are queued by Node and leave from this address, never from 0.0.0.0.
     socket.bind({ address, port: 0 });
     this.egressSocket = socket;

@@ -1,0 +1,340 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { Socket } from 'node:net';
+import { FINGERPRINT_PRESETS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
+import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protocol';
+import type { Logger } from '../proxy/types.js';
+import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-egress.js';
+import { NamespaceDialer } from './namespace-dialer.js';
+import { isApple, renderRuleset, type PresetSlot } from './preset-ruleset.js';
+
+// The host side of the fingerprint presets (issue 30; docs/decisions/036-fingerprint-presets.md). Each (modem,
+// preset) in use gets a network namespace whose kernel sends the preset's SYN by itself: its sysctls give the TTL and
+// timestamps, its default route's `window` metric the window scale. A veth joins it to the host, which forwards its
+// traffic by the modem's own routing table and SNATs it to the modem's egress address; nftables puts the option
+// layout right (and an NFQUEUE helper for Apple's longer one) and drops any SYN that is not exactly the preset's.
+// A Node child in each namespace makes the connections and hands the sockets back (namespace-dialer.ts).
+
+type Preset = Exclude<FingerprintPresetId, 'native'>;
+const exec = promisify(execFile);
+
+export interface FingerprintHostOptions {
+  log: Logger;
+  /** Where the Apple rewrite helper is built (once per source version). */
+  dataDir: string;
+  /** Names: namespaces `<namespacePrefix>-<slot>`, host veth ends `<devicePrefix><slot>`, nft table `<devicePrefix>`. */
+  namespacePrefix?: string;
+  devicePrefix?: string;
+  /** The NFQUEUE queue of the Apple rewrite. */
+  queue?: number;
+  /** A dead helper is started again on a later connection, at most this often (ms). */
+  restartBackoffMs?: number;
+}
+
+interface Slot extends PresetSlot {
+  imei: string;
+  namespace: string;
+  device: string;
+  hostAddress: string;
+  nsAddress: string;
+  table: string;
+  dialer: NamespaceDialer | null;
+  ready: Promise<void> | null;
+  problem: string | null;
+}
+
+const run = async (cmd: string, args: string[], input?: string): Promise<string> => {
+  if (input === undefined) return (await exec(cmd, args, { maxBuffer: 4 << 20 })).stdout;
+  return new Promise((resolve, reject) => {
+    const child = execFile(cmd, args, (err, out, stderr) => (err ? reject(new Error(`${cmd} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(out)));
+    child.stdin!.end(input);
+  });
+};
+
+/** Whether this host can apply presets at all, and why not. */
+export async function probeFingerprintSupport(): Promise<HostFingerprintReport> {
+  if (process.platform !== 'linux') return { supported: false, reason: 'Fingerprint presets need a Linux host.' };
+  if (process.getuid?.() !== 0) return { supported: false, reason: 'The agent does not run as root, so it cannot set up the kernel rules the presets need.' };
+  for (const [tool, args] of [['nft', ['--version']], ['ip', ['-V']], ['iptables', ['--version']]] as const) {
+    try {
+      await exec(tool, [...args]);
+    } catch {
+      return { supported: false, reason: `The ${tool} command is missing on this host (Debian: ${tool === 'nft' ? 'nftables' : tool === 'ip' ? 'iproute2' : 'iptables'}).` };
+    }
+  }
+  return { supported: true };
+}
+
+export class FingerprintHost {
+  private readonly slots = new Map<string, Slot>();
+  private readonly nsPrefix: string;
+  private readonly devPrefix: string;
+  private readonly queue: number;
+  private helper: ChildProcess | null = null;
+  private helperReady: Promise<void> | null = null;
+  private helperProblem: string | null = null;
+  private helperStartedAt = 0;
+  /** Uplinks whose forwarding the agent turned on (restored on close), by interface. */
+  private readonly uplinks = new Map<string, string>();
+  private rendering: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly options: FingerprintHostOptions) {
+    this.nsPrefix = options.namespacePrefix ?? 'cellport-fp';
+    this.devPrefix = options.devicePrefix ?? 'cpfp';
+    this.queue = options.queue ?? 3030;
+  }
+
+  /** Removes what a previous agent that was killed left (namespaces by prefix, the table). */
+  async cleanUp(): Promise<void> {
+    const list = JSON.parse((await run('ip', ['-j', 'netns', 'list'])) || '[]') as Array<{ name: string }>;
+    for (const { name } of list) if (name.startsWith(`${this.nsPrefix}-`)) await run('ip', ['netns', 'del', name]).catch(() => undefined);
+    await run('nft', ['delete', 'table', 'inet', this.devPrefix]).catch(() => undefined);
+    await this.removeQueueRules();
+  }
+
+  /** One modem's view: its presets' connections, with `hops` after the host (a HiLink's NAT) compensated. */
+  forModem(imei: string, hops: number): FingerprintEgress {
+    return {
+      prepare: (preset, egress) => { void this.ensure(imei, preset, egress, hops).catch(() => undefined); },
+      connect: (preset, egress, address, port, timeoutMs) => this.connect(imei, preset, egress, hops, address, port, timeoutMs),
+      datagramTtl: (preset) => FINGERPRINT_PRESETS[preset].ttl + hops,
+      problem: (preset) => this.problemOf(this.slots.get(`${imei}/${preset}`) ?? null, preset),
+    };
+  }
+
+  private problemOf(slot: Slot | null, preset: Preset): string | null {
+    if (slot?.problem) return slot.problem;
+    if (isApple(preset) && this.helperProblem) return this.helperProblem;
+    return null;
+  }
+
+  /** Failing presets per modem, for the heartbeat (the host agent maps them to its ports). */
+  problems(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [key, slot] of this.slots) {
+      const problem = this.problemOf(slot, slot.preset);
+      if (problem) out.set(key, problem);
+    }
+    return out;
+  }
+
+  private async connect(imei: string, preset: Preset, egress: string, hops: number, address: string, port: number, timeoutMs: number): Promise<Socket> {
+    const slot = await this.ensure(imei, preset, egress, hops);
+    if (isApple(preset)) await this.ensureHelper();
+    const problem = this.problemOf(slot, preset);
+    if (problem) throw new FingerprintUnavailable(problem);
+    return slot.dialer!.connect(address, port, timeoutMs);
+  }
+
+  private async ensure(imei: string, preset: Preset, egress: string, hops: number): Promise<Slot> {
+    if (this.closed) throw new FingerprintUnavailable('The agent is stopping.');
+    const key = `${imei}/${preset}`;
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      const n = this.slots.size;
+      const base = `100.127.${n >> 6}.${(n & 63) << 2}`.split('.').map(Number);
+      const at = (k: number) => `${base[0]}.${base[1]}.${base[2]}.${base[3]! + k}`;
+      slot = {
+        imei, preset, egress, slot: n, ttlOnLeaving: FINGERPRINT_PRESETS[preset].ttl + hops,
+        namespace: `${this.nsPrefix}-${n}`, device: `${this.devPrefix}${n}`, hostAddress: at(1), nsAddress: at(2),
+        table: 'main', dialer: null, ready: null, problem: null,
+      };
+      this.slots.set(key, slot);
+    }
+    if (slot.egress !== egress && slot.ready) {
+      // A new egress address (a reconnect): the SNAT and the routing follow before the next connection.
+      slot.egress = egress;
+      slot.ready = slot.ready.then(() => this.route(slot!)).then(() => this.render());
+    }
+    if (slot.ready === null || (slot.problem && slot.dialer === null)) {
+      const s = slot;
+      s.problem = null;
+      s.ready = this.build(s).catch((err: unknown) => {
+        s.problem = `The ${preset} preset could not be set up on this host: ${(err as Error).message}`.slice(0, 300);
+        this.options.log.error({ imei, preset, err: String(err) }, 'Fingerprint preset could not be set up; its ports refuse new connections');
+        s.ready = null;
+      });
+    }
+    await slot.ready;
+    return slot;
+  }
+
+  private async build(s: Slot): Promise<void> {
+    const p = FINGERPRINT_PRESETS[s.preset];
+    await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
+    await run('ip', ['link', 'del', s.device]).catch(() => undefined);
+    await run('ip', ['netns', 'add', s.namespace]);
+    await run('ip', ['-batch', '-'], [
+      `link add ${s.device} type veth peer name eth0 netns ${s.namespace}`,
+      `addr add ${s.hostAddress}/30 dev ${s.device}`,
+      `link set ${s.device} up`,
+    ].join('\n') + '\n');
+    await run('ip', ['-n', s.namespace, '-batch', '-'], [
+      'link set lo up',
+      `addr add ${s.nsAddress}/30 dev eth0`,
+      'link set eth0 up',
+      // The window metric clamps the window the kernel plans for, which is what sets the SYN's window scale.
+      `route add default via ${s.hostAddress} window ${2 ** (15 + p.windowScale)}`,
+    ].join('\n') + '\n');
+    // Inside: the TTL (one more for the host's forwarding hop), timestamps, and room for the scale's window.
+    await run('ip', ['netns', 'exec', s.namespace, 'sysctl', '-qw',
+      `net.ipv4.ip_default_ttl=${s.ttlOnLeaving + 1}`, `net.ipv4.tcp_timestamps=${p.timestamps ? 1 : 0}`,
+      'net.ipv4.tcp_rmem=4096 131072 33554432', 'net.ipv4.tcp_ecn=0', 'net.ipv6.conf.all.disable_ipv6=1']);
+    // On the host: only this veth forwards (not the whole host), without reverse-path checks on its private address.
+    await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/forwarding`, '1');
+    await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/rp_filter`, '0');
+    await this.route(s);
+    await this.render();
+    s.dialer = new NamespaceDialer(s.namespace, (why) => {
+      s.dialer = null;
+      if (!this.closed) s.problem = `The ${s.preset} preset's connecting process stopped (${why}).`;
+    });
+    await s.dialer.ready;
+  }
+
+  /** The veth's traffic follows the routing table of the modem's egress address; the modem's uplink forwards replies. */
+  private async route(s: Slot): Promise<void> {
+    const rules = JSON.parse((await run('ip', ['-j', '-4', 'rule', 'show'])) || '[]') as Array<{ priority: number; src?: string; table?: string; iif?: string }>;
+    s.table = rules.find((r) => r.src === s.egress && r.table)?.table ?? 'main';
+    for (const r of rules.filter((r) => r.iif === s.device)) await run('ip', ['rule', 'del', 'priority', String(r.priority), 'iif', s.device]).catch(() => undefined);
+    if (s.table !== 'main') await run('ip', ['rule', 'add', 'iif', s.device, 'lookup', s.table, 'priority', String(900 + (s.slot % 90))]);
+    const addrs = JSON.parse((await run('ip', ['-j', '-4', 'addr', 'show'])) || '[]') as Array<{ ifname: string; addr_info: Array<{ local: string }> }>;
+    const uplink = addrs.find((a) => a.addr_info.some((i) => i.local === s.egress))?.ifname;
+    if (uplink === undefined) throw new Error(`no interface holds the egress address ${s.egress}`);
+    if (uplink === 'lo') throw new Error(`the egress address ${s.egress} is a loopback address (a simulated modem): presets need a real uplink`);
+    const path = `/proc/sys/net/ipv4/conf/${uplink}/forwarding`;
+    const was = (await readFile(path, 'utf8')).trim();
+    if (was !== '1') {
+      await writeFile(path, '1');
+      this.uplinks.set(uplink, was);
+    }
+  }
+
+  private render(): Promise<void> {
+    this.rendering = this.rendering.catch(() => undefined).then(async () => {
+      const slots = [...this.slots.values()].filter((s) => s.ready !== null || s.dialer !== null);
+      const ruleset = renderRuleset(this.devPrefix, this.devPrefix, slots, [...this.uplinks.keys()]);
+      await run('nft', ['-f', '-'], `table inet ${this.devPrefix}\ndelete table inet ${this.devPrefix}\n${ruleset}\n`);
+      await this.queueRules(slots.filter((s) => isApple(s.preset)).map((s) => s.device));
+    });
+    return this.rendering;
+  }
+
+  /**
+   * Apple SYNs to the rewrite helper's queue, without bypass: no helper, no SYN. An iptables chain of its own (this
+   * kernel's nftables has no native queue expression; its xtables NFQUEUE target does): one rule per Apple namespace.
+   */
+  private async queueRules(devices: readonly string[]): Promise<void> {
+    const ipt = (...args: string[]) => run('iptables', ['-w', '-t', 'mangle', ...args]);
+    const chain = this.queueChain;
+    await ipt('-N', chain).catch(() => undefined);
+    await ipt('-F', chain);
+    for (const dev of devices) {
+      await ipt('-A', chain, '-i', dev, '-p', 'tcp', '--tcp-flags', 'SYN,ACK,FIN,RST', 'SYN', '-j', 'NFQUEUE', '--queue-num', String(this.queue));
+    }
+    await ipt('-C', 'FORWARD', '-j', chain).catch(() => ipt('-I', 'FORWARD', '-j', chain));
+  }
+
+  private get queueChain(): string {
+    return `${this.devPrefix.toUpperCase()}_APPLE`;
+  }
+
+  private async removeQueueRules(): Promise<void> {
+    const ipt = (...args: string[]) => run('iptables', ['-w', '-t', 'mangle', ...args]);
+    await ipt('-D', 'FORWARD', '-j', this.queueChain).catch(() => undefined);
+    await ipt('-F', this.queueChain).catch(() => undefined);
+    await ipt('-X', this.queueChain).catch(() => undefined);
+  }
+
+  private ensureHelper(): Promise<void> {
+    if (this.helper && this.helperReady) return this.helperReady;
+    if (this.helperProblem && Date.now() - this.helperStartedAt < (this.options.restartBackoffMs ?? 5000)) return Promise.resolve();
+    this.helperStartedAt = Date.now();
+    this.helperReady = (async () => {
+      const binary = await buildAppleHelper(this.options.dataDir);
+      const child = spawn(binary, [String(this.queue)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      this.helper = child;
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-200); });
+      await new Promise<void>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`exited (${code}) ${stderr.trim()}`)));
+        createInterface({ input: child.stdout! }).once('line', () => resolve());
+      });
+      child.removeAllListeners('exit');
+      child.once('exit', (code, signal) => {
+        if (this.helper !== child) return;
+        this.helper = null;
+        this.helperReady = null;
+        this.helperStartedAt = Date.now();
+        if (!this.closed) {
+          this.helperProblem = `The Apple SYN rewrite stopped (${signal ?? code}); macOS and iOS ports refuse new connections until it runs again.`;
+          this.options.log.error({ code, signal }, 'Fingerprint: the Apple SYN rewrite stopped');
+        }
+      });
+      this.helperProblem = null;
+    })().catch((err: unknown) => {
+      this.helper = null;
+      this.helperReady = null;
+      this.helperProblem = `The Apple SYN rewrite cannot run on this host: ${(err as Error).message}`.slice(0, 300);
+      this.options.log.error({ err: String(err) }, 'Fingerprint: the Apple SYN rewrite cannot run');
+    });
+    return this.helperReady;
+  }
+
+  /** The helper's pid (tests stop it to see the ports fail closed). */
+  get helperPid(): number | undefined {
+    return this.helper?.pid;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.helper?.kill('SIGKILL');
+    for (const s of this.slots.values()) {
+      s.dialer?.close();
+      await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
+      for (const r of JSON.parse((await run('ip', ['-j', '-4', 'rule', 'show']).catch(() => '[]')) || '[]') as Array<{ priority: number; iif?: string }>) {
+        if (r.iif === s.device) await run('ip', ['rule', 'del', 'priority', String(r.priority), 'iif', s.device]).catch(() => undefined);
+      }
+    }
+    for (const [uplink, was] of this.uplinks) await writeFile(`/proc/sys/net/ipv4/conf/${uplink}/forwarding`, was).catch(() => undefined);
+    await run('nft', ['delete', 'table', 'inet', this.devPrefix]).catch(() => undefined);
+    await this.removeQueueRules();
+  }
+}
+
+/** The C source, beside this file in the source tree (or the bundle's ../src when run from dist). */
+function helperSource(): string {
+  for (const rel of ['./apple-syn-rewrite.c', '../src/fingerprint/apple-syn-rewrite.c']) {
+    const path = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new Error('apple-syn-rewrite.c is missing from the agent');
+}
+
+/** Builds the helper with the host's C compiler and Debian's libnetfilter-queue-dev, once per source version. */
+export async function buildAppleHelper(dataDir: string): Promise<string> {
+  const source = helperSource();
+  const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 12);
+  const dir = join(dataDir, 'fingerprint');
+  const binary = join(dir, `apple-syn-rewrite-${hash}`);
+  if (existsSync(binary)) return binary;
+  await mkdir(dir, { recursive: true });
+  let lastError = '';
+  for (const cc of ['cc', 'clang', 'gcc']) {
+    try {
+      await exec(cc, ['-O2', '-o', binary, source, '-lnetfilter_queue']);
+      return binary;
+    } catch (err) {
+      lastError = String((err as { stderr?: string }).stderr || (err as Error).message).slice(0, 160);
+    }
+  }
+  throw new Error(`it could not be built (needs a C compiler and libnetfilter-queue-dev): ${lastError}`);
+}
