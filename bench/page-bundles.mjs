@@ -3,7 +3,7 @@
 // session's cookie carried over, the HTTP cache empty), as a customer following a bookmark would, waits for its
 // heading and for network idle, and sums the gzip level 9 of every script it loaded. Translations are listed apart.
 // Target: every customer page ≤ 120 KB. Quick mode (BENCH_QUICK=1) opens three pages, judges no figure, and fails when
-// a page loaded no script or showed no heading.
+// a page loaded no script or showed no heading. BENCH_PAGE_FILES=1 lists each page's scripts, largest first.
 import { QUICK, fault } from './lib/quick.mjs';
 import { kb, launchChromium, requireBuild, scriptSizes, startBuiltServer, sum } from './lib/built-app.mjs';
 
@@ -56,6 +56,10 @@ async function measure(browser, storageState, name) {
   const scripts = loaded.filter((r) => r.kind === 'script');
   const locales = loaded.filter((r) => r.kind === 'locale');
   if (scripts.length === 0 || !heading) fault(`/en/${name}: ${scripts.length} scripts, heading ${JSON.stringify(heading)}`);
+  if (process.env.BENCH_PAGE_FILES === '1') {
+    console.log(`\n/en/${name}:`);
+    for (const s of scripts.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${kb(s.gzip).padStart(7)} KB  ${s.path}`);
+  }
   return { name, files: scripts.length, raw: sum(scripts, 'raw'), gzip: sum(scripts, 'gzip'), locales: sum(locales, 'gzip'), heading };
 }
 

@@ -4,7 +4,7 @@ import { Redirect } from 'wouter';
 import { htmlLang, i18n } from '../lib/i18n';
 import { LanguageContext } from '../lib/language';
 
-/** Validates the language segment and keeps i18next and <html lang> in step with it. */
+/** Validates the language segment and keeps the translations and <html lang> in step with it. */
 export function LanguageRoot({ lng, children }: { lng: string | undefined; children: ReactNode }) {
   const valid = isLanguage(lng);
   useEffect(() => {

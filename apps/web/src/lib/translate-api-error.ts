@@ -1,6 +1,6 @@
 // Server errors for the reader: by code through the `errors` namespace, with the error body filling placeholders.
 import { ApiError } from './api';
-import type { TFunction } from 'i18next';
+import type { TFunction } from './i18n';
 
 /**
  * A failed call in the reader's language: translated by its code through the `errors` namespace, with the fields of

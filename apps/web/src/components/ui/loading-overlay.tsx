@@ -4,7 +4,7 @@ type Size = 'small' | 'default' | 'large';
 
 /**
  * The full-screen loading overlay of spec §2 in its three sizes. It is the Suspense fallback while
- * translations load, so it reads i18next without suspending and falls back to the English text.
+ * translations load, so it reads the translator without suspending and falls back to the English text.
  */
 export function LoadingOverlay({ size = 'default' }: { size?: Size }) {
   const text = i18n.isInitialized && i18n.exists('common:loading') ? i18n.t('common:loading') : 'Loading your dashboard...';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The locale files of the catalog pages (Add Proxies, Your Proxies, Billing & Renewals, Purchases). Keys must match
-// across en, ru and cn, except that i18next plural keys (_one, _few, _many, _other) carry the forms each language
+// across en, ru and cn, except that plural keys (_one, _few, _many, _other) carry the forms each language
 // needs: Russian has four, English two, and Chinese is read with _other (we also keep _one for the fallback).
 const root = join(__dirname, '../../../../../packages/shared/locales');
 const namespaces = ['add-proxy', 'proxies', 'billing', 'purchases'];

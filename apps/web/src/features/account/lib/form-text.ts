@@ -1,5 +1,5 @@
 import { MESSAGES } from '@cellport/shared/schemas/auth';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { ApiError } from '../../../lib/api';
 
 type MessageKey = keyof typeof MESSAGES;

@@ -1,5 +1,5 @@
 import { LANGUAGES } from '@cellport/shared/constants';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { Link } from 'wouter';
 import { useLanguage, withLanguage } from '../../../lib/language';
 

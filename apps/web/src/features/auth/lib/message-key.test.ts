@@ -1,5 +1,5 @@
 import { MESSAGES } from '@cellport/shared/schemas/auth';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { describe, expect, it } from 'vitest';
 import en from '../../../../../../packages/shared/locales/en/validation.json';
 import { messageKey, translateMessage } from './message-key';

@@ -1,5 +1,5 @@
 import { ERRORS } from '@cellport/shared/errors';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { describe, expect, it } from 'vitest';
 import { errorCode, translateError } from './translate-error';
 

@@ -1,5 +1,5 @@
 import { ERRORS, isErrorCode, type ErrorCode } from '@cellport/shared/errors';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 
 const codeByMessage = new Map<string, ErrorCode>((Object.keys(ERRORS) as ErrorCode[]).map((code) => [ERRORS[code], code]));
 

@@ -1,5 +1,5 @@
 import { docsOperationKey } from '@cellport/shared/docs-keys';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { useT } from '../../../lib/i18n';
 import { Spinner } from '../../../components/ui/spinner';
 import { Button } from '../../../components/ui/button';

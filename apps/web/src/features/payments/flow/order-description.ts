@@ -1,5 +1,5 @@
 import type { Language } from '@cellport/shared/constants';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { productLine } from '../lib/product-line';
 import type { PaymentOrder } from './payment-order';
 

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 import { describe, expect, it } from 'vitest';
 import en from '../../../../../../packages/shared/locales/en/payments.json';
 import { productLine, type ProductFields } from './product-line';

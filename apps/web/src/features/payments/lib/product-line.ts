@@ -1,5 +1,5 @@
 import type { Language } from '@cellport/shared/constants';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../lib/i18n';
 
 /** The fields of a payment record the product line reads (crypto payments and pending payments alike). */
 export interface ProductFields {
