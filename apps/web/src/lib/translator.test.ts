@@ -6,7 +6,7 @@ const files: Record<string, Tree> = {
   'en|common': { hello: 'Hello, {{name}}', ports_one: '{{count}} port', ports_other: '{{count}} ports', only: { en: 'English only' } },
   'ru|common': { hello: 'Привет, {{name}}', ports_one: '{{count}} порт', ports_few: '{{count}} порта', ports_many: '{{count}} портов', ports_other: '{{count}} порта' },
   'cn|common': { hello: '你好，{{name}}', ports_other: '{{count}} 个端口' },
-  'en|errors': { NOT_FOUND: 'Not found', 'flat.key': 'a flat key with dots' },
+  'en|errors': { NOT_FOUND: 'Not found', 'flat.key': 'a flat key with dots', event: { 'port.bought': 'Port bought' } },
   'ru|errors': { NOT_FOUND: 'Не найдено' },
 };
 
@@ -45,6 +45,7 @@ describe('the translator (i18next conventions the locale files use)', () => {
     expect(ru.exists('common:only.en')).toBe(true);
     expect(ru.exists('common:toString')).toBe(false);
     expect(ru.fixedT(['errors'])('flat.key')).toBe('a flat key with dots');
+    expect(ru.fixedT(['errors'])('event.port.bought')).toBe('Port bought');
   });
 
   it('looks keys without a prefix up in the fixed namespaces in order', async () => {

@@ -124,15 +124,23 @@ export class Translator {
   }
 }
 
+/** The value at a dotted path; a key may itself hold dots (`event` → `port.bought`), as i18next allows. */
 function resolve(tree: Tree, path: string): string | Tree | undefined {
-  // A flat key with dots wins over the nested path, as in i18next.
-  if (Object.hasOwn(tree, path)) return tree[path];
-  let node: string | Tree | undefined = tree;
-  for (const part of path.split('.')) {
-    if (!node || typeof node === 'string' || !Object.hasOwn(node, part)) return undefined;
-    node = node[part];
+  return find(tree, path.split('.'));
+}
+
+function find(node: Tree, parts: string[]): string | Tree | undefined {
+  for (let i = 1; i <= parts.length; i++) {
+    const key = parts.slice(0, i).join('.');
+    if (!Object.hasOwn(node, key)) continue;
+    const value = node[key]!;
+    if (i === parts.length) return value;
+    if (typeof value === 'object') {
+      const found = find(value, parts.slice(i));
+      if (found !== undefined) return found;
+    }
   }
-  return node;
+  return undefined;
 }
 
 /** `{{name}}` from the options; a value that is missing becomes empty, as in i18next. */
