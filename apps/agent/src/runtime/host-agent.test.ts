@@ -266,6 +266,29 @@ describe('host agent runtime', () => {
     expect((await viaHttp(m1, 'carol', 'secret-c')).status).toBe(403);
   });
 
+  it('a replacement that swaps two modems\' ports keeps the customer on the same ports, sending from the new modem', async () => {
+    // Decision 036: the port moves from 111 to the free 222 of the same host, and the two modems swap their ports. The
+    // new modem comes first in the state, so it opens its new ports while the old modem still held them before.
+    const old = await modem('111', '127.0.7.9', [port()]);
+    const free = await modem('222', '127.0.7.10', []);
+    const { server, agent } = await setup(stateOf('v1', [old, free]));
+    await until(serving(agent, '222'), 'both modems served');
+    expect(await viaHttp(old, 'alice', 'secret-a')).toEqual({ status: 200, body: '127.0.7.9' });
+
+    server.push(stateOf('v2', [
+      { ...free, httpPort: old.httpPort, socksPort: old.socksPort, ports: [port()] },
+      { ...old, httpPort: free.httpPort, socksPort: free.socksPort, ports: [] },
+    ]));
+    // The heartbeat that ends the state's application.
+    await until(() => server.heartbeats.find((h) => (h as { stateVersion: string }).stateVersion === 'v2'), 'the swap applied');
+    expect(agent.snapshot().map((m) => [m.imei, m.state, m.problem ?? null]).sort())
+      .toEqual([['111', 'online', null], ['222', 'online', null]]);
+    // The customer's same address, over HTTP and SOCKS5, now leaves from the new modem.
+    expect(await viaHttp(old, 'alice', 'secret-a')).toEqual({ status: 200, body: '127.0.7.10' });
+    expect(await seenViaSocks(old, 'alice', 'secret-a')).toBe('127.0.7.10');
+    expect((await viaHttp(free, 'alice', 'secret-a')).status).toBe(407);
+  });
+
   it('a listening port already taken leaves that modem offline with the reason; the others serve', async () => {
     const blocker = createNetServer();
     blocker.listen(0, '127.0.0.1');

@@ -219,6 +219,18 @@ export class HostAgent {
           await served.proxy?.close();
         }
       }
+      // Modems whose ports change let go of them before any modem opens its new ones: a replacement that keeps a
+      // customer's address swaps two modems' ports (decision 036), and the new modem must find the old one's free.
+      const listening = !state.gateway;
+      for (const desired of state.modems) {
+        const served = this.modems.get(desired.imei);
+        if (!served?.proxy) continue;
+        const samePorts = served.desired.httpPort === desired.httpPort && served.desired.socksPort === desired.socksPort;
+        if (samePorts && served.listening === listening) continue;
+        const proxy = served.proxy;
+        served.proxy = null;
+        await proxy.close();
+      }
       for (const desired of state.modems) await this.applyModem(desired);
       this.meter.retainTotals(new Set(state.modems.flatMap((m) => m.ports.map((p) => p.id))));
       this.applyGateway(state);

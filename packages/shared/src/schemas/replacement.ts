@@ -5,7 +5,8 @@ const isoDate = text();
 
 // Replacement of a port's modem (issue 15, item 6): POST /api/v1/modems/:id/replacement from Your Proxies, and the
 // automatic move of a port whose modem has been offline too long. The port keeps its login, password, whitelist,
-// rotation settings and term; it is served on the new modem's host and ports. Nothing is charged.
+// rotation settings and term; moved within its host it keeps its host and ports too (decision 036), else it is served
+// on the new modem's. Nothing is charged.
 
 export const REPLACEMENT_LIMITS = {
   /** A customer may ask for a new modem for a port once in this many hours. */
@@ -26,6 +27,8 @@ export const replacementResponseSchema = z.object({
   IMEI: text(),
   /** When the customer may ask again for this port. */
   nextRequestAt: isoDate,
+  /** Moved to a modem of the same host, keeping the host and ports (decision 036); absent from older servers. */
+  addressKept: z.optional(z.boolean()),
 });
 export type ReplacementResponse = z.infer<typeof replacementResponseSchema>;
 

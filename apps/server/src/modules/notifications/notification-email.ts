@@ -7,6 +7,7 @@ export interface NotificationEmailTexts {
   notification: {
     subject_payment_received: string; subject_expiring: string; subject_expired: string; subject_other: string;
     subject_support: string; subject_support_operator: string; subject_support_assigned: string; subject_operator_alert: string;
+    subject_payment_completed: string; subject_replacement: string; subject_replacement_queued: string; subject_service: string;
     button: string; button_support: string; button_console: string; consentNote: string; unsubscribe: string;
   };
   unsubscribe: { title: string; text: string; back: string; invalidTitle: string; invalidText: string };
@@ -15,7 +16,12 @@ export const notificationEmailTexts = (language: string) =>
   emailTexts(language) as unknown as ReturnType<typeof emailTexts> & NotificationEmailTexts;
 
 function subjectKey(textKey: string): keyof NotificationEmailTexts['notification'] {
-  if (textKey === 'payment_received') return 'subject_payment_received';
+  if (textKey === 'payment_received' || textKey === 'payment_unfulfilled') return 'subject_payment_received';
+  if (textKey === 'purchase_completed' || textKey === 'renewal_completed' || textKey === 'auto_renew_completed') return 'subject_payment_completed';
+  if (textKey === 'port_replaced' || textKey === 'port_replaced_offline') return 'subject_replacement';
+  if (textKey === 'port_replacement_queued') return 'subject_replacement_queued';
+  if (textKey === 'port_released') return 'subject_expired';
+  if (['modem_down', 'modem_up', 'quota_warning', 'quota_reached', 'webhook_disabled'].includes(textKey)) return 'subject_service';
   if (textKey === 'expiry_reminder_3d' || textKey === 'expiry_reminder_1d' || textKey === 'auto_renew_short_balance') return 'subject_expiring';
   if (textKey === 'port_expired') return 'subject_expired';
   if (textKey === 'support_reply') return 'subject_support';

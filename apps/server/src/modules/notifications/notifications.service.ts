@@ -12,11 +12,17 @@ export type NotificationType = 'payment' | 'other';
 export type NotificationParams = TextParams;
 
 /**
+ * Causes with a text of their own: a modem's host not heard from (`modem_down_host_silent`), a replacement that kept
+ * the port's address (`port_replaced_address_kept`, decision 036).
+ */
+const CAUSES = new Set(['host_silent', 'address_kept']);
+/**
  * A notification's text in `language` (packages/shared/locales/{lng}/notifications.json). A `cause` in the params picks
  * the key's text for that cause (`modem_down_host_silent`): the key, and what pairs with it, stay the same.
  */
 export function renderNotification(language: string, key: string, params: Record<string, unknown>): string {
-  return renderText(language, params.cause === 'host_silent' ? `${key}_host_silent` : key, params);
+  const cause = typeof params.cause === 'string' && CAUSES.has(params.cause) ? params.cause : null;
+  return renderText(language, cause ? `${key}_${cause}` : key, params);
 }
 
 /**
@@ -27,16 +33,32 @@ export function renderNotification(language: string, key: string, params: Record
  * not notify: the customer who asked sees the new IP at once, and interval rotations every few minutes would bury
  * everything else.
  *
- * What a customer must not miss is e-mailed always; everything else only with the marketing consent.
+ * Service messages — what happens to the customer's ports, money and integrations — are e-mailed always, without an
+ * unsubscribe link: the marketing consent at sign-up is about news, not about the service bought (issue 28,
+ * item 10; decision 036). Only the operators' own messages are news, mailed with the consent. A failed IP change is
+ * told in the bell only: the customer who asked sees it at once, and a mail would come after they retried.
  */
 export const MUST_MAIL_KEYS = new Set<string>([
-  'payment_received', 'expiry_reminder_3d', 'expiry_reminder_1d', 'auto_renew_short_balance', 'port_expired',
+  // Payments and renewals.
+  'payment_received', 'payment_unfulfilled', 'purchase_completed', 'renewal_completed', 'auto_renew_completed',
+  'auto_renew_short_balance',
+  // Expiry.
+  'expiry_reminder_3d', 'expiry_reminder_1d', 'port_expired', 'port_released',
+  // The port's service: its modem down and back, replaced or waiting for one, its traffic allowance.
+  'modem_down', 'modem_up', 'port_replaced', 'port_replaced_offline', 'port_replacement_queued', 'quota_warning', 'quota_reached',
+  // The customer's webhook endpoint turned off.
+  'webhook_disabled',
   // Support (issue 17 item 4): an answer the customer asked for, and operators' alerts of a customer waiting
   // (also the ticket another operator handed them).
   'support_reply', 'support_ticket_new', 'support_customer_reply', 'support_assigned',
 ]);
+/** Told in the bell (and Telegram, by the customer's choice), never e-mailed. */
+const BELL_ONLY_KEYS = new Set<string>(['rotation_failed']);
 /** Service mail: sent without asking for the marketing consent and without an unsubscribe link (the operators' alerts are mailed as each operator chose). */
 export const isServiceMail = (key: string) => MUST_MAIL_KEYS.has(key) || (OPERATOR_ALERT_KEYS as readonly string[]).includes(key);
+/** Whether a customer's notification is e-mailed: service mail always, news only with the marketing consent. */
+export const mailsTo = (key: string, recipient: { marketing_consent: boolean }) =>
+  !BELL_ONLY_KEYS.has(key) && (isServiceMail(key) || recipient.marketing_consent);
 
 /**
  * The page a notification is about, as a path inside the app without the language (`/support/<id>`), or
@@ -75,7 +97,7 @@ export const toNotification = (row: NotificationRow, language?: Language): Notif
   const link = notificationLink(row.text_key, row.params);
   return {
     _id: row.id,
-    text: language && row.text_key ? renderText(language, row.text_key, row.params ?? {}) : row.text,
+    text: language && row.text_key ? renderNotification(language, row.text_key, row.params ?? {}) : row.text,
     unread: row.unread, type: row.type, timestamp: row.created_at.toISOString(),
     ...(link ? { link } : {}),
   };
@@ -102,7 +124,7 @@ export class NotificationsService {
     await this.insert(tx, userId, {
       type, key, params,
       text: renderNotification(user.language, key, params),
-      mail: MUST_MAIL_KEYS.has(key) || user.marketing_consent,
+      mail: mailsTo(key, user),
     });
   }
 

@@ -128,23 +128,28 @@ describe('notification e-mails', () => {
   }
   const emailOf = async (c: Customer) => (await t.ctx.db.selectFrom('users').select('email').where('id', '=', c.id).executeTakeFirstOrThrow()).email;
 
-  it('mails what must not be missed in the customer language, other news only with consent and an unsubscribe link that turns it off', async () => {
+  it('mails service messages always, without an unsubscribe link; news only with consent and an unsubscribe link that turns it off', async () => {
     const carol = await createCustomer(t, 0, 'cn');
     const to = await emailOf(carol);
+    // Payments, expiry and the port's service are service mail (issue 28, item 10): no consent asked, no footer.
     await service.notify(carol.id, 'payment', 'purchase_completed', { amount: '1.00', description: 'x' });
     await service.notify(carol.id, 'other', 'expiry_reminder_1d', { name: 'P1', date: '2030-01-01' });
+    // An IP change that failed is told in the bell only; an operator's message is news: nothing mailed without consent.
+    await service.notify(carol.id, 'other', 'rotation_failed', { name: 'P1' });
+    await service.sendOperatorMessage([carol.id], { en: 'Our new tariffs' });
     let mails = await mailsNow(to);
-    expect(mails.map((m) => m.subject)).toEqual(['您的端口即将到期']);
-    expect(mails[0]!.text).toContain('P1 将在明天（2030-01-01）到期');
-    expect(mails[0]!.text).not.toContain('unsubscribe');
+    expect(mails.map((m) => m.subject)).toEqual(['付款已完成', '您的端口即将到期']);
+    expect(mails[1]!.text).toContain('P1 将在明天（2030-01-01）到期');
+    for (const m of mails) expect(m.text + m.html).not.toMatch(/unsubscribe|退订/);
 
     await t.ctx.db.updateTable('users').set({ marketing_consent: true }).where('id', '=', carol.id).execute();
-    await service.notify(carol.id, 'payment', 'renewal_completed', { amount: '3.00', names: 'P1' });
+    await service.sendOperatorMessage([carol.id], { en: 'Our new tariffs' });
+    await service.notify(carol.id, 'other', 'rotation_failed', { name: 'P1' });
     mails = await mailsNow(to);
-    expect(mails).toHaveLength(2);
-    const link = /\/api\/v1\/unsubscribe\/[^\s"<]+/.exec(mails[1]!.text)?.[0];
+    expect(mails).toHaveLength(3);
+    const link = /\/api\/v1\/unsubscribe\/[^\s"<]+/.exec(mails[2]!.text)?.[0];
     expect(link).toBeTruthy();
-    expect(mails[1]!.html).toContain('退订此类邮件');
+    expect(mails[2]!.html).toContain('退订此类邮件');
     // Sent once: another sweep or a second claim sends nothing.
     expect(await t.app.notificationEmails.sweep(0)).toBe(0);
 
@@ -154,8 +159,8 @@ describe('notification e-mails', () => {
     expect(page.body).toContain('您已成功退订');
     const user = await t.ctx.db.selectFrom('users').select('marketing_consent').where('id', '=', carol.id).executeTakeFirstOrThrow();
     expect(user.marketing_consent).toBe(false);
-    await service.notify(carol.id, 'payment', 'renewal_completed', { amount: '3.00', names: 'P1' });
-    expect(await mailsNow(to)).toHaveLength(2);
+    await service.sendOperatorMessage([carol.id], { en: 'More news' });
+    expect(await mailsNow(to)).toHaveLength(3);
     expect(await t.app.notificationEmails.sweep(0)).toBe(0);
 
     const forged = await t.app.inject({ method: 'GET', url: `${link!.slice(0, -3)}abc` });

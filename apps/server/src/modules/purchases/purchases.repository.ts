@@ -13,8 +13,11 @@ export type TermJobsInsert = ReturnType<JobQueue['scheduleQuery']>;
 
 export interface StockFilter {
   countryId: string; carrierId: string | null; regionId: string | null; isShared: boolean; rotationInterval: number;
-  /** A replacement (issue 15, item 6): not the modem the port leaves, and only modems whose health checks pass. */
-  replacing?: { modemId: string };
+  /**
+   * A replacement (issue 15, item 6): not the modem the port leaves, and only modems whose health checks pass; modems
+   * on `hostId` (the port's host) first, so the port can keep its address (decision 036).
+   */
+  replacing?: { modemId: string; hostId?: string };
 }
 
 /**
@@ -67,7 +70,9 @@ export class PurchasesRepository {
    * gives them back).
    */
   async takeDedicated(tx: Tx, f: StockFilter, count: number): Promise<string[]> {
-    const q = this.stock(tx, f);
+    let q = this.stock(tx, f);
+    const preferHost = f.replacing?.hostId;
+    if (preferHost) q = q.orderBy(sql<number>`case when host_id = ${preferHost} then 0 else 1 end`);
     const taken = await tx.with('picked', () => q.orderBy('imei').limit(count).forUpdate().skipLocked())
       .updateTable('modems').set({ used_slots: sql`modems.used_slots + 1` })
       .from('picked').whereRef('modems.id', '=', 'picked.id')

@@ -7,6 +7,7 @@ import type { AuditLog } from '../admin/audit/audit.service.js';
 import type { OperatorSettingsCache } from '../admin/admin-settings/operator-settings-cache.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { PurchasesRepository, StockFilter } from '../purchases/purchases.repository.js';
+import { ADDRESS_KEPT, swapListeningPorts } from './keep-address.js';
 
 export const REPLACEMENT_JOB = 'port.replace';
 const HOUR_MS = 3_600_000;
@@ -143,6 +144,7 @@ export class ReplacementService {
         status: moved ? 'moved' : 'queued',
         IMEI: moved?.imei ?? port.imei,
         nextRequestAt: new Date(nowMs + limitMs).toISOString(),
+        ...(moved ? { addressKept: moved.addressKept } : {}),
       };
     });
   }
@@ -190,10 +192,10 @@ export class ReplacementService {
    * Takes a free modem for the port and moves it there, or puts the port in the queue (telling the customer once).
    * Returns the new modem, or null when the port waits.
    */
-  private async moveOrQueue(tx: Tx, port: PortOnModem, reason: Reason, actor: Actor): Promise<{ id: string; imei: string } | null> {
+  private async moveOrQueue(tx: Tx, port: PortOnModem, reason: Reason, actor: Actor): Promise<{ id: string; imei: string; addressKept: boolean } | null> {
     const filter: StockFilter = {
       countryId: port.country_id, carrierId: port.carrier_id, regionId: port.region_id, isShared: port.is_shared,
-      rotationInterval: port.rotation_interval ?? 0, replacing: { modemId: port.modem_id },
+      rotationInterval: port.rotation_interval ?? 0, replacing: { modemId: port.modem_id, hostId: port.host_id },
     };
     let target: string | undefined;
     if (!port.is_shared) {
@@ -229,6 +231,12 @@ export class ReplacementService {
     }
 
     await tx.updateTable('ports').set({ modem_id: target }).where('id', '=', port.id).execute();
+    // A dedicated port moving within its host keeps its address: the modems swap listening ports (decision 036). A
+    // shared port cannot (others use both modems' ports), nor can a move to another host: the customer is told the
+    // new address.
+    const targetHost = await tx.selectFrom('modems').select('host_id').where('id', '=', target).executeTakeFirstOrThrow();
+    const addressKept = !port.is_shared && targetHost.host_id === port.host_id;
+    if (addressKept) await swapListeningPorts(tx, port.modem_id, target);
     // The old modem goes into maintenance, unless it is a shared one a customer only asked to leave (others stay on it).
     const maintenance = reason === 'offline' || !port.is_shared;
     await tx.updateTable('modems').set({
@@ -251,11 +259,12 @@ export class ReplacementService {
     await audit.record(tx, actor, {
       action: 'port.replace', targetType: 'port', targetId: port.id,
       before: { modemId: port.modem_id, imei: port.imei, hostId: port.host_id, maintenance },
-      after: { modemId: next.id, imei: next.imei, host: next.host_name, httpPort: next.http_port, socksPort: next.socks_port, reason, requestedBy },
+      after: { modemId: next.id, imei: next.imei, host: next.host_name, httpPort: next.http_port, socksPort: next.socks_port, reason, requestedBy, addressKept },
     });
     await notifications.notify(port.user_id, 'other', reason === 'offline' ? 'port_replaced_offline' : 'port_replaced', {
       name: port.name, port: port.id, host: next.address, httpPort: next.http_port, socksPort: next.socks_port,
+      ...(addressKept ? { cause: ADDRESS_KEPT } : {}),
     }, tx);
-    return { id: next.id, imei: next.imei };
+    return { id: next.id, imei: next.imei, addressKept };
   }
 }

@@ -17,7 +17,7 @@ export function ReplaceDialog({ port, open, onClose }: { port: Port; open: boole
   function confirm() {
     replace.mutate(undefined, {
       onSuccess: (r) => {
-        if (r.status === 'moved') toast.success(t('replace.moved'));
+        if (r.status === 'moved') toast.success(t(r.addressKept ? 'replace.movedAddressKept' : 'replace.moved'));
         else toast.info(t('replace.queued'));
         onClose();
       },
