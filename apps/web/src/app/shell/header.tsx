@@ -1,13 +1,15 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { useT } from '../../lib/i18n';
-import { AddFundsDialog } from '../../features/add-funds/add-funds-dialog';
 import { PaymentHost, PendingCryptoIndicator } from '../../features/payments';
 import { BalanceBadge } from './balance-badge';
 import { icons } from '../../components/ui/icons';
 import { NotificationsBell } from '../../features/notifications/notifications-bell';
 import { MENU_BUTTON_ID, SIDEBAR_ID } from './sidebar';
 import { UserMenu } from './user-menu';
+
+// The dialog's code (and the validation it carries) loads on the first click, not with every page (issue 31, item 4).
+const AddFundsDialog = lazy(() => import('../../features/add-funds/add-funds-dialog').then((m) => ({ default: m.AddFundsDialog })));
 
 /** Spec §2 header: page title, USDT balance in dollars, Add Funds, notifications, user menu, pending-crypto slot. */
 export function ShellHeader({ title, menuOpen, onMenu }: { title: string; menuOpen: boolean; onMenu: () => void }) {
@@ -37,7 +39,9 @@ export function ShellHeader({ title, menuOpen, onMenu }: { title: string; menuOp
         <NotificationsBell />
         <UserMenu />
       </div>
-      <AddFundsDialog open={addFundsOpen} onClose={() => setAddFundsOpen(false)} />
+      {addFundsOpen && (
+        <Suspense fallback={null}><AddFundsDialog open onClose={() => setAddFundsOpen(false)} /></Suspense>
+      )}
       <PaymentHost />
     </header>
   );
