@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentConfig } from './config.js';
+import { FingerprintHost, probeFingerprintSupport } from './fingerprint/fingerprint-host.js';
 import { HostModems } from './modems/host-modems.js';
 import { loadModemsFile } from './modems/modems-file.js';
 import { targetPolicyOf } from './proxy/target-policy-settings.js';
@@ -58,6 +59,13 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
     if (kind === 'simulated') return simulated;
     throw new Error(`a ${kind} modem needs this host's modems file (AGENT_MODEMS); without one only simulated modems are served`);
   };
+  // OS fingerprint presets (issue 30): as root with nftables, each preset gets its kernel setup on first use; otherwise
+  // the heartbeat says why not, and ports with a preset refuse new connections.
+  const fingerprintSupport = await probeFingerprintSupport();
+  const fingerprintHost = fingerprintSupport.supported
+    ? new FingerprintHost({ log: log.child({ component: 'fingerprint' }), dataDir: config.AGENT_DATA_DIR, ...FingerprintHost.namesFor(config.AGENT_DATA_DIR) })
+    : null;
+  if (!fingerprintSupport.supported) log.info({ reason: fingerprintSupport.reason }, 'fingerprint presets are not available on this host');
   // Prometheus metrics only when AGENT_METRICS_PORT is set: nothing listens, and nothing is collected, otherwise.
   const metrics = config.AGENT_METRICS_PORT ? new AgentMetrics() : null;
   agents = config.CELLPORT_HOST_KEY.map((key) => {
@@ -68,6 +76,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
       policy, driverFor, log: log.child({ hostKey: id }), agentVersion: AGENT_VERSION, reportSeconds: config.AGENT_TRAFFIC_REPORT_SECONDS,
       ...(hostModems ? { inventory: () => hostModems.inventory() } : {}),
       name: id,
+      fingerprint: { support: fingerprintSupport, forModem: fingerprintHost ? (imei, hops) => fingerprintHost.forModem(imei, hops) : null },
       ...(metrics ? { onRotation: (outcome, seconds) => metrics.rotationDone(outcome, seconds) } : {}),
     });
   });
@@ -89,6 +98,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
       hostModems?.stop();
       await Promise.all(agents.map((a) => a.stop(drainMs)));
       await metricsServer?.close();
+      await fingerprintHost?.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 /*
- * Cellport fingerprint presets (issue 30, docs/decisions/036-fingerprint-presets.md): rewrites the SYN that Linux
+ * Cellport fingerprint presets (issue 30, docs/decisions/037-fingerprint-presets.md): rewrites the SYN that Linux
  * sends with timestamps (options mss,sok,ts,nop,ws: 20 bytes) into Apple's layout (mss,nop,ws,nop,nop,ts,sok,eol
  * plus one byte of padding: 24 bytes) and its window to 65535, keeping the kernel's own MSS, window scale and
  * timestamp values, so the connection that follows is the kernel's own. IPv4 and IPv6. The packet grows by 4 bytes:
@@ -18,6 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 
 static uint32_t sum16(const uint8_t *p, size_t n, uint32_t acc) {
@@ -98,6 +101,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s <queue number>\n", argv[0]);
     return 2;
   }
+  /* The agent owns the queue: if it dies (even by SIGKILL), so does the helper, and the queue is free for the next. */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) return 1;
   int queue = atoi(argv[1]);
   struct nfq_handle *h = nfq_open();
   if (!h) { perror("nfq_open"); return 1; }

@@ -14,7 +14,7 @@ import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-eg
 import { NamespaceDialer } from './namespace-dialer.js';
 import { isApple, renderRuleset, type PresetSlot } from './preset-ruleset.js';
 
-// The host side of the fingerprint presets (issue 30; docs/decisions/036-fingerprint-presets.md). Each (modem,
+// The host side of the fingerprint presets (issue 30; docs/decisions/037-fingerprint-presets.md). Each (modem,
 // preset) in use gets a network namespace whose kernel sends the preset's SYN by itself: its sysctls give the TTL and
 // timestamps, its default route's `window` metric the window scale. A veth joins it to the host, which forwards its
 // traffic by the modem's own routing table and SNATs it to the modem's egress address; nftables puts the option
@@ -89,6 +89,16 @@ export class FingerprintHost {
     this.nsPrefix = options.namespacePrefix ?? 'cellport-fp';
     this.devPrefix = options.devicePrefix ?? 'cpfp';
     this.queue = options.queue ?? 3030;
+  }
+
+  /**
+   * Names of one agent's kernel objects, from its data folder: two agents on one machine (the demo and a test, say)
+   * never touch each other's namespaces, table or queue.
+   */
+  static namesFor(dataDir: string): Pick<FingerprintHostOptions, 'namespacePrefix' | 'devicePrefix' | 'queue'> {
+    const hash = createHash('sha256').update(dataDir).digest();
+    const tag = hash.toString('hex').slice(0, 4);
+    return { namespacePrefix: `cellport-fp-${tag}`, devicePrefix: `cp${tag}`, queue: 3000 + (hash.readUInt16BE(2) % 1000) };
   }
 
   /** Removes what a previous agent that was killed left (namespaces by prefix, the table). */
@@ -166,7 +176,11 @@ export class FingerprintHost {
     return slot;
   }
 
+  private cleaned: Promise<void> | null = null;
+
   private async build(s: Slot): Promise<void> {
+    // What an earlier run of this agent left (it was killed) goes before the first namespace is made.
+    await (this.cleaned ??= this.cleanUp().catch(() => undefined));
     const p = FINGERPRINT_PRESETS[s.preset];
     await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
     await run('ip', ['link', 'del', s.device]).catch(() => undefined);
@@ -254,7 +268,8 @@ export class FingerprintHost {
   }
 
   private ensureHelper(): Promise<void> {
-    if (this.helper && this.helperReady) return this.helperReady;
+    // One start at a time: concurrent connections share it (a second helper could not bind the same queue).
+    if (this.helperReady) return this.helperReady;
     if (this.helperProblem && Date.now() - this.helperStartedAt < (this.options.restartBackoffMs ?? 5000)) return Promise.resolve();
     this.helperStartedAt = Date.now();
     this.helperReady = (async () => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 
-// Connections made inside a preset's network namespace (docs/decisions/036-fingerprint-presets.md). A socket belongs
+// Connections made inside a preset's network namespace (docs/decisions/037-fingerprint-presets.md). A socket belongs
 // to the namespace it was created in, and Node cannot enter another namespace, so a small Node process runs inside
 // it (`ip netns exec <ns> node -e …`), connects on request and hands the connected socket back over its IPC channel
 // (SCM_RIGHTS): from then on the agent owns the socket as if it had connected it. The child connects paused, so not a

@@ -1,6 +1,6 @@
 import { FINGERPRINT_PRESETS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 
-// The host's netfilter rules for the fingerprint presets (docs/decisions/036-fingerprint-presets.md), rendered whole
+// The host's netfilter rules for the fingerprint presets (docs/decisions/037-fingerprint-presets.md), rendered whole
 // from the agent's model of its preset namespaces, so one `nft -f` replaces them atomically. Each preset namespace
 // reaches the modem through a veth whose host end is `<prefix><slot>`; its SYNs are already right in TTL, window,
 // scale, MSS and timestamps (the namespace's own sysctls and route); here they get their option layout:

@@ -4,6 +4,9 @@ import {
   HOST_PROTOCOL, agentErrorSchema, desiredStateSchema, rotateCommandSchema, trafficAckSchema,
   type DesiredModem, type DesiredState, type Heartbeat, type RotateReply,
 } from '@cellport/shared/schemas/host-protocol';
+import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protocol';
+import type { FingerprintEgress } from '../fingerprint/fingerprint-egress.js';
+import { fingerprintReport, hopsAfterHost } from '../fingerprint/fingerprint-report.js';
 import { GatewayLink } from '../link/gateway-link.js';
 import type { LinkSocket } from '../link/link-socket.js';
 import { ModemProxy } from '../proxy/modem-proxy.js';
@@ -36,6 +39,11 @@ export interface HostAgentOptions {
   name?: string;
   /** Told of each rotation (the metrics' histogram and outcomes). */
   onRotation?(outcome: RotationOutcome, seconds: number | null): void;
+  /**
+   * The OS fingerprint presets (issue 30): what this host can do (sent with every heartbeat) and, when it can, each
+   * modem's way to apply them. Absent: the host cannot, and ports with a preset refuse new connections.
+   */
+  fingerprint?: { support: HostFingerprintReport; forModem: ((imei: string, hops: number) => FingerprintEgress) | null };
 }
 
 /** How a rotate command ended: done, failed, the same IP each time (ip_collision), or not tried (refused). */
@@ -48,6 +56,8 @@ interface ServedModem {
   /** The driver has taken the modem on (adopt), so extIp is the driver's. */
   adopted: boolean;
   proxy: ModemProxy | null;
+  /** How its ports' fingerprint presets are applied (none: this host cannot). */
+  fingerprint?: FingerprintEgress;
   /** Whether its proxy listens itself (a direct host) or takes connections from the gateway link. */
   listening: boolean;
   problem: string | undefined;
@@ -261,6 +271,8 @@ export class HostAgent {
       const extIp = next.adopted ? next.extIp : driver.adopt(desired.extIp, desired.imei);
       next.extIp = extIp;
       next.adopted = true;
+      const fingerprint = this.options.fingerprint?.forModem?.(desired.imei, hopsAfterHost(desired.driver));
+      if (fingerprint) next.fingerprint = fingerprint;
       const proxy = new ModemProxy({
         imei: desired.imei,
         listenHost: this.options.listenHost,
@@ -273,6 +285,7 @@ export class HostAgent {
         listen: listening,
         counters: this.counters,
         authGuard: this.authGuard,
+        ...(fingerprint ? { fingerprint } : {}),
       });
       await proxy.start();
       proxy.setPorts(desired.ports);
@@ -385,6 +398,10 @@ export class HostAgent {
       modems: this.snapshot(),
       ...(this.options.inventory ? { inventory: this.options.inventory() } : {}),
       ...(this.link ? { gatewayLink: this.link.state } : {}),
+      fingerprint: fingerprintReport(
+        this.options.fingerprint?.support ?? { supported: false, reason: 'This agent was started without fingerprint presets.' },
+        [...this.modems.values()].map((m) => ({ ports: m.desired.ports, egress: m.fingerprint })),
+      ),
     };
     this.socket.emit('heartbeat', heartbeat);
   }

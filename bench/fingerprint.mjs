@@ -1,0 +1,128 @@
+// What the OS fingerprint presets cost (issue 30, item 7; docs/decisions/037-fingerprint-presets.md): through one
+// modem's ports, one per preset, the real agent code (bench/lib/fingerprint-agent.ts) in an "agent" network namespace,
+// a target in another (veth between them), all in one run, interleaved round by round:
+//   1. new tunnels per second (CONNECT, 16 bytes there and back, close; BENCH_CONCURRENCY loops): each preset against
+//      native (target ≥ 0.9×);
+//   2. bulk: one download of BENCH_BULK_BYTES through a tunnel: each preset against native (target ≥ 0.95×), and the
+//      agent's CPU seconds per GB moved (the preset's namespace forwards through the host: its softirq time is the
+//      kernel's, not the agent's; the table says so).
+//
+//   sudo node bench/fingerprint.mjs          (root: namespaces, nftables, iptables, a C compiler, libnetfilter-queue-dev)
+//   BENCH_QUICK=1 node bench/fingerprint.mjs (quick mode: 1 s per step, 8 MiB; fails when a preset's port does not work)
+//   Knobs: BENCH_SECONDS (per step, 3), BENCH_ROUNDS (2; medians), BENCH_BULK_BYTES (256 MiB), BENCH_CONCURRENCY (16).
+//
+// Not figures of record on a shared machine: the lead records them (bench/BENCHMARKS.md).
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { cpuSeconds } from './lib/proxy-procs.mjs';
+import { QUICK, fault, knob } from './lib/quick.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const PRESETS = ['native', 'windows', 'macos', 'ios', 'android'];
+const SECONDS = knob('BENCH_SECONDS', 3, 0.5);
+const ROUNDS = knob('BENCH_ROUNDS', 2, 1);
+const BULK = knob('BENCH_BULK_BYTES', 256 * 1024 * 1024, 8 * 1024 * 1024);
+const CONCURRENCY = knob('BENCH_CONCURRENCY', 16, 4);
+const TARGET = '100.128.0.30';
+const EGRESS = '10.232.0.1';
+const tag = randomBytes(2).toString('hex');
+const NS = { agent: `bfp-agent-${tag}`, target: `bfp-target-${tag}` };
+
+if (process.getuid?.() !== 0) {
+  console.error('bench/fingerprint.mjs needs root (network namespaces, nftables, iptables): run it as root, as CI does.');
+  process.exit(1);
+}
+
+const sh = (ns, script) => execFileSync('ip', ['netns', 'exec', ns, 'sh', '-c', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+const children = [];
+function cleanUp() {
+  // Each child leads its own process group (the agent's namespace children and rewrite helper are in it).
+  for (const child of children) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+  const names = execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').map((l) => l.split(' ')[0]);
+  for (const ns of names.filter((n) => n && (Object.values(NS).includes(n) || n.startsWith(`bfp-${tag}-`)))) {
+    try { execFileSync('ip', ['netns', 'del', ns], { stdio: 'ignore' }); } catch { /* gone */ }
+  }
+}
+process.on('exit', cleanUp);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
+
+for (const ns of Object.values(NS)) execFileSync('ip', ['netns', 'add', ns]);
+execFileSync('ip', ['-n', NS.agent, 'link', 'add', 'up0', 'type', 'veth', 'peer', 'name', 'eth0', 'netns', NS.target]);
+sh(NS.agent, `ip link set lo up && ip addr add ${EGRESS}/30 dev up0 && ip link set up0 up && ip route add default via 10.232.0.2`);
+sh(NS.target, `ip link set lo up && ip addr add 10.232.0.2/30 dev eth0 && ip addr add ${TARGET}/32 dev lo && ip link set eth0 up`);
+
+/** Starts `args` in a namespace; resolves with the child and its first stdout line, parsed. */
+function startIn(ns, args) {
+  const child = spawn('ip', ['netns', 'exec', ns, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args.join(' ').slice(0, 80)} exited (${code})`)));
+    createInterface({ input: child.stdout }).once('line', (line) => resolve({ child, first: JSON.parse(line) }));
+  });
+}
+
+// The target: an echo that closes after 16 bytes, and a source that sends the number of bytes asked for.
+const origin = `
+const net = require('node:net');
+net.createServer((s) => { let n = 0; s.on('error', () => {}); s.on('data', (d) => { s.write(d); n += d.length; if (n >= 16) s.end(); }); }).listen(7001, '${TARGET}');
+const chunk = Buffer.alloc(1 << 20, 'y');
+net.createServer((s) => { s.on('error', () => {}); s.once('data', (d) => {
+  let left = Number(String(d).trim());
+  const pump = () => { while (left > 0) { const n = Math.min(left, chunk.length); left -= n; if (!s.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return s.once('drain', pump); } s.end(); };
+  pump(); }); }).listen(7002, '${TARGET}', () => console.log('{"ready":true}'));`;
+await startIn(NS.target, [process.execPath, '-e', origin]);
+const { child: agent, first } = await startIn(NS.agent, [process.execPath, '--import', 'tsx', 'bench/lib/fingerprint-agent.ts', EGRESS, tag]);
+const agentPid = agent.pid;
+
+function load(mode, preset, amount) {
+  try {
+    return loadOnce(mode, preset, amount);
+  } catch (err) {
+    fault(`${preset}: the ${mode} load failed: ${String(err.message).split('\n')[0]}`);
+    return mode === 'tunnels' ? { ok: 0, errors: 1, perSecond: 0 } : { bytes: 0, seconds: 1, ok: false };
+  }
+}
+
+function loadOnce(mode, preset, amount) {
+  const out = execFileSync('ip', ['netns', 'exec', NS.agent, process.execPath, 'bench/lib/fingerprint-load.mjs', mode, String(first.http), preset, TARGET,
+    mode === 'tunnels' ? '7001' : '7002', String(amount), String(CONCURRENCY)], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+// Warm-up: each preset's namespace is made on its port's first connection; that is setup, not cost per connection.
+// (Quick mode's one round pays for it in its figures, which are not figures.)
+for (const preset of QUICK ? [] : PRESETS) {
+  const warm = load('tunnels', preset, 0.3);
+  if (!(warm.ok > 0) || warm.errors > 0) fault(`${preset}: its port did not carry tunnels (${warm.ok} ok, ${warm.errors} errors)`);
+}
+
+const tunnels = Object.fromEntries(PRESETS.map((p) => [p, []]));
+const bulk = Object.fromEntries(PRESETS.map((p) => [p, []]));
+const cpuPerGb = Object.fromEntries(PRESETS.map((p) => [p, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const preset of PRESETS) {
+    const t = load('tunnels', preset, SECONDS);
+    if (t.errors > 0) fault(`${preset}: ${t.errors} of ${t.ok + t.errors} tunnels failed`);
+    tunnels[preset].push(t.perSecond);
+    const cpu = cpuSeconds(agentPid);
+    const b = load('bulk', preset, BULK);
+    if (!b.ok) fault(`${preset}: the bulk download got ${b.bytes} of ${BULK} bytes`);
+    bulk[preset].push(b.bytes / b.seconds / 1e6);
+    cpuPerGb[preset].push((cpuSeconds(agentPid) - cpu) / (b.bytes / 1e9));
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`\nFingerprint presets against native, ${ROUNDS} round(s), medians (not figures of record on a shared machine)`);
+console.log('preset    tunnels/s   ×native   bulk MB/s   ×native   agent CPU s/GB');
+for (const preset of PRESETS) {
+  const t = median(tunnels[preset]);
+  const b = median(bulk[preset]);
+  console.log(`${preset.padEnd(9)} ${t.toFixed(0).padStart(9)} ${(t / median(tunnels.native)).toFixed(2).padStart(9)} ${b.toFixed(0).padStart(11)} ${(b / median(bulk.native)).toFixed(2).padStart(9)} ${median(cpuPerGb[preset]).toFixed(2).padStart(16)}`);
+}
+// The agent stops by itself (its namespaces and rules go with it) when its stdin ends.
+agent.stdin.end();
+await new Promise((resolve) => { agent.once('exit', resolve); setTimeout(resolve, 10_000); });
+process.exit(); // the exit handler stops the target and removes the namespaces
