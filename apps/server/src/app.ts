@@ -46,6 +46,7 @@ import { registerRequestLogging } from './plugins/request-logging.js';
 import { stdoutLogStream } from './lib/log-stream.js';
 import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { registerSupport } from './modules/support/support.routes.js';
+import { registerSubscriptions } from './modules/subscriptions/subscriptions.routes.js';
 import { trustsForwardedFor } from './lib/client-address.js';
 
 export interface BuildOptions {
@@ -132,6 +133,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerPortHistory(app, services);
   registerPurchases(app, ctx, services);
   registerPayments(app, ctx, services);
+  registerSubscriptions(app, services);
   registerInvoices(app, ctx, services);
   registerSettings(app, ctx, services);
   registerExchangeRates(app, ctx, services);

@@ -65,6 +65,9 @@ import { PaymentsRepository } from './modules/payments/payments.repository.js';
 import { PayPalPayments } from './modules/payments/paypal-payments.js';
 import { SavedCards } from './modules/payments/saved-cards.js';
 import { PaymentSimulation } from './modules/payments/simulate-payment.js';
+import { SubscriptionSync } from './modules/subscriptions/subscription-sync.js';
+import { SubscriptionsRepository } from './modules/subscriptions/subscriptions.repository.js';
+import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { PortsRepository } from './modules/ports/ports.repository.js';
 import { PortsService } from './modules/ports/ports.service.js';
 import { RotationService } from './modules/ports/rotation.service.js';
@@ -164,8 +167,11 @@ export function composeServices({ config, database, log }: CompositionBase) {
     orderRows: ordersRepository, orders, accounts: paymentsRepository, pricing: orderPricing, rt: payments, jobs, fulfilment, log,
   });
   const cardRefunds = new CardRefunds(paymentsRepository, ledger, fulfilment);
-  const cardPayments = new CardPayments(ordersRepository, paymentsRepository, fulfilment, cardRefunds, ctx);
   const cardCustomers = new CardCustomers(paymentsRepository, payments);
+  // Card subscriptions: kept true to the provider by its events and the customer's and console's changes.
+  const subscriptionsRepository = new SubscriptionsRepository(db);
+  const subscriptionSync = new SubscriptionSync({ repo: subscriptionsRepository, customers: cardCustomers, notifications, jobs, ctx });
+  const cardPayments = new CardPayments(ordersRepository, paymentsRepository, fulfilment, cardRefunds, subscriptionSync, ctx);
   const cardCheckout = new CardCheckout({
     customers: cardCustomers, pricing: orderPricing, orders, orderRows: ordersRepository, payments: paymentsRepository, rt: payments,
   });
@@ -193,6 +199,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   // The operator console's services, every change audited.
   const audit = new AuditLog(db);
+  const subscriptions = new SubscriptionsService(subscriptionsRepository, cardCustomers, subscriptionSync, audit);
   const legal = new LegalService(db, audit);
   const admin = {
     admins: new AdminsService(db, bus, audit),
@@ -226,7 +233,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     rotation, ports, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,
     telegram, telegramBot, telegramNotifications,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
-    paymentSimulation,
+    paymentSimulation, subscriptionsRepository, subscriptionSync, subscriptions,
     audit, admin, legal, replacement, support, portHistory, alertSettings,
   };
   return { ctx, services };

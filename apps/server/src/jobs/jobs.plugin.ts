@@ -1,6 +1,7 @@
 import type { Services } from '../composition.js';
 import type { App, AppContext } from '../context.js';
 import { registerIntervalRotation } from '../modules/ports/interval-rotation.js';
+import { registerSubscriptionJobs } from '../modules/subscriptions/subscription-jobs.js';
 import { registerPortLifecycleJobs } from './port-lifecycle.js';
 import { startJobRunner, type JobQueue } from './queue.js';
 
@@ -12,6 +13,7 @@ export function registerJobs(app: App, ctx: AppContext, services: Services): Job
   const { jobs: queue, purchases, notifications, rotation } = services;
   registerPortLifecycleJobs(queue, { purchases, notifications, graceDays: ctx.config.PORT_GRACE_DAYS });
   registerIntervalRotation(queue, { db: ctx.db, rotation, log: ctx.log });
+  registerSubscriptionJobs(queue, { repo: services.subscriptionsRepository, customers: services.cardCustomers, notifications });
   // Invoices a crash left unnumbered between a commit and its kick (invoice-numbers.ts).
   queue.plan(() => ctx.invoiceNumbering.settle());
   app.decorate('jobs', queue);

@@ -7,6 +7,7 @@ import type { Tx } from '../db/database.js';
 import { NotificationsService } from '../modules/notifications/notifications.service.js';
 import type { PurchasesService } from '../modules/purchases/purchases.service.js';
 import { publishWebhookEvent } from '../modules/webhooks/webhook-events.js';
+import { renewedByCardSubscription } from '../modules/subscriptions/renewed-by-subscription.js';
 import type { JobQueue } from './queue.js';
 
 interface TermPayload { portId: string; expiresAt: string; days?: number }
@@ -45,6 +46,8 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
     const p = payload as unknown as TermPayload;
     const port = await lockTerm(tx, p);
     if (!port || port.status !== 'active' || !port.auto_renew) return;
+    // A card subscription renews this port when its period ends: the balance must not pay for the same days too.
+    if (await renewedByCardSubscription(tx, port.id)) return;
     const lng = isLanguage(port.language) ? port.language : FALLBACK_LANGUAGE;
     // A savepoint: a short balance rolls back only the renewal, and the job still records its notification.
     await sql`savepoint autorenew`.execute(tx);

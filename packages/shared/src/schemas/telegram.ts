@@ -11,6 +11,7 @@ export const TELEGRAM_NOTIFICATION_KINDS = [
   'auto_renew_completed', 'modem_down', 'modem_up', 'port_replaced_offline', 'port_replaced', 'port_replacement_queued',
   'rotation_failed', 'payment_received', 'purchase_completed', 'renewal_completed', 'payment_unfulfilled', 'webhook_disabled', 'operator_message',
   'quota_warning', 'quota_reached', 'support_reply',
+  'subscription_charge_upcoming', 'subscription_charge_failed', 'subscription_ended',
 ] as const;
 export type TelegramNotificationKind = (typeof TELEGRAM_NOTIFICATION_KINDS)[number];
 /**
@@ -23,7 +24,7 @@ export const TELEGRAM_OPERATOR_KINDS = ['support_ticket_new', 'support_customer_
 export const TELEGRAM_DEFAULT_KINDS: readonly TelegramNotificationKind[] = [
   'expiry_reminder_3d', 'expiry_reminder_1d', 'port_expired', 'auto_renew_short_balance', 'modem_down', 'modem_up',
   'port_replaced_offline', 'port_replacement_queued', 'rotation_failed', 'payment_received', 'operator_message',
-  'quota_warning', 'quota_reached', 'support_reply',
+  'quota_warning', 'quota_reached', 'support_reply', 'subscription_charge_failed', 'subscription_ended',
 ];
 /** How long a link (its /start token) stays usable. */
 export const TELEGRAM_LINK_TTL_MINUTES = 15;

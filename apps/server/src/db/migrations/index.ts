@@ -32,6 +32,7 @@ import * as portHistory from './2026_12_10_0700_port_history.js';
 import * as portAccessRules from './2026_12_10_0800_port_access_rules.js';
 import * as modemInsertAnnounced from './2026_12_10_0900_modem_insert_announced.js';
 import * as operatorAlerts from './2026_12_10_1000_operator_alerts.js';
+import * as cardSubscriptionState from './2026_12_11_0100_card_subscription_state.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_0800_port_access_rules': portAccessRules,
   '2026_12_10_0900_modem_insert_announced': modemInsertAnnounced,
   '2026_12_10_1000_operator_alerts': operatorAlerts,
+  '2026_12_11_0100_card_subscription_state': cardSubscriptionState,
 };

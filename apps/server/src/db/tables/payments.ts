@@ -56,13 +56,30 @@ export interface PaymentOrdersTable {
   created_at: CreatedAt;
 }
 
+export type CardSubscriptionStatus = 'incomplete' | 'active' | 'past_due' | 'canceled';
+
+/** A card subscription as the provider last reported it (migration 2026_12_11_0100). */
 export interface CardSubscriptionsTable {
   id: string;
   user_id: string;
   order_id: string;
-  status: Generated<string>;
+  status: Generated<CardSubscriptionStatus>;
+  /** Micro-USD per period, whole cents. */
+  amount: bigint | null;
+  interval_days: Generated<number>;
+  cancel_at_period_end: Generated<boolean>;
+  current_period_end: Date | null;
+  next_charge_at: Date | null;
+  payment_method_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  last_failure: string | null;
+  canceled_at: Date | null;
+  synced_at: Date | null;
   created_at: CreatedAt;
 }
+
+export interface CardSubscriptionEventsTable { event_id: string; subscription_id: string; created_at: CreatedAt }
 
 export interface InvoiceCountersTable { year: number; last: number }
 
@@ -90,6 +107,7 @@ export interface PaymentsTables {
   payment_accounts: PaymentAccountsTable;
   payment_orders: PaymentOrdersTable;
   card_subscriptions: CardSubscriptionsTable;
+  card_subscription_events: CardSubscriptionEventsTable;
   invoice_counters: InvoiceCountersTable;
   invoices: InvoicesTable;
 }

@@ -10,13 +10,20 @@
  *   from what was already debited for `paymentIntentId`.
  * - charge.dispute.created: the disputed amount.
  * - customer.subscription.deleted: 0 (nothing moves; renewals stop).
+ * - customer.subscription.created / .updated: 0 (its status, cancel_at_period_end, period or card changed).
+ * - invoice.payment_failed: the amount the failed charge asked for (nothing moves; the customer is told).
+ * Subscription events are acted on from the subscription as the provider holds it when the event arrives
+ * (CardProvider.retrieveSubscription), so a late or repeated event never puts back an older state.
  */
 export type CardEventType =
   | 'payment_intent.succeeded'
   | 'invoice.paid'
   | 'charge.refunded'
   | 'charge.dispute.created'
-  | 'customer.subscription.deleted';
+  | 'customer.subscription.deleted'
+  | 'customer.subscription.created'
+  | 'customer.subscription.updated'
+  | 'invoice.payment_failed';
 
 export const CARD_EVENT_TYPES: readonly CardEventType[] = [
   'payment_intent.succeeded',
@@ -24,6 +31,9 @@ export const CARD_EVENT_TYPES: readonly CardEventType[] = [
   'charge.refunded',
   'charge.dispute.created',
   'customer.subscription.deleted',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'invoice.payment_failed',
 ];
 
 export interface CardPaymentEvent {
@@ -41,6 +51,8 @@ export interface CardPaymentEvent {
   customerId: string | null;
   /** invoice.paid only: 'subscription_create' for the first payment, 'subscription_cycle' for renewals. */
   billingReason: string | null;
+  /** invoice.payment_failed from the sandbox: why the card was refused (Stripe's payload does not say; null). */
+  failureMessage?: string | null;
 }
 
 /** A verified event of a type we do not act on; the endpoint acknowledges it so Stripe stops resending. */

@@ -17,6 +17,15 @@ export interface CardProvider {
   createPaymentIntent(input: PaymentIntentInput): Promise<ClientSecretResult>;
   /** A monthly subscription whose first invoice the browser pays with the returned client secret. */
   createSubscription(input: SubscriptionInput): Promise<ClientSecretResult>;
+  /** The subscription as the provider holds it now (its card included): events are acted on from this, not from their payload. */
+  retrieveSubscription(subscriptionId: string): Promise<SubscriptionState>;
+  /**
+   * Sets Stripe's cancel_at_period_end (true: no more charges, it ends when the paid period does; false: resumes)
+   * and/or the card later charges use. Answers the new state.
+   */
+  updateSubscription(subscriptionId: string, change: SubscriptionChange): Promise<SubscriptionState>;
+  /** Ends a subscription at once: no more charges (the time already paid for is not refunded). */
+  cancelSubscriptionNow(subscriptionId: string): Promise<SubscriptionState>;
   /** Lets the browser save a card for later off-session charges. */
   createSetupIntent(customerId: string): Promise<ClientSecretResult>;
   /** The customer's saved cards, newest first. */
@@ -48,9 +57,30 @@ export interface PaymentIntentInput {
 export interface SubscriptionInput {
   customerId: string;
   priceCents: number;
-  interval: 'month';
+  /** The period in days (a monthly tariff's 30), so each charge falls when the port's paid time runs out. */
+  intervalDays: number;
   metadata: Metadata;
   idempotencyKey?: string;
+}
+
+/** Stripe's subscription statuses, narrowed to the four a customer is shown (normalizeSubscriptionStatus). */
+export type SubscriptionStatus = 'incomplete' | 'active' | 'past_due' | 'canceled';
+
+export interface SubscriptionState {
+  id: string;
+  status: SubscriptionStatus;
+  cancelAtPeriodEnd: boolean;
+  /** End of the paid period; null before the first payment. */
+  currentPeriodEnd: Date | null;
+  /** While past_due: when the card is tried again (Stripe's invoice next_payment_attempt), else null. */
+  nextRetryAt: Date | null;
+  card: { paymentMethodId: string; brand: string; last4: string } | null;
+  canceledAt: Date | null;
+}
+
+export interface SubscriptionChange {
+  cancelAtPeriodEnd?: boolean;
+  paymentMethodId?: string;
 }
 
 export interface SavedCardChargeInput {
@@ -72,6 +102,19 @@ export interface SavedCard {
   last4: string;
   expMonth: number;
   expYear: number;
+}
+
+/**
+ * Stripe's eight statuses as the four a customer is shown: trialing counts as active; unpaid and paused as past_due
+ * (charges stopped for want of payment); incomplete_expired as canceled.
+ */
+export function normalizeSubscriptionStatus(status: string): SubscriptionStatus {
+  switch (status) {
+    case 'active': case 'trialing': return 'active';
+    case 'past_due': case 'unpaid': case 'paused': return 'past_due';
+    case 'canceled': case 'incomplete_expired': return 'canceled';
+    default: return 'incomplete';
+  }
 }
 
 /** Amounts cross the provider boundary as integer cents; anything else is a bug on our side, not a customer error. */

@@ -41,7 +41,19 @@ export function normalizeStripeEvent(event: StripeEventLike): CardEvent {
     case 'charge.dispute.created':
       return { ...base, amountCents: int(o.amount), paymentIntentId: idOf(o.payment_intent), customerId: null, subscriptionId: null };
     case 'customer.subscription.deleted':
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
       return { ...base, amountCents: 0, paymentIntentId: null, subscriptionId: base.objectId };
+    case 'invoice.payment_failed':
+      return {
+        ...base,
+        amountCents: int(o.amount_due),
+        metadata: { ...metadataOf(subscriptionDetails(o)?.metadata), ...metadataOf(o.metadata) },
+        subscriptionId: idOf(subscriptionDetails(o)?.subscription) ?? idOf(o.subscription),
+        paymentIntentId: idOf(o.payment_intent),
+        billingReason: str(o.billing_reason),
+        failureMessage: null,
+      };
   }
   return { type: 'ignored', eventId: event.id, providerType: event.type };
 }

@@ -4,6 +4,7 @@ import { CardProviderError, WebhookSignatureError } from './errors.js';
 import { SandboxCardProvider } from './sandbox-card-provider.js';
 import { checkSandboxCard, checkSandboxExpiry, passesLuhn } from './sandbox-cards.js';
 
+const DAY = 86_400_000;
 let delivered: CardPaymentEvent[];
 let sandbox: SandboxCardProvider;
 
@@ -49,17 +50,88 @@ describe('SandboxCardProvider', () => {
     expect(delivered).toHaveLength(1);
   });
 
-  it('pays a subscription first invoice as invoice.paid, renews it, and stops after cancellation', async () => {
-    const sub = await sandbox.createSubscription({ customerId: 'cus_1', priceCents: 4900, interval: 'month', metadata: { pending_id: 'p2' } });
+  it('pays a subscription first invoice as invoice.paid, renews it when its period ends, and ends when canceled', async () => {
+    const sub = await sandbox.createSubscription({ customerId: 'cus_1', priceCents: 4900, intervalDays: 30, metadata: { pending_id: 'p2' } });
     expect(sub.id).toMatch(/^sub_sandbox_/);
     const first = await sandbox.settle(sub.clientSecret, '4242424242424242', '12/34');
     expect(first).toMatchObject({ type: 'invoice.paid', amountCents: 4900, subscriptionId: sub.id, billingReason: 'subscription_create', metadata: { pending_id: 'p2' } });
-    const renewal = await sandbox.renewSubscription(sub.id);
+    const paid = await sandbox.retrieveSubscription(sub.id);
+    expect(paid).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, card: { brand: 'visa', last4: '4242' } });
+    const end = paid.currentPeriodEnd!;
+    expect(end.getTime() - Date.now()).toBeGreaterThan(29.9 * DAY);
+
+    // Nothing is due before the period's end; at it, the next period is charged and the period moves on by 30 days.
+    expect(await sandbox.advance(sub.id, new Date(end.getTime() - 1000))).toBe(false);
+    expect(await sandbox.advance(sub.id, end)).toBe(true);
+    const renewal = delivered.at(-1)!;
     expect(renewal).toMatchObject({ type: 'invoice.paid', amountCents: 4900, subscriptionId: sub.id, billingReason: 'subscription_cycle' });
     expect(renewal.eventId).not.toBe(first.eventId);
-    expect(await sandbox.cancelSubscription(sub.id)).toMatchObject({ type: 'customer.subscription.deleted', subscriptionId: sub.id, amountCents: 0 });
-    await expect(sandbox.renewSubscription(sub.id)).rejects.toBeInstanceOf(CardProviderError);
+    expect((await sandbox.retrieveSubscription(sub.id)).currentPeriodEnd).toEqual(new Date(end.getTime() + 30 * DAY));
+
+    await sandbox.cancelSubscriptionNow(sub.id);
+    expect(await sandbox.advance(sub.id, new Date(end.getTime() + 60 * DAY))).toBe(false);
+    await expect(sandbox.cancelSubscriptionNow(sub.id)).rejects.toBeInstanceOf(CardProviderError);
     expect(delivered.map((e) => e.type)).toEqual(['invoice.paid', 'invoice.paid', 'customer.subscription.deleted']);
+  });
+
+  it('set to cancel at the period end, it charges nothing more and ends then; resumed before, it renews', async () => {
+    const sub = await sandbox.createSubscription({ customerId: 'cus_1', priceCents: 1000, intervalDays: 30, metadata: {} });
+    await sandbox.settle(sub.clientSecret, '4242424242424242', '12/34');
+    const end = (await sandbox.retrieveSubscription(sub.id)).currentPeriodEnd!;
+    expect(await sandbox.updateSubscription(sub.id, { cancelAtPeriodEnd: true })).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    expect(await sandbox.updateSubscription(sub.id, { cancelAtPeriodEnd: false })).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
+    await sandbox.updateSubscription(sub.id, { cancelAtPeriodEnd: true });
+    await sandbox.advance(sub.id, end);
+    expect(await sandbox.retrieveSubscription(sub.id)).toMatchObject({ status: 'canceled', canceledAt: end });
+    expect(delivered.map((e) => e.type)).toEqual([
+      'invoice.paid', 'customer.subscription.updated', 'customer.subscription.updated', 'customer.subscription.updated', 'customer.subscription.deleted',
+    ]);
+  });
+
+  it('with the card that declines charges it goes past_due, retries after 3, 5 and 7 days, then is canceled', async () => {
+    const sub = await sandbox.createSubscription({ customerId: 'cus_1', priceCents: 1000, intervalDays: 30, metadata: {} });
+    await sandbox.settle(sub.clientSecret, '4242424242424242', '12/34');
+    const setup = await sandbox.createSetupIntent('cus_1');
+    const declining = await sandbox.confirmSetup(setup.clientSecret, '4000 0000 0000 0341', 'cus_1', '12/34');
+    await expect(sandbox.updateSubscription(sub.id, { paymentMethodId: 'pm_sandbox_other' })).rejects.toMatchObject({ code: 'resource_missing' });
+    expect(await sandbox.updateSubscription(sub.id, { paymentMethodId: declining.id })).toMatchObject({ card: { last4: '0341' } });
+    let at = (await sandbox.retrieveSubscription(sub.id)).currentPeriodEnd!;
+    for (const days of [3, 5, 7]) {
+      await sandbox.advance(sub.id, at);
+      const state = await sandbox.retrieveSubscription(sub.id);
+      expect(state).toMatchObject({ status: 'past_due', nextRetryAt: new Date(at.getTime() + days * DAY) });
+      expect(delivered.at(-1)).toMatchObject({ type: 'invoice.payment_failed', amountCents: 1000, failureMessage: 'Your card was declined.' });
+      at = state.nextRetryAt!;
+    }
+    await sandbox.advance(sub.id, at);
+    expect(await sandbox.retrieveSubscription(sub.id)).toMatchObject({ status: 'canceled', nextRetryAt: null });
+    expect(delivered.slice(-2).map((e) => e.type)).toEqual(['invoice.payment_failed', 'customer.subscription.deleted']);
+  });
+
+  it('a past_due subscription whose retry goes through (a working card again) is active, the period unchanged', async () => {
+    const sub = await sandbox.createSubscription({ customerId: 'cus_1', priceCents: 1000, intervalDays: 30, metadata: {} });
+    await sandbox.settle(sub.clientSecret, '4242424242424242', '12/34');
+    const good = (await sandbox.retrieveSubscription(sub.id)).card!.paymentMethodId;
+    const setup = await sandbox.createSetupIntent('cus_1');
+    const declining = await sandbox.confirmSetup(setup.clientSecret, '4000000000000341', 'cus_1', '12/34');
+    await sandbox.updateSubscription(sub.id, { paymentMethodId: declining.id });
+    const end = (await sandbox.retrieveSubscription(sub.id)).currentPeriodEnd!;
+    await sandbox.advance(sub.id, end);
+    const failed = await sandbox.retrieveSubscription(sub.id);
+    await sandbox.updateSubscription(sub.id, { paymentMethodId: good });
+    await sandbox.advance(sub.id, failed.nextRetryAt!);
+    expect(await sandbox.retrieveSubscription(sub.id)).toMatchObject({ status: 'active', nextRetryAt: null, currentPeriodEnd: failed.currentPeriodEnd });
+    expect(delivered.at(-1)).toMatchObject({ type: 'invoice.paid', billingReason: 'subscription_cycle' });
+  });
+
+  it('rebuilds a subscription it forgot (a restart) from the database, its declining card included', async () => {
+    const end = new Date(Date.now() + DAY);
+    sandbox.restoreSubscription({
+      id: 'sub_sandbox_restored', customerId: 'cus_9', priceCents: 700, intervalDays: 30, metadata: { orderId: 'o1' }, status: 'active',
+      cancelAtPeriodEnd: false, currentPeriodEnd: end, nextRetryAt: null, card: { paymentMethodId: 'pm_sandbox_x', brand: 'visa', last4: '0341' },
+    });
+    await sandbox.advance('sub_sandbox_restored', end);
+    expect(delivered.at(-1)).toMatchObject({ type: 'invoice.payment_failed', amountCents: 700, subscriptionId: 'sub_sandbox_restored', metadata: { orderId: 'o1' } });
   });
 
   it('saves a card through a setup intent, charges it off session, and only its owner may remove it', async () => {

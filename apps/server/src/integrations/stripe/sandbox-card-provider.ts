@@ -8,10 +8,34 @@ import {
   type PaymentIntentInput,
   type SavedCard,
   type SavedCardChargeInput,
+  type SubscriptionChange,
   type SubscriptionInput,
+  type SubscriptionState,
+  type SubscriptionStatus,
 } from './card-provider.js';
 import { CardProviderError, WebhookSignatureError } from './errors.js';
-import { checkSandboxCard, checkSandboxExpiry, isExpired, type SandboxExpiryCheck } from './sandbox-cards.js';
+import { checkSandboxCard, checkSandboxExpiry, declinesChargesByLast4, isExpired, type SandboxExpiryCheck } from './sandbox-cards.js';
+
+const DAY_MS = 86_400_000;
+/**
+ * After a failed renewal the card is tried again this many days after each failure (Stripe's retry schedule of
+ * 3, 5 and 7 days); when the last retry fails too, the subscription is canceled, as Stripe's default setting does.
+ */
+export const SANDBOX_RETRY_DAYS = [3, 5, 7] as const;
+
+/** What our database knows of a subscription, enough to rebuild it in a sandbox that forgot it (a restart). */
+export interface SandboxSubscriptionSnapshot {
+  id: string;
+  customerId: string;
+  priceCents: number;
+  intervalDays: number;
+  metadata: Metadata;
+  status: SubscriptionStatus;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd: Date | null;
+  nextRetryAt: Date | null;
+  card: { paymentMethodId: string; brand: string; last4: string } | null;
+}
 
 /** Receives the sandbox's events; wire it to the same fulfilment function the Stripe webhook route calls. */
 export type SandboxEventHandler = (event: CardPaymentEvent) => Promise<void> | void;
@@ -30,9 +54,16 @@ interface Subscription {
   id: string;
   customerId: string;
   priceCents: number;
+  intervalDays: number;
   metadata: Metadata;
-  status: 'incomplete' | 'active' | 'canceled';
+  status: SubscriptionStatus;
   paymentMethodId: string | null;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd: Date | null;
+  nextRetryAt: Date | null;
+  /** Failed charges since the last one that went through. */
+  failedAttempts: number;
+  canceledAt: Date | null;
 }
 
 interface PaymentMethod extends SavedCard {
@@ -80,7 +111,9 @@ export class SandboxCardProvider implements CardProvider {
     assertCents(input.priceCents, 'priceCents');
     const id = newId('sub');
     this.subscriptions.set(id, {
-      id, customerId: input.customerId, priceCents: input.priceCents, metadata: input.metadata, status: 'incomplete', paymentMethodId: null,
+      id, customerId: input.customerId, priceCents: input.priceCents, intervalDays: input.intervalDays, metadata: input.metadata,
+      status: 'incomplete', paymentMethodId: null, cancelAtPeriodEnd: false, currentPeriodEnd: null, nextRetryAt: null, failedAttempts: 0,
+      canceledAt: null,
     });
     // Like Stripe's first invoice: an intent for the first period, paid with the card form.
     const intent = this.newIntent(input.priceCents, input.customerId, input.metadata, id);
@@ -109,6 +142,7 @@ export class SandboxCardProvider implements CardProvider {
     const subscription = intent.subscriptionId ? this.subscriptions.get(intent.subscriptionId) : undefined;
     if (subscription) {
       subscription.status = 'active';
+      subscription.currentPeriodEnd = new Date(this.clock().getTime() + subscription.intervalDays * DAY_MS);
       subscription.paymentMethodId = this.savePaymentMethod(subscription.customerId, card.brand, card.last4, expires, false).id;
       return this.emit(this.invoicePaid(subscription, intent.id, 'subscription_create'));
     }
@@ -168,23 +202,131 @@ export class SandboxCardProvider implements CardProvider {
     return { id: newId('re'), status: 'succeeded' };
   }
 
-  /** Simulates the next monthly charge of an active subscription (Stripe does this on its own schedule). */
-  async renewSubscription(subscriptionId: string): Promise<CardPaymentEvent> {
-    const sub = this.subscriptions.get(subscriptionId);
-    if (!sub || sub.status !== 'active') throw new CardProviderError('resource_missing', 'No such active subscription');
-    const pm = sub.paymentMethodId ? this.paymentMethods.get(sub.paymentMethodId) : undefined;
-    if (!pm || pm.declinesCharges) throw new CardProviderError('card_declined', 'Your card was declined.');
-    const intent = this.newIntent(sub.priceCents, sub.customerId, sub.metadata, sub.id);
-    intent.status = 'succeeded';
-    return this.emit(this.invoicePaid(sub, intent.id, 'subscription_cycle'));
+  async retrieveSubscription(subscriptionId: string): Promise<SubscriptionState> {
+    return this.stateOf(this.subscriptionOrThrow(subscriptionId));
   }
 
-  /** Ends a subscription, as cancelling it in Stripe's dashboard would: renewals stop. */
-  async cancelSubscription(subscriptionId: string): Promise<CardPaymentEvent> {
+  /** As Stripe: cancel_at_period_end on or off, or another saved card of the same customer; a customer.subscription.updated follows. */
+  async updateSubscription(subscriptionId: string, change: SubscriptionChange): Promise<SubscriptionState> {
+    const sub = this.subscriptionOrThrow(subscriptionId);
+    if (sub.status === 'canceled') throw new CardProviderError('subscription_canceled', 'A canceled subscription cannot be changed.');
+    if (change.paymentMethodId !== undefined) {
+      const pm = this.paymentMethods.get(change.paymentMethodId);
+      if (!pm || pm.customerId !== sub.customerId) throw new CardProviderError('resource_missing', 'No such saved card');
+      sub.paymentMethodId = pm.id;
+    }
+    if (change.cancelAtPeriodEnd !== undefined) sub.cancelAtPeriodEnd = change.cancelAtPeriodEnd;
+    await this.emitSubscription('customer.subscription.updated', sub);
+    return this.stateOf(sub);
+  }
+
+  /** Ends a subscription at once, as cancelling it in Stripe's dashboard would: no more charges. */
+  async cancelSubscriptionNow(subscriptionId: string): Promise<SubscriptionState> {
+    const sub = this.subscriptionOrThrow(subscriptionId);
+    if (sub.status === 'canceled') throw new CardProviderError('subscription_canceled', 'This subscription has already ended.');
+    this.end(sub, this.clock());
+    await this.emitSubscription('customer.subscription.deleted', sub);
+    return this.stateOf(sub);
+  }
+
+  /**
+   * What Stripe does on its own schedule, run by a durable job when the subscription is due (card-subscriptions.ts):
+   * at the period's end a subscription set to cancel ends; any other is charged for the next period (the period moves
+   * on whether or not the card pays, as Stripe's does). A charge the card refuses makes it past_due with a retry
+   * SANDBOX_RETRY_DAYS later; after the last retry it is canceled. Answers false when nothing was due at `now`.
+   */
+  async advance(subscriptionId: string, now: Date): Promise<boolean> {
+    const sub = this.subscriptionOrThrow(subscriptionId);
+    if (sub.status === 'canceled' || sub.status === 'incomplete' || !sub.currentPeriodEnd) return false;
+    if (sub.status === 'active' && sub.cancelAtPeriodEnd) {
+      if (now < sub.currentPeriodEnd) return false;
+      this.end(sub, sub.currentPeriodEnd);
+      await this.emitSubscription('customer.subscription.deleted', sub);
+      return true;
+    }
+    const due = sub.status === 'past_due' ? sub.nextRetryAt : sub.currentPeriodEnd;
+    if (!due || now < due) return false;
+    if (sub.status === 'active') sub.currentPeriodEnd = new Date(sub.currentPeriodEnd.getTime() + sub.intervalDays * DAY_MS);
+    const pm = sub.paymentMethodId ? this.paymentMethods.get(sub.paymentMethodId) : undefined;
+    const refusal = !pm ? 'The subscription has no card to charge.'
+      : isExpired(pm.expMonth, pm.expYear, now) ? 'Your card has expired.'
+        : pm.declinesCharges ? 'Your card was declined.' : null;
+    const intent = this.newIntent(sub.priceCents, sub.customerId, sub.metadata, sub.id);
+    if (refusal === null) {
+      intent.status = 'succeeded';
+      sub.status = 'active';
+      sub.failedAttempts = 0;
+      sub.nextRetryAt = null;
+      await this.emit(this.invoicePaid(sub, intent.id, 'subscription_cycle'));
+      return true;
+    }
+    sub.failedAttempts += 1;
+    const retryDays = SANDBOX_RETRY_DAYS[sub.failedAttempts - 1];
+    const ends = retryDays === undefined;
+    if (ends) this.end(sub, now);
+    else {
+      sub.status = 'past_due';
+      sub.nextRetryAt = new Date(now.getTime() + retryDays * DAY_MS);
+    }
+    await this.emit({
+      ...this.event('invoice.payment_failed', newId('in'), sub.priceCents, { customerId: sub.customerId, metadata: sub.metadata }, { paymentIntentId: intent.id, subscriptionId: sub.id }),
+      billingReason: 'subscription_cycle', failureMessage: refusal,
+    });
+    if (ends) await this.emitSubscription('customer.subscription.deleted', sub);
+    return true;
+  }
+
+  /**
+   * Rebuilds a subscription this process forgot (the sandbox keeps its state in memory; a restart loses it) from what
+   * our database knows, so its schedule goes on. Its card is rebuilt too, refusing charges if it is the test card
+   * that does. A subscription the sandbox still knows is left as it is.
+   */
+  restoreSubscription(snapshot: SandboxSubscriptionSnapshot): void {
+    if (this.subscriptions.has(snapshot.id)) return;
+    const card = snapshot.card;
+    if (card && !this.paymentMethods.has(card.paymentMethodId)) {
+      const expYear = this.clock().getUTCFullYear() + 3;
+      this.paymentMethods.set(card.paymentMethodId, {
+        id: card.paymentMethodId, customerId: snapshot.customerId, brand: card.brand, last4: card.last4, expMonth: 12, expYear,
+        declinesCharges: declinesChargesByLast4(card.last4),
+      });
+    }
+    this.subscriptions.set(snapshot.id, {
+      id: snapshot.id, customerId: snapshot.customerId, priceCents: snapshot.priceCents, intervalDays: snapshot.intervalDays,
+      metadata: { ...snapshot.metadata }, status: snapshot.status, paymentMethodId: card?.paymentMethodId ?? null,
+      cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd, currentPeriodEnd: snapshot.currentPeriodEnd, nextRetryAt: snapshot.nextRetryAt,
+      failedAttempts: snapshot.status === 'past_due' ? 1 : 0, canceledAt: null,
+    });
+  }
+
+  knowsSubscription(subscriptionId: string): boolean {
+    return this.subscriptions.has(subscriptionId);
+  }
+
+  private subscriptionOrThrow(subscriptionId: string): Subscription {
     const sub = this.subscriptions.get(subscriptionId);
-    if (!sub || sub.status === 'canceled') throw new CardProviderError('resource_missing', 'No such subscription');
+    if (!sub) throw new CardProviderError('resource_missing', 'No such subscription');
+    return sub;
+  }
+
+  private end(sub: Subscription, at: Date): void {
     sub.status = 'canceled';
-    return this.emit(this.event('customer.subscription.deleted', sub.id, 0, { customerId: sub.customerId, metadata: sub.metadata }, { subscriptionId: sub.id }));
+    sub.canceledAt = at;
+    sub.nextRetryAt = null;
+  }
+
+  private stateOf(sub: Subscription): SubscriptionState {
+    const pm = sub.paymentMethodId ? this.paymentMethods.get(sub.paymentMethodId) : undefined;
+    return {
+      id: sub.id, status: sub.status, cancelAtPeriodEnd: sub.cancelAtPeriodEnd, currentPeriodEnd: sub.currentPeriodEnd,
+      nextRetryAt: sub.status === 'past_due' ? sub.nextRetryAt : null,
+      card: pm ? { paymentMethodId: pm.id, brand: pm.brand, last4: pm.last4 } : null,
+      canceledAt: sub.canceledAt,
+    };
+  }
+
+  private emitSubscription(type: 'customer.subscription.updated' | 'customer.subscription.deleted', sub: Subscription): Promise<CardPaymentEvent> {
+    return this.emit(this.event(type, sub.id, 0, { customerId: sub.customerId, metadata: sub.metadata }, { subscriptionId: sub.id }));
   }
 
   /** The sandbox receives no webhooks: anything posted to the webhook route while it is active is refused. */

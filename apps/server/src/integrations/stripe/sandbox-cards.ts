@@ -84,3 +84,11 @@ export function passesLuhn(digits: string): boolean {
   }
   return sum % 10 === 0;
 }
+
+/**
+ * Whether the sandbox's test card ending in `last4` saves fine but declines every charge (4000 0000 0000 0341): a
+ * subscription restored after a restart (SandboxCardProvider.restoreSubscription) keeps charging its card the same way.
+ */
+export function declinesChargesByLast4(last4: string): boolean {
+  return Object.entries(TEST_CARDS).some(([number, card]) => number.endsWith(last4) && card.declinesCharges === true);
+}

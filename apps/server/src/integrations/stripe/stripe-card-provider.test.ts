@@ -103,7 +103,7 @@ describe('StripeCardProvider against a fake Stripe API', () => {
   });
 
   it('creates a default_incomplete monthly subscription and returns the first invoice confirmation secret', async () => {
-    const result = await provider.createSubscription({ customerId: 'cus_owner', priceCents: 4900, interval: 'month', metadata: { pending_id: 'p2' } });
+    const result = await provider.createSubscription({ customerId: 'cus_owner', priceCents: 4900, intervalDays: 30, metadata: { pending_id: 'p2' } });
     expect(result).toEqual({ id: 'sub_123', clientSecret: 'pi_inv_secret_xyz' });
     // The product was missing, so it was created once with the fixed id before the subscription.
     expect(only('POST', '/v1/products').form.get('id')).toBe(SUBSCRIPTION_PRODUCT_ID);
@@ -114,12 +114,13 @@ describe('StripeCardProvider against a fake Stripe API', () => {
     expect(sub.form.get('items[0][price_data][unit_amount]')).toBe('4900');
     expect(sub.form.get('items[0][price_data][currency]')).toBe('usd');
     expect(sub.form.get('items[0][price_data][product]')).toBe(SUBSCRIPTION_PRODUCT_ID);
-    expect(sub.form.get('items[0][price_data][recurring][interval]')).toBe('month');
+    expect(sub.form.get('items[0][price_data][recurring][interval]')).toBe('day');
+    expect(sub.form.get('items[0][price_data][recurring][interval_count]')).toBe('30');
     expect(sub.form.get('metadata[pending_id]')).toBe('p2');
 
     // A second subscription does not look the product up again.
     api.requests.length = 0;
-    await provider.createSubscription({ customerId: 'cus_owner', priceCents: 4900, interval: 'month', metadata: {} });
+    await provider.createSubscription({ customerId: 'cus_owner', priceCents: 4900, intervalDays: 30, metadata: {} });
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/subscriptions']);
   });
 

@@ -7,10 +7,13 @@ import {
   type PaymentIntentInput,
   type SavedCard,
   type SavedCardChargeInput,
+  type SubscriptionChange,
   type SubscriptionInput,
+  type SubscriptionState,
 } from './card-provider.js';
 import { CardProviderError, WebhookSignatureError } from './errors.js';
 import { normalizeStripeEvent } from './normalize-stripe-event.js';
+import { subscriptionStateOf } from './stripe-subscription-state.js';
 
 export interface StripeCardProviderOptions {
   secretKey: string;
@@ -22,6 +25,9 @@ export interface StripeCardProviderOptions {
   webhookToleranceSeconds?: number;
   timeoutMs?: number;
 }
+
+/** The card and the latest invoice (its next retry while past_due) come with every subscription we read. */
+const SUBSCRIPTION_EXPAND = ['default_payment_method', 'latest_invoice'];
 
 /** Subscriptions need a Product to hang their inline price on; one fixed product holds them all. */
 export const SUBSCRIPTION_PRODUCT_ID = 'cellport-proxy-port';
@@ -83,7 +89,8 @@ export class StripeCardProvider implements CardProvider {
       const subscription = await this.stripe.subscriptions.create(
         {
           customer: input.customerId,
-          items: [{ price_data: { currency: 'usd', product, unit_amount: input.priceCents, recurring: { interval: input.interval } } }],
+          // Days, not Stripe's calendar month: a port's period is 30 days, and the charge must fall when it runs out.
+          items: [{ price_data: { currency: 'usd', product, unit_amount: input.priceCents, recurring: { interval: 'day', interval_count: input.intervalDays } } }],
           payment_behavior: 'default_incomplete',
           payment_settings: { save_default_payment_method: 'on_subscription' },
           metadata: input.metadata,
@@ -95,6 +102,22 @@ export class StripeCardProvider implements CardProvider {
       const secret = invoice && typeof invoice === 'object' ? invoice.confirmation_secret?.client_secret : undefined;
       return { id: subscription.id, clientSecret: requireSecret(secret, subscription.id) };
     });
+  }
+
+  async retrieveSubscription(subscriptionId: string): Promise<SubscriptionState> {
+    return call(async () => subscriptionStateOf(await this.stripe.subscriptions.retrieve(subscriptionId, { expand: SUBSCRIPTION_EXPAND })));
+  }
+
+  async updateSubscription(subscriptionId: string, change: SubscriptionChange): Promise<SubscriptionState> {
+    return call(async () => subscriptionStateOf(await this.stripe.subscriptions.update(subscriptionId, {
+      ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: change.cancelAtPeriodEnd } : {}),
+      ...(change.paymentMethodId !== undefined ? { default_payment_method: change.paymentMethodId } : {}),
+      expand: SUBSCRIPTION_EXPAND,
+    })));
+  }
+
+  async cancelSubscriptionNow(subscriptionId: string): Promise<SubscriptionState> {
+    return call(async () => subscriptionStateOf(await this.stripe.subscriptions.cancel(subscriptionId, { expand: SUBSCRIPTION_EXPAND })));
   }
 
   async createSetupIntent(customerId: string): Promise<ClientSecretResult> {

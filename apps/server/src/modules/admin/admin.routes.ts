@@ -16,6 +16,7 @@ import { registerAlertsAdminRoutes } from './admin-alerts/alerts-admin.routes.js
 import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
 import { registerLegalAdminRoutes } from './admin-legal/legal-admin.routes.js';
 import { registerSupportAdminRoutes } from './admin-support/support-admin.routes.js';
+import { registerSubscriptionsAdminRoutes } from './admin-subscriptions/subscriptions-admin.routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 
@@ -43,5 +44,6 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerTelegramAdminRoutes(admin, ctx, audit, services.telegramBot, services.webhookSecretBox);
     registerLegalAdminRoutes(admin, services.legal);
     await registerSupportAdminRoutes(admin, services.support);
+    registerSubscriptionsAdminRoutes(admin, services.subscriptions);
   }, { prefix: ADMIN_PREFIX });
 }

@@ -8,6 +8,7 @@ export interface NotificationEmailTexts {
     subject_payment_received: string; subject_expiring: string; subject_expired: string; subject_other: string;
     subject_support: string; subject_support_operator: string; subject_support_assigned: string; subject_operator_alert: string;
     subject_payment_completed: string; subject_replacement: string; subject_replacement_queued: string; subject_service: string;
+    subject_subscription_upcoming: string; subject_subscription_failed: string; subject_subscription_ended: string;
     button: string; button_support: string; button_console: string; consentNote: string; unsubscribe: string;
   };
   unsubscribe: { title: string; text: string; back: string; invalidTitle: string; invalidText: string };
@@ -25,6 +26,9 @@ function subjectKey(textKey: string): keyof NotificationEmailTexts['notification
   if (textKey === 'expiry_reminder_3d' || textKey === 'expiry_reminder_1d' || textKey === 'auto_renew_short_balance') return 'subject_expiring';
   if (textKey === 'port_expired') return 'subject_expired';
   if (textKey === 'support_reply') return 'subject_support';
+  if (textKey === 'subscription_charge_upcoming') return 'subject_subscription_upcoming';
+  if (textKey === 'subscription_charge_failed') return 'subject_subscription_failed';
+  if (textKey === 'subscription_ended') return 'subject_subscription_ended';
   if (textKey === 'support_ticket_new' || textKey === 'support_customer_reply') return 'subject_support_operator';
   if (textKey === 'support_assigned') return 'subject_support_assigned';
   if (textKey.startsWith('operator_')) return 'subject_operator_alert';

@@ -51,6 +51,8 @@ export const MUST_MAIL_KEYS = new Set<string>([
   // Support (issue 17 item 4): an answer the customer asked for, and operators' alerts of a customer waiting
   // (also the ticket another operator handed them).
   'support_reply', 'support_ticket_new', 'support_customer_reply', 'support_assigned',
+  // Card subscriptions (issue 27 item 1): what the card will be charged and when, a charge that failed, the end.
+  'subscription_charge_upcoming', 'subscription_charge_failed', 'subscription_ended',
 ]);
 /** Told in the bell (and Telegram, by the customer's choice), never e-mailed. */
 const BELL_ONLY_KEYS = new Set<string>(['rotation_failed']);
@@ -68,6 +70,7 @@ export function notificationLink(key: string | null | undefined, params: Record<
   // The operators' alerts open the console page where they act on them.
   if (key === 'operator_modems_down' || key === 'operator_modems_up' || key === 'operator_replacement_queued') return '/admin/inventory';
   if (key === 'operator_webhook_disabled') return '/admin/customers';
+  if (key?.startsWith('subscription_')) return '/billing#subscriptions';
   const ticket = typeof params?.ticket === 'string' ? params.ticket : null;
   if (!ticket) return undefined;
   if (key === 'support_reply') return `/support/${ticket}`;

@@ -62,9 +62,9 @@ export class CardCheckout {
     const amountCents = microToCentsUp(q.amount);
     const order = await orders.create({ userId, provider: 'card', quote: q, providerAmount: amountCents, lng });
     const sub = await customers.provider().createSubscription({
-      customerId: cus.id, priceCents: Number(amountCents), interval: 'month', metadata: { orderId: order.id, userId }, idempotencyKey: order.id,
+      customerId: cus.id, priceCents: Number(amountCents), intervalDays: q.tariff.period_days, metadata: { orderId: order.id, userId }, idempotencyKey: order.id,
     }).catch(cardError);
-    await payments.recordSubscription(sub.id, userId, order.id, intentIdOf(sub.clientSecret));
+    await payments.recordSubscription(sub.id, userId, order.id, intentIdOf(sub.clientSecret), { amount: amountCents * CENT, intervalDays: q.tariff.period_days });
     return { clientSecret: sub.clientSecret, email: cus.email, error: null };
   }
 

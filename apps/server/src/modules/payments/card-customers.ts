@@ -1,5 +1,6 @@
 import { ERRORS } from '@cellport/shared';
 import { CardProviderError } from '../../integrations/stripe/errors.js';
+import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
 import { AppError } from '../../lib/app-error.js';
 import type { PaymentsRepository } from './payments.repository.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
@@ -28,6 +29,11 @@ export class CardCustomers {
 
   get enabled(): boolean {
     return this.rt.card !== null;
+  }
+
+  /** The offline sandbox, when it is the card provider (it needs our jobs to keep a subscription's schedule). */
+  sandbox(): SandboxCardProvider | null {
+    return this.rt.card instanceof SandboxCardProvider ? this.rt.card : null;
   }
 
   async ensure(userId: string): Promise<CardCustomer> {

@@ -1,6 +1,7 @@
 import type { Language } from '@cellport/shared';
 import type { AppContext } from '../../context.js';
 import type { CardEvent, CardPaymentEvent } from '../../integrations/stripe/card-event.js';
+import type { SubscriptionSync } from '../subscriptions/subscription-sync.js';
 import type { CardRefunds } from './card-refunds.js';
 import type { Fulfilment, SettleResult } from './fulfilment.js';
 import type { OrdersRepository } from './orders.repository.js';
@@ -20,6 +21,7 @@ export class CardPayments {
     private readonly payments: PaymentsRepository,
     private readonly fulfilment: Fulfilment,
     private readonly refunds: CardRefunds,
+    private readonly subscriptions: SubscriptionSync,
     private readonly ctx: Pick<AppContext, 'log'>,
   ) {}
 
@@ -28,7 +30,7 @@ export class CardPayments {
       this.ctx.log.info({ event: event.eventId, type: event.providerType }, 'card event acknowledged and ignored');
       return;
     }
-    if (event.currency && event.currency !== 'usd' && event.type !== 'customer.subscription.deleted') {
+    if (event.currency && event.currency !== 'usd' && !event.type.startsWith('customer.subscription.')) {
       this.ctx.log.warn({ event: event.eventId, currency: event.currency }, 'card event in a currency we do not sell in; nothing booked');
       return;
     }
@@ -37,9 +39,14 @@ export class CardPayments {
       case 'invoice.paid': return this.invoicePaid(event);
       case 'charge.refunded': return this.refunded(event);
       case 'charge.dispute.created': return this.disputed(event);
+      case 'invoice.payment_failed':
+        // Nothing moves; the customer is told once (by event id) and the row shows past_due with the next retry.
+        if (event.subscriptionId) await this.subscriptions.sync(event.subscriptionId, { eventId: event.eventId, message: event.failureMessage ?? null });
+        return;
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
-        await this.payments.setSubscriptionStatus(event.objectId, 'canceled');
-        this.ctx.log.info({ subscription: event.objectId }, 'subscription ended; its ports are no longer renewed by card');
+        await this.subscriptions.sync(event.objectId);
     }
   }
 
@@ -70,8 +77,8 @@ export class CardPayments {
     if (amount <= 0n) return;
     const reference = `card:${e.objectId}`;
     if (e.billingReason !== 'subscription_cycle') {
-      await this.payments.setSubscriptionStatus(e.subscriptionId, 'active');
       await this.fulfilment.settleNow({ userId: sub.user_id, orderId: sub.order_id, coin: 'usdt', amount, reference, kind: 'card' });
+      await this.subscriptions.sync(e.subscriptionId);
       return;
     }
     // A monthly charge: renew the ports the subscription bought, one period each.
@@ -80,6 +87,8 @@ export class CardPayments {
       userId: sub.user_id, orderId: null, coin: 'usdt', amount, reference, kind: 'card', portIds: ports.map((p) => p.id), language: sub.language as Language,
     }));
     await this.fulfilment.announce(sub.user_id, result);
+    // The new period, and the reminder before its charge.
+    await this.subscriptions.sync(e.subscriptionId);
   }
 
   /**

@@ -28,7 +28,7 @@ export interface Quote {
   description: string;
   details: OrderDetails;
   /** Tariff periods of a purchase: only 'month' + recurring may become a subscription. */
-  tariff: { period: string; recurring: boolean } | null;
+  tariff: { period: string; recurring: boolean; period_days: number } | null;
 }
 
 /** Smallest payment through an outside provider: $1 (spec §9 custom minimum). */
@@ -104,7 +104,7 @@ export class OrderPricing {
         kind: 'purchase', amount: total - discount,
         description: `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`,
         details: { ...base, tariff_id: tariff.id, country_id: countryId, carrier_id: carrierId, region_id: regionId, isShared, rotationInterval, modemCount: count },
-        tariff: { period: tariff.period, recurring: tariff.recurring },
+        tariff: { period: tariff.period, recurring: tariff.recurring, period_days: tariff.period_days },
       };
     }
 

@@ -29,14 +29,15 @@ describe('card subscription (monthly recurring tariff)', () => {
     const [port] = (await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(c.cookie) })).json();
     expect(port).toBeDefined();
 
-    const row = await t.ctx.db.selectFrom('card_subscriptions').select(['id', 'status']).where('user_id', '=', c.id).executeTakeFirstOrThrow();
+    const row = await t.ctx.db.selectFrom('card_subscriptions').select(['id', 'status', 'current_period_end']).where('user_id', '=', c.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('active');
     const sandbox = t.app.payments.rt.card as SandboxCardProvider;
-    await sandbox.renewSubscription(row.id);
+    // The sandbox charges on schedule: the durable job due at the period's end.
+    await t.app.jobs.runDueJobs(row.current_period_end!);
     const [renewed] = await portsAfterAnnouncements<{ expiresAt: string }>(t, c.cookie);
     expect(new Date(renewed!.expiresAt).getTime() - new Date(port.expiresAt).getTime()).toBe(30 * 86_400_000);
 
-    await sandbox.cancelSubscription(row.id);
+    await sandbox.cancelSubscriptionNow(row.id);
     expect((await t.ctx.db.selectFrom('card_subscriptions').select('status').where('id', '=', row.id).executeTakeFirstOrThrow()).status).toBe('canceled');
     // A late charge of the ended subscription is still credited (the money arrived) but renews nothing.
     const before = await usdtBalance(t, c.id);

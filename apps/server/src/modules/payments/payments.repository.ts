@@ -44,15 +44,13 @@ export class PaymentsRepository {
   }
 
   /** A subscription's order gets the first invoice's payment intent, with the subscription row, in one transaction. */
-  async recordSubscription(subscriptionId: string, userId: string, orderId: string, intentId: string): Promise<void> {
+  async recordSubscription(subscriptionId: string, userId: string, orderId: string, intentId: string, plan: { amount: bigint; intervalDays: number }): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
-      await tx.insertInto('card_subscriptions').values({ id: subscriptionId, user_id: userId, order_id: orderId }).execute();
+      await tx.insertInto('card_subscriptions').values({
+        id: subscriptionId, user_id: userId, order_id: orderId, amount: plan.amount, interval_days: plan.intervalDays,
+      }).execute();
       await tx.updateTable('payment_orders').set({ external_id: intentId }).where('id', '=', orderId).execute();
     });
-  }
-
-  async setSubscriptionStatus(subscriptionId: string, status: 'active' | 'canceled'): Promise<void> {
-    await this.db.updateTable('card_subscriptions').set({ status }).where('id', '=', subscriptionId).execute();
   }
 
   subscriptionOfOrder(orderId: string) {

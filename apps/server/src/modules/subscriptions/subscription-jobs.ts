@@ -1,0 +1,50 @@
+import type { JobQueue } from '../../jobs/queue.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { CardCustomers } from '../payments/card-customers.js';
+import { REMIND_JOB, SANDBOX_DUE_JOB } from './subscription-sync.js';
+import { isoDay, subscriptionParams } from './subscription-texts.js';
+import type { SubscriptionsRepository } from './subscriptions.repository.js';
+
+interface RemindPayload { subscriptionId: string; chargeAt: string }
+interface DuePayload { subscriptionId: string; dueAt: string }
+
+/**
+ * The card subscriptions' jobs. `subscription.remind`: a few days before a charge, the customer is told by e-mail
+ * what will be charged, when, to which card and for which ports — unless the subscription has changed since (ended,
+ * set to cancel, or its period moved: a later key covers that). `subscription.sandbox_due`: in the sandbox, what
+ * Stripe does on its own schedule (charge, retry, end), run after the job's commit since the sandbox's events book
+ * money in transactions of their own.
+ */
+export function registerSubscriptionJobs(queue: JobQueue, deps: { repo: SubscriptionsRepository; customers: CardCustomers; notifications: NotificationsService }): void {
+  const { repo, customers, notifications } = deps;
+
+  queue.handle(REMIND_JOB, async (tx, payload) => {
+    const p = payload as unknown as RemindPayload;
+    const locked = await repo.lock(tx, p.subscriptionId);
+    if (!locked || locked.status !== 'active' || locked.cancel_at_period_end || locked.current_period_end?.toISOString() !== p.chargeAt) return;
+    const row = await repo.one(p.subscriptionId, tx);
+    if (!row) return;
+    await notifications.notify(row.user_id, 'other', 'subscription_charge_upcoming', { ...subscriptionParams(row), date: isoDay(new Date(p.chargeAt)) }, tx);
+  });
+
+  queue.handle(SANDBOX_DUE_JOB, async (tx, payload, now) => {
+    const p = payload as unknown as DuePayload;
+    const sandbox = customers.sandbox();
+    if (!sandbox) return; // the provider changed to Stripe since: Stripe keeps its own schedule
+    const row = await repo.one(p.subscriptionId, tx);
+    if (!row || (row.status !== 'active' && row.status !== 'past_due') || !row.card_customer_id || row.amount === null) return;
+    const due = row.status === 'past_due' ? row.next_charge_at : row.current_period_end;
+    if (due?.toISOString() !== p.dueAt) return;
+    const customerId = row.card_customer_id;
+    const amount = row.amount;
+    return async () => {
+      sandbox.restoreSubscription({
+        id: row.id, customerId, priceCents: Number(amount / 10_000n), intervalDays: row.interval_days,
+        metadata: { orderId: row.order_id, userId: row.user_id }, status: row.status, cancelAtPeriodEnd: row.cancel_at_period_end,
+        currentPeriodEnd: row.current_period_end, nextRetryAt: row.status === 'past_due' ? row.next_charge_at : null,
+        card: row.payment_method_id && row.card_brand && row.card_last4 ? { paymentMethodId: row.payment_method_id, brand: row.card_brand, last4: row.card_last4 } : null,
+      });
+      await sandbox.advance(row.id, now);
+    };
+  });
+}
