@@ -31,6 +31,13 @@ describe('admin audit log', () => {
       }), amount: 10_000_000n, provider_amount: 1000n, description: 'Top-up',
     }).returning('id').executeTakeFirstOrThrow();
     const ticket = (await t.app.inject({ method: 'POST', url: '/api/v1/support/tickets', ...json(customer.cookie, { subject: 'Audit', body: 'A question' }) })).json().ticket;
+    // A card subscription (the sandbox card provider), for the console's cancel.
+    const subscribe = (await t.app.inject({ method: 'POST', url: '/api/v1/payment/stripe/create-subscription', ...json(customer.cookie, {
+      tariff_id: cat.dedicatedMonth.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) })).json();
+    await t.app.inject({ method: 'POST', url: '/api/v1/payment/stripe/sandbox/confirm', ...json(customer.cookie, { clientSecret: subscribe.clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }) });
+    expect(subscribe).toMatchObject({ error: null });
+    const subscription = await t.ctx.db.selectFrom('card_subscriptions').select('id').where('user_id', '=', customer.id).where('status', '=', 'active').executeTakeFirstOrThrow();
     const ids: Record<string, string> = {};
     const keep = (key: string, value: string) => { ids[key] = value; };
 
@@ -89,6 +96,7 @@ describe('admin audit log', () => {
       { method: 'POST', route: '/support/canned-replies', url: () => '/api/v1/admin/support/canned-replies', body: () => ({ title: 'Hello', body: 'Hello, how can we help?' }), action: 'support-canned-reply.create', status: 201 },
       { method: 'PATCH', route: '/support/canned-replies/:id', url: () => `/api/v1/admin/support/canned-replies/${ids.canned}`, body: () => ({ title: 'Greeting' }), action: 'support-canned-reply.update' },
       { method: 'DELETE', route: '/support/canned-replies/:id', url: () => `/api/v1/admin/support/canned-replies/${ids.canned}`, action: 'support-canned-reply.delete' },
+      { method: 'POST', route: '/subscriptions/:id/cancel', url: () => `/api/v1/admin/subscriptions/${subscription.id}/cancel`, body: () => ({ reason: 'customer asked' }), action: 'subscription.cancel' },
     ];
 
     // A new write endpoint without a call here fails this test: it would otherwise escape the audit check.
