@@ -12,14 +12,15 @@ import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protoc
 import type { Logger } from '../proxy/types.js';
 import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-egress.js';
 import { NamespaceDialer } from './namespace-dialer.js';
-import { isApple, renderRuleset, type PresetSlot } from './preset-ruleset.js';
+import { isApple, renderNamespaceRuleset, renderRuleset, type PresetSlot } from './preset-ruleset.js';
 
 // The host side of the fingerprint presets (issue 30; docs/decisions/037-fingerprint-presets.md). Each (modem,
 // preset) in use gets a network namespace whose kernel sends the preset's SYN by itself: its sysctls give the TTL and
-// timestamps, its default route's `window` metric the window scale. A veth joins it to the host, which forwards its
-// traffic by the modem's own routing table and SNATs it to the modem's egress address; nftables puts the option
-// layout right (and an NFQUEUE helper for Apple's longer one) and drops any SYN that is not exactly the preset's.
-// A Node child in each namespace makes the connections and hands the sockets back (namespace-dialer.ts).
+// timestamps, its routes' `window` metric the window scale, and its own rules the option layout (nftables for
+// Windows, an NFQUEUE helper for Apple's longer one). A veth joins it to the host, which drops any SYN that is not
+// exactly the preset's, forwards the rest by the modem's own routing table and SNATs them to the modem's egress address
+// (a simulated modem's: delivered to this machine's 127.0.0.1). A Node child in each namespace makes the connections
+// and hands the sockets back (namespace-dialer.ts).
 
 type Preset = Exclude<FingerprintPresetId, 'native'>;
 const exec = promisify(execFile);
@@ -41,13 +42,19 @@ interface Slot extends PresetSlot {
   imei: string;
   namespace: string;
   device: string;
-  hostAddress: string;
   nsAddress: string;
   table: string;
   dialer: NamespaceDialer | null;
   ready: Promise<void> | null;
   problem: string | null;
+  /** Apple presets: the namespace's NFQUEUE rewrite helper, and why it cannot run (null: it runs, or is not needed). */
+  helper: ChildProcess | null;
+  helperReady: Promise<void> | null;
+  helperProblem: string | null;
+  helperStartedAt: number;
 }
+
+const isLoopback = (address: string) => /^127\./.test(address) || address === '::1';
 
 const run = async (cmd: string, args: string[], input?: string): Promise<string> => {
   if (input === undefined) return (await exec(cmd, args, { maxBuffer: 4 << 20 })).stdout;
@@ -76,10 +83,6 @@ export class FingerprintHost {
   private readonly nsPrefix: string;
   private readonly devPrefix: string;
   private readonly queue: number;
-  private helper: ChildProcess | null = null;
-  private helperReady: Promise<void> | null = null;
-  private helperProblem: string | null = null;
-  private helperStartedAt = 0;
   /** Uplinks whose forwarding the agent turned on (restored on close), by interface. */
   private readonly uplinks = new Map<string, string>();
   private rendering: Promise<void> = Promise.resolve();
@@ -106,7 +109,6 @@ export class FingerprintHost {
     const list = JSON.parse((await run('ip', ['-j', 'netns', 'list'])) || '[]') as Array<{ name: string }>;
     for (const { name } of list) if (name.startsWith(`${this.nsPrefix}-`)) await run('ip', ['netns', 'del', name]).catch(() => undefined);
     await run('nft', ['delete', 'table', 'inet', this.devPrefix]).catch(() => undefined);
-    await this.removeQueueRules();
   }
 
   /** One modem's view: its presets' connections, with `hops` after the host (a HiLink's NAT) compensated. */
@@ -115,21 +117,19 @@ export class FingerprintHost {
       prepare: (preset, egress) => { void this.ensure(imei, preset, egress, hops).catch(() => undefined); },
       connect: (preset, egress, address, port, timeoutMs) => this.connect(imei, preset, egress, hops, address, port, timeoutMs),
       datagramTtl: (preset) => FINGERPRINT_PRESETS[preset].ttl + hops,
-      problem: (preset) => this.problemOf(this.slots.get(`${imei}/${preset}`) ?? null, preset),
+      problem: (preset) => this.problemOf(this.slots.get(`${imei}/${preset}`) ?? null),
     };
   }
 
-  private problemOf(slot: Slot | null, preset: Preset): string | null {
-    if (slot?.problem) return slot.problem;
-    if (isApple(preset) && this.helperProblem) return this.helperProblem;
-    return null;
+  private problemOf(slot: Slot | null): string | null {
+    return slot?.problem ?? slot?.helperProblem ?? null;
   }
 
   /** Failing presets per modem, for the heartbeat (the host agent maps them to its ports). */
   problems(): Map<string, string> {
     const out = new Map<string, string>();
     for (const [key, slot] of this.slots) {
-      const problem = this.problemOf(slot, slot.preset);
+      const problem = this.problemOf(slot);
       if (problem) out.set(key, problem);
     }
     return out;
@@ -137,10 +137,13 @@ export class FingerprintHost {
 
   private async connect(imei: string, preset: Preset, egress: string, hops: number, address: string, port: number, timeoutMs: number): Promise<Socket> {
     const slot = await this.ensure(imei, preset, egress, hops);
-    if (isApple(preset)) await this.ensureHelper();
-    const problem = this.problemOf(slot, preset);
+    if (isApple(preset) && slot.problem === null) await this.ensureHelper(slot);
+    const problem = this.problemOf(slot);
     if (problem) throw new FingerprintUnavailable(problem);
-    return slot.dialer!.connect(address, port, timeoutMs);
+    // A simulated modem reaches this machine's loopback: from its namespace, through the veth to the host's end,
+    // which the host's rules send on to 127.0.0.1 (its demo site, the echo).
+    const target = slot.loopback && isLoopback(address) ? slot.hostAddress : address;
+    return slot.dialer!.connect(target, port, timeoutMs);
   }
 
   private async ensure(imei: string, preset: Preset, egress: string, hops: number): Promise<Slot> {
@@ -151,10 +154,12 @@ export class FingerprintHost {
       const n = this.slots.size;
       const base = `100.127.${n >> 6}.${(n & 63) << 2}`.split('.').map(Number);
       const at = (k: number) => `${base[0]}.${base[1]}.${base[2]}.${base[3]! + k}`;
+      const loopback = isLoopback(egress);
       slot = {
-        imei, preset, egress, slot: n, ttlOnLeaving: FINGERPRINT_PRESETS[preset].ttl + hops,
+        // Forwarded by the host: one hop more than the hops after it; a simulated modem's traffic is delivered here.
+        imei, preset, egress, slot: n, loopback, ttlAtVeth: FINGERPRINT_PRESETS[preset].ttl + hops + (loopback ? 0 : 1),
         namespace: `${this.nsPrefix}-${n}`, device: `${this.devPrefix}${n}`, hostAddress: at(1), nsAddress: at(2),
-        table: 'main', dialer: null, ready: null, problem: null,
+        table: 'main', dialer: null, ready: null, problem: null, helper: null, helperReady: null, helperProblem: null, helperStartedAt: 0,
       };
       this.slots.set(key, slot);
     }
@@ -196,14 +201,23 @@ export class FingerprintHost {
       'link set eth0 up',
       // The window metric clamps the window the kernel plans for, which is what sets the SYN's window scale.
       `route add default via ${s.hostAddress} window ${2 ** (15 + p.windowScale)}`,
+      // The veth's own subnet too: a simulated modem's connections go to the host's end, by that route.
+      `route replace ${s.hostAddress.replace(/\.\d+$/, `.${Number(s.hostAddress.split('.')[3]) - 1}`)}/30 dev eth0 src ${s.nsAddress} window ${2 ** (15 + p.windowScale)}`,
     ].join('\n') + '\n');
     // Inside: the TTL (one more for the host's forwarding hop), timestamps, and room for the scale's window.
     await run('ip', ['netns', 'exec', s.namespace, 'sysctl', '-qw',
-      `net.ipv4.ip_default_ttl=${s.ttlOnLeaving + 1}`, `net.ipv4.tcp_timestamps=${p.timestamps ? 1 : 0}`,
+      `net.ipv4.ip_default_ttl=${s.ttlAtVeth}`, `net.ipv4.tcp_timestamps=${p.timestamps ? 1 : 0}`,
       'net.ipv4.tcp_rmem=4096 131072 33554432', 'net.ipv4.tcp_ecn=0', 'net.ipv6.conf.all.disable_ipv6=1']);
     // On the host: only this veth forwards (not the whole host), without reverse-path checks on its private address.
     await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/forwarding`, '1');
     await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/rp_filter`, '0');
+    // The option layout, rewritten inside the namespace on its way out (preset-ruleset.ts).
+    const inside = renderNamespaceRuleset(s.preset);
+    if (inside) await run('ip', ['netns', 'exec', s.namespace, 'nft', '-f', '-'], `${inside}\n`);
+    if (isApple(s.preset)) {
+      await run('ip', ['netns', 'exec', s.namespace, 'iptables', '-w', '-t', 'mangle', '-A', 'POSTROUTING', '-o', 'eth0', '-p', 'tcp',
+        '--tcp-flags', 'SYN,ACK,FIN,RST', 'SYN', '-j', 'NFQUEUE', '--queue-num', String(this.queue)]);
+    }
     await this.route(s);
     await this.render();
     s.dialer = new NamespaceDialer(s.namespace, (why) => {
@@ -215,6 +229,11 @@ export class FingerprintHost {
 
   /** The veth's traffic follows the routing table of the modem's egress address; the modem's uplink forwards replies. */
   private async route(s: Slot): Promise<void> {
+    if (s.loopback) {
+      // Delivered on this host, DNATed to 127.0.0.1: the veth may carry loopback destinations.
+      await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/route_localnet`, '1');
+      return;
+    }
     const rules = JSON.parse((await run('ip', ['-j', '-4', 'rule', 'show'])) || '[]') as Array<{ priority: number; src?: string; table?: string; iif?: string }>;
     s.table = rules.find((r) => r.src === s.egress && r.table)?.table ?? 'main';
     for (const r of rules.filter((r) => r.iif === s.device)) await run('ip', ['rule', 'del', 'priority', String(r.priority), 'iif', s.device]).catch(() => undefined);
@@ -222,7 +241,6 @@ export class FingerprintHost {
     const addrs = JSON.parse((await run('ip', ['-j', '-4', 'addr', 'show'])) || '[]') as Array<{ ifname: string; addr_info: Array<{ local: string }> }>;
     const uplink = addrs.find((a) => a.addr_info.some((i) => i.local === s.egress))?.ifname;
     if (uplink === undefined) throw new Error(`no interface holds the egress address ${s.egress}`);
-    if (uplink === 'lo') throw new Error(`the egress address ${s.egress} is a loopback address (a simulated modem): presets need a real uplink`);
     const path = `/proc/sys/net/ipv4/conf/${uplink}/forwarding`;
     const was = (await readFile(path, 'utf8')).trim();
     if (was !== '1') {
@@ -236,46 +254,21 @@ export class FingerprintHost {
       const slots = [...this.slots.values()].filter((s) => s.ready !== null || s.dialer !== null);
       const ruleset = renderRuleset(this.devPrefix, this.devPrefix, slots, [...this.uplinks.keys()]);
       await run('nft', ['-f', '-'], `table inet ${this.devPrefix}\ndelete table inet ${this.devPrefix}\n${ruleset}\n`);
-      await this.queueRules(slots.filter((s) => isApple(s.preset)).map((s) => s.device));
     });
     return this.rendering;
   }
 
-  /**
-   * Apple SYNs to the rewrite helper's queue, without bypass: no helper, no SYN. An iptables chain of its own (this
-   * kernel's nftables has no native queue expression; its xtables NFQUEUE target does): one rule per Apple namespace.
-   */
-  private async queueRules(devices: readonly string[]): Promise<void> {
-    const ipt = (...args: string[]) => run('iptables', ['-w', '-t', 'mangle', ...args]);
-    const chain = this.queueChain;
-    await ipt('-N', chain).catch(() => undefined);
-    await ipt('-F', chain);
-    for (const dev of devices) {
-      await ipt('-A', chain, '-i', dev, '-p', 'tcp', '--tcp-flags', 'SYN,ACK,FIN,RST', 'SYN', '-j', 'NFQUEUE', '--queue-num', String(this.queue));
-    }
-    await ipt('-C', 'FORWARD', '-j', chain).catch(() => ipt('-I', 'FORWARD', '-j', chain));
-  }
-
-  private get queueChain(): string {
-    return `${this.devPrefix.toUpperCase()}_APPLE`;
-  }
-
-  private async removeQueueRules(): Promise<void> {
-    const ipt = (...args: string[]) => run('iptables', ['-w', '-t', 'mangle', ...args]);
-    await ipt('-D', 'FORWARD', '-j', this.queueChain).catch(() => undefined);
-    await ipt('-F', this.queueChain).catch(() => undefined);
-    await ipt('-X', this.queueChain).catch(() => undefined);
-  }
-
-  private ensureHelper(): Promise<void> {
+  /** The Apple rewrite helper of a slot's namespace, started (again) when it is not running. */
+  private ensureHelper(s: Slot): Promise<void> {
     // One start at a time: concurrent connections share it (a second helper could not bind the same queue).
-    if (this.helperReady) return this.helperReady;
-    if (this.helperProblem && Date.now() - this.helperStartedAt < (this.options.restartBackoffMs ?? 5000)) return Promise.resolve();
-    this.helperStartedAt = Date.now();
-    this.helperReady = (async () => {
+    if (s.helperReady) return s.helperReady;
+    if (s.helperProblem && Date.now() - s.helperStartedAt < (this.options.restartBackoffMs ?? 5000)) return Promise.resolve();
+    s.helperStartedAt = Date.now();
+    s.helperReady = (async () => {
       const binary = await buildAppleHelper(this.options.dataDir);
-      const child = spawn(binary, [String(this.queue)], { stdio: ['ignore', 'pipe', 'pipe'] });
-      this.helper = child;
+      // `ip netns exec` becomes the helper (no fork): its parent is this agent, whose death ends it (PDEATHSIG).
+      const child = spawn('ip', ['netns', 'exec', s.namespace, binary, String(this.queue)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      s.helper = child;
       let stderr = '';
       child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-200); });
       await new Promise<void>((resolve, reject) => {
@@ -285,34 +278,39 @@ export class FingerprintHost {
       });
       child.removeAllListeners('exit');
       child.once('exit', (code, signal) => {
-        if (this.helper !== child) return;
-        this.helper = null;
-        this.helperReady = null;
-        this.helperStartedAt = Date.now();
+        if (s.helper !== child) return;
+        s.helper = null;
+        s.helperReady = null;
+        s.helperStartedAt = Date.now();
         if (!this.closed) {
-          this.helperProblem = `The Apple SYN rewrite stopped (${signal ?? code}); macOS and iOS ports refuse new connections until it runs again.`;
-          this.options.log.error({ code, signal }, 'Fingerprint: the Apple SYN rewrite stopped');
+          s.helperProblem = `The Apple SYN rewrite stopped (${signal ?? code}); ${s.preset} ports refuse new connections until it runs again.`;
+          this.options.log.error({ preset: s.preset, code, signal }, 'Fingerprint: the Apple SYN rewrite stopped');
         }
       });
-      this.helperProblem = null;
+      s.helperProblem = null;
     })().catch((err: unknown) => {
-      this.helper = null;
-      this.helperReady = null;
-      this.helperProblem = `The Apple SYN rewrite cannot run on this host: ${(err as Error).message}`.slice(0, 300);
+      s.helper = null;
+      s.helperReady = null;
+      s.helperProblem = `The Apple SYN rewrite cannot run on this host: ${(err as Error).message}`.slice(0, 300);
       this.options.log.error({ err: String(err) }, 'Fingerprint: the Apple SYN rewrite cannot run');
     });
-    return this.helperReady;
+    return s.helperReady;
   }
 
-  /** The helper's pid (tests stop it to see the ports fail closed). */
-  get helperPid(): number | undefined {
-    return this.helper?.pid;
+  /** The namespace of a modem's preset (tests break its rewrite to see the host's check drop the SYN). */
+  namespaceOf(imei: string, preset: Preset): string | undefined {
+    return this.slots.get(`${imei}/${preset}`)?.namespace;
+  }
+
+  /** The pid of the Apple rewrite helper of a modem's preset (tests stop it to see the port fail closed). */
+  helperPid(imei: string, preset: Preset): number | undefined {
+    return this.slots.get(`${imei}/${preset}`)?.helper?.pid;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.helper?.kill('SIGKILL');
     for (const s of this.slots.values()) {
+      s.helper?.kill('SIGKILL');
       s.dialer?.close();
       await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
       for (const r of JSON.parse((await run('ip', ['-j', '-4', 'rule', 'show']).catch(() => '[]')) || '[]') as Array<{ priority: number; iif?: string }>) {
@@ -321,7 +319,6 @@ export class FingerprintHost {
     }
     for (const [uplink, was] of this.uplinks) await writeFile(`/proc/sys/net/ipv4/conf/${uplink}/forwarding`, was).catch(() => undefined);
     await run('nft', ['delete', 'table', 'inet', this.devPrefix]).catch(() => undefined);
-    await this.removeQueueRules();
   }
 }
 

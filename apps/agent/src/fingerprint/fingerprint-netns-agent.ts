@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +11,10 @@ import { ModemProxy } from '../proxy/modem-proxy.js';
 import { createTargetPolicy } from '../proxy/target-policy.js';
 import { TrafficMeter } from '../proxy/traffic-meter.js';
 import { createLogger } from '../runtime/log.js';
+import { promisify } from 'node:util';
 import { FingerprintHost } from './fingerprint-host.js';
+
+const exec = promisify(execFile);
 
 // Test support for fingerprint-presets.netns.test.ts: the agent's side, run inside the test's "agent" namespace
 // (`ip netns exec <ns> node --import tsx fingerprint-netns-agent.ts`), so that the real agent code (FingerprintHost and
@@ -21,7 +25,7 @@ const log = createLogger('warn', { component: 'fingerprint-netns-agent' }, (line
 const PORT = { id: 'p1', login: 'fp', password: 'fp-secret', whitelist: [], state: 'active' as const, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
 const AUTH = `Basic ${Buffer.from(`${PORT.login}:${PORT.password}`).toString('base64')}`;
 
-let state: { host: FingerprintHost; proxy: ModemProxy; dataDir: string } | null = null;
+let state: { host: FingerprintHost; proxy: ModemProxy; dataDir: string; simulated?: ModemProxy } | null = null;
 const must = () => {
   if (!state) throw new Error('start first');
   return state;
@@ -44,14 +48,30 @@ async function start(args: { egress: string; namespacePrefix: string; devicePref
   return proxy.listeningPorts;
 }
 
-function setPreset(args: { preset: FingerprintPresetId | null }) {
-  must().proxy.setPorts([{ ...PORT, ...(args.preset ? { fingerprint: args.preset } : {}) }]);
+/** A second modem, simulated as the demo's are: its egress a loopback address, its targets on this machine. */
+async function startSimulated(args: { egress: string }) {
+  const { host } = must();
+  const proxy = new ModemProxy({
+    imei: '861234567890010', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
+    policy: createTargetPolicy({ allowLoopback: true, loopbackEgress: true }), meter: new TrafficMeter(), log,
+    fingerprint: host.forModem('861234567890010', 0), limits: { connectTimeoutMs: 3000 },
+  });
+  await proxy.start();
+  proxy.setPorts([PORT]);
+  must().simulated = proxy;
+  return null;
+}
+
+const proxyOf = (which?: string) => (which === 'simulated' ? must().simulated! : must().proxy);
+
+function setPreset(args: { preset: FingerprintPresetId | null; which?: string }) {
+  proxyOf(args.which).setPorts([{ ...PORT, ...(args.preset ? { fingerprint: args.preset } : {}) }]);
   return null;
 }
 
 /** A CONNECT through the port's HTTP proxy to the echo: the proxy's status and, on 200, the echo's answer. */
-async function check(args: { host: string; port: number }) {
-  const socket = connect({ host: '127.0.0.1', port: must().proxy.listeningPorts!.http });
+async function check(args: { host: string; port: number; which?: string }) {
+  const socket = connect({ host: '127.0.0.1', port: proxyOf(args.which).listeningPorts!.http });
   await once(socket, 'connect');
   socket.write(`CONNECT ${args.host}:${args.port} HTTP/1.1\r\nHost: ${args.host}:${args.port}\r\nProxy-Authorization: ${AUTH}\r\n\r\n`);
   let data = '';
@@ -161,8 +181,9 @@ const pendingUdp: Array<() => void> = [];
 async function stop() {
   for (const close of pendingUdp.splice(0)) close();
   if (!state) return;
-  const { host, proxy, dataDir } = state;
+  const { host, proxy, dataDir, simulated } = state;
   state = null;
+  await simulated?.close();
   await proxy.close();
   await host.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -170,22 +191,33 @@ async function stop() {
 
 const ops: Record<string, (args: never) => unknown> = {
   start,
+  startSimulated,
   setPreset,
   check,
   plainGet,
   socksCheck,
   udp,
   closeUdp: () => { for (const close of pendingUdp.splice(0)) close(); return null; },
-  /** Stops the Apple rewrite helper (a crash), and waits until the agent knows. */
+  /** Stops the macOS namespace's Apple rewrite helper (a crash), and waits until the agent knows. */
   killHelper: async () => {
     const { host } = must();
-    const pid = host.helperPid;
+    const pid = host.helperPid('861234567890009', 'macos');
     if (pid === undefined) throw new Error('no Apple rewrite helper is running');
     process.kill(pid, 'SIGKILL');
     while (host.problems().size === 0) await new Promise((r) => setTimeout(r, 20));
     return null;
   },
   problems: () => Object.fromEntries(must().host.problems()),
+  /** Deletes the Windows namespace's layout swap: its SYNs leave in Linux's no-timestamp layout. */
+  breakWindowsSwap: async () => {
+    const ns = must().host.namespaceOf('861234567890009', 'windows');
+    if (!ns) throw new Error('no Windows namespace');
+    const { stdout } = await exec('ip', ['netns', 'exec', ns, 'nft', '-a', 'list', 'chain', 'inet', 'cellport_fp', 'out']);
+    const handle = /@th,192,64 set .* # handle (\d+)/.exec(stdout)?.[1];
+    if (!handle) throw new Error(`no swap rule in ${ns}: ${stdout}`);
+    await exec('ip', ['netns', 'exec', ns, 'nft', 'delete', 'rule', 'inet', 'cellport_fp', 'out', 'handle', handle]);
+    return null;
+  },
   stop,
 };
 
