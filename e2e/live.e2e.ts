@@ -39,8 +39,11 @@ describe('live dashboard', () => {
     // A port to rotate, bought from the demo balance (the dashboard learns of it through its queries).
     await buyDedicatedPort(request, server.url);
     const firstPoll = page.waitForResponse((r) => r.url().endsWith('/api/v1/notifications') && r.status() === 200);
+    // The realtime client says so on the console when the server let it in (spec §8: console.log only).
+    const realtime = page.waitForEvent('console', { predicate: (m) => m.text().startsWith('Realtime:'), timeout: 15_000 });
     await page.reload();
     await firstPoll;
+    expect((await realtime).text()).toBe('Realtime: connected');
     const ip = page.getByTestId('dashboard-port-ip').first();
     await ip.waitFor();
     const before = (await ip.textContent())!.trim();

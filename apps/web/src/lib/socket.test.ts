@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectRealtime, describeConnectError } from './socket';
 
-/** A stand-in for a socket.io Socket: records handlers so a test can play the server's part. */
+/** A stand-in for the realtime socket: records handlers so a test can play the server's part (realtime-client.test.ts
+ * runs the real client against a real socket.io server). */
 function fakeSocket() {
   const handlers = new Map<string, Array<(arg: unknown) => void>>();
   const add = (name: string, fn: (arg: unknown) => void) => { handlers.set(name, [...(handlers.get(name) ?? []), fn]); };
@@ -17,17 +18,14 @@ function fakeSocket() {
 afterEach(() => { vi.useRealTimers(); vi.restoreAllMocks(); });
 
 describe('connectRealtime', () => {
-  it('connects with the token as bearer header, query and auth, without reconnection, and forwards events', async () => {
+  it('connects to /socket.io with the token and forwards events', async () => {
     const socket = fakeSocket();
-    const io = vi.fn(() => socket);
+    const open = vi.fn(() => socket);
     const onEvent = vi.fn();
     const log = vi.fn();
-    const pending = connectRealtime({ events: ['modem'], onEvent, fetchToken: async () => 'tok1', loadIo: async () => io as never, log });
-    await vi.waitFor(() => expect(io).toHaveBeenCalled(), { timeout: 15_000 });
-    expect(io).toHaveBeenCalledWith(expect.objectContaining({
-      path: '/socket.io', reconnection: false,
-      extraHeaders: { Authorization: 'Bearer tok1' }, query: { token: 'tok1' }, auth: { token: 'tok1' },
-    }));
+    const pending = connectRealtime({ events: ['modem'], onEvent, fetchToken: async () => 'tok1', open: open as never, log });
+    await vi.waitFor(() => expect(open).toHaveBeenCalled(), { timeout: 15_000 });
+    expect(open).toHaveBeenCalledWith({ path: '/socket.io', token: 'tok1' });
     socket.emit('connect');
     await expect(pending).resolves.toMatchObject({ ok: true });
     expect(log).toHaveBeenCalledWith('Realtime: connected');
@@ -39,7 +37,7 @@ describe('connectRealtime', () => {
     vi.useFakeTimers();
     const socket = fakeSocket();
     let done = false;
-    const pending = connectRealtime({ events: [], onEvent: () => {}, fetchToken: async () => 't', loadIo: async () => (() => socket) as never, log: () => {} })
+    const pending = connectRealtime({ events: [], onEvent: () => {}, fetchToken: async () => 't', open: (() => socket) as never, log: () => {} })
       .then((r) => { done = true; return r; });
     await vi.advanceTimersByTimeAsync(0);
     socket.emit('connect');
@@ -53,7 +51,7 @@ describe('connectRealtime', () => {
     const socket = fakeSocket();
     const logSpy = vi.spyOn(console, 'log').mockImplementation(() => {});
     const errorSpy = vi.spyOn(console, 'error');
-    const pending = connectRealtime({ events: [], onEvent: () => {}, fetchToken: async () => 'bad', loadIo: async () => (() => socket) as never });
+    const pending = connectRealtime({ events: [], onEvent: () => {}, fetchToken: async () => 'bad', open: (() => socket) as never });
     await vi.waitFor(() => expect(socket.once).toHaveBeenCalled(), { timeout: 15_000 });
     socket.emit('connect_error', new Error('invalid_token'));
     await expect(pending).resolves.toMatchObject({ ok: false, error: 'Invalid token' });
@@ -64,10 +62,10 @@ describe('connectRealtime', () => {
 
   it('logs a failed token fetch and does not connect', async () => {
     const log = vi.fn();
-    const loadIo = vi.fn();
-    const outcome = await connectRealtime({ events: [], onEvent: () => {}, fetchToken: () => Promise.reject(new Error('401')), loadIo, log });
+    const open = vi.fn();
+    const outcome = await connectRealtime({ events: [], onEvent: () => {}, fetchToken: () => Promise.reject(new Error('401')), open, log });
     expect(outcome).toEqual({ ok: false, error: 'token', socket: null });
-    expect(loadIo).not.toHaveBeenCalled();
+    expect(open).not.toHaveBeenCalled();
     expect(log).toHaveBeenCalledWith('Realtime: could not get a token', '401');
   });
 

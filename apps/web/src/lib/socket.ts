@@ -1,24 +1,23 @@
 import { REALTIME_CONNECT_WAIT_MS } from '@cellport/shared/constants';
 import type { RealtimeTokenResponse } from '@cellport/shared/schemas/realtime';
-import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { apiGet } from './api';
+import { openRealtimeSocket, type RealtimeSocket } from './realtime-client';
 
-type Io = (options: Partial<ManagerOptions & SocketOptions>) => Socket;
+type Open = (options: { path: string; token: string }) => RealtimeSocket;
 
 export interface RealtimeOptions {
   /** The server → client events to forward to `onEvent`. */
   events: readonly string[];
   onEvent: (name: string, payload: unknown) => void;
-  /** Injection points for tests; the defaults fetch GET /api/v1/token and load socket.io-client lazily. */
+  /** Injection points for tests; the defaults fetch GET /api/v1/token and open our own socket.io client. */
   fetchToken?: () => Promise<string>;
-  loadIo?: () => Promise<Io>;
+  open?: Open;
   log?: (...args: unknown[]) => void;
 }
 
-export type RealtimeOutcome = { ok: true; socket: Socket } | { ok: false; error: string; socket: Socket | null };
+export type RealtimeOutcome = { ok: true; socket: RealtimeSocket } | { ok: false; error: string; socket: RealtimeSocket | null };
 
 const defaultFetchToken = async () => (await apiGet<RealtimeTokenResponse>('/token')).token;
-const defaultLoadIo = async (): Promise<Io> => (await import('socket.io-client')).io;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Spec §4: the server's 'invalid_token' refusal is reported as 'Invalid token'; other errors as they come. */
@@ -39,28 +38,14 @@ export async function connectRealtime(options: RealtimeOptions): Promise<Realtim
     log('Realtime: could not get a token', error instanceof Error ? error.message : error);
     return { ok: false, error: 'token', socket: null };
   }
-  let io: Io;
-  try {
-    io = await (options.loadIo ?? defaultLoadIo)();
-  } catch (error) {
-    log('Realtime: could not load the client', error instanceof Error ? error.message : error);
-    return { ok: false, error: 'client', socket: null };
-  }
-
-  const socket = io({
-    path: '/socket.io',
-    transports: ['websocket', 'polling'],
-    reconnection: false,
-    // Browsers send extra headers only with the polling transport; the query parameter covers the WebSocket.
-    extraHeaders: { Authorization: `Bearer ${token}` },
-    query: { token },
-    auth: { token },
-  });
+  // The handshake carries the token as a bearer header and a query parameter; the WebSocket after it, as a query
+  // parameter (browsers send no headers there); the namespace connect, in its auth payload. No reconnection.
+  const socket = (options.open ?? openRealtimeSocket)({ path: '/socket.io', token });
   for (const name of options.events) socket.on(name, (payload: unknown) => options.onEvent(name, payload));
 
   const settled = new Promise<RealtimeOutcome>((resolve) => {
     socket.once('connect', () => resolve({ ok: true, socket }));
-    socket.once('connect_error', (error: Error) => resolve({ ok: false, error: describeConnectError(error.message), socket }));
+    socket.once('connect_error', (error) => resolve({ ok: false, error: describeConnectError((error as Error).message), socket }));
   });
   // The attempt is given REALTIME_CONNECT_WAIT_MS before it is reported; a slower answer is reported when it comes.
   const [, outcome] = await Promise.all([delay(REALTIME_CONNECT_WAIT_MS), settled]);
