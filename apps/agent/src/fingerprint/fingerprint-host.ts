@@ -186,6 +186,14 @@ export class FingerprintHost {
   private async build(s: Slot): Promise<void> {
     // What an earlier run of this agent left (it was killed) goes before the first namespace is made.
     await (this.cleaned ??= this.cleanUp().catch(() => undefined));
+    // A rebuild (its connecting process died): the old namespace's rewrite helper goes with it, and starts anew.
+    if (s.helper) {
+      const old = s.helper;
+      s.helper = null;
+      old.kill('SIGKILL');
+    }
+    s.helperReady = null;
+    s.helperProblem = null;
     const p = FINGERPRINT_PRESETS[s.preset];
     await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
     await run('ip', ['link', 'del', s.device]).catch(() => undefined);
