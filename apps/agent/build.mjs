@@ -1,7 +1,7 @@
 // Bundles the agent and the gateway (and the shared contract they import from source) into dist/main.js and
 // dist/gateway.js. Dependencies stay external.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).flatMap((name) => [name, `${name}/*`]);
@@ -21,3 +21,7 @@ await build({
   external,
   logLevel: 'warning',
 });
+
+// The Apple SYN rewrite's C source goes with the bundle: the agent builds it on the host on first use (issue 30;
+// fingerprint-host.ts finds it beside dist/main.js).
+copyFileSync(new URL('./src/fingerprint/apple-syn-rewrite.c', import.meta.url), new URL('./dist/apple-syn-rewrite.c', import.meta.url));
