@@ -23,6 +23,7 @@ import { registerCatalog } from './modules/catalog/catalog.routes.js';
 import { registerLedger } from './modules/ledger/ledger.routes.js';
 import { registerCoupons } from './modules/coupons/coupons.routes.js';
 import { registerPorts } from './modules/ports/ports.routes.js';
+import { registerFingerprint } from './modules/fingerprint/fingerprint.routes.js';
 import { registerPortHistory } from './modules/port-history/port-history.routes.js';
 import { registerPurchases } from './modules/purchases/purchases.routes.js';
 import { registerPayments } from './modules/payments/payments.routes.js';
@@ -131,6 +132,7 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerCoupons(app, ctx, services);
   await registerPorts(app, ctx, services);
   registerPortHistory(app, services);
+  registerFingerprint(app, services);
   registerPurchases(app, ctx, services);
   registerPayments(app, ctx, services);
   registerSubscriptions(app, services);

@@ -70,6 +70,7 @@ import { SubscriptionsRepository } from './modules/subscriptions/subscriptions.r
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { PortsRepository } from './modules/ports/ports.repository.js';
 import { PortsService } from './modules/ports/ports.service.js';
+import { FingerprintCheckService } from './modules/fingerprint/fingerprint.service.js';
 import { RotationService } from './modules/ports/rotation.service.js';
 import { PurchasesRepository } from './modules/purchases/purchases.repository.js';
 import { PurchasesService } from './modules/purchases/purchases.service.js';
@@ -154,6 +155,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const invoices = new InvoicesService(db, invoiceNumbering);
   const rotation = new RotationService(db, bus, modemDriver, notifications);
   const ports = new PortsService(db, portsRepository, config.secret, config.publicUrl, jobs);
+  const fingerprintCheck = new FingerprintCheckService(db, { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS });
   const purchases = new PurchasesService({
     repo: purchasesRepository, ports: portsRepository, jobs, coupons, ledger, notifications,
     secret: config.secret, graceDays: config.PORT_GRACE_DAYS,
@@ -230,7 +232,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     authRepository, gatewayLinks, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,
-    rotation, ports, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,
+    rotation, ports, fingerprintCheck, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,
     telegram, telegramBot, telegramNotifications,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation, subscriptionsRepository, subscriptionSync, subscriptions,

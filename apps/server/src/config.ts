@@ -108,6 +108,13 @@ export const configSchema = z.object({
   WEBHOOKS_ALLOWED_PORTS: z.string().default(DEFAULT_WEBHOOK_PORTS).superRefine((value, ctx) => {
     try { parsePortList(value); } catch (error) { ctx.addIssue({ code: 'custom', message: (error as Error).message }); }
   }),
+  /**
+   * Where the fingerprint echo answers (issue 30, "what a site sees"): http://host:port/ of the project's echo
+   * process. The check connects to it through the customer's port. Unset: the check says it is not set up.
+   */
+  FINGERPRINT_ECHO_URL: z.literal('').transform(() => undefined).or(z.string().url().refine((u) => u.startsWith('http://'), 'FINGERPRINT_ECHO_URL must be an http:// URL')).optional(),
+  /** How long one fingerprint check may take in all: through the port to the echo and its answer. */
+  FINGERPRINT_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How many endpoints one instance sends webhooks to at once (one delivery per endpoint at a time). */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   /** The Telegram bot's token from @BotFather (the console's setting overrides it); unset: the offline sandbox. */

@@ -27,5 +27,11 @@ export const CATALOG_ERRORS = {
   /** On-demand rotation of a shared port (button, link, API, MCP): `nextRotationAt` says when the schedule rotates it. */
   SHARED_PORT_ROTATION: 'A shared port gets a new IP on its modem\'s schedule, for everyone on the modem at once; it cannot be rotated on demand.',
   SHARED_ROTATION_FIXED: 'A shared port rotates on its modem\'s schedule; choose a dedicated port to set your own interval',
+  /** A preset chosen for a port whose host cannot apply presets (issue 30); `reason` is the host's, in its agent's words. */
+  FINGERPRINT_UNAVAILABLE: 'This port\'s host cannot apply fingerprint presets right now, so it keeps its own fingerprint.',
+  /** "What a site sees" while no fingerprint echo is set up (FINGERPRINT_ECHO_URL). */
+  FINGERPRINT_ECHO_NOT_CONFIGURED: 'The fingerprint check is not set up on this service yet.',
+  /** The check's connection through the port to the echo failed or timed out; `reason` says where. */
+  FINGERPRINT_CHECK_FAILED: 'The check could not reach the fingerprint echo through this port. Please try again in a minute.',
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was already used for a different request',
 } as const;

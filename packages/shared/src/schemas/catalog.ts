@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { portFingerprintPatchSchema, portFingerprintSchema } from './fingerprint.js';
 import { tariffLimitsSchema } from './port-limits.js';
 import { text } from './text.js';
 import { whitelistRangeProblem } from './whitelist-ranges.js';
@@ -250,6 +251,8 @@ export const portSchema = z.object({
   tags: z.array(text()),
   /** The customer's note; empty when none. */
   note: text(),
+  /** The OS fingerprint preset of its new connections (issue 30); choose with PATCH `fingerprint`. */
+  fingerprint: portFingerprintSchema,
 });
 export const portsResponseSchema = z.array(portSchema);
 /** GET /api/v1/modems: every port, or only those with this tag. */
@@ -269,6 +272,8 @@ export const portPatchRequestSchema = z.object({
   tags: z.optional(portTagsSchema),
   /** Replaces the note; "" removes it. */
   note: z.optional(portNoteSchema),
+  /** The OS fingerprint preset (GET /api/v1/fingerprint-presets); null follows the operator's default again. */
+  fingerprint: z.optional(portFingerprintPatchSchema),
 });
 export type PortPatchRequest = z.input<typeof portPatchRequestSchema>;
 

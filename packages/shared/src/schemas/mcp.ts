@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { buyRequestSchema, portParamsSchema, portPatchRequestSchema, portsQuerySchema, renewRequestSchema } from './catalog.js';
+import { portFingerprintPatchSchema } from './fingerprint.js';
 import { text } from './text.js';
 import { trafficQuerySchema } from './traffic.js';
 
@@ -21,6 +22,9 @@ export const MCP_TOOLS = {
   getTraffic: 'get_traffic',
   listInvoices: 'list_invoices',
   listTariffs: 'list_tariffs',
+  listFingerprintPresets: 'list_fingerprint_presets',
+  setPortFingerprint: 'set_port_fingerprint',
+  checkPortFingerprint: 'check_port_fingerprint',
 } as const;
 export type McpToolName = (typeof MCP_TOOLS)[keyof typeof MCP_TOOLS];
 
@@ -35,6 +39,8 @@ export const mcpListPortsInputSchema = z.pick(portsQuerySchema, { tag: true });
 export const mcpPortInputSchema = portParamsSchema;
 /** update_port: PATCH /api/v1/modems/:id, params and body. */
 export const mcpUpdatePortInputSchema = z.extend(portParamsSchema, portPatchRequestSchema.shape);
+/** set_port_fingerprint: PATCH /api/v1/modems/:id with only `fingerprint` (null: the operator's default again). */
+export const mcpSetFingerprintInputSchema = z.extend(portParamsSchema, { preset: portFingerprintPatchSchema });
 /** quote_purchase: the body of POST /api/v1/payment/balance/buy, priced and not charged. */
 export const mcpQuoteInputSchema = buyRequestSchema;
 /** buy_ports: POST /api/v1/payment/balance/buy. */

@@ -1,3 +1,4 @@
+import type { FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import type { ColumnType, Generated } from 'kysely';
 
 export interface LocalizedNames { en: string; ru: string; cn: string }
@@ -28,6 +29,8 @@ export interface TariffsTable {
   monthly_quota_gb: ColumnType<number | null, number | null | undefined, number | null>;
   over_quota: Generated<'throttle' | 'block'>;
   over_quota_mbps: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The operator's fingerprint preset for this tariff's ports (issue 30); null: native. */
+  fingerprint_default: ColumnType<FingerprintPresetId | null, FingerprintPresetId | null | undefined, FingerprintPresetId | null>;
 }
 
 export interface CatalogTables {

@@ -1,3 +1,5 @@
+import type { FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
+import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protocol';
 import type { ColumnType, Generated } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -14,6 +16,8 @@ export interface HostsTable {
   agent_started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The gateway customers reach this host through (issue 18); null: direct, at its address. */
   gateway_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What its agent last reported of fingerprint presets (issue 30, HostFingerprintReport); null: never (it cannot). */
+  fingerprint: ColumnType<HostFingerprintReport | null, string | null | undefined, string | null>;
 }
 export interface GatewaysTable {
   id: Generated<string>; name: string;
@@ -66,6 +70,8 @@ export interface ModemsTable {
   /** Out of service since (issue 15, item 6): never sold or picked as a replacement until an operator returns it. */
   maintenance_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   maintenance_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The operator's fingerprint preset for this modem's ports that choose none (issue 30); null: the tariff's. */
+  fingerprint_default: ColumnType<FingerprintPresetId | null, FingerprintPresetId | null | undefined, FingerprintPresetId | null>;
 }
 export interface PortsTable {
   id: Generated<string>;
@@ -94,6 +100,8 @@ export interface PortsTable {
   tags: ColumnType<string[], string[] | undefined, string[]>;
   /** The customer's note; '' when none. */
   note: Generated<string>;
+  /** The customer's fingerprint preset (issue 30); null: the modem's or tariff's default, else native. */
+  fingerprint: ColumnType<FingerprintPresetId | null, FingerprintPresetId | null | undefined, FingerprintPresetId | null>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DesiredModem, DesiredState, PortAccessState, PortLimits } from '@cellport/shared/schemas/host-protocol';
+import { activeFingerprint } from '@cellport/shared/schemas/fingerprint';
 import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/port-limits';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -64,7 +65,7 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
       'm.host_id', 'm.id as modem_id', 'm.imei', 'm.http_port', 'm.socks_port', 'm.ext_ip', 'm.driver', 'm.is_shared',
       'p.id as port_id', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.status', 'p.expires_at', 'p.suspended_at',
       'u.is_active', 't.bandwidth_mbps', 't.max_connections', 't.monthly_quota_gb', 't.over_quota', 't.over_quota_mbps',
-      'q.bytes as month_bytes',
+      'q.bytes as month_bytes', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
     ])
     .where('m.host_id', 'in', hosts.map((h) => h.id)).where('m.retired', '=', false)
     .orderBy('m.imei').orderBy('p.id').execute();
@@ -84,6 +85,8 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
       modems.set(r.host_id, list);
     }
     if (r.port_id && r.proxy_login && r.proxy_password && r.status && r.expires_at) {
+      // Issue 30: the port's preset, else its modem's default, else its tariff's; absent (native) says nothing.
+      const fingerprint = activeFingerprint(r.fingerprint, r.modem_fingerprint, r.tariff_fingerprint ?? null).preset;
       modem.ports.push({
         id: r.port_id, login: r.proxy_login, password: r.proxy_password, whitelist: r.whitelist ?? [],
         state: accessState({ is_active: r.is_active ?? false, suspended_at: r.suspended_at, status: r.status, expires_at: r.expires_at }, now),
@@ -92,6 +95,7 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
           bandwidth_mbps: r.bandwidth_mbps ?? null, max_connections: r.max_connections ?? PORT_LIMITS.defaultMaxConnections,
           monthly_quota_gb: r.monthly_quota_gb ?? null, over_quota: r.over_quota ?? 'block', over_quota_mbps: r.over_quota_mbps ?? null,
         }, BigInt(r.month_bytes ?? 0), now),
+        ...(fingerprint === 'native' ? {} : { fingerprint }),
       });
     }
   }

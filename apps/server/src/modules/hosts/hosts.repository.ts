@@ -53,6 +53,9 @@ export class HostsRepository {
         update hosts set
           last_seen_at = date_trunc('milliseconds', now()),
           agent_version = ${hb.agentVersion},
+          -- Issue 30: what the agent can do of fingerprint presets; absent (an older agent): null, it cannot. A change
+          -- announces (trigger of 2026_12_11_0700), so port lists show it; the same report again changes nothing.
+          fingerprint = ${hb.fingerprint ? JSON.stringify(hb.fingerprint) : null}::jsonb,
           agent_started_at = case
             when agent_started_at is null
               or abs(extract(epoch from agent_started_at - (now() - make_interval(secs => ${hb.uptimeSeconds})))) > 5

@@ -1,6 +1,6 @@
 import type { Language } from '@cellport/shared';
 import {
-  MCP_TOOLS, mcpBuyInputSchema, mcpListPortsInputSchema, mcpNoInputSchema, mcpPortInputSchema, mcpQuoteInputSchema, mcpRenewInputSchema,
+  MCP_TOOLS, mcpBuyInputSchema, mcpListPortsInputSchema, mcpNoInputSchema, mcpPortInputSchema, mcpQuoteInputSchema, mcpRenewInputSchema, mcpSetFingerprintInputSchema,
   mcpTrafficInputSchema, mcpUpdatePortInputSchema, type McpQuote,
 } from '@cellport/shared/schemas/mcp';
 import { microToDollars } from '@cellport/shared/schemas/payments';
@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { ApiKeyGrant } from '../../plugins/session.js';
+import { presetEntries } from '../fingerprint/preset-texts.js';
 import { trafficReport } from '../traffic/traffic-report.js';
 import { toolFailure } from './mcp-errors.js';
 
@@ -22,6 +23,8 @@ export interface McpCaller {
   /** Throws RATE_LIMITED past the payment routes' limit (buy and renew count against it as on REST). */
   checkPaymentLimit(): Promise<void>;
   log: FastifyBaseLogger;
+  /** Throws RATE_LIMITED past the fingerprint check's limit per customer (shared with the REST route's). */
+  checkFingerprintLimit(): Promise<void>;
   /** The key's scope and cap: read-only keys cannot change anything, only 'full' keys spend. */
   grant: ApiKeyGrant;
   /** Records a purchase's spending against the key's monthly cap, in the purchase's transaction. */
@@ -104,6 +107,38 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
     // Turning auto-renew on commits the balance to future renewals: spending, which only a 'full' key may start.
     if (patch.autoRenew === true) maySpend();
     return changed({ port: await services.ports.update(userId, id, patch, lng) });
+  }));
+
+  server.registerTool(MCP_TOOLS.listFingerprintPresets, {
+    title: 'OS fingerprint presets',
+    description: 'The OS fingerprint presets a port can take (native, windows, macos, ios, android): what a site reading '
+      + 'the first packet of each connection sees (TTL, window, scale, MSS, TCP option layout) and the p0f label and '
+      + 'JA4T each should produce, with a name and description in your language.',
+    inputSchema: mcpNoInputSchema, annotations: READ,
+  }, () => run(() => Promise.resolve({ presets: presetEntries(lng) })));
+
+  server.registerTool(MCP_TOOLS.setPortFingerprint, {
+    title: 'Set a port\'s OS fingerprint',
+    description: 'Make a port\'s new connections look like another OS to sites that read TCP/IP fingerprints: preset is '
+      + 'one of list_fingerprint_presets\' ids, or null to follow the operator\'s default again. Applies to new '
+      + 'connections within seconds. Refused when the port\'s host cannot apply presets (see fingerprint.available on '
+      + 'the port). Returns the port as it is now.',
+    inputSchema: mcpSetFingerprintInputSchema, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }, ({ id, preset }) => run(async () => {
+    mayWrite();
+    return changed({ port: await services.ports.update(userId, id, { fingerprint: preset }, lng) });
+  }));
+
+  server.registerTool(MCP_TOOLS.checkPortFingerprint, {
+    title: 'What a site sees',
+    description: 'Open a connection through the port to the fingerprint echo and report what it saw of the first packet '
+      + '(initial TTL, window, scale, MSS, option layout, p0f label, JA4T), each against the port\'s active preset, '
+      + 'and whether they match. A few checks a minute.',
+    inputSchema: mcpPortInputSchema, annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  }, ({ id }) => run(async () => {
+    mayWrite();
+    await caller.checkFingerprintLimit();
+    return { ...await services.fingerprintCheck.check(userId, id) };
   }));
 
   server.registerTool(MCP_TOOLS.renewPorts, {

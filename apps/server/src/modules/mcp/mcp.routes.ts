@@ -8,6 +8,7 @@ import { AppError } from '../../lib/app-error.js';
 import { requestLanguage } from '../catalog/request-language.js';
 import { paymentRateLimit } from '../payments/payment-rate-limit.js';
 import { errorMessage } from './mcp-errors.js';
+import { FINGERPRINT_CHECKS_PER_MINUTE } from '../fingerprint/fingerprint.service.js';
 import { createMcpServer } from './mcp-tools.js';
 
 /** JSON-RPC's "server error" range; -32001 is the SDK's and the clients' usual code for a refused credential. */
@@ -31,6 +32,8 @@ export function registerMcp(app: App, ctx: AppContext, services: Services): void
   const { max, timeWindow, keyGenerator } = paymentRateLimit(ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE).rateLimit;
   // buy_ports and renew_ports count against the payment routes' limit, per customer.
   const paymentLimit = app.createRateLimit({ max, timeWindow, keyGenerator });
+  // check_port_fingerprint: as many a minute per customer as the REST route allows (a limiter of its own).
+  const fingerprintLimit = app.createRateLimit({ max: FINGERPRINT_CHECKS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (r) => r.user?.userId ?? r.ip });
   // Per customer, each JSON-RPC message one call: a batch of 50 tool calls counts 50, not one request.
   const callLimit = app.createRateLimit({ max: MCP_CALLS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (r) => r.user?.userId ?? r.ip });
 
@@ -78,6 +81,10 @@ export function registerMcp(app: App, ctx: AppContext, services: Services): void
       recordSpend: (tx, paymentId) => services.apiKeys.recordSpend(tx, user.apiKey!, paymentId),
       async checkPaymentLimit() {
         const limit = await paymentLimit(request);
+        if (!limit.isAllowed && limit.isExceeded) throw new AppError('RATE_LIMITED', 429, undefined, { retryAfter: limit.ttlInSeconds });
+      },
+      async checkFingerprintLimit() {
+        const limit = await fingerprintLimit(request);
         if (!limit.isAllowed && limit.isExceeded) throw new AppError('RATE_LIMITED', 429, undefined, { retryAfter: limit.ttlInSeconds });
       },
     });

@@ -115,6 +115,36 @@ describe('MCP server at /mcp', () => {
     }
   });
 
+  it('lists the fingerprint presets and sets a port\'s, by the service\'s rules and in the owner\'s language (issue 30)', async () => {
+    const client = await connect({ authorization: `Bearer ${key}` });
+    const { presets } = ok<{ presets: Array<{ id: string; name: string; p0f: { label: string }; ja4t: string }> }>(await call(client, MCP_TOOLS.listFingerprintPresets));
+    expect(presets.map((p) => p.id)).toEqual(['native', 'windows', 'macos', 'ios', 'android']);
+    expect(presets.find((p) => p.id === 'windows')).toMatchObject({ name: 'Windows', p0f: { label: 'Windows NT kernel' } });
+    const hostId = (await t.ctx.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id').select('m.host_id')
+      .where('p.id', '=', boughtPortId).executeTakeFirstOrThrow()).host_id;
+    // The host's agent has not said it can apply presets: refused, with the reason, in the owner's language.
+    await t.ctx.db.updateTable('users').set({ language: 'ru' }).where('id', '=', demo.id).execute();
+    try {
+      expect(failed(await call(client, MCP_TOOLS.setPortFingerprint, { id: boughtPortId, preset: 'windows' })))
+        .toBe(`${ruErrors.FINGERPRINT_UNAVAILABLE} (FINGERPRINT_UNAVAILABLE)`);
+    } finally {
+      await t.ctx.db.updateTable('users').set({ language: 'en' }).where('id', '=', demo.id).execute();
+    }
+    await t.ctx.db.updateTable('hosts').set({ fingerprint: JSON.stringify({ supported: true }) }).where('id', '=', hostId).execute();
+    try {
+      const { port } = ok<{ port: { fingerprint: { preset: string; active: string } } }>(await call(client, MCP_TOOLS.setPortFingerprint, { id: boughtPortId, preset: 'windows' }));
+      expect(port.fingerprint).toMatchObject({ preset: 'windows', active: 'windows' });
+      const row = await t.ctx.db.selectFrom('ports').select('fingerprint').where('id', '=', boughtPortId).executeTakeFirstOrThrow();
+      expect(row.fingerprint).toBe('windows');
+      expect(failed(await call(client, MCP_TOOLS.setPortFingerprint, { id: boughtPortId, preset: 'linux' }))).toMatch(/preset|Invalid/i);
+      // Back to the default; the check needs an echo, which this app has none of.
+      expect(ok<{ port: { fingerprint: { preset: null } } }>(await call(client, MCP_TOOLS.setPortFingerprint, { id: boughtPortId, preset: null })).port.fingerprint.preset).toBeNull();
+      expect(failed(await call(client, MCP_TOOLS.checkPortFingerprint, { id: boughtPortId }))).toMatch(/\(FINGERPRINT_ECHO_NOT_CONFIGURED\)$/);
+    } finally {
+      await t.ctx.db.updateTable('hosts').set({ fingerprint: null }).where('id', '=', hostId).execute();
+    }
+  });
+
   it('changes credentials and the whitelist through the service\'s rules', async () => {
     const client = await connect({ authorization: `Bearer ${key}` });
     const { port } = ok<{ port: { login: string; password: string; whitelist: string[] } }>(await call(client, MCP_TOOLS.updatePort, {

@@ -173,6 +173,7 @@ describe('PortsListCache', () => {
     tariff_id: '00000000-0000-4000-8000-000000000001', tariffName: { en: 'T', ru: 'T', cn: 'T' }, period: 'month', price: '1',
     country: { _id: '00000000-0000-4000-8000-000000000002', code: 'US', name: 'US' },
     carrier: { _id: '00000000-0000-4000-8000-000000000003', name: 'C' }, region: null, isShared: false, lastRotatedAt: null, nextRotationAt: null, tags: [], note: '',
+    fingerprint: { preset: null, active: 'native', source: 'none', available: true, unavailableReason: null, failing: null },
   });
   const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 

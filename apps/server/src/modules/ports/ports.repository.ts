@@ -2,6 +2,7 @@ import type { Language } from '@cellport/shared';
 import type { Port } from '@cellport/shared/schemas/catalog';
 import type { Database, Tx } from '../../db/database.js';
 import { localized } from '../catalog/catalog.service.js';
+import { portFingerprint } from './port-fingerprint.js';
 import { rotationToken } from './port-credentials.js';
 
 /** Reads a customer's ports with everything the Your Proxies page shows, always scoped by user id. */
@@ -22,7 +23,8 @@ export class PortsRepository {
       .select([
         'p.id', 'p.name', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
         'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
-        'p.tags', 'p.note',
+        'p.tags', 'p.note', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
+        'h.fingerprint as host_fingerprint',
         'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.http_port', 'm.socks_port', 'm.rotation_interval as modem_interval',
         'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',
         (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
@@ -65,6 +67,7 @@ export class PortsRepository {
       nextRotationAt: (r.is_shared ? r.modem_due_at : r.rotation_due_at)?.toISOString() ?? null,
       tags: r.tags,
       note: r.note,
+      fingerprint: portFingerprint(r.id, r.fingerprint, r.modem_fingerprint, r.tariff_fingerprint, r.host_fingerprint),
     }));
   }
 }

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { reschedulePortRotation } from './interval-rotation.js';
+import { hostCapability } from './port-fingerprint.js';
 import { newRotationNonce, rotationToken, rotationTokenHash } from './port-credentials.js';
 import type { PortsRepository } from './ports.repository.js';
 import { chosenProxyLogin } from './proxy-logins.js';
@@ -33,8 +34,9 @@ export class PortsService {
   }
 
   async update(userId: string, portId: string, patch: PortPatchRequest, lng: Language): Promise<Port> {
-    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'is_shared', 'rotation_interval', 'proxy_login', 'proxy_password'])
-      .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
+    const port = await this.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
+      .select(['p.id', 'p.modem_id', 'p.is_shared', 'p.rotation_interval', 'p.proxy_login', 'p.proxy_password', 'h.fingerprint as host_fingerprint'])
+      .where('p.id', '=', portId).where('p.user_id', '=', userId).where('p.status', '<>', 'released').executeTakeFirst();
     if (!port) throw notFound();
     const set: Record<string, unknown> = {};
     if (patch.modem_name !== undefined) set.name = patch.modem_name.trim();
@@ -54,6 +56,15 @@ export class PortsService {
     // Tags arrive trimmed and lower case (portTagSchema); kept once each and sorted, so lists and filters agree.
     if (patch.tags !== undefined) set.tags = [...new Set(patch.tags)].sort();
     if (patch.note !== undefined) set.note = patch.note;
+    if (patch.fingerprint !== undefined) {
+      // A preset its host cannot apply would only make the port refuse connections: said now, with the host's reason.
+      // Going back to native or to the default is always allowed.
+      const host = hostCapability(port.host_fingerprint);
+      if (patch.fingerprint !== null && patch.fingerprint !== 'native' && !host.available) {
+        throw new AppError('FINGERPRINT_UNAVAILABLE', 409, undefined, { reason: host.reason });
+      }
+      set.fingerprint = patch.fingerprint;
+    }
     if (patch.rotationInterval !== undefined) {
       if (port.is_shared) throw new AppError('SHARED_ROTATION_FIXED', 409);
       set.rotation_interval = patch.rotationInterval;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { fingerprintPresetIdSchema } from '../../fingerprint-presets.js';
 import { text } from '../text.js';
 import { localizedNameSchema, moneySchema, TARIFF_PERIODS } from '../catalog.js';
 import { tariffLimitsRequestSchema, tariffLimitsSchema } from '../port-limits.js';
@@ -29,6 +30,8 @@ export const adminTariffSchema = z.object({
   sort: z.number(),
   /** Each port's bandwidth cap, connection limit and monthly quota (issue 18). */
   limits: tariffLimitsSchema,
+  /** The OS fingerprint preset of its ports that choose none and whose modem sets none (issue 30); null: native. */
+  fingerprintDefault: z.nullable(fingerprintPresetIdSchema),
 });
 export const rotationIntervalSchema = z.object({
   /** Minutes; 0 = on demand only. */
@@ -84,6 +87,7 @@ export const tariffRequestSchema = z.object({
   sort: z.optional(z.number().check(z.int(), z.minimum(-100000), z.maximum(100000))),
   /** Fields left out keep their value (a new tariff: no cap, 200 connections, no quota). */
   limits: z.optional(tariffLimitsRequestSchema),
+  fingerprintDefault: z.optional(z.nullable(fingerprintPresetIdSchema)),
 });
 export const tariffPatchRequestSchema = z.partial(tariffRequestSchema);
 export const tariffResponseSchema = z.object({ tariff: adminTariffSchema });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { fingerprintPresetIdSchema } from '../../fingerprint-presets.js';
 import { text } from '../text.js';
 import { ADMIN_LIMITS, isoDate, pageOf, pageQueryFields, portNumber, searchField, uuid } from './common.js';
 
@@ -49,6 +50,12 @@ export const adminModemSchema = z.object({
   maintenanceSince: z.optional(z.nullable(isoDate)),
   /** Who uses it now: its ports that are not released. */
   users: z.array(modemUserSchema),
+  /** The OS fingerprint preset of its ports that choose none (issue 30); null: their tariff's. */
+  fingerprintDefault: z.nullable(fingerprintPresetIdSchema),
+  /** Why its host cannot apply presets (its agent's words); null when it can. */
+  fingerprintUnavailable: z.nullable(text()),
+  /** Its ports whose preset the host could not apply: they refuse new connections until it can. */
+  fingerprintFailing: z.array(z.object({ portId: uuid, reason: text() })),
 });
 export const modemsResponseSchema = pageOf(adminModemSchema);
 export const modemRequestSchema = z.object({
@@ -67,7 +74,11 @@ export const modemRequestSchema = z.object({
   online: z.optional(z.boolean()),
 });
 /** PATCH /admin/modems/:id — any field; `retired` false brings a retired modem back. */
-export const modemPatchRequestSchema = z.extend(z.partial(modemRequestSchema), { retired: z.optional(z.boolean()) });
+export const modemPatchRequestSchema = z.extend(z.partial(modemRequestSchema), {
+  retired: z.optional(z.boolean()),
+  /** Issue 30: the preset of its ports that choose none; null: their tariff's. */
+  fingerprintDefault: z.optional(z.nullable(fingerprintPresetIdSchema)),
+});
 export const modemResponseSchema = z.object({ modem: adminModemSchema });
 export type ModemsQuery = z.infer<typeof modemsQuerySchema>;
 export type ModemUser = z.infer<typeof modemUserSchema>;

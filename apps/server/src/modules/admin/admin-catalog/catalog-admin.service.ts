@@ -1,3 +1,4 @@
+import type { FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import { PERIOD_DAYS } from '@cellport/shared/schemas/catalog';
 import type {
   AdminCatalogResponse, AdminTariff, CarrierRequest, CountryPatchRequest, CountryRequest, RegionRequest,
@@ -12,13 +13,13 @@ import type { Tx } from '../../../db/database.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../db/pg-errors.js';
 
-type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort' | keyof TariffLimitColumns> & {
-  id: string; rotation_interval: number; recurring: boolean; active: boolean; sort: number;
+type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort' | 'fingerprint_default' | keyof TariffLimitColumns> & {
+  id: string; rotation_interval: number; recurring: boolean; active: boolean; sort: number; fingerprint_default: FingerprintPresetId | null;
 } & TariffLimitColumns;
 const toTariff = (t: TariffRow): AdminTariff => ({
   id: t.id, names: t.names, price: BigInt(t.price).toString(), period: t.period, periodDays: t.period_days, countryId: t.country_id,
   carrierId: t.carrier_id, regionId: t.region_id, isShared: t.is_shared, rotationInterval: t.rotation_interval,
-  recurring: t.recurring, active: t.active, sort: t.sort, limits: limitsToApi(t),
+  recurring: t.recurring, active: t.active, sort: t.sort, limits: limitsToApi(t), fingerprintDefault: t.fingerprint_default,
 });
 
 /** Turns constraint violations into answers: a duplicate name, or a row still referenced elsewhere. */
@@ -154,7 +155,7 @@ export class CatalogAdminService {
         names: JSON.stringify(req.names) as never, price: BigInt(req.price), period: req.period, period_days: PERIOD_DAYS[req.period],
         country_id: req.countryId, carrier_id: req.carrierId ?? null, region_id: req.regionId ?? null, is_shared: req.isShared,
         rotation_interval: req.rotationInterval ?? 0, recurring: req.recurring ?? false, active: req.active ?? true, sort: req.sort ?? 0,
-        ...limitsToColumns(req.limits, null),
+        ...limitsToColumns(req.limits, null), fingerprint_default: req.fingerprintDefault ?? null,
       };
       await this.assertTariffRefs(tx, values);
       const row = await tx.insertInto('tariffs').values(values).returningAll().executeTakeFirstOrThrow();
@@ -178,6 +179,7 @@ export class CatalogAdminService {
         rotation_interval: req.rotationInterval ?? before.rotation_interval, recurring: req.recurring ?? before.recurring,
         active: req.active ?? before.active, sort: req.sort ?? before.sort,
         ...limitsToColumns(req.limits, before),
+        fingerprint_default: req.fingerprintDefault !== undefined ? req.fingerprintDefault : before.fingerprint_default,
       };
       await this.assertTariffRefs(tx, values);
       const row = await tx.updateTable('tariffs').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

@@ -6,7 +6,7 @@ import { constraintOf, isUniqueViolation } from '../../../db/pg-errors.js';
 export type ModemValues = Pick<ModemsTable, 'imei' | 'host_id' | 'http_port' | 'socks_port' | 'ext_ip' | 'country_id' | 'carrier_id'
   | 'region_id' | 'is_shared' | 'rotation_interval'> & { capacity: number; online: boolean };
 export const MODEM_AUDIT_COLUMNS = ['id', 'imei', 'host_id', 'http_port', 'socks_port', 'ext_ip', 'online', 'retired', 'country_id', 'carrier_id',
-  'region_id', 'is_shared', 'capacity', 'used_slots', 'rotation_interval'] as const;
+  'region_id', 'is_shared', 'capacity', 'used_slots', 'rotation_interval', 'fingerprint_default'] as const;
 
 /** Checks that the host exists and that carrier and region belong to the country (and region to the carrier). */
 export async function assertModemRefs(tx: Tx | Database, v: Pick<ModemValues, 'host_id' | 'country_id' | 'carrier_id' | 'region_id'>): Promise<void> {

@@ -1,3 +1,4 @@
+import { hostCapability } from '../../ports/port-fingerprint.js';
 import { sql } from 'kysely';
 import type { AdminModem, ModemsQuery } from '@cellport/shared/schemas/admin/modems';
 import type { Database, Tx } from '../../../db/database.js';
@@ -42,22 +43,28 @@ export class ModemsRepository {
       q.selectFrom('modems as m').innerJoin('hosts as h', 'h.id', 'm.host_id')
         .select(['m.id', 'm.imei', 'm.host_id', 'h.name as host_name', 'm.http_port', 'm.socks_port', 'm.ext_ip', 'm.online',
           'm.retired', 'm.apply_status', 'm.country_id', 'm.carrier_id', 'm.region_id', 'm.is_shared', 'm.capacity',
-          'm.used_slots', 'm.rotation_interval', 'm.last_rotated_at', 'm.maintenance_since'])
+          'm.used_slots', 'm.rotation_interval', 'm.last_rotated_at', 'm.maintenance_since', 'm.fingerprint_default', 'h.fingerprint'])
         .where('m.id', 'in', ids).orderBy('m.imei').execute(),
       q.selectFrom('ports as p').innerJoin('users as u', 'u.id', 'p.user_id')
         .select(['p.id', 'p.modem_id', 'p.user_id', 'u.email', 'p.name', 'p.status', 'p.expires_at'])
         .where('p.modem_id', 'in', ids).where('p.status', '<>', 'released').orderBy('p.created_at').execute(),
     ]);
-    return modems.map((m) => ({
-      id: m.id, imei: m.imei, hostId: m.host_id, hostName: m.host_name, httpPort: m.http_port, socksPort: m.socks_port,
-      extIp: m.ext_ip, online: m.online, retired: m.retired, applyStatus: m.apply_status, countryId: m.country_id,
-      carrierId: m.carrier_id, regionId: m.region_id, isShared: m.is_shared, capacity: m.capacity, usedSlots: m.used_slots,
-      rotationInterval: m.rotation_interval, lastRotatedAt: m.last_rotated_at ? m.last_rotated_at.toISOString() : null,
-      maintenanceSince: m.maintenance_since ? m.maintenance_since.toISOString() : null,
-      users: users.filter((u) => u.modem_id === m.id).map((u) => ({
-        portId: u.id, userId: u.user_id, email: u.email, portName: u.name, status: u.status as 'active' | 'expired',
-        expiresAt: u.expires_at.toISOString(),
-      })),
-    }));
+    return modems.map((m) => {
+      const portIds = new Set(users.filter((u) => u.modem_id === m.id).map((u) => u.id));
+      return {
+        id: m.id, imei: m.imei, hostId: m.host_id, hostName: m.host_name, httpPort: m.http_port, socksPort: m.socks_port,
+        extIp: m.ext_ip, online: m.online, retired: m.retired, applyStatus: m.apply_status, countryId: m.country_id,
+        carrierId: m.carrier_id, regionId: m.region_id, isShared: m.is_shared, capacity: m.capacity, usedSlots: m.used_slots,
+        rotationInterval: m.rotation_interval, lastRotatedAt: m.last_rotated_at ? m.last_rotated_at.toISOString() : null,
+        maintenanceSince: m.maintenance_since ? m.maintenance_since.toISOString() : null,
+        users: users.filter((u) => u.modem_id === m.id).map((u) => ({
+          portId: u.id, userId: u.user_id, email: u.email, portName: u.name, status: u.status as 'active' | 'expired',
+          expiresAt: u.expires_at.toISOString(),
+        })),
+        fingerprintDefault: m.fingerprint_default,
+        fingerprintUnavailable: hostCapability(m.fingerprint).reason,
+        fingerprintFailing: (m.fingerprint?.failing ?? []).filter((f) => portIds.has(f.portId)),
+      };
+    });
   }
 }

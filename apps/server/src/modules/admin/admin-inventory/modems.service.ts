@@ -99,7 +99,8 @@ export class ModemsService {
       const moved = next.host_id !== before.host_id || next.http_port !== before.http_port || next.socks_port !== before.socks_port;
       // Serving new ports (or serving again): they must be free on the host's gateway, if it has one.
       if (!retired && (moved || before.retired)) await assertModemPortsFreeOnGateway(tx, next.host_id, [next.http_port, next.socks_port], id);
-      const after = await tx.updateTable('modems').set({ ...next, retired: patch.retired ?? before.retired }).where('id', '=', id)
+      const fingerprint_default = patch.fingerprintDefault !== undefined ? patch.fingerprintDefault : before.fingerprint_default;
+      const after = await tx.updateTable('modems').set({ ...next, retired: patch.retired ?? before.retired, fingerprint_default }).where('id', '=', id)
         .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
       const action = patch.retired === true && !before.retired ? 'modem.retire'
         : patch.retired === false && before.retired ? 'modem.unretire' : 'modem.update';

@@ -1,0 +1,43 @@
+import { compareFingerprint, type FingerprintCheckResponse } from '@cellport/shared/schemas/fingerprint';
+import type { Database } from '../../db/database.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { portFingerprint } from '../ports/port-fingerprint.js';
+import { EchoUnreachable, echoThroughPort } from './echo-through-port.js';
+
+/** Each check opens a connection through the port and costs the echo a p0f read: a few a minute per customer. */
+export const FINGERPRINT_CHECKS_PER_MINUTE = 6;
+
+/** "What a site sees" (issue 30, item 5): a customer's port checked against the fingerprint echo. */
+export class FingerprintCheckService {
+  constructor(
+    private readonly db: Database,
+    private readonly settings: { echoUrl: string | undefined; timeoutMs: number },
+  ) {}
+
+  /**
+   * Opens a connection through the customer's own port (never another's: the port is looked up by their id) to the
+   * echo, and compares what it saw with the port's active preset.
+   */
+  async check(userId: string, portId: string): Promise<FingerprintCheckResponse> {
+    const port = await this.db.selectFrom('ports as p')
+      .innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
+      .innerJoin('tariffs as t', 't.id', 'p.tariff_id').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
+      .select((eb) => [
+        'p.id', 'p.proxy_login', 'p.proxy_password', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 'm.http_port',
+        't.fingerprint_default as tariff_fingerprint', 'h.fingerprint as host_fingerprint', eb.fn.coalesce('g.public_host', 'h.address').as('host'),
+      ])
+      .where('p.id', '=', portId).where('p.user_id', '=', userId).where('p.status', '<>', 'released').executeTakeFirst();
+    if (!port) throw notFound();
+    if (!this.settings.echoUrl) throw new AppError('FINGERPRINT_ECHO_NOT_CONFIGURED', 409);
+    const { active } = portFingerprint(port.id, port.fingerprint, port.modem_fingerprint, port.tariff_fingerprint, port.host_fingerprint);
+    let seen;
+    try {
+      seen = await echoThroughPort({ host: port.host, httpPort: port.http_port, login: port.proxy_login, password: port.proxy_password },
+        this.settings.echoUrl, this.settings.timeoutMs);
+    } catch (err) {
+      if (err instanceof EchoUnreachable) throw new AppError('FINGERPRINT_CHECK_FAILED', 502, undefined, { reason: err.message });
+      throw err;
+    }
+    return { preset: active, ...compareFingerprint(active, seen), seen, checkedAt: new Date().toISOString() };
+  }
+}

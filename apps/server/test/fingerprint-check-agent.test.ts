@@ -1,0 +1,121 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FINGERPRINT_PRESETS, type FingerprintEchoResult } from '@cellport/shared/fingerprint-presets';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createCustomer, json, type Customer } from '../src/modules/purchases/test-fixtures.js';
+import { seedCatalog } from '../src/db/seed/catalog.js';
+import { buildTestApp, type TestApp } from './helpers.js';
+import { buyUsPorts, hostKeyOfModem, spawnAgent, type BoughtPort } from './agent-fixtures.js';
+
+// Issue 30, item 5, "what a site sees", through a real agent process: the server opens a CONNECT tunnel on the
+// customer's port with the port's own login, and the fingerprint echo at the other end answers what it saw. The echo
+// here is a small fake on 127.0.0.1 speaking the contract (fingerprintEchoResultSchema): it reports the address the
+// connection really came from and a Linux SYN (it reads no packets; the real echo with p0f is h/fphost's, tested in
+// its namespace test). It can also stay silent or answer out of contract, so the check's failures are tested too.
+
+/** The agent's ports listen on an address of their own, so this file may run beside the other process tests. */
+const LISTEN = '127.0.0.6';
+let t: TestApp;
+let agent: ChildProcess | null = null;
+let agentDir = '';
+let echo: Server;
+let mode: 'answer' | 'silent' | 'garbage' = 'answer';
+const held: Socket[] = [];
+let alice: Customer;
+let port: BoughtPort;
+
+const linux = FINGERPRINT_PRESETS.native;
+function echoAnswer(remote: string): FingerprintEchoResult {
+  return {
+    ip: remote, ttl: 64, initialTtl: 64, window: linux.window, windowScale: linux.windowScale, mss: linux.mss,
+    options: [...linux.options], p0f: { signature: linux.p0f.signature, label: 'Linux 3.11 and newer' }, ja4t: linux.ja4t,
+  };
+}
+
+const check = (who: Customer) => t.app.inject({ method: 'POST', url: `/api/v1/modems/${port._id}/fingerprint-check`, ...json(who.cookie) });
+
+/** Whether the port carries a tunnel yet (the agent process has started and has its state). */
+async function tunnelOpens(): Promise<true | undefined> {
+  const socket = connect(port.http_port, LISTEN);
+  socket.on('error', () => {});
+  const auth = Buffer.from(`${port.login}:${port.password}`).toString('base64');
+  const echoPort = (echo.address() as AddressInfo).port;
+  socket.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: 127.0.0.1:${echoPort}\r\nProxy-Authorization: Basic ${auth}\r\n\r\n`);
+  const [chunk] = await Promise.race([once(socket, 'data') as Promise<[Buffer]>, once(socket, 'close').then(() => [Buffer.alloc(0)] as [Buffer])]);
+  socket.destroy();
+  return chunk.toString('latin1').startsWith('HTTP/1.1 200') ? true : undefined;
+}
+
+describe('the fingerprint check through a real agent', () => {
+  beforeAll(async () => {
+    echo = createServer((socket) => {
+      let request = '';
+      socket.on('error', () => {});
+      socket.on('data', (chunk: Buffer) => {
+        request += chunk.toString('latin1');
+        if (!request.includes('\r\n\r\n')) return;
+        if (mode === 'silent') return void held.push(socket);
+        const body = mode === 'garbage' ? '{"ip": 1}' : JSON.stringify(echoAnswer(socket.remoteAddress!.replace(/^::ffff:/, '')));
+        socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      });
+    });
+    echo.listen(0, '127.0.0.1');
+    await once(echo, 'listening');
+
+    t = await buildTestApp({
+      MODEM_CONTROL: 'agent', FINGERPRINT_ECHO_URL: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/`, FINGERPRINT_CHECK_TIMEOUT_MS: '1500',
+    });
+    await seedCatalog(t.ctx);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    alice = await createCustomer(t, 1000);
+    [port] = await buyUsPorts(t, alice, 1) as [BoughtPort];
+    // Customers reach the host at its address: here, the loopback address the agent listens on.
+    const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', port.IMEI).executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('hosts').set({ address: LISTEN }).where('id', '=', modem.host_id).execute();
+    agentDir = await mkdtemp(join(tmpdir(), 'cellport-fingerprint-agent-'));
+    agent = spawnAgent({
+      serverUrl: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, hostKey: await hostKeyOfModem(t, port.IMEI),
+      dataDir: agentDir, listenHost: LISTEN,
+    });
+    // Waiting for an outside process to start (docs/testing.md): the port opens tunnels once the agent has its state.
+    await vi.waitFor(async () => { if (!(await tunnelOpens())) throw new Error('the port does not open tunnels yet'); }, { timeout: 60_000, interval: 150 });
+  }, 120_000);
+
+  afterAll(async () => {
+    agent?.kill('SIGKILL');
+    for (const s of held) s.destroy();
+    await t?.close();
+    echo?.close();
+    if (agentDir) await rm(agentDir, { recursive: true, force: true });
+  });
+
+  it('shows what the echo saw of a connection made through the port, against the port\'s preset', async () => {
+    const res = await check(alice);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    // The echo saw the connection arrive from the modem's own address (the agent sends from it), not from the server.
+    expect(body.seen.ip).toBe(port.ext_ip);
+    expect(body.seen.ip).not.toBe('127.0.0.1');
+    expect(body.preset).toBe('native');
+    expect(body.matches).toBe(true);
+    expect(body.fields.find((f: { field: string }) => f.field === 'ttl')).toMatchObject({ expected: '64', seen: '64', matches: true, decisive: true });
+  });
+
+  it('fails cleanly when the echo answers out of contract, or not at all within the time allowed', async () => {
+    mode = 'garbage';
+    const garbage = await check(alice);
+    expect(garbage.statusCode).toBe(502);
+    expect(garbage.json()).toMatchObject({ code: 'FINGERPRINT_CHECK_FAILED', reason: expect.stringMatching(/out of contract/) });
+    mode = 'silent';
+    const started = Date.now();
+    const silent = await check(alice);
+    expect(silent.statusCode).toBe(502);
+    expect(silent.json()).toMatchObject({ code: 'FINGERPRINT_CHECK_FAILED', reason: 'no answer within 1500 ms' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    mode = 'answer';
+  });
+});
