@@ -133,10 +133,12 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
 
   afterAll(async () => {
     await call?.('stop').catch(() => undefined);
+    // SIGTERM first: the echoes stop their p0f; what is still there after 5 s is killed.
     await Promise.all(children.map((child) => new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
+      const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => { clearTimeout(force); resolve(); });
+      child.kill('SIGTERM');
     })));
     for (const ns of Object.values(NS)) await exec('ip', ['netns', 'del', ns]).catch(() => undefined);
   });

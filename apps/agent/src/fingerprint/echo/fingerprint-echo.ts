@@ -45,9 +45,10 @@ export class FingerprintEcho {
   }
 
   private startP0f(): Promise<void> {
-    // stdbuf: p0f's stdout is a pipe here, and each report must arrive as it is printed.
-    const child = spawn('stdbuf', ['-oL', this.options.p0f ?? 'p0f', '-i', this.options.iface, `tcp dst port ${this.boundPort}`],
-      { stdio: ['ignore', 'pipe', 'pipe'] });
+    // stdbuf: p0f's stdout is a pipe here, and each report must arrive as it is printed. setpriv: p0f ends with the
+    // echo, however the echo ends (util-linux, on every Debian).
+    const child = spawn('setpriv', ['--pdeathsig', 'TERM', '--', 'stdbuf', '-oL', this.options.p0f ?? 'p0f', '-i', this.options.iface,
+      `tcp dst port ${this.boundPort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.p0f = child;
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-500); });
