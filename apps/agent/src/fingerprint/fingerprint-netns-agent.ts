@@ -96,6 +96,23 @@ async function check(args: { host: string; port: number; which?: string }) {
   });
 }
 
+/** The server's "what a site sees" way: a CONNECT tunnel, then an HTTP GET on it; the echo answers HTTP. */
+async function checkHttp(args: { host: string; port: number }) {
+  const socket = connect({ host: '127.0.0.1', port: must().proxy.listeningPorts!.http });
+  await once(socket, 'connect');
+  socket.write(`CONNECT ${args.host}:${args.port} HTTP/1.1\r\nHost: ${args.host}:${args.port}\r\nProxy-Authorization: ${AUTH}\r\n\r\n`);
+  let sentGet = false;
+  socket.on('data', (chunk: Buffer) => {
+    if (sentGet || !chunk.toString('latin1').includes('\r\n\r\n')) return;
+    sentGet = true;
+    socket.write(`GET / HTTP/1.1\r\nHost: ${args.host}:${args.port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
+  });
+  const text = await readAll(socket, 20_000);
+  const answer = text.slice(text.indexOf('\r\n\r\n') + 4);
+  const status = Number(answer.split(' ')[1]);
+  return { status, result: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) };
+}
+
 /** A plain HTTP GET through the port (the forwarding pool, not a tunnel): the echo answers it as HTTP. */
 async function plainGet(args: { host: string; port: number }) {
   const socket = connect({ host: '127.0.0.1', port: must().proxy.listeningPorts!.http });
@@ -194,6 +211,7 @@ const ops: Record<string, (args: never) => unknown> = {
   startSimulated,
   setPreset,
   check,
+  checkHttp,
   plainGet,
   socksCheck,
   udp,

@@ -75,7 +75,7 @@ const inNs = (ns: string, ...args: string[]) => exec('ip', ['netns', 'exec', ns,
 interface Check { status: number; result?: unknown; body?: string }
 
 /** A connection through the port to the echo, with the echo's answer checked against its schema. */
-async function through(op: 'check' | 'plainGet' = 'check') {
+async function through(op: 'check' | 'checkHttp' | 'plainGet' = 'check') {
   const answer = await call<Check>(op, { host: TARGET, port: ECHO_PORT });
   expect(answer.status, answer.body).toBe(200);
   return fingerprintEchoResultSchema.parse(answer.result);
@@ -159,6 +159,11 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       expectPreset(fingerprintEchoResultSchema.parse(socks.result), preset);
     }, 30_000);
   }
+
+  it('the server\'s check (a CONNECT tunnel, then an HTTP GET to the echo) gets the echo\'s JSON as an HTTP response', async () => {
+    await call('setPreset', { preset: 'macos' });
+    expectPreset(await through('checkHttp'), 'macos');
+  });
 
   it('plain HTTP forwarded through the port\'s pool leaves with the preset too', async () => {
     await call('setPreset', { preset: 'windows' });

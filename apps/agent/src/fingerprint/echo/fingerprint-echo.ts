@@ -89,7 +89,7 @@ export class FingerprintEcho {
     const body = `${JSON.stringify(syn ? echoResultOf(syn) : { error: 'p0f did not report the SYN of this connection' })}\n`;
     // A raw client reads one JSON line; an HTTP client (a GET through a proxy port) gets it as an HTTP response.
     if (await startsLikeHttp(socket)) {
-      socket.end(`HTTP/1.1 ${syn ? 200 : 502} OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(`HTTP/1.1 ${syn ? '200 OK' : '502 Bad Gateway'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     } else {
       socket.end(body);
     }
