@@ -39,4 +39,23 @@ describe('the README settings table', () => {
     expect(settings.filter((name) => !documented.has(name)), 'settings missing from README.md').toEqual([]);
     expect([...documented].filter((name) => !settings.includes(name)), 'README.md rows that are no setting').toEqual([]);
   });
+
+  it('states the schema\'s own default wherever the schema has one and the row names a single value', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { configSchema } = await import('./config.js');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const shape = configSchema.shape as Record<string, { def: { type: string; defaultValue?: unknown } }>;
+    const wrong: string[] = [];
+    let compared = 0;
+    // "| `NAME` | `value` | …": a row of one setting whose default column is one code span.
+    for (const [, name, value] of readme.matchAll(/^\| `([A-Z0-9_]+)` \| `([^`]*)` \|/gm)) {
+      const field = shape[name!];
+      if (field?.def.type !== 'default') continue;
+      const actual = field.def.defaultValue;
+      compared += 1;
+      if (String(actual) !== value) wrong.push(`${name}: README ${value}, schema ${String(actual)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(compared).toBeGreaterThan(10);
+  });
 });
