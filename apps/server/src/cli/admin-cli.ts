@@ -1,7 +1,9 @@
 // The operator CLI (`npm run admin -- <command>`): opens the server's own database from the same settings,
 // migrates it, runs one command and prints the outcome for a person.
-import { loadConfig } from '../config.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { composeServices } from '../composition.js';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, type DatabaseHandle } from '../db/database.js';
+import { cliLogger } from './cli-logger.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { agentEnvLines } from '@cellport/shared/schemas/admin/hosts';
 import { AdminCommandError, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive } from './admin-commands.js';
@@ -56,7 +58,7 @@ export async function runAdminCli(args: string[], env: Record<string, string | u
   try {
     return await refusalsSaid(io, async () => {
       await migrateToLatest(database.db);
-      await run(database.db, command, email ?? '', io, config.publicUrl);
+      await run(database, config, command, email ?? '', io);
       return 0;
     });
   } finally {
@@ -123,7 +125,12 @@ async function backupCommand(command: 'backup' | 'restore', file: string | undef
   });
 }
 
-async function run(db: Database, command: string, email: string, io: CliIo, publicUrl: string): Promise<void> {
+async function run(database: DatabaseHandle, config: Config, command: string, email: string, io: CliIo): Promise<void> {
+  const db = database.db;
+  const publicUrl = config.publicUrl;
+  // The console's operations, built by the same composition root as the server's (decision 019): what the CLI
+  // changes is audited and announced on the bus exactly as the console's change is.
+  const accounts = () => composeServices({ config, database, log: cliLogger(io) }).services.admin.customers;
   switch (command) {
     case 'create': {
       const result = await makeAdmin(db, email);
@@ -132,12 +139,12 @@ async function run(db: Database, command: string, email: string, io: CliIo, publ
       return;
     }
     case 'deactivate': {
-      const { email: who, sessionsEnded } = await setActive(db, email, false);
+      const { email: who, sessionsEnded } = await setActive(db, accounts(), email, false);
       io.out(`${who} is deactivated: it cannot sign in; ${sessionsEnded} session(s) ended.`);
       return;
     }
     case 'activate': {
-      const { email: who } = await setActive(db, email, true);
+      const { email: who } = await setActive(db, accounts(), email, true);
       io.out(`${who} is active again: it can sign in.`);
       return;
     }

@@ -43,26 +43,27 @@ export async function makeAdmin(db: Database, rawEmail: string): Promise<MakeAdm
   return { created: true, email, password };
 }
 
+/** Who acted, in the audit log, when the operator used the command line: no admin, address 'cli'. */
+export const CLI_ACTOR = { adminId: null, ip: 'cli' } as const;
+
+/** The console's own operation (AdminCustomersService.setActive), so the command line is audited the same way. */
+export interface AccountActivation {
+  setActive(actor: typeof CLI_ACTOR, userId: string, active: boolean): Promise<unknown>;
+}
+
 /**
- * Deactivates or reactivates an account. Deactivating also ends every session of that account at once, so a
+ * Deactivates or reactivates an account through the console's operation: the flag and its audit entry commit
+ * together, and deactivating ends every session of that account at once (the revocation goes out on the bus), so a
  * signed-in browser is out on its next request, not when its cookie expires.
  */
-export async function setActive(db: Database, rawEmail: string, active: boolean): Promise<{ email: string; sessionsEnded: number }> {
+export async function setActive(db: Database, accounts: AccountActivation, rawEmail: string, active: boolean): Promise<{ email: string; sessionsEnded: number }> {
   const email = normalizeEmail(rawEmail);
-  return db.transaction().execute(async (trx) => {
-    const user = await findUser(trx, email);
-    if (!user) throw new AdminCommandError(`No account with the e-mail ${email}.`);
-    await trx.updateTable('users').set({ is_active: active, updated_at: new Date() }).where('id', '=', user.id).execute();
-    let sessionsEnded = 0;
-    if (!active) {
-      const deleted = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
-      sessionsEnded = Number(deleted.numDeletedRows);
-      // Running servers cache sessions and API keys in memory: tell them on the bus channel (NOTIFY is delivered
-      // when this transaction commits), so the account is out on its next request.
-      await sql`select pg_notify('cellport_bus', ${JSON.stringify({ origin: 'cli', topic: 'session:revoked', data: { userId: user.id } })})`.execute(trx);
-    }
-    return { email: user.email, sessionsEnded };
-  });
+  const user = await findUser(db, email);
+  if (!user) throw new AdminCommandError(`No account with the e-mail ${email}.`);
+  const sessions = active ? { n: 0 } : await db.selectFrom('sessions').select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  await accounts.setActive(CLI_ACTOR, user.id, active);
+  return { email: user.email, sessionsEnded: Number(sessions.n) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

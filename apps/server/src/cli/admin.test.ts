@@ -5,11 +5,14 @@ import { hash, verify } from '@node-rs/argon2';
 import { passwordSchema } from '@cellport/shared/schemas/auth';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as z from 'zod/mini';
-import { openDatabase, type DatabaseHandle } from '../db/database.js';
+import { openDatabase, type Database, type DatabaseHandle } from '../db/database.js';
 import { openTestDatabase } from '../../test/template-db.js';
 import { runAdminCli } from './admin-cli.js';
 import { hostForKey } from '../modules/traffic/host-keys.js';
-import { AdminCommandError, generatePassword, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive } from './admin-commands.js';
+import { AdminCommandError, generatePassword, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive as setActiveOf } from './admin-commands.js';
+import { cliLogger } from './cli-logger.js';
+import { composeServices } from '../composition.js';
+import { loadConfig } from '../config.js';
 
 let database: DatabaseHandle;
 beforeAll(async () => { database = await openTestDatabase(inject('dbTemplate')); });
@@ -56,6 +59,11 @@ describe('makeAdmin', () => {
 });
 
 describe('setActive', () => {
+  // The console's own operation, composed as the CLI composes it.
+  const accounts = () => composeServices({ config: loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cellport-test' }), database, log: cliLogger({ err: () => {} }) })
+    .services.admin.customers;
+  const setActive = (db: Database, email: string, active: boolean) => setActiveOf(db, accounts(), email, active);
+
   it('deactivating ends every session of that account and only of that account', async () => {
     const bob = await customer('bob@example.com');
     const eve = await customer('eve@example.com');
@@ -67,6 +75,10 @@ describe('setActive', () => {
     const left = await database.db.selectFrom('sessions').select('id').where('id', 'in', ['bob-1', 'bob-2', 'eve-1']).execute();
     expect(left.map((s) => s.id)).toEqual(['eve-1']);
     expect((await user('eve@example.com')).is_active).toBe(true);
+    // Audited once, as the console's deactivation is: no admin, from the command line.
+    const audited = await database.db.selectFrom('audit_log').select(['admin_id', 'action', 'target_id', 'ip'])
+      .where('target_id', '=', bob).execute();
+    expect(audited).toEqual([{ admin_id: null, action: 'customer.deactivate', target_id: bob, ip: 'cli' }]);
   });
 
   it('activating lets the account sign in again', async () => {
@@ -74,6 +86,9 @@ describe('setActive', () => {
     await setActive(database.db, 'carl@example.com', false);
     expect(await setActive(database.db, 'carl@example.com', true)).toEqual({ email: 'carl@example.com', sessionsEnded: 0 });
     expect((await user('carl@example.com')).is_active).toBe(true);
+    const carl = (await user('carl@example.com')).id;
+    const audited = await database.db.selectFrom('audit_log').select('action').where('target_id', '=', carl).orderBy('id').execute();
+    expect(audited.map((a) => a.action)).toEqual(['customer.deactivate', 'customer.reactivate']);
   });
 
   it('answers clearly for an unknown account and changes nothing', async () => {
@@ -150,6 +165,13 @@ describe('runAdminCli (the whole command, on an embedded database in DATA_DIR)',
     expect((await cli('deactivate', 'root@example.com')).out).toBe('root@example.com is deactivated: it cannot sign in; 0 session(s) ended.');
     const listed = await cli('list');
     expect(listed.out.split('\n')[1]).toMatch(/^root@example\.com\s+admin\s+deactivated\s+verified/);
+    const handle = await openDatabase({ dataDir, poolSize: 1 });
+    try {
+      const audited = await handle.db.selectFrom('audit_log').select(['action', 'ip']).where('action', '=', 'customer.deactivate').execute();
+      expect(audited).toEqual([{ action: 'customer.deactivate', ip: 'cli' }]);
+    } finally {
+      await handle.close();
+    }
   }, cliTimeout);
 
   it('host-key prints a new key once with the agent settings; hosts lists it', async () => {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../test/helpers.js';
 import { BUS_RESYNC } from '../lib/bus.js';
+import { TOPICS } from '../lib/bus-topics.js';
 import { createCustomer, json } from '../modules/purchases/test-fixtures.js';
 
 // Losing the LISTEN connection is a PostgreSQL matter; PGlite's NOTIFY is in-process.
@@ -40,12 +41,12 @@ describeOnPostgres('a lost LISTEN connection', () => {
     expect((await poll(revoked.cookie)).statusCode).toBe(401);
 
     // The new connection listens again: a message from "another instance" arrives.
-    const heard = new Promise((resolve) => { const off = t.ctx.bus.on('test:after-reconnect', (data) => { off(); resolve(data); }); });
+    const heard = new Promise((resolve) => { const off = t.ctx.bus.on(TOPICS.apiKeyRevoked, (data) => { off(); resolve(data); }); });
     const other = new pg.Client({ connectionString: await currentUrl(t) });
     await other.connect();
-    await other.query(`select pg_notify('cellport_bus', $1)`, [JSON.stringify({ origin: 'elsewhere', topic: 'test:after-reconnect', data: { ok: true } })]);
+    await other.query(`select pg_notify('cellport_bus', $1)`, [JSON.stringify({ origin: 'elsewhere', topic: TOPICS.apiKeyRevoked.name, data: { hash: 'after-reconnect' } })]);
     await other.end();
-    expect(await heard).toEqual({ ok: true });
+    expect(await heard).toEqual({ hash: 'after-reconnect' });
   });
 });
 

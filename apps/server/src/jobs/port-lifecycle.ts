@@ -9,8 +9,9 @@ import type { PurchasesService } from '../modules/purchases/purchases.service.js
 import { publishWebhookEvent } from '../modules/webhooks/webhook-events.js';
 import { renewedByCardSubscription } from '../modules/subscriptions/renewed-by-subscription.js';
 import type { JobQueue } from './queue.js';
+import { JOBS, type JobPayload } from './job-kinds.js';
 
-interface TermPayload { portId: string; expiresAt: string; days?: number }
+type TermPayload = JobPayload<typeof JOBS.portExpire>;
 
 
 /**
@@ -30,8 +31,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
   };
   const date = (d: Date) => d.toISOString().slice(0, 10);
 
-  queue.handle('port.remind', async (tx, payload) => {
-    const p = payload as unknown as TermPayload;
+  queue.handle(JOBS.portRemind, async (tx, p) => {
     const port = await lockTerm(tx, p);
     if (!port || port.status !== 'active') return;
     await publishWebhookEvent(tx, port.user_id, 'port.expiring_soon', {
@@ -42,8 +42,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
       { name: port.name, date: date(port.expires_at) }, tx);
   });
 
-  queue.handle('port.autorenew', async (tx, payload) => {
-    const p = payload as unknown as TermPayload;
+  queue.handle(JOBS.portAutorenew, async (tx, p) => {
     const port = await lockTerm(tx, p);
     if (!port || port.status !== 'active' || !port.auto_renew) return;
     // A card subscription renews this port when its period ends: the balance must not pay for the same days too.
@@ -74,8 +73,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
     }
   });
 
-  queue.handle('port.expire', async (tx, payload, now) => {
-    const p = payload as unknown as TermPayload;
+  queue.handle(JOBS.portExpire, async (tx, p, now) => {
     const port = await lockTerm(tx, p);
     if (!port || port.status !== 'active' || port.expires_at.getTime() > now.getTime()) return;
     await tx.updateTable('ports').set({ status: 'expired' }).where('id', '=', port.id).execute();
@@ -85,8 +83,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
     });
   });
 
-  queue.handle('port.release', async (tx, payload, now) => {
-    const p = payload as unknown as TermPayload;
+  queue.handle(JOBS.portRelease, async (tx, p, now) => {
     const port = await lockTerm(tx, p);
     if (!port || port.status === 'released' || port.expires_at.getTime() > now.getTime()) return;
     await tx.updateTable('ports').set({ status: 'released', released_at: sql`now()` }).where('id', '=', port.id).execute();

@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import type { Database, Tx } from '../db/database.js';
+import type { z } from 'zod';
+import { jobKindOf, type DeclaredJob, type JobInput, type JobKind, type JobPayload, type JobRef } from './job-kinds.js';
 
-export interface ScheduledJob { kind: string; key: string; runAt: Date; payload: Record<string, unknown> }
+/** One job to schedule: its kind (jobs/job-kinds.ts), a unique key, when, and a payload its kind's schema accepts. */
+export type ScheduledJob = DeclaredJob extends infer J ? J extends DeclaredJob
+  ? { kind: J | J['name']; key: string; runAt: Date; payload: JobInput<J> }
+  : never : never;
+/** A job of a kind a test declared for itself (defineJob). */
+export interface ScheduledTestJob<S extends z.ZodType> { kind: JobKind<string, S>; key: string; runAt: Date; payload: z.input<S> }
+type AnyScheduled = ScheduledJob | ScheduledTestJob<z.ZodType>;
 /**
  * Work a handler hands back to run after its transaction commits: slow outside calls (a modem rotation takes
  * seconds) must not hold the job's row lock or, on PGlite, the only connection. It runs at most once — a crash
@@ -10,7 +18,7 @@ export interface ScheduledJob { kind: string; key: string; runAt: Date; payload:
  * own instead (webhooks/delivery-worker.ts), or one slow party stalls every job (issue 26).
  */
 export type AfterCommit = () => Promise<void>;
-export type JobHandler = (tx: Tx, payload: Record<string, unknown>, now: Date) => Promise<void | AfterCommit>;
+export type JobHandler<P = unknown> = (tx: Tx, payload: P, now: Date) => Promise<void | AfterCommit>;
 /** Runs at the start of every `runDueJobs(now)`: schedules jobs that should exist and do not (a planner). */
 export type JobPlanner = (now: Date) => Promise<void>;
 
@@ -22,7 +30,7 @@ const MAX_BACKOFF_MS = 60 * 60_000;
  * commit leaves the job due, a commit makes its effects and its completion land together.
  */
 export class JobQueue {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, { kind: JobKind; handler: JobHandler }>();
   private readonly planners: JobPlanner[] = [];
   private claiming = true;
 
@@ -33,7 +41,14 @@ export class JobQueue {
     private readonly onFailure?: (kind: string) => void,
   ) {}
 
-  handle(kind: string, handler: JobHandler): void { this.handlers.set(kind, handler); }
+  /** The handler of a kind; it receives the payload as the kind's schema parsed it. */
+  handle<R extends JobRef>(ref: R, handler: JobHandler<JobPayload<R>>): void {
+    const kind = jobKindOf(ref);
+    this.handlers.set(kind.name, { kind, handler: handler as JobHandler });
+  }
+
+  /** The kinds with a handler on this queue (the worker test and the map list them). */
+  kinds(): string[] { return [...this.handlers.keys()]; }
 
   plan(planner: JobPlanner): void { this.planners.push(planner); }
 
@@ -49,16 +64,22 @@ export class JobQueue {
    * belong to. `rearmDone` makes a done job with the key due again — for callers whose handler checks a state of
    * its own (a due time in the row it acts on), so the same key may legitimately come round twice.
    */
-  async schedule(q: Database | Tx, jobs: ScheduledJob | ScheduledJob[], options: { rearmDone?: boolean } = {}): Promise<void> {
+  async schedule(q: Database | Tx, jobs: ScheduledJob | ScheduledJob[], options?: { rearmDone?: boolean }): Promise<void>;
+  async schedule<S extends z.ZodType>(q: Database | Tx, jobs: ScheduledTestJob<S> | ScheduledTestJob<S>[], options?: { rearmDone?: boolean }): Promise<void>;
+  async schedule(q: Database | Tx, jobs: AnyScheduled | AnyScheduled[], options: { rearmDone?: boolean } = {}): Promise<void> {
     const list = Array.isArray(jobs) ? jobs : [jobs];
     if (!list.length) return;
     await this.scheduleQuery(q, list, options).execute();
   }
 
   /** The statement `schedule` runs, unexecuted: for a caller that puts it in a statement of its own as a CTE. */
-  scheduleQuery(q: Database | Tx, list: ScheduledJob[], options: { rearmDone?: boolean } = {}) {
+  scheduleQuery(q: Database | Tx, list: AnyScheduled[], options: { rearmDone?: boolean } = {}) {
     return q.insertInto('jobs')
-      .values(list.map((job) => ({ kind: job.kind, key: job.key, run_at: job.runAt, payload: JSON.stringify(job.payload) })))
+      .values(list.map((job) => {
+        const kind = jobKindOf(job.kind as JobRef);
+        // Checked here, where the mistake is made, not when the job runs days later.
+        return { kind: kind.name, key: job.key, run_at: job.runAt, payload: JSON.stringify(kind.payload.parse(job.payload)) };
+      }))
       .onConflict((oc) => options.rearmDone
         ? oc.column('key').doUpdateSet((eb) => ({
           run_at: eb.ref('excluded.run_at'), payload: eb.ref('excluded.payload'), done_at: null, attempts: 0, last_error: null,
@@ -99,9 +120,9 @@ export class JobQueue {
         const job = await q.orderBy('run_at').orderBy('id').limit(1).forUpdate().skipLocked().executeTakeFirst();
         if (!job) return 'none' as const;
         claimed = job;
-        const handler = this.handlers.get(job.kind);
-        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-        const after = await handler(tx, job.payload, now);
+        const handling = this.handlers.get(job.kind);
+        if (!handling) throw new Error(`no handler for job kind ${job.kind}`);
+        const after = await handling.handler(tx, handling.kind.payload.parse(job.payload), now);
         await tx.updateTable('jobs').set({ done_at: sql`now()`, attempts: job.attempts + 1, last_error: null })
           .where('id', '=', job.id).execute();
         return { outcome: 'done' as const, after };

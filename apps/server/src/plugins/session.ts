@@ -9,6 +9,7 @@ import type { Database } from '../db/database.js';
 import { AppError } from '../lib/app-error.js';
 import { BUS_RESYNC, type Bus } from '../lib/bus.js';
 import { hashToken, newToken } from '../lib/tokens.js';
+import { TOPICS } from '../lib/bus-topics.js';
 
 export const SESSION_COOKIE = 'cp_session';
 // Sign-out, revocation and deactivation drop cached sessions on every instance through the bus at once; the TTL
@@ -44,7 +45,7 @@ export class Sessions {
   apiKeyResolver: ((key: string) => Promise<SessionUser | null>) | undefined;
 
   constructor(private readonly db: Database, private readonly bus: Bus, private readonly config: Config) {
-    bus.on('session:revoked', ({ ids, userId }: { ids?: string[]; userId?: string }) => {
+    bus.on(TOPICS.sessionRevoked, ({ ids, userId }: { ids?: string[]; userId?: string }) => {
       for (const id of ids ?? []) this.drop(id);
       if (userId) for (const [id, s] of this.cache) if (s.userId === userId) this.drop(id);
     });
@@ -127,7 +128,7 @@ export class Sessions {
   async revoke(sessionIds: string[]): Promise<void> {
     if (!sessionIds.length) return;
     await this.db.deleteFrom('sessions').where('id', 'in', sessionIds).execute();
-    await this.bus.publish('session:revoked', { ids: sessionIds });
+    await this.bus.publish(TOPICS.sessionRevoked, { ids: sessionIds });
   }
 
   /** Ends every session of a user, optionally keeping one (sign out the others). */
@@ -135,7 +136,7 @@ export class Sessions {
     let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (keepSessionId) q = q.where('id', '!=', keepSessionId);
     const removed = await q.returning('id').execute();
-    await this.bus.publish('session:revoked', { ids: removed.map((r) => r.id), userId: keepSessionId ? undefined : userId });
+    await this.bus.publish(TOPICS.sessionRevoked, { ids: removed.map((r) => r.id), userId: keepSessionId ? undefined : userId });
   }
 
   setCookie(reply: FastifyReply, token: string): void {

@@ -34,6 +34,7 @@ import * as modemInsertAnnounced from './2026_12_10_0900_modem_insert_announced.
 import * as operatorAlerts from './2026_12_10_1000_operator_alerts.js';
 import * as cardSubscriptionState from './2026_12_11_0100_card_subscription_state.js';
 import * as fingerprintPresets from './2026_12_11_0700_fingerprint_presets.js';
+import * as jobKindNames from './2026_12_11_0800_job_kind_names.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_10_1000_operator_alerts': operatorAlerts,
   '2026_12_11_0100_card_subscription_state': cardSubscriptionState,
   '2026_12_11_0700_fingerprint_presets': fingerprintPresets,
+  '2026_12_11_0800_job_kind_names': jobKindNames,
 };

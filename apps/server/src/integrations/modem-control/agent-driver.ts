@@ -3,6 +3,7 @@ import { HOST_PROTOCOL, type RotateReply } from '@cellport/shared/schemas/host-p
 import type { Database } from '../../db/database.js';
 import type { Bus } from '../../lib/bus.js';
 import { ModemOfflineError, RotationCollisionError, type ModemDriver, type ModemRef } from './modem-control.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 /**
  * Bus topics of a rotation through the host agent (docs/decisions/016-host-protocol.md). The instance asked to
@@ -10,10 +11,10 @@ import { ModemOfflineError, RotationCollisionError, type ModemDriver, type Modem
  * at once, relays the agent's 'rotation-status' messages as HOST_ROTATE_STATUS and its acknowledgement as
  * HOST_ROTATE_REPLY. On PostgreSQL the bus crosses instances through NOTIFY; on PGlite there is one instance.
  */
-export const HOST_ROTATE = 'host:rotate';
-export const HOST_ROTATE_CLAIMED = 'host:rotate:claimed';
-export const HOST_ROTATE_STATUS = 'host:rotate:status';
-export const HOST_ROTATE_REPLY = 'host:rotate:reply';
+export const HOST_ROTATE = TOPICS.hostRotate;
+export const HOST_ROTATE_CLAIMED = TOPICS.hostRotateClaimed;
+export const HOST_ROTATE_STATUS = TOPICS.hostRotateStatus;
+export const HOST_ROTATE_REPLY = TOPICS.hostRotateReply;
 
 export interface HostRotateRequest { commandId: string; hostId: string; imei: string }
 export interface HostRotateClaimed { commandId: string }

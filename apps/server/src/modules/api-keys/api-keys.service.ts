@@ -7,10 +7,11 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { BUS_RESYNC, type Bus } from '../../lib/bus.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import type { ApiKeyGrant, SessionUser } from '../../plugins/session.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 const CACHE_MS = 60_000;
 const TOUCH_MS = 5 * 60_000;
-const REVOKED = 'api-key:revoked';
+const REVOKED = TOPICS.apiKeyRevoked;
 
 interface Cached { user: SessionUser; keyId: string; cachedAt: number; touchedAt: number }
 interface KeyRow {
@@ -39,7 +40,7 @@ export class ApiKeysService {
   constructor(private readonly db: Database, private readonly bus: Bus) {
     bus.on(REVOKED, ({ hash }: { hash: string }) => { this.cache.delete(hash); });
     bus.on(BUS_RESYNC, () => { this.cache.clear(); });
-    bus.on('session:revoked', ({ userId }: { userId?: string }) => {
+    bus.on(TOPICS.sessionRevoked, ({ userId }: { userId?: string }) => {
       if (userId) for (const [hash, c] of this.cache) if (c.user.userId === userId) this.cache.delete(hash);
     });
   }

@@ -22,11 +22,12 @@ import { screenSamples } from '../traffic/traffic-samples.js';
 import type { TrafficRepository } from '../traffic/traffic.repository.js';
 import { loadDesiredStates } from './host-state.js';
 import type { HostsRepository, ModemChange } from './hosts.repository.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 /** The channel of the ports/modems/hosts/users triggers (migrations 2026_11_30_1000 and 2026_12_01_1100). */
 const PORTS_CHANNEL = 'cellport_ports';
 /** An agent connected to some instance: any other instance drops its older connection of that host. */
-const HOST_CONNECTED = 'host:connected';
+const HOST_CONNECTED = TOPICS.hostConnected;
 const RECOMPUTE_DEBOUNCE_MS = 75;
 const BATCH_KEEP_DAYS = 7;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -116,7 +117,7 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
     if (changes.length === 0) return;
     const customers = await hostsRepo.customersOn(changes.map((c) => c.id));
     for (const c of changes) {
-      await bus.publish('modem:status', {
+      await bus.publish(TOPICS.modemStatus, {
         userIds: customers.get(c.id) ?? [], IMEI: c.imei, applyStatus: c.apply_status, ext_ip: c.ext_ip, online: c.online,
       });
     }

@@ -13,10 +13,11 @@ import type { OrdersService } from './orders.service.js';
 import type { PaymentsRepository } from './payments.repository.js';
 import { announcePendingCrypto } from './pending-crypto-poll.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
+import { JOBS } from '../../jobs/job-kinds.js';
 
 export const WATCH_INTERVAL_MS = 30_000;
-export const JOB_WATCH = 'crypto-watch';
-export const JOB_EXPIRE = 'crypto-expire';
+const JOB_WATCH = JOBS.cryptoWatch;
+const JOB_EXPIRE = JOBS.cryptoExpire;
 
 /** Satoshi for `micro` USD at `microUsdPerBtc`, rounded UP to the satoshi so the customer never underpays. */
 export function microUsdToSatUp(micro: bigint, microUsdPerBtc: bigint): bigint {
@@ -90,7 +91,7 @@ export class CryptoPayments {
       // One active pending crypto payment per customer: a new one replaces the previous (a unique index backs this).
       await this.orderRows.cancelPendingCrypto(tx, userId);
       const order = await this.orders.create({ userId, provider: 'crypto', quote, providerAmount: coinAmount, lng, coin, address, expiresAt }, tx);
-      await this.jobs.schedule(tx, { kind: JOB_EXPIRE, key: `${JOB_EXPIRE}:${order.id}`, runAt: expiresAt, payload: { orderId: order.id } });
+      await this.jobs.schedule(tx, { kind: JOB_EXPIRE, key: `crypto-expire:${order.id}`, runAt: expiresAt, payload: { orderId: order.id } });
       if (this.adapter(coin).mode === 'live') await this.scheduleWatch(tx, order.id, 1, new Date(Date.now() + WATCH_INTERVAL_MS));
       // One bump for both changes: the new payment replaces the cancelled one in the poll and on the client.
       await announcePendingCrypto(this.orderRows, tx, 'add', order);
@@ -103,7 +104,7 @@ export class CryptoPayments {
   }
 
   private scheduleWatch(tx: Tx, orderId: string, n: number, runAt: Date) {
-    return this.jobs.schedule(tx, { kind: JOB_WATCH, key: `${JOB_WATCH}:${orderId}:${n}`, runAt, payload: { orderId, n } });
+    return this.jobs.schedule(tx, { kind: JOB_WATCH, key: `crypto-watch:${orderId}:${n}`, runAt, payload: { orderId, n } });
   }
 
   /**
@@ -149,8 +150,7 @@ export class CryptoPayments {
   /** Durable jobs: the watcher re-schedules itself every 30 s while the order is pending; expiry at 60 minutes. */
   registerJobs(): void {
     this.jobs.handle(JOB_WATCH, async (tx, payload, now) => {
-      const orderId = String(payload.orderId);
-      const n = Number(payload.n ?? 1);
+      const { orderId, n = 1 } = payload;
       const order = await this.orderRows.lock(tx, orderId);
       if (!order || order.status !== 'pending') return;
       await this.scan(tx, order);
@@ -159,8 +159,7 @@ export class CryptoPayments {
         await this.scheduleWatch(tx, orderId, n + 1, new Date(now.getTime() + WATCH_INTERVAL_MS));
       }
     });
-    this.jobs.handle(JOB_EXPIRE, async (tx, payload) => {
-      const orderId = String(payload.orderId);
+    this.jobs.handle(JOB_EXPIRE, async (tx, { orderId }) => {
       const order = await this.orderRows.lock(tx, orderId);
       if (!order || order.status !== 'pending') return;
       // A last look at the chain, so a deposit that arrived just before the deadline still completes the order.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@cellport/shared';
-import { microToDollars, PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
+import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
 import type { CoinColumn } from '../../db/tables/ledger.js';
 import { AppError } from '../../lib/app-error.js';
@@ -16,6 +16,7 @@ import type { OrdersRepository } from './orders.repository.js';
 import type { OrdersService } from './orders.service.js';
 import type { PaymentsRepository } from './payments.repository.js';
 import { announcePendingCrypto } from './pending-crypto-poll.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 export interface SettleInput {
   userId: string;
@@ -119,9 +120,9 @@ export class Fulfilment {
     try {
       if (result.completed) {
         const [payment] = await this.orders.view([result.completed]);
-        await this.ctx.bus.publish(PAYMENT_EVENTS.completed, { userId, payment });
+        await this.ctx.bus.publish(TOPICS.paymentCompleted, { userId, payment });
       }
-      await this.ctx.bus.publish(PAYMENT_EVENTS.balanceChanged, { userId });
+      await this.ctx.bus.publish(TOPICS.balanceChanged, { userId });
     } catch (err) {
       this.ctx.log.warn({ err }, 'payment event not published');
     }

@@ -1,4 +1,4 @@
-import { PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
+import { TOPICS } from '../../lib/bus-topics.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
@@ -130,8 +130,8 @@ describe('realtime-ready bus events', () => {
     const c = await createCustomer(t);
     const seen: Array<{ topic: string; data: { userId: string; payment?: { _id: string; status: string } } }> = [];
     const off = [
-      t.ctx.bus.on(PAYMENT_EVENTS.completed, (data) => seen.push({ topic: PAYMENT_EVENTS.completed, data })),
-      t.ctx.bus.on(PAYMENT_EVENTS.balanceChanged, (data) => seen.push({ topic: PAYMENT_EVENTS.balanceChanged, data })),
+      t.ctx.bus.on(TOPICS.paymentCompleted, (data) => seen.push({ topic: TOPICS.paymentCompleted.name, data: data as (typeof seen)[number]['data'] })),
+      t.ctx.bus.on(TOPICS.balanceChanged, (data) => seen.push({ topic: TOPICS.balanceChanged.name, data })),
     ];
     const p = (await t.app.inject({ method: 'POST', url: '/api/v1/payment/crypto/pending', ...json(c.cookie, { amount: '5', coin: 'usdt' }) })).json().data;
     await t.app.inject({ method: 'POST', url: `/api/v1/pending-payments/${p._id}/simulate`, ...json(c.cookie) });

@@ -27,7 +27,7 @@ async function buy(c: Customer, body: { isShared: boolean; rotationInterval: num
 const portRow = (id: string) => t.ctx.db.selectFrom('ports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const modemOf = async (portId: string) => t.ctx.db.selectFrom('modems').selectAll()
   .where('id', '=', (await portRow(portId)).modem_id).executeTakeFirstOrThrow();
-const pendingLinks = (kind = PORT_ROTATION_JOB) => t.ctx.db.selectFrom('jobs').select(['run_at', 'payload'])
+const pendingLinks = (kind: string = PORT_ROTATION_JOB) => t.ctx.db.selectFrom('jobs').select(['run_at', 'payload'])
   .where('kind', '=', kind).where('done_at', 'is', null).orderBy('run_at').execute();
 const patch = (c: Customer, id: string, body: unknown) =>
   t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${id}`, ...json(c.cookie, body) });

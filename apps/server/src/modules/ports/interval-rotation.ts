@@ -1,6 +1,7 @@
 import type { Database, Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { RotationService } from './rotation.service.js';
+import { JOBS } from '../../jobs/job-kinds.js';
 
 /**
  * Automatic IP rotation by interval, as a chain of durable jobs: one job per due rotation (one port, or one
@@ -12,12 +13,12 @@ import type { RotationService } from './rotation.service.js';
  * (interval 0, expired, no customers left). A planner run before every batch starts chains that should run and do
  * not — new purchases, renewals after expiry, ports from before this feature — so no other module has to know.
  */
-export const PORT_ROTATION_JOB = 'port.rotate';
-export const MODEM_ROTATION_JOB = 'modem.rotate';
+/** The job kinds of the two chains (jobs/job-kinds.ts). */
+export const PORT_ROTATION_JOB = JOBS.portRotate.name;
+export const MODEM_ROTATION_JOB = JOBS.modemRotate.name;
 const MINUTE_MS = 60_000;
 const PLAN_BATCH = 200;
 
-interface LinkPayload { portId?: string; modemId?: string; dueAt: string }
 type Executor = Database | Tx;
 type Log = { info(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void };
 
@@ -31,11 +32,11 @@ function nextDue(dueAt: Date, now: Date, intervalMinutes: number): Date {
 // A chain that ended and restarts with the same due time (no rotation since) reuses its key: re-armed, since the
 // recorded due time, not the key, says whether a link is live.
 const portLink = (queue: JobQueue, q: Executor, portId: string, dueAt: Date) => queue.schedule(q, {
-  kind: PORT_ROTATION_JOB, key: `${PORT_ROTATION_JOB}:${portId}:${dueAt.toISOString()}`, runAt: dueAt,
+  kind: JOBS.portRotate, key: `${PORT_ROTATION_JOB}:${portId}:${dueAt.toISOString()}`, runAt: dueAt,
   payload: { portId, dueAt: dueAt.toISOString() },
 }, { rearmDone: true });
 const modemLink = (queue: JobQueue, q: Executor, modemId: string, dueAt: Date) => queue.schedule(q, {
-  kind: MODEM_ROTATION_JOB, key: `${MODEM_ROTATION_JOB}:${modemId}:${dueAt.toISOString()}`, runAt: dueAt,
+  kind: JOBS.modemRotate, key: `${MODEM_ROTATION_JOB}:${modemId}:${dueAt.toISOString()}`, runAt: dueAt,
   payload: { modemId, dueAt: dueAt.toISOString() },
 }, { rearmDone: true });
 
@@ -72,11 +73,10 @@ export function registerIntervalRotation(queue: JobQueue, deps: { db: Database; 
     }
   };
 
-  queue.handle(PORT_ROTATION_JOB, async (tx, payload, now) => {
-    const p = payload as unknown as LinkPayload;
+  queue.handle(JOBS.portRotate, async (tx, p, now) => {
     const port = await tx.selectFrom('ports')
       .select(['id', 'status', 'expires_at', 'rotation_interval', 'rotation_due_at', 'is_shared'])
-      .where('id', '=', p.portId!).forUpdate().executeTakeFirst();
+      .where('id', '=', p.portId).forUpdate().executeTakeFirst();
     if (!port || port.rotation_due_at?.toISOString() !== p.dueAt) return; // superseded
     if (port.status !== 'active' || port.expires_at.getTime() <= now.getTime() || port.rotation_interval <= 0 || port.is_shared) {
       // The chain ends; a renewal (or a new interval) starts it again through the planner or the settings.
@@ -89,10 +89,9 @@ export function registerIntervalRotation(queue: JobQueue, deps: { db: Database; 
     return afterRotation({ portId: port.id }, () => rotation.rotatePortOnSchedule(port.id));
   });
 
-  queue.handle(MODEM_ROTATION_JOB, async (tx, payload, now) => {
-    const p = payload as unknown as LinkPayload;
+  queue.handle(JOBS.modemRotate, async (tx, p, now) => {
     const modem = await tx.selectFrom('modems').select(['id', 'rotation_interval', 'rotation_due_at', 'is_shared'])
-      .where('id', '=', p.modemId!).forUpdate().executeTakeFirst();
+      .where('id', '=', p.modemId).forUpdate().executeTakeFirst();
     if (!modem || modem.rotation_due_at?.toISOString() !== p.dueAt) return;
     const customers = await tx.selectFrom('ports').select('id').where('modem_id', '=', modem.id)
       .where('status', '=', 'active').where('expires_at', '>', now).limit(1).executeTakeFirst();

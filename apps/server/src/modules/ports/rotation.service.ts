@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 /** How many times a rotation that came back with the same IP is tried again. */
 export const SAME_IP_RETRIES = 3;
@@ -208,7 +209,7 @@ export class RotationService {
   private async publishStatus(modemId: string, imei: string, applyStatus: ApplyStatus, extIp: string): Promise<void> {
     const users = await this.db.selectFrom('ports').select('user_id').distinct()
       .where('modem_id', '=', modemId).where('status', '<>', 'released').execute();
-    await this.bus.publish('modem:status', { userIds: users.map((u) => u.user_id), IMEI: imei, applyStatus, ext_ip: extIp })
+    await this.bus.publish(TOPICS.modemStatus, { userIds: users.map((u) => u.user_id), IMEI: imei, applyStatus, ext_ip: extIp })
       .catch(() => {});
   }
 

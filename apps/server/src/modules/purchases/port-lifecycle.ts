@@ -1,5 +1,6 @@
 import type { JobQueue, ScheduledJob } from '../../jobs/queue.js';
 import type { Tx } from '../../db/database.js';
+import { JOBS } from '../../jobs/job-kinds.js';
 
 const DAY_MS = 86_400_000;
 export const AUTO_RENEW_BEFORE_MS = DAY_MS;
@@ -18,10 +19,10 @@ export function termJobs(port: { id: string; expiresAt: Date }, graceDays: numbe
   const term = port.expiresAt.toISOString();
   const payload = { portId: port.id, expiresAt: term };
   return [
-    { kind: 'port.remind', key: `port.remind3:${port.id}:${term}`, runAt: new Date(exp - 3 * DAY_MS), payload: { ...payload, days: 3 } },
-    { kind: 'port.remind', key: `port.remind1:${port.id}:${term}`, runAt: new Date(exp - DAY_MS), payload: { ...payload, days: 1 } },
-    { kind: 'port.autorenew', key: `port.autorenew:${port.id}:${term}`, runAt: new Date(exp - AUTO_RENEW_BEFORE_MS), payload },
-    { kind: 'port.expire', key: `port.expire:${port.id}:${term}`, runAt: port.expiresAt, payload },
-    { kind: 'port.release', key: `port.release:${port.id}:${term}`, runAt: new Date(exp + graceDays * DAY_MS), payload },
+    { kind: JOBS.portRemind, key: `port.remind3:${port.id}:${term}`, runAt: new Date(exp - 3 * DAY_MS), payload: { ...payload, days: 3 } },
+    { kind: JOBS.portRemind, key: `port.remind1:${port.id}:${term}`, runAt: new Date(exp - DAY_MS), payload: { ...payload, days: 1 } },
+    { kind: JOBS.portAutorenew, key: `port.autorenew:${port.id}:${term}`, runAt: new Date(exp - AUTO_RENEW_BEFORE_MS), payload },
+    { kind: JOBS.portExpire, key: `port.expire:${port.id}:${term}`, runAt: port.expiresAt, payload },
+    { kind: JOBS.portRelease, key: `port.release:${port.id}:${term}`, runAt: new Date(exp + graceDays * DAY_MS), payload },
   ];
 }

@@ -5,6 +5,7 @@ import {
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../../context.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 import { clientAddress, trustsForwardedFor } from '../../lib/client-address.js';
 import { sessionIsLive } from './realtime-sessions.js';
 import { verifyRealtimeToken } from './realtime-token.js';
@@ -83,7 +84,7 @@ export function startRealtime(server: HttpServer, ctx: AppContext, ledger: Ledge
 
   // Modem status by IMEI; ext_ip only when it changed since the last event this instance saw for the modem.
   const lastIp = new Map<string, string>();
-  off.push(ctx.bus.on('modem:status', (e: { userIds: string[]; IMEI: string; applyStatus: ModemEvent['applyStatus']; ext_ip?: string }) => {
+  off.push(ctx.bus.on(TOPICS.modemStatus, (e) => {
     const event: ModemEvent = { IMEI: e.IMEI, applyStatus: e.applyStatus };
     if (e.ext_ip && lastIp.get(e.IMEI) !== e.ext_ip) {
       lastIp.set(e.IMEI, e.ext_ip);
@@ -92,17 +93,15 @@ export function startRealtime(server: HttpServer, ctx: AppContext, ledger: Ledge
     for (const userId of e.userIds ?? []) toUser(userId, 'modem', event);
   }));
 
-  off.push(ctx.bus.on('payment:completed', (e: { userId: string; payment: unknown }) => toUser(e.userId, 'payment', e.payment)));
-  off.push(ctx.bus.on('pending-payment', (e: { userId: string; action: string; payment: unknown }) =>
-    toUser(e.userId, 'pending_payment', { action: e.action, payment: e.payment })));
-  off.push(ctx.bus.on('pending-crypto-payment', (e: { userId: string; action: string; payment: unknown }) =>
-    toUser(e.userId, 'pending_crypto_payment', { action: e.action, payment: e.payment })));
-  off.push(ctx.bus.on('support:ticket', (e: { userId: string; event: unknown }) => toUser(e.userId, 'support_ticket', e.event)));
-  off.push(ctx.bus.on('tariff', (e: { action: string; tariff: unknown }) => { io.emit('tariff', { action: e.action, tariff: e.tariff }); }));
+  off.push(ctx.bus.on(TOPICS.paymentCompleted, (e) => toUser(e.userId, 'payment', e.payment)));
+  // 'pending_payment' and 'pending_crypto_payment' come with the poll versions (above), bumped in the writing
+  // transaction (payments/pending-crypto-poll.ts), not over the bus.
+  off.push(ctx.bus.on(TOPICS.supportTicket, (e) => toUser(e.userId, 'support_ticket', e.event)));
+  off.push(ctx.bus.on(TOPICS.tariffRealtime, (e) => { io.emit('tariff', { action: e.action, tariff: e.tariff }); }));
 
   // Balance: publishers send {userId} (and may send the account object); only an instance holding the
   // customer's sockets reads the balances.
-  off.push(ctx.bus.on('balance:changed', (e: { userId: string; account?: unknown }) => {
+  off.push(ctx.bus.on(TOPICS.balanceChanged, (e) => {
     if (!hasSockets(e.userId)) return;
     if (e.account) return toUser(e.userId, 'balance', e.account);
     ledger.balances(e.userId).then((b) => toUser(e.userId, 'balance', {
@@ -112,7 +111,7 @@ export function startRealtime(server: HttpServer, ctx: AppContext, ledger: Ledge
 
   // The sockets of an ended session (sign-out, "sign out the others", a password reset) or of a deactivated
   // customer close at once, on every instance: the revocation travels on the bus.
-  off.push(ctx.bus.on('session:revoked', ({ ids, userId }: { ids?: string[]; userId?: string }) => {
+  off.push(ctx.bus.on(TOPICS.sessionRevoked, ({ ids, userId }) => {
     revocations++;
     const rooms = (ids ?? []).map(sessionRoom);
     if (userId) rooms.push(userRoom(userId));

@@ -7,6 +7,8 @@ import { NotificationsService } from '../notifications/notifications.service.js'
 import { buildCountingApp } from '../notifications/test-support.js';
 import { issueRealtimeToken, verifyRealtimeToken } from './realtime-token.js';
 import { setActive } from '../../cli/admin-commands.js';
+import { cliLogger } from '../../cli/cli-logger.js';
+import { composeServices } from '../../composition.js';
 import { hashToken } from '../../lib/tokens.js';
 
 let a: TestApp;
@@ -209,7 +211,8 @@ describeOnPostgres('two server instances on one database', () => {
     const poll = () => b!.app.inject({ method: 'GET', url: '/api/v1/notifications', headers: { cookie: carol.cookie } });
     expect((await poll()).statusCode).toBe(200);
     const { email } = await a.ctx.db.selectFrom('users').select('email').where('id', '=', carol.id).executeTakeFirstOrThrow();
-    await setActive(a.ctx.db, email, false);
+    // As the CLI does it: the console's operation, in a composition of its own (a process without a Bus listening).
+    await setActive(a.ctx.db, composeServices({ config: a.ctx.config, database: a.ctx.database, log: cliLogger({ err: () => {} }) }).services.admin.customers, email, false);
     // The revocation travels on the bus channel (NOTIFY on the CLI's commit): B has heard it once its sentinel is back.
     await announced(b!);
     expect((await poll()).statusCode).toBe(401);

@@ -8,8 +8,9 @@ import type { OperatorSettingsCache } from '../admin/admin-settings/operator-set
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { PurchasesRepository, StockFilter } from '../purchases/purchases.repository.js';
 import { ADDRESS_KEPT, swapListeningPorts } from './keep-address.js';
+import { JOBS } from '../../jobs/job-kinds.js';
 
-export const REPLACEMENT_JOB = 'port.replace';
+export const REPLACEMENT_JOB = JOBS.portReplace.name;
 const HOUR_MS = 3_600_000;
 const PLAN_BATCH = 200;
 
@@ -58,7 +59,7 @@ export class ReplacementService {
   constructor(private readonly deps: ReplacementDeps) {}
 
   register(): void {
-    this.deps.jobs.handle(REPLACEMENT_JOB, (tx, payload, now) => this.runJob(tx, String(payload.portId), now));
+    this.deps.jobs.handle(JOBS.portReplace, (tx, { portId }, now) => this.runJob(tx, portId, now));
     this.deps.jobs.plan((now) => this.plan(now));
   }
 
@@ -88,7 +89,7 @@ export class ReplacementService {
         limit ${PLAN_BATCH})`.execute(this.deps.db);
     if (rows.length === 0) return;
     await this.deps.jobs.schedule(this.deps.db, rows.map((r) => ({
-      kind: REPLACEMENT_JOB, key: `${REPLACEMENT_JOB}:${r.id}`, runAt: now, payload: { portId: r.id },
+      kind: JOBS.portReplace, key: `${REPLACEMENT_JOB}:${r.id}`, runAt: now, payload: { portId: r.id },
     })), { rearmDone: true });
   }
 

@@ -12,10 +12,12 @@ import type { AuditActor, AuditLog } from '../admin/audit/audit.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { cleanFileName, declaredImageType, sniffImage } from './support-attachments.js';
 import type { AttachmentRow, MessageRow, SupportRepository, TicketRow } from './support.repository.js';
+import { JOBS } from '../../jobs/job-kinds.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 /** The bus topic of an event for a customer's open dashboards (realtime.server.ts forwards it as 'support_ticket'). */
-export const SUPPORT_TICKET_TOPIC = 'support:ticket';
-export const SUPPORT_SWEEP_JOB = 'support.sweep_uploads';
+export const SUPPORT_TICKET_TOPIC = TOPICS.supportTicket;
+export const SUPPORT_SWEEP_JOB = JOBS.supportSweepUploads.name;
 /** A bus message must fit a PostgreSQL NOTIFY (under 8000 bytes): a larger event goes without its message. */
 const EVENT_BYTES_MAX = 7000;
 
@@ -81,12 +83,12 @@ export class SupportService {
    */
   register(): void {
     const cutoff = (now: Date) => new Date(now.getTime() - SUPPORT_UNREFERENCED_UPLOAD_HOURS * 3_600_000);
-    this.deps.jobs.handle(SUPPORT_SWEEP_JOB, async (tx, _payload, now) => {
+    this.deps.jobs.handle(JOBS.supportSweepUploads, async (tx, _payload, now) => {
       await this.deps.repo.deleteUnreferenced(tx, cutoff(now));
     });
     this.deps.jobs.plan(async (now) => {
       if (!await this.deps.repo.hasUnreferencedBefore(cutoff(now))) return;
-      await this.deps.jobs.schedule(this.deps.db, { kind: SUPPORT_SWEEP_JOB, key: SUPPORT_SWEEP_JOB, runAt: now, payload: {} }, { rearmDone: true });
+      await this.deps.jobs.schedule(this.deps.db, { kind: JOBS.supportSweepUploads, key: SUPPORT_SWEEP_JOB, runAt: now, payload: {} }, { rearmDone: true });
     });
   }
 

@@ -7,12 +7,13 @@ import type { TelegramGateway } from '../../integrations/telegram/telegram-gatew
 import { BUS_RESYNC, type Bus } from '../../lib/bus.js';
 import type { WebhookSecretBox } from '../webhooks/webhook-signing.js';
 import type { BotState, TelegramService } from './telegram.service.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 /** The settings row the console writes: the token sealed (never stored or shown in the clear), and the mode. */
 export const TELEGRAM_SETTINGS_KEY = 'telegram';
 export interface StoredTelegramSettings { token?: string; mode?: 'polling' | 'webhook' }
 /** Bus topic: the console changed the bot's settings; every instance rebuilds its bot. */
-export const TELEGRAM_SETTINGS_CHANGED = 'telegram:settings';
+export const TELEGRAM_SETTINGS_CHANGED = TOPICS.telegramSettingsChanged;
 export const TELEGRAM_WEBHOOK_PATH = '/api/v1/telegram/webhook';
 
 /** The poller's lease: renewed every 10 s, so an instance that died is replaced within 30 s. */

@@ -1,10 +1,11 @@
 import type { AppContext } from '../../context.js';
 import { publishWebhookEvent } from './webhook-events.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 interface ModemStatusMessage { userIds?: string[]; IMEI?: string; online?: unknown }
 
 /**
- * modem.down / modem.up from the hosts module's announcements (`modem:status` with `online`, sent when a heartbeat,
+ * modem.down / modem.up from the hosts module's announcements (TOPICS.modemStatus with `online`, sent when a heartbeat,
  * the silence sweep or a disconnect changed a modem). Every instance hears the message; the upsert that actually
  * changes `webhook_modem_states` (under its row lock) is the one that publishes, so the event goes out once. Not in the writing transaction: a crash between the modem's update and
  * this upsert loses that one event.
@@ -13,7 +14,7 @@ export function listenForModemChanges(ctx: AppContext): void {
   // One modem's changes are judged one after another, in the order announced: a "down" and an "up" racing each
   // other's first insert would otherwise lose the second (neither sees the other's uncommitted row).
   const queues = new Map<string, Promise<void>>();
-  ctx.bus.on('modem:status', (message: ModemStatusMessage) => {
+  ctx.bus.on(TOPICS.modemStatus, (message: ModemStatusMessage) => {
     const { IMEI: imei, online } = message;
     if (typeof online !== 'boolean' || !imei) return;
     const next = (queues.get(imei) ?? Promise.resolve())

@@ -13,9 +13,10 @@ import { newWebhookSecret, signWebhook, type WebhookSecretBox } from './webhook-
 import type { DeliveryWorker } from './delivery-worker.js';
 import { describePorts } from './webhook-ports.js';
 import { postWebhook, refusedPort, type TargetPolicy, type WebhookAnswer } from './webhook-target.js';
+import { JOBS } from '../../jobs/job-kinds.js';
 
 /** Jobs of this kind were armed by versions before issue 26; the planner now hands endpoints to the worker itself. */
-export const WEBHOOK_JOB = 'webhook.deliver';
+export const WEBHOOK_JOB = JOBS.webhookDeliver.name;
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 12 * 60 * 60_000;
 /** How many deliveries of one endpoint go out back to back after a success, before the next round takes over. */
@@ -73,7 +74,7 @@ export class WebhooksService {
 
   /** Registers the planner on the queue (and a no-op for delivery jobs an earlier version left armed). */
   register(): void {
-    this.deps.queue.handle(WEBHOOK_JOB, async () => {});
+    this.deps.queue.handle(JOBS.webhookDeliver, async () => {});
     this.deps.queue.plan((now) => this.plan(now));
   }
 

@@ -5,6 +5,7 @@ import type { Database } from '../../../db/database.js';
 import type { Bus } from '../../../lib/bus.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { TOPICS } from '../../../lib/bus-topics.js';
 
 interface AdminRow { id: string; email: string; name: string; is_active: boolean; totp_secret: string | null; created_at: Date }
 const toAdmin = (r: AdminRow): AdminUser => ({
@@ -18,7 +19,7 @@ export class AdminsService {
 
   /** Sessions cache the role for a minute: drop this user's cached sessions on every instance so a role change applies at once. */
   private async forgetCachedSessions(userId: string): Promise<void> {
-    await this.bus.publish('session:revoked', { ids: [], userId });
+    await this.bus.publish(TOPICS.sessionRevoked, { ids: [], userId });
   }
 
   async list(): Promise<AdminUser[]> {

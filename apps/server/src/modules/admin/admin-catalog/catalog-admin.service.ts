@@ -12,6 +12,7 @@ import { AppError } from '../../../lib/app-error.js';
 import type { Tx } from '../../../db/database.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../db/pg-errors.js';
+import { TOPICS } from '../../../lib/bus-topics.js';
 
 type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort' | 'fingerprint_default' | keyof TariffLimitColumns> & {
   id: string; rotation_interval: number; recurring: boolean; active: boolean; sort: number; fingerprint_default: FingerprintPresetId | null;
@@ -31,7 +32,7 @@ function conflicts(error: unknown): never {
 
 /**
  * The catalog as operators edit it. Each write and its audit entry share one transaction; tariff writes are
- * announced on the bus ('tariff:changed') after the commit so open dashboards refetch the tariffs.
+ * announced on the bus (TOPICS.tariffChanged) after the commit so open dashboards refetch the tariffs.
  */
 export class CatalogAdminService {
   constructor(private readonly ctx: AppContext, private readonly audit: AuditLog) {}
@@ -202,18 +203,18 @@ export class CatalogAdminService {
       await this.audit.record(tx, actor, { action: 'tariff.delete', targetType: 'tariff', targetId: id, before, after: null });
       return before;
     });
-    await this.ctx.bus.publish('tariff:changed', { tariffId: id, action: 'deleted' });
-    await this.ctx.bus.publish('tariff', { action: 'delete', tariff: tariffToApi(row) });
+    await this.ctx.bus.publish(TOPICS.tariffChanged, { tariffId: id, action: 'deleted' });
+    await this.ctx.bus.publish(TOPICS.tariffRealtime, { action: 'delete', tariff: tariffToApi(row) });
   }
 
   /**
-   * 'tariff:changed' for server-side listeners, and the realtime 'tariff' event customers' dashboards apply
+   * TOPICS.tariffChanged for server-side listeners, and the realtime 'tariff' event customers' dashboards apply
    * (an inactive tariff is a 'delete' for them: it leaves the public list).
    */
   private async announce(tariff: AdminTariff, action: 'created' | 'updated'): Promise<void> {
-    await this.ctx.bus.publish('tariff:changed', { tariffId: tariff.id, action });
+    await this.ctx.bus.publish(TOPICS.tariffChanged, { tariffId: tariff.id, action });
     const row = await this.db.selectFrom('tariffs').selectAll().where('id', '=', tariff.id).executeTakeFirstOrThrow();
-    await this.ctx.bus.publish('tariff', { action: tariff.active ? 'update' : 'delete', tariff: tariffToApi(row) });
+    await this.ctx.bus.publish(TOPICS.tariffRealtime, { action: tariff.active ? 'update' : 'delete', tariff: tariffToApi(row) });
   }
 
   private async assertTariffRefs(tx: Tx, v: { country_id: string; carrier_id: string | null; region_id: string | null }): Promise<void> {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
+import { TOPICS } from '../../../lib/bus-topics.js';
 
 describe('admin catalog', () => {
   let t: TestApp;
@@ -10,9 +11,9 @@ describe('admin catalog', () => {
 
   it('adds a country, carrier, region and tariff in three languages; announces tariff changes; refuses deleting what is used', async () => {
     const events: unknown[] = [];
-    t.ctx.bus.on('tariff:changed', (e) => events.push(e));
+    t.ctx.bus.on(TOPICS.tariffChanged, (e) => events.push(e));
     const realtime: Array<{ action: string; tariff: { _id: string } }> = [];
-    t.ctx.bus.on('tariff', (e) => realtime.push(e));
+    t.ctx.bus.on(TOPICS.tariffRealtime, (e) => realtime.push(e as (typeof realtime)[number]));
     const names = { en: 'Poland', ru: 'Польша', cn: '波兰' };
     const country = await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'pl', names });
     expect(country.statusCode).toBe(200);
@@ -51,7 +52,7 @@ describe('admin catalog', () => {
     const { seedTestCatalog, createCustomer, json } = await import('../../purchases/test-fixtures.js');
     const cat = await seedTestCatalog(t);
     const realtime: Array<{ action: string; tariff: { _id: string } }> = [];
-    t.ctx.bus.on('tariff', (e) => realtime.push(e));
+    t.ctx.bus.on(TOPICS.tariffRealtime, (e) => realtime.push(e as (typeof realtime)[number]));
     const mistake = (await call(t, admin.cookie, 'POST', '/api/v1/admin/tariffs', {
       names: { en: 'Typo', ru: 'Опечатка', cn: '错误' }, price: '1000000', period: 'day', countryId: cat.usId, isShared: false,
     })).json().tariff;

@@ -71,7 +71,7 @@ export class AdminCustomersService {
    * Deactivation: the flag and the audit entry commit together, then every session ends at once (the revocation is
    * published on the bus, so every instance drops its cached sessions; a cache miss re-reads is_active anyway).
    */
-  async setActive(actor: AuditActor, userId: string, active: boolean, reason?: string): Promise<CustomerSummary> {
+  async setActive(actor: AuditActor | { adminId: null; ip: string }, userId: string, active: boolean, reason?: string): Promise<CustomerSummary> {
     if (!active && userId === actor.adminId) throw new AppError('ADMIN_SELF_DEMOTE', 409);
     await this.ctx.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('users').select(['id', 'email', 'is_active']).where('id', '=', userId).forUpdate().executeTakeFirst();

@@ -1,8 +1,8 @@
-import { PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
 import type { OverviewResponse } from '@cellport/shared/schemas/admin/overview';
 import type { Database } from '../../../db/database.js';
 import { BUS_RESYNC, type Bus } from '../../../lib/bus.js';
 import { overview } from './overview.service.js';
+import { TOPICS } from '../../../lib/bus-topics.js';
 
 /** How old an overview may be when it is answered again (decision 029). */
 export const OVERVIEW_MAX_AGE_MS = 5_000;
@@ -27,7 +27,7 @@ export class OverviewCache {
     private readonly clock: () => number = Date.now,
   ) {
     const drop = () => { this.kept.clear(); };
-    bus.on(PAYMENT_EVENTS.completed, drop);
+    bus.on(TOPICS.paymentCompleted, drop);
     bus.on(BUS_RESYNC, drop);
   }
 

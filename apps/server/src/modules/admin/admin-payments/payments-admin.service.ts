@@ -18,6 +18,7 @@ import { toLedgerEntry } from '../admin-customers/customers.service.js';
 import { isUniqueViolation } from '../../../db/pg-errors.js';
 import type { AdminPaymentsRepository } from './payments.repository.js';
 import { MICRO_PER_CENT, toRefund } from './refunds.js';
+import { TOPICS } from '../../../lib/bus-topics.js';
 
 type RefundRow = Selectable<PaymentRefundsTable>;
 interface BookedRefund { userId: string; refund: RefundRow }
@@ -97,7 +98,7 @@ export class PaymentsAdminService {
   async refund(actor: AuditActor, id: string, req: RefundRequest): Promise<RefundResponse> {
     const started = await this.ctx.db.transaction().execute((tx) => this.startRefund(tx, actor, id, req)).catch(refundExists);
     const row = 'card' in started ? await this.refundByCard(actor, started.card) : started.row;
-    await this.ctx.bus.publish('balance:changed', { userId: row.userId }).catch(() => {});
+    await this.ctx.bus.publish(TOPICS.balanceChanged, { userId: row.userId }).catch(() => {});
     return { refund: toRefund(row.refund), payment: (await this.repo.byId(id))! };
   }
 

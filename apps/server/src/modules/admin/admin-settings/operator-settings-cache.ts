@@ -2,9 +2,10 @@ import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
 import { BUS_RESYNC, type Bus } from '../../../lib/bus.js';
 import { type OperatorOverrides, readOverrides } from './operator-settings.js';
+import { TOPICS } from '../../../lib/bus-topics.js';
 
 /** Bus topic announced after a console change of the settings table commits; every instance drops its copy. */
-export const SETTINGS_CHANGED = 'settings:changed';
+export const SETTINGS_CHANGED = TOPICS.settingsChanged;
 /** A safety net only: if a notification were lost (a reconnecting LISTEN), an instance still catches up within a minute. */
 const MAX_AGE_MS = 60_000;
 
