@@ -41,6 +41,10 @@ export const JOBS = {
   cryptoWatch: defineJob('crypto.watch', z.object({ orderId: z.string(), n: z.number().int().optional() })),
   /** Expires a pending crypto order after its last look at the chain. */
   cryptoExpire: defineJob('crypto.expire', z.object({ orderId: z.string() })),
+  /** A few days before a card subscription's charge, the customer is told what will be charged (subscription-jobs.ts). */
+  subscriptionRemind: defineJob('subscription.remind', z.object({ subscriptionId: z.string(), chargeAt: z.string() })),
+  /** In the card sandbox, what Stripe does on its own schedule when a period ends or a retry is due. */
+  subscriptionSandboxDue: defineJob('subscription.sandbox_due', z.object({ subscriptionId: z.string(), dueAt: z.string() })),
   /**
    * Kept so rows of the old per-delivery webhook jobs still finish (the delivery worker sends webhooks now,
    * webhooks.service.ts); nothing schedules it.
