@@ -7,8 +7,9 @@ import { availableParallelism } from 'node:os';
 
 // buying, purchase-ceiling, polling and scale need PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the
 // local server); purchase-ceiling also needs pgbench, sign-in-bundle Chromium.
-// proxy.mjs installs tinyproxy, squid, dante, microsocks and wrk from Debian when they are missing (gateway.mjs: wrk);
-// their quick modes install nothing and fail without them (.ci/run installs them). fingerprint.mjs needs root (network
+// proxy.mjs installs tinyproxy, squid, dante, microsocks and wrk from Debian when they are missing (gateway.mjs: wrk
+// and OpenSSH, run as root for its private sshd); their quick modes install nothing and fail without them (.ci/run
+// installs them). fingerprint.mjs needs root (network
 // namespaces, nftables, iptables, the Apple rewrite built with libnetfilter-queue-dev), as CI runs.
 // scale.mjs is not in the full list: it seeds millions of rows for minutes; run it by itself (`node bench/scale.mjs`).
 const quick = process.argv.includes('--quick');

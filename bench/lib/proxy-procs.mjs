@@ -11,6 +11,8 @@ const NOFILE = 65536;
 
 /** Debian packages the bench needs, by the binary that shows each is installed. */
 const PACKAGES = { tinyproxy: 'tinyproxy', squid: 'squid', danted: 'dante-server', microsocks: 'microsocks', wrk: 'wrk' };
+/** Packages of bench/gateway.mjs's `ssh -R` peer: not in the default list of bench/proxy.mjs. */
+const SSH_PACKAGES = { sshd: 'openssh-server', ssh: 'openssh-client', 'ssh-keygen': 'openssh-client' };
 
 export function which(binary) {
   try {
@@ -25,7 +27,7 @@ export function which(binary) {
  * us). With `install: false` (quick mode: .ci/run installs them beforehand) a missing one is an error, never a skip.
  */
 export function ensureInstalled(binaries = Object.keys(PACKAGES), { install = true } = {}) {
-  const missing = binaries.filter((bin) => !which(bin)).map((bin) => PACKAGES[bin]);
+  const missing = [...new Set(binaries.filter((bin) => !which(bin)).map((bin) => PACKAGES[bin] ?? SSH_PACKAGES[bin]))];
   if (missing.length === 0) return [];
   if (!install) {
     throw new Error(`missing ${missing.join(', ')}: apt-get install ${missing.join(' ')} (.ci/run installs them; the quick mode does not)`);
