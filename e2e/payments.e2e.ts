@@ -254,7 +254,7 @@ describe('money in: add funds, pay, renew', () => {
     await dialog(page, t('en', 'payments:crypto.title')).waitFor({ state: 'detached' });
     expect((await api<{ data: unknown | null }>(page, '/pending-crypto-payment-active')).data).toBeNull();
 
-    // ---- invoices: one numbered invoice per completed payment, printable page, real PDF ----
+    // ---- invoices: one numbered document per completed payment (receipts for these top-ups), printable page, real PDF ----
     const invoices = await invoicesOf(page);
     expect(invoices.length).toBe(invoicesBefore + 4);
     const total = invoices.slice(0, 4).reduce((sum, i) => sum + BigInt(i.amount), 0n);
@@ -265,6 +265,10 @@ describe('money in: add funds, pay, renew', () => {
     await page.getByRole('link', { name: exact(invoices[0]!.number) }).click();
     await page.getByTestId('invoice-document').waitFor();
     expect(await page.getByTestId('invoice-total').textContent()).toBe(`${formatUsd(invoices[0]!.amount)} USD`);
+    // A top-up is acknowledged by a receipt, and the document says it is not an invoice (decision 038).
+    expect(invoices.slice(0, 4).map((i) => i.document)).toEqual(['receipt', 'receipt', 'receipt', 'receipt']);
+    await page.getByRole('heading', { level: 2, name: t('en', 'payments:invoices.receiptTitle', { number: invoices[0]!.number }) }).waitFor();
+    await page.getByText(t('en', 'payments:invoices.receiptNote'), { exact: true }).waitFor();
     await visitCheck(page, 'payments-invoice');
     // The download link prints the PDF in the language the dashboard shows.
     const pdfHref = await page.getByTestId('invoice-document').locator('..').getByRole('link', { name: exact(t('en', 'payments:invoices.downloadPdf')) }).getAttribute('href');

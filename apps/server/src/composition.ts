@@ -19,6 +19,8 @@ import { Bus } from './lib/bus.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { AccountSettingsRepository } from './modules/account-settings/account-settings.repository.js';
 import { AccountSettingsService } from './modules/account-settings/account-settings.service.js';
+import { RecoveryCodesRepository } from './modules/auth/recovery-codes.repository.js';
+import { sellerOf } from './modules/admin/admin-settings/operator-settings.js';
 import { AdminsService } from './modules/admin/admin-admins/admins.service.js';
 import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
 import { CouponsAdminService } from './modules/admin/admin-coupons/coupons-admin.service.js';
@@ -132,6 +134,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   // Repositories.
   const authRepository = new AuthRepository(db);
   const accountSettingsRepository = new AccountSettingsRepository(db);
+  const recoveryCodes = new RecoveryCodesRepository(db, config.secret);
   const notificationsRepository = new NotificationsRepository(db);
   const trafficRepository = new TrafficRepository(db);
   const hostsRepository = new HostsRepository(db);
@@ -148,11 +151,11 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const ledger = new LedgerService(db);
   const notifications = new NotificationsService(db);
   const notificationEmails = new NotificationEmails(ctx);
-  const auth = new AuthService(authRepository, ctx);
+  const auth = new AuthService(authRepository, ctx, recoveryCodes);
   const captchaGate = new CaptchaGate(config, db);
-  const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions, mailer);
+  const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions, mailer, recoveryCodes);
   const apiKeys = new ApiKeysService(db, bus);
-  const invoices = new InvoicesService(db, invoiceNumbering);
+  const invoices = new InvoicesService(db, invoiceNumbering, async () => sellerOf(await operatorSettings.overrides()));
   const rotation = new RotationService(db, bus, modemDriver, notifications);
   const ports = new PortsService(db, portsRepository, config.secret, config.publicUrl, jobs);
   const fingerprintCheck = new FingerprintCheckService(db, { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS });
@@ -229,7 +232,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
     captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust,
-    authRepository, gatewayLinks, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
+    authRepository, recoveryCodes, gatewayLinks, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,
     rotation, ports, fingerprintCheck, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,

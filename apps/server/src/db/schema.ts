@@ -11,6 +11,7 @@ import type { OperatorAlertsTables } from './tables/operator-alerts.js';
 import type { PaymentsTables } from './tables/payments.js';
 import type { PortHistoryTables } from './tables/port-history.js';
 import type { PortsTables } from './tables/ports.js';
+import type { RecoveryCodesTables } from './tables/recovery-codes.js';
 import type { SupportTables } from './tables/support.js';
 import type { TelegramTables } from './tables/telegram.js';
 import type { WebhooksTables } from './tables/webhooks.js';
@@ -20,4 +21,4 @@ export type DB = AccountsTables & AuthTables
   & CatalogTables & PortsTables & LedgerTables & JobsTables & NotificationsTables
   & LiveDashboardTables & PaymentsTables
   & AdminTables & WebhooksTables & LegalTables & TelegramTables & SupportTables & PortHistoryTables
-  & OperatorAlertsTables;
+  & OperatorAlertsTables & RecoveryCodesTables;

@@ -49,7 +49,7 @@ describe('notifications slice', () => {
     // The user is read from the cached GET /me (decision 020), not from this store.
     const users = userStore(new QueryClient());
     const s = () => users;
-    s().setUser({ id: 'u', name: 'Ann', email: 'a@b.co', company_name: '', language: 'en', use2fa: false, isVerified: true, role: 'customer' });
+    s().setUser({ id: 'u', name: 'Ann', email: 'a@b.co', company_name: '', billing_address: '', vat_number: '', language: 'en', use2fa: false, recoveryCodesLeft: 0, isVerified: true, role: 'customer' });
     expect(s().user.isAuthenticated).toBe(true);
     s().setUser(null);
     expect(s().user).toEqual({ me: null, isAuthenticated: false });

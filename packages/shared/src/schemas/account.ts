@@ -9,8 +9,13 @@ export const meSchema = z.object({
   name: z.string(),
   email: z.string(),
   company_name: z.string(),
+  /** Printed on invoices with the company (issue 27, item 3); '' when not given. */
+  billing_address: z.string(),
+  vat_number: z.string(),
   language: z.string(),
   use2fa: z.boolean(),
+  /** Unused two-factor recovery codes (0 while two-factor is off). */
+  recoveryCodesLeft: z.number(),
   isVerified: z.boolean(),
   role: z.enum(['customer', 'admin']),
 });
@@ -34,6 +39,20 @@ export const sessionParamsSchema = z.object({ id: z.string().check(z.regex(/^[0-
 /** POST /api/v1/me/2fa/setup: the pending secret, its otpauth:// URL and that URL as a QR code (SVG). */
 export const twoFactorSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string(), qrSvg: z.string() });
 export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
+
+/**
+ * Two-factor recovery codes (issue 27, item 5), as shown the one time they exist: in the answer of POST
+ * /me/2fa/enable (with the user) and of POST /me/2fa/recovery-codes (a new set; the old one stops working).
+ */
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+export const twoFactorEnabledSchema = z.object({ ...meSchema.shape, ...recoveryCodesSchema.shape });
+export type TwoFactorEnabled = z.infer<typeof twoFactorEnabledSchema>;
+/** POST /me/2fa/recovery-codes: proven with the current password or a code from the app. */
+export const regenerateRecoveryCodesSchema = z.object({
+  password: z.optional(z.string().check(z.maxLength(200))),
+  code: z.optional(z.string().check(z.maxLength(24))),
+});
 
 /**
  * POST /api/v1/me/sessions/revoke-all (issue 26, item 9): sign out everywhere, this browser included; with

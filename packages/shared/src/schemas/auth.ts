@@ -19,6 +19,7 @@ export const MESSAGES = {
   terms: 'Please accept the terms and the refund policy',
   marketing: 'Please agree to receive e-mails from us',
   code: 'The code has 6 digits',
+  recoveryCode: 'A recovery code has 10 letters and digits',
 } as const;
 export type ValidationMessage = (typeof MESSAGES)[keyof typeof MESSAGES];
 
@@ -68,6 +69,18 @@ export const purposeSchema = text().check(z.trim(), z.minLength(PURPOSE_MIN, MES
 export const languageSchema = z.enum(LANGUAGES);
 // Spaces anywhere are dropped: apps show and copy the code as "123 456" (issue 27).
 export const totpCode = text().check(z.overwrite((v) => v.replace(/\s+/g, '')), z.regex(/^\d{6}$/, MESSAGES.code));
+/**
+ * A two-factor recovery code as printed, 'abcde-fghjk' (issue 27, item 5): case, spaces and hyphens are ignored.
+ * Ten characters, so never mistaken for a six-digit TOTP code.
+ */
+export const recoveryCode = text().check(
+  z.overwrite((v) => v.toLowerCase().replace(/[\s-]+/g, '')), z.regex(/^[a-z0-9]{10}$/, MESSAGES.recoveryCode),
+);
+/** The second factor where either is accepted (sign-in, turning two-factor off): an app's code or a recovery code. */
+export const secondFactorCode = text().check(
+  z.overwrite((v) => v.replace(/\s+/g, '')),
+  z.refine((v) => /^\d{6}$/.test(v) || /^[a-z0-9]{10}$/i.test(v.replace(/-/g, '')), MESSAGES.code),
+);
 
 /** Sign-up step 1: Account Information. */
 export const signUpAccountSchema = z.object({
@@ -109,7 +122,8 @@ export const verifyEmailParamsSchema = z.object({ token: z.string() });
 export const credentialsSchema = z.object({
   login: loginSchema,
   password: text().check(z.minLength(1, MESSAGES.required), z.maxLength(200)),
-  code: optionalText(10),
+  // A six-digit TOTP code ('123 456' too) or a recovery code ('abcde-fghjk').
+  code: optionalText(24),
 });
 export type Credentials = z.input<typeof credentialsSchema>;
 
@@ -124,6 +138,8 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const checkCredentialsResponseSchema = z.object({
   ...loginResponseSchema.shape,
   code: z.nullable(text()),
+  /** When a recovery code was given in place of the app's code: how many unused ones will be left once it is used. */
+  recoveryCodesLeft: z.optional(z.number()),
 });
 export type CheckCredentialsResponse = z.infer<typeof checkCredentialsResponseSchema>;
 
@@ -159,7 +175,15 @@ export const captchaConfigSchema = z.object({
 });
 
 export const totpCodeSchema = z.object({ code: totpCode });
-export const profileSchema = z.object({ name: nameSchema, company_name: optionalText(200) });
+export const recoveryCodeSchema = z.object({ code: recoveryCode });
+export const secondFactorSchema = z.object({ code: secondFactorCode });
+export const profileSchema = z.object({
+  name: nameSchema,
+  company_name: optionalText(200),
+  // Printed on invoices (issue 27, item 3): the customer's billing address and VAT (or other tax) number.
+  billing_address: optionalText(500),
+  vat_number: optionalText(40),
+});
 export const accountPasswordSchema = z.object({
   current: text().check(z.minLength(1, MESSAGES.required), z.maxLength(200)),
   password: passwordSchema,

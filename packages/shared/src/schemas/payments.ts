@@ -284,10 +284,18 @@ export const invoiceLineSchema = z.object({
   unitAmount: signedMoneySchema,
   amount: signedMoneySchema,
 });
+/**
+ * What a document is (issue 27, item 3; decision 038): a top-up gets a 'receipt' (money received onto the balance, not
+ * an invoice), what the balance or a payment bought gets an 'invoice'. Each has its own gap-free series.
+ */
+export const INVOICE_DOCUMENTS = ['invoice', 'receipt'] as const;
 export const invoiceSchema = z.object({
   _id: idSchema,
-  /** 'CP-2026-000123': gap-free per year. */
+  /** 'CP-2026-000123' for an invoice, 'CP-R-2026-000045' for a receipt: gap-free per year and kind. */
   number: text(),
+  document: z.enum(INVOICE_DOCUMENTS),
+  /** The seller's legal name, address and tax number, as printed. */
+  seller: z.object({ name: text(), address: text(), taxId: text() }),
   paymentId: idSchema,
   issuedAt: text(),
   description: text(),
@@ -296,7 +304,8 @@ export const invoiceSchema = z.object({
   amount: moneySchema,
   currency: z.literal('USD'),
   lines: z.array(invoiceLineSchema),
-  customer: z.object({ name: text(), email: text(), company_name: text() }),
+  /** The buyer as at issue: company, billing address and VAT number from the Account page ('' when not given). */
+  customer: z.object({ name: text(), email: text(), company_name: text(), address: text(), vat_number: text() }),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 export type InvoiceLine = z.infer<typeof invoiceLineSchema>;

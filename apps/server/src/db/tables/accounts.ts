@@ -21,6 +21,9 @@ export interface UsersTable {
   totp_pending_secret: string | null;
   /** The last TOTP time step accepted: a code of that step or earlier is refused (no reuse). */
   totp_last_step: bigint | null;
+  /** Printed on invoices with company_name (issue 27, item 3). */
+  billing_address: Generated<string>;
+  vat_number: Generated<string>;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
 }

@@ -82,10 +82,14 @@ export interface CardSubscriptionsTable {
 export interface CardSubscriptionEventsTable { event_id: string; subscription_id: string; created_at: CreatedAt }
 
 export interface InvoiceCountersTable { year: number; last: number }
+/** The receipts' own series (migration 2026_12_11_0210): a top-up's receipt is not an invoice. */
+export type ReceiptCountersTable = InvoiceCountersTable;
+/** The seller's legal details as the operator set them when the document was issued. */
+export interface InvoiceSeller { name?: string; address?: string; taxId?: string }
 
 /** `text`, when there, is rendered in the reader's language; `description` is the buyer's language at the time. */
 export interface InvoiceLineRow { description: string; quantity: number; unitAmount: string; amount: string; text?: StoredText }
-export interface InvoiceCustomer { name: string; email: string; company_name: string }
+export interface InvoiceCustomer { name: string; email: string; company_name: string; address?: string; vat_number?: string }
 
 export interface InvoicesTable {
   id: Generated<string>;
@@ -100,6 +104,10 @@ export interface InvoicesTable {
   currency: Generated<string>;
   lines: Json<InvoiceLineRow[]>;
   customer: Json<InvoiceCustomer>;
+  /** 'receipt' for a top-up, 'invoice' for what was bought (decision 038). */
+  document: Generated<'invoice' | 'receipt'>;
+  /** Null on documents issued before 2026_12_11_0210: printed with the seller's details of the moment. */
+  seller: ColumnType<InvoiceSeller | null, string | null | undefined, string | null>;
   issued_at: Generated<Date>;
 }
 
@@ -109,5 +117,6 @@ export interface PaymentsTables {
   card_subscriptions: CardSubscriptionsTable;
   card_subscription_events: CardSubscriptionEventsTable;
   invoice_counters: InvoiceCountersTable;
+  receipt_counters: ReceiptCountersTable;
   invoices: InvoicesTable;
 }

@@ -3,7 +3,7 @@ import { emailFrame, emailParagraph } from './render.js';
 import { emailTexts } from './texts.js';
 
 /** What changed on the account: each change tells its owner by e-mail, so a stranger's change does not go unseen. */
-export type SecurityChange = 'password' | 'twoFactorOn' | 'twoFactorOff';
+export type SecurityChange = 'password' | 'twoFactorOn' | 'twoFactorOff' | 'recoveryCodeUsed' | 'recoveryCodesNew';
 
 /** The part of emails.json this module reads (packages/shared/locales/<lng>/emails.json). */
 interface SecurityEmailTexts {
@@ -11,9 +11,12 @@ interface SecurityEmailTexts {
 }
 
 /** The notice of a security change, in the person's language, as HTML and plain text. */
-export function renderSecurityEmail(change: SecurityChange, user: { email: string; name: string; language: string }): MailMessage {
+export function renderSecurityEmail(
+  change: SecurityChange, user: { email: string; name: string; language: string }, values: Record<string, string> = {},
+): MailMessage {
   const all = emailTexts(user.language) as ReturnType<typeof emailTexts> & SecurityEmailTexts;
-  const t = all.security[change];
+  const texts = all.security[change];
+  const t = { subject: texts.subject, intro: texts.intro.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole) };
   const greeting = all.greeting.replace('{{name}}', user.name);
   const text = [greeting, '', t.intro, '', all.security.notYou, '', `— ${all.signature}`, '', all.footer].join('\n');
   const p = emailParagraph;

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 // Queries of the account-settings module. Every query is scoped by the signed-in user's id.
 
 const meColumns = [
-  'id', 'name', 'email', 'company_name', 'language', 'role', 'is_verified', 'totp_secret', 'totp_pending_secret',
+  'id', 'name', 'email', 'company_name', 'billing_address', 'vat_number', 'language', 'role', 'is_verified', 'totp_secret', 'totp_pending_secret',
   'totp_last_step', 'password_hash',
 ] as const;
 
@@ -16,7 +16,7 @@ export class AccountSettingsRepository {
     return this.db.selectFrom('users').select(meColumns).where('id', '=', userId).executeTakeFirst();
   }
 
-  async updateProfile(userId: string, profile: { name: string; company_name: string }): Promise<void> {
+  async updateProfile(userId: string, profile: { name: string; company_name: string; billing_address: string; vat_number: string }): Promise<void> {
     await this.db.updateTable('users').set({ ...profile, updated_at: new Date() }).where('id', '=', userId).execute();
   }
 
@@ -45,12 +45,24 @@ export class AccountSettingsRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  /** Turns two-factor off, consuming the code's step; conditional like activateTotp so a code works once. */
-  async deactivateTotp(userId: string, activeSecret: string, step: bigint): Promise<boolean> {
+  /**
+   * Turns two-factor off, consuming the code's step; conditional like activateTotp so a code works once. With
+   * `byRecoveryCode` the step is not checked (the recovery code, already used up, was the proof).
+   */
+  async deactivateTotp(userId: string, activeSecret: string, step: bigint, byRecoveryCode = false): Promise<boolean> {
     const result = await this.db.updateTable('users')
       .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: step, updated_at: new Date() })
       .where('id', '=', userId)
       .where('totp_secret', '=', activeSecret)
+      .$if(!byRecoveryCode, (q) => q.where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)])))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Uses up a TOTP step of the active secret (proof for regenerating recovery codes); false when already used. */
+  async consumeTotpStep(userId: string, activeSecret: string, step: bigint): Promise<boolean> {
+    const result = await this.db.updateTable('users').set({ totp_last_step: step })
+      .where('id', '=', userId).where('totp_secret', '=', activeSecret)
       .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;

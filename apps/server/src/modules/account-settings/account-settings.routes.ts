@@ -1,7 +1,8 @@
 import {
-  meSchema, sessionParamsSchema, sessionsResponseSchema, signOutEverywhereSchema, twoFactorSetupSchema,
+  meSchema, recoveryCodesSchema, regenerateRecoveryCodesSchema, sessionParamsSchema, sessionsResponseSchema,
+  signOutEverywhereSchema, twoFactorEnabledSchema, twoFactorSetupSchema,
 } from '@cellport/shared/schemas/account';
-import { accountPasswordSchema, okSchema, profileSchema, totpCodeSchema } from '@cellport/shared/schemas/auth';
+import { accountPasswordSchema, okSchema, profileSchema, secondFactorSchema, totpCodeSchema } from '@cellport/shared/schemas/auth';
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
@@ -38,12 +39,22 @@ export function registerAccountSettings(app: App, ctx: AppContext, services: Ser
     async (request) => service.setupTwoFactor(currentUser(request).userId));
 
   app.post('/api/v1/me/2fa/enable',
-    { onRequest: requireUser, config: limited, schema: { body: totpCodeSchema, response: { 200: meSchema } } },
-    async (request) => service.enableTwoFactor(currentUser(request).userId, request.body.code));
+    { onRequest: requireUser, config: limited, schema: { body: totpCodeSchema, response: { 200: twoFactorEnabledSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store'); // the recovery codes are in this answer
+      return service.enableTwoFactor(currentUser(request).userId, request.body.code);
+    });
 
   app.post('/api/v1/me/2fa/disable',
-    { onRequest: requireUser, config: limited, schema: { body: totpCodeSchema, response: { 200: meSchema } } },
+    { onRequest: requireUser, config: limited, schema: { body: secondFactorSchema, response: { 200: meSchema } } },
     async (request) => service.disableTwoFactor(currentUser(request).userId, request.body.code));
+
+  app.post('/api/v1/me/2fa/recovery-codes',
+    { onRequest: requireUser, config: limited, schema: { body: regenerateRecoveryCodesSchema, response: { 200: recoveryCodesSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.regenerateRecoveryCodes(currentUser(request).userId, request.body);
+    });
 
   app.get('/api/v1/me/sessions', { onRequest: requireUser, schema: { response: { 200: sessionsResponseSchema } } },
     async (request) => {

@@ -1,4 +1,4 @@
-import type { Me, SessionInfo, TwoFactorSetup } from '@cellport/shared/schemas/account';
+import type { Me, RecoveryCodes, SessionInfo, TwoFactorEnabled, TwoFactorSetup } from '@cellport/shared/schemas/account';
 import { hash, verify } from '@node-rs/argon2';
 import QRCode from 'qrcode';
 import { AppError } from '../../lib/app-error.js';
@@ -6,6 +6,7 @@ import { renderSecurityEmail } from '../../lib/emails/security.js';
 import { isFreshStep, newTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
 import type { Mailer } from '../../integrations/mail/mailer.js';
 import type { Sessions } from '../../plugins/session.js';
+import type { RecoveryCodesRepository } from '../auth/recovery-codes.repository.js';
 import type { AccountSettingsRepository, UserRow } from './account-settings.repository.js';
 
 /** Profile, password, two-factor and sessions of the signed-in user. */
@@ -14,13 +15,15 @@ export class AccountSettingsService {
     private readonly repo: AccountSettingsRepository,
     private readonly sessions: Sessions,
     private readonly mailer: Pick<Mailer, 'send'>,
+    private readonly recoveryCodes: RecoveryCodesRepository,
   ) {}
 
   async me(userId: string): Promise<Me> {
-    return toMe(await this.user(userId));
+    const user = await this.user(userId);
+    return toMe(user, user.totp_secret ? await this.recoveryCodes.countLeft(userId) : 0);
   }
 
-  async updateProfile(userId: string, profile: { name: string; company_name: string }): Promise<Me> {
+  async updateProfile(userId: string, profile: { name: string; company_name: string; billing_address: string; vat_number: string }): Promise<Me> {
     await this.repo.updateProfile(userId, profile);
     return this.me(userId);
   }
@@ -46,25 +49,55 @@ export class AccountSettingsService {
     return { secret, otpauthUrl, qrSvg };
   }
 
-  /** Confirms setup with a code from the app: the pending secret becomes the active one. */
-  async enableTwoFactor(userId: string, code: string): Promise<Me> {
+  /**
+   * Confirms setup with a code from the app: the pending secret becomes the active one, and ten recovery codes are
+   * made (issue 27, item 5). They are in this answer and nowhere else ever again.
+   */
+  async enableTwoFactor(userId: string, code: string): Promise<TwoFactorEnabled> {
     const user = await this.user(userId);
     if (user.totp_secret) throw new AppError('TWO_FACTOR_ALREADY_ON', 409);
     if (!user.totp_pending_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
     const step = freshStep(user.totp_pending_secret, code, user.totp_last_step);
     if (!(await this.repo.activateTotp(userId, user.totp_pending_secret, step))) throw new AppError('WRONG_CODE', 400);
+    const recoveryCodes = await this.recoveryCodes.replace(userId);
     await this.mailer.send(renderSecurityEmail('twoFactorOn', user));
-    return this.me(userId);
+    return { ...(await this.me(userId)), recoveryCodes };
   }
 
-  /** Turns two-factor off; the code is checked against the active secret and consumed. */
+  /**
+   * Turns two-factor off with a code from the app (checked against the active secret and consumed) or, for a lost
+   * phone, with a recovery code (used up); the recovery codes go with it.
+   */
   async disableTwoFactor(userId: string, code: string): Promise<Me> {
     const user = await this.user(userId);
     if (!user.totp_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
-    const step = freshStep(user.totp_secret, code, user.totp_last_step);
-    if (!(await this.repo.deactivateTotp(userId, user.totp_secret, step))) throw new AppError('WRONG_CODE', 400);
+    const byApp = /^\d{6}$/.test(code);
+    if (!byApp && (await this.recoveryCodes.use(userId, code)) === null) throw new AppError('WRONG_CODE', 400);
+    const step = byApp ? freshStep(user.totp_secret, code, user.totp_last_step) : user.totp_last_step ?? 0n;
+    if (!(await this.repo.deactivateTotp(userId, user.totp_secret, step, !byApp))) throw new AppError('WRONG_CODE', 400);
+    await this.recoveryCodes.removeAll(userId);
     await this.mailer.send(renderSecurityEmail('twoFactorOff', user));
     return this.me(userId);
+  }
+
+  /**
+   * A new set of recovery codes; the old ones stop working. Proven with the current password or a fresh code from
+   * the app, so a browser left signed in is not enough to take the codes.
+   */
+  async regenerateRecoveryCodes(userId: string, proof: { password?: string; code?: string }): Promise<RecoveryCodes> {
+    const user = await this.user(userId);
+    if (!user.totp_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
+    if (proof.password) {
+      if (!(await verify(user.password_hash, proof.password).catch(() => false))) throw new AppError('WRONG_CURRENT_PASSWORD', 400);
+    } else if (proof.code) {
+      const step = freshStep(user.totp_secret, proof.code, user.totp_last_step);
+      if (!(await this.repo.consumeTotpStep(userId, user.totp_secret, step))) throw new AppError('WRONG_CODE', 400);
+    } else {
+      throw new AppError('VALIDATION', 400);
+    }
+    const recoveryCodes = await this.recoveryCodes.replace(userId);
+    await this.mailer.send(renderSecurityEmail('recoveryCodesNew', user));
+    return { recoveryCodes };
   }
 
   async listSessions(userId: string, currentSessionId: string): Promise<SessionInfo[]> {
@@ -98,14 +131,15 @@ export class AccountSettingsService {
 }
 
 function freshStep(secret: string, code: string, lastStep: bigint | null): bigint {
-  const step = verifyTotp(secret, code);
+  const step = verifyTotp(secret, code.replace(/\s+/g, ''));
   if (step === null || !isFreshStep(step, lastStep)) throw new AppError('WRONG_CODE', 400);
   return BigInt(step);
 }
 
-function toMe(u: NonNullable<UserRow>): Me {
+function toMe(u: NonNullable<UserRow>, recoveryCodesLeft: number): Me {
   return {
-    id: u.id, name: u.name, email: u.email, company_name: u.company_name, language: u.language,
-    use2fa: u.totp_secret !== null, isVerified: u.is_verified, role: u.role,
+    id: u.id, name: u.name, email: u.email, company_name: u.company_name, billing_address: u.billing_address,
+    vat_number: u.vat_number, language: u.language,
+    use2fa: u.totp_secret !== null, recoveryCodesLeft, isVerified: u.is_verified, role: u.role,
   };
 }

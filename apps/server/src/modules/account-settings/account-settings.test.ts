@@ -55,8 +55,8 @@ describe('account settings', () => {
     const me = await get('/api/v1/me', cookie);
     expect(me.statusCode).toBe(200);
     expect(me.json()).toEqual({
-      id: user.id, name: expect.stringMatching(/^User /), email: user.email, company_name: '', language: 'en',
-      use2fa: false, isVerified: true, role: 'customer',
+      id: user.id, name: expect.stringMatching(/^User /), email: user.email, company_name: '', billing_address: '', vat_number: '', language: 'en',
+      use2fa: false, recoveryCodesLeft: 0, isVerified: true, role: 'customer',
     });
 
     const updated = await send('PATCH', '/api/v1/me', cookie, { name: '  Ada Lovelace ', company_name: 'Engines Ltd' });

@@ -7,6 +7,7 @@ import { renderSecurityEmail } from '../../lib/emails/security.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { isFreshStep, verifyTotp } from '../../lib/totp.js';
 import type { AuthRepository, TokenPurpose } from './auth.repository.js';
+import type { RecoveryCodesRepository } from './recovery-codes.repository.js';
 
 /**
  * Failed password or code attempts on a login in the window, from one address or from all together, past which
@@ -30,13 +31,20 @@ export type CredentialOutcome =
   | { kind: 'unverified'; use2fa: boolean }
   | { kind: 'code_required' }
   | { kind: 'wrong_code' }
-  | { kind: 'ok'; userId: string; use2fa: boolean; totpStep: number | null };
+  | { kind: 'ok'; userId: string; use2fa: boolean; totpStep: number | null; recovery?: RecoveryUse };
+
+/** A recovery code given in place of the TOTP code: the code, and how many unused codes will be left after it. */
+export interface RecoveryUse { code: string; left: number }
 
 export type VerifyEmailResult = { ok: true; email: string; language: string } | { ok: false; language: string };
 
 /** Sign-up, e-mail confirmation, credential checks and password reset. Routes translate outcomes to HTTP. */
 export class AuthService {
-  constructor(private readonly repo: AuthRepository, private readonly ctx: Pick<AppContext, 'config' | 'mailer' | 'sessions'>) {}
+  constructor(
+    private readonly repo: AuthRepository,
+    private readonly ctx: Pick<AppContext, 'config' | 'mailer' | 'sessions'>,
+    private readonly recoveryCodes: RecoveryCodesRepository,
+  ) {}
 
   async assertEmailFree(email: string): Promise<void> {
     if (await this.repo.emailExists(email)) throw new AppError('EMAIL_TAKEN', 409);
@@ -98,22 +106,36 @@ export class AuthService {
     if (!user.totp_secret) return { kind: 'ok', userId: user.id, use2fa, totpStep: null };
     if (!code) return { kind: 'code_required' };
     const step = verifyTotp(user.totp_secret, code);
-    if (step === null || !isFreshStep(step, user.totp_last_step)) {
-      await this.repo.addLoginFailure(login, address);
-      return { kind: 'wrong_code' };
+    if (step !== null && isFreshStep(step, user.totp_last_step)) return { kind: 'ok', userId: user.id, use2fa, totpStep: step };
+    // In place of the app's code, one of the recovery codes (issue 27, item 5); checked here, used up by signIn.
+    if (step === null && (await this.recoveryCodes.isUnused(user.id, code))) {
+      const left = (await this.recoveryCodes.countLeft(user.id)) - 1;
+      return { kind: 'ok', userId: user.id, use2fa, totpStep: null, recovery: { code, left } };
     }
-    return { kind: 'ok', userId: user.id, use2fa, totpStep: step };
+    await this.repo.addLoginFailure(login, address);
+    return { kind: 'wrong_code' };
   }
 
-  /** checkCredentials, then uses up the TOTP step so the same code cannot sign in again. */
+  /**
+   * checkCredentials, then uses up the TOTP step (or the recovery code) so the same code cannot sign in again. A
+   * recovery code used tells its owner by e-mail with how many are left.
+   */
   async signIn(credentials: CredentialsInput, address: string): Promise<CredentialOutcome> {
     const outcome = await this.checkCredentials(credentials, address);
     if (outcome.kind !== 'ok') return outcome;
-    if (outcome.totpStep !== null && !(await this.repo.consumeTotpStep(outcome.userId, outcome.totpStep))) {
+    const used = outcome.recovery
+      ? await this.recoveryCodes.use(outcome.userId, outcome.recovery.code)
+      : outcome.totpStep === null || (await this.repo.consumeTotpStep(outcome.userId, outcome.totpStep)) ? 0 : null;
+    if (used === null) {
       await this.repo.addLoginFailure(credentials.login, address);
       return { kind: 'wrong_code' };
     }
     await this.repo.clearLoginFailures(credentials.login, address, new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS));
+    if (outcome.recovery) {
+      const user = await this.repo.findUserByEmail(credentials.login);
+      if (user) await this.ctx.mailer.send(renderSecurityEmail('recoveryCodeUsed', user, { left: String(used) }));
+      return { ...outcome, recovery: { code: outcome.recovery.code, left: used } };
+    }
     return outcome;
   }
 

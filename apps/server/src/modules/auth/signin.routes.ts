@@ -32,7 +32,7 @@ function credentialsBody(outcome: CredentialOutcome): CheckCredentialsResponse {
     case 'deactivated': return { ...body, isActive: false, isVerified: outcome.isVerified, use2fa: outcome.use2fa };
     case 'unverified': return { ...body, isVerified: false, use2fa: outcome.use2fa };
     case 'code_required': case 'wrong_code': return { ...body, use2fa: true };
-    case 'ok': return { ...body, use2fa: outcome.use2fa };
+    case 'ok': return { ...body, use2fa: outcome.use2fa, ...(outcome.recovery ? { recoveryCodesLeft: outcome.recovery.left } : {}) };
     case 'wrong_password': return body;
   }
 }

@@ -3,15 +3,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, itOnPostgres, type TestApp } from '../../../test/helpers.js';
 import type { Tx } from '../../db/database.js';
 import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
-import { invoiceNumber, numberPendingInvoices } from './invoice-numbers.js';
+import { invoiceNumber, numberPendingInvoices, receiptNumber } from './invoice-numbers.js';
 import { issueInvoice } from './invoices.service.js';
 
-/** A completed top-up payment with its (unnumbered) invoice, as the payment paths write them. */
-async function paidInvoice(t: TestApp, userId: string, issuedAt?: Date): Promise<string> {
+/**
+ * A completed payment with its (unnumbered) document, as the payment paths write them: a renewal is invoiced, a
+ * top-up gets a receipt in the receipts' own series (decision 038).
+ */
+async function paidInvoice(t: TestApp, userId: string, issuedAt?: Date, kind: 'renewal' | 'topup' = 'renewal'): Promise<string> {
   const paymentId = randomUUID();
   await t.ctx.db.transaction().execute(async (tx: Tx) => {
     await tx.insertInto('payments').values({
-      id: paymentId, user_id: userId, provider: 'card', kind: 'topup', status: 'completed', amount: 5_000_000n, discount: 0n,
+      id: paymentId, user_id: userId, provider: 'card', kind, status: 'completed', amount: 5_000_000n, discount: 0n,
       description: 'Top-up', modem_count: 0, tariff_id: null, coupon: null, coupon_id: null,
     }).execute();
     await issueInvoice(tx, paymentId, [{ description: 'Top-up', quantity: 1, unitAmount: 5_000_000n, amount: 5_000_000n }]);
@@ -70,21 +73,26 @@ describe('invoice numbers, given after the payment commits', () => {
     expect((await numbers(t)).every((r) => r.number)).toBe(true);
   });
 
-  itOnPostgres('10 purchases and 30 top-ups at once, then 3 numberers at once: 40 invoices numbered 1…40, no gap, none twice', async () => {
+  itOnPostgres('10 purchases and 30 top-ups at once, then 3 numberers at once: invoices 1…10 and receipts 1…30, no gap, none twice', async () => {
     const cat = await seedTestCatalog(t);
     const buyers = await Promise.all(Array.from({ length: 10 }, () => createCustomer(t, 100)));
     const [purchases] = await Promise.all([
       Promise.all(buyers.map((b) => t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(b.cookie, {
         tariff_id: cat.dedicatedWeek.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
       }) }))),
-      Promise.all(Array.from({ length: 30 }, (_, i) => paidInvoice(t, buyers[i % 10]!.id))),
+      Promise.all(Array.from({ length: 30 }, (_, i) => paidInvoice(t, buyers[i % 10]!.id, undefined, 'topup'))),
     ]);
     expect(purchases.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     await Promise.all([numberPendingInvoices(t.ctx.db), numberPendingInvoices(t.ctx.db), t.ctx.invoiceNumbering.settle()]);
     const year = new Date().getUTCFullYear();
-    const got = (await numbers(t)).map((r) => r.number).sort();
-    expect(got).toEqual(Array.from({ length: 40 }, (_, i) => invoiceNumber(year, i + 1)));
+    const got = (await numbers(t)).map((r) => r.number!).sort();
+    expect(got).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => invoiceNumber(year, i + 1)),
+      ...Array.from({ length: 30 }, (_, i) => receiptNumber(year, i + 1)),
+    ].sort());
     const counter = await t.ctx.db.selectFrom('invoice_counters').select('last').where('year', '=', year).executeTakeFirstOrThrow();
-    expect(counter.last).toBe(40);
+    expect(counter.last).toBe(10);
+    const receipts = await t.ctx.db.selectFrom('receipt_counters').select('last').where('year', '=', year).executeTakeFirstOrThrow();
+    expect(receipts.last).toBe(30);
   });
 });

@@ -3,6 +3,10 @@ import type { Database } from '../../db/database.js';
 
 /** 'CP-2026-000123'. */
 export const invoiceNumber = (year: number, seq: number) => `CP-${year}-${String(seq).padStart(6, '0')}`;
+/** 'CP-R-2026-000045': receipts have their own series, so the invoices' stays gap-free (decision 038). */
+export const receiptNumber = (year: number, seq: number) => `CP-R-${year}-${String(seq).padStart(6, '0')}`;
+
+type Document = 'invoice' | 'receipt';
 
 const BATCH = 500;
 
@@ -20,22 +24,29 @@ export async function numberPendingInvoices(db: Database): Promise<number> {
   let total = 0;
   for (;;) {
     const numbered = await db.transaction().execute(async (tx) => {
-      const pending = await tx.selectFrom('invoices').select(['id', 'issued_at'])
+      const pending = await tx.selectFrom('invoices').select(['id', 'issued_at', 'document'])
         .where('number', 'is', null).orderBy('issued_at').orderBy('id').limit(BATCH)
         .forUpdate().skipLocked().execute();
-      const byYear = new Map<number, string[]>();
+      // One series per kind of document and year, each counted in its own table.
+      const bySeries = new Map<string, { document: Document; year: number; ids: string[] }>();
       for (const row of pending) {
         const year = row.issued_at.getUTCFullYear();
-        const ids = byYear.get(year) ?? [];
-        ids.push(row.id);
-        byYear.set(year, ids);
+        const key = `${row.document}:${year}`;
+        const series = bySeries.get(key) ?? { document: row.document, year, ids: [] };
+        series.ids.push(row.id);
+        bySeries.set(key, series);
       }
-      for (const [year, ids] of [...byYear].sort(([a], [b]) => a - b)) {
-        const counter = await tx.insertInto('invoice_counters').values({ year, last: ids.length })
-          .onConflict((oc) => oc.column('year').doUpdateSet({ last: sql`invoice_counters.last + ${ids.length}` }))
-          .returning('last').executeTakeFirstOrThrow();
+      for (const { document, year, ids } of [...bySeries.values()].sort((a, b) => a.year - b.year || a.document.localeCompare(b.document))) {
+        const counter = document === 'receipt'
+          ? await tx.insertInto('receipt_counters').values({ year, last: ids.length })
+            .onConflict((oc) => oc.column('year').doUpdateSet({ last: sql`receipt_counters.last + ${ids.length}` }))
+            .returning('last').executeTakeFirstOrThrow()
+          : await tx.insertInto('invoice_counters').values({ year, last: ids.length })
+            .onConflict((oc) => oc.column('year').doUpdateSet({ last: sql`invoice_counters.last + ${ids.length}` }))
+            .returning('last').executeTakeFirstOrThrow();
         const first = counter.last - ids.length + 1;
-        const numbers = ids.map((_, i) => invoiceNumber(year, first + i));
+        const format = document === 'receipt' ? receiptNumber : invoiceNumber;
+        const numbers = ids.map((_, i) => format(year, first + i));
         await sql`
           update invoices set number = numbered.number
           from unnest(${ids}::uuid[], ${numbers}::text[]) as numbered(id, number)

@@ -30,14 +30,20 @@ const COLS = {
   amount: { x: 455, width: 90 },
 } as const;
 
-/** A printable one-page A4 invoice in the customer's language. Resolves with the PDF bytes. */
-export function renderInvoicePdf(invoice: Invoice, seller: { name: string; url: string }, language?: string | null): Promise<Buffer> {
+/**
+ * A printable one-page A4 invoice or receipt in the customer's language, with the seller's legal details (the
+ * console's) and the buyer's company, address and VAT number. Resolves with the PDF bytes.
+ */
+export function renderInvoicePdf(invoice: Invoice, site: { url: string }, language?: string | null): Promise<Buffer> {
   const t = invoiceTexts(language);
   const l = t.labels;
+  const receipt = invoice.document === 'receipt';
+  const { seller, customer } = invoice;
+  const title = t.title(invoice.number, invoice.document);
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4', margin: 50, lang: { en: 'en-US', ru: 'ru-RU', cn: 'zh-CN' }[t.language],
-      info: { Title: t.title(invoice.number), Author: seller.name, CreationDate: new Date(invoice.issuedAt) },
+      info: { Title: title, Author: seller.name, CreationDate: new Date(invoice.issuedAt) },
     });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -46,19 +52,24 @@ export function renderInvoicePdf(invoice: Invoice, seller: { name: string; url: 
     for (const [name, bytes] of Object.entries(invoiceFonts())) doc.registerFont(name, bytes);
 
     doc.fontSize(20);
-    write(doc, t.title(invoice.number), 'bold');
+    write(doc, title, 'bold');
     doc.fontSize(10).fillColor('#444');
     write(doc, `${t.issued(invoice.issuedAt)} · ${t.paidBy(invoice.provider)}`, 'regular');
     doc.moveDown().fillColor('#000');
 
-    write(doc, l.seller, 'bold');
-    write(doc, seller.name, 'regular');
-    write(doc, seller.url, 'regular');
-    doc.moveDown();
-    write(doc, l.billedTo, 'bold');
-    write(doc, invoice.customer.name, 'regular');
-    if (invoice.customer.company_name) write(doc, invoice.customer.company_name, 'regular');
-    write(doc, invoice.customer.email, 'regular');
+    // Seller and buyer side by side, each as many lines as it has.
+    const top = doc.y;
+    const party = (x: number, heading: string, lines: string[]) => {
+      write(doc, heading, 'bold', { x, y: top }, { width: 235 });
+      for (const line of lines.filter(Boolean)) write(doc, line, 'regular', { x, y: doc.y }, { width: 235 });
+      return doc.y;
+    };
+    const sellerEnd = party(50, l.seller, [seller.name, seller.address, seller.taxId ? t.taxId(seller.taxId) : '', site.url]);
+    const buyerEnd = party(310, receipt ? l.receivedFrom : l.billedTo, [
+      customer.company_name, customer.name, customer.address, customer.vat_number ? t.vatNumber(customer.vat_number) : '', customer.email,
+    ]);
+    doc.x = 50;
+    doc.y = Math.max(sellerEnd, buyerEnd);
     doc.moveDown();
     write(doc, invoice.description, 'regular');
     doc.moveDown();
@@ -79,9 +90,16 @@ export function renderInvoicePdf(invoice: Invoice, seller: { name: string; url: 
       doc.y = Math.max(after, doc.y);
     }
     doc.moveTo(50, doc.y + 4).lineTo(545, doc.y + 4).stroke();
-    write(doc, t.total(invoice.amount), 'bold', { x: 50, y: doc.y + 12 }, { width: 495, align: 'right' });
+    write(doc, receipt ? t.totalReceived(invoice.amount) : t.total(invoice.amount), 'bold', { x: 50, y: doc.y + 12 }, { width: 495, align: 'right' });
+    // What this document is, said on it (decision 038): a receipt is not an invoice; an invoice paid from the balance
+    // is the one document for that money.
+    const note = receipt ? l.receiptNote : invoice.provider === 'balance' ? l.balanceNote : null;
+    if (note) {
+      doc.moveDown(1.5).fontSize(9).fillColor('#222');
+      write(doc, note, 'regular', { x: 50, y: doc.y }, { width: 495 });
+    }
     doc.moveDown(2).fontSize(8).fillColor('#666');
-    write(doc, l.footer, 'regular', { x: 50, y: doc.y }, { width: 495 });
+    write(doc, receipt ? l.receiptFooter : l.footer, 'regular', { x: 50, y: doc.y }, { width: 495 });
     doc.end();
   });
 }

@@ -16,6 +16,16 @@ export interface InvoiceLabels {
   amount: string;
   totalPaid: string;
   footer: string;
+  /** A top-up's document (decision 038): a receipt, with its own title, wording and note. */
+  receiptTitle: string;
+  receivedFrom: string;
+  totalReceived: string;
+  receiptNote: string;
+  receiptFooter: string;
+  /** On an invoice paid from the balance: the money was acknowledged by receipt before, invoiced here once. */
+  balanceNote: string;
+  taxId: string;
+  vatNumber: string;
   /** Invoice lines, written in the buyer's language when the invoice is issued. */
   lines: {
     /** '{{place}}: {{tariff}}' in the language's words; the tariff's name already says its period. */
@@ -45,7 +55,10 @@ const fill = (template: string, values: Record<string, string>) =>
 export interface InvoiceTexts {
   language: Language;
   labels: InvoiceLabels;
-  title(number: string): string;
+  title(number: string, document?: 'invoice' | 'receipt'): string;
+  taxId(taxId: string): string;
+  vatNumber(vat: string): string;
+  totalReceived(micro: string): string;
   issued(iso: string): string;
   paidBy(provider: string): string;
   /** Micro-units (1 USD = 1 000 000) as a currency amount, e.g. 'US$1,234.50' / '1 234,50 $'. */
@@ -84,7 +97,10 @@ function createInvoiceTexts(lng: Language): InvoiceTexts {
   return {
     language: lng,
     labels: l,
-    title: (number) => fill(l.title, { number }),
+    title: (number, document = 'invoice') => fill(document === 'receipt' ? l.receiptTitle : l.title, { number }),
+    taxId: (taxId) => fill(l.taxId, { taxId }),
+    vatNumber: (vat) => fill(l.vatNumber, { vat }),
+    totalReceived: (micro) => fill(l.totalReceived, { amount: currency.format(centsAsDecimal(BigInt(micro))) }),
     issued: (iso) => fill(l.issued, { date: dates.format(new Date(iso)) }),
     paidBy: (provider) => provider in l.paidBy && provider !== 'other'
       ? l.paidBy[provider as keyof InvoiceLabels['paidBy']]

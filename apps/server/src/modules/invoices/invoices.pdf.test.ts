@@ -8,7 +8,7 @@ let t: TestApp;
 beforeAll(async () => { t = await buildTestApp(); });
 afterAll(async () => { await t.close(); });
 
-/** A customer with one paid card top-up (so one invoice); returns the cookie and the invoice id. */
+/** A customer with one paid card top-up (so one receipt, decision 038); returns the cookie and the document's id. */
 async function customerWithInvoice(language: string, profile: { name?: string; company_name?: string } = {}) {
   const c = await createCustomer(t, 0, language);
   await t.ctx.db.updateTable('users').set(profile).where('id', '=', c.id).execute();
@@ -64,7 +64,7 @@ describe('invoice PDF language and fonts', () => {
     const p = inspect(pdf);
     expect(p.lang).toBe('zh-CN');
     expect(p.fonts).toEqual(expect.arrayContaining(['NotoSansSCThin-Regular', 'NotoSansSCThin-Bold']));
-    for (const label of ['发票', '开具日期', '支付方式：银行卡', '销售方', '购买方', '项目', '数量', '单价', '金额', '实付总额', '王小明', '北京科技有限公司']) {
+    for (const label of ['收据', '开具日期', '支付方式：银行卡', '销售方', '付款方', '项目', '数量', '单价', '金额', '实收总额', '本收据不是发票', '王小明', '北京科技有限公司']) {
       expect(p.drew(label), label).toBe(true);
     }
     expect(p.drawn.has('?')).toBe(false); // nothing fell back to a replacement character
@@ -76,7 +76,7 @@ describe('invoice PDF language and fonts', () => {
     const p = inspect(await getPdf(cookie, id));
     expect(p.lang).toBe('en-US');
     expect(p.fonts).toEqual(['DejaVuSans', 'DejaVuSans-Bold']);
-    for (const label of ['Invoice', 'Billed to', 'Description', 'Unit price', 'Total paid', 'John Smith']) expect(p.drew(label), label).toBe(true);
+    for (const label of ['Receipt', 'Received from', 'Description', 'Unit price', 'Total received', 'John Smith']) expect(p.drew(label), label).toBe(true);
   });
 
   it("a ru customer's Chinese company name still prints (CJK font for that run only); ?lng= overrides the language", async () => {
@@ -84,12 +84,12 @@ describe('invoice PDF language and fonts', () => {
     const ru = inspect(await getPdf(cookie, id));
     expect(ru.lang).toBe('ru-RU');
     expect(ru.fonts).toEqual(['DejaVuSans', 'DejaVuSans-Bold', 'NotoSansSCThin-Regular']);
-    for (const text of ['Счёт', 'Покупатель', 'Итого оплачено', 'Иван Петров', '北京公司']) expect(ru.drew(text), text).toBe(true);
+    for (const text of ['Квитанция', 'Плательщик', 'Итого получено', 'Иван Петров', '北京公司']) expect(ru.drew(text), text).toBe(true);
     expect(ru.drawn.has('?')).toBe(false);
 
     const cn = inspect(await getPdf(cookie, id, '?lng=cn'));
     expect(cn.lang).toBe('zh-CN');
-    expect(cn.drew('实付总额')).toBe(true);
+    expect(cn.drew('实收总额')).toBe(true);
     expect(inspect(await getPdf(cookie, id, '?lng=xx')).lang).toBe('ru-RU'); // an unknown ?lng= is ignored
   });
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Language } from '@cellport/shared';
 import type { Invoice } from '@cellport/shared/schemas/payments';
 import type { Database, Tx } from '../../db/database.js';
-import type { InvoiceLineRow, StoredText } from '../../db/tables/payments.js';
+import type { InvoiceCustomer, InvoiceLineRow, InvoiceSeller, StoredText } from '../../db/tables/payments.js';
 import { renderStored, type ServerText } from '../notifications/server-texts.js';
 import type { InvoiceNumbering } from './invoice-numbers.js';
 import { discountLineText } from './invoice-lines.js';
@@ -31,10 +31,15 @@ export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLine
       quantity: 1, unitAmount: minus, amount: minus,
     });
   }
+  // A top-up is a receipt, anything bought an invoice (decision 038); the seller's details as the console has them now.
   await sql`
-    insert into invoices (user_id, payment_id, provider, description, description_text, amount, lines, customer)
+    insert into invoices (user_id, payment_id, provider, description, description_text, amount, lines, customer, document, seller)
     select p.user_id, p.id, p.provider, p.description, p.description_text, p.amount, ${JSON.stringify(rows)}::jsonb,
-      jsonb_build_object('name', u.name, 'email', u.email, 'company_name', u.company_name)
+      jsonb_build_object('name', u.name, 'email', u.email, 'company_name', u.company_name,
+        'address', u.billing_address, 'vat_number', u.vat_number),
+      case when p.kind = 'topup' then 'receipt' else 'invoice' end,
+      (select coalesce(jsonb_object_agg(case s.key when 'sellerName' then 'name' when 'sellerAddress' then 'address' else 'taxId' end, s.value), '{}'::jsonb)
+         from settings s where s.key in ('sellerName', 'sellerAddress', 'sellerTaxId'))
     from payments p join users u on u.id = p.user_id
     where p.id = ${paymentId}
     on conflict (payment_id) do nothing`.execute(tx);
@@ -42,29 +47,49 @@ export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLine
 
 type InvoiceRow = {
   id: string; number: string; payment_id: string; issued_at: Date; description: string; description_text: StoredText | null;
-  provider: string; amount: bigint; lines: InvoiceLineRow[]; customer: Invoice['customer'];
+  provider: string; amount: bigint; lines: InvoiceLineRow[]; customer: InvoiceCustomer; document: Invoice['document'];
+  seller: InvoiceSeller | null;
 };
+
+/** The seller of the moment, for documents issued before sellers were kept on them (seller is null there). */
+export type CurrentSeller = () => Promise<Invoice['seller']>;
 
 /**
  * An invoice as the API (and the PDF) shows it: its description and lines in `language` when given and stored as
  * texts (issue 14, item 3); otherwise, and for invoices issued before, as written in the buyer's language then.
  */
-const toApi = (r: InvoiceRow, language?: Language): Invoice => ({
-  _id: r.id, number: r.number, paymentId: r.payment_id, issuedAt: r.issued_at.toISOString(),
+const toApi = (r: InvoiceRow, seller: Invoice['seller'], language?: Language): Invoice => ({
+  _id: r.id, number: r.number, document: r.document, seller, paymentId: r.payment_id, issuedAt: r.issued_at.toISOString(),
   description: language ? renderStored(language, r.description_text, r.description) : r.description,
   provider: r.provider as Invoice['provider'], amount: r.amount.toString(), currency: 'USD',
   lines: r.lines.map((l) => ({
     description: language ? renderStored(language, l.text, l.description) : l.description,
     quantity: l.quantity, unitAmount: l.unitAmount, amount: l.amount,
   })),
-  customer: r.customer,
+  customer: {
+    name: r.customer.name, email: r.customer.email, company_name: r.customer.company_name,
+    address: r.customer.address ?? '', vat_number: r.customer.vat_number ?? '',
+  },
 });
 
-const COLUMNS = ['id', 'number', 'payment_id', 'issued_at', 'description', 'description_text', 'provider', 'amount', 'lines', 'customer'] as const;
+const COLUMNS = [
+  'id', 'number', 'payment_id', 'issued_at', 'description', 'description_text', 'provider', 'amount', 'lines', 'customer',
+  'document', 'seller',
+] as const;
+
+/** The seller kept on the document; the Cellport name stands in for a name the operator had not set then. */
+function keptSeller(kept: InvoiceSeller): Invoice['seller'] {
+  return { name: kept.name || 'Cellport', address: kept.address ?? '', taxId: kept.taxId ?? '' };
+}
 
 /** The customer's invoices (scoped by user id: another customer's invoice is simply not found). */
 export class InvoicesService {
-  constructor(private readonly db: Database, private readonly numbering: InvoiceNumbering) {}
+  constructor(private readonly db: Database, private readonly numbering: InvoiceNumbering, private readonly currentSeller: CurrentSeller) {}
+
+  private async withSellers(rows: InvoiceRow[], language?: Language): Promise<Invoice[]> {
+    const now = rows.some((r) => r.seller === null) ? await this.currentSeller() : null;
+    return rows.map((r) => toApi(r, r.seller ? keptSeller(r.seller) : now!, language));
+  }
 
   /** `language`: the reader's, in which descriptions and lines are rendered (see toApi). */
   async list(userId: string, language?: Language): Promise<Invoice[]> {
@@ -72,7 +97,7 @@ export class InvoicesService {
     const rows = await this.db.selectFrom('invoices').select(COLUMNS)
       .where('user_id', '=', userId).where('number', 'is not', null).$narrowType<{ number: string }>()
       .orderBy('issued_at', 'desc').orderBy('number', 'desc').limit(1000).execute();
-    return rows.map((r) => toApi(r, language));
+    return this.withSellers(rows, language);
   }
 
   async get(userId: string, id: string, language?: Language): Promise<Invoice | null> {
@@ -80,7 +105,7 @@ export class InvoicesService {
     const row = await this.db.selectFrom('invoices').select(COLUMNS)
       .where('user_id', '=', userId).where('id', '=', id).where('number', 'is not', null).$narrowType<{ number: string }>()
       .executeTakeFirst();
-    return row ? toApi(row, language) : null;
+    return row ? (await this.withSellers([row], language))[0]! : null;
   }
 
   /** The language the customer chose (users.language), in which their invoices are printed. */

@@ -68,7 +68,8 @@ describe('crypto (sandbox)', () => {
     const invoices = (await t.app.inject({ method: 'GET', url: '/api/v1/invoices', ...json(c.cookie) })).json().data;
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toMatchObject({ paymentId: p._id, provider: 'crypto', amount: '12500000', currency: 'USD' });
-    expect(invoices[0].number).toMatch(/^CP-\d{4}-\d{6}$/);
+    expect(invoices[0]).toMatchObject({ document: 'receipt' }); // a top-up is acknowledged by a receipt (decision 038)
+    expect(invoices[0].number).toMatch(/^CP-R-\d{4}-\d{6}$/);
     const pdf = await t.app.inject({ method: 'GET', url: `/api/v1/invoices/${invoices[0]._id}.pdf`, ...json(c.cookie) });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');

@@ -8,6 +8,8 @@ import { RealtimeConnection } from '../../features/realtime/realtime-connection'
 import { ApiError } from '../../lib/api';
 import { useT } from '../../lib/i18n';
 import { useLanguage } from '../../lib/language';
+import { takeRecoveryCodesLeft } from '../../lib/recovery-notice';
+import { toast } from '../../lib/toast';
 import { meQuery } from '../../store/user-slice';
 import { ShellHeader } from './header';
 import { navKeyFor } from './nav-items';
@@ -44,6 +46,12 @@ export function ShellFrame() {
   // A phone's drawer closes when the page changes.
   useEffect(() => { setMenuOpen(false); }, [path]);
   useRefetchOnLanguageChange(language);
+  // Signed in with a two-factor recovery code: say how many are left, once (lib/recovery-notice.ts).
+  const signedIn = me.isSuccess;
+  useEffect(() => {
+    const left = signedIn ? takeRecoveryCodesLeft() : null;
+    if (left !== null) toast.info(t('shell:recoveryCodeUsed', { count: left }));
+  }, [signedIn, t]);
 
   // An unknown path goes to /en/dashboard first (spec §2), so a signed-out visitor comes back to a real page.
   if (!isShellPath(path)) return <Redirect to="~/en/dashboard" replace />;

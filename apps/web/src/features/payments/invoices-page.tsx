@@ -37,7 +37,7 @@ export default function InvoicesPage() {
   if (open) {
     return (
       <section className="inv-page">
-        <PageHeader title={t('invoices.invoiceTitle', { number: open.number })}
+        <PageHeader title={t(open.document === 'receipt' ? 'invoices.receiptTitle' : 'invoices.invoiceTitle', { number: open.number })}
           actions={<div className="inv-actions">
             <Link href="/invoices" className="btn btn--secondary">{t('invoices.back')}</Link>
             <Button variant="secondary" onClick={() => window.print()}>{t('invoices.print')}</Button>
@@ -75,7 +75,8 @@ export default function InvoicesPage() {
             <tbody>
               {query.data.map((inv) => (
                 <tr key={inv._id} data-testid="invoice-row">
-                  <td data-label={t('invoices.number')}><Link href={`/invoices?invoice=${inv._id}`}>{inv.number}</Link></td>
+                  <td data-label={t('invoices.number')}><Link href={`/invoices?invoice=${inv._id}`}>{inv.number}</Link>
+                    {' '}<span className={`badge ${inv.document === 'receipt' ? 'badge--neutral' : 'badge--success'}`}>{t(`invoices.kind.${inv.document}`)}</span></td>
                   <td data-label={t('invoices.date')}>{dateTime(inv.issuedAt, language)}</td>
                   <td data-label={t('invoices.description_col')}>{inv.description}</td>
                   <td data-label={t('invoices.paidWith')}>{t(`method.${inv.provider}`)}</td>

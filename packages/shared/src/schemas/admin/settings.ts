@@ -27,6 +27,8 @@ export const adminSettingsResponseSchema = z.object({
   documentationUrl: z.nullable(text()),
   /** A port whose modem has been offline this long moves to a free modem of the same kind (issue 15, item 6). */
   replacementAfterMinutes: z.number(),
+  /** The seller's legal details printed on every invoice and receipt (issue 27, item 3); '' = not set. */
+  seller: z.object({ name: text(), address: text(), taxId: text() }),
 });
 /** PATCH /admin/settings — null clears an override (back to the configured value). */
 export const adminSettingsPatchRequestSchema = z.object({
@@ -35,6 +37,10 @@ export const adminSettingsPatchRequestSchema = z.object({
   replacementAfterMinutes: z.optional(z.nullable(z.number().check(
     z.gte(REPLACEMENT_LIMITS.afterMinutesMin), z.lte(REPLACEMENT_LIMITS.afterMinutesMax),
   ))),
+  // The seller on invoices and receipts; null or '' clears it (the name goes back to 'Cellport').
+  sellerName: z.optional(z.nullable(text().check(z.trim(), z.maxLength(200)))),
+  sellerAddress: z.optional(z.nullable(text().check(z.trim(), z.maxLength(500)))),
+  sellerTaxId: z.optional(z.nullable(text().check(z.trim(), z.maxLength(60)))),
 });
 export type AdminSettingsResponse = z.infer<typeof adminSettingsResponseSchema>;
 export type AdminSettingsPatchRequest = z.input<typeof adminSettingsPatchRequestSchema>;

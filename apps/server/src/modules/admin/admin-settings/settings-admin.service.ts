@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { isSandboxKey } from '../../../integrations/bitcoin/sandbox-key.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { payPalReceiver } from './operator-settings-cache.js';
-import { type OperatorSettingKey, readOverrides } from './operator-settings.js';
+import { type OperatorSettingKey, readOverrides, sellerOf } from './operator-settings.js';
 
 /** Provider modes and whether keys are set (booleans only), plus the operator-editable settings. */
 export class SettingsAdminService {
@@ -21,6 +21,7 @@ export class SettingsAdminService {
       smtpSet: !!c.SMTP_URL,
       documentationUrl: o.documentationUrl ?? c.DOCUMENTATION_URL ?? null,
       replacementAfterMinutes: o.replacementAfterMinutes ?? c.REPLACEMENT_AFTER_MINUTES,
+      seller: sellerOf(o),
     };
   }
 
@@ -30,7 +31,7 @@ export class SettingsAdminService {
       for (const key of Object.keys(req) as OperatorSettingKey[]) {
         const value = req[key];
         if (value === undefined) continue;
-        if (value === null) await tx.deleteFrom('settings').where('key', '=', key).execute();
+        if (value === null || value === '') await tx.deleteFrom('settings').where('key', '=', key).execute();
         else {
           await tx.insertInto('settings').values({ key, value: JSON.stringify(value), updated_by: actor.adminId })
             .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_by: actor.adminId, updated_at: new Date() }))

@@ -1,5 +1,5 @@
-import type { Me, TwoFactorSetup } from '@cellport/shared/schemas/account';
-import { totpCodeSchema } from '@cellport/shared/schemas/auth';
+import type { Me, TwoFactorEnabled, TwoFactorSetup } from '@cellport/shared/schemas/account';
+import { secondFactorSchema, totpCodeSchema } from '@cellport/shared/schemas/auth';
 import { useState, type FormEvent } from 'react';
 import * as z from 'zod/mini';
 import { Button } from '../../../components/ui/button';
@@ -9,12 +9,15 @@ import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useStartTwoFactor, useTwoFactorCode } from '../api/two-factor';
 import { errorText, fieldErrors } from '../lib/form-text';
+import { RecoveryCodesPanel, RecoveryCodesStatus } from './recovery-codes';
 
 /** Two-factor sign-in with an authenticator app: set up (QR code + secret, confirmed by a code) or turn off. */
 export function TwoFactorCard({ me }: { me: Me }) {
   const { t } = useT(['account', 'common', 'validation', 'errors']);
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [disabling, setDisabling] = useState(false);
+  // Recovery codes just made (on turning two-factor on, or a new set): shown until the person says they saved them.
+  const [codes, setCodes] = useState<string[] | null>(null);
   const start = useStartTwoFactor();
 
   function begin() {
@@ -33,14 +36,19 @@ export function TwoFactorCard({ me }: { me: Me }) {
         <p>{t('twoFactor.description')}</p>
       </header>
 
-      {me.use2fa ? (
+      {me.use2fa && codes ? (
+        <RecoveryCodesPanel codes={codes} email={me.email} onSaved={() => setCodes(null)} />
+      ) : me.use2fa ? (
         disabling ? (
           <CodeForm action="disable" label={t('twoFactor.disableCode')} submit={t('twoFactor.disable')} danger
             onDone={() => { setDisabling(false); toast.success(t('twoFactor.disabled')); }} onCancel={() => setDisabling(false)} />
         ) : (
-          <div className="account-card__actions account-card__actions--start">
-            <Button variant="secondary" onClick={() => setDisabling(true)}>{t('twoFactor.turnOff')}</Button>
-          </div>
+          <>
+            <RecoveryCodesStatus left={me.recoveryCodesLeft} onNewCodes={setCodes} />
+            <div className="account-card__actions account-card__actions--start">
+              <Button variant="secondary" onClick={() => setDisabling(true)}>{t('twoFactor.turnOff')}</Button>
+            </div>
+          </>
         )
       ) : setup ? (
         <div className="two-factor-setup">
@@ -59,7 +67,11 @@ export function TwoFactorCard({ me }: { me: Me }) {
             </li>
             <li>
               <CodeForm action="enable" label={t('twoFactor.confirmCode')} submit={t('twoFactor.enable')}
-                onDone={() => { setSetup(null); toast.success(t('twoFactor.enabled')); }} onCancel={() => setSetup(null)} />
+                onDone={(answer) => {
+                  setSetup(null);
+                  setCodes((answer as TwoFactorEnabled).recoveryCodes);
+                  toast.success(t('twoFactor.enabled'));
+                }} onCancel={() => setSetup(null)} />
             </li>
           </ol>
         </div>
@@ -77,7 +89,7 @@ interface CodeFormProps {
   label: string;
   submit: string;
   danger?: boolean;
-  onDone: () => void;
+  onDone: (answer: Me | TwoFactorEnabled) => void;
   onCancel: () => void;
 }
 
@@ -89,7 +101,8 @@ function CodeForm({ action, label, submit, danger, onDone, onCancel }: CodeFormP
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const parsed = z.safeParse(totpCodeSchema, { code: code.replace(/\s+/g, '') });
+    // Turning it off also takes a recovery code: the phone may be what was lost.
+    const parsed = z.safeParse(action === 'enable' ? totpCodeSchema : secondFactorSchema, { code: code.replace(/\s+/g, '') });
     if (!parsed.success) return setError(fieldErrors(t, parsed.error.issues).code);
     setError(undefined);
     mutation.mutate(parsed.data.code, {
@@ -100,7 +113,8 @@ function CodeForm({ action, label, submit, danger, onDone, onCancel }: CodeFormP
 
   return (
     <form className="two-factor-code" onSubmit={onSubmit} noValidate>
-      <TextField label={label} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={7}
+      <TextField label={label} name="code" inputMode={action === 'enable' ? 'numeric' : 'text'} autoComplete="one-time-code"
+        maxLength={action === 'enable' ? 7 : 12}
         value={code} onChange={(e) => setCode(e.target.value)} error={error} className="two-factor-code__input" autoFocus required />
       <div className="account-card__actions account-card__actions--start">
         <Button type="submit" variant={danger ? 'danger' : 'primary'} busy={mutation.isPending}>{submit}</Button>

@@ -31,10 +31,13 @@ function SettingsView({ data }: { data: AdminSettingsResponse }) {
   const [docUrl, setDocUrl] = useState(data.documentationUrl ?? '');
   const [receiver, setReceiver] = useState(data.paypal.receiverOverridden ? data.paypal.receiverEmail : '');
   const [afterMinutes, setAfterMinutes] = useState(String(data.replacementAfterMinutes));
+  // The seller printed on every invoice and receipt (issue 27, item 3).
+  const [seller, setSeller] = useState(data.seller);
   const [touched, setTouched] = useState(false);
   useEffect(() => {
     setDocUrl(data.documentationUrl ?? ''); setReceiver(data.paypal.receiverOverridden ? data.paypal.receiverEmail : '');
     setAfterMinutes(String(data.replacementAfterMinutes));
+    setSeller(data.seller);
   }, [data]);
   const save = useAdminMutation(updateSettings, { successKey: 'settings.saved' });
   const urlOk = !docUrl.trim() || /^https?:\/\/[^\s]+$/.test(docUrl.trim());
@@ -72,7 +75,10 @@ function SettingsView({ data }: { data: AdminSettingsResponse }) {
           e.preventDefault();
           setTouched(true);
           if (!urlOk || !emailOk || !minutesOk) return;
-          save.mutate({ documentationUrl: docUrl.trim() || null, paypalReceiverEmail: receiver.trim() || null, replacementAfterMinutes: minutes });
+          save.mutate({
+            documentationUrl: docUrl.trim() || null, paypalReceiverEmail: receiver.trim() || null, replacementAfterMinutes: minutes,
+            sellerName: seller.name.trim() || null, sellerAddress: seller.address.trim() || null, sellerTaxId: seller.taxId.trim() || null,
+          });
         }}
       >
         <h2 id="settings-editable">{t('settings.editable')}</h2>
@@ -83,6 +89,16 @@ function SettingsView({ data }: { data: AdminSettingsResponse }) {
           hint={t('settings.documentationUrlHint')} error={touched && !urlOk ? t('settings.urlError') : undefined} />
         <TextField label={t('settings.replacementAfter')} inputMode="decimal" value={afterMinutes} onChange={(e) => setAfterMinutes(e.target.value)}
           hint={t('settings.replacementAfterHint')} error={touched && !minutesOk ? t('settings.minutesError') : undefined} />
+        <fieldset className="admin-fieldset">
+          <legend>{t('settings.sellerTitle')}</legend>
+          <p className="admin-muted">{t('settings.sellerHint')}</p>
+          <TextField label={t('settings.sellerName')} value={seller.name} maxLength={200} autoComplete="organization"
+            onChange={(e) => setSeller((s) => ({ ...s, name: e.target.value }))} />
+          <TextField label={t('settings.sellerAddress')} value={seller.address} maxLength={500}
+            onChange={(e) => setSeller((s) => ({ ...s, address: e.target.value }))} />
+          <TextField label={t('settings.sellerTaxId')} value={seller.taxId} maxLength={60}
+            onChange={(e) => setSeller((s) => ({ ...s, taxId: e.target.value }))} />
+        </fieldset>
         <Button type="submit" busy={save.isPending}>{t('actions.save')}</Button>
       </form>
     </>

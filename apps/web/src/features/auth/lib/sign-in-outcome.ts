@@ -9,6 +9,8 @@ export interface CredentialsAnswer {
     isActive?: boolean;
     isVerified?: boolean;
     use2fa?: boolean;
+    /** Set when a recovery code was given: how many will be left once it is used. */
+    recoveryCodesLeft?: number;
   } | null;
 }
 

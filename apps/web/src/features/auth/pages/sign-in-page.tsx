@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useT } from '../../../lib/i18n';
+import { rememberRecoveryCodesLeft } from '../../../lib/recovery-notice';
 import { checkCredentials } from '../api/check-credentials';
 import { FormAlert } from '../components/form-alert';
 import { PublicLayout } from '../components/public-layout';
@@ -29,6 +30,8 @@ export default function SignInPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(() => initialError(search, t));
   const [codeStep, setCodeStep] = useState(false);
+  // On the code step: a recovery code in place of the app's code (issue 27, item 5).
+  const [recovery, setRecovery] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
   const notice = new URLSearchParams(search).get('notice');
 
@@ -43,7 +46,7 @@ export default function SignInPage() {
     setFormError(null);
     let check;
     try {
-      check = (await loadValidation()).validateSignIn(values, codeStep);
+      check = (await loadValidation()).validateSignIn(values, codeStep, recovery);
     } catch {
       return setFormError(translateError(t, 'NETWORK', ''));
     }
@@ -62,6 +65,7 @@ export default function SignInPage() {
       const outcome = signInOutcome(answer, body.code !== '');
       if (outcome.kind === 'submit') {
         setPhase('leaving');
+        if (answer.body?.recoveryCodesLeft !== undefined) rememberRecoveryCodesLeft(answer.body.recoveryCodesLeft);
         nativePost('/signin', { ...body, redirect: returnUrl(search, language), language });
         return;
       }
@@ -75,8 +79,16 @@ export default function SignInPage() {
     }
   }
 
+  const switchCodeKind = () => {
+    setRecovery((r) => !r);
+    setValues((v) => ({ ...v, code: '' }));
+    setErrors({});
+    setFormError(null);
+  };
+
   const leaveCodeStep = () => {
     setCodeStep(false);
+    setRecovery(false);
     setValues((v) => ({ ...v, code: '' }));
     setErrors({});
     setFormError(null);
@@ -86,8 +98,8 @@ export default function SignInPage() {
 
   return (
     <PublicLayout t={t}>
-      <h1 className="auth-title">{codeStep ? t('signIn.codeTitle') : t('signIn.title')}</h1>
-      <p className="auth-lead">{codeStep ? t('signIn.codeLead') : t('signIn.lead')}</p>
+      <h1 className="auth-title">{codeStep ? t(recovery ? 'signIn.recoveryTitle' : 'signIn.codeTitle') : t('signIn.title')}</h1>
+      <p className="auth-lead">{codeStep ? t(recovery ? 'signIn.recoveryLead' : 'signIn.codeLead') : t('signIn.lead')}</p>
       {notice === 'password-changed' && <FormAlert tone="success">{t('signIn.passwordChanged')}</FormAlert>}
       <form className="auth-form" noValidate onSubmit={submit} onFocus={() => void loadValidation()}>
         <div hidden={codeStep}>
@@ -118,10 +130,29 @@ export default function SignInPage() {
             <Link href="/reset-password" className="auth-link auth-link--small">{t('signIn.forgot')}</Link>
           </p>
         </div>
-        {codeStep && (
+        {codeStep && recovery && (
+          <TextField
+            autoFocus
+            key="recovery"
+            name="code"
+            label={t('fields.recoveryCode')}
+            hint={t('signIn.recoveryHint')}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={16}
+            required
+            value={values.code}
+            onChange={change('code')}
+            error={fieldError('code')}
+            className="auth-field--code"
+          />
+        )}
+        {codeStep && !recovery && (
           <TextField
             // The code step replaces the credentials on screen: focus moves straight to the one field left.
             autoFocus
+            key="app"
             name="code"
             label={t('fields.code')}
             hint={t('signIn.codeHint')}
@@ -136,6 +167,13 @@ export default function SignInPage() {
             error={fieldError('code')}
             className="auth-field--code"
           />
+        )}
+        {codeStep && (
+          <p className="auth-forgot">
+            <button type="button" className="btn--link auth-inline-button" onClick={switchCodeKind}>
+              {recovery ? t('signIn.useApp') : t('signIn.useRecovery')}
+            </button>
+          </p>
         )}
         {formError && <FormAlert tone="error">{formError}</FormAlert>}
         {captcha.status === 'failed' && phase === 'idle' && (
