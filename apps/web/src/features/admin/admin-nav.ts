@@ -9,6 +9,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { path: '/catalog', key: 'catalog' },
   { path: '/coupons', key: 'coupons' },
   { path: '/payments', key: 'payments' },
+  { path: '/subscriptions', key: 'subscriptions' },
   { path: '/notifications', key: 'notifications' },
   { path: '/settings', key: 'settings' },
   { path: '/legal', key: 'legal' },

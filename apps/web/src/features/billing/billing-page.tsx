@@ -16,6 +16,7 @@ import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, localizedModemsQuery } from '../../store/catalog-queries';
 import { useRenewPorts } from './api/renew-ports';
 import { RenewalLine } from './components/renewal-line';
+import { SubscriptionsSection } from './components/subscriptions-section';
 import { basketFromSearch, basketRequest, basketTotals, lineValid, type Basket, type BasketLine } from './lib/basket';
 import { errorText } from '../../lib/translate-api-error';
 import './billing.css';
@@ -147,6 +148,7 @@ export default function BillingPage() {
   return (
     <section className="bl-page">
       <PageHeader title={t('title')} description={t('description')} />
+      <SubscriptionsSection />
       {body}
     </section>
   );

@@ -14,3 +14,5 @@ export { PayWithButton } from './components/pay-with-button';
 export { BalanceEffectNote, BalanceEffectRows } from './components/balance-effect-rows';
 export { balanceEffect, type BalanceEffect } from './lib/balance-effect';
 export { SavedCardsSection } from './saved-cards/saved-cards-section';
+export { useSavedCards } from './api/saved-cards';
+export { cardLabel, payableCards } from './saved-cards/saved-card';

@@ -12,6 +12,7 @@ import { NotificationsPage } from '../pages/notifications-page';
 import { OverviewPage } from '../pages/overview-page';
 import { PaymentDetailPage } from '../pages/payment-detail-page';
 import { PaymentsPage } from '../pages/payments-page';
+import { SubscriptionsPage } from '../pages/subscriptions-page';
 import { SettingsPage } from '../pages/settings-page';
 import { SupportInboxPage } from '../pages/support-inbox-page';
 import { SupportTicketPage } from '../pages/support-ticket-page';
@@ -27,6 +28,7 @@ export function AdminRoutes() {
       <Route path="/catalog" component={CatalogPage} />
       <Route path="/coupons" component={CouponsPage} />
       <Route path="/payments" component={PaymentsPage} />
+      <Route path="/subscriptions" component={SubscriptionsPage} />
       <Route path="/payments/:id">{(params) => <PaymentDetailPage key={params.id} id={params.id} />}</Route>
       <Route path="/support" component={SupportInboxPage} />
       <Route path="/support/canned" component={CannedRepliesPage} />

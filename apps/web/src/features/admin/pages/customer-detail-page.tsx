@@ -6,6 +6,7 @@ import { dateTime } from '../../../lib/dates';
 import { useT } from '../../../lib/i18n';
 import { customerAction, useCustomer, type CustomerAction } from '../api/customers';
 import { portAction, type PortAction } from '../api/ports';
+import { SubscriptionsTable } from '../components/subscriptions-table';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { BalanceAdjustDialog } from '../components/balance-adjust-dialog';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -141,6 +142,11 @@ function CustomerDetail({ data }: { data: CustomerDetailResponse }) {
           </tr>
         ))}
       </Section>
+
+      <section className="card admin-section" aria-labelledby="customer-subscriptions">
+        <h2 id="customer-subscriptions">{t('nav.subscriptions')}</h2>
+        <SubscriptionsTable filter={{ userId: c.id }} showCustomer={false} />
+      </section>
 
       <Section id="customer-ledger" title={t('customers.ledger')} headers={[t('fields.date'), t('fields.kind'), t('fields.amount'), t('fields.reference')]} empty={t('customers.noLedger')}>
         {data.ledger.map((e) => (

@@ -8,6 +8,8 @@ import { formatUsd } from '../../../lib/money';
 import { dateTime, expiryState, relativeTime } from '../../../lib/dates';
 import { QuotaMeter } from '../../traffic';
 import { AutoRenewSwitch } from './auto-renew-switch';
+import { SubscriptionLine } from './subscription-line';
+import { usePortSubscription } from '../../../store/subscriptions';
 import { CredentialRow } from './credential-row';
 import { CredentialsDialog } from './credentials-dialog';
 import { PortLabels } from './port-labels';
@@ -32,6 +34,7 @@ export function PortCard({ port, isNew, rotationTags, quota }: {
   const { t, language } = useT('proxies');
   const [editing, setEditing] = useState<Editing>(null);
   const expiry = expiryState(port.expiresAt);
+  const subscription = usePortSubscription(port._id);
   const place = [port.country.name, port.carrier.name, port.region?.name].filter(Boolean).join(' · ');
   const headingId = `port-${port._id}`;
 
@@ -74,7 +77,8 @@ export function PortCard({ port, isNew, rotationTags, quota }: {
           <time dateTime={port.expiresAt}>({dateTime(port.expiresAt, language)})</time>
         </p>
         <RotationIntervalSelect port={port} tags={rotationTags} />
-        <AutoRenewSwitch port={port} />
+        {/* A card subscription renews the port on its own schedule; the balance's auto-renew would pay twice. */}
+        {subscription ? <SubscriptionLine subscription={subscription} /> : <AutoRenewSwitch port={port} />}
       </div>
 
       <div className="px-card__actions">
