@@ -8,16 +8,14 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { io as ioClient } from 'socket.io-client';
-import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { REALTIME_PATH } from '@cellport/shared/schemas/realtime';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import type { DatabaseHandle } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
 import { createCustomer, json, usdtBalance } from '../src/modules/purchases/test-fixtures.js';
 import { within } from './announcements.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
-import { copyTemplateDatabase } from './template-db.js';
+import { openProcessTestWorld, type ProcessTestWorld } from './process-test-world.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 import { serverProcessEnv, spawnServer, watched } from './server-process.js';
 
@@ -31,8 +29,8 @@ const SECRET = 'graceful-shutdown-test-secret-0123456789ab';
 const DRAIN_SECONDS = 60;
 const AGENT_HOST = '127.0.0.6';
 
+let world: ProcessTestWorld | undefined;
 let dbUrl = '';
-let dropDatabase: (() => Promise<void>) | undefined;
 let direct: DatabaseHandle;
 let t: TestApp;
 let dataDir = '';
@@ -56,27 +54,15 @@ async function fresh(url: string, init: RequestInit = {}): Promise<number | stri
 
 describeOnPostgres('SIGTERM: graceful stops', () => {
   beforeAll(async () => {
-    const template = inject('dbTemplate');
-    if (template.kind !== 'postgres') throw new Error('needs the PostgreSQL template');
-    const copy = await copyTemplateDatabase(template);
-    dbUrl = copy.url;
-    dropDatabase = copy.drop;
-    dataDir = await mkdtemp(join(tmpdir(), 'cellport-graceful-'));
     // Customers, catalog and ports are made in-process (no job runner) on the same database and secret.
-    const config = loadConfig({ ...serverEnv(), NODE_ENV: 'test' } as Record<string, string>);
-    direct = await openDatabase({ databaseUrl: dbUrl, dataDir: '', poolSize: 4 });
-    const { app, ctx } = await buildApp({ config, database: direct, logger: false });
-    await app.ready();
-    t = { app, ctx, config, close: () => app.close() };
-    await seedCatalog(ctx);
+    world = await openProcessTestWorld({ name: 'graceful', env: (paths) => { ({ dbUrl, dataDir } = paths); return serverEnv(); } });
+    ({ t, database: direct } = world);
+    await seedCatalog(t.ctx);
   }, 180_000);
 
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    await t?.close();
-    await direct?.close();
-    await dropDatabase?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await world?.cleanup();
   });
 
   const buyBody = async () => {

@@ -1,16 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 // The fake HiLink dongles of the agent's own tests (test support; the server's code never imports the agent).
 import { FakeHilink } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
 import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
 import { createCustomer } from '../src/modules/purchases/test-fixtures.js';
@@ -18,7 +14,7 @@ import { buyUsPorts, spawnAgent, type BoughtPort } from './agent-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { getThroughProxy } from './proxy-get.js';
 import { serverProcessEnv, spawnServer, watched, type Watched } from './server-process.js';
-import { copyTemplateDatabase } from './template-db.js';
+import { openProcessTestWorld, type ProcessTestWorld } from './process-test-world.js';
 
 // Issue 28, items 2 and 3: a farm keeps serving, untouched, while the server is down. The server runs as its own
 // process on PostgreSQL and is the agent's only IP echo (the default, /api/v1/ip); a stand-alone agent drives two fake
@@ -33,9 +29,8 @@ const IMEI_B = '867123456789043';
 const AGENT_HOST = '127.0.0.93';
 const EGRESS = { [IMEI_A]: '127.0.0.91', [IMEI_B]: '127.0.0.92' } as Record<string, string>;
 
+let world: ProcessTestWorld | undefined;
 let dbUrl = '';
-let dropDatabase: (() => Promise<void>) | undefined;
-let direct: DatabaseHandle;
 let t: TestApp;
 let dir = '';
 let site: Server;
@@ -74,20 +69,14 @@ async function startServerProcess(port: number): Promise<{ proc: ChildProcess; o
 
 describeOnPostgres('a server outage under customer traffic', () => {
   beforeAll(async () => {
-    const template = inject('dbTemplate');
-    if (template.kind !== 'postgres') throw new Error('needs the PostgreSQL template');
-    const copy = await copyTemplateDatabase(template);
-    dbUrl = copy.url;
-    dropDatabase = copy.drop;
-    dir = await mkdtemp(join(tmpdir(), 'cellport-outage-'));
     // The catalog, the operator's console calls and the customer's purchase run in-process on the same database (an
     // instance no agent connects to, which never judges hosts in this test's time).
-    const config = loadConfig({ ...serverEnv(0), NODE_ENV: 'test', HOST_OFFLINE_AFTER_SECONDS: '3600' } as Record<string, string>);
-    direct = await openDatabase({ databaseUrl: dbUrl, dataDir: '', poolSize: 4 });
-    const { app, ctx } = await buildApp({ config, database: direct, logger: false });
-    await app.ready();
-    t = { app, ctx, config, close: () => app.close() };
-    await seedCatalog(ctx);
+    world = await openProcessTestWorld({
+      name: 'outage',
+      env: (paths) => { dbUrl = paths.dbUrl; dir = paths.dataDir; return { ...serverEnv(0), HOST_OFFLINE_AFTER_SECONDS: '3600' }; },
+    });
+    ({ t } = world);
+    await seedCatalog(t.ctx);
     for (const d of Object.values(dongles)) await d.start();
     // The customer's target: answers the address the request came from (the modem's egress).
     site = createServer((req, res) => res.end(req.socket.remoteAddress?.replace('::ffff:', '') ?? ''));
@@ -100,10 +89,7 @@ describeOnPostgres('a server outage under customer traffic', () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     for (const d of Object.values(dongles)) await d.stop();
     site?.close();
-    await t?.close();
-    await direct?.close();
-    await dropDatabase?.();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await world?.cleanup();
   });
 
   it('the agent keeps serving and touches no modem while the server is killed; after it starts again nobody is told of an outage', async () => {
