@@ -1,3 +1,4 @@
+import { SPEED_TEST } from '@cellport/shared/schemas/host-protocol';
 import { z } from 'zod';
 import { envBool, envMetricsToken, envOptionalPort, parseEnv } from '@cellport/node-common/env';
 
@@ -64,6 +65,18 @@ export const agentConfigSchema = z.object({
   /** The first modem's routing table (modem i of the file: this + i; its rule's priority: the table + 900). */
   AGENT_POLICY_ROUTING_TABLE: z.coerce.number().int().min(1).max(30_000)
     .refine((t) => t < 253 || t > 255, 'must not be 253, 254 or 255 (the default, main and local tables)').default(101),
+  /** Each modem's speed test runs this often (0: never); see README, "Speed tests". */
+  AGENT_SPEEDTEST_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(360),
+  /** The first test of each modem waits this long after the start (the modems settle, customers reconnect). */
+  AGENT_SPEEDTEST_FIRST_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** The speed-test target: GET ?bytes=N sends N bytes, POST counts the body. Default: the server's own. */
+  AGENT_SPEEDTEST_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** Bytes downloaded and uploaded by one test (at most 8 MiB each). */
+  AGENT_SPEEDTEST_BYTES: z.coerce.number().int().min(16_384).max(8 * 1024 * 1024).default(2 * 1024 * 1024),
+  /** A modem with more customer connections open than this is not tested then (asked again in 10 minutes). */
+  AGENT_SPEEDTEST_MAX_CONNECTIONS: z.coerce.number().int().min(0).max(100_000).default(4),
+  /** Where the UDP check's datagram goes (host:port; a DNS resolver or a UDP echo). Default: the server's host and port; "off": no check. */
+  AGENT_UDP_CHECK_TARGET: z.string().trim().optional().refine((v) => !v || v === 'off' || /^(\[[^\]]+\]|[^:\s]+):\d{1,5}$/.test(v), 'must be host:port (e.g. 1.1.1.1:53) or off'),
   /**
    * Prometheus /metrics on this port (unset: nothing listens), on AGENT_METRICS_HOST, with METRICS_TOKEN (unset or
    * empty: /metrics answers 404), as the server's.
@@ -82,7 +95,16 @@ export const agentConfigSchema = z.object({
   ...config,
   AGENT_IP_ECHO_URLS: config.AGENT_IP_ECHO_URLS.length ? config.AGENT_IP_ECHO_URLS
     : [new URL('/api/v1/ip', config.CELLPORT_SERVER_URL).toString()],
+  AGENT_SPEEDTEST_URL: config.AGENT_SPEEDTEST_URL ?? new URL(SPEED_TEST.path, config.CELLPORT_SERVER_URL).toString(),
+  // The server answers UDP checks on its own port number (UDP_ECHO).
+  AGENT_UDP_CHECK_TARGET: config.AGENT_UDP_CHECK_TARGET === 'off' ? null
+    : config.AGENT_UDP_CHECK_TARGET || defaultUdpTarget(config.CELLPORT_SERVER_URL),
 }));
+
+function defaultUdpTarget(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+}
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 
 export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {

@@ -9,6 +9,8 @@ import { AgentMetrics } from './runtime/agent-metrics.js';
 import { LoopbackPool, SimulatedModemDriver } from './runtime/drivers/simulated.js';
 import type { ModemDriver } from './runtime/drivers/modem-driver.js';
 import { HostAgent } from './runtime/host-agent.js';
+import type { QualitySettings } from './runtime/quality/quality-tester.js';
+import { parseUdpTarget } from './runtime/quality/udp-check.js';
 import { createLogger } from './runtime/log.js';
 import { startMetricsServer, type MetricsServer } from './runtime/metrics-server.js';
 import { AGENT_VERSION } from './version.js';
@@ -77,6 +79,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
       ...(hostModems ? { inventory: () => hostModems.inventory() } : {}),
       name: id,
       fingerprint: { support: fingerprintSupport, forModem: fingerprintHost ? (imei, hops) => fingerprintHost.forModem(imei, hops) : null },
+      ...(config.AGENT_SPEEDTEST_INTERVAL_MINUTES > 0 ? { quality: qualitySettings(config, key) } : {}),
       ...(metrics ? { onRotation: (outcome, seconds) => metrics.rotationDone(outcome, seconds) } : {}),
     });
   });
@@ -100,5 +103,22 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
       await metricsServer?.close();
       await fingerprintHost?.close();
     },
+  };
+}
+
+/** The speed tests' settings from the environment (README, "Speed tests"); the server's target takes the host key. */
+function qualitySettings(config: AgentConfig, key: string): QualitySettings {
+  return {
+    intervalMs: config.AGENT_SPEEDTEST_INTERVAL_MINUTES * 60_000,
+    firstDelayMs: config.AGENT_SPEEDTEST_FIRST_DELAY_SECONDS * 1000,
+    retryMs: 10 * 60_000,
+    maxConnections: config.AGENT_SPEEDTEST_MAX_CONNECTIONS,
+    // Customers moving more than 32 KiB/s through the modem are a load the test would disturb (and be skewed by).
+    maxBusyBytesPerSecond: 32 * 1024,
+    speed: {
+      url: config.AGENT_SPEEDTEST_URL, downloadBytes: config.AGENT_SPEEDTEST_BYTES, uploadBytes: config.AGENT_SPEEDTEST_BYTES,
+      timeoutMs: 30_000, ...(config.AGENT_SPEEDTEST_URL.startsWith(config.CELLPORT_SERVER_URL.replace(/\/$/, '')) ? { key } : {}),
+    },
+    udp: config.AGENT_UDP_CHECK_TARGET ? parseUdpTarget(config.AGENT_UDP_CHECK_TARGET) : null,
   };
 }

@@ -20,6 +20,7 @@ import { registerDev } from './modules/dev/dev.routes.js';
 import { registerAccountSettings } from './modules/account-settings/account-settings.routes.js';
 import { registerJobs } from './jobs/jobs.plugin.js';
 import { registerCatalog } from './modules/catalog/catalog.routes.js';
+import { registerSpeedTest } from './modules/hosts/speed-test.routes.js';
 import { registerLedger } from './modules/ledger/ledger.routes.js';
 import { registerCoupons } from './modules/coupons/coupons.routes.js';
 import { registerPorts } from './modules/ports/ports.routes.js';
@@ -127,7 +128,8 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerWebhooks(app, ctx, services);
   registerTelegram(app, ctx, services);
   registerReplacement(app, services);
-  registerCatalog(app, ctx, services);
+  await registerCatalog(app, ctx, services);
+  await registerSpeedTest(app, ctx);
   registerLedger(app, ctx, services);
   registerCoupons(app, ctx, services);
   await registerPorts(app, ctx, services);

@@ -42,7 +42,9 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CaptchaGate } from './modules/auth/captcha-gate.js';
+import { CatalogOffersCache } from './modules/catalog/catalog-offers.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
+import { ModemQualityTracker } from './modules/catalog/modem-quality-tracker.js';
 import { CouponsService } from './modules/coupons/coupons.service.js';
 import { HostsRepository } from './modules/hosts/hosts.repository.js';
 import { GatewayLinksRepository } from './modules/gateways/gateway-links.repository.js';
@@ -129,6 +131,9 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const payments = createPaymentsRuntime(config, log);
   const webhookSecretBox = new WebhookSecretBox(config.secret);
   const portsLists = new CountedPortsListCache(database, metrics);
+  // What each Add Proxies choice buys (stock, speeds, UDP, ASN), kept in memory; and the speed medians it reads.
+  const catalogOffers = new CatalogOffersCache(database);
+  const modemQuality = new ModemQualityTracker(db);
   const gatewayTrust = deriveGatewayTrust(config.secret);
 
   // Repositories.
@@ -231,7 +236,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
-    captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust,
+    captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust, catalogOffers, modemQuality,
     authRepository, recoveryCodes, gatewayLinks, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,

@@ -64,6 +64,8 @@ export const configSchema = z.object({
   MODEM_CONTROL: z.enum(['agent', 'simulated']).default('agent'),
   /** Run the proxy host agent for the seeded demo hosts inside `npm start`; default on outside production. */
   EMBEDDED_AGENT: bool.optional(),
+  /** Answer the agents' UDP check on PORT's number over UDP (udp-echo.ts); off where UDP must stay closed. */
+  UDP_ECHO: bool.default(true),
   /** The demo's embedded agent serves its Prometheus metrics on this port (127.0.0.1), with METRICS_TOKEN. */
   EMBEDDED_AGENT_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**

@@ -108,6 +108,9 @@ export function embeddedAgentEnv(config: AppContext['config'], serverPort: numbe
     AGENT_SIM_DELAY_MS: String(config.MODEM_SIM_DELAY_MS),
     // Open tunnels get 3 s to finish when the server stops, inside the 5 s after which it kills the agent.
     AGENT_DRAIN_SECONDS: '3',
+    // The demo's modems are loopback addresses: a small speed test soon after the start fills the catalog's speeds.
+    AGENT_SPEEDTEST_FIRST_DELAY_SECONDS: '5',
+    AGENT_SPEEDTEST_BYTES: String(512 * 1024),
     // Its metrics (apps/agent/README.md), only when asked for and only with the server's token.
     ...(config.EMBEDDED_AGENT_METRICS_PORT && config.METRICS_TOKEN
       ? { AGENT_METRICS_PORT: String(config.EMBEDDED_AGENT_METRICS_PORT), METRICS_TOKEN: config.METRICS_TOKEN } : {}),

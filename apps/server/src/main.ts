@@ -4,6 +4,7 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { runSeed } from './db/seed/index.js';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent.js';
+import { startUdpEcho, type UdpEcho } from './udp-echo.js';
 import { dumpEmbedded } from './cli/backup.js';
 import { claimDataDir, DataDirInUseError } from './cli/control-socket.js';
 
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   if (config.seedDemo) await runSeed(ctx);
 
   let embeddedAgent: EmbeddedAgent | null = null;
+  let udpEcho: UdpEcho | null = null;
   let closingSince = 0;
   // Graceful stop (issue 17, item 5). One log line per phase. A load balancer sees new requests answered 503 with
   // `Connection: close` (Fastify's return503OnClosing) and new connections refused, and sends them elsewhere.
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
       clearInterval(reaper);
       app.log.info('shutdown 3/4: jobs stopped; realtime and agent connections closed');
       await embeddedAgent?.stop();
+      await udpEcho?.close();
       await control?.close();
       await database.close();
       app.log.info({ cut }, `shutdown 4/4: database closed; exiting ${cut ? 1 : 0}`);
@@ -87,9 +90,17 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const listening = typeof address === 'object' && address ? address.port : config.PORT;
+  // The agents' UDP check (udp-echo.ts): a port taken by something else is a warning, not a reason not to serve.
+  if (config.UDP_ECHO) {
+    udpEcho = await startUdpEcho(config.HOST, listening).catch((err: unknown) => {
+      app.log.warn({ err }, `UDP_ECHO: UDP port ${listening} could not be bound; agents' UDP checks against this server will fail`);
+      return null;
+    });
+  }
   if (config.embeddedAgent) {
-    const address = app.server.address();
-    embeddedAgent = await startEmbeddedAgent(ctx, typeof address === 'object' && address ? address.port : config.PORT);
+    embeddedAgent = await startEmbeddedAgent(ctx, listening);
   }
   app.log.info(`Cellport is ready at ${config.publicUrl} (database: ${database.kind === 'pglite' ? `embedded in ${config.DATA_DIR}` : 'PostgreSQL'})`);
 }

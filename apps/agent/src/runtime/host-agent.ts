@@ -16,6 +16,7 @@ import { TrafficMeter, type PortTotals } from '../proxy/traffic-meter.js';
 import type { Logger } from '../proxy/types.js';
 import type { TargetPolicy } from '../proxy/target-policy.js';
 import type { ModemDriver } from './drivers/modem-driver.js';
+import { QualityTester, type QualitySettings } from './quality/quality-tester.js';
 import { connectToServer } from './server-link.js';
 import { StateStore } from './state-store.js';
 import { TrafficJournal } from './traffic-journal.js';
@@ -44,6 +45,8 @@ export interface HostAgentOptions {
    * modem's way to apply them. Absent: the host cannot, and ports with a preset refuse new connections.
    */
   fingerprint?: { support: HostFingerprintReport; forModem: ((imei: string, hops: number) => FingerprintEgress) | null };
+  /** Each modem's bounded speed and UDP test (README, "Speed tests"); absent: none (AGENT_SPEEDTEST_INTERVAL_MINUTES=0). */
+  quality?: QualitySettings;
 }
 
 /** How a rotate command ended: done, failed, the same IP each time (ip_collision), or not tried (refused). */
@@ -91,8 +94,13 @@ export class HostAgent {
   private readonly started = Date.now();
   /** The link to the host's gateway, while its state names one (docs/decisions/031-gateway.md). */
   private link: GatewayLink | null = null;
+  /** The modems' speed tests, when configured; their last results ride on the heartbeat. */
+  readonly quality: QualityTester | null;
 
   constructor(private readonly options: HostAgentOptions) {
+    this.quality = options.quality
+      ? new QualityTester(() => this.testableModems(), options.quality, options.log, Date.now, () => this.sendHeartbeat())
+      : null;
     this.authGuard = new AuthGuard(this.counters, options.log);
     this.store = new StateStore(options.dataDir);
     this.journal = new TrafficJournal(options.dataDir);
@@ -134,6 +142,7 @@ export class HostAgent {
       void this.rotate(parsed.data.commandId, parsed.data.imei).then(ack);
     });
     this.timers.push(setInterval(() => this.sendHeartbeat(), HOST_PROTOCOL.heartbeatSeconds * 1000).unref());
+    this.quality?.start();
     this.timers.push(setInterval(() => void this.collectTraffic().then(() => this.flushTraffic()), this.options.reportSeconds * 1000).unref());
   }
 
@@ -144,6 +153,7 @@ export class HostAgent {
    */
   async stop(drainMs = 0): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    await this.quality?.stop();
     this.stopping.abort();
     this.socket?.close();
     await this.applying;
@@ -173,7 +183,17 @@ export class HostAgent {
         connections: m.proxy?.connectionCount ?? 0,
         ...(problem ? { problem: problem.slice(0, 300) } : {}),
         ...(health ? { health } : {}),
+        ...(this.quality?.result(m.desired.imei) ? { quality: this.quality.result(m.desired.imei) } : {}),
       };
+    });
+  }
+
+  /** Modems a speed test may run through: serving, not rotating, not offline by their health checks. */
+  private testableModems() {
+    return [...this.modems.values()].flatMap((m) => {
+      const driver = m.proxy ? this.driverOrNull(m.desired.driver) : null;
+      if (!m.proxy || m.rotating || driver?.health?.(m.desired.imei)?.state === 'offline') return [];
+      return [{ imei: m.desired.imei, egress: m.proxy.egress, connections: m.proxy.connectionCount, carried: m.proxy.carried() }];
     });
   }
 

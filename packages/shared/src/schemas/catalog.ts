@@ -81,7 +81,11 @@ export type AccountResponse = z.infer<typeof accountResponseSchema>;
 
 // ---- GET /api/v1/countries ----------------------------------------------------------------------------------------
 
-export const carrierSchema = z.object({ _id: idSchema, name: text() });
+export const carrierSchema = z.object({
+  _id: idSchema, name: text(),
+  /** The carrier's autonomous system number (the operator's word); null: not told. */
+  asn: z.optional(z.nullable(z.number())),
+});
 export const regionSchema = z.object({ _id: idSchema, name: text(), carrier_id: z.nullable(idSchema) });
 export const countrySchema = z.object({
   _id: idSchema,
@@ -138,6 +142,35 @@ export const modemCountQuerySchema = z.object({
 export const modemCountResponseSchema = z.object({ count: z.number() });
 export type ModemCountQuery = z.input<typeof modemCountQuerySchema>;
 export type ModemCountResponse = z.infer<typeof modemCountResponseSchema>;
+
+// ---- GET /api/v1/catalog/offers -----------------------------------------------------------------------------------
+
+/**
+ * What a choice on Add Proxies buys (issue 27, item 8): one row per country, carrier (null: any carrier), region
+ * (null: any region), port type and, for shared ports, rotation interval (null for dedicated ports: they take any).
+ * Speeds and latency are the median over the choice's modems of each modem's rolling median of its agent's speed
+ * tests; null while none was measured. `udp`: whether most of its checked modems answered UDP (SOCKS5 UDP works).
+ */
+export const catalogOfferSchema = z.object({
+  country_id: idSchema,
+  carrier_id: z.nullable(idSchema),
+  region_id: z.nullable(idSchema),
+  isShared: z.boolean(),
+  rotationInterval: z.nullable(z.number()),
+  /** Ports that can be bought now. */
+  inStock: z.number(),
+  /** Modems behind the choice, and how many of them have been measured. */
+  modems: z.number(),
+  measured: z.number(),
+  downMbps: z.nullable(z.number()),
+  upMbps: z.nullable(z.number()),
+  latencyMs: z.nullable(z.number()),
+  udp: z.nullable(z.boolean()),
+  asn: z.nullable(z.number()),
+});
+export const catalogOffersResponseSchema = z.object({ offers: z.array(catalogOfferSchema) });
+export type CatalogOffer = z.infer<typeof catalogOfferSchema>;
+export type CatalogOffersResponse = z.infer<typeof catalogOffersResponseSchema>;
 
 // ---- POST /api/v1/coupons/check -----------------------------------------------------------------------------------
 

@@ -39,6 +39,16 @@ export const HOST_PROTOCOL = {
   rotateTimeoutSeconds: 60,
 } as const;
 
+/**
+ * The server's own speed-test target (issue 27, item 8), answered only to a host key (`Authorization: Bearer chk_…`):
+ * `GET {path}?bytes=N` sends N bytes (0 for the latency probe), `POST {path}` reads and counts the body. Both bounded
+ * by maxBytes, so a test costs the server at most that much each way.
+ */
+export const SPEED_TEST = {
+  path: '/api/v1/agent/speedtest',
+  maxBytes: 8 * 1024 * 1024,
+} as const;
+
 /** The error a refused handshake carries (socket.io `connect_error` message). */
 export const HOST_KEY_REFUSED = 'HOST_KEY_INVALID';
 
@@ -189,6 +199,23 @@ export const hostFingerprintReportSchema = z.object({
 });
 export type HostFingerprintReport = z.infer<typeof hostFingerprintReportSchema>;
 
+/**
+ * What a modem's last bounded speed test measured (issue 27, item 8; apps/agent README, "Speed tests"): the round trip
+ * of a small request and the download and upload rates through the modem's egress to the speed-test target, and
+ * whether a UDP datagram got an answer through it (what its ports' SOCKS5 UDP ASSOCIATE rides on). Absent from agents
+ * that do not test (older ones, AGENT_SPEEDTEST_INTERVAL_MINUTES=0) and before a modem's first test.
+ */
+export const modemQualitySchema = z.object({
+  latencyMs: z.number().check(z.minimum(0), z.maximum(600_000)),
+  downMbps: z.number().check(z.minimum(0), z.maximum(100_000)),
+  upMbps: z.number().check(z.minimum(0), z.maximum(100_000)),
+  /** null: not checked (no UDP target). */
+  udp: z.nullable(z.boolean()),
+  /** When it was measured, by the agent's clock. */
+  at: isoDate,
+});
+export type ModemQuality = z.infer<typeof modemQualitySchema>;
+
 export const heartbeatSchema = z.object({
   agentVersion: z.string().check(z.maxLength(40)),
   uptimeSeconds: z.number().check(z.minimum(0)),
@@ -203,6 +230,8 @@ export const heartbeatSchema = z.object({
     problem: z.optional(z.string().check(z.maxLength(300))),
     /** The health checks' verdict; absent from agents that do not check (older ones, the demo's simulated modems). */
     health: z.optional(modemHealthSchema),
+    /** The last speed test's results; the server keeps a rolling median of them for the catalog. */
+    quality: z.optional(modemQualitySchema),
   })),
   /** Only from an agent with a modems file (AGENT_MODEMS): every modem configured on the host and what it reports. */
   inventory: z.optional(z.array(hostModemInfoSchema).check(z.maxLength(500))),

@@ -35,6 +35,7 @@ import * as operatorAlerts from './2026_12_10_1000_operator_alerts.js';
 import * as cardSubscriptionState from './2026_12_11_0100_card_subscription_state.js';
 import * as recoveryCodes from './2026_12_11_0200_recovery_codes.js';
 import * as invoicesAndReceipts from './2026_12_11_0210_invoices_and_receipts.js';
+import * as modemQuality from './2026_12_11_0300_modem_quality.js';
 import * as fingerprintPresets from './2026_12_11_0700_fingerprint_presets.js';
 import * as jobKindNames from './2026_12_11_0800_job_kind_names.js';
 
@@ -76,6 +77,7 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_0100_card_subscription_state': cardSubscriptionState,
   '2026_12_11_0200_recovery_codes': recoveryCodes,
   '2026_12_11_0210_invoices_and_receipts': invoicesAndReceipts,
+  '2026_12_11_0300_modem_quality': modemQuality,
   '2026_12_11_0700_fingerprint_presets': fingerprintPresets,
   '2026_12_11_0800_job_kind_names': jobKindNames,
 };

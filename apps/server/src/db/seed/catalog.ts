@@ -6,21 +6,22 @@ import type { LocalizedNames } from '../tables/catalog.js';
 interface SeedCountry {
   code: string;
   names: LocalizedNames;
-  carriers: Array<{ name: string; regions: string[] }>;
+  /** asn: the carrier's public autonomous system number, as an operator would enter it in the console. */
+  carriers: Array<{ name: string; asn: number; regions: string[] }>;
 }
 
 const COUNTRIES: SeedCountry[] = [
   {
     code: 'US', names: { en: 'United States', ru: 'США', cn: '美国' },
     carriers: [
-      { name: 'T-Mobile', regions: ['New York', 'California'] },
-      { name: 'AT&T', regions: ['Texas', 'Florida'] },
-      { name: 'Verizon', regions: ['New York', 'Illinois'] },
+      { name: 'T-Mobile', asn: 21928, regions: ['New York', 'California'] },
+      { name: 'AT&T', asn: 20057, regions: ['Texas', 'Florida'] },
+      { name: 'Verizon', asn: 6167, regions: ['New York', 'Illinois'] },
     ],
   },
-  { code: 'DE', names: { en: 'Germany', ru: 'Германия', cn: '德国' }, carriers: [{ name: 'Telekom', regions: ['Berlin'] }, { name: 'Vodafone', regions: ['Munich'] }] },
-  { code: 'GB', names: { en: 'United Kingdom', ru: 'Великобритания', cn: '英国' }, carriers: [{ name: 'EE', regions: ['London'] }, { name: 'Vodafone UK', regions: ['Manchester'] }] },
-  { code: 'UA', names: { en: 'Ukraine', ru: 'Украина', cn: '乌克兰' }, carriers: [{ name: 'Kyivstar', regions: ['Kyiv'] }, { name: 'lifecell', regions: ['Lviv'] }] },
+  { code: 'DE', names: { en: 'Germany', ru: 'Германия', cn: '德国' }, carriers: [{ name: 'Telekom', asn: 3320, regions: ['Berlin'] }, { name: 'Vodafone', asn: 3209, regions: ['Munich'] }] },
+  { code: 'GB', names: { en: 'United Kingdom', ru: 'Великобритания', cn: '英国' }, carriers: [{ name: 'EE', asn: 12576, regions: ['London'] }, { name: 'Vodafone UK', asn: 25135, regions: ['Manchester'] }] },
+  { code: 'UA', names: { en: 'Ukraine', ru: 'Украина', cn: '乌克兰' }, carriers: [{ name: 'Kyivstar', asn: 15895, regions: ['Kyiv'] }, { name: 'lifecell', asn: 34058, regions: ['Lviv'] }] },
 ];
 
 // Dollars per period; prices are stored in micro-units.
@@ -100,7 +101,7 @@ export async function seedCatalog(ctx: AppContext): Promise<void> {
     }
 
     for (const carrier of c.carriers) {
-      await db.insertInto('carriers').values({ country_id: country.id, name: carrier.name })
+      await db.insertInto('carriers').values({ country_id: country.id, name: carrier.name, asn: carrier.asn })
         .onConflict((oc) => oc.columns(['country_id', 'name']).doNothing()).execute();
       const carrierRow = await db.selectFrom('carriers').select('id').where('country_id', '=', country.id).where('name', '=', carrier.name).executeTakeFirstOrThrow();
       const regionIds: string[] = [];

@@ -4,7 +4,16 @@ import type { ColumnType, Generated } from 'kysely';
 export interface LocalizedNames { en: string; ru: string; cn: string }
 
 export interface CountriesTable { id: Generated<string>; code: string; names: LocalizedNames; sort: Generated<number> }
-export interface CarriersTable { id: Generated<string>; country_id: string; name: string }
+export interface CarriersTable {
+  id: Generated<string>; country_id: string; name: string;
+  /** The carrier's autonomous system number, set by the operator (migration 2026_12_11_0300_modem_quality). */
+  asn: ColumnType<number | null, number | null | undefined, number | null>;
+}
+/** The rolling median of a modem's last speed tests (issue 27, item 8). */
+export interface ModemQualityTable {
+  modem_id: string; latency_ms: number; down_kbps: number; up_kbps: number; udp: boolean | null; samples: number;
+  measured_at: ColumnType<Date, Date | string, Date | string>;
+}
 export interface RegionsTable { id: Generated<string>; country_id: string; carrier_id: string | null; name: string }
 export interface TariffsTable {
   id: Generated<string>;
@@ -38,4 +47,5 @@ export interface CatalogTables {
   carriers: CarriersTable;
   regions: RegionsTable;
   tariffs: TariffsTable;
+  modem_quality: ModemQualityTable;
 }

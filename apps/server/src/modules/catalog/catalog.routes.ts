@@ -1,5 +1,5 @@
 import {
-  countriesResponseSchema, languageQuerySchema, modemCountParamsSchema, modemCountQuerySchema,
+  catalogOffersResponseSchema, countriesResponseSchema, languageQuerySchema, modemCountParamsSchema, modemCountQuerySchema,
   modemCountResponseSchema, rotationTagsResponseSchema, tariffsResponseSchema,
 } from '@cellport/shared/schemas/catalog';
 import type { Services } from '../../composition.js';
@@ -9,7 +9,9 @@ import { requestLanguage } from './request-language.js';
 const PUBLIC_CACHE = 'public, max-age=60';
 
 /** The public catalog: countries, tariffs, rotation choices and live stock counts. */
-export function registerCatalog(app: App, ctx: AppContext, { catalog }: Services): void {
+export async function registerCatalog(app: App, ctx: AppContext, { catalog, catalogOffers }: Services): Promise<void> {
+  await catalogOffers.start();
+  app.addHook('onClose', async () => { await catalogOffers.stop(); });
 
   app.get('/api/v1/countries', { schema: { querystring: languageQuerySchema, response: { 200: countriesResponseSchema } } },
     async (request, reply) => {
@@ -28,6 +30,12 @@ export function registerCatalog(app: App, ctx: AppContext, { catalog }: Services
       reply.header('cache-control', PUBLIC_CACHE).header('vary', 'Accept-Language');
       return catalog.rotationTags(requestLanguage(request));
     });
+
+  // What each choice buys, from memory (catalog-offers.ts): the page asks it once, the public API as often as it likes.
+  app.get('/api/v1/catalog/offers', { schema: { tags: ['catalog'], response: { 200: catalogOffersResponseSchema } } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=15');
+    return { offers: await catalogOffers.offers() };
+  });
 
   app.get('/api/v1/modems/count/:country_id',
     { schema: { params: modemCountParamsSchema, querystring: modemCountQuerySchema, response: { 200: modemCountResponseSchema } } },

@@ -48,7 +48,7 @@ export class CatalogService {
     ]);
     return countries.map((c) => ({
       _id: c.id, code: c.code, name: localized(c.names, lng), names: c.names,
-      carriers: carriers.filter((x) => x.country_id === c.id).map((x) => ({ _id: x.id, name: x.name })),
+      carriers: carriers.filter((x) => x.country_id === c.id).map((x) => ({ _id: x.id, name: x.name, asn: x.asn })),
       regions: regions.filter((x) => x.country_id === c.id).map((x) => ({ _id: x.id, name: x.name, carrier_id: x.carrier_id })),
     }));
   }

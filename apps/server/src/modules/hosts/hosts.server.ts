@@ -14,6 +14,7 @@ import {
 import { BUS_RESYNC } from '../../lib/bus.js';
 import { hashToken } from '../../lib/tokens.js';
 import { hostForKey } from '../traffic/host-keys.js';
+import type { ModemQualityTracker } from '../catalog/modem-quality-tracker.js';
 import type { GatewayLinksRepository } from '../gateways/gateway-links.repository.js';
 import { signLinkTicket, type GatewayTrust } from '../gateways/gateway-trust.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
@@ -66,7 +67,7 @@ const answer = (ack: unknown, reply: unknown) => { if (typeof ack === 'function'
 /** What the host protocol's server works with (the composition root builds them). */
 export interface HostProtocolDeps {
   hostsRepository: HostsRepository; notifications: NotificationsService; trafficRepository: TrafficRepository;
-  gatewayLinks: GatewayLinksRepository; gatewayTrust: GatewayTrust;
+  gatewayLinks: GatewayLinksRepository; gatewayTrust: GatewayTrust; modemQuality: ModemQualityTracker;
 }
 
 /**
@@ -82,7 +83,7 @@ export interface HostProtocolDeps {
  */
 export async function startHostProtocol(server: HttpServer, ctx: AppContext, deps: HostProtocolDeps): Promise<HostProtocolServer> {
   const { bus, log } = ctx;
-  const { hostsRepository: hostsRepo, notifications, trafficRepository: traffic, gatewayLinks, gatewayTrust } = deps;
+  const { hostsRepository: hostsRepo, notifications, trafficRepository: traffic, gatewayLinks, gatewayTrust, modemQuality } = deps;
   const instance = randomUUID();
   /** When this instance started listening to agents: a host it has not heard from before is not silent yet. */
   const startedAt = Date.now();
@@ -224,6 +225,8 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
       if (!parsed.success) return answer(ack, { error: `heartbeat refused: ${parsed.error.issues[0]?.message ?? 'invalid'}` } satisfies AgentError);
       const link = parsed.data.gatewayLink;
       if (link) gatewayLinks.record(hostId, link).catch((err: unknown) => log.warn({ err, hostId }, 'gateway link state not recorded'));
+      // Speed-test results join each modem's rolling median; a write only when a median changed (the catalog reads it).
+      track(modemQuality.record(hostId, parsed.data.modems).catch((err: unknown) => log.warn({ err, hostId }, 'modem speed not recorded')));
       hostsRepo.heartbeat(hostId, parsed.data).then(async ({ lastSeen, changed }) => {
         if (hosts.get(hostId) === conn && lastSeen) conn.lastSeen = lastSeen;
         await announce(changed).catch((err: unknown) => log.warn({ err, hostId }, 'modem change not announced'));

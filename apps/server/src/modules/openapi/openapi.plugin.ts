@@ -38,6 +38,7 @@ export async function registerOpenApi(app: App, ctx: AppContext): Promise<void> 
         { name: 'hosts', description: 'For proxy hosts: traffic ingest' },
         { name: 'telegram', description: 'Telegram: link a chat with the bot, choose its notifications' },
         { name: 'legal', description: 'The Terms of Service and the Refund Policy' },
+        { name: 'catalog', description: 'What each choice buys: stock, measured speeds, latency, UDP, ASN' },
       ],
     },
     transform: (input) => {

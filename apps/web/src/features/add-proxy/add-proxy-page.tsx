@@ -1,4 +1,4 @@
-import type { BuyRequest, Country, Coupon, Tariff } from '@cellport/shared/schemas/catalog';
+import type { BuyRequest, CatalogOffer, Country, Coupon, Tariff } from '@cellport/shared/schemas/catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -14,6 +14,9 @@ import { BalanceEffectNote, CoinChoice, PayWithButton, type PaymentOrder } from 
 import type { Coin } from '@cellport/shared/constants';
 import { accountQuery, countriesQuery, rotationTagsQuery, tariffsQuery } from '../../store/catalog-queries';
 import { useAvailableCount, type AvailabilityFilter } from './api/get-available-count';
+import { catalogOffersQuery } from './api/get-catalog-offers';
+import { OfferFacts } from './components/offer-facts';
+import { firstInStock, offerFor, stockOf } from './lib/offers';
 import { useBuyFromBalance } from './api/buy-from-balance';
 import { ChoiceGroup } from './components/choice-group';
 import { PaymentMethods, type PaymentMethod } from './components/payment-methods';
@@ -31,8 +34,10 @@ export default function AddProxyPage() {
   const tariffs = useQuery(tariffsQuery);
   const tags = useQuery(rotationTagsQuery(language));
   const account = useQuery(accountQuery);
+  // Answered from the server's memory; the form waits for it only to open on a choice in stock (a failure does not block).
+  const offers = useQuery(catalogOffersQuery);
 
-  if (countries.isPending || tariffs.isPending) {
+  if (countries.isPending || tariffs.isPending || offers.isPending) {
     return <section className="ap-page"><PageHeader title={t('title')} /><div className="ap-loading"><Spinner label={t('loading')} size={28} /> {t('loading')}</div></section>;
   }
   if (countries.isError || tariffs.isError) {
@@ -53,21 +58,27 @@ export default function AddProxyPage() {
     <OrderForm
       countries={countries.data}
       tariffs={tariffs.data}
+      offers={offers.data?.offers ?? null}
       tagLabel={(value) => tags.data?.find((tag) => tag.value === value)?.label ?? t('rotation.minutes', { count: value })}
       balance={account.data?.usdt.balance ?? null}
     />
   );
 }
 
-function OrderForm({ countries, tariffs, tagLabel, balance }: {
+function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
   countries: Country[];
   tariffs: Tariff[];
+  /** What each choice buys; null when it could not be read (the form works without it). */
+  offers: CatalogOffer[] | null;
   tagLabel: (minutes: number) => string;
   balance: string | null;
 }) {
-  const { t, language } = useT(['add-proxy', 'errors']);
+  const { t, language } = useT(['add-proxy', 'errors', 'catalog-offers']);
   const [, navigate] = useLocation();
-  const [selection, setSelection] = useState<Selection>(() => choose(countries, tariffs, emptySelection, { country_id: countries[0]!._id }));
+  // The page opens on a choice that has ports in stock (issue 28, item 11), not merely the first one.
+  const [selection, setSelection] = useState<Selection>(() => (offers ? firstInStock(countries, tariffs, offers)
+    : choose(countries, tariffs, emptySelection, { country_id: countries[0]!._id })));
+  const soldOut = (stock: number) => (offers && stock === 0 ? t('catalog-offers:soldOut') : undefined);
   const [quantity, setQuantity] = useState(1);
   const [coupon, setCoupon] = useState<Coupon | null>(null);
   const [method, setMethod] = useState<PaymentMethod>('balance');
@@ -149,7 +160,9 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
             {country && country.carriers.length > 0 ? (
               <ChoiceGroup
                 legend={t('carrier.label')} name="carrier" value={selection.carrier_id}
-                choices={country.carriers.map((c) => ({ value: c._id, label: c.name }))}
+                choices={country.carriers.map((c) => ({
+                  value: c._id, label: c.name, soldOut: soldOut(stockOf(offers ?? [], { country_id: country._id, carrier_id: c._id })),
+                }))}
                 onChange={(carrier_id) => update({ carrier_id })}
               />
             ) : null}
@@ -157,7 +170,10 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
               <label htmlFor={regionId}>{t('region.label')}</label>
               <select id={regionId} value={selection.region_id ?? ''} onChange={(e) => update({ region_id: e.target.value || null })}>
                 <option value="">{t('region.any')}</option>
-                {regionsFor(country, selection.carrier_id).map((r) => <option key={r._id} value={r._id}>{r.name}</option>)}
+                {regionsFor(country, selection.carrier_id).map((r) => {
+                  const out = soldOut(stockOf(offers ?? [], { country_id: country?._id ?? null, carrier_id: selection.carrier_id, region_id: r._id }));
+                  return <option key={r._id} value={r._id}>{out ? `${r.name} — ${out}` : r.name}</option>;
+                })}
               </select>
             </div>
           </div>
@@ -166,14 +182,20 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
             {portTypes.length ? (
               <ChoiceGroup
                 legend={t('type.label')} name="port-type" value={selection.isShared}
-                choices={portTypes.map((shared) => ({ value: shared, label: t(shared ? 'type.shared' : 'type.dedicated'), hint: t(shared ? 'type.sharedHint' : 'type.dedicatedHint') }))}
+                choices={portTypes.map((shared) => ({
+                  value: shared, label: t(shared ? 'type.shared' : 'type.dedicated'), hint: t(shared ? 'type.sharedHint' : 'type.dedicatedHint'),
+                  soldOut: soldOut(stockOf(offers ?? [], { ...selection, isShared: shared, rotationInterval: undefined })),
+                }))}
                 onChange={(isShared) => update({ isShared })}
               />
             ) : <p className="field__hint">{t('noTariffs')}</p>}
             {intervals.length ? (
               <ChoiceGroup
                 legend={t('rotation.label')} name="rotation" value={selection.rotationInterval}
-                choices={intervals.map((minutes) => ({ value: minutes, label: tagLabel(minutes) }))}
+                choices={intervals.map((minutes) => ({
+                  value: minutes, label: tagLabel(minutes),
+                  soldOut: soldOut(stockOf(offers ?? [], { ...selection, isShared: selection.isShared ?? undefined, rotationInterval: minutes })),
+                }))}
                 onChange={(rotationInterval) => update({ rotationInterval })}
               />
             ) : null}
@@ -188,6 +210,7 @@ function OrderForm({ countries, tariffs, tagLabel, balance }: {
                 onChange={(tariff_id) => update({ tariff_id })}
               />
             ) : null}
+            {offers ? <OfferFacts offer={offerFor(offers, selection)} loading={false} /> : null}
           </div>
 
           <div className="card ap-step">

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // across en, ru and cn, except that plural keys (_one, _few, _many, _other) carry the forms each language
 // needs: Russian has four, English two, and Chinese is read with _other (we also keep _one for the fallback).
 const root = join(__dirname, '../../../../../packages/shared/locales');
-const namespaces = ['add-proxy', 'proxies', 'billing', 'purchases'];
+const namespaces = ['add-proxy', 'catalog-offers', 'proxies', 'billing', 'purchases'];
 const languages = ['en', 'ru', 'cn'] as const;
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 const requiredForms = { en: ['one', 'other'], ru: ['one', 'few', 'many', 'other'], cn: ['other'] } as const;

@@ -10,7 +10,17 @@ import { adminNamesSchema, positiveMoneySchema, trimmedText, uuid } from './comm
 // ---- catalog ------------------------------------------------------------------------------------------------------
 
 export const adminCountrySchema = z.object({ id: uuid, code: text(), names: localizedNameSchema, sort: z.number() });
-export const adminCarrierSchema = z.object({ id: uuid, countryId: uuid, name: text() });
+export const adminCarrierSchema = z.object({ id: uuid, countryId: uuid, name: text(), asn: z.nullable(z.number()) });
+/** An autonomous system number: 1 to 4294967295 (RFC 6793), given as digits or with an "AS" in front. */
+const asnValue = z.pipe(
+  z.union([z.number(), z.string().check(z.trim(), z.regex(/^(AS)?\d{1,10}$/i, 'an ASN is digits, like 3320 or AS3320'))]),
+  z.transform((v: number | string, ctx): number => {
+    const n = typeof v === 'number' ? v : Number(v.replace(/^AS/i, ''));
+    if (!Number.isInteger(n) || n < 1 || n > 4294967295) ctx.issues.push({ code: 'custom', message: 'an ASN is from 1 to 4294967295', input: v });
+    return n;
+  }),
+);
+const asnField = z.optional(z.nullable(asnValue));
 export const adminRegionSchema = z.object({ id: uuid, countryId: uuid, carrierId: z.nullable(uuid), name: text() });
 export const adminTariffSchema = z.object({
   id: uuid,
@@ -65,8 +75,8 @@ export const countryRequestSchema = z.object({
 export const countryPatchRequestSchema = z.partial(countryRequestSchema);
 export const countryResponseSchema = z.object({ country: adminCountrySchema });
 /** POST /admin/carriers, PATCH /admin/carriers/:id, DELETE /admin/carriers/:id. */
-export const carrierRequestSchema = z.object({ countryId: uuid, name: trimmedText(100) });
-export const carrierPatchRequestSchema = z.object({ name: trimmedText(100) });
+export const carrierRequestSchema = z.object({ countryId: uuid, name: trimmedText(100), asn: asnField });
+export const carrierPatchRequestSchema = z.object({ name: z.optional(trimmedText(100)), asn: asnField });
 export const carrierResponseSchema = z.object({ carrier: adminCarrierSchema });
 /** POST /admin/regions, PATCH /admin/regions/:id, DELETE /admin/regions/:id. */
 export const regionRequestSchema = z.object({ countryId: uuid, carrierId: z.optional(z.nullable(uuid)), name: trimmedText(100) });
@@ -108,6 +118,8 @@ export const rotationIntervalResponseSchema = z.object({ rotationInterval: rotat
 export type CountryRequest = z.input<typeof countryRequestSchema>;
 export type CountryPatchRequest = z.input<typeof countryPatchRequestSchema>;
 export type CarrierRequest = z.input<typeof carrierRequestSchema>;
+/** A carrier request as the server reads it (the ASN parsed to a number). */
+export type CarrierInput = z.output<typeof carrierRequestSchema>;
 export type RegionRequest = z.input<typeof regionRequestSchema>;
 export type TariffRequest = z.input<typeof tariffRequestSchema>;
 export type TariffPatchRequest = z.input<typeof tariffPatchRequestSchema>;

@@ -30,7 +30,7 @@ export function registerCatalogAdminRoutes(app: App, catalog: CatalogAdminServic
   app.post('/carriers', { config: write, schema: { body: carrierRequestSchema, response: { 200: carrierResponseSchema } } },
     async (r) => ({ carrier: await catalog.createCarrier(actorOf(r), r.body) }));
   app.patch('/carriers/:id', { config: write, schema: { params, body: carrierPatchRequestSchema, response: { 200: carrierResponseSchema } } },
-    async (r) => ({ carrier: await catalog.updateCarrier(actorOf(r), r.params.id, r.body.name) }));
+    async (r) => ({ carrier: await catalog.updateCarrier(actorOf(r), r.params.id, r.body) }));
   app.delete('/carriers/:id', { config: write, schema: { params, ...done } },
     async (r) => { await catalog.deleteCarrier(actorOf(r), r.params.id); return ok; });
 

@@ -1,7 +1,7 @@
 import type { FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import { PERIOD_DAYS } from '@cellport/shared/schemas/catalog';
 import type {
-  AdminCatalogResponse, AdminTariff, CarrierRequest, CountryPatchRequest, CountryRequest, RegionRequest,
+  AdminCatalogResponse, AdminTariff, CarrierInput, CountryPatchRequest, CountryRequest, RegionRequest,
   RotationIntervalPatchRequest, RotationIntervalRequest, TariffPatchRequest, TariffRequest,
 } from '@cellport/shared/schemas/admin/catalog';
 import type { AppContext } from '../../../context.js';
@@ -49,7 +49,7 @@ export class CatalogAdminService {
     ]);
     return {
       countries: countries.map((c) => ({ id: c.id, code: c.code, names: c.names, sort: c.sort })),
-      carriers: carriers.map((c) => ({ id: c.id, countryId: c.country_id, name: c.name })),
+      carriers: carriers.map((c) => ({ id: c.id, countryId: c.country_id, name: c.name, asn: c.asn })),
       regions: regions.map((r) => ({ id: r.id, countryId: r.country_id, carrierId: r.carrier_id, name: r.name })),
       tariffs: tariffs.map(toTariff),
       rotationIntervals: intervals.map((i) => ({ minutes: i.minutes, labels: i.labels, active: i.active, sort: i.sort })),
@@ -85,22 +85,25 @@ export class CatalogAdminService {
   }
 
   // ---- carriers ----
-  createCarrier(actor: AuditActor, req: CarrierRequest) {
+  createCarrier(actor: AuditActor, req: CarrierInput) {
     return this.write(async (tx) => {
       const country = await tx.selectFrom('countries').select('id').where('id', '=', req.countryId).executeTakeFirst();
       if (!country) throw new AppError('REFERENCE_INVALID', 422);
-      const row = await tx.insertInto('carriers').values({ country_id: req.countryId, name: req.name }).returningAll().executeTakeFirstOrThrow();
+      const row = await tx.insertInto('carriers').values({ country_id: req.countryId, name: req.name, asn: req.asn ?? null })
+        .returningAll().executeTakeFirstOrThrow();
       await this.audit.record(tx, actor, { action: 'carrier.create', targetType: 'carrier', targetId: row.id, before: null, after: row });
-      return { id: row.id, countryId: row.country_id, name: row.name };
+      return { id: row.id, countryId: row.country_id, name: row.name, asn: row.asn };
     });
   }
-  updateCarrier(actor: AuditActor, id: string, name: string) {
+  updateCarrier(actor: AuditActor, id: string, patch: { name?: string | undefined; asn?: number | null | undefined }) {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('carriers').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) throw new AppError('NOT_FOUND', 404);
-      const row = await tx.updateTable('carriers').set({ name }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      const row = await tx.updateTable('carriers')
+        .set({ name: patch.name ?? before.name, asn: patch.asn === undefined ? before.asn : patch.asn })
+        .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       await this.audit.record(tx, actor, { action: 'carrier.update', targetType: 'carrier', targetId: id, before, after: row });
-      return { id: row.id, countryId: row.country_id, name: row.name };
+      return { id: row.id, countryId: row.country_id, name: row.name, asn: row.asn };
     });
   }
   deleteCarrier(actor: AuditActor, id: string) {

@@ -4,6 +4,8 @@ export interface Choice<T> {
   value: T;
   label: ReactNode;
   hint?: ReactNode;
+  /** Shown as sold out (still choosable, so the buyer sees it; the order cannot be paid). */
+  soldOut?: ReactNode;
 }
 
 /**
@@ -25,10 +27,11 @@ export function ChoiceGroup<T>({ legend, name, choices, value, onChange, disable
         {choices.map((choice) => {
           const checked = value !== null && String(value) === String(choice.value);
           return (
-            <label key={String(choice.value)} className={`ap-chip${checked ? ' ap-chip--checked' : ''}`}>
+            <label key={String(choice.value)} className={`ap-chip${checked ? ' ap-chip--checked' : ''}${choice.soldOut ? ' ap-chip--sold-out' : ''}`}>
               <input type="radio" name={name} checked={checked} onChange={() => onChange(choice.value)} />
               <span className="ap-chip__label">{choice.label}</span>
               {choice.hint ? <span className="ap-chip__hint">{choice.hint}</span> : null}
+              {choice.soldOut ? <span className="ap-chip__sold-out">{choice.soldOut}</span> : null}
             </label>
           );
         })}

@@ -14,7 +14,7 @@ export const updateCountry = ({ id, ...body }: Partial<CountryRequest> & { id: s
 export const deleteCountry = (id: string) => adminDelete(`/countries/${id}`);
 
 export const createCarrier = (body: CarrierRequest) => adminPost('/carriers', body);
-export const updateCarrier = ({ id, name }: { id: string; name: string }) => adminPatch(`/carriers/${id}`, { name });
+export const updateCarrier = ({ id, name, asn }: { id: string; name: string; asn: string | null }) => adminPatch(`/carriers/${id}`, { name, asn });
 export const deleteCarrier = (id: string) => adminDelete(`/carriers/${id}`);
 
 export const createRegion = (body: RegionRequest) => adminPost('/regions', body);

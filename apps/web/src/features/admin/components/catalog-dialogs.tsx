@@ -58,21 +58,29 @@ export function CarrierDialog({ open, carrier, catalog, onClose }: { open: boole
   const { t, language } = useT('admin');
   const [countryId, setCountryId] = useState('');
   const [name, setName] = useState('');
+  const [asn, setAsn] = useState('');
   const [touched, setTouched] = useState(false);
-  useEffect(() => { if (open) { setCountryId(carrier?.countryId ?? catalog.countries[0]?.id ?? ''); setName(carrier?.name ?? ''); setTouched(false); } }, [open, carrier, catalog]);
+  useEffect(() => {
+    if (open) { setCountryId(carrier?.countryId ?? catalog.countries[0]?.id ?? ''); setName(carrier?.name ?? ''); setAsn(carrier?.asn ? String(carrier.asn) : ''); setTouched(false); }
+  }, [open, carrier, catalog]);
+  // The ASN the catalog shows buyers (issue 27, item 8): digits, "AS" in front allowed; empty clears it.
+  const asnValid = /^\s*(AS)?\d{1,10}\s*$/i.test(asn) || asn.trim() === '';
+  const asnValue = asn.trim() === '' ? null : asn.trim();
   const save = useAdminMutation(
-    () => (carrier ? updateCarrier({ id: carrier.id, name: name.trim() }) : createCarrier({ countryId, name: name.trim() })),
+    () => (carrier ? updateCarrier({ id: carrier.id, name: name.trim(), asn: asnValue }) : createCarrier({ countryId, name: name.trim(), asn: asnValue })),
     { successKey: 'catalog.saved', onSuccess: onClose },
   );
   return (
     <FormDialog open={open} title={carrier ? t('catalog.editCarrier') : t('catalog.addCarrier')} busy={save.isPending}
       submitLabel={carrier ? t('actions.save') : t('catalog.addCarrier')} onClose={onClose}
-      onSubmit={() => { setTouched(true); if (name.trim() && countryId) save.mutate(undefined); }}>
+      onSubmit={() => { setTouched(true); if (name.trim() && countryId && asnValid) save.mutate(undefined); }}>
       {carrier ? null : (
         <SelectField label={t('fields.country')} value={countryId} onChange={setCountryId} error={touched && !countryId ? t('required') : undefined}
           options={catalog.countries.map((c) => ({ value: c.id, label: `${c.names[language] || c.names.en} (${c.code})` }))} />
       )}
       <TextField label={t('fields.name')} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={touched && !name.trim() ? t('required') : undefined} />
+      <TextField label={t('fields.asn')} value={asn} maxLength={12} inputMode="text" onChange={(e) => setAsn(e.target.value)}
+        hint={t('catalog.asnHint')} error={touched && !asnValid ? t('catalog.asnInvalid') : undefined} />
     </FormDialog>
   );
 }

@@ -3,11 +3,11 @@ import { reportedCarrier } from './reported-carrier';
 
 const catalog = {
   carriers: [
-    { id: 'tm', countryId: 'us', name: 'T-Mobile' },
-    { id: 'att', countryId: 'us', name: 'AT&T' },
-    { id: 'vf-de', countryId: 'de', name: 'Vodafone' },
-    { id: 'vf-uk', countryId: 'gb', name: 'Vodafone UK' },
-    { id: 'ee', countryId: 'gb', name: 'EE' },
+    { id: 'tm', countryId: 'us', name: 'T-Mobile', asn: null },
+    { id: 'att', countryId: 'us', name: 'AT&T', asn: null },
+    { id: 'vf-de', countryId: 'de', name: 'Vodafone', asn: null },
+    { id: 'vf-uk', countryId: 'gb', name: 'Vodafone UK', asn: null },
+    { id: 'ee', countryId: 'gb', name: 'EE', asn: null },
   ],
 };
 
@@ -31,7 +31,7 @@ describe('the carrier a modem reports, preselected when adopting it (issue 28, i
     // "ee" is a word of its own, not the letters inside another name.
     expect(reportedCarrier(catalog, 'Freedom Mobile')).toBeNull();
     // Two carriers of the same name in two countries: the device does not say which.
-    const twice = { carriers: [...catalog.carriers, { id: 'vf-it', countryId: 'it', name: 'Vodafone' }] };
+    const twice = { carriers: [...catalog.carriers, { id: 'vf-it', countryId: 'it', name: 'Vodafone', asn: null }] };
     expect(reportedCarrier(twice, 'Vodafone')).toBeNull();
   });
 });

@@ -90,12 +90,12 @@ function CatalogTab({ tab, data }: { tab: TabKey; data: AdminCatalogResponse }) 
     addLabel = t('catalog.addCarrier'); onAdd = () => setEditing({ kind: 'carrier', item: null });
     table = (
       <table className="admin-table">
-        <thead><tr><th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.country')}</th>{actionsHeader}</tr></thead>
+        <thead><tr><th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.country')}</th><th scope="col">{t('fields.asn')}</th>{actionsHeader}</tr></thead>
         <tbody>
-          {data.carriers.length === 0 ? <EmptyRow colSpan={3}>{t('catalog.noCarriers')}</EmptyRow> : null}
+          {data.carriers.length === 0 ? <EmptyRow colSpan={4}>{t('catalog.noCarriers')}</EmptyRow> : null}
           {data.carriers.map((c) => (
             <tr key={c.id}>
-              <td>{c.name}</td><td>{names.country(c.countryId)}</td>
+              <td>{c.name}</td><td>{names.country(c.countryId)}</td><td>{c.asn ? `AS${c.asn}` : '—'}</td>
               {rowActions(c.name, () => setEditing({ kind: 'carrier', item: c }), () => setDeleting({ kind: 'carrier', id: c.id, name: c.name }))}
             </tr>
           ))}
