@@ -33,7 +33,8 @@ export async function registerCatalog(app: App, ctx: AppContext, { catalog, cata
 
   // What each choice buys, from memory (catalog-offers.ts): the page asks it once, the public API as often as it likes.
   app.get('/api/v1/catalog/offers', { schema: { tags: ['catalog'], response: { 200: catalogOffersResponseSchema } } }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=15');
+    // Stock moves with every sale: never kept by a browser, or a buyer would see the stock from before their purchase.
+    reply.header('cache-control', 'no-store');
     return { offers: await catalogOffers.offers() };
   });
 

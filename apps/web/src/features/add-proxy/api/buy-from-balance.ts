@@ -27,6 +27,7 @@ export function useBuyFromBalance() {
       void queryClient.invalidateQueries({ queryKey: ['modems'] });
       void queryClient.invalidateQueries({ queryKey: ['payments'] });
       void queryClient.invalidateQueries({ queryKey: ['modems-count'] });
+      void queryClient.invalidateQueries({ queryKey: ['catalog-offers'] });
     },
   });
 }
