@@ -42,6 +42,9 @@ const STREAMS = env('BENCH_STREAMS', 5000, 200);
 /** How long the streams are held before RSS is read, and the pause before the next path (RSS settles). */
 const HOLD_MS = QUICK ? 200 : 2000;
 const PAUSE_MS = QUICK ? 0 : 3000;
+/** Extra flags for the gateway's and the agent's processes, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' (then
+ * `node bench/lib/proxy-profile.mjs /tmp/prof/*.cpuprofile`: the bundles carry source maps). */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'bulk,rps,tunnels,streams,udp').split(',').map((s) => s.trim()));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LIB = fileURLToPath(new URL('./lib/', import.meta.url));
@@ -239,6 +242,14 @@ async function main() {
       [[results.udp.direct.toFixed(0), results.udp.gateway.toFixed(0), `${(results.udp.gateway / results.udp.direct).toFixed(2)}×`, `${results.udp.lost} / ${results.udp.sent}`]]);
   }
   console.log(`\nload average at end: ${loadavg()}`);
+  if (NODE_ARGS.length) {
+    // A profile is written when the process exits on its own: both end when their stdin closes.
+    for (const child of [agent, gateway]) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.end();
+      await exited;
+    }
+  }
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify(results, null, 2)}\n`);
 }
 
@@ -252,19 +263,19 @@ async function startOrigin() {
 async function startPair(maxConnections) {
   const { build } = await import('esbuild');
   for (const name of ['gateway-agent', 'gateway-proc']) {
-    await build({ entryPoints: [join(LIB, `${name}.ts`)], outfile: join(dir, `${name}.mjs`), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+    await build({ entryPoints: [join(LIB, `${name}.ts`)], outfile: join(dir, `${name}.mjs`), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', sourcemap: NODE_ARGS.length > 0 });
   }
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const id = randomUUID();
   const linkPort = await freePort();
-  const gatewayChild = spawnWithLimit(process.execPath, [join(dir, 'gateway-proc.mjs'), JSON.stringify({
+  const gatewayChild = spawnWithLimit(process.execPath, [...NODE_ARGS, join(dir, 'gateway-proc.mjs'), JSON.stringify({
     id, trustKey: publicKey.export({ format: 'jwk' }).x, linkPort, listenHost: GATEWAY_HOST,
   })], { cwd: ROOT });
   children.add(gatewayChild);
   gatewayChild.stderr.pipe(process.stderr);
   await firstLine(gatewayChild, 'gateway');
   const ports = { direct: { http: await freePort(), socks: await freePort() }, gateway: { http: await freePort(), socks: await freePort() } };
-  const agentChild = spawnWithLimit(process.execPath, [join(dir, 'gateway-agent.mjs'), JSON.stringify({
+  const agentChild = spawnWithLimit(process.execPath, [...NODE_ARGS, join(dir, 'gateway-agent.mjs'), JSON.stringify({
     listenHost: HOST, httpPort: ports.direct.http, socksPort: ports.direct.socks, egress: EGRESS, login: USER, password: PASS,
     maxConnectionsPerPort: maxConnections,
     gateway: { linkUrl: `http://${HOST}:${linkPort}`, id, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }), httpPort: ports.gateway.http, socksPort: ports.gateway.socks },
