@@ -21,6 +21,7 @@ import { RotationLinkControl } from './rotation-link-control';
 import { SharedRotationNote } from './shared-rotation-note';
 import { StatusBadge } from './status-badge';
 import { TagsDialog } from './tags-dialog';
+import { FingerprintDetails } from './fingerprint-details';
 import { PortHistoryDetails } from './port-history';
 import { TryIt } from './try-it';
 import { WhitelistDialog } from './whitelist-dialog';
@@ -67,6 +68,7 @@ export function PortCard({ port, isNew, rotationTags, quota }: {
 
       <TryIt port={port} defaultOpen={isNew} />
       <PortHistoryDetails portId={port._id} />
+      <FingerprintDetails port={port} />
 
       {quota ? <QuotaMeter quota={quota} /> : null}
 
