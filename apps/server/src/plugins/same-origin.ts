@@ -44,7 +44,7 @@ export function registerSameOrigin(app: FastifyInstance, publicUrl: string): voi
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
     return allowed.has(url.origin) || url.host === request.headers.host;
   }
-  function fail(): never { throw new AppError('CSRF', 403); }
+  function fail(): never { throw new AppError('CSRF'); }
 }
 
 /** Whether the request carries our session cookie and no bearer credentials (which a cross-site page cannot send). */

@@ -171,25 +171,25 @@ export function registerSession(app: FastifyInstance, sessions: Sessions): void 
       if (!auth?.startsWith('Bearer ')) return;
       request.user = await sessions.apiKeyResolver(auth.slice(7).trim());
       // A key was offered and is not valid: say so, rather than "please sign in" to a script that cannot.
-      if (!request.user) throw new AppError('API_KEY_INVALID', 401);
-      if (request.user.apiKey?.scope === 'read' && !READ_METHODS.has(request.method)) throw new AppError('API_KEY_READ_ONLY', 403);
+      if (!request.user) throw new AppError('API_KEY_INVALID');
+      if (request.user.apiKey?.scope === 'read' && !READ_METHODS.has(request.method)) throw new AppError('API_KEY_READ_ONLY');
     }
   }
 }
 
 /** onRequest hook for routes that need a signed-in customer: 401 before the body is parsed or validated. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw new AppError('UNAUTHORIZED', 401);
+  if (!request.user) throw new AppError('UNAUTHORIZED');
 }
 /** onRequest hook for operator routes: 401 for visitors, 403 for customers, before the body is parsed or validated. */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw new AppError('UNAUTHORIZED', 401);
-  if (request.user.role !== 'admin') throw new AppError('FORBIDDEN', 403);
+  if (!request.user) throw new AppError('UNAUTHORIZED');
+  if (request.user.role !== 'admin') throw new AppError('FORBIDDEN');
 }
 
 /** The signed-in user of a route guarded by requireUser. */
 export function currentUser(request: FastifyRequest): SessionUser {
-  if (!request.user) throw new AppError('UNAUTHORIZED', 401);
+  if (!request.user) throw new AppError('UNAUTHORIZED');
   return request.user;
 }
 

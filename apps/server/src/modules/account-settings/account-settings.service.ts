@@ -32,7 +32,7 @@ export class AccountSettingsService {
   async changePassword(userId: string, sessionId: string, current: string, next: string): Promise<void> {
     const user = await this.user(userId);
     const ok = await verify(user.password_hash, current).catch(() => false);
-    if (!ok) throw new AppError('WRONG_CURRENT_PASSWORD', 400);
+    if (!ok) throw new AppError('WRONG_CURRENT_PASSWORD');
     await this.repo.setPasswordHash(userId, await hash(next));
     await this.sessions.revokeAllForUser(userId, sessionId);
     await this.mailer.send(renderSecurityEmail('password', user));
@@ -41,7 +41,7 @@ export class AccountSettingsService {
   /** Starts two-factor setup: a new pending secret, its otpauth:// URL and a QR code of it as SVG. */
   async setupTwoFactor(userId: string): Promise<TwoFactorSetup> {
     const user = await this.user(userId);
-    if (user.totp_secret) throw new AppError('TWO_FACTOR_ALREADY_ON', 409);
+    if (user.totp_secret) throw new AppError('TWO_FACTOR_ALREADY_ON');
     const secret = newTotpSecret();
     await this.repo.setPendingTotpSecret(userId, secret);
     const otpauthUrl = totpUri(secret, user.email, 'Cellport');
@@ -55,10 +55,10 @@ export class AccountSettingsService {
    */
   async enableTwoFactor(userId: string, code: string): Promise<TwoFactorEnabled> {
     const user = await this.user(userId);
-    if (user.totp_secret) throw new AppError('TWO_FACTOR_ALREADY_ON', 409);
-    if (!user.totp_pending_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
+    if (user.totp_secret) throw new AppError('TWO_FACTOR_ALREADY_ON');
+    if (!user.totp_pending_secret) throw new AppError('TWO_FACTOR_NOT_SETUP');
     const step = freshStep(user.totp_pending_secret, code, user.totp_last_step);
-    if (!(await this.repo.activateTotp(userId, user.totp_pending_secret, step))) throw new AppError('WRONG_CODE', 400);
+    if (!(await this.repo.activateTotp(userId, user.totp_pending_secret, step))) throw new AppError('WRONG_CODE');
     const recoveryCodes = await this.recoveryCodes.replace(userId);
     await this.mailer.send(renderSecurityEmail('twoFactorOn', user));
     return { ...(await this.me(userId)), recoveryCodes };
@@ -70,11 +70,11 @@ export class AccountSettingsService {
    */
   async disableTwoFactor(userId: string, code: string): Promise<Me> {
     const user = await this.user(userId);
-    if (!user.totp_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
+    if (!user.totp_secret) throw new AppError('TWO_FACTOR_NOT_SETUP');
     const byApp = /^\d{6}$/.test(code);
-    if (!byApp && (await this.recoveryCodes.use(userId, code)) === null) throw new AppError('WRONG_CODE', 400);
+    if (!byApp && (await this.recoveryCodes.use(userId, code)) === null) throw new AppError('WRONG_CODE');
     const step = byApp ? freshStep(user.totp_secret, code, user.totp_last_step) : user.totp_last_step ?? 0n;
-    if (!(await this.repo.deactivateTotp(userId, user.totp_secret, step, !byApp))) throw new AppError('WRONG_CODE', 400);
+    if (!(await this.repo.deactivateTotp(userId, user.totp_secret, step, !byApp))) throw new AppError('WRONG_CODE');
     await this.recoveryCodes.removeAll(userId);
     await this.mailer.send(renderSecurityEmail('twoFactorOff', user));
     return this.me(userId);
@@ -86,14 +86,14 @@ export class AccountSettingsService {
    */
   async regenerateRecoveryCodes(userId: string, proof: { password?: string; code?: string }): Promise<RecoveryCodes> {
     const user = await this.user(userId);
-    if (!user.totp_secret) throw new AppError('TWO_FACTOR_NOT_SETUP', 409);
+    if (!user.totp_secret) throw new AppError('TWO_FACTOR_NOT_SETUP');
     if (proof.password) {
-      if (!(await verify(user.password_hash, proof.password).catch(() => false))) throw new AppError('WRONG_CURRENT_PASSWORD', 400);
+      if (!(await verify(user.password_hash, proof.password).catch(() => false))) throw new AppError('WRONG_CURRENT_PASSWORD');
     } else if (proof.code) {
       const step = freshStep(user.totp_secret, proof.code, user.totp_last_step);
-      if (!(await this.repo.consumeTotpStep(userId, user.totp_secret, step))) throw new AppError('WRONG_CODE', 400);
+      if (!(await this.repo.consumeTotpStep(userId, user.totp_secret, step))) throw new AppError('WRONG_CODE');
     } else {
-      throw new AppError('VALIDATION', 400);
+      throw new AppError('VALIDATION');
     }
     const recoveryCodes = await this.recoveryCodes.replace(userId);
     await this.mailer.send(renderSecurityEmail('recoveryCodesNew', user));
@@ -114,7 +114,7 @@ export class AccountSettingsService {
 
   /** Ends one of the user's own sessions; another user's session id is answered as not found. */
   async endSession(userId: string, sessionId: string): Promise<void> {
-    if (!(await this.repo.ownsSession(userId, sessionId))) throw new AppError('NOT_FOUND', 404);
+    if (!(await this.repo.ownsSession(userId, sessionId))) throw new AppError('NOT_FOUND');
     await this.sessions.revoke([sessionId]);
   }
 
@@ -125,14 +125,14 @@ export class AccountSettingsService {
   private async user(userId: string): Promise<NonNullable<UserRow>> {
     const user = await this.repo.findUser(userId);
     // The session outlived its user (deleted meanwhile): treat as signed out.
-    if (!user) throw new AppError('UNAUTHORIZED', 401);
+    if (!user) throw new AppError('UNAUTHORIZED');
     return user;
   }
 }
 
 function freshStep(secret: string, code: string, lastStep: bigint | null): bigint {
   const step = verifyTotp(secret, code.replace(/\s+/g, ''));
-  if (step === null || !isFreshStep(step, lastStep)) throw new AppError('WRONG_CODE', 400);
+  if (step === null || !isFreshStep(step, lastStep)) throw new AppError('WRONG_CODE');
   return BigInt(step);
 }
 

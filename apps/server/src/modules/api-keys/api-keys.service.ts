@@ -63,7 +63,7 @@ export class ApiKeysService {
       await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
       const { n } = await tx.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('n'))
         .where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-      if (Number(n) >= API_KEYS_PER_CUSTOMER_MAX) throw new AppError('API_KEYS_LIMIT', 409);
+      if (Number(n) >= API_KEYS_PER_CUSTOMER_MAX) throw new AppError('API_KEYS_LIMIT');
       return tx.insertInto('api_keys')
         .values({ user_id: userId, name: input.name, prefix: key.slice(0, API_KEY_SHOWN_CHARS), key_hash: hashToken(key), scope, monthly_spend_limit: limit })
         .returning(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'scope', 'monthly_spend_limit']).executeTakeFirstOrThrow();

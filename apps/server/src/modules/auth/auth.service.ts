@@ -47,7 +47,7 @@ export class AuthService {
   ) {}
 
   async assertEmailFree(email: string): Promise<void> {
-    if (await this.repo.emailExists(email)) throw new AppError('EMAIL_TAKEN', 409);
+    if (await this.repo.emailExists(email)) throw new AppError('EMAIL_TAKEN');
   }
 
   async signUp(input: SignUpInput): Promise<string> {
@@ -63,7 +63,7 @@ export class AuthService {
       marketing_consent: input.marketing,
       invite_token: input.inviteLinkToken || null,
     });
-    if (!userId) throw new AppError('EMAIL_TAKEN', 409);
+    if (!userId) throw new AppError('EMAIL_TAKEN');
     await this.sendLink('confirm', { id: userId, email: input.login, name: input.name }, input.language);
     return input.login;
   }
@@ -159,7 +159,7 @@ export class AuthService {
   /** Sets the new password from a single-use reset token and ends every session of the account; returns whose. */
   async resetPassword(token: string, password: string): Promise<string> {
     const userId = await this.repo.consumeToken(hashToken(token), 'password_reset');
-    if (!userId) throw (await this.deadResetLinkError(hashToken(token), 400)) ?? new AppError('TOKEN_INVALID', 400);
+    if (!userId) throw (await this.deadResetLinkError(hashToken(token), 400)) ?? new AppError('TOKEN_INVALID');
     const user = await this.repo.setPassword(userId, await hash(password));
     await this.ctx.sessions.revokeAllForUser(userId);
     await this.ctx.mailer.send(renderSecurityEmail('password', user));

@@ -54,7 +54,7 @@ export class CaptchaGate {
     if (!this.enabled) return FREE;
     const id = this.passIdOf(request);
     const taken = id ? await (spend === 'one' ? this.takeOne(id, request) : this.takeAll(id, request)) : 0;
-    if (!id || taken === 0) throw new AppError('CAPTCHA_REQUIRED', 403);
+    if (!id || taken === 0) throw new AppError('CAPTCHA_REQUIRED');
     return { passId: id, taken };
   }
 

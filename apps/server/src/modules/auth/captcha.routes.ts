@@ -17,7 +17,7 @@ export function registerCaptchaRoutes(app: App, { config }: AppContext, captcha:
     schema: { response: { 200: captchaChallengeSchema } },
   }, async (_request, reply) => {
     const challenge = await captcha.challenge();
-    if (!challenge) throw new AppError('NOT_FOUND', 404);
+    if (!challenge) throw new AppError('NOT_FOUND');
     void reply.header('cache-control', 'no-store');
     return challenge;
   });

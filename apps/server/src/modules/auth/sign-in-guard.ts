@@ -21,7 +21,7 @@ export async function guardedAttempt(
 ): Promise<CredentialOutcome> {
   const failures = await auth.loginFailures(login, request.ip);
   const steppedUp = failures.fromAddress >= LOGIN_FAILURE_LIMIT || (gate.enabled && failures.total >= LOGIN_FAILURE_LIMIT);
-  if (steppedUp && !gate.enabled) throw new AppError('RATE_LIMITED', 429);
+  if (steppedUp && !gate.enabled) throw new AppError('RATE_LIMITED');
   const ticket = await gate.require(request, steppedUp ? 'all' : 'one');
   const outcome = await attempt();
   if (!GUESSES.has(outcome.kind)) await gate.refund(ticket);

@@ -63,7 +63,7 @@ export function registerSignInRoutes(app: App, ctx: AppContext, auth: AuthServic
     errorHandler: formErrorHandler(signInPage),
   }, async (request, reply) => {
     const parsed = signInFormSchema.safeParse(formFields(request.body));
-    if (!parsed.success) throw new AppError('VALIDATION', 400);
+    if (!parsed.success) throw new AppError('VALIDATION');
     const outcome = await guardedAttempt(request, parsed.data.login, auth, gate, () => auth.signIn(parsed.data, request.ip));
     const code = failureCode(outcome);
     if (code || outcome.kind !== 'ok') return reply.redirect(signInPage(request, code ?? 'INTERNAL'), 303);

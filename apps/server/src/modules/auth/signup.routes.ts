@@ -42,7 +42,7 @@ export function registerSignUpRoutes(app: App, { config }: AppContext, auth: Aut
       language: languageOf(fields.language),
       marketing: TRUE_WORDS.has((fields.marketing ?? '').toLowerCase()),
     });
-    if (!parsed.success) throw new AppError('VALIDATION', 400);
+    if (!parsed.success) throw new AppError('VALIDATION');
     await gate.require(request);
     const email = await auth.signUp(parsed.data);
     return reply.redirect(`/${parsed.data.language}/confirm-email/${encodeURIComponent(email)}`, 303);

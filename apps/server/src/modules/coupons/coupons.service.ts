@@ -40,18 +40,18 @@ export class CouponsService {
   }
 
   private async validate(q: Database | Tx, coupon: CouponRow | undefined, userId: string, scope: CouponScope): Promise<void> {
-    if (!coupon) throw new AppError('COUPON_UNKNOWN', 404);
+    if (!coupon) throw new AppError('COUPON_UNKNOWN');
     const now = Date.now();
     if ((coupon.valid_from && coupon.valid_from.getTime() > now) || (coupon.valid_until && coupon.valid_until.getTime() <= now)) {
-      throw new AppError('COUPON_EXPIRED', 410);
+      throw new AppError('COUPON_EXPIRED');
     }
-    if (coupon.max_uses !== null && coupon.used_count >= coupon.max_uses) throw new AppError('COUPON_USED_UP', 409);
+    if (coupon.max_uses !== null && coupon.used_count >= coupon.max_uses) throw new AppError('COUPON_USED_UP');
     if (coupon.max_uses_per_user !== null) {
       const mine = await q.selectFrom('coupon_redemptions').select(sql<string>`count(*)`.as('n'))
         .where('coupon_id', '=', coupon.id).where('user_id', '=', userId).executeTakeFirst();
-      if (Number(mine?.n ?? 0) >= coupon.max_uses_per_user) throw new AppError('COUPON_USED_UP', 409);
+      if (Number(mine?.n ?? 0) >= coupon.max_uses_per_user) throw new AppError('COUPON_USED_UP');
     }
-    if (coupon.tariff_id && scope.tariffIds.some((t) => t !== coupon.tariff_id)) throw new AppError('COUPON_NOT_APPLICABLE', 422);
-    if (coupon.country_id && scope.countryIds.some((c) => c !== coupon.country_id)) throw new AppError('COUPON_NOT_APPLICABLE', 422);
+    if (coupon.tariff_id && scope.tariffIds.some((t) => t !== coupon.tariff_id)) throw new AppError('COUPON_NOT_APPLICABLE');
+    if (coupon.country_id && scope.countryIds.some((c) => c !== coupon.country_id)) throw new AppError('COUPON_NOT_APPLICABLE');
   }
 }

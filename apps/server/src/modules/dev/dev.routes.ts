@@ -29,7 +29,7 @@ export function registerDev(app: App, { config, db }: AppContext): void {
       response: { 200: outboxResponseSchema },
     },
   }, async (request) => {
-    if (config.isProduction) throw new AppError('NOT_FOUND', 404);
+    if (config.isProduction) throw new AppError('NOT_FOUND');
     if (!mayReadOutbox(request)) {
       throw new AppError('FORBIDDEN', 403, 'The development outbox is served only to this machine and to signed-in operators');
     }

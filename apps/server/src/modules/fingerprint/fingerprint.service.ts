@@ -28,7 +28,7 @@ export class FingerprintCheckService {
       ])
       .where('p.id', '=', portId).where('p.user_id', '=', userId).where('p.status', '<>', 'released').executeTakeFirst();
     if (!port) throw notFound();
-    if (!this.settings.echoUrl) throw new AppError('FINGERPRINT_ECHO_NOT_CONFIGURED', 409);
+    if (!this.settings.echoUrl) throw new AppError('FINGERPRINT_ECHO_NOT_CONFIGURED');
     const { active } = portFingerprint(port.id, port.fingerprint, port.modem_fingerprint, port.tariff_fingerprint, port.host_fingerprint);
     let seen;
     try {

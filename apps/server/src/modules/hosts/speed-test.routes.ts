@@ -15,7 +15,7 @@ const CHUNK = Buffer.alloc(64 * 1024, 0x5a);
 const hostKeyOnly = (db: AppContext['db']) => async (request: FastifyRequest): Promise<void> => {
   const header = request.headers.authorization ?? '';
   const key = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-  if (!key || !(await hostForKey(db, key))) throw new AppError('UNAUTHORIZED', 401);
+  if (!key || !(await hostForKey(db, key))) throw new AppError('UNAUTHORIZED');
 };
 
 function zeros(bytes: number): Readable {

@@ -32,7 +32,7 @@ export function registerInvoices(app: App, ctx: AppContext, { invoices }: Servic
       const stored = isLanguage(lng) ? lng : await invoices.customerLanguage(userId);
       const language = isLanguage(stored) ? stored : FALLBACK_LANGUAGE;
       const invoice = m ? await invoices.get(userId, m[1]!.toLowerCase(), language) : null;
-      if (!invoice) throw new AppError('INVOICE_NOT_FOUND', 404);
+      if (!invoice) throw new AppError('INVOICE_NOT_FOUND');
       const pdf = await renderInvoicePdf(invoice, { url: ctx.config.publicUrl }, language);
       reply.header('cache-control', 'private, no-store')
         .header('content-disposition', `inline; filename="${invoice.number}.pdf"`)

@@ -62,7 +62,7 @@ export class LedgerService {
       ]))
       .returning('id')
       .executeTakeFirst();
-    if (!booked) throw new AppError('INSUFFICIENT_FUNDS', 402);
+    if (!booked) throw new AppError('INSUFFICIENT_FUNDS');
   }
 
   async balances(userId: string): Promise<Record<CoinColumn, bigint>> {

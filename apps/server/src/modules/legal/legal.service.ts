@@ -19,7 +19,7 @@ export class LegalService {
     const row = await this.db.selectFrom('legal_documents').select(['version', 'body', 'created_at'])
       .where('kind', '=', kind).where('language', '=', language)
       .orderBy('version', 'desc').limit(1).executeTakeFirst();
-    if (!row) throw new AppError('NOT_FOUND', 404);
+    if (!row) throw new AppError('NOT_FOUND');
     return { kind, language, version: row.version, body: row.body, publishedAt: row.created_at.toISOString() };
   }
 
@@ -54,7 +54,7 @@ export class LegalService {
       return next;
     });
     const saved = (await this.versions(kind, language)).find((v) => v.version === version);
-    if (!saved) throw new AppError('NOT_FOUND', 404);
+    if (!saved) throw new AppError('NOT_FOUND');
     return saved;
   }
 

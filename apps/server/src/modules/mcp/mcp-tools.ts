@@ -65,8 +65,8 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
   };
   /** A write changed the customer's ports: their kept lists (GET /api/v1/modems) are dropped now, as REST writes do. */
   const changed = <T>(value: T): T => { services.portsLists.invalidate(userId); return value; };
-  const mayWrite = () => { if (caller.grant.scope === 'read') throw new AppError('API_KEY_READ_ONLY', 403); };
-  const maySpend = () => { mayWrite(); if (caller.grant.scope !== 'full') throw new AppError('API_KEY_CANNOT_SPEND', 403); };
+  const mayWrite = () => { if (caller.grant.scope === 'read') throw new AppError('API_KEY_READ_ONLY'); };
+  const maySpend = () => { mayWrite(); if (caller.grant.scope !== 'full') throw new AppError('API_KEY_CANNOT_SPEND'); };
   const onePort = async (id: string) => {
     const port = (await services.ports.list(userId, lng)).find((p) => p._id === id);
     if (!port) throw notFound();

@@ -97,7 +97,7 @@ export class CardCheckout {
       if (err instanceof CardProviderError && err.code !== 'resource_missing' && err.code !== 'payment_intent_unexpected_state') {
         throw new AppError('CARD_DECLINED', 402, ERRORS.CARD_DECLINED);
       }
-      if (err instanceof CardProviderError) throw new AppError('PAYMENT_NOT_PENDING', 409);
+      if (err instanceof CardProviderError) throw new AppError('PAYMENT_NOT_PENDING');
       throw err;
     });
     return { status: 'succeeded' as const };

@@ -9,8 +9,8 @@ import type { PaymentsRuntime } from './payments-runtime.js';
 export function cardError(err: unknown): never {
   if (err instanceof CardProviderError) {
     if (err.isCardError) throw new AppError('CARD_DECLINED', 402, err.message || ERRORS.CARD_DECLINED);
-    if (err.code === 'resource_missing' || err.code === 'not_found') throw new AppError('CARD_NOT_FOUND', 404);
-    throw new AppError('CARD_PROVIDER_ERROR', 502);
+    if (err.code === 'resource_missing' || err.code === 'not_found') throw new AppError('CARD_NOT_FOUND');
+    throw new AppError('CARD_PROVIDER_ERROR');
   }
   throw err;
 }
@@ -23,7 +23,7 @@ export class CardCustomers {
 
   /** The card provider; PAYMENT_METHOD_DISABLED when cards are off. */
   provider(): NonNullable<PaymentsRuntime['card']> {
-    if (!this.rt.card) throw new AppError('PAYMENT_METHOD_DISABLED', 409);
+    if (!this.rt.card) throw new AppError('PAYMENT_METHOD_DISABLED');
     return this.rt.card;
   }
 

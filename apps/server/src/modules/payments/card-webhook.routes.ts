@@ -1,6 +1,6 @@
 import type { App, AppContext } from '../../context.js';
 import { WebhookSignatureError } from '../../integrations/stripe/errors.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, notFound } from '../../lib/app-error.js';
 import type { CardPayments } from './card-payments.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
 
@@ -15,8 +15,8 @@ export function registerCardWebhookRoute(app: App, deps: { cards: CardPayments; 
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_req, body, done) => done(null, body));
     scope.post('/api/v1/payment/stripe/webhook', { config: { crossSite: true } }, async (request, reply) => {
       const raw = request.body;
-      if (!Buffer.isBuffer(raw)) throw new AppError('VALIDATION', 400);
-      if (!rt.card) throw new AppError('PAYMENT_METHOD_DISABLED', 404);
+      if (!Buffer.isBuffer(raw)) throw new AppError('VALIDATION');
+      if (!rt.card) throw notFound(); // no card provider: no Stripe webhook endpoint
       let event;
       try {
         event = rt.card.verifyWebhook(raw, request.headers['stripe-signature'] as string | undefined);
@@ -26,7 +26,7 @@ export function registerCardWebhookRoute(app: App, deps: { cards: CardPayments; 
           throw new AppError('VALIDATION', 400, 'Invalid signature');
         }
         log.warn({ err }, 'Stripe webhook refused: unreadable event; nothing booked');
-        throw new AppError('VALIDATION', 400);
+        throw new AppError('VALIDATION');
       }
       await cards.handle(event);
       return reply.send({ received: true });

@@ -80,7 +80,7 @@ export class CryptoPayments {
     let coinAmount = quote.amount; // micro-USDT = micro-USD
     if (coin === 'btc') {
       const rate = await this.rt.rates.current();
-      if (!rate) throw new AppError('RATE_UNAVAILABLE', 503);
+      if (!rate) throw new AppError('RATE_UNAVAILABLE');
       coinAmount = microUsdToSatUp(quote.amount, rate.microUsdPerBtc);
       // Kept with the order so the modal can say how old the rate is (or that it is the sandbox's).
       quote = { ...quote, details: { ...quote.details, rate: { usd: rate.usd, at: rate.fetchedAt.toISOString(), sandbox: rate.sandbox === true } } };

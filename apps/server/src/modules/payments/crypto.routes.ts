@@ -17,7 +17,7 @@ export function registerCryptoRoutes(app: App, ctx: AppContext, deps: { crypto: 
     { onRequest: requireUser, config: limited, schema: { body: cryptoPendingRequestSchema, response: { 200: cryptoPendingResponseSchema } } },
     async (request) => {
       const topUp = request.body.amount === undefined || request.body.amount === null ? null : dollarsToMicro(request.body.amount);
-      if (request.body.amount != null && topUp === null) throw new AppError('AMOUNT_INVALID', 422);
+      if (request.body.amount != null && topUp === null) throw new AppError('AMOUNT_INVALID');
       const payment = await crypto.createPending(currentUser(request).userId, request.body.coin, request.body, topUp, requestLanguage(request));
       return { error: null, data: payment };
     });

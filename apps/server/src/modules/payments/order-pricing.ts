@@ -52,7 +52,7 @@ export class OrderPricing {
   async price(userId: string, input: OrderInput, topUp: bigint | null, lng: Language): Promise<Quote> {
     const coupon = input.coupon?.trim() || null;
     const basket = input.basket ?? (input.modem_id ? { [input.modem_id]: { periods: 1 } } : null);
-    if (basket && input.tariff_id) throw new AppError('ORDER_INVALID', 422);
+    if (basket && input.tariff_id) throw new AppError('ORDER_INVALID');
     const base: OrderDetails = {
       tariff_id: null, country_id: null, carrier_id: null, region_id: null, isShared: null, rotationInterval: null,
       modemCount: null, basket: null, coupon,
@@ -79,17 +79,17 @@ export class OrderPricing {
 
     if (input.tariff_id) {
       const tariff = await this.catalog.tariff(input.tariff_id);
-      if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND', 404);
+      if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND');
       const countryId = input.country_id ?? tariff.country_id;
       const isShared = input.isShared ?? tariff.is_shared;
       const carrierId = input.carrier_id ?? null;
       const regionId = input.region_id ?? null;
       if (tariff.country_id !== countryId || tariff.is_shared !== isShared
         || (tariff.carrier_id && tariff.carrier_id !== carrierId) || (tariff.region_id && tariff.region_id !== regionId)) {
-        throw new AppError('TARIFF_MISMATCH', 422);
+        throw new AppError('TARIFF_MISMATCH');
       }
       const country = await this.orders.country(countryId);
-      if (!country) throw new AppError('COUNTRY_NOT_FOUND', 404);
+      if (!country) throw new AppError('COUNTRY_NOT_FOUND');
       const count = input.modemCount ?? 1;
       const rotationInterval = input.rotationInterval ?? tariff.rotation_interval;
       const available = await this.catalog.availableCount({ countryId, isShared, carrierId, regionId, rotationInterval });
@@ -108,14 +108,14 @@ export class OrderPricing {
       };
     }
 
-    if (topUp === null) throw new AppError('AMOUNT_INVALID', 422);
+    if (topUp === null) throw new AppError('AMOUNT_INVALID');
     // A top-up typed with sub-cent digits ("12.505") is what the customer pays, so it is whole cents too.
     return { kind: 'topup', amount: roundToCent(topUp), description: renderNotification(lng, 'topup_description', {}), details: base, tariff: null };
   }
 }
 
 function checked(q: Quote): Quote {
-  if (q.amount < MIN_PAYMENT_MICRO || q.amount > MAX_PAYMENT_MICRO) throw new AppError('AMOUNT_INVALID', 422);
+  if (q.amount < MIN_PAYMENT_MICRO || q.amount > MAX_PAYMENT_MICRO) throw new AppError('AMOUNT_INVALID');
   return q;
 }
 

@@ -85,6 +85,6 @@ export class OrdersService {
     });
     if (done) return;
     await this.own(userId, id);
-    throw new AppError('PAYMENT_NOT_PENDING', 409);
+    throw new AppError('PAYMENT_NOT_PENDING');
   }
 }

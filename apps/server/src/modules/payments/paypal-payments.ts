@@ -60,7 +60,7 @@ export class PayPalPayments {
    * `topUp` is the amount in micro-USD (a top-up only).
    */
   async createPending(userId: string, input: OrderInput & { description?: string | null | undefined }, topUp: bigint | null, lng: Language): Promise<PaypalPendingResponse> {
-    if (!this.rt.paypal.enabled) throw new AppError('PAYMENT_METHOD_DISABLED', 409);
+    if (!this.rt.paypal.enabled) throw new AppError('PAYMENT_METHOD_DISABLED');
     const quote = await this.pricing.quote(userId, input, topUp, lng);
     const description = quote.kind === 'topup' && input.description?.trim() ? input.description.trim() : quote.description;
     const cents = microToCentsUp(quote.amount);
@@ -87,7 +87,7 @@ export class PayPalPayments {
 
   async receiveIpn(rawBody: Buffer): Promise<void> {
     const fields = this.rt.paypal.parse(rawBody);
-    if (!fields) throw new AppError('VALIDATION', 400);
+    if (!fields) throw new AppError('VALIDATION');
     const order = await this.orderFor(fields.custom);
     if (!order) {
       this.ctx.log.warn({ txn: fields.txn_id ?? null, custom: fields.custom ?? null }, 'PayPal IPN for no payment of ours; nothing booked');

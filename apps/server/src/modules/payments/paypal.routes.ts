@@ -1,6 +1,6 @@
 import { dollarsToMicro, paypalPendingRequestSchema, paypalPendingResponseSchema } from '@cellport/shared/schemas/payments';
 import type { App } from '../../context.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, notFound } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../catalog/request-language.js';
 import type { PaymentRateLimit } from './payment-rate-limit.js';
@@ -16,9 +16,9 @@ export function registerPayPalRoutes(app: App, deps: { paypal: PayPalPayments; r
   app.post('/api/v1/payment/paypal/pending',
     { onRequest: requireUser, config: limited, schema: { body: paypalPendingRequestSchema, response: { 200: paypalPendingResponseSchema } } },
     async (request) => {
-      if (!rt.paypal.enabled) throw new AppError('PAYMENT_METHOD_DISABLED', 409);
+      if (!rt.paypal.enabled) throw new AppError('PAYMENT_METHOD_DISABLED');
       const topUp = request.body.amount == null ? null : dollarsToMicro(request.body.amount);
-      if (request.body.amount != null && topUp === null) throw new AppError('AMOUNT_INVALID', 422);
+      if (request.body.amount != null && topUp === null) throw new AppError('AMOUNT_INVALID');
       return paypal.createPending(currentUser(request).userId, request.body, topUp, requestLanguage(request));
     });
 
@@ -28,8 +28,8 @@ export function registerPayPalRoutes(app: App, deps: { paypal: PayPalPayments; r
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
     scope.post(IPN_PATH, { config: { crossSite: true } }, async (request, reply) => {
       const raw = request.body;
-      if (!Buffer.isBuffer(raw) || raw.length === 0) throw new AppError('VALIDATION', 400);
-      if (!rt.paypal.enabled) throw new AppError('PAYMENT_METHOD_DISABLED', 404);
+      if (!Buffer.isBuffer(raw) || raw.length === 0) throw new AppError('VALIDATION');
+      if (!rt.paypal.enabled) throw notFound(); // PayPal off: no IPN endpoint
       await paypal.receiveIpn(raw);
       return reply.code(200).send('');
     });

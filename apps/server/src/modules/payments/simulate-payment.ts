@@ -24,8 +24,8 @@ export class PaymentSimulation {
     const allowed = order.provider === 'crypto'
       ? !this.config.isProduction && (order.coin === 'btc' ? this.rt.btc : this.rt.usdt).mode === 'sandbox'
       : order.provider === 'paypal' && this.config.paypal.simulation;
-    if (!allowed) throw new AppError('SIMULATION_DISABLED', 404);
-    if (order.status !== 'pending') throw new AppError('PAYMENT_NOT_PENDING', 409);
+    if (!allowed) throw new AppError('SIMULATION_DISABLED');
+    if (order.status !== 'pending') throw new AppError('PAYMENT_NOT_PENDING');
     if (order.provider === 'crypto') {
       const missing = (order.coin === 'btc' ? order.provider_amount : order.amount) - order.received;
       await this.fulfilment.settleNow({

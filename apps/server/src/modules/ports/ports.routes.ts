@@ -44,7 +44,7 @@ export async function registerPorts(app: App, ctx: AppContext, services: Service
     async (request) => {
       const user = currentUser(request);
       // Turning auto-renew on commits the balance to future renewals: only a 'full' API key (or the person) may.
-      if (request.body.autoRenew === true && user.apiKey && user.apiKey.scope !== 'full') throw new AppError('API_KEY_CANNOT_SPEND', 403);
+      if (request.body.autoRenew === true && user.apiKey && user.apiKey.scope !== 'full') throw new AppError('API_KEY_CANNOT_SPEND');
       return service.update(user.userId, request.params.id, request.body, requestLanguage(request));
     });
 

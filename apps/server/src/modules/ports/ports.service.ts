@@ -66,7 +66,7 @@ export class PortsService {
       set.fingerprint = patch.fingerprint;
     }
     if (patch.rotationInterval !== undefined) {
-      if (port.is_shared) throw new AppError('SHARED_ROTATION_FIXED', 409);
+      if (port.is_shared) throw new AppError('SHARED_ROTATION_FIXED');
       set.rotation_interval = patch.rotationInterval;
     }
     if (Object.keys(set).length) {
@@ -78,7 +78,7 @@ export class PortsService {
         });
       } catch (err) {
         // Only ever the customer's own login: chosen logins carry their account's prefix.
-        if (isUniqueViolation(err)) throw new AppError('PROXY_LOGIN_TAKEN', 409);
+        if (isUniqueViolation(err)) throw new AppError('PROXY_LOGIN_TAKEN');
         throw err;
       }
     }

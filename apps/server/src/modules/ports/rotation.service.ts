@@ -83,12 +83,12 @@ export class RotationService {
     try {
       return await this.raceLimit(this.drive(modem));
     } catch (err) {
-      throw err instanceof ModemOfflineError ? new AppError('MODEM_OFFLINE', 503) : err;
+      throw err instanceof ModemOfflineError ? new AppError('MODEM_OFFLINE') : err;
     }
   }
 
   private async rotate(port: { id: string; modem_id: string; status: string; expires_at: Date; last_rotated_at: Date | null }): Promise<RotationResult> {
-    if (port.status !== 'active' || port.expires_at.getTime() <= Date.now()) throw new AppError('PORT_EXPIRED', 409);
+    if (port.status !== 'active' || port.expires_at.getTime() <= Date.now()) throw new AppError('PORT_EXPIRED');
     const cooldown = CATALOG_LIMITS.rotationCooldownSeconds;
     // Claim the per-port minute atomically: two clicks at once cannot both pass.
     const claimed = await this.db.updateTable('ports').set({ last_rotated_at: sql`now()` })
@@ -112,7 +112,7 @@ export class RotationService {
     } catch (err) {
       if (!(err instanceof ModemOfflineError)) throw err;
       await giveBack();
-      throw new AppError('MODEM_OFFLINE', 503);
+      throw new AppError('MODEM_OFFLINE');
     }
   }
 
@@ -137,7 +137,7 @@ export class RotationService {
 
   private async modemBusy(modemId: string): Promise<AppError> {
     const online = await this.db.selectFrom('modems').select('online').where('id', '=', modemId).executeTakeFirst();
-    if (!online?.online) return new AppError('MODEM_OFFLINE', 503);
+    if (!online?.online) return new AppError('MODEM_OFFLINE');
     // Another port on the same (shared) modem is rotating it right now.
     return new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: 5 });
   }
@@ -145,7 +145,7 @@ export class RotationService {
   private async raceLimit(work: Promise<RotationResult>): Promise<RotationResult> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_r, reject) => {
-      timer = setTimeout(() => reject(new AppError('ROTATION_FAILED', 504)), WAIT_LIMIT_MS);
+      timer = setTimeout(() => reject(new AppError('ROTATION_FAILED')), WAIT_LIMIT_MS);
     });
     try {
       return await Promise.race([work, timeout]);
@@ -189,8 +189,8 @@ export class RotationService {
       await publish('failed', oldIp);
       await this.notifyFailed(modemId);
       // The agent already reconnected the modem several times and got the same IP: say so, rather than "try again".
-      if (err instanceof RotationCollisionError) throw new AppError('ROTATION_IP_COLLISION', 502);
-      throw new AppError('ROTATION_FAILED', 502);
+      if (err instanceof RotationCollisionError) throw new AppError('ROTATION_IP_COLLISION');
+      throw new AppError('ROTATION_FAILED');
     }
     const status: ApplyStatus = newIp === oldIp ? 'failed' : 'idle';
     await this.finish(modemId, status, newIp);

@@ -29,12 +29,12 @@ export interface PaidWith { paymentId?: string; provider?: string }
 export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: BuyRequest, lng: Language, paid: PaidWith = {}): Promise<PurchaseResponse> {
   const { repo } = deps;
   const tariff = await repo.tariffWithCountry(tx, req.tariff_id);
-  if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND', 404);
+  if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND');
   const carrierId = req.carrier_id ?? null;
   const regionId = req.region_id ?? null;
   if (tariff.country_id !== req.country_id || tariff.is_shared !== req.isShared
     || (tariff.carrier_id && tariff.carrier_id !== carrierId) || (tariff.region_id && tariff.region_id !== regionId)) {
-    throw new AppError('TARIFF_MISMATCH', 422);
+    throw new AppError('TARIFF_MISMATCH');
   }
 
   // Lock order: coupon → balance → modems. Paying first means a buyer who cannot pay never holds modem locks,

@@ -17,7 +17,7 @@ export async function claimIdempotencyKey(
   const hash = createHash('sha256').update(`${op}:${JSON.stringify(req)}`).digest('hex');
   if (await repo.claimIdempotencyKey(tx, userId, key, hash)) return { replay: null };
   const stored = await repo.idempotencyKey(tx, userId, key);
-  if (!stored || stored.request_hash !== hash || !stored.response) throw new AppError('IDEMPOTENCY_KEY_REUSED', 422);
+  if (!stored || stored.request_hash !== hash || !stored.response) throw new AppError('IDEMPOTENCY_KEY_REUSED');
   return { replay: stored.response as PurchaseResponse };
 }
 

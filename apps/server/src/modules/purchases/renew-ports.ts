@@ -39,7 +39,7 @@ export async function renewPorts(
     : null;
   const ports = await repo.lockPorts(tx, userId, ids);
   if (ports.length !== ids.length) throw notFound();
-  if (modemCountries.some((m) => m.retired)) throw new AppError('PORT_NOT_RENEWABLE', 409);
+  if (modemCountries.some((m) => m.retired)) throw new AppError('PORT_NOT_RENEWABLE');
 
   let total = 0n;
   const now = Date.now();

@@ -125,7 +125,7 @@ export class ReplacementService {
     return this.deps.db.transaction().execute(async (tx) => {
       const port = await this.lockPort(tx, portId, userId);
       if (!port || port.status === 'released') throw notFound();
-      if (port.status === 'expired' || port.expires_at.getTime() <= Date.now()) throw new AppError('PORT_EXPIRED', 409);
+      if (port.status === 'expired' || port.expires_at.getTime() <= Date.now()) throw new AppError('PORT_EXPIRED');
       const last = await tx.selectFrom('port_replacements').select('customer_requested_at')
         .where('port_id', '=', portId).forUpdate().executeTakeFirst();
       const limitMs = REPLACEMENT_LIMITS.customerRequestHours * HOUR_MS;

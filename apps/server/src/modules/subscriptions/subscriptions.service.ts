@@ -31,7 +31,7 @@ export class SubscriptionsService {
    */
   async cancel(userId: string, id: string): Promise<Subscription> {
     const row = await this.own(userId, id);
-    if (row.cancel_at_period_end) throw new AppError('SUBSCRIPTION_ALREADY_CANCELLING', 409);
+    if (row.cancel_at_period_end) throw new AppError('SUBSCRIPTION_ALREADY_CANCELLING');
     const provider = this.customers.provider();
     const state = await (row.status === 'past_due'
       ? provider.cancelSubscriptionNow(id)
@@ -42,7 +42,7 @@ export class SubscriptionsService {
   /** Resume: takes back a cancel before the period ends; the charges go on as before. */
   async resume(userId: string, id: string): Promise<Subscription> {
     const row = await this.own(userId, id);
-    if (!row.cancel_at_period_end) throw new AppError('SUBSCRIPTION_NOT_CANCELLING', 409);
+    if (!row.cancel_at_period_end) throw new AppError('SUBSCRIPTION_NOT_CANCELLING');
     const state = await this.customers.provider().updateSubscription(id, { cancelAtPeriodEnd: false }).catch(cardError);
     return this.applied(state);
   }
@@ -61,10 +61,10 @@ export class SubscriptionsService {
   /** The console ends a subscription now, or at its period's end; audited with the state before and after. */
   async adminCancel(actor: AuditActor, id: string, input: { reason: string; when?: 'now' | 'period_end' | undefined }): Promise<AdminSubscription> {
     const before = await this.repo.one(id);
-    if (!before || before.status === 'incomplete') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
-    if (before.status === 'canceled') throw new AppError('SUBSCRIPTION_ENDED', 409);
+    if (!before || before.status === 'incomplete') throw new AppError('SUBSCRIPTION_NOT_FOUND');
+    if (before.status === 'canceled') throw new AppError('SUBSCRIPTION_ENDED');
     const when = input.when ?? 'now';
-    if (when === 'period_end' && before.cancel_at_period_end) throw new AppError('SUBSCRIPTION_ALREADY_CANCELLING', 409);
+    if (when === 'period_end' && before.cancel_at_period_end) throw new AppError('SUBSCRIPTION_ALREADY_CANCELLING');
     const provider = this.customers.provider();
     const state = await (when === 'now' ? provider.cancelSubscriptionNow(id) : provider.updateSubscription(id, { cancelAtPeriodEnd: true })).catch(cardError);
     await this.sync.apply(state, undefined, (tx, after) => this.audit.record(tx, actor, {
@@ -76,8 +76,8 @@ export class SubscriptionsService {
 
   private async own(userId: string, id: string): Promise<SubscriptionRow> {
     const row = await this.repo.own(userId, id);
-    if (!row || row.status === 'incomplete') throw new AppError('SUBSCRIPTION_NOT_FOUND', 404);
-    if (row.status === 'canceled') throw new AppError('SUBSCRIPTION_ENDED', 409);
+    if (!row || row.status === 'incomplete') throw new AppError('SUBSCRIPTION_NOT_FOUND');
+    if (row.status === 'canceled') throw new AppError('SUBSCRIPTION_ENDED');
     return row;
   }
 

@@ -23,7 +23,7 @@ export function uploadScope(scope: App): void {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_BODY_LIMIT }, (_request, body, done) => done(null, body));
   scope.setErrorHandler((err: { code?: string }) => {
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError('SUPPORT_ATTACHMENT_TOO_LARGE', 413);
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError('SUPPORT_ATTACHMENT_TOO_LARGE');
     throw err;
   });
 }

@@ -102,7 +102,7 @@ export class SupportService {
     const attachments = this.attachmentIds(req.attachments);
     const id = await this.deps.db.transaction().execute(async (tx) => {
       const portId = req.portId ?? null;
-      if (portId && !await this.deps.repo.customerPort(tx, userId, portId)) throw new AppError('SUPPORT_PORT_NOT_FOUND', 404);
+      if (portId && !await this.deps.repo.customerPort(tx, userId, portId)) throw new AppError('SUPPORT_PORT_NOT_FOUND');
       const at = new Date();
       const ticketId = await this.deps.repo.insertTicket(tx, { userId, portId, subject: req.subject, at });
       await this.addMessage(tx, ticketId, 'customer', userId, req.body, attachments, at);
@@ -115,7 +115,7 @@ export class SupportService {
 
   /** The ticket with its messages; marks it read for the customer. */
   async get(userId: string, id: string): Promise<TicketDetail> {
-    if (!await this.deps.repo.markRead(id, userId)) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+    if (!await this.deps.repo.markRead(id, userId)) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
     return this.customerDetail(userId, id);
   }
 
@@ -124,7 +124,7 @@ export class SupportService {
     const attachments = this.attachmentIds(attachmentIds);
     await this.deps.db.transaction().execute(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, userId, true);
-      if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+      if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
       const at = new Date();
       await this.addMessage(tx, id, 'customer', userId, body, attachments, at);
       await this.deps.repo.updateTicket(tx, id, { state: 'open', last_message_at: at, last_customer_message_at: at, customer_read_at: at });
@@ -136,7 +136,7 @@ export class SupportService {
   async close(userId: string, id: string): Promise<TicketDetail> {
     await this.deps.db.transaction().execute(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, userId, true);
-      if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+      if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
       await this.deps.repo.updateTicket(tx, id, { state: 'closed' });
     });
     return this.customerDetail(userId, id);
@@ -144,7 +144,7 @@ export class SupportService {
 
   private async customerDetail(userId: string, id: string): Promise<TicketDetail> {
     const ticket = await this.deps.repo.ticket(this.deps.db, id, userId);
-    if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+    if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
     return { ...toSummary(ticket, 'customer'), messages: await this.messages(this.deps.db, ticket, 'customer') };
   }
 
@@ -155,14 +155,14 @@ export class SupportService {
    * database until a message takes them (or the sweep), so the rate limit alone would let one account fill the disk.
    */
   async upload(userId: string, contentType: string | undefined, body: unknown, name: string | undefined, operator = false): Promise<SupportAttachment> {
-    if (Buffer.isBuffer(body) && body.length > SUPPORT_LIMITS.attachmentBytesMax) throw new AppError('SUPPORT_ATTACHMENT_TOO_LARGE', 413);
+    if (Buffer.isBuffer(body) && body.length > SUPPORT_LIMITS.attachmentBytesMax) throw new AppError('SUPPORT_ATTACHMENT_TOO_LARGE');
     const declared = declaredImageType(contentType);
     if (!declared || !Buffer.isBuffer(body) || body.length === 0 || sniffImage(body) !== declared) {
-      throw new AppError('SUPPORT_ATTACHMENT_TYPE', 415);
+      throw new AppError('SUPPORT_ATTACHMENT_TYPE');
     }
     if (!operator) {
       const used = await this.deps.repo.uploadedBytesSince(userId, new Date(Date.now() - 86_400_000));
-      if (used + body.length > SUPPORT_LIMITS.uploadBytesPerDay) throw new AppError('SUPPORT_UPLOAD_QUOTA', 429);
+      if (used + body.length > SUPPORT_LIMITS.uploadBytesPerDay) throw new AppError('SUPPORT_UPLOAD_QUOTA');
     }
     const row = await this.deps.repo.insertAttachment({ uploadedBy: userId, name: cleanFileName(name, declared), type: declared, data: body });
     return toAttachment(row);
@@ -171,7 +171,7 @@ export class SupportService {
   /** An attachment's bytes for its ticket's customer (or its uploader) and for operators; 404 for anyone else. */
   async download(userId: string, operator: boolean, id: string) {
     const file = await this.deps.repo.attachmentFor(id, userId, operator);
-    if (!file) throw new AppError('SUPPORT_ATTACHMENT_NOT_FOUND', 404);
+    if (!file) throw new AppError('SUPPORT_ATTACHMENT_NOT_FOUND');
     return file;
   }
 
@@ -201,7 +201,7 @@ export class SupportService {
 
   /** The ticket for the console; marks it read for the operators. */
   async adminGet(id: string): Promise<AdminTicketDetail> {
-    if (!await this.deps.repo.markRead(id, null)) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+    if (!await this.deps.repo.markRead(id, null)) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
     return this.adminDetail(this.deps.db, id);
   }
 
@@ -210,7 +210,7 @@ export class SupportService {
     const attachments = this.attachmentIds(req.attachments);
     const { detail, event } = await this.deps.db.transaction().execute(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, null, true);
-      if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+      if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
       const at = new Date();
       const state = req.state ?? 'waiting';
       const messageId = await this.addMessage(tx, id, 'operator', actor.adminId, req.body, attachments, at);
@@ -238,13 +238,13 @@ export class SupportService {
   async adminUpdate(actor: AuditActor, id: string, req: { state?: TicketState | undefined; assigneeId?: string | null | undefined }): Promise<AdminTicketDetail> {
     const { detail, changed } = await this.deps.db.transaction().execute(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, null, true);
-      if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+      if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
       let handedTo: { id: string; language: string } | undefined;
       let handedBy = '';
       if (req.assigneeId) {
         const operators = await this.deps.repo.activeOperators(tx);
         const assignee = operators.find((o) => o.id === req.assigneeId);
-        if (!assignee) throw new AppError('REFERENCE_INVALID', 422);
+        if (!assignee) throw new AppError('REFERENCE_INVALID');
         // Handed over by someone else: the new assignee hears of it. Taking a ticket yourself, keeping the same
         // assignee or unassigning tells nobody.
         if (assignee.id !== actor.adminId && assignee.id !== ticket.assignee_id) {
@@ -276,7 +276,7 @@ export class SupportService {
 
   private async adminDetail(q: Database | Tx, id: string): Promise<AdminTicketDetail> {
     const ticket = await this.deps.repo.ticket(q, id, null);
-    if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND', 404);
+    if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
     return toAdminDetail(ticket, await this.deps.repo.messages(q, id));
   }
 
@@ -297,7 +297,7 @@ export class SupportService {
   async updateCannedReply(actor: AuditActor, id: string, req: { title?: string | undefined; body?: string | undefined }): Promise<CannedReply> {
     return this.deps.db.transaction().execute(async (tx) => {
       const before = await this.deps.repo.cannedReply(tx, id);
-      if (!before) throw new AppError('SUPPORT_CANNED_REPLY_NOT_FOUND', 404);
+      if (!before) throw new AppError('SUPPORT_CANNED_REPLY_NOT_FOUND');
       const row = await this.deps.repo.updateCannedReply(tx, id, {
         ...(req.title !== undefined ? { title: req.title } : {}), ...(req.body !== undefined ? { body: req.body } : {}),
       });
@@ -309,7 +309,7 @@ export class SupportService {
   async deleteCannedReply(actor: AuditActor, id: string): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
       const before = await this.deps.repo.cannedReply(tx, id);
-      if (!before) throw new AppError('SUPPORT_CANNED_REPLY_NOT_FOUND', 404);
+      if (!before) throw new AppError('SUPPORT_CANNED_REPLY_NOT_FOUND');
       await this.deps.repo.deleteCannedReply(tx, id);
       await this.deps.audit.record(tx, actor, { action: 'support-canned-reply.delete', targetType: 'support-canned-reply', targetId: id, before, after: null });
     });
@@ -319,7 +319,7 @@ export class SupportService {
 
   private attachmentIds(ids: string[] | undefined): string[] {
     const unique = [...new Set(ids ?? [])];
-    if (unique.length > SUPPORT_LIMITS.attachmentsPerMessage) throw new AppError('SUPPORT_TOO_MANY_ATTACHMENTS', 400);
+    if (unique.length > SUPPORT_LIMITS.attachmentsPerMessage) throw new AppError('SUPPORT_TOO_MANY_ATTACHMENTS');
     return unique;
   }
 
@@ -327,7 +327,7 @@ export class SupportService {
   private async addMessage(tx: Tx, ticketId: string, author: Viewer, authorId: string, body: string, attachments: string[], at: Date): Promise<string> {
     const messageId = await this.deps.repo.insertMessage(tx, { ticketId, author, authorId, body, at });
     const claimed = await this.deps.repo.claimAttachments(tx, attachments, authorId, messageId);
-    if (claimed !== attachments.length) throw new AppError('SUPPORT_ATTACHMENT_NOT_FOUND', 404);
+    if (claimed !== attachments.length) throw new AppError('SUPPORT_ATTACHMENT_NOT_FOUND');
     return messageId;
   }
 

@@ -82,7 +82,7 @@ export function registerTelegram(app: App, ctx: AppContext, { telegram, telegram
     const given = request.headers['x-telegram-bot-api-secret-token'];
     if (!expected || typeof given !== 'string' || given.length !== expected.length
       || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
-      throw new AppError('FORBIDDEN', 403);
+      throw new AppError('FORBIDDEN');
     }
     await telegramBot.handleWebhook(request.body);
     return reply.send({ ok: true });

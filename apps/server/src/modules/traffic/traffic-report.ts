@@ -8,7 +8,7 @@ const DAY_MS = 86_400_000;
 export async function trafficRows(repository: TrafficRepository, userId: string, q: TrafficQuery): Promise<TrafficRow[]> {
   const from = new Date(q.from);
   const to = new Date(q.to);
-  if (!(to > from) || to.getTime() - from.getTime() > TRAFFIC_LIMITS.maxRangeDays * DAY_MS) throw new AppError('TRAFFIC_RANGE', 400);
+  if (!(to > from) || to.getTime() - from.getTime() > TRAFFIC_LIMITS.maxRangeDays * DAY_MS) throw new AppError('TRAFFIC_RANGE');
   return repository.series(userId, { from, to, granularity: q.granularity ?? 'hour', portId: q.port_id });
 }
 

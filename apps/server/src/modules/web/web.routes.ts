@@ -29,7 +29,7 @@ export async function registerWeb(app: App, { config }: AppContext): Promise<voi
   }, async (request, reply) => {
     const { lng, ns } = request.params;
     const body = locales.get(`${isLanguage(lng) ? lng : 'en'}/${ns.replace(/\.js(on)?$/, '')}`);
-    if (!body) throw new AppError('NOT_FOUND', 404);
+    if (!body) throw new AppError('NOT_FOUND');
     return reply
       .type('application/json; charset=utf-8')
       .header('cache-control', config.isProduction ? 'public, max-age=300' : 'no-cache')

@@ -99,7 +99,7 @@ export class WebhooksService {
       await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
       const { n } = await tx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n'))
         .where('user_id', '=', userId).executeTakeFirstOrThrow();
-      if (Number(n) >= WEBHOOK_ENDPOINTS_PER_CUSTOMER_MAX) throw new AppError('WEBHOOKS_LIMIT', 409);
+      if (Number(n) >= WEBHOOK_ENDPOINTS_PER_CUSTOMER_MAX) throw new AppError('WEBHOOKS_LIMIT');
       return tx.insertInto('webhook_endpoints')
         .values({ user_id: userId, url, event_types: [...new Set(eventTypes)], secret_enc: this.box.seal(secret), disabled_reason: null, disabled_at: null })
         .returning(ENDPOINT_COLUMNS).executeTakeFirstOrThrow();

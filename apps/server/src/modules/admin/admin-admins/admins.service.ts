@@ -49,15 +49,15 @@ export class AdminsService {
 
   /** Demotes an admin to customer. Locks every admin row so two operators cannot demote the last two at once. */
   async demote(actor: AuditActor, userId: string): Promise<void> {
-    if (userId === actor.adminId) throw new AppError('ADMIN_SELF_DEMOTE', 409);
+    if (userId === actor.adminId) throw new AppError('ADMIN_SELF_DEMOTE');
     await this.db.transaction().execute(async (tx) => {
       const admins = await tx.selectFrom('users').select(['id', 'email']).where('role', '=', 'admin').orderBy('id').forUpdate().execute();
       const target = admins.find((a) => a.id === userId);
       if (!target) {
         const exists = await tx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-        throw exists ? new AppError('ADMIN_NOT_ADMIN', 409) : new AppError('NOT_FOUND', 404);
+        throw exists ? new AppError('ADMIN_NOT_ADMIN') : new AppError('NOT_FOUND');
       }
-      if (admins.length <= 1) throw new AppError('ADMIN_LAST', 409);
+      if (admins.length <= 1) throw new AppError('ADMIN_LAST');
       await tx.updateTable('users').set({ role: 'customer', updated_at: new Date() }).where('id', '=', userId).execute();
       await this.audit.record(tx, actor, {
         action: 'admin.demote', targetType: 'user', targetId: userId,

@@ -25,8 +25,8 @@ const toTariff = (t: TariffRow): AdminTariff => ({
 
 /** Turns constraint violations into answers: a duplicate name, or a row still referenced elsewhere. */
 function conflicts(error: unknown): never {
-  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', 409);
-  if (isForeignKeyViolation(error)) throw new AppError('IN_USE', 409);
+  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS');
+  if (isForeignKeyViolation(error)) throw new AppError('IN_USE');
   throw error;
 }
 
@@ -72,7 +72,7 @@ export class CatalogAdminService {
   updateCountry(actor: AuditActor, id: string, req: CountryPatchRequest) {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('countries').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('COUNTRY_NOT_FOUND', 404);
+      if (!before) throw new AppError('COUNTRY_NOT_FOUND');
       const row = await tx.updateTable('countries').set({
         code: req.code ?? before.code, names: JSON.stringify(req.names ?? before.names) as never, sort: req.sort ?? before.sort,
       }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
@@ -88,7 +88,7 @@ export class CatalogAdminService {
   createCarrier(actor: AuditActor, req: CarrierInput) {
     return this.write(async (tx) => {
       const country = await tx.selectFrom('countries').select('id').where('id', '=', req.countryId).executeTakeFirst();
-      if (!country) throw new AppError('REFERENCE_INVALID', 422);
+      if (!country) throw new AppError('REFERENCE_INVALID');
       const row = await tx.insertInto('carriers').values({ country_id: req.countryId, name: req.name, asn: req.asn ?? null })
         .returningAll().executeTakeFirstOrThrow();
       await this.audit.record(tx, actor, { action: 'carrier.create', targetType: 'carrier', targetId: row.id, before: null, after: row });
@@ -98,7 +98,7 @@ export class CatalogAdminService {
   updateCarrier(actor: AuditActor, id: string, patch: { name?: string | undefined; asn?: number | null | undefined }) {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('carriers').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const row = await tx.updateTable('carriers')
         .set({ name: patch.name ?? before.name, asn: patch.asn === undefined ? before.asn : patch.asn })
         .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
@@ -123,7 +123,7 @@ export class CatalogAdminService {
   updateRegion(actor: AuditActor, id: string, req: { name?: string | undefined; carrierId?: string | null | undefined }) {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('regions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const carrierId = req.carrierId !== undefined ? req.carrierId : before.carrier_id;
       await this.assertCarrierOf(tx, before.country_id, carrierId);
       const row = await tx.updateTable('regions').set({ name: req.name ?? before.name, carrier_id: carrierId })
@@ -139,14 +139,14 @@ export class CatalogAdminService {
   private async assertCarrierOf(tx: Tx, countryId: string, carrierId: string | null): Promise<void> {
     const country = await tx.selectFrom('countries').select('id').where('id', '=', countryId).executeTakeFirst();
     const carrier = carrierId ? await tx.selectFrom('carriers').select('country_id').where('id', '=', carrierId).executeTakeFirst() : null;
-    if (!country || (carrierId && carrier?.country_id !== countryId)) throw new AppError('REFERENCE_INVALID', 422);
+    if (!country || (carrierId && carrier?.country_id !== countryId)) throw new AppError('REFERENCE_INVALID');
   }
 
   /** Deletes a catalog row nothing refers to; the foreign keys answer IN_USE otherwise. */
   private remove(actor: AuditActor, table: 'countries' | 'carriers' | 'regions', type: string, id: string) {
     return this.write(async (tx) => {
       const before = await tx.selectFrom(table).selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       await tx.deleteFrom(table).where('id', '=', id).execute();
       await this.audit.record(tx, actor, { action: `${type}.delete`, targetType: type, targetId: id, before, after: null });
     });
@@ -173,7 +173,7 @@ export class CatalogAdminService {
   async updateTariff(actor: AuditActor, id: string, req: TariffPatchRequest): Promise<AdminTariff> {
     const tariff = await this.write(async (tx) => {
       const before = await tx.selectFrom('tariffs').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('TARIFF_NOT_FOUND', 404);
+      if (!before) throw new AppError('TARIFF_NOT_FOUND');
       const period = req.period ?? before.period;
       const values = {
         names: JSON.stringify(req.names ?? before.names) as never, price: req.price !== undefined ? BigInt(req.price) : before.price,
@@ -201,7 +201,7 @@ export class CatalogAdminService {
   async deleteTariff(actor: AuditActor, id: string): Promise<void> {
     const row = await this.write(async (tx) => {
       const before = await tx.selectFrom('tariffs').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       await tx.deleteFrom('tariffs').where('id', '=', id).execute();
       await this.audit.record(tx, actor, { action: 'tariff.delete', targetType: 'tariff', targetId: id, before, after: null });
       return before;
@@ -225,7 +225,7 @@ export class CatalogAdminService {
     if (v.region_id) {
       const region = await tx.selectFrom('regions').select(['country_id', 'carrier_id']).where('id', '=', v.region_id).executeTakeFirst();
       if (!region || region.country_id !== v.country_id || (region.carrier_id && v.carrier_id && region.carrier_id !== v.carrier_id)) {
-        throw new AppError('REFERENCE_INVALID', 422);
+        throw new AppError('REFERENCE_INVALID');
       }
     }
   }
@@ -243,7 +243,7 @@ export class CatalogAdminService {
   updateInterval(actor: AuditActor, minutes: number, req: RotationIntervalPatchRequest) {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('rotation_intervals').selectAll().where('minutes', '=', minutes).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const labels = req.labels !== undefined ? req.labels : before.labels;
       const row = await tx.updateTable('rotation_intervals').set({
         labels: labels ? JSON.stringify(labels) : null, active: req.active ?? before.active, sort: req.sort ?? before.sort,
@@ -255,7 +255,7 @@ export class CatalogAdminService {
   deleteInterval(actor: AuditActor, minutes: number) {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('rotation_intervals').selectAll().where('minutes', '=', minutes).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       await tx.deleteFrom('rotation_intervals').where('minutes', '=', minutes).execute();
       await this.audit.record(tx, actor, { action: 'rotation-interval.delete', targetType: 'rotation-interval', targetId: String(minutes), before, after: null });
     });

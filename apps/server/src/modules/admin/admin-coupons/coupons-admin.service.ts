@@ -22,7 +22,7 @@ function checked(v: CouponValues): CouponValues {
   const out = { ...v, percent: v.type === 'percent' ? v.percent : null, amount: v.type === 'fixed' ? v.amount : null };
   if ((out.type === 'percent' && !out.percent) || (out.type === 'fixed' && !out.amount)
     || (out.valid_from && out.valid_until && out.valid_until <= out.valid_from)) {
-    throw new AppError('COUPON_INVALID', 422);
+    throw new AppError('COUPON_INVALID');
   }
   return out;
 }
@@ -38,8 +38,8 @@ export class CouponsAdminService {
 
   private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(fn).catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', 409);
-      if (isForeignKeyViolation(error)) throw new AppError('REFERENCE_INVALID', 422);
+      if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS');
+      if (isForeignKeyViolation(error)) throw new AppError('REFERENCE_INVALID');
       throw error;
     });
   }
@@ -60,7 +60,7 @@ export class CouponsAdminService {
   update(actor: AuditActor, id: string, req: CouponPatchRequest): Promise<AdminCoupon> {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('coupons').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('COUPON_NOT_FOUND', 404);
+      if (!before) throw new AppError('COUPON_NOT_FOUND');
       const pick = <K extends keyof CouponPatchRequest, V>(k: K, current: V, map: (v: NonNullable<CouponPatchRequest[K]>) => V): V =>
         req[k] === undefined ? current : req[k] === null ? (null as V) : map(req[k] as NonNullable<CouponPatchRequest[K]>);
       const values = checked({
@@ -80,10 +80,10 @@ export class CouponsAdminService {
   remove(actor: AuditActor, id: string): Promise<void> {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('coupons').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('COUPON_NOT_FOUND', 404);
+      if (!before) throw new AppError('COUPON_NOT_FOUND');
       const used = await tx.selectFrom('coupon_redemptions').select('id').where('coupon_id', '=', id).limit(1).executeTakeFirst();
       const paid = await tx.selectFrom('payments').select('id').where('coupon_id', '=', id).limit(1).executeTakeFirst();
-      if (used || paid) throw new AppError('IN_USE', 409);
+      if (used || paid) throw new AppError('IN_USE');
       await tx.deleteFrom('coupons').where('id', '=', id).execute();
       await this.audit.record(tx, actor, { action: 'coupon.delete', targetType: 'coupon', targetId: id, before, after: null });
     });
@@ -91,7 +91,7 @@ export class CouponsAdminService {
 
   async redemptions(id: string): Promise<CouponRedemptionsResponse> {
     const coupon = await this.db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!coupon) throw new AppError('COUPON_NOT_FOUND', 404);
+    if (!coupon) throw new AppError('COUPON_NOT_FOUND');
     const rows = await this.db.selectFrom('coupon_redemptions as r')
       .innerJoin('users as u', 'u.id', 'r.user_id').innerJoin('payments as p', 'p.id', 'r.payment_id')
       .select(['r.id', 'r.user_id', 'u.email', 'r.payment_id', 'p.amount', 'p.discount', 'p.status', 'r.created_at'])

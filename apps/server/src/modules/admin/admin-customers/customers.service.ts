@@ -40,7 +40,7 @@ export class AdminCustomersService {
 
   private async mustFind(userId: string): Promise<CustomerSummary> {
     const c = await this.repo.summary(userId);
-    if (!c) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+    if (!c) throw new AppError('CUSTOMER_NOT_FOUND');
     return c;
   }
 
@@ -72,10 +72,10 @@ export class AdminCustomersService {
    * published on the bus, so every instance drops its cached sessions; a cache miss re-reads is_active anyway).
    */
   async setActive(actor: AuditActor | { adminId: null; ip: string }, userId: string, active: boolean, reason?: string): Promise<CustomerSummary> {
-    if (!active && userId === actor.adminId) throw new AppError('ADMIN_SELF_DEMOTE', 409);
+    if (!active && userId === actor.adminId) throw new AppError('ADMIN_SELF_DEMOTE');
     await this.ctx.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('users').select(['id', 'email', 'is_active']).where('id', '=', userId).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+      if (!before) throw new AppError('CUSTOMER_NOT_FOUND');
       await tx.updateTable('users').set({ is_active: active, updated_at: new Date() }).where('id', '=', userId).execute();
       if (!active) await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       await this.audit.record(tx, actor, {
@@ -93,7 +93,7 @@ export class AdminCustomersService {
     const reference = `admin-adjustment:${randomUUID()}`;
     return this.ctx.db.transaction().execute(async (tx) => {
       const user = await tx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
-      if (!user) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+      if (!user) throw new AppError('CUSTOMER_NOT_FOUND');
       const before = await this.ledger.balance(userId, req.coin, tx);
       const entry = { userId, coin: req.coin, kind: 'admin-adjustment', reference };
       if (amount > 0n) {
@@ -122,7 +122,7 @@ export class AdminCustomersService {
   async resetTwoFactor(actor: AuditActor, userId: string, reason?: string): Promise<CustomerSummary> {
     await this.ctx.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('users').select(['email', 'totp_secret']).where('id', '=', userId).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+      if (!before) throw new AppError('CUSTOMER_NOT_FOUND');
       await tx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null, updated_at: new Date() })
         .where('id', '=', userId).execute();
       await this.audit.record(tx, actor, {
@@ -140,7 +140,7 @@ export class AdminCustomersService {
    */
   async resendConfirmation(actor: AuditActor, userId: string): Promise<void> {
     const user = await this.ctx.db.selectFrom('users').select(['email', 'language', 'is_verified']).where('id', '=', userId).executeTakeFirst();
-    if (!user) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+    if (!user) throw new AppError('CUSTOMER_NOT_FOUND');
     const auth = this.auth;
     await auth.resendConfirmation(user.email, user.language);
     await this.ctx.db.transaction().execute((tx) => this.audit.record(tx, actor, {

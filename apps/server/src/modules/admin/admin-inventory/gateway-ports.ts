@@ -34,7 +34,7 @@ export function gatewayPortConflict(clash: { port: number; host: string }): AppE
 /** Locks the gateway's row; REFERENCE_INVALID when there is none. */
 export async function lockGateway(tx: Tx, gatewayId: string): Promise<void> {
   const row = await tx.selectFrom('gateways').select('id').where('id', '=', gatewayId).forUpdate().executeTakeFirst();
-  if (!row) throw new AppError('REFERENCE_INVALID', 422);
+  if (!row) throw new AppError('REFERENCE_INVALID');
 }
 
 /**

@@ -39,7 +39,7 @@ export class GatewaysService {
 
   private async one(id: string): Promise<Gateway> {
     const gateway = (await this.list()).items.find((g) => g.id === id);
-    if (!gateway) throw new AppError('NOT_FOUND', 404);
+    if (!gateway) throw new AppError('NOT_FOUND');
     return gateway;
   }
 
@@ -57,7 +57,7 @@ export class GatewaysService {
     await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('gateways').select(['id', 'name', 'public_host', 'link_url']).where('id', '=', id)
         .forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const after = await tx.updateTable('gateways')
         .set({ name: patch.name ?? before.name, public_host: patch.publicHost ?? before.public_host, link_url: patch.linkUrl ?? before.link_url })
         .where('id', '=', id).returning(['id', 'name', 'public_host', 'link_url']).executeTakeFirstOrThrow().catch(rethrowDuplicate);
@@ -71,9 +71,9 @@ export class GatewaysService {
     await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('gateways').select(['id', 'name', 'public_host', 'link_url']).where('id', '=', id)
         .forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const pinned = await tx.selectFrom('hosts').select('id').where('gateway_id', '=', id).limit(1).executeTakeFirst();
-      if (pinned) throw new AppError('IN_USE', 409);
+      if (pinned) throw new AppError('IN_USE');
       await tx.deleteFrom('gateways').where('id', '=', id).execute();
       await this.audit.record(tx, actor, { action: 'gateway.delete', targetType: 'gateway', targetId: id, before, after: null });
     });
@@ -96,6 +96,6 @@ export class GatewaysService {
 }
 
 function rethrowDuplicate(error: unknown): never {
-  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', 409);
+  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS');
   throw error;
 }

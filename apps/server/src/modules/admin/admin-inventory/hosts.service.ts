@@ -82,7 +82,7 @@ export class HostsService {
 
   private async one(id: string): Promise<InventoryHost> {
     const host = (await this.list()).items.find((h) => h.id === id);
-    if (!host) throw new AppError('NOT_FOUND', 404);
+    if (!host) throw new AppError('NOT_FOUND');
     return host;
   }
 
@@ -100,7 +100,7 @@ export class HostsService {
   async update(actor: AuditActor, id: string, patch: HostPatchRequest): Promise<InventoryHost> {
     await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('hosts').select(['id', 'name', 'address', 'gateway_id']).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const gatewayId = patch.gatewayId === undefined ? before.gateway_id : patch.gatewayId;
       // Only a new pin is checked: a rename of a host already behind its gateway is not refused for its ports.
       if (gatewayId && gatewayId !== before.gateway_id) await this.gateways.checkPin(tx, id, gatewayId);
@@ -120,7 +120,7 @@ export class HostsService {
   async issueKey(actor: AuditActor, id: string): Promise<string> {
     return this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('hosts').select(['id', 'name', 'ingest_key_hash']).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const key = await issueHostKey(tx, id);
       await this.audit.record(tx, actor, {
         action: 'host.key-issue', targetType: 'host', targetId: id,
@@ -133,9 +133,9 @@ export class HostsService {
   async remove(actor: AuditActor, id: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('hosts').select(['id', 'name', 'address']).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const used = await tx.selectFrom('modems').select('id').where('host_id', '=', id).limit(1).executeTakeFirst();
-      if (used) throw new AppError('IN_USE', 409);
+      if (used) throw new AppError('IN_USE');
       await tx.deleteFrom('hosts').where('id', '=', id).execute();
       await this.audit.record(tx, actor, { action: 'host.delete', targetType: 'host', targetId: id, before, after: null });
     });
@@ -143,7 +143,7 @@ export class HostsService {
 }
 
 function rethrowDuplicate(error: unknown): never {
-  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS', 409);
+  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS');
   throw error;
 }
 

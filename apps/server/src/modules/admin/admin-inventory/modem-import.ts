@@ -39,9 +39,9 @@ export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRo
   const [header, ...lines] = parseCsv(csv);
   const index = new Map((header?.fields ?? []).map((name, i) => [lower(name), i]));
   if (!header || MODEM_CSV_COLUMNS.some((c) => c !== 'region' && c !== 'capacity' && !index.has(lower(c)))) {
-    throw new AppError('CSV_HEADER', 400);
+    throw new AppError('CSV_HEADER');
   }
-  if (lines.length > ADMIN_LIMITS.csvMaxRows) throw new AppError('CSV_TOO_LARGE', 413);
+  if (lines.length > ADMIN_LIMITS.csvMaxRows) throw new AppError('CSV_TOO_LARGE');
 
   // Gateway ports (gateway-ports.ts): the pinned hosts, then the gateways, locked before anything is read, in the
   // order pins and modem writes take them.

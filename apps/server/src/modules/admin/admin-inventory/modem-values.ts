@@ -17,7 +17,7 @@ export async function assertModemRefs(tx: Tx | Database, v: Pick<ModemValues, 'h
   ]);
   const ok = host && carrier?.country_id === v.country_id
     && (!v.region_id || (region && region.country_id === v.country_id && (!region.carrier_id || region.carrier_id === v.carrier_id)));
-  if (!ok) throw new AppError('REFERENCE_INVALID', 422);
+  if (!ok) throw new AppError('REFERENCE_INVALID');
 }
 
 /** A modem of one slot (dedicated) or `capacity` slots (shared); shared modems rotate on one schedule. */

@@ -23,7 +23,7 @@ export class ModemsService {
 
   private async one(id: string): Promise<AdminModem> {
     const [modem] = await this.repo.byIds([id]);
-    if (!modem) throw new AppError('NOT_FOUND', 404);
+    if (!modem) throw new AppError('NOT_FOUND');
     return modem;
   }
 
@@ -59,7 +59,7 @@ export class ModemsService {
   async adopt(actor: AuditActor, hostId: string, req: AdoptModemRequest): Promise<AdminModem> {
     const row = await this.db.selectFrom('host_modem_reports').select('report')
       .where('host_id', '=', hostId).where('imei', '=', req.imei).executeTakeFirst();
-    if (!row) throw new AppError('NOT_FOUND', 404);
+    if (!row) throw new AppError('NOT_FOUND');
     const report = row.report as StoredReport;
     for (let attempt = 1; ; attempt++) {
       const ports = await freePortPair(this.db, hostId);
@@ -80,7 +80,7 @@ export class ModemsService {
   async update(actor: AuditActor, id: string, patch: ModemPatchRequest): Promise<AdminModem> {
     await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('modems').select(MODEM_AUDIT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const next = normalizeModem({
         imei: patch.imei ?? before.imei, host_id: patch.hostId ?? before.host_id, http_port: patch.httpPort ?? before.http_port,
         socks_port: patch.socksPort ?? before.socks_port, ext_ip: patch.extIp ?? before.ext_ip,
@@ -91,9 +91,9 @@ export class ModemsService {
         online: patch.online ?? before.online,
       });
       if (before.used_slots > 0 && (next.is_shared !== before.is_shared || next.country_id !== before.country_id)) {
-        throw new AppError('IN_USE', 409); // customers' ports are on it: it cannot change what it sells
+        throw new AppError('IN_USE'); // customers' ports are on it: it cannot change what it sells
       }
-      if (next.capacity < before.used_slots) throw new AppError('CAPACITY_BELOW_USED', 409);
+      if (next.capacity < before.used_slots) throw new AppError('CAPACITY_BELOW_USED');
       await assertModemRefs(tx, next);
       const retired = patch.retired ?? before.retired;
       const moved = next.host_id !== before.host_id || next.http_port !== before.http_port || next.socks_port !== before.socks_port;
@@ -117,9 +117,9 @@ export class ModemsService {
   async remove(actor: AuditActor, id: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('modems').select(MODEM_AUDIT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND', 404);
+      if (!before) throw new AppError('NOT_FOUND');
       const history = await tx.selectFrom('ports').select('id').where('modem_id', '=', id).limit(1).executeTakeFirst();
-      if (history) throw new AppError('IN_USE', 409);
+      if (history) throw new AppError('IN_USE');
       await tx.deleteFrom('modems').where('id', '=', id).execute();
       await this.audit.record(tx, actor, { action: 'modem.delete', targetType: 'modem', targetId: id, before, after: null });
     });
@@ -170,5 +170,5 @@ async function freePortPair(db: Database, hostId: string): Promise<{ http: numbe
   for (let p = ADOPTED_MODEM_PORT_BASE; p < 65535; p += 2) {
     if (!used.has(p) && !used.has(p + 1)) return { http: p, socks: p + 1 };
   }
-  throw new AppError('MODEM_PORT_TAKEN', 409);
+  throw new AppError('MODEM_PORT_TAKEN');
 }

@@ -20,7 +20,7 @@ export function registerNotificationsAdminRoutes(app: App, ctx: AppContext, audi
     const { to, text } = request.body;
     if (to !== 'all') {
       const user = await ctx.db.selectFrom('users').select('id').where('id', '=', to).executeTakeFirst();
-      if (!user) throw new AppError('CUSTOMER_NOT_FOUND', 404);
+      if (!user) throw new AppError('CUSTOMER_NOT_FOUND');
     }
     const sent = await notifications.sendOperatorMessage(to === 'all' ? 'all' : [to], text);
     await ctx.db.transaction().execute((tx) => audit.record(tx, actorOf(request), {

@@ -33,7 +33,7 @@ interface CardRefundClaim {
 
 /** A second refund of a payment racing the first: the unique payment_refunds.payment_id says REFUND_EXISTS. */
 function refundExists(error: unknown): never {
-  if (isUniqueViolation(error)) throw new AppError('REFUND_EXISTS', 409);
+  if (isUniqueViolation(error)) throw new AppError('REFUND_EXISTS');
   throw error;
 }
 
@@ -75,7 +75,7 @@ export class PaymentsAdminService {
 
   async detail(id: string): Promise<AdminPaymentDetailResponse> {
     const payment = await this.repo.byId(id);
-    if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 404);
+    if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
     const [ledger, refunds, ports, order] = await Promise.all([
       // A payment's entries move its customer's balance: looked up among that customer's entries (ledger_user), the
       // pattern no longer reads the whole ledger (bench/BENCHMARKS.md, "Scale").
@@ -109,14 +109,14 @@ export class PaymentsAdminService {
    */
   private async startRefund(tx: Tx, actor: AuditActor, id: string, req: RefundRequest): Promise<{ row: BookedRefund } | { card: CardRefundClaim }> {
     const payment = await tx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!payment) throw new AppError('PAYMENT_NOT_FOUND', 404);
-    if (payment.status !== 'completed') throw new AppError('REFUND_NOT_ALLOWED', 409);
+    if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
+    if (payment.status !== 'completed') throw new AppError('REFUND_NOT_ALLOWED');
     const existing = await tx.selectFrom('payment_refunds').select('id').where('payment_id', '=', id).executeTakeFirst();
-    if (existing) throw new AppError('REFUND_EXISTS', 409);
+    if (existing) throw new AppError('REFUND_EXISTS');
     await this.refuseWhenProviderRefunded(tx, payment.provider, id);
     const amount = req.amount ? BigInt(req.amount) : BigInt(payment.amount);
-    if (amount <= 0n) throw new AppError('REFUND_NOT_ALLOWED', 409); // a 100 % coupon purchase: nothing was paid
-    if (amount > BigInt(payment.amount)) throw new AppError('REFUND_TOO_LARGE', 422);
+    if (amount <= 0n) throw new AppError('REFUND_NOT_ALLOWED'); // a 100 % coupon purchase: nothing was paid
+    if (amount > BigInt(payment.amount)) throw new AppError('REFUND_TOO_LARGE');
     const to = req.to ?? (payment.provider === 'balance' ? 'balance' : 'source');
     const userId = payment.user_id;
     const base = { userId, coin: 'usdt' as const, amount, paymentId: id };
@@ -167,7 +167,7 @@ export class PaymentsAdminService {
       // Its event may already have booked the claim (the refund went through and only the answer was lost): then
       // the claim stands; otherwise it goes, and the operator may try again.
       const withdrawn = await this.ctx.db.transaction().execute((tx) => this.cardRefunds.withdraw(tx, c.claim.id, c.intent, paymentId));
-      if (withdrawn) throw new AppError('REFUND_PROVIDER_FAILED', 502);
+      if (withdrawn) throw new AppError('REFUND_PROVIDER_FAILED');
     }
     const refund = await this.ctx.db.transaction().execute(async (tx) => {
       await this.cardRefunds.book(tx, { userId: c.userId, intent: c.intent, paymentId, event: null });
@@ -212,15 +212,15 @@ export class PaymentsAdminService {
   async complete(actor: AuditActor, orderId: string, reason: string): Promise<CompletePaymentResponse> {
     const result = await this.ctx.db.transaction().execute(async (tx) => {
       const order = await tx.selectFrom('payment_orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
-      if (!order) throw new AppError('PAYMENT_NOT_FOUND', 404);
-      if (order.status !== 'pending') throw new AppError('PAYMENT_NOT_STUCK', 409);
+      if (!order) throw new AppError('PAYMENT_NOT_FOUND');
+      if (order.status !== 'pending') throw new AppError('PAYMENT_NOT_STUCK');
       const coin = order.coin ?? 'usdt';
       const needed = (coin === 'btc' ? order.provider_amount : order.amount) - order.received;
-      if (needed <= 0n) throw new AppError('COMPLETION_UNAVAILABLE', 409);
+      if (needed <= 0n) throw new AppError('COMPLETION_UNAVAILABLE');
       const settled = await this.fulfilment.settle(tx, {
         userId: order.user_id, orderId, coin, amount: needed, reference: `admin-complete:${orderId}`, kind: 'admin_completion',
       });
-      if (!settled.completed) throw new AppError('COMPLETION_UNAVAILABLE', 409);
+      if (!settled.completed) throw new AppError('COMPLETION_UNAVAILABLE');
       await this.audit.record(tx, actor, {
         action: 'payment.complete', targetType: 'payment', targetId: orderId,
         before: { status: order.status, received: order.received, provider: order.provider },
@@ -230,7 +230,7 @@ export class PaymentsAdminService {
     });
     await this.fulfilment.announce(result.userId, result.settled);
     const payment = await this.repo.byId(orderId);
-    if (!payment) throw new AppError('COMPLETION_UNAVAILABLE', 409);
+    if (!payment) throw new AppError('COMPLETION_UNAVAILABLE');
     return { payment };
   }
 }

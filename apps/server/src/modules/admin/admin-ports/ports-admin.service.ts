@@ -20,8 +20,8 @@ export class PortsAdminService {
         .returning(['id', 'suspended_at']).executeTakeFirst();
       if (!row) {
         const port = await tx.selectFrom('ports').select(['status', 'suspended_at']).where('id', '=', portId).executeTakeFirst();
-        if (!port) throw new AppError('PORT_NOT_FOUND', 404);
-        throw port.suspended_at ? new AppError('PORT_ALREADY_SUSPENDED', 409) : new AppError('PORT_RELEASED', 409);
+        if (!port) throw new AppError('PORT_NOT_FOUND');
+        throw port.suspended_at ? new AppError('PORT_ALREADY_SUSPENDED') : new AppError('PORT_RELEASED');
       }
       const port = await selectAdminPorts(tx).innerJoin('users as u', 'u.id', 'p.user_id').select('u.email')
         .where('p.id', '=', portId).executeTakeFirstOrThrow();
@@ -37,10 +37,10 @@ export class PortsAdminService {
   async resume(actor: AuditActor, portId: string, reason?: string): Promise<AdminPort> {
     return this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('ports').select(['suspended_at']).where('id', '=', portId).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('PORT_NOT_FOUND', 404);
+      if (!before) throw new AppError('PORT_NOT_FOUND');
       const row = await tx.updateTable('ports').set({ suspended_at: null })
         .where('id', '=', portId).where('suspended_at', 'is not', null).returning('id').executeTakeFirst();
-      if (!row || !before.suspended_at) throw new AppError('PORT_NOT_SUSPENDED', 409);
+      if (!row || !before.suspended_at) throw new AppError('PORT_NOT_SUSPENDED');
       const port = await selectAdminPorts(tx).innerJoin('users as u', 'u.id', 'p.user_id').select('u.email')
         .where('p.id', '=', portId).executeTakeFirstOrThrow();
       await this.audit.record(tx, actor, {
