@@ -1,3 +1,4 @@
+import { FINGERPRINT_PRESET_IDS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import { TARIFF_PERIODS } from '@cellport/shared/schemas/catalog';
 import type { AdminCatalogResponse, AdminTariff, TariffRequest } from '@cellport/shared/schemas/admin/catalog';
 import { useEffect, useState } from 'react';
@@ -15,6 +16,8 @@ import { SelectField } from './select-field';
 interface Draft {
   names: Names; price: string; period: (typeof TARIFF_PERIODS)[number]; countryId: string; carrierId: string; regionId: string;
   isShared: boolean; rotationInterval: string; recurring: boolean; active: boolean; limits: LimitsDraft;
+  /** Issue 30: the OS fingerprint preset of its ports that choose none; '' for native. */
+  fingerprintDefault: string;
 }
 
 const fromTariff = (tf: AdminTariff | null, catalog: AdminCatalogResponse): Draft => ({
@@ -24,11 +27,12 @@ const fromTariff = (tf: AdminTariff | null, catalog: AdminCatalogResponse): Draf
   period: tf?.period ?? 'month', countryId: tf?.countryId ?? catalog.countries[0]?.id ?? '', carrierId: tf?.carrierId ?? '',
   regionId: tf?.regionId ?? '', isShared: tf?.isShared ?? false, rotationInterval: String(tf?.rotationInterval ?? 0),
   recurring: tf?.recurring ?? false, active: tf?.active ?? true, limits: limitsDraft(tf?.limits ?? null),
+  fingerprintDefault: tf?.fingerprintDefault ?? '',
 });
 
 /** Add or edit a tariff: names in en/ru/cn, price in dollars, period, where, shared or dedicated, rotation, recurring, per-port limits. */
 export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean; tariff: AdminTariff | null; catalog: AdminCatalogResponse; onClose: () => void }) {
-  const { t, language } = useT('admin');
+  const { t, language } = useT(['admin', 'proxies']);
   const [draft, setDraft] = useState<Draft>(() => fromTariff(tariff, catalog));
   const [touched, setTouched] = useState(false);
   useEffect(() => { if (open) { setDraft(fromTariff(tariff, catalog)); setTouched(false); } }, [open, tariff, catalog]);
@@ -49,6 +53,7 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
       names: draft.names, price: price.toString(), period: draft.period, countryId: draft.countryId, carrierId: draft.carrierId || null,
       regionId: draft.regionId || null, isShared: draft.isShared, rotationInterval: Number(draft.rotationInterval),
       recurring: draft.recurring, active: draft.active, limits: limits.value,
+      fingerprintDefault: draft.fingerprintDefault === '' ? null : (draft.fingerprintDefault as FingerprintPresetId),
     });
   };
   const carriers = catalog.carriers.filter((c) => c.countryId === draft.countryId);
@@ -72,6 +77,9 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
             options={[{ value: 'dedicated', label: t('dedicated') }, { value: 'shared', label: t('shared') }]} />
           <SelectField label={t('fields.rotation')} value={draft.rotationInterval} onChange={(v) => set('rotationInterval', v)}
             options={catalog.rotationIntervals.map((r) => ({ value: String(r.minutes), label: r.minutes === 0 ? t('onDemand') : t('minutes', { count: r.minutes }) }))} />
+          <SelectField label={t('fields.fingerprintDefault')} value={draft.fingerprintDefault} onChange={(v) => set('fingerprintDefault', v)}
+            placeholder={t('catalog.fingerprintNone')}
+            options={FINGERPRINT_PRESET_IDS.filter((id) => id !== 'native').map((id) => ({ value: id, label: t(`proxies:fingerprint.presets.${id}.name`) }))} />
         </div>
         <fieldset className="admin-fieldset">
           <legend>{t('catalog.limits')}</legend>
