@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
+import { browserLanguage } from '../lib/browser-language';
 import { LoadingOverlay } from '../components/ui/loading-overlay';
 import { lazyPage } from '../lib/lazy-page';
 import { LanguageRoot } from './language-root';
@@ -22,10 +23,17 @@ const toDashboard = <Redirect to="~/en/dashboard" replace />;
 
 /** '/admin' (and '/admin/...') is the console in the browser's language: the address the README gives operators. */
 function ConsoleRedirect({ rest }: { rest: string }) {
-  const preferred = navigator.languages.map((l) => l.toLowerCase()).find((l) => /^(en|ru|zh)/.test(l)) ?? 'en';
-  const language = preferred.startsWith('ru') ? 'ru' : preferred.startsWith('zh') ? 'cn' : 'en';
-  return <Redirect to={`~/${language}/admin${rest ? `/${rest}` : ''}${location.search}`} replace />;
+  return <Redirect to={`~/${browserLanguage()}/admin${rest ? `/${rest}` : ''}${location.search}`} replace />;
 }
+
+/**
+ * A page's address without a language ('/sign-up', '/reset-password/…') opens that page in the browser's language,
+ * and '/' the dashboard (issue 27, item 12); any other unknown path still goes to /en/dashboard (spec §2).
+ */
+function BrowserLanguageRedirect({ to }: { to?: string }) {
+  return <Redirect to={`~/${browserLanguage()}${to ?? location.pathname}${location.search}`} replace />;
+}
+const PAGES_WITHOUT_LANGUAGE = ['/sign-up', '/sign-in', '/reset-password/*?', '/confirm-email/*?', '/email-verified/*?', '/terms', '/refund-policy'];
 
 /** Public pages; every other path under /{lng} belongs to the authenticated shell. */
 function LanguageRoutes() {
@@ -53,6 +61,8 @@ export function AppRoutes() {
           <Route path="/dev/mailbox" component={Mailbox} />
           <Route path="/thank-you-for-order" component={ThankYou} />
           <Route path="/admin/*?">{(params) => <ConsoleRedirect rest={params['*'] ?? ''} />}</Route>
+          <Route path="/"><BrowserLanguageRedirect to="/dashboard" /></Route>
+          {PAGES_WITHOUT_LANGUAGE.map((path) => <Route key={path} path={path}><BrowserLanguageRedirect /></Route>)}
           <Route path="/:lng" nest>
             {(params) => <LanguageRoot lng={params.lng}><LanguageRoutes /></LanguageRoot>}
           </Route>
