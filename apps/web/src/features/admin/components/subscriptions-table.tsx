@@ -9,6 +9,9 @@ import { ConfirmDialog } from './confirm-dialog';
 import { EmptyRow, QueryView } from './query-view';
 import { StatusBadge } from './status-badge';
 
+/** Stripe writes card networks in lower case (visa, mastercard); people write them with a capital. */
+const capitalized = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);
+
 const TONE = { active: 'ok', past_due: 'warn', canceled: 'neutral', incomplete: 'neutral' } as const;
 
 /**
@@ -38,7 +41,7 @@ export function SubscriptionsTable({ filter, showCustomer }: { filter: AdminSubs
                     {showCustomer ? <td><Link href={`/customers/${s.userId}`}>{s.email}</Link></td> : null}
                     <td>{s.ports.map((p) => p.name).join(', ') || '—'}</td>
                     <td className="num">{t('subscriptions.perPeriod', { amount: usd(s.amount), days: s.intervalDays })}</td>
-                    <td>{s.card ? `${s.card.brand} ••••\u00a0${s.card.last4}` : '—'}</td>
+                    <td>{s.card ? `${capitalized(s.card.brand)} ••••\u00a0${s.card.last4}` : '—'}</td>
                     <td>{s.nextChargeAt ? shortDate(s.nextChargeAt, language) : '—'}</td>
                     <td>
                       <StatusBadge tone={TONE[s.status]}>
