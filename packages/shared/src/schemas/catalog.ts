@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { portFingerprintPatchSchema, portFingerprintSchema } from './fingerprint.js';
 import { tariffLimitsSchema } from './port-limits.js';
+import { trialSchema, volumeDiscountsSchema } from './tariff-offers.js';
 import { text } from './text.js';
 import { whitelistRangeProblem } from './whitelist-ranges.js';
 
@@ -120,6 +121,10 @@ export const tariffSchema = z.object({
   recurring: z.boolean(),
   /** Each port's bandwidth cap, connection limit and monthly quota (issue 18). */
   limits: tariffLimitsSchema,
+  /** A paid trial of one port, once per customer (issue 27, item 8); null when the tariff offers none. */
+  trial: z.nullable(trialSchema),
+  /** Volume discounts: whole percents off by ports in one order and by days paid at once (pricing.ts prices them). */
+  discounts: volumeDiscountsSchema,
 });
 export const tariffsResponseSchema = z.array(tariffSchema);
 export type Tariff = z.infer<typeof tariffSchema>;
@@ -367,6 +372,8 @@ export const buyRequestSchema = z.object({
   modemCount: int(CATALOG_LIMITS.modemCountMin, CATALOG_LIMITS.modemCountMax, CATALOG_MESSAGES.modemCount),
   /** Empty or absent: no coupon. */
   coupon: z.optional(z.nullable(text().check(z.trim(), z.maxLength(CATALOG_LIMITS.couponNameMax)))),
+  /** Buy the tariff's paid trial: one port for its hours at its price, once per customer, no coupon. */
+  trial: z.optional(z.boolean()),
 });
 export type BuyRequest = z.input<typeof buyRequestSchema>;
 export const purchaseResponseSchema = z.object({

@@ -62,7 +62,7 @@ export type PaymentBasket = z.input<typeof paymentBasketSchema>;
  * What is being paid for, shared by every method. Neither tariff_id nor basket → top-up of `amount`;
  * tariff_id (+ country_id, modemCount…) → purchase; basket → renewal.
  */
-const orderFields = {
+export const orderFields = {
   tariff_id: optionalId,
   country_id: optionalId,
   carrier_id: optionalId,
@@ -71,6 +71,8 @@ const orderFields = {
   rotationInterval: z.optional(z.nullable(z.number().check(z.int(), z.minimum(0), z.maximum(1440)))),
   basket: z.optional(z.nullable(paymentBasketSchema)),
   coupon: couponField,
+  /** A purchase of the tariff's paid trial (issue 27, item 8). */
+  trial: z.optional(z.nullable(z.boolean())),
   modemCount: z.optional(z.nullable(z.number().check(
     z.int(CATALOG_MESSAGES.modemCount),
     z.minimum(CATALOG_LIMITS.modemCountMin, CATALOG_MESSAGES.modemCount),

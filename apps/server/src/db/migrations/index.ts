@@ -36,6 +36,7 @@ import * as cardSubscriptionState from './2026_12_11_0100_card_subscription_stat
 import * as recoveryCodes from './2026_12_11_0200_recovery_codes.js';
 import * as invoicesAndReceipts from './2026_12_11_0210_invoices_and_receipts.js';
 import * as modemQuality from './2026_12_11_0300_modem_quality.js';
+import * as tariffTrialsDiscounts from './2026_12_11_0400_tariff_trials_discounts.js';
 import * as fingerprintPresets from './2026_12_11_0700_fingerprint_presets.js';
 import * as jobKindNames from './2026_12_11_0800_job_kind_names.js';
 
@@ -78,6 +79,7 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_0200_recovery_codes': recoveryCodes,
   '2026_12_11_0210_invoices_and_receipts': invoicesAndReceipts,
   '2026_12_11_0300_modem_quality': modemQuality,
+  '2026_12_11_0400_tariff_trials_discounts': tariffTrialsDiscounts,
   '2026_12_11_0700_fingerprint_presets': fingerprintPresets,
   '2026_12_11_0800_job_kind_names': jobKindNames,
 };

@@ -1,5 +1,6 @@
 import type { FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import type { ColumnType, Generated } from 'kysely';
+import type { VolumeDiscounts } from '@cellport/shared/schemas/tariff-offers';
 
 export interface LocalizedNames { en: string; ru: string; cn: string }
 
@@ -40,6 +41,19 @@ export interface TariffsTable {
   over_quota_mbps: ColumnType<number | null, number | null | undefined, number | null>;
   /** The operator's fingerprint preset for this tariff's ports (issue 30); null: native. */
   fingerprint_default: ColumnType<FingerprintPresetId | null, FingerprintPresetId | null | undefined, FingerprintPresetId | null>;
+  /** The paid trial (issue 27, item 8; migration 2026_12_11_0400): both null when the tariff offers none. */
+  trial_hours: ColumnType<number | null, number | null | undefined, number | null>;
+  trial_price: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  /** Volume discount steps, {quantity: [{min, percent}], days: [...]} (shared VolumeDiscounts). */
+  volume_discounts: ColumnType<VolumeDiscounts, string | undefined, string>;
+}
+
+/** One customer's one trial (the key is the customer: once per customer). */
+export interface TrialUsesTable {
+  user_id: string;
+  tariff_id: string;
+  payment_id: string;
+  used_at: Generated<Date>;
 }
 
 export interface CatalogTables {
@@ -48,4 +62,5 @@ export interface CatalogTables {
   regions: RegionsTable;
   tariffs: TariffsTable;
   modem_quality: ModemQualityTable;
+  trial_uses: TrialUsesTable;
 }

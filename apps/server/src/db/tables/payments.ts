@@ -24,6 +24,8 @@ export interface OrderDetails {
   modemCount: number | null;
   basket: Record<string, { periods?: number; days?: number }> | null;
   coupon: string | null;
+  /** A purchase of the tariff's paid trial (issue 27, item 8); absent on orders made before. */
+  trial?: boolean | null;
   /** The BTC/USD rate a btc order was quoted at: its decimal, when it was fetched, and whether it is the sandbox's. */
   rate?: { usd: string; at: string; sandbox: boolean } | null;
 }

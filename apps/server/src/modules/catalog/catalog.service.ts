@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import type { LocalizedNames } from '../../db/tables/catalog.js';
 import { limitsToApi, type TariffLimitColumns } from './tariff-limits.js';
+import { discountsToApi, trialToApi, type TariffOfferColumns } from './tariff-offers.js';
 
 const localesDir = join(dirname(createRequire(import.meta.url).resolve('@cellport/shared/package.json')), 'locales');
 const TAG_TEXTS = Object.fromEntries(LANGUAGES.map((lng) => [
@@ -28,12 +29,13 @@ export interface TariffRow {
   country_id: string; carrier_id: string | null; region_id: string | null; is_shared: boolean;
   rotation_interval: number; recurring: boolean; active: boolean;
 }
-type TariffRowWithLimits = TariffRow & TariffLimitColumns;
+type TariffRowWithLimits = TariffRow & TariffLimitColumns & TariffOfferColumns;
 
 export const tariffToApi = (t: TariffRowWithLimits): Tariff => ({
   _id: t.id, name: t.names, price: t.price.toString(), period: t.period, periodDays: PERIOD_DAYS[t.period],
   country_id: t.country_id, carrier_id: t.carrier_id, region_id: t.region_id, isShared: t.is_shared,
   rotationInterval: t.rotation_interval, recurring: t.recurring, limits: limitsToApi(t),
+  trial: trialToApi(t), discounts: discountsToApi(t.volume_discounts),
 });
 
 /** Countries, carriers, regions, tariffs and how much stock can be bought with a given filter. */
@@ -59,7 +61,12 @@ export class CatalogService {
     return rows.map(tariffToApi);
   }
 
-  async tariff(id: string): Promise<TariffRow | undefined> {
+  /** Whether the customer has bought their one trial (issue 27, item 8). */
+  async trialUsed(userId: string): Promise<boolean> {
+    return (await this.db.selectFrom('trial_uses').select('user_id').where('user_id', '=', userId).executeTakeFirst()) !== undefined;
+  }
+
+  async tariff(id: string): Promise<(TariffRow & TariffOfferColumns) | undefined> {
     return this.db.selectFrom('tariffs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 

@@ -170,6 +170,7 @@ export class Fulfilment {
       await this.purchases.buyWithin(tx, order.user_id, {
         tariff_id: d.tariff_id!, country_id: d.country_id!, carrier_id: d.carrier_id, region_id: d.region_id,
         isShared: d.isShared ?? false, rotationInterval: d.rotationInterval ?? 0, modemCount: d.modemCount ?? 1, coupon: d.coupon,
+        trial: d.trial === true,
       }, lng, { paymentId: order.id, provider });
     } else {
       await this.purchases.renewWithin(tx, order.user_id, { basket: d.basket ?? {}, coupon: d.coupon }, lng, order.id, 'renewal', provider);

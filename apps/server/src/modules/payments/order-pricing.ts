@@ -1,8 +1,10 @@
 import type { Language } from '@cellport/shared';
-import { couponDiscount, renewalPrice, roundToCent, unitPrice } from '@cellport/shared/schemas/catalog';
+import { couponDiscount, PERIOD_DAYS, renewalPrice, roundToCent } from '@cellport/shared/schemas/catalog';
+import { purchasePrice, type PriceBreakdown } from '@cellport/shared/schemas/pricing';
 import type { OrderDetails, OrderKind } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { localized, type CatalogService } from '../catalog/catalog.service.js';
+import { discountsToApi, trialToApi } from '../catalog/tariff-offers.js';
 import type { CouponsService } from '../coupons/coupons.service.js';
 import { renderNotification } from '../notifications/notifications.service.js';
 import type { OrdersRepository } from './orders.repository.js';
@@ -19,6 +21,7 @@ export interface OrderInput {
   basket?: Record<string, { periods?: number | undefined; days?: number | undefined }> | null | undefined;
   coupon?: string | null | undefined;
   modem_id?: string | null | undefined;
+  trial?: boolean | null | undefined;
 }
 
 export interface Quote {
@@ -29,6 +32,8 @@ export interface Quote {
   details: OrderDetails;
   /** Tariff periods of a purchase: only 'month' + recurring may become a subscription. */
   tariff: { period: string; recurring: boolean; period_days: number } | null;
+  /** A purchase's lines (base price, volume discount, coupon), as the quote endpoint shows them. */
+  breakdown?: PriceBreakdown;
 }
 
 /** Smallest payment through an outside provider: $1 (spec §9 custom minimum). */
@@ -96,15 +101,21 @@ export class OrderPricing {
       if (available < count) {
         throw new AppError('OUT_OF_STOCK', 409, `Not enough free ports for this choice: ${available} available`, { available });
       }
-      const total = unitPrice(tariff.price) * BigInt(count);
-      const discount = coupon
-        ? couponDiscount(total, await this.coupons.check(userId, coupon, { tariffIds: [tariff.id], countryIds: [countryId] }))
-        : 0n;
+      // The trial's rules as buyPorts enforces them, refused before any money moves (its claim is taken there).
+      const trial = input.trial ? trialToApi(tariff) : null;
+      if (input.trial && !trial) throw new AppError('TRIAL_NOT_OFFERED', 409);
+      if (trial && (count !== 1 || coupon)) throw new AppError('TRIAL_ONE_PORT', 422);
+      if (trial && await this.catalog.trialUsed(userId)) throw new AppError('TRIAL_USED', 409);
+      const breakdown = purchasePrice({
+        price: tariff.price, quantity: count, days: PERIOD_DAYS[tariff.period], discounts: discountsToApi(tariff.volume_discounts), trial,
+        coupon: coupon ? await this.coupons.check(userId, coupon, { tariffIds: [tariff.id], countryIds: [countryId] }) : null,
+      });
       return {
-        kind: 'purchase', amount: total - discount,
+        kind: 'purchase', amount: breakdown.total, breakdown,
         description: `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`,
-        details: { ...base, tariff_id: tariff.id, country_id: countryId, carrier_id: carrierId, region_id: regionId, isShared, rotationInterval, modemCount: count },
-        tariff: { period: tariff.period, recurring: tariff.recurring, period_days: tariff.period_days },
+        details: { ...base, tariff_id: tariff.id, country_id: countryId, carrier_id: carrierId, region_id: regionId, isShared, rotationInterval, modemCount: count, trial: trial !== null },
+        // A trial is one payment, never a subscription.
+        tariff: trial ? null : { period: tariff.period, recurring: tariff.recurring, period_days: tariff.period_days },
       };
     }
 

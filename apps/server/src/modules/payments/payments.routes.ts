@@ -13,6 +13,9 @@ import type { PaymentsRuntime } from './payments-runtime.js';
 import { registerPayPalRoutes } from './paypal.routes.js';
 import type { PayPalPayments } from './paypal-payments.js';
 import { registerPendingRoutes } from './pending.routes.js';
+import { registerQuoteRoutes } from './quote.routes.js';
+import type { OrderPricing } from './order-pricing.js';
+import type { CatalogService } from '../catalog/catalog.service.js';
 import { registerSavedCardRoutes } from './saved-cards.routes.js';
 import type { SavedCards } from './saved-cards.js';
 import type { PaymentSimulation } from './simulate-payment.js';
@@ -28,6 +31,8 @@ export interface PaymentsServices {
   savedCards: SavedCards;
   paypalPayments: PayPalPayments;
   paymentSimulation: PaymentSimulation;
+  orderPricing: OrderPricing;
+  catalog: CatalogService;
 }
 
 export interface PaymentsModule { fulfilment: Fulfilment; crypto: CryptoPayments; cards: CardPayments; paypal: PayPalPayments; rt: PaymentsRuntime }
@@ -41,6 +46,7 @@ export function registerPayments(app: App, ctx: AppContext, services: PaymentsSe
   const limited = paymentRateLimit(ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE);
   registerCryptoRoutes(app, ctx, { crypto, limited });
   registerPendingRoutes(app, { orders, simulation: services.paymentSimulation, limited });
+  registerQuoteRoutes(app, { pricing: services.orderPricing, catalog: services.catalog, limited });
   registerCardCheckoutRoutes(app, { checkout: services.cardCheckout, limited });
   registerSavedCardRoutes(app, { savedCards: services.savedCards, limited });
   registerCardWebhookRoute(app, { cards, rt, log: ctx.log });

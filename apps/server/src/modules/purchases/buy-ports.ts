@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@cellport/shared';
-import { couponDiscount, PERIOD_DAYS, unitPrice, type BuyRequest, type PurchaseResponse } from '@cellport/shared/schemas/catalog';
+import { PERIOD_DAYS, type BuyRequest, type PurchaseResponse } from '@cellport/shared/schemas/catalog';
+import { purchasePrice } from '@cellport/shared/schemas/pricing';
 import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { localized } from '../catalog/catalog.service.js';
+import { discountsToApi, trialToApi } from '../catalog/tariff-offers.js';
 import { purchaseDescription, purchaseLineText } from '../invoices/invoice-lines.js';
 import { invoiceTexts } from '../invoices/invoice-texts.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
@@ -12,11 +14,13 @@ import { renderText } from '../notifications/server-texts.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
 import { couponToShape, toApiPayment } from './payment-view.js';
-import { termJobs } from './port-lifecycle.js';
+import { trialLine, volumeLine } from './offer-lines.js';
+import { termJobs, trialTermJobs } from './port-lifecycle.js';
 import type { PurchaseDeps } from './purchase-deps.js';
 import type { StockFilter } from './purchases.repository.js';
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** How a payment was paid: 'balance' here; the payments module passes its order id and 'card' / 'crypto' / 'paypal'. */
 export interface PaidWith { paymentId?: string; provider?: string }
@@ -37,20 +41,29 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     throw new AppError('TARIFF_MISMATCH');
   }
 
+  // A trial (issue 27, item 8): one port, no coupon, once per customer. The claim is the first lock taken, so a
+  // second trial purchase by the same customer in parallel waits for this one and then finds the trial used.
+  const trial = req.trial ? trialToApi(tariff) : null;
+  if (req.trial && !trial) throw new AppError('TRIAL_NOT_OFFERED', 409);
+  const couponName = req.coupon?.trim() || null;
+  if (trial && (req.modemCount !== 1 || couponName)) throw new AppError('TRIAL_ONE_PORT', 422);
+  const paymentId = paid.paymentId ?? randomUUID();
+  if (trial && !(await repo.claimTrial(tx, userId, tariff.id, paymentId))) throw new AppError('TRIAL_USED', 409);
+
   // Lock order: coupon → balance → modems. Paying first means a buyer who cannot pay never holds modem locks,
   // so with SKIP LOCKED nobody sees a modem as taken by a purchase that is about to fail.
-  const couponName = req.coupon?.trim() || null;
   const coupon = couponName
     ? await deps.coupons.lockForRedemption(tx, userId, couponName, { tariffIds: [tariff.id], countryIds: [tariff.country_id] })
     : null;
 
   const count = req.modemCount;
-  // Whole cents, as the quote (order-pricing.ts) and the web compute it (shared unitPrice, couponDiscount).
-  const price = unitPrice(tariff.price);
-  const total = price * BigInt(count);
-  const discount = coupon ? couponDiscount(total, couponToShape(coupon)) : 0n;
-  const amount = total - discount;
-  const paymentId = paid.paymentId ?? randomUUID();
+  // Whole cents, as the quote (order-pricing.ts) and the web compute it: the one shared purchasePrice.
+  const priced = purchasePrice({
+    price: tariff.price, quantity: count, days: PERIOD_DAYS[tariff.period], discounts: discountsToApi(tariff.volume_discounts),
+    trial, coupon: coupon ? couponToShape(coupon) : null,
+  });
+  const amount = priced.total;
+  const discount = priced.volumeDiscount + priced.couponDiscount;
   await deps.ledger.debit(tx, { userId, coin: 'usdt', amount, kind: 'purchase', reference: `payment:${paymentId}`, paymentId });
 
   const slots = await takeStock(deps, tx, {
@@ -69,14 +82,18 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
   // The carrier the customer chose (or the tariff's own), named on the invoice line with the country.
   const carrierOf = carrierId ?? tariff.carrier_id;
   const carrierName = carrierOf ? await repo.carrierName(tx, carrierOf) : null;
-  await issueInvoice(tx, paymentId, [{
-    description: invoiceTexts(lng).purchaseLine(localized(tariff.names, lng), localized(tariff.country_names, lng),
-      carrierName),
-    text: purchaseLineText(tariff.names, tariff.country_names, carrierName),
-    quantity: count, unitAmount: price, amount: total,
-  }], { amount: discount, coupon: coupon?.name ?? null, lng });
+  const lineText = purchaseLineText(tariff.names, tariff.country_names, carrierName);
+  const lines = trial
+    ? [trialLine(lng, trial, lineText, priced.subtotal)]
+    : [{
+      description: invoiceTexts(lng).purchaseLine(localized(tariff.names, lng), localized(tariff.country_names, lng), carrierName),
+      text: lineText, quantity: count, unitAmount: priced.subtotal / BigInt(count), amount: priced.subtotal,
+    }];
+  if (priced.volumeDiscount > 0n) lines.push(volumeLine(lng, priced.volumePercent, priced.volumeDiscount));
+  await issueInvoice(tx, paymentId, lines, { amount: priced.couponDiscount, coupon: coupon?.name ?? null, lng });
 
-  const expiresAt = new Date(Date.now() + PERIOD_DAYS[tariff.period] * DAY_MS);
+  // A trial port lasts its hours and is never renewed by itself: the customer renews it at the tariff's price to keep it.
+  const expiresAt = new Date(Date.now() + (trial ? trial.hours * HOUR_MS : PERIOD_DAYS[tariff.period] * DAY_MS));
   const first = Number(customer.port_count) + 1;
   const ports = slots.map((modemId, i) => {
     const id = randomUUID();
@@ -88,7 +105,7 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
       rotation_nonce: nonce, rotation_token_hash: rotationTokenHash(deps.secret, id, nonce), expires_at: expiresAt,
     };
   });
-  const jobs = ports.flatMap((p) => termJobs({ id: p.id, expiresAt }, deps.graceDays));
+  const jobs = ports.flatMap((p) => (trial ? trialTermJobs : termJobs)({ id: p.id, expiresAt }, deps.graceDays));
   await repo.insertPorts(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs));
   if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
   await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description: descriptionText }, tx, customer);

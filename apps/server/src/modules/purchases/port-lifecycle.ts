@@ -26,3 +26,12 @@ export function termJobs(port: { id: string; expiresAt: Date }, graceDays: numbe
     { kind: JOBS.portRelease, key: `port.release:${port.id}:${term}`, runAt: new Date(exp + graceDays * DAY_MS), payload },
   ];
 }
+
+/**
+ * A trial port's term (issue 27, item 8): it expires after its hours and is released after the grace period, in
+ * which the customer may still renew it at the tariff's price. No reminders days ahead and no auto-renewal: a trial
+ * is not renewed unless the customer asks.
+ */
+export function trialTermJobs(port: { id: string; expiresAt: Date }, graceDays: number): ScheduledJob[] {
+  return termJobs(port, graceDays).filter((job) => job.kind === 'port.expire' || job.kind === 'port.release');
+}

@@ -71,4 +71,18 @@ describeOnPostgres('concurrent purchases', () => {
     expect(await t.ctx.db.selectFrom('payments').select('id').execute()).toHaveLength(1);
     expect(await usdtBalance(t, c.id)).toBe(935_000_000n);
   });
+
+  it('ten trial purchases by one customer at once, on two tariffs: one trial, nine TRIAL_USED, one charge (issue 27, item 8)', async () => {
+    await t.ctx.db.updateTable('tariffs').set({ trial_hours: 1, trial_price: 1_000_000n })
+      .where('id', 'in', [cat.dedicatedMonth.id, cat.dedicatedWeek.id]).execute();
+    const c = await createCustomer(t, 100);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      buy(c.cookie, { trial: true, tariff_id: i % 2 ? cat.dedicatedWeek.id : cat.dedicatedMonth.id })));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    const refused = results.filter((r) => r.statusCode !== 200);
+    expect(refused.map((r) => r.json().code)).toEqual(Array(9).fill('TRIAL_USED'));
+    expect(await t.ctx.db.selectFrom('ports').select('id').where('user_id', '=', c.id).execute()).toHaveLength(1);
+    expect(await t.ctx.db.selectFrom('trial_uses').select('user_id').where('user_id', '=', c.id).execute()).toHaveLength(1);
+    expect(await usdtBalance(t, c.id)).toBe(99_000_000n);
+  });
 });

@@ -31,6 +31,16 @@ export class PurchasesRepository {
     return this.db.transaction().execute(work);
   }
 
+  /**
+   * Takes the customer's one trial (issue 27, item 8): true when this transaction got it. The customer is the key,
+   * so a parallel trial purchase by the same customer waits here for this one's commit and then gets false.
+   */
+  async claimTrial(tx: Tx, userId: string, tariffId: string, paymentId: string): Promise<boolean> {
+    const row = await tx.insertInto('trial_uses').values({ user_id: userId, tariff_id: tariffId, payment_id: paymentId })
+      .onConflict((oc) => oc.column('user_id').doNothing()).returning('user_id').executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** The tariff with its country's names, in one statement. */
   tariffWithCountry(tx: Tx, tariffId: string) {
     return tx.selectFrom('tariffs as t').innerJoin('countries as c', 'c.id', 't.country_id')

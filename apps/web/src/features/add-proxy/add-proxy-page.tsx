@@ -26,6 +26,8 @@ import { errorText } from '../../lib/translate-api-error';
 import { priceSummary } from './lib/price-summary';
 import { choose, emptySelection, portTypesFor, regionsFor, rotationIntervalsFor, tariffsForChoice, type Selection } from './lib/selection';
 import { useDebounced } from './lib/use-debounced';
+import { TariffOffers } from './components/tariff-offers';
+import { useTrialStatus } from './api/get-trial-status';
 import './add-proxy.css';
 
 export default function AddProxyPage() {
@@ -83,6 +85,8 @@ function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
   const [coupon, setCoupon] = useState<Coupon | null>(null);
   const [method, setMethod] = useState<PaymentMethod>('balance');
   const [coin, setCoin] = useState<Coin>('btc');
+  // The tariff's paid trial, when chosen: one port, no coupon (issue 27, item 8).
+  const [trialChosen, setTrialChosen] = useState(false);
   const attempt = useRef<{ body: string; key: string } | null>(null);
   const buy = useBuyFromBalance();
   const countryId = useId();
@@ -93,7 +97,7 @@ function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
   const update = (change: Partial<Selection>) => {
     const next = choose(countries, tariffs, selection, change);
     // A coupon was checked against one tariff and country; another choice needs a new check.
-    if (next.tariff_id !== selection.tariff_id || next.country_id !== selection.country_id) setCoupon(null);
+    if (next.tariff_id !== selection.tariff_id || next.country_id !== selection.country_id) { setCoupon(null); setTrialChosen(false); }
     setSelection(next);
   };
 
@@ -104,16 +108,22 @@ function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
   const count = useAvailableCount(settledFilter);
   const available = count.data && JSON.stringify(settledFilter) === JSON.stringify(filter) ? count.data.count : null;
 
-  const summary = useMemo(() => priceSummary(tariff?.price ?? '0', quantity, coupon, balance, method), [tariff, quantity, coupon, balance, method]);
+  const trialStatus = useTrialStatus(Boolean(tariff?.trial));
+  const trial = trialChosen && tariff?.trial && trialStatus.data?.used === false ? tariff.trial : null;
+  const ports = trial ? 1 : quantity;
+  const summary = useMemo(() => priceSummary(tariff?.price ?? '0', ports, trial ? null : coupon, balance, method, {
+    discounts: tariff?.discounts ?? { quantity: [], days: [] }, periodDays: tariff?.periodDays ?? 0, trial,
+  }), [tariff, ports, coupon, balance, method, trial]);
   const tariffName = (x: Tariff) => x.name[language] || x.name.en;
-  const canPay = method === 'balance' && tariff !== null && available !== null && available >= quantity && !summary.short && !buy.isPending;
+  const canPay = method === 'balance' && tariff !== null && available !== null && available >= ports && !summary.short && !buy.isPending;
   // Card, PayPal and crypto pay the same order (coupon included) through the payment dialogs; the balance is not needed.
   const order: PaymentOrder | null = tariff && selection.country_id && selection.isShared !== null && selection.rotationInterval !== null
-    && available !== null && available >= quantity
+    && available !== null && available >= ports
     ? {
         kind: 'purchase', amount: summary.total, tariff, country_id: selection.country_id, carrier_id: selection.carrier_id,
         region_id: selection.region_id, isShared: selection.isShared, rotationInterval: selection.rotationInterval,
-        modemCount: quantity, coupon: coupon?.name ?? null, countryName: country ? country.names[language] || country.name : '',
+        modemCount: ports, coupon: trial ? null : coupon?.name ?? null, countryName: country ? country.names[language] || country.name : '',
+        trial: trial !== null,
       }
     : null;
 
@@ -121,7 +131,8 @@ function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
     if (!tariff || !selection.country_id || selection.isShared === null || selection.rotationInterval === null) return;
     const request: BuyRequest = {
       tariff_id: tariff._id, country_id: selection.country_id, carrier_id: selection.carrier_id, region_id: selection.region_id,
-      isShared: selection.isShared, rotationInterval: selection.rotationInterval, modemCount: quantity, coupon: coupon?.name ?? null,
+      isShared: selection.isShared, rotationInterval: selection.rotationInterval, modemCount: ports, coupon: trial ? null : coupon?.name ?? null,
+      ...(trial ? { trial: true } : {}),
     };
     // One Idempotency-Key per purchase attempt: the same order retried after a lost answer reuses it, so the server
     // returns the first result instead of charging twice; any change to the order is a new attempt.
@@ -130,6 +141,7 @@ function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
     buy.mutate({ request, language, idempotencyKey: attempt.current.key }, {
       onSuccess: ({ data }) => {
         attempt.current = null;
+        if (trial) void trialStatus.refetch();
         toast.success(t('success', { count: data.modems.length }));
         navigate(`/proxies?new=${data.modems.map((m) => m._id).join(',')}`);
       },
@@ -214,12 +226,17 @@ function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
           </div>
 
           <div className="card ap-step">
-            <QuantityField value={quantity} onChange={setQuantity} available={available} counting={count.isFetching || settledFilter !== filter} />
-            <CouponField
-              key={`${selection.tariff_id}`} ns="add-proxy" className="ap-coupon"
-              tariffId={selection.tariff_id} countryId={selection.country_id} applied={coupon} onApplied={setCoupon}
-              disabled={!selection.tariff_id}
-            />
+            {tariff ? <TariffOffers tariff={tariff} trial={trial !== null} onTrial={setTrialChosen} trialUsed={trialStatus.data?.used ?? null} /> : null}
+            {trial ? null : (
+              <QuantityField value={quantity} onChange={setQuantity} available={available} counting={count.isFetching || settledFilter !== filter} />
+            )}
+            {trial ? null : (
+              <CouponField
+                key={`${selection.tariff_id}`} ns="add-proxy" className="ap-coupon"
+                tariffId={selection.tariff_id} countryId={selection.country_id} applied={coupon} onApplied={setCoupon}
+                disabled={!selection.tariff_id}
+              />
+            )}
             <PaymentMethods value={method} onChange={setMethod} />
             {method === 'crypto' ? <CoinChoice value={coin} onChange={setCoin} /> : null}
           </div>
@@ -229,7 +246,9 @@ function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
           <h2 className="ap-aside__title">{t('summary.title')}</h2>
           {tariff ? (
             <p className="ap-aside__line">
-              {t('summary.line', { count: quantity, tariff: tariffName(tariff), country: country ? country.names[language] || country.name : '' })}
+              {trial
+                ? t('summary.trialLine', { count: trial.hours, tariff: tariffName(tariff), country: country ? country.names[language] || country.name : '' })
+                : t('summary.line', { count: quantity, tariff: tariffName(tariff), country: country ? country.names[language] || country.name : '' })}
             </p>
           ) : null}
           <PriceSummaryCard summary={summary} />

@@ -3,9 +3,12 @@ import { fingerprintPresetIdSchema } from '../../fingerprint-presets.js';
 import { text } from '../text.js';
 import { localizedNameSchema, moneySchema, TARIFF_PERIODS } from '../catalog.js';
 import { tariffLimitsRequestSchema, tariffLimitsSchema } from '../port-limits.js';
+import { trialSchema, volumeDiscountsSchema } from '../tariff-offers.js';
 import { adminNamesSchema, positiveMoneySchema, trimmedText, uuid } from './common.js';
 
 // Operator console, Catalog. Conventions and building blocks: common.ts.
+
+export const TARIFF_PRICE_MESSAGE = 'A price is whole cents, for example 8.99';
 
 // ---- catalog ------------------------------------------------------------------------------------------------------
 
@@ -42,6 +45,8 @@ export const adminTariffSchema = z.object({
   limits: tariffLimitsSchema,
   /** The OS fingerprint preset of its ports that choose none and whose modem sets none (issue 30); null: native. */
   fingerprintDefault: z.nullable(fingerprintPresetIdSchema),
+  trial: z.nullable(trialSchema),
+  discounts: volumeDiscountsSchema,
 });
 export const rotationIntervalSchema = z.object({
   /** Minutes; 0 = on demand only. */
@@ -85,7 +90,8 @@ export const regionResponseSchema = z.object({ region: adminRegionSchema });
 /** POST /admin/tariffs, PATCH /admin/tariffs/:id (no DELETE: ports refer to tariffs; set active false). */
 export const tariffRequestSchema = z.object({
   names: adminNamesSchema,
-  price: positiveMoneySchema,
+  /** Whole cents of micro-USD: a customer is charged whole cents, so a tariff cannot cost a fraction of one. */
+  price: positiveMoneySchema.check(z.refine((v) => BigInt(v) % 10_000n === 0n, TARIFF_PRICE_MESSAGE)),
   period: z.enum(TARIFF_PERIODS),
   countryId: uuid,
   carrierId: z.optional(z.nullable(uuid)),
@@ -98,6 +104,10 @@ export const tariffRequestSchema = z.object({
   /** Fields left out keep their value (a new tariff: no cap, 200 connections, no quota). */
   limits: z.optional(tariffLimitsRequestSchema),
   fingerprintDefault: z.optional(z.nullable(fingerprintPresetIdSchema)),
+  /** A paid trial (issue 27, item 8): left out keeps it, null removes it. */
+  trial: z.optional(z.nullable(trialSchema)),
+  /** Volume discount steps; left out keeps them. */
+  discounts: z.optional(volumeDiscountsSchema),
 });
 export const tariffPatchRequestSchema = z.partial(tariffRequestSchema);
 export const tariffResponseSchema = z.object({ tariff: adminTariffSchema });

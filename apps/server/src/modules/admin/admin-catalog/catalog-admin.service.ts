@@ -7,6 +7,7 @@ import type {
 import type { AppContext } from '../../../context.js';
 import { tariffToApi } from '../../catalog/catalog.service.js';
 import { limitsToApi, limitsToColumns, type TariffLimitColumns } from '../../catalog/tariff-limits.js';
+import { discountsToApi, offersToColumns, trialToApi, type TariffOfferColumns } from '../../catalog/tariff-offers.js';
 import type { TariffsTable } from '../../../db/tables/catalog.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { Tx } from '../../../db/database.js';
@@ -14,13 +15,14 @@ import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../db/pg-errors.js';
 import { TOPICS } from '../../../lib/bus-topics.js';
 
-type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort' | 'fingerprint_default' | keyof TariffLimitColumns> & {
+type TariffRow = Omit<TariffsTable, 'id' | 'rotation_interval' | 'recurring' | 'active' | 'sort' | 'fingerprint_default' | keyof TariffLimitColumns | keyof TariffOfferColumns> & {
   id: string; rotation_interval: number; recurring: boolean; active: boolean; sort: number; fingerprint_default: FingerprintPresetId | null;
-} & TariffLimitColumns;
+} & TariffLimitColumns & TariffOfferColumns;
 const toTariff = (t: TariffRow): AdminTariff => ({
   id: t.id, names: t.names, price: BigInt(t.price).toString(), period: t.period, periodDays: t.period_days, countryId: t.country_id,
   carrierId: t.carrier_id, regionId: t.region_id, isShared: t.is_shared, rotationInterval: t.rotation_interval,
   recurring: t.recurring, active: t.active, sort: t.sort, limits: limitsToApi(t), fingerprintDefault: t.fingerprint_default,
+  trial: trialToApi(t), discounts: discountsToApi(t.volume_discounts),
 });
 
 /** Turns constraint violations into answers: a duplicate name, or a row still referenced elsewhere. */
@@ -159,7 +161,7 @@ export class CatalogAdminService {
         names: JSON.stringify(req.names) as never, price: BigInt(req.price), period: req.period, period_days: PERIOD_DAYS[req.period],
         country_id: req.countryId, carrier_id: req.carrierId ?? null, region_id: req.regionId ?? null, is_shared: req.isShared,
         rotation_interval: req.rotationInterval ?? 0, recurring: req.recurring ?? false, active: req.active ?? true, sort: req.sort ?? 0,
-        ...limitsToColumns(req.limits, null), fingerprint_default: req.fingerprintDefault ?? null,
+        ...limitsToColumns(req.limits, null), ...offersToColumns(req, null), fingerprint_default: req.fingerprintDefault ?? null,
       };
       await this.assertTariffRefs(tx, values);
       const row = await tx.insertInto('tariffs').values(values).returningAll().executeTakeFirstOrThrow();
@@ -182,7 +184,7 @@ export class CatalogAdminService {
         region_id: req.regionId !== undefined ? req.regionId : before.region_id, is_shared: req.isShared ?? before.is_shared,
         rotation_interval: req.rotationInterval ?? before.rotation_interval, recurring: req.recurring ?? before.recurring,
         active: req.active ?? before.active, sort: req.sort ?? before.sort,
-        ...limitsToColumns(req.limits, before),
+        ...limitsToColumns(req.limits, before), ...offersToColumns(req, before),
         fingerprint_default: req.fingerprintDefault !== undefined ? req.fingerprintDefault : before.fingerprint_default,
       };
       await this.assertTariffRefs(tx, values);

@@ -4,7 +4,7 @@ import { priceSummary } from './price-summary';
 describe('add-proxy price summary', () => {
   it('multiplies the price by the quantity without a coupon', () => {
     expect(priceSummary('2500000', 3, null, '10000000')).toEqual({
-      subtotal: 7_500_000n, discount: 0n, total: 7_500_000n, short: false,
+      subtotal: 7_500_000n, volumePercent: 0, volumeDiscount: 0n, discount: 0n, total: 7_500_000n, short: false,
       effect: { method: 'balance', balance: 10_000_000n, after: 2_500_000n, short: false },
     });
   });
@@ -36,5 +36,15 @@ describe('add-proxy price summary', () => {
     const s = priceSummary('70000000', 1, null, '5000000', method);
     expect(s.short).toBe(false);
     expect(s.effect).toEqual({ method, balance: 5_000_000n, charged: 70_000_000n });
+  });
+
+  // Issue 27, item 8: the page shows the volume step and the trial exactly as the server prices them.
+  it('takes the volume step off before the coupon, and a trial is its own price without either', () => {
+    const offers = { discounts: { quantity: [{ min: 5, percent: 5 }, { min: 10, percent: 10 }], days: [{ min: 30, percent: 5 }] }, periodDays: 30, trial: null };
+    const s = priceSummary('8990000', 10, { name: 'TEN', type: 'percent', percent: 10 }, '0', 'card', offers);
+    // $89.90, −15 % = $76.415 → $76.42; −10 % = $68.778 → $68.78.
+    expect([s.subtotal, s.volumePercent, s.volumeDiscount, s.discount, s.total]).toEqual([89_900_000n, 15, 13_480_000n, 7_640_000n, 68_780_000n]);
+    const trial = priceSummary('8990000', 1, null, '0', 'card', { ...offers, trial: { hours: 1, price: '990000' } });
+    expect([trial.subtotal, trial.volumeDiscount, trial.discount, trial.total]).toEqual([990_000n, 0n, 0n, 990_000n]);
   });
 });

@@ -1,9 +1,16 @@
-import { couponDiscount, unitPrice, type Coupon } from '@cellport/shared/schemas/catalog';
+import { type Coupon } from '@cellport/shared/schemas/catalog';
+import { purchasePrice } from '@cellport/shared/schemas/pricing';
+import { NO_DISCOUNTS, type Trial, type VolumeDiscounts } from '@cellport/shared/schemas/tariff-offers';
 import { balanceEffect, type BalanceEffect } from '../../payments';
 import type { PaymentMethod } from '../components/payment-methods';
 
 export interface PriceSummary {
+  /** Unit price × quantity, or the trial's price. */
   subtotal: bigint;
+  /** The tariff's volume step that applies (quantity and period added), and what it takes off. */
+  volumePercent: number;
+  volumeDiscount: bigint;
+  /** What the coupon takes off what is left. */
   discount: bigint;
   total: bigint;
   /** What the chosen method does to the balance: only paying from the balance takes the total off it. */
@@ -12,11 +19,20 @@ export interface PriceSummary {
   short: boolean;
 }
 
-/** The order's money in minor units, computed the way the server charges it (shared unitPrice, couponDiscount). */
-export function priceSummary(price: string, quantity: number, coupon: Coupon | null, balance: string | null, method: PaymentMethod = 'balance'): PriceSummary {
-  const subtotal = unitPrice(BigInt(price)) * BigInt(Math.max(0, Math.trunc(quantity)));
-  const discount = coupon ? couponDiscount(subtotal, coupon) : 0n;
-  const total = subtotal - discount;
-  const effect = balanceEffect(method, total, balance);
-  return { subtotal, discount, total, effect, short: effect.method === 'balance' && effect.short };
+/** A tariff's trial and steps as the order uses them: `trial` set only when the customer chose the trial. */
+export interface OrderOffers { discounts: VolumeDiscounts; periodDays: number; trial: Trial | null }
+
+/** The order's money in minor units, computed the way the server charges it (the shared purchasePrice). */
+export function priceSummary(
+  price: string, quantity: number, coupon: Coupon | null, balance: string | null, method: PaymentMethod = 'balance',
+  offers: OrderOffers = { discounts: NO_DISCOUNTS, periodDays: 0, trial: null },
+): PriceSummary {
+  const b = purchasePrice({
+    price: BigInt(price), quantity, days: offers.periodDays, discounts: offers.discounts, trial: offers.trial, coupon,
+  });
+  const effect = balanceEffect(method, b.total, balance);
+  return {
+    subtotal: b.subtotal, volumePercent: b.volumePercent, volumeDiscount: b.volumeDiscount, discount: b.couponDiscount,
+    total: b.total, effect, short: effect.method === 'balance' && effect.short,
+  };
 }

@@ -1,5 +1,6 @@
 import type { Country, Tariff } from '@cellport/shared/schemas/catalog';
 import { NO_LIMITS } from '@cellport/shared/schemas/port-limits';
+import { NO_DISCOUNTS } from '@cellport/shared/schemas/tariff-offers';
 import { describe, expect, it } from 'vitest';
 import { choose, emptySelection, portTypesFor, regionsFor, rotationIntervalsFor, tariffsForChoice } from './selection';
 
@@ -16,7 +17,7 @@ const us: Country = {
 const de: Country = { ...us, _id: 'de', code: 'DE', name: 'Germany', carriers: [{ _id: 'tel', name: 'Telekom' }], regions: [] };
 const tariff = (id: string, over: Partial<Tariff>): Tariff => ({
   _id: id, name: names(id), price: '10000000', period: 'month', periodDays: 30, country_id: 'us', carrier_id: null,
-  region_id: null, isShared: false, rotationInterval: 5, recurring: true, limits: NO_LIMITS, ...over,
+  region_id: null, isShared: false, rotationInterval: 5, recurring: true, limits: NO_LIMITS, trial: null, discounts: NO_DISCOUNTS, ...over,
 });
 const tariffs = [
   tariff('us-ded-5-month', {}),

@@ -6,31 +6,36 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useT } from '../../../lib/i18n';
-import { formatCoin, parseMoneyInput } from '../../../lib/money';
 import { createTariff, updateTariff } from '../api/catalog';
 import { limitsDraft, parseLimits, type LimitsDraft } from '../lib/tariff-limits';
+import { centsText, offersDraft, parseCents, parseOffers, type OffersDraft } from '../lib/tariff-offers';
+import { TariffOffersFields } from './tariff-offers-fields';
 import { useAdminMutation } from '../api/use-admin-mutation';
 import { emptyNames, NamesFields, namesFilled, type Names } from './names-fields';
 import { SelectField } from './select-field';
 
 interface Draft {
   names: Names; price: string; period: (typeof TARIFF_PERIODS)[number]; countryId: string; carrierId: string; regionId: string;
-  isShared: boolean; rotationInterval: string; recurring: boolean; active: boolean; limits: LimitsDraft;
+  isShared: boolean; rotationInterval: string; recurring: boolean; active: boolean; limits: LimitsDraft; offers: OffersDraft;
   /** Issue 30: the OS fingerprint preset of its ports that choose none; '' for native. */
   fingerprintDefault: string;
 }
 
 const fromTariff = (tf: AdminTariff | null, catalog: AdminCatalogResponse): Draft => ({
   names: tf ? { ...tf.names } : emptyNames(),
-  // The price shown with all 6 decimals trimmed of trailing zeros keeps an exact round trip.
-  price: tf ? (formatCoin(tf.price, 'usdt', 6) ?? '').replace(/,/g, '').replace(/\.?0+$/, '') : '',
+  // Whole cents (issue 27): a tariff saved before with sub-cent digits shows them rounded, and saving fixes it.
+  price: tf ? centsText(tf.price) : '',
   period: tf?.period ?? 'month', countryId: tf?.countryId ?? catalog.countries[0]?.id ?? '', carrierId: tf?.carrierId ?? '',
   regionId: tf?.regionId ?? '', isShared: tf?.isShared ?? false, rotationInterval: String(tf?.rotationInterval ?? 0),
   recurring: tf?.recurring ?? false, active: tf?.active ?? true, limits: limitsDraft(tf?.limits ?? null),
   fingerprintDefault: tf?.fingerprintDefault ?? '',
+  offers: offersDraft(tf?.trial ?? null, tf?.discounts ?? null),
 });
 
-/** Add or edit a tariff: names in en/ru/cn, price in dollars, period, where, shared or dedicated, rotation, recurring, per-port limits. */
+/**
+ * Add or edit a tariff: names in en/ru/cn, price in dollars and whole cents, period, where, shared or dedicated,
+ * rotation, recurring, per-port limits, a paid trial and volume discounts.
+ */
 export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean; tariff: AdminTariff | null; catalog: AdminCatalogResponse; onClose: () => void }) {
   const { t, language } = useT(['admin', 'proxies']);
   const [draft, setDraft] = useState<Draft>(() => fromTariff(tariff, catalog));
@@ -41,18 +46,19 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
     (body: TariffRequest) => (tariff ? updateTariff({ id: tariff.id, ...body }) : createTariff(body)),
     { successKey: 'catalog.saved', onSuccess: onClose },
   );
-  const price = parseMoneyInput(draft.price, 'usdt');
+  const price = parseCents(draft.price);
+  const offers = parseOffers(draft.offers);
   const limits = parseLimits(draft.limits);
   const limitErrors = touched && !limits.ok ? limits.errors : {};
   const setLimit = <K extends keyof LimitsDraft>(key: K, value: LimitsDraft[K]) => setDraft((d) => ({ ...d, limits: { ...d.limits, [key]: value } }));
   const limitError = (key: keyof LimitsDraft) => { const e = limitErrors[key]; return e ? t(`catalog.limitErrors.${e}`) : undefined; };
   const submit = () => {
     setTouched(true);
-    if (price === null || !namesFilled(draft.names) || !draft.countryId || !limits.ok) return;
+    if (price === null || !namesFilled(draft.names) || !draft.countryId || !limits.ok || !offers.ok) return;
     save.mutate({
       names: draft.names, price: price.toString(), period: draft.period, countryId: draft.countryId, carrierId: draft.carrierId || null,
       regionId: draft.regionId || null, isShared: draft.isShared, rotationInterval: Number(draft.rotationInterval),
-      recurring: draft.recurring, active: draft.active, limits: limits.value,
+      recurring: draft.recurring, active: draft.active, limits: limits.value, trial: offers.trial, discounts: offers.discounts,
       fingerprintDefault: draft.fingerprintDefault === '' ? null : (draft.fingerprintDefault as FingerprintPresetId),
     });
   };
@@ -64,7 +70,7 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
         <NamesFields label={t('fields.names')} value={draft.names} onChange={(names) => set('names', names)} touched={touched} />
         <div className="admin-form-grid">
           <TextField label={t('fields.priceUsd')} value={draft.price} inputMode="decimal" onChange={(e) => set('price', e.target.value)}
-            error={touched && price === null ? t('customers.amountErrorUsd') : undefined} />
+            error={touched && price === null ? t('pricing.priceError') : undefined} />
           <SelectField label={t('fields.period')} value={draft.period} onChange={(v) => set('period', v as Draft['period'])}
             options={TARIFF_PERIODS.map((p) => ({ value: p, label: t(`periods.${p}`) }))} />
           <SelectField label={t('fields.country')} value={draft.countryId} onChange={(v) => setDraft((d) => ({ ...d, countryId: v, carrierId: '', regionId: '' }))}
@@ -99,6 +105,7 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
             ) : null}
           </div>
         </fieldset>
+        <TariffOffersFields draft={draft.offers} onChange={(o) => set('offers', o)} errors={touched && !offers.ok ? offers.errors : {}} />
         <label className="admin-check"><input type="checkbox" checked={draft.recurring} onChange={(e) => set('recurring', e.target.checked)} /> {t('catalog.recurring')}</label>
         <label className="admin-check"><input type="checkbox" checked={draft.active} onChange={(e) => set('active', e.target.checked)} /> {t('catalog.tariffActive')}</label>
         <div className="dialog__footer">

@@ -16,5 +16,6 @@ export function orderFields(order: PaymentOrder) {
     rotationInterval: order.rotationInterval,
     modemCount: order.modemCount,
     coupon: order.coupon ?? undefined,
+    ...(order.trial ? { trial: true } : {}),
   };
 }

@@ -19,6 +19,8 @@ export type PaymentOrder =
       rotationInterval: number;
       modemCount: number;
       coupon: string | null;
+      /** The tariff's paid trial (issue 27, item 8): one port, no coupon. */
+      trial?: boolean;
       /** For the product line: the country in the page language. */
       countryName: string;
     }
