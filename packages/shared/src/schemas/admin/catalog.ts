@@ -91,7 +91,7 @@ export const regionResponseSchema = z.object({ region: adminRegionSchema });
 export const tariffRequestSchema = z.object({
   names: adminNamesSchema,
   /** Whole cents of micro-USD: a customer is charged whole cents, so a tariff cannot cost a fraction of one. */
-  price: positiveMoneySchema.check(z.refine((v) => BigInt(v) % 10_000n === 0n, TARIFF_PRICE_MESSAGE)),
+  price: positiveMoneySchema.check(z.refine((v) => /^\d{1,18}$/.test(v) && BigInt(v) % 10_000n === 0n, TARIFF_PRICE_MESSAGE)),
   period: z.enum(TARIFF_PERIODS),
   countryId: uuid,
   carrierId: z.optional(z.nullable(uuid)),
