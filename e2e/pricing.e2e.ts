@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import type { Tariff } from '../packages/shared/src/schemas/catalog.js';
 import { phoneViewport, useBrowser, visitCheck } from './support/browser.js';
-import { createOperator, demo, expectDashboard, signIn, signOut } from './support/flows.js';
+import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
 import { exact, languages, t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 
@@ -19,6 +19,9 @@ beforeAll(async () => {
 }, 120_000);
 
 const dialog = (page: Page) => page.getByRole('dialog');
+/** A plural text as the page picks it (Intl plural rules of the language; cn is Chinese). */
+const plural = (lng: Language, key: string, values: Record<string, string | number> & { count: number }) =>
+  t(lng, `${key}_${new Intl.PluralRules(lng === 'cn' ? 'zh' : lng).select(values.count)}`, values);
 const heading = (page: Page, text: string) => page.getByRole('heading', { level: 1, name: exact(text) });
 const COUNTRY: Record<Language, string> = { en: 'United States', ru: 'США', cn: '美国' };
 const WEEK: Record<Language, string> = { en: 'Dedicated · Week', ru: 'Выделенный · Неделя', cn: '独享 · 周' };
@@ -65,6 +68,7 @@ test('the console sets a trial and volume steps; Add Proxies shows the discount 
   await d.getByText(a('pricing.errors.overlap')).waitFor();
   await visitCheck(page, 'pricing-console-errors-en');
   await page.setViewportSize(phoneViewport);
+  await d.getByText(a('pricing.errors.overlap')).scrollIntoViewIfNeeded();
   await visitCheck(page, 'pricing-console-errors-en-phone');
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -86,13 +90,15 @@ test('the console sets a trial and volume steps; Add Proxies shows the discount 
   for (const lng of ['ru', 'cn'] as const) {
     await openTariffDialog(page, lng);
     expect(await dialog(page).getByLabel(t(lng, 'admin:pricing.trialPrice')).inputValue()).toBe('0.99');
+    await dialog(page).getByTestId('tariff-offers-fields').scrollIntoViewIfNeeded();
     await visitCheck(page, `pricing-console-${lng}`);
     await page.setViewportSize(phoneViewport);
+    await dialog(page).getByTestId('tariff-offers-fields').scrollIntoViewIfNeeded();
     await visitCheck(page, `pricing-console-${lng}-phone`);
     await page.setViewportSize({ width: 1280, height: 900 });
   }
-  await page.goto(`${server.url}/en/admin`);
-  await signOut(page, server.url, 'en');
+  // The operator's session ends; the customer signs in in the same browser.
+  await page.context().clearCookies();
 
   // ---- the customer: steps, discount line and total before paying, in three languages ----
   await signIn(page, server.url, 'en', demo);
@@ -108,11 +114,11 @@ test('the console sets a trial and volume steps; Add Proxies shows the discount 
     await page.goto(`${server.url}/${lng}/add-proxy`);
     await heading(page, p('title')).waitFor();
     await page.getByLabel(p('country.label'), { exact: true }).selectOption({ label: COUNTRY[lng] });
-    await page.getByRole('radio', { name: p('type.dedicated') }).check();
+    await page.getByRole('group', { name: p('type.label') }).getByRole('radio', { name: p('type.dedicated') }).check();
     await page.getByRole('radio', { name: new RegExp(WEEK[lng]) }).check();
     const offers = page.getByTestId('tariff-offers');
-    await offers.getByText(p('offers.quantityStep', { count: 5, percent: 10 })).waitFor();
-    await offers.getByText(p('offers.daysStep', { count: 7, percent: 3 })).waitFor();
+    await offers.getByText(plural(lng, 'add-proxy:offers.quantityStep', { count: 5, percent: 10 })).waitFor();
+    await offers.getByText(plural(lng, 'add-proxy:offers.daysStep', { count: 7, percent: 3 })).waitFor();
     await page.getByRole('button', { name: exact(p('quantity.more')) }).click();
     await expect.poll(() => page.getByTestId('volume-discount').textContent()).toContain(p('summary.volume', { percent: 8 }));
     expect(await page.getByTestId('volume-discount').textContent()).toContain('$3.20');
@@ -128,13 +134,13 @@ test('the console sets a trial and volume steps; Add Proxies shows the discount 
   const before = await balance();
   await page.goto(`${server.url}/en/add-proxy`);
   await page.getByLabel(t('en', 'add-proxy:country.label'), { exact: true }).selectOption({ label: COUNTRY.en });
-  await page.getByRole('radio', { name: t('en', 'add-proxy:type.dedicated') }).check();
+  await page.getByRole('group', { name: t('en', 'add-proxy:type.label') }).getByRole('radio', { name: t('en', 'add-proxy:type.dedicated') }).check();
   await page.getByRole('radio', { name: new RegExp(WEEK.en) }).check();
-  const trialBox = page.getByLabel(t('en', 'add-proxy:offers.trialLabel', { count: 1, price: '$0.99' }));
+  const trialBox = page.getByLabel(plural('en', 'add-proxy:offers.trialLabel', { count: 1, price: '$0.99' }));
   await expect.poll(() => trialBox.isEnabled()).toBe(true);
   await trialBox.check();
   await expect.poll(() => page.getByTestId('order-total').textContent()).toBe('$0.99');
-  await page.getByText(t('en', 'add-proxy:summary.trialLine', { count: 1, tariff: WEEK.en, country: COUNTRY.en })).waitFor();
+  await page.getByText(plural('en', 'add-proxy:summary.trialLine', { count: 1, tariff: WEEK.en, country: COUNTRY.en })).waitFor();
   expect(await page.getByLabel(t('en', 'add-proxy:quantity.label'), { exact: true }).count()).toBe(0);
   await visitCheck(page, 'pricing-trial-en');
   await page.getByRole('button', { name: exact(t('en', 'add-proxy:pay', { amount: '$0.99' })) }).click();
@@ -144,10 +150,10 @@ test('the console sets a trial and volume steps; Add Proxies shows the discount 
   for (const lng of languages) {
     await page.goto(`${server.url}/${lng}/add-proxy`);
     await page.getByLabel(t(lng, 'add-proxy:country.label'), { exact: true }).selectOption({ label: COUNTRY[lng] });
-    await page.getByRole('radio', { name: t(lng, 'add-proxy:type.dedicated') }).check();
+    await page.getByRole('group', { name: t(lng, 'add-proxy:type.label') }).getByRole('radio', { name: t(lng, 'add-proxy:type.dedicated') }).check();
     await page.getByRole('radio', { name: new RegExp(WEEK[lng]) }).check();
     await page.getByTestId('tariff-offers').getByText(t(lng, 'add-proxy:offers.trialUsed')).waitFor();
-    expect(await page.getByLabel(t(lng, 'add-proxy:offers.trialLabel', { count: 1, price: '$0.99' })).isDisabled()).toBe(true);
+    expect(await page.getByLabel(plural(lng, 'add-proxy:offers.trialLabel', { count: 1, price: '$0.99' })).isDisabled()).toBe(true);
     await visitCheck(page, `pricing-trial-used-${lng}`);
   }
 });
