@@ -33,5 +33,5 @@ export function termJobs(port: { id: string; expiresAt: Date }, graceDays: numbe
  * is not renewed unless the customer asks.
  */
 export function trialTermJobs(port: { id: string; expiresAt: Date }, graceDays: number): ScheduledJob[] {
-  return termJobs(port, graceDays).filter((job) => job.kind === 'port.expire' || job.kind === 'port.release');
+  return termJobs(port, graceDays).filter((job) => job.kind === JOBS.portExpire || job.kind === JOBS.portRelease);
 }
