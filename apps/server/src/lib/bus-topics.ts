@@ -4,7 +4,7 @@ import { APPLY_STATUSES } from '@cellport/shared/schemas/catalog';
 import { TARIFF_ACTIONS } from '@cellport/shared/schemas/realtime';
 
 /**
- * Every topic of the bus (lib/bus.ts), declared once with its payload's schema (issue 29, item 2; decision 044).
+ * Every topic of the bus (lib/bus.ts), declared once with its payload's schema (issue 29, item 2; decision 042).
  * Publishing checks the payload (a wrong shape is a bug: the publish fails), and a message from another instance
  * (PostgreSQL NOTIFY, decision 012) is checked again before any handler sees it (a wrong one is dropped and logged),
  * so an instance running older code cannot hand a handler something it does not expect. Code names a topic as
