@@ -103,9 +103,9 @@ export class OrderPricing {
       }
       // The trial's rules as buyPorts enforces them, refused before any money moves (its claim is taken there).
       const trial = input.trial ? trialToApi(tariff) : null;
-      if (input.trial && !trial) throw new AppError('TRIAL_NOT_OFFERED', 409);
-      if (trial && (count !== 1 || coupon)) throw new AppError('TRIAL_ONE_PORT', 422);
-      if (trial && await this.catalog.trialUsed(userId)) throw new AppError('TRIAL_USED', 409);
+      if (input.trial && !trial) throw new AppError('TRIAL_NOT_OFFERED');
+      if (trial && (count !== 1 || coupon)) throw new AppError('TRIAL_ONE_PORT');
+      if (trial && await this.catalog.trialUsed(userId)) throw new AppError('TRIAL_USED');
       const breakdown = purchasePrice({
         price: tariff.price, quantity: count, days: PERIOD_DAYS[tariff.period], discounts: discountsToApi(tariff.volume_discounts), trial,
         coupon: coupon ? await this.coupons.check(userId, coupon, { tariffIds: [tariff.id], countryIds: [countryId] }) : null,

@@ -44,11 +44,11 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
   // A trial (issue 27, item 8): one port, no coupon, once per customer. The claim is the first lock taken, so a
   // second trial purchase by the same customer in parallel waits for this one and then finds the trial used.
   const trial = req.trial ? trialToApi(tariff) : null;
-  if (req.trial && !trial) throw new AppError('TRIAL_NOT_OFFERED', 409);
+  if (req.trial && !trial) throw new AppError('TRIAL_NOT_OFFERED');
   const couponName = req.coupon?.trim() || null;
-  if (trial && (req.modemCount !== 1 || couponName)) throw new AppError('TRIAL_ONE_PORT', 422);
+  if (trial && (req.modemCount !== 1 || couponName)) throw new AppError('TRIAL_ONE_PORT');
   const paymentId = paid.paymentId ?? randomUUID();
-  if (trial && !(await repo.claimTrial(tx, userId, tariff.id, paymentId))) throw new AppError('TRIAL_USED', 409);
+  if (trial && !(await repo.claimTrial(tx, userId, tariff.id, paymentId))) throw new AppError('TRIAL_USED');
 
   // Lock order: coupon → balance → modems. Paying first means a buyer who cannot pay never holds modem locks,
   // so with SKIP LOCKED nobody sees a modem as taken by a purchase that is about to fail.
