@@ -27,7 +27,7 @@ const ADAPTER_FACTORIES = [
 const OTHER_BUILDERS = ['db/database.ts'];
 
 const isTestCode = (file: string) =>
-  /\.test\.ts$|\.test-helpers\.ts$|test-fixtures\.ts$|test-support\.ts$/.test(file) || file.split('/').includes('testing');
+  /\.test\.ts$|\.test-helpers\.ts$|test-support\.ts$/.test(file) || file.split('/').includes('testing');
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -13,7 +13,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
 import { demoHostKey } from '../src/modules/traffic/host-keys.js';
 import { hashToken } from '../src/lib/tokens.js';
-import { createCustomer } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer } from './fixtures.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { seedPortEnv } from './seed-ports.js';

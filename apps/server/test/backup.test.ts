@@ -10,7 +10,7 @@ import { claimDataDir, type ControlSocket } from '../src/cli/control-socket.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database, type DatabaseHandle } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { createCustomer, credit, json, seedTestCatalog } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer, credit, json, seedTestCatalog } from './fixtures.js';
 import type { TestApp } from './helpers.js';
 
 // Issue 17, item 3: `npm run admin -- backup FILE` and `restore FILE` for the embedded database. A server's database

@@ -11,7 +11,7 @@ import { BUS_RESYNC } from '../src/lib/bus.js';
 import { bumpPollVersion } from '../src/lib/poll-versions.js';
 import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest } from '../src/integrations/stripe/testing/fake-stripe-api.js';
 import { expectLedgerMatchesBalances } from '../src/modules/ledger/ledger.test-helpers.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from './fixtures.js';
 import { announced, within } from './announcements.js';
 import { FaultProxy } from './fault-proxy.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeHilink, startEchoServer } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
 import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
-import { createCustomer, portsAfterAnnouncements } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer, portsAfterAnnouncements } from './fixtures.js';
 import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 import { watched } from './server-process.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FINGERPRINT_PRESETS, type FingerprintEchoResult } from '@cellport/shared/fingerprint-presets';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCustomer, json, type Customer } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer, json, type Customer } from './fixtures.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent, type BoughtPort } from './agent-fixtures.js';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { REALTIME_PATH } from '@cellport/shared/schemas/realtime';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { createCustomer, json, usdtBalance } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer, json, usdtBalance } from './fixtures.js';
 import { within } from './announcements.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { openProcessTestWorld, type ProcessTestWorld } from './process-test-world.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { createCustomer } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer } from './fixtures.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 

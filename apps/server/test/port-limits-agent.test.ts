@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from './fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 import { hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 

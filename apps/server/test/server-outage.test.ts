@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { FakeHilink } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
 import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
-import { createCustomer } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer } from './fixtures.js';
 import { buyUsPorts, spawnAgent, type BoughtPort } from './agent-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { getThroughProxy } from './proxy-get.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { createCustomer, json } from '../src/modules/purchases/test-fixtures.js';
+import { createCustomer, json } from './fixtures.js';
 import { describeOnPostgres } from './helpers.js';
 import { copyTemplateDatabase } from './template-db.js';
 import { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../test/helpers.js';
 import { BUS_RESYNC } from '../lib/bus.js';
 import { TOPICS } from '../lib/bus-topics.js';
-import { createCustomer, json } from '../modules/purchases/test-fixtures.js';
+import { createCustomer, json } from '../../test/fixtures.js';
 
 // Losing the LISTEN connection is a PostgreSQL matter; PGlite's NOTIFY is in-process.
 describeOnPostgres('a lost LISTEN connection', () => {

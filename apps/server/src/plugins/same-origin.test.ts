@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers.js';
-import { createCustomer, type Customer } from '../modules/purchases/test-fixtures.js';
+import { createCustomer, type Customer } from '../../test/fixtures.js';
 
 const OURS = 'http://localhost:3000';
 const FOREIGN = 'https://evil.example';

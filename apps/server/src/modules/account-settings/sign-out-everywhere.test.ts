@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, type Customer } from '../../../test/fixtures.js';
 
 // Issue 26, item 9: "sign out everywhere" ends every session, this one too, and by default revokes the API keys and
 // unlinks Telegram (which a password change alone left working).

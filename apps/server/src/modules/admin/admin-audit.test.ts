@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 import { registeredRoutes } from './admin-routes.test-helpers.js';
 import { call, signedIn, type Signed } from './admin.test-helpers.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, seedTestCatalog } from '../../../test/fixtures.js';
 import { call, signedIn, type Signed } from './admin.test-helpers.js';
 import { paging } from './admin-http.js';
 import { AdminPaymentsRepository } from './admin-payments/payments.repository.js';

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../../../test/fixtures.js';
 
 // Issue 26, item 9: API keys with scopes ('read', 'manage', 'full') and a monthly spending cap; MCP tools that spend
 // are marked destructive; each message of a JSON-RPC batch counts against the MCP rate limit. Issue 27, item 11:

@@ -5,7 +5,7 @@ import type { CatalogOffer } from '@cellport/shared/schemas/catalog';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { announced } from '../../../test/announcements.js';
 import { call, signedIn } from '../admin/admin.test-helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 import { issueHostKey } from '../traffic/host-keys.js';
 import { offersOf } from './catalog-offers.js';
 import { QUALITY_WINDOW, windowMedian } from './modem-quality-tracker.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedCatalog } from '../../db/seed/catalog.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 
 let t: TestApp;
 beforeEach(async () => { t = await buildTestApp(); });

@@ -4,7 +4,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { call, signedIn } from '../admin/admin.test-helpers.js';
-import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { issueHostKey } from '../traffic/host-keys.js';
 
 // Issue 30, the product side: presets listed, chosen per port (own → modem default → tariff default → native), sent

@@ -4,7 +4,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { jwtVerify } from 'jose';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { seedTestCatalog } from '../purchases/test-fixtures.js';
+import { seedTestCatalog } from '../../../test/fixtures.js';
 import { issueHostKey } from '../traffic/host-keys.js';
 import { gatewayTrust } from './gateway-trust.js';
 

@@ -8,7 +8,7 @@ import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js
 import { call, signedIn } from '../admin/admin.test-helpers.js';
 import { announced } from '../../../test/announcements.js';
 import { buildCountingApp } from '../notifications/test-support.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { issueHostKey } from '../traffic/host-keys.js';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { signedIn } from '../admin/admin.test-helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 import { issueHostKey } from '../traffic/host-keys.js';
 
 // Issue 15, item 5: the agent's health checks reach the server in the heartbeat. Each modem's health and reason are

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, itOnPostgres, type TestApp } from '../../../test/helpers.js';
 import type { Tx } from '../../db/database.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 import { invoiceNumber, numberPendingInvoices, receiptNumber } from './invoice-numbers.js';
 import { issueInvoice } from './invoices.service.js';
 

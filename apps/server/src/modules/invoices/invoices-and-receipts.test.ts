@@ -5,7 +5,7 @@ import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { call, signedIn } from '../admin/admin.test-helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 
 let t: TestApp;
 let cat: Awaited<ReturnType<typeof seedTestCatalog>>;

@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json } from '../purchases/test-fixtures.js';
+import { createCustomer, json } from '../../../test/fixtures.js';
 
 // The invoice PDF in the customer's language, with Chinese drawn by the embedded Noto Sans SC subset.
 let t: TestApp;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedDemoUser } from '../../db/seed/demo-user.js';
-import { credit, json, seedTestCatalog, usdtBalance, type Customer } from '../purchases/test-fixtures.js';
+import { credit, json, seedTestCatalog, usdtBalance, type Customer } from '../../../test/fixtures.js';
 
 let t: TestApp;
 let base: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const scrape = (t: TestApp, authorization?: string) =>

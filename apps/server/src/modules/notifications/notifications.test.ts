@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, json, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, type Customer } from '../../../test/fixtures.js';
 import { NotificationsService } from './notifications.service.js';
 import { buildCountingApp, type CountingApp } from './test-support.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { fillServerTexts } from '../../db/migrations/2026_12_05_1000_server_texts.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { NotificationsService } from './notifications.service.js';
 
 // Issue 14, item 3: what the server writes (notifications, payment and invoice descriptions) reads in the reader's

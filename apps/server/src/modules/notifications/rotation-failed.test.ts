@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await buildTestApp({ MODEM_CONTROL: 'simulated', MODEM_SIM_DELAY_MS: '5', MODEM_SIM_SAME_IP_RATE: '1' }); });

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, usdtBalance } from '../purchases/test-fixtures.js';
+import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, usdtBalance } from '../../../test/fixtures.js';
 
 // Subscriptions, saved cards, invoices and bus events, on the sandbox card provider (same event path as Stripe).
 let t: TestApp;

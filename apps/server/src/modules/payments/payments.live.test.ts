@@ -7,7 +7,7 @@ import { SANDBOX_TRON_XPUB } from '../../integrations/tron/sandbox-key.js';
 import { MAINNET_USDT_CONTRACT } from '../../integrations/tron/scan-usdt-deposits.js';
 import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest } from '../../integrations/stripe/testing/fake-stripe-api.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, seedTestCatalog, usdtBalance } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, usdtBalance } from '../../../test/fixtures.js';
 
 // Live mode: the REAL adapters (Esplora, TronGrid, Stripe SDK + webhook signatures, PayPal IPN post-back) against
 // small fake servers on 127.0.0.1. Account 1 of the test mnemonic (not a sandbox key) so the scanners really scan.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json } from '../purchases/test-fixtures.js';
+import { createCustomer, json } from '../../../test/fixtures.js';
 import { SANDBOX_BTC_USD } from './payments-runtime.js';
 
 // Offline (no ticker answers) on the sandbox keys, Bitcoin payments still work at the fixed sandbox rate.

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHttpServer, type FakeHttpServer } from '../../../test/fake-http.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, seedTestCatalog, usdtBalance } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, usdtBalance } from '../../../test/fixtures.js';
 
 // The sandbox defaults: public sandbox crypto keys (never scanned), the offline card provider, PayPal sandbox with
 // offline completion. The BTC rate comes from a fake ticker on 127.0.0.1.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PollChange } from '../../lib/poll-versions.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
-import { createCustomer, json, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, type Customer } from '../../../test/fixtures.js';
 
 // GET /api/v1/pending-crypto-payment-active through the 'pendingCrypto' poll version (docs/decisions/012-realtime.md):
 // an unchanged poll answers 304 from memory, and every write that changes the answer moves the ETag.

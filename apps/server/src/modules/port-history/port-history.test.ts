@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
 // Issue 27, item 9: GET /api/v1/modems/:id/history — uptime over 24 h / 7 d / 30 d from the modem's health changes,
 // and the IPs the port sent from, recorded by triggers whatever changed them.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
 // Issue 16, item 4: a customer tags their ports and writes a note on each, in the dashboard and through the API;
 // GET /api/v1/modems?tag= lists the ports that carry a tag. Tags are one per name whatever the case, sorted.

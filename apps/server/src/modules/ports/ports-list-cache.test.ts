@@ -5,7 +5,7 @@ import { announced } from '../../../test/announcements.js';
 import { describeOnPostgres } from '../../../test/helpers.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { buildCountingApp, type CountingApp as Counted } from '../notifications/test-support.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { PORTS_CHANNEL, PortsListCache } from './ports-list-cache.js';
 import type { TestApp } from '../../../test/helpers.js';
 

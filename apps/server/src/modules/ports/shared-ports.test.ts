@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { removeRefusedWhitelistEntries } from '../../db/migrations/2026_12_10_0800_port_access_rules.js';
-import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { findWhitelistConflicts, reportWhitelistConflicts } from './whitelist-conflicts.js';
 
 // Two customers on one shared modem (issue 26 item 5, issue 27 item 4): neither takes the other's connections by a

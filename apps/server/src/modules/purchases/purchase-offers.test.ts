@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, seedTestCatalog, usdtBalance } from './test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, usdtBalance } from '../../../test/fixtures.js';
 
 // Issue 27, item 8: a tariff's paid trial (once per customer) and volume discounts, set in the console and shown
 // before paying; item 2: the quote, the ledger debit, the payment line, the invoice and a card charge are one amount

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, leaveFreeDedicated, seedTestCatalog, usdtBalance } from './test-fixtures.js';
+import { createCustomer, json, leaveFreeDedicated, seedTestCatalog, usdtBalance } from '../../../test/fixtures.js';
 
 // Contention needs real connections: PGlite has one. CI sets TEST_DATABASE_URL.
 describeOnPostgres('concurrent purchases', () => {

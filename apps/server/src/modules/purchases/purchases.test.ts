@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, leaveFreeDedicated, seedTestCatalog, usdtBalance } from './test-fixtures.js';
+import { createCustomer, json, leaveFreeDedicated, seedTestCatalog, usdtBalance } from '../../../test/fixtures.js';
 
 let t: TestApp;
 let cat: Awaited<ReturnType<typeof seedTestCatalog>>;

@@ -7,7 +7,7 @@ import { CouponsService } from '../coupons/coupons.service.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { OrderPricing } from '../payments/order-pricing.js';
 import { OrdersRepository } from '../payments/orders.repository.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from './test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
 // Issue 27, item 2: a renewal for custom days charged $3.857143 while its quote and invoice said $3.85. Every amount a
 // customer is charged is whole cents, computed once: the quote (the server's OrderPricing, and the shared

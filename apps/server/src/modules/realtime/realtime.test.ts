@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { announced } from '../../../test/announcements.js';
 import { buildTestApp, describeOnPostgres, onPostgres, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, type Customer } from '../../../test/fixtures.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { issueRealtimeToken, verifyRealtimeToken } from './realtime-token.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadDesiredStates } from '../hosts/host-state.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
-import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
 // Issue 28, item 10 (decision 036): a failover must not make the customer reconfigure their clients. A dedicated port
 // moving to another modem of its host keeps its host and ports (the modems swap their listening ports); a move to

@@ -3,7 +3,7 @@ import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-prov
 import { auditOf, signedIn } from '../admin/admin.test-helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
-import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../../../test/fixtures.js';
 
 // Issue 27 item 1: a card subscription the customer sees and manages, on the sandbox card provider, which behaves
 // like Stripe: it renews on schedule (a durable job at the period's end), fails with the card that declines charges
@@ -178,7 +178,7 @@ describe('the sandbox behaves like Stripe', () => {
     const c = await subscribed();
     const port = await portOf(c);
     await t.ctx.db.updateTable('ports').set({ auto_renew: true }).where('id', '=', port.id).execute();
-    const { credit } = await import('../purchases/test-fixtures.js');
+    const { credit } = await import('../../../test/fixtures.js');
     await credit(t, c.id, catalog.dedicatedMonth.price * 2n);
     const balance = await usdtBalance(t, c.id);
     // The balance's auto-renewal is due 24 h before expiry; the subscription's charge comes at the period's end.

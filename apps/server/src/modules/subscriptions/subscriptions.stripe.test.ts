@@ -3,7 +3,7 @@ import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest } fr
 import { FakeStripeSubscriptions } from '../../integrations/stripe/testing/fake-stripe-subscriptions.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
-import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../../../test/fixtures.js';
 
 // Issue 27 item 1 with the REAL card adapter (Stripe's official SDK) against a fake Stripe on 127.0.0.1: the
 // subscription API (create, retrieve, update, cancel) and signed webhooks checked by the SDK. Every event makes the

@@ -5,7 +5,7 @@ import type { SupportTicketEvent } from '@cellport/shared/schemas/support';
 import { announced } from '../../../test/announcements.js';
 import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
 // Support tickets (issue 17 item 4), end to end through the HTTP API on a real database: a customer's ticket
 // about their port with a screenshot, the console's inbox, assignment, a canned reply, both sides notified (bell,

@@ -4,7 +4,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { hashToken } from '../../lib/tokens.js';
 import { auditOf, call, signedIn } from '../admin/admin.test-helpers.js';
 import { NotificationsService, renderNotification } from '../notifications/notifications.service.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
 // The real adapter (grammy) against a fake Bot API on 127.0.0.1, long polling: link with /start <token>,
 // a notification in Russian, /proxies, /balance, /rotate, a used and an expired token, unlink (issue 16, item 2).

@@ -6,7 +6,7 @@ import { HOST_PROTOCOL, type DesiredState, type PortAccess } from '@cellport/sha
 import { quotaMonth } from '@cellport/shared/schemas/port-limits';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { loadDesiredStates } from '../hosts/host-state.js';
-import { createCustomer, json, seedTestCatalog } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 import { issueHostKey } from './host-keys.js';
 
 // Issue 18, item 3: a port's monthly quota. Traffic batches are counted into the port's month; crossing 80 % and

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { runSeed } from '../../db/seed/index.js';
-import { json } from '../purchases/test-fixtures.js';
+import { json } from '../../../test/fixtures.js';
 import { demoHostKey, hostForKey } from './host-keys.js';
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { sql } from 'kysely';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { issueHostKey } from './host-keys.js';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { verifyDelivery, WebhookReceiver } from '../../../test/webhook-receiver.js';
-import { createCustomer, json, seedTestCatalog, type Customer } from '../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { publishWebhookEvent } from './webhook-events.js';
 import { parsePortList } from './webhook-ports.js';
 import { addressRefusal, postWebhook } from './webhook-target.js';

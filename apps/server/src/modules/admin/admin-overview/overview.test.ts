@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
-import { createCustomer, json, seedTestCatalog } from '../../purchases/test-fixtures.js';
+import { createCustomer, json, seedTestCatalog } from '../../../../test/fixtures.js';
 import { call, signedIn, type Signed } from '../admin.test-helpers.js';
 import { OverviewCache } from './overview-cache.js';
 import { overview } from './overview.service.js';

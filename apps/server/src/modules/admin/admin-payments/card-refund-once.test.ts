@@ -6,7 +6,7 @@ import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest, typ
 import { expectLedgerMatchesBalances } from '../../ledger/ledger.test-helpers.js';
 import { CardPayments } from '../../payments/card-payments.js';
 import { CardRefunds, type CardRefundReport } from '../../payments/card-refunds.js';
-import { createCustomer, json, usdtBalance } from '../../purchases/test-fixtures.js';
+import { createCustomer, json, usdtBalance } from '../../../../test/fixtures.js';
 import { netRevenue } from '../admin-overview/net-revenue.js';
 import { call, signedIn, type Signed } from '../admin.test-helpers.js';
 

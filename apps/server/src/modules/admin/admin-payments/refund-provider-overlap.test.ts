@@ -4,7 +4,7 @@ import { startFakeHttpServer, type FakeHttpServer } from '../../../../test/fake-
 import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest } from '../../../integrations/stripe/testing/fake-stripe-api.js';
 import { expectLedgerMatchesBalances } from '../../ledger/ledger.test-helpers.js';
-import { createCustomer, json, usdtBalance } from '../../purchases/test-fixtures.js';
+import { createCustomer, json, usdtBalance } from '../../../../test/fixtures.js';
 import { call, signedIn, type Signed } from '../admin.test-helpers.js';
 
 // A refund made in the console and the provider's own notice of the same refund (PayPal Refunded IPN, Stripe

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { seedTestCatalog } from '../../purchases/test-fixtures.js';
+import { seedTestCatalog } from '../../../../test/fixtures.js';
 import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
 
 describe('admin ports: suspend and resume (abuse handling)', () => {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeHttpServer, type FakeHttpServer } from '../../../../test/fake-http.js';
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../../../test/helpers.js';
 import { buildCountingApp } from '../../notifications/test-support.js';
-import { createCustomer, json, usdtBalance } from '../../purchases/test-fixtures.js';
+import { createCustomer, json, usdtBalance } from '../../../../test/fixtures.js';
 import { call, signedIn, type Signed } from '../admin.test-helpers.js';
 
 // The console's PayPal receiver override is the one receiver: the checkout form asks PayPal to pay it, an IPN must

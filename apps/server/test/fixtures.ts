@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { announced } from '../../../test/announcements.js';
-import type { TestApp } from '../../../test/helpers.js';
-import { seedCatalog } from '../../db/seed/catalog.js';
-import { LedgerService } from '../ledger/ledger.service.js';
+import { announced } from './announcements.js';
+import type { TestApp } from './helpers.js';
+import { seedCatalog } from '../src/db/seed/catalog.js';
+import { LedgerService } from '../src/modules/ledger/ledger.service.js';
 
 export interface Customer { id: string; cookie: string }
 
