@@ -3,11 +3,11 @@
 // holds), and Chromium with the flags this machine needs. Builds nothing: run `npm run build` first.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { freePort } from './proxy-procs.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 export const webDist = process.env.WEB_DIST ?? join(root, 'apps/web/dist');
@@ -75,17 +75,6 @@ export async function scriptSizes(response) {
 
 export const kb = (n) => (n / 1024).toFixed(1);
 export const sum = (list, key) => list.reduce((n, s) => n + s[key], 0);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // Waiting for an outside process to start is the one poll the benches allow (as e2e/support/server.ts does).
 async function waitReady(base) {
