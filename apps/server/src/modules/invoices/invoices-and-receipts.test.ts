@@ -1,8 +1,8 @@
 // Invoices a bookkeeper can use (issue 27, item 3; docs/decisions/038-invoices-and-receipts.md): a top-up gets a
 // receipt in its own series and the purchase it funds gets the one invoice; the seller's legal details come from the
 // console, the customer's company, address and VAT number from the Account page, and both are printed.
-import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectPdf } from './pdf-text.test-support.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { call, signedIn } from '../admin/admin.test-helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
@@ -34,21 +34,6 @@ async function topUpByCard(cookie: string, cents: number) {
   expect(confirm.statusCode, confirm.body).toBe(200);
 }
 
-/** The characters the PDF's fonts say were drawn (pdfkit writes glyph ids; the ToUnicode maps name them). */
-function drawnText(pdf: Buffer): Set<string> {
-  const raw = pdf.toString('latin1');
-  const drawn = new Set<string>();
-  for (const m of raw.matchAll(/stream\r?\n/g)) {
-    const start = m.index + m[0].length;
-    let text: string;
-    try { text = inflateSync(pdf.subarray(start, raw.indexOf('endstream', start))).toString('latin1'); } catch { continue; }
-    if (!text.includes('begincmap')) continue;
-    for (const [, list] of text.matchAll(/\[([^\]]*)\]/g)) {
-      for (const [, hex] of list!.matchAll(/<([0-9a-f]{4})>/gi)) drawn.add(String.fromCodePoint(parseInt(hex!, 16)));
-    }
-  }
-  return drawn;
-}
 const drew = (drawn: Set<string>, text: string) => [...text].filter((ch) => ch !== ' ').every((ch) => drawn.has(ch));
 
 describe('invoices and receipts', () => {
@@ -90,7 +75,7 @@ describe('invoices and receipts', () => {
     const pdf = async (id: string) => {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/invoices/${id}.pdf`, ...json(c.cookie) });
       expect(res.statusCode).toBe(200);
-      return drawnText(res.rawPayload);
+      return inspectPdf(res.rawPayload).drawn;
     };
     const invoicePdf = await pdf(invoice!._id);
     for (const text of ['Invoice', 'Billed to', 'Cellport Networks OÜ', 'Narva mnt 5, 10117 Tallinn, Estonia', 'Tax number: EE102030405',

@@ -1,5 +1,5 @@
-import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectPdf } from './pdf-text.test-support.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, json } from '../../../test/fixtures.js';
 
@@ -24,32 +24,6 @@ async function customerWithInvoice(language: string, profile: { name?: string; c
   return { cookie: c.cookie, id: invoice._id as string };
 }
 
-/**
- * The parts of a PDF a test can read: the embedded font names, the document language, and every character the
- * fonts' ToUnicode maps declare — i.e. every character actually drawn (pdfkit writes text as glyph ids).
- */
-function inspect(pdf: Buffer) {
-  const raw = pdf.toString('latin1');
-  const drawn = new Set<string>();
-  for (const m of raw.matchAll(/stream\r?\n/g)) {
-    const start = m.index + m[0].length;
-    let text: string;
-    try { text = inflateSync(pdf.subarray(start, raw.indexOf('endstream', start))).toString('latin1'); } catch { continue; }
-    if (!text.includes('begincmap')) continue;
-    // pdfkit writes `<first glyph> <last glyph> [<unicode> …]`: only the bracketed part is characters. (Reading the
-    // glyph range too made a font of exactly 64 glyphs "draw" U+003F, `?`.)
-    for (const [, list] of text.matchAll(/\[([^\]]*)\]/g)) {
-      for (const [, hex] of list!.matchAll(/<([0-9a-f]{4})>/gi)) drawn.add(String.fromCodePoint(parseInt(hex!, 16)));
-    }
-  }
-  return {
-    fonts: [...new Set([...raw.matchAll(/\/BaseFont \/[A-Z]{6}\+(\S+)/g)].map((m) => m[1]!))].sort(),
-    lang: /\/Lang \(([^)]*)\)/.exec(raw)?.[1],
-    drew: (text: string) => [...text].filter((ch) => ch !== ' ').every((ch) => drawn.has(ch)),
-    drawn,
-  };
-}
-
 const getPdf = async (cookie: string, id: string, query = '') => {
   const res = await t.app.inject({ method: 'GET', url: `/api/v1/invoices/${id}.pdf${query}`, ...json(cookie) });
   expect(res.statusCode).toBe(200);
@@ -61,7 +35,7 @@ describe('invoice PDF language and fonts', () => {
   it('a cn customer gets Chinese labels in an embedded Noto Sans SC subset, and a small file', async () => {
     const { cookie, id } = await customerWithInvoice('cn', { name: '王小明', company_name: '北京科技有限公司' });
     const pdf = await getPdf(cookie, id);
-    const p = inspect(pdf);
+    const p = inspectPdf(pdf);
     expect(p.lang).toBe('zh-CN');
     expect(p.fonts).toEqual(expect.arrayContaining(['NotoSansSCThin-Regular', 'NotoSansSCThin-Bold']));
     for (const label of ['收据', '开具日期', '支付方式：银行卡', '销售方', '付款方', '项目', '数量', '单价', '金额', '实收总额', '本收据不是发票', '王小明', '北京科技有限公司']) {
@@ -73,7 +47,7 @@ describe('invoice PDF language and fonts', () => {
 
   it('an en customer with a Latin profile gets English labels in DejaVu only (no CJK font embedded)', async () => {
     const { cookie, id } = await customerWithInvoice('en', { name: 'John Smith', company_name: '' });
-    const p = inspect(await getPdf(cookie, id));
+    const p = inspectPdf(await getPdf(cookie, id));
     expect(p.lang).toBe('en-US');
     expect(p.fonts).toEqual(['DejaVuSans', 'DejaVuSans-Bold']);
     for (const label of ['Receipt', 'Received from', 'Description', 'Unit price', 'Total received', 'John Smith']) expect(p.drew(label), label).toBe(true);
@@ -81,21 +55,21 @@ describe('invoice PDF language and fonts', () => {
 
   it("a ru customer's Chinese company name still prints (CJK font for that run only); ?lng= overrides the language", async () => {
     const { cookie, id } = await customerWithInvoice('ru', { name: 'Иван Петров', company_name: '北京公司' });
-    const ru = inspect(await getPdf(cookie, id));
+    const ru = inspectPdf(await getPdf(cookie, id));
     expect(ru.lang).toBe('ru-RU');
     expect(ru.fonts).toEqual(['DejaVuSans', 'DejaVuSans-Bold', 'NotoSansSCThin-Regular']);
     for (const text of ['Квитанция', 'Плательщик', 'Итого получено', 'Иван Петров', '北京公司']) expect(ru.drew(text), text).toBe(true);
     expect(ru.drawn.has('?')).toBe(false);
 
-    const cn = inspect(await getPdf(cookie, id, '?lng=cn'));
+    const cn = inspectPdf(await getPdf(cookie, id, '?lng=cn'));
     expect(cn.lang).toBe('zh-CN');
     expect(cn.drew('实收总额')).toBe(true);
-    expect(inspect(await getPdf(cookie, id, '?lng=xx')).lang).toBe('ru-RU'); // an unknown ?lng= is ignored
+    expect(inspectPdf(await getPdf(cookie, id, '?lng=xx')).lang).toBe('ru-RU'); // an unknown ?lng= is ignored
   });
 
   it('a company name mixing Cyrillic and Chinese prints both (each part in the font that has it)', async () => {
     const { cookie, id } = await customerWithInvoice('ru', { name: 'Иван', company_name: 'ООО Ромашка 北京分公司' });
-    const p = inspect(await getPdf(cookie, id));
+    const p = inspectPdf(await getPdf(cookie, id));
     for (const text of ['ООО Ромашка', '北京分公司']) expect(p.drew(text), text).toBe(true);
     expect(p.drawn.has('?')).toBe(false);
   });
