@@ -1,29 +1,15 @@
+import type { Selectable } from 'kysely';
 import type { SubscriptionState } from '../../integrations/stripe/card-provider.js';
 import type { Database, Tx } from '../../db/database.js';
-import type { CardSubscriptionStatus } from '../../db/tables/payments.js';
+import type { CardSubscriptionStatus, CardSubscriptionsTable } from '../../db/tables/payments.js';
 
-/** A subscription row with what the customer is shown beside it: its ports, and for the console its owner. */
-export interface SubscriptionRow {
-  id: string;
-  user_id: string;
-  order_id: string;
+/** A subscription row (its table's columns but the sync time) with its owner's e-mail, language and card customer, and its ports. */
+export type SubscriptionRow = Omit<Selectable<CardSubscriptionsTable>, 'synced_at'> & {
   email: string;
   language: string;
   card_customer_id: string | null;
-  status: CardSubscriptionStatus;
-  amount: bigint | null;
-  interval_days: number;
-  cancel_at_period_end: boolean;
-  current_period_end: Date | null;
-  next_charge_at: Date | null;
-  payment_method_id: string | null;
-  card_brand: string | null;
-  card_last4: string | null;
-  last_failure: string | null;
-  canceled_at: Date | null;
-  created_at: Date;
   ports: Array<{ id: string; name: string }>;
-}
+};
 
 /** The card subscriptions' rows: read for the customer and the console, and written from the provider's state. */
 export class SubscriptionsRepository {
