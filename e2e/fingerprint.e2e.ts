@@ -4,6 +4,7 @@
 // test): this test is about the page. Screenshots and axe in three languages, desktop and phone.
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { FINGERPRINT_PRESETS } from '../packages/shared/src/fingerprint-presets.js';
 import type { Port } from '../packages/shared/src/schemas/catalog.js';
@@ -48,15 +49,32 @@ test('a customer picks Windows for a port and sees what a site sees, in en, ru a
 
   for (const lng of ['en', 'ru', 'cn'] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
+    // The month's traffic arrives by a query of its own, after the cards. It is held here until the disclosure is
+    // open, then let through: the card must stay as it is (once the quota meter suspended the whole page into the
+    // shell's spinner, so a key pressed meanwhile went nowhere and the section was seen closed, 1 run in ~4).
+    let release!: () => void;
+    const quotaHeld = new Promise<void>((resolve) => { release = resolve; });
+    const holdQuota = async (route: Route) => { await quotaHeld; await route.continue(); };
+    await page.route('**/api/v1/traffic/quota', holdQuota);
     await page.goto(`${server.url}/${lng}/proxies`);
     const card = page.getByTestId('port-card').first();
     const details = card.getByTestId('port-fingerprint');
-    // The card is complete once its month's traffic is shown (it arrives by a query of its own): opened earlier, the
-    // disclosure could be drawn again closed.
-    await card.getByTestId('port-quota').waitFor();
     // Open the disclosure with the keyboard.
     await details.locator('summary').focus();
     await page.keyboard.press('Enter');
+    expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    // A positive marker for "the page never fell back to its spinner": every DOM change until the quota is shown.
+    await page.evaluate(() => {
+      const w = window as unknown as { pageFellBack: boolean };
+      w.pageFellBack = false;
+      new MutationObserver(() => { if (document.querySelector('.shell__page-loading')) w.pageFellBack = true; })
+        .observe(document.body, { childList: true, subtree: true });
+    });
+    release();
+    await card.getByTestId('port-quota').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { pageFellBack: boolean }).pageFellBack)).toBe(false);
+    expect(await details.evaluate((d) => (d as HTMLDetailsElement).open && d.contains(document.activeElement))).toBe(true);
+    await page.unroute('**/api/v1/traffic/quota', holdQuota);
     const select = details.getByLabel(t(lng, 'proxies:fingerprint.label'));
     if (lng === 'en') {
       await select.focus();

@@ -17,7 +17,10 @@ import './proxies.css';
 
 /** Your Proxies: every port the customer holds, newest purchase (from ?new=) first and highlighted. */
 export default function ProxiesPage() {
-  const { t, language } = useT(['proxies', 'errors']);
+  // 'traffic' too: each card's QuotaMeter speaks it, and the quotas arrive after the cards. Loaded only then, the
+  // meter suspended the whole page into the shell's spinner and back: a port card's open disclosure lost its focus
+  // (and a key pressed meanwhile went nowhere), which a browser test saw as the fingerprint section "drawn closed".
+  const { t, language } = useT(['proxies', 'errors', 'traffic']);
   const query = useQuery(localizedModemsQuery(language));
   const tags = useQuery(rotationTagsQuery(language));
   // Each port's limits and this month's traffic against its quota (issue 18); the cards show it once it is here.
