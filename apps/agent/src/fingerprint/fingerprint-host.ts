@@ -12,7 +12,7 @@ import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protoc
 import type { Logger } from '../proxy/types.js';
 import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-egress.js';
 import { NamespaceDialer } from './namespace-dialer.js';
-import { isApple, renderNamespaceRuleset, renderRuleset, type PresetSlot } from './preset-ruleset.js';
+import { isApple, renderNamespaceRuleset, renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
 
 // The host side of the fingerprint presets (issue 30; docs/decisions/037-fingerprint-presets.md). Each (modem,
 // preset) in use gets a network namespace whose kernel sends the preset's SYN by itself: its sysctls give the TTL and
@@ -43,6 +43,9 @@ interface Slot extends PresetSlot {
   namespace: string;
   device: string;
   nsAddress: string;
+  /** The veth's IPv6 ends (a unique-local /64 per slot), for a modem whose egress is IPv6. */
+  hostAddress6: string;
+  nsAddress6: string;
   table: string;
   dialer: NamespaceDialer | null;
   ready: Promise<void> | null;
@@ -55,6 +58,7 @@ interface Slot extends PresetSlot {
 }
 
 const isLoopback = (address: string) => /^127\./.test(address) || address === '::1';
+const familyOf = (address: string): 4 | 6 => (address.includes(':') ? 6 : 4);
 
 const run = async (cmd: string, args: string[], input?: string): Promise<string> => {
   if (input === undefined) return (await exec(cmd, args, { maxBuffer: 4 << 20 })).stdout;
@@ -83,8 +87,8 @@ export class FingerprintHost {
   private readonly nsPrefix: string;
   private readonly devPrefix: string;
   private readonly queue: number;
-  /** Uplinks whose forwarding the agent turned on (restored on close), by interface. */
-  private readonly uplinks = new Map<string, string>();
+  /** Uplinks whose forwarding the agent turned on, by sysctl file: the value before (restored on close). */
+  private readonly uplinks = new Map<string, { device: string; family: 4 | 6; was: string }>();
   private rendering: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -159,6 +163,7 @@ export class FingerprintHost {
         // Forwarded by the host: one hop more than the hops after it; a simulated modem's traffic is delivered here.
         imei, preset, egress, slot: n, loopback, ttlAtVeth: FINGERPRINT_PRESETS[preset].ttl + hops + (loopback ? 0 : 1),
         namespace: `${this.nsPrefix}-${n}`, device: `${this.devPrefix}${n}`, hostAddress: at(1), nsAddress: at(2),
+        hostAddress6: `fd63:7066:${n.toString(16)}::1`, nsAddress6: `fd63:7066:${n.toString(16)}::2`,
         table: 'main', dialer: null, ready: null, problem: null, helper: null, helperReady: null, helperProblem: null, helperStartedAt: 0,
       };
       this.slots.set(key, slot);
@@ -201,8 +206,15 @@ export class FingerprintHost {
     await run('ip', ['-batch', '-'], [
       `link add ${s.device} type veth peer name eth0 netns ${s.namespace}`,
       `addr add ${s.hostAddress}/30 dev ${s.device}`,
+    ].join('\n') + '\n');
+    // IPv6 on the host's end (a host may have it off by default); no duplicate address detection on a private veth,
+    // so the address is usable at once.
+    await writeFile(`/proc/sys/net/ipv6/conf/${s.device}/disable_ipv6`, '0').catch(() => undefined);
+    await run('ip', ['-batch', '-'], [
+      `addr add ${s.hostAddress6}/64 dev ${s.device} nodad`,
       `link set ${s.device} up`,
     ].join('\n') + '\n');
+    const ipv6 = synShape(s.preset, 6);
     await run('ip', ['-n', s.namespace, '-batch', '-'], [
       'link set lo up',
       `addr add ${s.nsAddress}/30 dev eth0`,
@@ -211,11 +223,19 @@ export class FingerprintHost {
       `route add default via ${s.hostAddress} window ${2 ** (15 + p.windowScale)}`,
       // The veth's own subnet too: a simulated modem's connections go to the host's end, by that route.
       `route replace ${s.hostAddress.replace(/\.\d+$/, `.${Number(s.hostAddress.split('.')[3]) - 1}`)}/30 dev eth0 src ${s.nsAddress} window ${2 ** (15 + p.windowScale)}`,
+      `addr add ${s.nsAddress6}/64 dev eth0 nodad`,
     ].join('\n') + '\n');
-    // Inside: the TTL (one more for the host's forwarding hop), timestamps, and room for the scale's window.
+    // IPv6 the same way; `initrwnd` keeps the SYN's window at the preset's multiple of the MSS where p0f knows the
+    // preset by it (synShape).
+    await run('ip', ['-n', s.namespace, '-6', 'route', 'add', 'default', 'via', s.hostAddress6, 'dev', 'eth0', 'window', String(2 ** (15 + p.windowScale)),
+      ...(ipv6.initialSegments !== null ? ['initrwnd', String(ipv6.initialSegments)] : [])]);
+    // Inside: the TTL and hop limit (one more for the host's forwarding hop), timestamps (both families), room for the
+    // scale's window, and no IPv6 flow label: p0f counts a flow label as a quirk ("flow") that none of the presets'
+    // signatures has, so a labelled SYN would not be recognised.
     await run('ip', ['netns', 'exec', s.namespace, 'sysctl', '-qw',
       `net.ipv4.ip_default_ttl=${s.ttlAtVeth}`, `net.ipv4.tcp_timestamps=${p.timestamps ? 1 : 0}`,
-      'net.ipv4.tcp_rmem=4096 131072 33554432', 'net.ipv4.tcp_ecn=0', 'net.ipv6.conf.all.disable_ipv6=1']);
+      'net.ipv4.tcp_rmem=4096 131072 33554432', 'net.ipv4.tcp_ecn=0',
+      `net.ipv6.conf.all.hop_limit=${s.ttlAtVeth}`, `net.ipv6.conf.eth0.hop_limit=${s.ttlAtVeth}`, 'net.ipv6.auto_flowlabels=0']);
     // On the host: only this veth forwards (not the whole host), without reverse-path checks on its private address.
     await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/forwarding`, '1');
     await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/rp_filter`, '0');
@@ -223,8 +243,10 @@ export class FingerprintHost {
     const inside = renderNamespaceRuleset(s.preset);
     if (inside) await run('ip', ['netns', 'exec', s.namespace, 'nft', '-f', '-'], `${inside}\n`);
     if (isApple(s.preset)) {
-      await run('ip', ['netns', 'exec', s.namespace, 'iptables', '-w', '-t', 'mangle', '-A', 'POSTROUTING', '-o', 'eth0', '-p', 'tcp',
-        '--tcp-flags', 'SYN,ACK,FIN,RST', 'SYN', '-j', 'NFQUEUE', '--queue-num', String(this.queue)]);
+      for (const tables of ['iptables', 'ip6tables']) {
+        await run('ip', ['netns', 'exec', s.namespace, tables, '-w', '-t', 'mangle', '-A', 'POSTROUTING', '-o', 'eth0', '-p', 'tcp',
+          '--tcp-flags', 'SYN,ACK,FIN,RST', 'SYN', '-j', 'NFQUEUE', '--queue-num', String(this.queue)]);
+      }
     }
     await this.route(s);
     await this.render();
@@ -242,25 +264,42 @@ export class FingerprintHost {
       await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/route_localnet`, '1');
       return;
     }
-    const rules = JSON.parse((await run('ip', ['-j', '-4', 'rule', 'show'])) || '[]') as Array<{ priority: number; src?: string; table?: string; iif?: string }>;
+    const family = familyOf(s.egress);
+    await this.dropRules(s);
+    const rules = JSON.parse((await run('ip', ['-j', `-${family}`, 'rule', 'show'])) || '[]') as Array<{ priority: number; src?: string; table?: string }>;
     s.table = rules.find((r) => r.src === s.egress && r.table)?.table ?? 'main';
-    for (const r of rules.filter((r) => r.iif === s.device)) await run('ip', ['rule', 'del', 'priority', String(r.priority), 'iif', s.device]).catch(() => undefined);
-    if (s.table !== 'main') await run('ip', ['rule', 'add', 'iif', s.device, 'lookup', s.table, 'priority', String(900 + (s.slot % 90))]);
-    const addrs = JSON.parse((await run('ip', ['-j', '-4', 'addr', 'show'])) || '[]') as Array<{ ifname: string; addr_info: Array<{ local: string }> }>;
+    if (s.table !== 'main') await run('ip', [`-${family}`, 'rule', 'add', 'iif', s.device, 'lookup', s.table, 'priority', String(900 + (s.slot % 90))]);
+    const addrs = JSON.parse((await run('ip', ['-j', `-${family}`, 'addr', 'show'])) || '[]') as Array<{ ifname: string; addr_info: Array<{ local: string }> }>;
     const uplink = addrs.find((a) => a.addr_info.some((i) => i.local === s.egress))?.ifname;
     if (uplink === undefined) throw new Error(`no interface holds the egress address ${s.egress}`);
-    const path = `/proc/sys/net/ipv4/conf/${uplink}/forwarding`;
-    const was = (await readFile(path, 'utf8')).trim();
-    if (was !== '1') {
+    // Forwarding for the veth (its SYNs out) and the uplink (the replies in), never for the whole host. IPv6 has a
+    // per-interface switch only since Linux 6.17 (force_forwarding); `all.forwarding` would turn the whole host into
+    // a router that ignores its modems' router advertisements, so an older kernel fails closed instead.
+    const paths = family === 4
+      ? [`/proc/sys/net/ipv4/conf/${uplink}/forwarding`]
+      : [`/proc/sys/net/ipv6/conf/${s.device}/force_forwarding`, `/proc/sys/net/ipv6/conf/${uplink}/force_forwarding`];
+    for (const path of paths) {
+      if (!existsSync(path)) throw new Error('IPv6 through a preset needs Linux 6.17 or newer (per-interface IPv6 forwarding, force_forwarding)');
+      const was = (await readFile(path, 'utf8')).trim();
+      if (was === '1') continue;
       await writeFile(path, '1');
-      this.uplinks.set(uplink, was);
+      if (!path.includes(`/${s.device}/`) && !this.uplinks.has(path)) this.uplinks.set(path, { device: uplink, family, was });
+    }
+  }
+
+  /** The veth's policy routing rules, both families (an egress can change family on a reconnect). */
+  private async dropRules(s: Slot): Promise<void> {
+    for (const family of ['-4', '-6']) {
+      for (const r of JSON.parse((await run('ip', ['-j', family, 'rule', 'show']).catch(() => '[]')) || '[]') as Array<{ priority: number; iif?: string }>) {
+        if (r.iif === s.device) await run('ip', [family, 'rule', 'del', 'priority', String(r.priority), 'iif', s.device]).catch(() => undefined);
+      }
     }
   }
 
   private render(): Promise<void> {
     this.rendering = this.rendering.catch(() => undefined).then(async () => {
       const slots = [...this.slots.values()].filter((s) => s.ready !== null || s.dialer !== null);
-      const ruleset = renderRuleset(this.devPrefix, this.devPrefix, slots, [...this.uplinks.keys()]);
+      const ruleset = renderRuleset(this.devPrefix, this.devPrefix, slots, [...this.uplinks.values()]);
       await run('nft', ['-f', '-'], `table inet ${this.devPrefix}\ndelete table inet ${this.devPrefix}\n${ruleset}\n`);
     });
     return this.rendering;
@@ -321,11 +360,9 @@ export class FingerprintHost {
       s.helper?.kill('SIGKILL');
       s.dialer?.close();
       await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
-      for (const r of JSON.parse((await run('ip', ['-j', '-4', 'rule', 'show']).catch(() => '[]')) || '[]') as Array<{ priority: number; iif?: string }>) {
-        if (r.iif === s.device) await run('ip', ['rule', 'del', 'priority', String(r.priority), 'iif', s.device]).catch(() => undefined);
-      }
+      await this.dropRules(s);
     }
-    for (const [uplink, was] of this.uplinks) await writeFile(`/proc/sys/net/ipv4/conf/${uplink}/forwarding`, was).catch(() => undefined);
+    for (const [path, { was }] of this.uplinks) await writeFile(path, was).catch(() => undefined);
     await run('nft', ['delete', 'table', 'inet', this.devPrefix]).catch(() => undefined);
   }
 }

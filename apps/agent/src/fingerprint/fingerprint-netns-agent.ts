@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import { connect, isIPv6, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,7 +25,7 @@ const log = createLogger('warn', { component: 'fingerprint-netns-agent' }, (line
 const PORT = { id: 'p1', login: 'fp', password: 'fp-secret', whitelist: [], state: 'active' as const, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
 const AUTH = `Basic ${Buffer.from(`${PORT.login}:${PORT.password}`).toString('base64')}`;
 
-let state: { host: FingerprintHost; proxy: ModemProxy; dataDir: string; simulated?: ModemProxy } | null = null;
+let state: { host: FingerprintHost; proxy: ModemProxy; dataDir: string; simulated?: ModemProxy; v6?: ModemProxy } | null = null;
 const must = () => {
   if (!state) throw new Error('start first');
   return state;
@@ -62,7 +62,31 @@ async function startSimulated(args: { egress: string }) {
   return null;
 }
 
-const proxyOf = (which?: string) => (which === 'simulated' ? must().simulated! : must().proxy);
+/** A third modem whose egress is IPv6: its targets are IPv6 (the policy resolves by the egress's family). */
+async function startV6(args: { egress: string }) {
+  const { host } = must();
+  const proxy = new ModemProxy({
+    imei: '861234567890011', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
+    policy: createTargetPolicy({}), meter: new TrafficMeter(), log,
+    fingerprint: host.forModem('861234567890011', 0), limits: { connectTimeoutMs: 3000 },
+  });
+  await proxy.start();
+  proxy.setPorts([PORT]);
+  must().v6 = proxy;
+  return null;
+}
+
+const proxyOf = (which?: string) => (which === 'simulated' ? must().simulated! : which === 'v6' ? must().v6! : must().proxy);
+/** host:port as a request line writes it (an IPv6 literal in brackets). */
+const authority = (host: string, port: number) => `${isIPv6(host) ? `[${host}]` : host}:${port}`;
+/** A SOCKS5 address: ATYP 1 and four bytes, or ATYP 4 and sixteen. */
+function socksAddress(host: string, port: number): Buffer {
+  const portBytes = [port >> 8, port & 0xff];
+  if (!isIPv6(host)) return Buffer.from([1, ...host.split('.').map(Number), ...portBytes]);
+  const groups = new URL(`http://[${host}]/`).hostname.slice(1, -1).split(':');
+  const full = groups.flatMap((g) => (g === '' ? Array.from({ length: 8 - groups.filter(Boolean).length }, () => '0') : [g])).slice(0, 8);
+  return Buffer.from([4, ...full.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 0xff]), ...portBytes]);
+}
 
 function setPreset(args: { preset: FingerprintPresetId | null; which?: string }) {
   proxyOf(args.which).setPorts([{ ...PORT, ...(args.preset ? { fingerprint: args.preset } : {}) }]);
@@ -73,7 +97,8 @@ function setPreset(args: { preset: FingerprintPresetId | null; which?: string })
 async function check(args: { host: string; port: number; which?: string }) {
   const socket = connect({ host: '127.0.0.1', port: proxyOf(args.which).listeningPorts!.http });
   await once(socket, 'connect');
-  socket.write(`CONNECT ${args.host}:${args.port} HTTP/1.1\r\nHost: ${args.host}:${args.port}\r\nProxy-Authorization: ${AUTH}\r\n\r\n`);
+  const target = authority(args.host, args.port);
+  socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: ${AUTH}\r\n\r\n`);
   let data = '';
   socket.setEncoding('utf8');
   return new Promise((resolve, reject) => {
@@ -136,16 +161,17 @@ function readAll(socket: Socket, ms: number): Promise<string> {
 }
 
 /** A SOCKS5 CONNECT (no-auth refused: login and password) to the echo: its reply code and the echo's answer. */
-async function socksCheck(args: { host: string; port: number }) {
-  const socket = connect({ host: '127.0.0.1', port: must().proxy.listeningPorts!.socks });
+async function socksCheck(args: { host: string; port: number; which?: string }) {
+  const socket = connect({ host: '127.0.0.1', port: proxyOf(args.which).listeningPorts!.socks });
   await once(socket, 'connect');
   const reader = bytes(socket);
   socket.write(Buffer.from([5, 1, 2]));
   await reader(2);
   socket.write(Buffer.concat([Buffer.from([1, PORT.login.length]), Buffer.from(PORT.login), Buffer.from([PORT.password.length]), Buffer.from(PORT.password)]));
   await reader(2);
-  socket.write(Buffer.from([5, 1, 0, 1, ...args.host.split('.').map(Number), args.port >> 8, args.port & 0xff]));
-  const reply = await reader(10);
+  socket.write(Buffer.concat([Buffer.from([5, 1, 0]), socksAddress(args.host, args.port)]));
+  const reply = await reader(4);
+  await reader(reply[3] === 4 ? 18 : 6);
   if (reply[1] !== 0) { socket.destroy(); return { reply: reply[1] }; }
   const line = (await reader(-1)).toString();
   socket.destroy();
@@ -171,8 +197,8 @@ function bytes(socket: Socket): (n: number) => Promise<Buffer> {
 }
 
 /** One datagram to host:port through a SOCKS5 UDP association of the port; resolves once the relay took it. */
-async function udp(args: { host: string; port: number; payload: string }) {
-  const control = connect({ host: '127.0.0.1', port: must().proxy.listeningPorts!.socks });
+async function udp(args: { host: string; port: number; payload: string; which?: string }) {
+  const control = connect({ host: '127.0.0.1', port: proxyOf(args.which).listeningPorts!.socks });
   await once(control, 'connect');
   const reader = bytes(control);
   control.write(Buffer.from([5, 1, 2]));
@@ -186,7 +212,7 @@ async function udp(args: { host: string; port: number; payload: string }) {
   const client = createSocket('udp4');
   client.bind(0, '127.0.0.1');
   await once(client, 'listening');
-  const header = Buffer.from([0, 0, 0, 1, ...args.host.split('.').map(Number), args.port >> 8, args.port & 0xff]);
+  const header = Buffer.concat([Buffer.from([0, 0, 0]), socksAddress(args.host, args.port)]);
   client.send(Buffer.concat([header, Buffer.from(args.payload)]), relay.port, relay.address);
   // The control connection stays open a moment so the association lives until the datagram left; the test waits
   // for the target to see it, then the next command closes it.
@@ -198,9 +224,10 @@ const pendingUdp: Array<() => void> = [];
 async function stop() {
   for (const close of pendingUdp.splice(0)) close();
   if (!state) return;
-  const { host, proxy, dataDir, simulated } = state;
+  const { host, proxy, dataDir, simulated, v6 } = state;
   state = null;
   await simulated?.close();
+  await v6?.close();
   await proxy.close();
   await host.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -209,6 +236,7 @@ async function stop() {
 const ops: Record<string, (args: never) => unknown> = {
   start,
   startSimulated,
+  startV6,
   setPreset,
   check,
   checkHttp,
@@ -227,8 +255,8 @@ const ops: Record<string, (args: never) => unknown> = {
   },
   problems: () => Object.fromEntries(must().host.problems()),
   /** Deletes the Windows namespace's layout swap: its SYNs leave in Linux's no-timestamp layout. */
-  breakWindowsSwap: async () => {
-    const ns = must().host.namespaceOf('861234567890009', 'windows');
+  breakWindowsSwap: async (args: { which?: string }) => {
+    const ns = must().host.namespaceOf(args.which === 'v6' ? '861234567890011' : '861234567890009', 'windows');
     if (!ns) throw new Error('no Windows namespace');
     const { stdout } = await exec('ip', ['netns', 'exec', ns, 'nft', '-a', 'list', 'chain', 'inet', 'cellport_fp', 'out']);
     const handle = /@th,192,64 set .* # handle (\d+)/.exec(stdout)?.[1];

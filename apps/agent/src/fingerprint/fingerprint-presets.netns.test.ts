@@ -4,7 +4,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FINGERPRINT_PRESETS, fingerprintEchoResultSchema, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
+import { FINGERPRINT_PRESETS, fingerprintEchoResultSchema, ja4tOf, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
+import { synShape } from './preset-ruleset.js';
 
 // Issue 30's proof: each fingerprint preset applied by the real agent code, checked by Debian's p0f at the far end.
 // Two namespaces joined by a veth with TX checksum offload off on both ends (so a SYN with a bad checksum is dropped,
@@ -50,6 +51,12 @@ const TARGET = '100.128.0.20';
 const ECHO_PORT = 8443;
 const UDP_PORT = 5353;
 const EGRESS = '10.231.0.1';
+// IPv6: a modem whose egress is IPv6 reaches a target in 3fff::/20 (the documentation prefix the target policy lets
+// through; 2001:db8::/32 it refuses) on its own echo port.
+const EGRESS6 = 'fd00:231::1';
+const TARGET6 = '3fff:128::20';
+const ECHO6_PORT = ECHO_PORT + 2;
+const syns6: typeof syns = [];
 
 const children: ChildProcess[] = [];
 const syns: Array<{ client: string; clientPort: number; label: string | null; rawSig: string }> = [];
@@ -97,6 +104,23 @@ function expectPreset(result: ReturnType<typeof fingerprintEchoResultSchema.pars
   expect(result.ip).toMatch(from);
 }
 
+/**
+ * What p0f must report for a preset over IPv6: version 6, the preset's hop limit, layout and scale; the MSS and window
+ * IPv6 gives (synShape); no quirks (IPv6 has no DF or IP ID, and the namespace sends no flow label).
+ */
+function expectPreset6(result: ReturnType<typeof fingerprintEchoResultSchema.parse>, preset: FingerprintPresetId) {
+  const p = FINGERPRINT_PRESETS[preset];
+  const shape = preset === 'native' ? { mss: 1440, window: 64800 } : synShape(preset, 6);
+  const [version, ttl, olen, mss, , layout, quirks, pclass] = result.p0f.signature.split(':');
+  expect({ version, ttl, olen, mss, layout, quirks, pclass }).toEqual({
+    version: '6', ttl: `${p.ttl}+0`, olen: '0', mss: String(shape.mss), layout: p.options.map((o) => (o === 'eol' ? 'eol+1' : o)).join(','), quirks: '', pclass: '0',
+  });
+  expect({ ttl: result.ttl, window: result.window, windowScale: result.windowScale, mss: result.mss, ja4t: result.ja4t })
+    .toEqual({ ttl: p.ttl, window: shape.window, windowScale: p.windowScale, mss: shape.mss, ja4t: ja4tOf({ ...p, ...shape }) });
+  if (preset !== 'native') expect(result.p0f.label ?? '').toContain(p.p0f.label);
+  expect(result.ip).toBe(EGRESS6);
+}
+
 if (required && why) {
   describe('fingerprint presets in network namespaces', () => {
     it('runs in CI (CELLPORT_REQUIRE_ROOT_TESTS=1)', () => {
@@ -111,9 +135,13 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     await exec('ip', ['-n', NS.agent, 'link', 'add', 'up0', 'type', 'veth', 'peer', 'name', 'eth0', 'netns', NS.target]);
     await inNs(NS.agent, 'sh', '-c', `ip link set lo up && ip addr add ${EGRESS}/30 dev up0 && ip link set up0 up && ip route add default via 10.231.0.2 && ethtool -K up0 tx off >/dev/null`);
     await inNs(NS.target, 'sh', '-c', `ip link set lo up && ip addr add 10.231.0.2/30 dev eth0 && ip addr add ${TARGET}/32 dev lo && ip link set eth0 up && ethtool -K eth0 tx off rx on >/dev/null`);
+    await inNs(NS.agent, 'sh', '-c', `ip -6 addr add ${EGRESS6}/64 dev up0 nodad && ip -6 route add default via fd00:231::2`);
+    await inNs(NS.target, 'sh', '-c', `ip -6 addr add fd00:231::2/64 dev eth0 nodad && ip -6 addr add ${TARGET6}/128 dev lo`);
     // The target: the echo (p0f on its veth), whose every SYN report is recorded here.
     await startIn(NS.target, [process.execPath, '--import', 'tsx', echoMain, '--host', TARGET, '--port', String(ECHO_PORT), '--iface', 'eth0', '--log-syns'],
       (m) => { if (m.syn) syns.push(m.syn as never); }, (m) => m.msg === 'Fingerprint echo listening');
+    await startIn(NS.target, [process.execPath, '--import', 'tsx', echoMain, '--host', TARGET6, '--port', String(ECHO6_PORT), '--iface', 'eth0', '--log-syns'],
+      (m) => { if (m.syn) syns6.push(m.syn as never); }, (m) => m.msg === 'Fingerprint echo listening');
     const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
     const agent = await startIn(NS.agent, [process.execPath, '--import', 'tsx', helper], (m) => {
       const waiter = pending.get(m.id as number);
@@ -129,6 +157,7 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       agent.stdin!.write(`${JSON.stringify({ id: n, op, args })}\n`);
     });
     await call('start', { egress: EGRESS, namespacePrefix: `cpf-${id}`, devicePrefix: `cpf${id.slice(-4)}`, queue: 3100 + (process.pid % 500) });
+    await call('startV6', { egress: EGRESS6 });
   }, 60_000);
 
   afterAll(async () => {
@@ -160,6 +189,24 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     }, 30_000);
   }
 
+  it('IPv6: each preset leaves an IPv6 modem with its hop limit, window, scale and layout; p0f labels it; native is the host\'s own', async () => {
+    const via6 = async (op: 'check' | 'socksCheck') => {
+      const answer = await call<Check & { reply?: number }>(op, { host: TARGET6, port: ECHO6_PORT, which: 'v6' });
+      if (op === 'check') expect(answer.status, answer.body).toBe(200);
+      else expect(answer.reply).toBe(0);
+      return fingerprintEchoResultSchema.parse(answer.result);
+    };
+    await call('setPreset', { preset: null, which: 'v6' });
+    const native = await via6('check');
+    // The host's own SYN: its scale follows the host's buffers, its flow label is the kernel's (p0f: "flow").
+    expect(native.p0f.signature).toMatch(/^6:64\+0:0:1440:mss\*45,\d+:mss,sok,ts,nop,ws:/);
+    for (const preset of ['windows', 'macos', 'ios', 'android'] as const) {
+      await call('setPreset', { preset, which: 'v6' });
+      expectPreset6(await via6('check'), preset);
+      expectPreset6(await via6('socksCheck'), preset);
+    }
+  }, 60_000);
+
   it('the server\'s check (a CONNECT tunnel, then an HTTP GET to the echo) gets the echo\'s JSON as an HTTP response', async () => {
     await call('setPreset', { preset: 'macos' });
     expectPreset(await through('checkHttp'), 'macos');
@@ -187,6 +234,16 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       await seen.started;
       expect(await call<{ reply: number }>('udp', { host: TARGET, port: UDP_PORT, payload: marker })).toEqual({ reply: 0 });
       expect(await seen.ttl).toBe(ttl);
+      await call('closeUdp');
+    }
+    // IPv6: the hop limit the same way.
+    for (const [preset, hops] of [['windows', 128], ['android', 64]] as const) {
+      await call('setPreset', { preset, which: 'v6' });
+      const marker = `cellport-v6-${preset}-${randomBytes(3).toString('hex')}`;
+      const seen = captureUdp(marker);
+      await seen.started;
+      expect(await call<{ reply: number }>('udp', { host: TARGET6, port: UDP_PORT, payload: marker, which: 'v6' })).toEqual({ reply: 0 });
+      expect(await seen.ttl).toBe(hops);
       await call('closeUdp');
     }
   }, 30_000);
@@ -235,9 +292,23 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     expectPreset(await through(), 'android');
     expect(syns.slice(before).map((s) => s.label)).toEqual([FINGERPRINT_PRESETS.android.p0f.label]);
   }, 30_000);
+
+  it('IPv6: a SYN that skipped its rewrite is dropped by the kernel too', async () => {
+    await call('setPreset', { preset: 'windows', which: 'v6' });
+    const ok = await call<Check>('check', { host: TARGET6, port: ECHO6_PORT, which: 'v6' });
+    expect(ok.status, ok.body).toBe(200);
+    expectPreset6(fingerprintEchoResultSchema.parse(ok.result), 'windows');
+    await call('breakWindowsSwap', { which: 'v6' });
+    const before = syns6.length;
+    expect((await call<Check>('check', { host: TARGET6, port: ECHO6_PORT, which: 'v6' })).status).toBe(504);
+    await call('setPreset', { preset: 'android', which: 'v6' });
+    const after = await call<Check>('check', { host: TARGET6, port: ECHO6_PORT, which: 'v6' });
+    expect(after.status, after.body).toBe(200);
+    expect(syns6.slice(before).map((s) => s.label)).toEqual([FINGERPRINT_PRESETS.android.p0f.label]);
+  }, 30_000);
 });
 
-/** tcpdump in the target namespace: the TTL of the first UDP datagram carrying `marker`. */
+/** tcpdump in the target namespace: the TTL (IPv6: hop limit) of the first UDP datagram carrying `marker`. */
 function captureUdp(marker: string): { started: Promise<void>; ttl: Promise<number> } {
   const child = spawn('ip', ['netns', 'exec', NS.target, 'tcpdump', '-i', 'eth0', '-l', '-nn', '-v', '-A', `udp dst port ${UDP_PORT}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -247,7 +318,7 @@ function captureUdp(marker: string): { started: Promise<void>; ttl: Promise<numb
   const ttl = new Promise<number>((resolve) => {
     let lastTtl = 0;
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      const t = /\bttl (\d+)\b/.exec(line);
+      const t = /\b(?:ttl|hlim) (\d+)\b/.exec(line);
       if (t) lastTtl = Number(t[1]);
       if (line.includes(marker)) {
         child.kill('SIGKILL');

@@ -10,7 +10,9 @@ import { FINGERPRINT_PRESETS, type FingerprintPresetId } from '@cellport/shared/
 //   an iptables rule: this kernel's nftables has no native queue expression, its xtables NFQUEUE target does).
 // On the host, rendered whole so one `nft -f` replaces it atomically, a check chain drops any SYN arriving from a
 // preset namespace that is not exactly the preset's layout, scale, window and TTL: a rewrite that broke fails closed,
-// it never leaks the native SYN. Then the host forwards and SNATs it to the modem's egress address.
+// it never leaks the native SYN. Then the host forwards and SNATs it to the modem's egress address. IPv4 and IPv6 alike:
+// `@th` addresses the TCP header whatever the IP header before it, and the swap is checksum-neutral for IPv6's
+// pseudo-header checksum too; only the hop limit and the SYN's MSS and window (synShape) differ by family.
 
 type Preset = Exclude<FingerprintPresetId, 'native'>;
 
@@ -26,6 +28,28 @@ export interface PresetSlot {
   /** The host's address on the veth (loopback slots: their connections to 127.0.0.1 are sent here, DNATed back). */
   hostAddress: string;
 }
+
+/** IPv6's header is 20 bytes longer than IPv4's: at the veth's MTU of 1500 the kernel's MSS is 1440, not 1460. */
+const IPV6_MSS = 1440;
+
+/**
+ * The SYN's MSS and window as the far end sees them, by the egress's address family. IPv4: the preset's. IPv6: the
+ * kernel's MSS for the MTU (1440), Apple's fixed 65535 (the rewrite writes it), and otherwise the largest multiple
+ * of the MSS under 65536 (what Windows and Linux both send: 45 × 1440), except where p0f knows the preset by its
+ * multiple (Android: mss*44), which the namespace's route keeps (`initrwnd`, fingerprint-host.ts).
+ */
+export function synShape(preset: Preset, family: 4 | 6): { mss: number; window: number; initialSegments: number | null } {
+  const p = FINGERPRINT_PRESETS[preset];
+  if (family === 4) return { mss: p.mss, window: p.window, initialSegments: null };
+  if (p.window === 65535) return { mss: IPV6_MSS, window: 65535, initialSegments: null };
+  if (preset === 'android') {
+    const segments = p.window / p.mss;
+    return { mss: IPV6_MSS, window: segments * IPV6_MSS, initialSegments: segments };
+  }
+  return { mss: IPV6_MSS, window: Math.floor(65535 / IPV6_MSS) * IPV6_MSS, initialSegments: null };
+}
+
+const familyOf = (address: string): 4 | 6 => (address.includes(':') ? 6 : 4);
 
 const SYN = 'tcp flags & (fin|syn|rst|ack) == syn';
 const hex = (n: number) => n.toString(16).padStart(2, '0');
@@ -52,13 +76,18 @@ export function renderNamespaceRuleset(preset: Preset): string | null {
 }
 
 /** The host's rules: the check of every preset SYN, the guard, the SNAT (and a simulated modem's way back to 127.0.0.1). */
-export function renderRuleset(table: string, prefix: string, slots: readonly PresetSlot[], guardedUplinks: readonly string[]): string {
+export function renderRuleset(table: string, prefix: string, slots: readonly PresetSlot[], guardedUplinks: ReadonlyArray<{ device: string; family: 4 | 6 }>): string {
   const check: string[] = [];
   const nat: string[] = [];
   const dnat: string[] = [];
   for (const s of slots) {
     const iif = `iifname "${prefix}${s.slot}"`;
     const p = FINGERPRINT_PRESETS[s.preset];
+    // A simulated modem's namespace reaches this host's 127.0.0.1 over IPv4 only.
+    const family = s.loopback ? 4 : familyOf(s.egress);
+    // The other family has no way out of this namespace (no SNAT): dropped here, never forwarded from its private
+    // address. IPv6's neighbour discovery on the veth (ICMPv6) stays, so the host can reach the namespace.
+    check.push(family === 4 ? `${iif} meta nfproto ipv6 meta l4proto { tcp, udp } drop` : `${iif} meta nfproto ipv4 drop`);
     if (s.preset === 'windows') {
       check.push(`${iif} ${SYN} @th,96,4 != 8 drop`, `${iif} ${SYN} @th,192,64 != ${windowsLayout(p.windowScale)} drop`);
     } else if (isApple(s.preset)) {
@@ -68,9 +97,12 @@ export function renderRuleset(table: string, prefix: string, slots: readonly Pre
       // Android: Linux's own layout (mss,sok,ts,nop,ws) with the preset's scale in its last byte.
       check.push(`${iif} ${SYN} @th,96,4 != 10 drop`, `${iif} ${SYN} @th,296,16 != 0x0303 drop`, `${iif} ${SYN} @th,312,8 != ${p.windowScale} drop`);
     }
-    check.push(`${iif} ${SYN} tcp window != ${p.window} drop`, `${iif} ip ttl != ${s.ttlAtVeth} drop`);
+    check.push(`${iif} ${SYN} tcp window != ${synShape(s.preset, family).window} drop`);
+    // ICMPv6 keeps its own hop limits (neighbour discovery must carry 255): only TCP and UDP are checked.
+    check.push(family === 4 ? `${iif} ip ttl != ${s.ttlAtVeth} drop` : `${iif} meta l4proto { tcp, udp } ip6 hoplimit != ${s.ttlAtVeth} drop`);
     if (s.loopback) dnat.push(`${iif} ip daddr ${s.hostAddress} dnat ip to 127.0.0.1`);
-    else nat.push(`${iif} snat ip to ${s.egress}`);
+    else if (family === 4) nat.push(`${iif} meta nfproto ipv4 snat ip to ${s.egress}`);
+    else nat.push(`${iif} meta nfproto ipv6 snat ip6 to ${s.egress}`);
   }
   const wildcard = `"${prefix}*"`;
   return [
@@ -78,16 +110,15 @@ export function renderRuleset(table: string, prefix: string, slots: readonly Pre
     // Before anything else sees them (the NAT at dstnat, the forwarding): what came out of a preset namespace.
     '  chain check {',
     '    type filter hook prerouting priority mangle; policy accept;',
-    // IPv6 from a preset namespace is not carried yet: dropped, never sent native.
-    `    iifname ${wildcard} meta nfproto ipv6 drop`,
     ...check.map((r) => `    ${r}`),
     '  }',
-    // Only replies may reach a preset namespace; an uplink that had to forward for them forwards nothing else.
+    // Only replies may reach a preset namespace; an uplink that had to forward for them forwards nothing else (in the
+    // family it was turned on for).
     '  chain guard {',
     '    type filter hook forward priority 0; policy accept;',
     `    oifname ${wildcard} ct state established,related accept`,
     `    oifname ${wildcard} drop`,
-    ...guardedUplinks.map((dev) => `    iifname "${dev}" drop`),
+    ...guardedUplinks.map(({ device, family }) => `    iifname "${device}" meta nfproto ipv${family} drop`),
     '  }',
     '  chain pre {',
     '    type nat hook prerouting priority dstnat; policy accept;',

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
-import { echoResultOf, P0fSynReader, type P0fSyn } from './p0f-syn.js';
+import { canonicalAddress, echoResultOf, P0fSynReader, type P0fSyn } from './p0f-syn.js';
 
 // The fingerprint echo (issue 30, "what a site sees"; docs/operations.md): a TCP server that answers each connection
 // with the SYN that opened it as seen here, one JSON line (fingerprintEchoResultSchema), then closes. The SYN comes
@@ -54,7 +54,7 @@ export class FingerprintEcho {
     child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-500); });
     const reader = new P0fSynReader((syn) => {
       this.options.onSyn?.(syn);
-      const key = `${unmap(syn.client)}/${syn.clientPort}`;
+      const key = `${canonicalAddress(syn.client)}/${syn.clientPort}`;
       const waiter = this.waiting.get(key);
       if (waiter) {
         this.waiting.delete(key);
@@ -77,7 +77,7 @@ export class FingerprintEcho {
 
   private async answer(socket: Socket): Promise<void> {
     socket.on('error', () => undefined);
-    const key = `${unmap(socket.remoteAddress ?? '')}/${socket.remotePort}`;
+    const key = `${canonicalAddress(socket.remoteAddress ?? '')}/${socket.remotePort}`;
     let syn = this.seen.get(key);
     this.seen.delete(key);
     if (!syn) {
@@ -101,7 +101,6 @@ export class FingerprintEcho {
   }
 }
 
-const unmap = (address: string) => address.replace(/^::ffff:/, '');
 
 /** Whether the client's first bytes (if any come within a moment) are an HTTP request line. */
 function startsLikeHttp(socket: Socket): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprintEchoResultSchema, FINGERPRINT_PRESETS } from '@cellport/shared/fingerprint-presets';
-import { echoResultOf, P0fSynReader, type P0fSyn } from './p0f-syn.js';
+import { canonicalAddress, echoResultOf, P0fSynReader, type P0fSyn } from './p0f-syn.js';
 
 // p0f 3.09b's stdout report of a SYN, as Debian's p0f prints it, read into the echo's answer.
 const REPORT = `
@@ -49,6 +49,14 @@ describe('p0f SYN reports', () => {
     expect(result.window).toBe(64240);
     expect(result.p0f.label).toBeNull();
     expect(result.ja4t).toBe(FINGERPRINT_PRESETS.android.ja4t);
+  });
+
+  it('an IPv6 SYN: p0f writes every group of the address, the answer the shortest form (as Node does)', () => {
+    const v6 = REPORT.replaceAll('198.51.100.7', 'fd00:231:0:0:0:0:0:1').replace('4:64+1:0:1460:65535,6:mss,nop,ws,nop,nop,ts,sok,eol+1:df,id+:0', '6:128+0:0:1440:mss*45,8:mss,nop,ws,nop,nop,sok::0');
+    const [syn] = read(v6);
+    expect(syn!.client).toBe('fd00:231:0:0:0:0:0:1');
+    expect(echoResultOf(syn!)).toMatchObject({ ip: 'fd00:231::1', ttl: 128, window: 64800, windowScale: 8, mss: 1440, ja4t: '64800_2-1-3-1-1-4_1440_8' });
+    expect([canonicalAddress('::ffff:198.51.100.7'), canonicalAddress('FD00:0231::0001'), canonicalAddress('198.51.100.7')]).toEqual(['198.51.100.7', 'fd00:231::1', '198.51.100.7']);
   });
 
   it('a SYN without window scaling or MSS has null for them', () => {

@@ -45,6 +45,20 @@ function parseBlock(lines: string[]): P0fSyn | null {
   return { client: head[1]!, clientPort: Number(head[2]), serverPort: Number(head[4]), label: !os || os === '???' ? null : os, rawSig };
 }
 
+/**
+ * One spelling per address, so p0f's report and Node's socket meet: IPv4-mapped IPv6 as IPv4, and IPv6 in its
+ * shortest form (p0f writes every group, `fd00:0:0:0:0:0:0:1`; Node writes `fd00::1`).
+ */
+export const canonicalAddress = (address: string): string => {
+  const plain = address.replace(/^::ffff:(?=\d+\.)/, '');
+  if (!plain.includes(':')) return plain;
+  try {
+    return new URL(`http://[${plain}]/`).hostname.slice(1, -1);
+  } catch {
+    return plain;
+  }
+};
+
 const OPTION_KINDS: Record<string, string> = { mss: '2', nop: '1', ws: '3', sok: '4', ts: '8', eol: '0' };
 
 /** What the echo answers for one SYN p0f reported. */
@@ -64,7 +78,7 @@ export function echoResultOf(syn: P0fSyn): FingerprintEchoResult {
     return OPTION_KINDS[o] ? [OPTION_KINDS[o]!] : [];
   });
   return {
-    ip: syn.client,
+    ip: canonicalAddress(syn.client),
     ttl: initialTtl - distance,
     initialTtl,
     window,
