@@ -67,6 +67,7 @@ import { OrdersService } from './modules/payments/orders.service.js';
 import { createPaymentsRuntime } from './modules/payments/payments-runtime.js';
 import { PaymentsRepository } from './modules/payments/payments.repository.js';
 import { PayPalPayments } from './modules/payments/paypal-payments.js';
+import { SandboxCardsRepository } from './modules/payments/sandbox-cards.repository.js';
 import { SavedCards } from './modules/payments/saved-cards.js';
 import { PaymentSimulation } from './modules/payments/simulate-payment.js';
 import { SubscriptionSync } from './modules/subscriptions/subscription-sync.js';
@@ -128,7 +129,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   // Adapters and drivers, chosen from the config.
   const captcha = chooseCaptcha(config, database);
   const modemDriver = chooseModemDriver(config, database, bus);
-  const payments = createPaymentsRuntime(config, log);
+  const payments = createPaymentsRuntime(config, log, new SandboxCardsRepository(db));
   const webhookSecretBox = new WebhookSecretBox(config.secret);
   const portsLists = new CountedPortsListCache(database, metrics);
   // What each Add Proxies choice buys (stock, speeds, UDP, ASN), kept in memory; and the speed medians it reads.

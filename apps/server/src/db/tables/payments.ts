@@ -113,6 +113,18 @@ export interface InvoicesTable {
   issued_at: Generated<Date>;
 }
 
+/** The sandbox card provider's saved cards (migration 2026_12_12_1610); what Stripe keeps for us with real keys. */
+export interface SandboxPaymentMethodsTable {
+  id: string;
+  customer_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  declines_charges: boolean;
+  created_at: CreatedAt;
+}
+
 export interface PaymentsTables {
   payment_accounts: PaymentAccountsTable;
   payment_orders: PaymentOrdersTable;
@@ -121,4 +133,5 @@ export interface PaymentsTables {
   invoice_counters: InvoiceCountersTable;
   receipt_counters: ReceiptCountersTable;
   invoices: InvoicesTable;
+  sandbox_payment_methods: SandboxPaymentMethodsTable;
 }

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { CardPaymentEvent } from './card-event.js';
 import { CardProviderError, WebhookSignatureError } from './errors.js';
 import { SandboxCardProvider } from './sandbox-card-provider.js';
+import { memorySandboxCardStore } from './sandbox-card-store.js';
 import { checkSandboxCard, checkSandboxExpiry, passesLuhn } from './sandbox-cards.js';
 
 const DAY = 86_400_000;
@@ -124,14 +125,17 @@ describe('SandboxCardProvider', () => {
     expect(delivered.at(-1)).toMatchObject({ type: 'invoice.paid', billingReason: 'subscription_cycle' });
   });
 
-  it('rebuilds a subscription it forgot (a restart) from the database, its declining card included', async () => {
+  it('rebuilds a subscription it forgot (a restart) from its store, a card saved before the store kept cards included', async () => {
     const end = new Date(Date.now() + DAY);
-    sandbox.restoreSubscription({
-      id: 'sub_sandbox_restored', customerId: 'cus_9', priceCents: 700, intervalDays: 30, metadata: { orderId: 'o1' }, status: 'active',
+    const store = memorySandboxCardStore();
+    store.subscription = async (id) => (id !== 'sub_sandbox_restored' ? undefined : {
+      id, customerId: 'cus_9', priceCents: 700, intervalDays: 30, metadata: { orderId: 'o1' }, status: 'active',
       cancelAtPeriodEnd: false, currentPeriodEnd: end, nextRetryAt: null, card: { paymentMethodId: 'pm_sandbox_x', brand: 'visa', last4: '0341' },
     });
+    sandbox = new SandboxCardProvider((e) => { delivered.push(e); }, undefined, store);
     await sandbox.advance('sub_sandbox_restored', end);
     expect(delivered.at(-1)).toMatchObject({ type: 'invoice.payment_failed', amountCents: 700, subscriptionId: 'sub_sandbox_restored', metadata: { orderId: 'o1' } });
+    await expect(sandbox.retrieveSubscription('sub_sandbox_other')).rejects.toMatchObject({ code: 'resource_missing' });
   });
 
   it('saves a card through a setup intent, charges it off session, and only its owner may remove it', async () => {

@@ -15,6 +15,7 @@ import {
 } from './card-provider.js';
 import { CardProviderError, WebhookSignatureError } from './errors.js';
 import { checkSandboxCard, checkSandboxExpiry, declinesChargesByLast4, isExpired, type SandboxExpiryCheck } from './sandbox-cards.js';
+import { memorySandboxCardStore, type SandboxCardStore, type SandboxPaymentMethod, type SandboxSubscriptionSnapshot } from './sandbox-card-store.js';
 
 const DAY_MS = 86_400_000;
 /**
@@ -22,20 +23,6 @@ const DAY_MS = 86_400_000;
  * 3, 5 and 7 days); when the last retry fails too, the subscription is canceled, as Stripe's default setting does.
  */
 export const SANDBOX_RETRY_DAYS = [3, 5, 7] as const;
-
-/** What our database knows of a subscription, enough to rebuild it in a sandbox that forgot it (a restart). */
-export interface SandboxSubscriptionSnapshot {
-  id: string;
-  customerId: string;
-  priceCents: number;
-  intervalDays: number;
-  metadata: Metadata;
-  status: SubscriptionStatus;
-  cancelAtPeriodEnd: boolean;
-  currentPeriodEnd: Date | null;
-  nextRetryAt: Date | null;
-  card: { paymentMethodId: string; brand: string; last4: string } | null;
-}
 
 /** Receives the sandbox's events; wire it to the same fulfilment function the Stripe webhook route calls. */
 export type SandboxEventHandler = (event: CardPaymentEvent) => Promise<void> | void;
@@ -66,16 +53,13 @@ interface Subscription {
   canceledAt: Date | null;
 }
 
-interface PaymentMethod extends SavedCard {
-  customerId: string;
-  declinesCharges: boolean;
-}
-
 /**
  * The offline card provider, the default when no Stripe keys are set outside production. It keeps the same
  * interface and produces the same normalized events as the Stripe webhook path, so one fulfilment function handles
  * both. The browser's sandbox card form sends the typed number to `settle`; nothing leaves the machine.
- * State lives in this process's memory: a restart forgets unsettled sandbox intents (their pending payments expire).
+ * Saved cards live in the store (the database in the app), so a restart keeps them; a subscription the process forgot
+ * is rebuilt from the store on first use. Intents live in this process's memory: a restart forgets unsettled sandbox
+ * intents (their pending payments expire).
  */
 export class SandboxCardProvider implements CardProvider {
   readonly kind = 'sandbox' as const;
@@ -84,10 +68,13 @@ export class SandboxCardProvider implements CardProvider {
   private readonly intents = new Map<string, Intent>();
   private readonly setupIntents = new Map<string, { customerId: string }>();
   private readonly subscriptions = new Map<string, Subscription>();
-  private readonly paymentMethods = new Map<string, PaymentMethod>();
   private readonly refundedCents = new Map<string, number>();
 
-  constructor(private onEvent: SandboxEventHandler = () => {}, private readonly clock: () => Date = () => new Date()) {}
+  constructor(
+    private onEvent: SandboxEventHandler = () => {},
+    private readonly clock: () => Date = () => new Date(),
+    private readonly store: SandboxCardStore = memorySandboxCardStore(),
+  ) {}
 
   /** Sets where events go (the fulfilment function), replacing the one given to the constructor. */
   setEventHandler(handler: SandboxEventHandler): void {
@@ -143,7 +130,7 @@ export class SandboxCardProvider implements CardProvider {
     if (subscription) {
       subscription.status = 'active';
       subscription.currentPeriodEnd = new Date(this.clock().getTime() + subscription.intervalDays * DAY_MS);
-      subscription.paymentMethodId = this.savePaymentMethod(subscription.customerId, card.brand, card.last4, expires, false).id;
+      subscription.paymentMethodId = (await this.savePaymentMethod(subscription.customerId, card.brand, card.last4, expires, false)).id;
       return this.emit(this.invoicePaid(subscription, intent.id, 'subscription_create'));
     }
     return this.emit(this.event('payment_intent.succeeded', intent.id, intent.amountCents, intent, { paymentIntentId: intent.id }));
@@ -160,20 +147,17 @@ export class SandboxCardProvider implements CardProvider {
     if (!card.ok) throw new CardProviderError(card.code, card.message, card.declineCode ? { declineCode: card.declineCode } : {});
     const expires = this.expiry(expiry);
     this.setupIntents.delete(intentIdOf(setupIntentId));
-    const pm = this.savePaymentMethod(setup.customerId, card.brand, card.last4, expires, card.declinesCharges);
+    const pm = await this.savePaymentMethod(setup.customerId, card.brand, card.last4, expires, card.declinesCharges);
     return { id: pm.id, brand: pm.brand, last4: pm.last4, expMonth: pm.expMonth, expYear: pm.expYear };
   }
 
   async listSavedCards(customerId: string): Promise<SavedCard[]> {
-    return [...this.paymentMethods.values()]
-      .filter((pm) => pm.customerId === customerId)
-      .reverse()
-      .map(({ id, brand, last4, expMonth, expYear }) => ({ id, brand, last4, expMonth, expYear }));
+    return (await this.store.paymentMethodsOf(customerId)).map(({ id, brand, last4, expMonth, expYear }) => ({ id, brand, last4, expMonth, expYear }));
   }
 
   async chargeSavedCard(input: SavedCardChargeInput): Promise<{ id: string; status: string }> {
     assertCents(input.amountCents);
-    const pm = this.paymentMethods.get(input.paymentMethodId);
+    const pm = await this.store.paymentMethod(input.paymentMethodId);
     if (!pm || pm.customerId !== input.customerId) throw new CardProviderError('resource_missing', 'No such saved card');
     const intent = this.newIntent(input.amountCents, input.customerId, input.metadata, null);
     if (isExpired(pm.expMonth, pm.expYear, this.clock())) throw new CardProviderError('expired_card', 'Your card has expired.', { paymentIntentId: intent.id });
@@ -184,9 +168,9 @@ export class SandboxCardProvider implements CardProvider {
   }
 
   async detachPaymentMethod(customerId: string, paymentMethodId: string): Promise<void> {
-    const pm = this.paymentMethods.get(paymentMethodId);
+    const pm = await this.store.paymentMethod(paymentMethodId);
     if (!pm || pm.customerId !== customerId) throw new CardProviderError('not_found', 'No such saved card');
-    this.paymentMethods.delete(paymentMethodId);
+    await this.store.deletePaymentMethod(paymentMethodId);
   }
 
   async refund(paymentIntentId: string, amountCents?: number): Promise<{ id: string; status: string }> {
@@ -203,15 +187,15 @@ export class SandboxCardProvider implements CardProvider {
   }
 
   async retrieveSubscription(subscriptionId: string): Promise<SubscriptionState> {
-    return this.stateOf(this.subscriptionOrThrow(subscriptionId));
+    return this.stateOf(await this.subscriptionOrThrow(subscriptionId));
   }
 
   /** As Stripe: cancel_at_period_end on or off, or another saved card of the same customer; a customer.subscription.updated follows. */
   async updateSubscription(subscriptionId: string, change: SubscriptionChange): Promise<SubscriptionState> {
-    const sub = this.subscriptionOrThrow(subscriptionId);
+    const sub = await this.subscriptionOrThrow(subscriptionId);
     if (sub.status === 'canceled') throw new CardProviderError('subscription_canceled', 'A canceled subscription cannot be changed.');
     if (change.paymentMethodId !== undefined) {
-      const pm = this.paymentMethods.get(change.paymentMethodId);
+      const pm = await this.store.paymentMethod(change.paymentMethodId);
       if (!pm || pm.customerId !== sub.customerId) throw new CardProviderError('resource_missing', 'No such saved card');
       sub.paymentMethodId = pm.id;
     }
@@ -222,7 +206,7 @@ export class SandboxCardProvider implements CardProvider {
 
   /** Ends a subscription at once, as cancelling it in Stripe's dashboard would: no more charges. */
   async cancelSubscriptionNow(subscriptionId: string): Promise<SubscriptionState> {
-    const sub = this.subscriptionOrThrow(subscriptionId);
+    const sub = await this.subscriptionOrThrow(subscriptionId);
     if (sub.status === 'canceled') throw new CardProviderError('subscription_canceled', 'This subscription has already ended.');
     this.end(sub, this.clock());
     await this.emitSubscription('customer.subscription.deleted', sub);
@@ -236,7 +220,7 @@ export class SandboxCardProvider implements CardProvider {
    * SANDBOX_RETRY_DAYS later; after the last retry it is canceled. Answers false when nothing was due at `now`.
    */
   async advance(subscriptionId: string, now: Date): Promise<boolean> {
-    const sub = this.subscriptionOrThrow(subscriptionId);
+    const sub = await this.subscriptionOrThrow(subscriptionId);
     if (sub.status === 'canceled' || sub.status === 'incomplete' || !sub.currentPeriodEnd) return false;
     if (sub.status === 'active' && sub.cancelAtPeriodEnd) {
       if (now < sub.currentPeriodEnd) return false;
@@ -247,7 +231,7 @@ export class SandboxCardProvider implements CardProvider {
     const due = sub.status === 'past_due' ? sub.nextRetryAt : sub.currentPeriodEnd;
     if (!due || now < due) return false;
     if (sub.status === 'active') sub.currentPeriodEnd = new Date(sub.currentPeriodEnd.getTime() + sub.intervalDays * DAY_MS);
-    const pm = sub.paymentMethodId ? this.paymentMethods.get(sub.paymentMethodId) : undefined;
+    const pm = sub.paymentMethodId ? await this.store.paymentMethod(sub.paymentMethodId) : undefined;
     const refusal = !pm ? 'The subscription has no card to charge.'
       : isExpired(pm.expMonth, pm.expYear, now) ? 'Your card has expired.'
         : pm.declinesCharges ? 'Your card was declined.' : null;
@@ -276,36 +260,42 @@ export class SandboxCardProvider implements CardProvider {
     return true;
   }
 
-  /**
-   * Rebuilds a subscription this process forgot (the sandbox keeps its state in memory; a restart loses it) from what
-   * our database knows, so its schedule goes on. Its card is rebuilt too, refusing charges if it is the test card
-   * that does. A subscription the sandbox still knows is left as it is.
-   */
-  restoreSubscription(snapshot: SandboxSubscriptionSnapshot): void {
-    if (this.subscriptions.has(snapshot.id)) return;
-    const card = snapshot.card;
-    if (card && !this.paymentMethods.has(card.paymentMethodId)) {
-      const expYear = this.clock().getUTCFullYear() + 3;
-      this.paymentMethods.set(card.paymentMethodId, {
-        id: card.paymentMethodId, customerId: snapshot.customerId, brand: card.brand, last4: card.last4, expMonth: 12, expYear,
-        declinesCharges: declinesChargesByLast4(card.last4),
-      });
-    }
-    this.subscriptions.set(snapshot.id, {
-      id: snapshot.id, customerId: snapshot.customerId, priceCents: snapshot.priceCents, intervalDays: snapshot.intervalDays,
-      metadata: { ...snapshot.metadata }, status: snapshot.status, paymentMethodId: card?.paymentMethodId ?? null,
-      cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd, currentPeriodEnd: snapshot.currentPeriodEnd, nextRetryAt: snapshot.nextRetryAt,
-      failedAttempts: snapshot.status === 'past_due' ? 1 : 0, canceledAt: null,
-    });
-  }
-
   knowsSubscription(subscriptionId: string): boolean {
     return this.subscriptions.has(subscriptionId);
   }
 
-  private subscriptionOrThrow(subscriptionId: string): Subscription {
-    const sub = this.subscriptions.get(subscriptionId);
-    if (!sub) throw new CardProviderError('resource_missing', 'No such subscription');
+  /** The subscription from memory or, when this process forgot it (a restart), rebuilt from the store. */
+  private async subscriptionOrThrow(subscriptionId: string): Promise<Subscription> {
+    const known = this.subscriptions.get(subscriptionId);
+    if (known) return known;
+    const snapshot = await this.store.subscription(subscriptionId);
+    if (!snapshot) throw new CardProviderError('resource_missing', 'No such subscription');
+    return this.restore(snapshot);
+  }
+
+  /**
+   * Rebuilds a forgotten subscription from what our database knows, so its schedule goes on. Its card is the saved
+   * one; a card saved before saved cards were kept in the database is rebuilt from its brand and last digits, refusing
+   * charges if it is the test card that does.
+   */
+  private async restore(snapshot: SandboxSubscriptionSnapshot): Promise<Subscription> {
+    const card = snapshot.card;
+    if (card && !(await this.store.paymentMethod(card.paymentMethodId))) {
+      await this.store.savePaymentMethod({
+        id: card.paymentMethodId, customerId: snapshot.customerId, brand: card.brand, last4: card.last4, expMonth: 12,
+        expYear: this.clock().getUTCFullYear() + 3, declinesCharges: declinesChargesByLast4(card.last4),
+      });
+    }
+    // Two requests may have restored it at once: the first one kept wins, so both act on the same object.
+    const known = this.subscriptions.get(snapshot.id);
+    if (known) return known;
+    const sub: Subscription = {
+      id: snapshot.id, customerId: snapshot.customerId, priceCents: snapshot.priceCents, intervalDays: snapshot.intervalDays,
+      metadata: { ...snapshot.metadata }, status: snapshot.status, paymentMethodId: card?.paymentMethodId ?? null,
+      cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd, currentPeriodEnd: snapshot.currentPeriodEnd, nextRetryAt: snapshot.nextRetryAt,
+      failedAttempts: snapshot.status === 'past_due' ? 1 : 0, canceledAt: null,
+    };
+    this.subscriptions.set(sub.id, sub);
     return sub;
   }
 
@@ -315,8 +305,8 @@ export class SandboxCardProvider implements CardProvider {
     sub.nextRetryAt = null;
   }
 
-  private stateOf(sub: Subscription): SubscriptionState {
-    const pm = sub.paymentMethodId ? this.paymentMethods.get(sub.paymentMethodId) : undefined;
+  private async stateOf(sub: Subscription): Promise<SubscriptionState> {
+    const pm = sub.paymentMethodId ? await this.store.paymentMethod(sub.paymentMethodId) : undefined;
     return {
       id: sub.id, status: sub.status, cancelAtPeriodEnd: sub.cancelAtPeriodEnd, currentPeriodEnd: sub.currentPeriodEnd,
       nextRetryAt: sub.status === 'past_due' ? sub.nextRetryAt : null,
@@ -350,11 +340,11 @@ export class SandboxCardProvider implements CardProvider {
     return check;
   }
 
-  private savePaymentMethod(customerId: string, brand: string, last4: string, expires: { month: number; year: number }, declinesCharges: boolean): PaymentMethod {
-    const pm: PaymentMethod = {
+  private async savePaymentMethod(customerId: string, brand: string, last4: string, expires: { month: number; year: number }, declinesCharges: boolean): Promise<SandboxPaymentMethod> {
+    const pm: SandboxPaymentMethod = {
       id: newId('pm'), customerId, brand, last4, expMonth: expires.month, expYear: expires.year, declinesCharges,
     };
-    this.paymentMethods.set(pm.id, pm);
+    await this.store.savePaymentMethod(pm);
     return pm;
   }
 

@@ -6,6 +6,7 @@ import { BtcRateSource, type BtcUsdRate } from '../../integrations/rates/btc-rat
 import { decimalToMicro } from '../../integrations/rates/decimal-rate.js';
 import { createCardProvider } from '../../integrations/stripe/create-card-provider.js';
 import type { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
+import type { SandboxCardStore } from '../../integrations/stripe/sandbox-card-store.js';
 import type { StripeCardProvider } from '../../integrations/stripe/stripe-card-provider.js';
 import { createUsdtAdapter, type UsdtAdapter } from '../../integrations/tron/usdt-adapter.js';
 
@@ -23,14 +24,14 @@ export interface PaymentsRuntime {
 }
 
 /** Creates the payment adapters from the config; the composition root calls it once per app. */
-export function createPaymentsRuntime(config: Config, log: FastifyBaseLogger): PaymentsRuntime {
+export function createPaymentsRuntime(config: Config, log: FastifyBaseLogger, sandboxCards: SandboxCardStore): PaymentsRuntime {
   const btc = createBtcAdapter(config, log);
   const usdt = createUsdtAdapter(config, log);
   const cryptoMode = btc.mode === 'live' && usdt.mode === 'live' ? 'live' : 'sandbox';
   return {
     btc, usdt, cryptoMode,
     rates: withSandboxFallback(new BtcRateSource({ url: config.RATE_TICKER_URL, log }), cryptoMode, log),
-    card: createCardProvider(config),
+    card: createCardProvider(config, sandboxCards),
     paypal: new PayPalGateway(config.paypal),
     simulateCrypto: cryptoMode === 'sandbox' && !config.isProduction,
   };

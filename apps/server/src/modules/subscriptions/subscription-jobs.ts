@@ -35,15 +35,8 @@ export function registerSubscriptionJobs(queue: JobQueue, deps: { repo: Subscrip
     if (!row || (row.status !== 'active' && row.status !== 'past_due') || !row.card_customer_id || row.amount === null) return;
     const due = row.status === 'past_due' ? row.next_charge_at : row.current_period_end;
     if (due?.toISOString() !== p.dueAt) return;
-    const customerId = row.card_customer_id;
-    const amount = row.amount;
+    // A subscription the sandbox forgot (a restart) is rebuilt from our rows and its saved card on first use.
     return async () => {
-      sandbox.restoreSubscription({
-        id: row.id, customerId, priceCents: Number(amount / 10_000n), intervalDays: row.interval_days,
-        metadata: { orderId: row.order_id, userId: row.user_id }, status: row.status, cancelAtPeriodEnd: row.cancel_at_period_end,
-        currentPeriodEnd: row.current_period_end, nextRetryAt: row.status === 'past_due' ? row.next_charge_at : null,
-        card: row.payment_method_id && row.card_brand && row.card_last4 ? { paymentMethodId: row.payment_method_id, brand: row.card_brand, last4: row.card_last4 } : null,
-      });
       await sandbox.advance(row.id, now);
     };
   });
