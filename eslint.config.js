@@ -1,13 +1,39 @@
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 import importCycle from './eslint-rules/import-cycle.js';
 
 // Import boundaries (ARCHITECTURE.md): web → shared, server → shared, never web ↔ server; no cycles.
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+// Server domains (decision 043): every folder of apps/server/src/modules is a domain unless the shrinking "not yet a
+// domain" list names it. Another module, the CLI, MCP, jobs and the composition root enter a domain only through its
+// index.ts; inside a domain only its repositories touch Kysely and the database.
+const serverSrc = 'apps/server/src';
+const serverModules = readdirSync(new URL(`./${serverSrc}/modules`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const notYetDomains = JSON.parse(readFileSync(new URL(`./${serverSrc}/modules/not-yet-domains.json`, import.meta.url), 'utf8')).folders;
+const stale = notYetDomains.filter((name) => !serverModules.includes(name));
+if (stale.length > 0) throw new Error(`not-yet-domains.json names folders that do not exist: ${stale.join(', ')}`);
+const serverDomains = serverModules.filter((name) => !notYetDomains.includes(name));
+const serverOutsideModules = readdirSync(new URL(`./${serverSrc}`, import.meta.url)).filter((name) => name !== 'modules');
+const serverTestFiles = ['**/*.test.ts', '**/*.test-*.ts', '**/test-support.ts', '**/test-fixtures.ts', 'apps/server/test/**'];
+const webOnlyServer = { group: ['**/web/src/**', '@cellport/web'], message: 'The server never imports web code.' };
+const noSchemasInRoutes = 'Route files define no schemas: add it to packages/shared/src/schemas and import it from there.';
+const domainKeepsQueriesInRepository = [
+  { group: ['kysely', 'kysely/*'], message: 'In a domain only <domain>.repository.ts uses Kysely: add a repository method.' },
+  {
+    group: ['**/db/*', '!**/db/database.js'],
+    message: 'In a domain only <domain>.repository.ts uses the database: add a repository method.',
+  },
+  {
+    group: ['**/db/database.js'], allowImportNames: ['Tx'],
+    message: 'Outside its repository a domain holds only a Tx its repository opened, to pass on: add a repository method.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
@@ -86,4 +112,40 @@ export default tseslint.config(
       }],
     },
   },
+  ...(serverDomains.length === 0 ? [] : [{
+    // A domain is entered through its index.ts (the web's feature zones, generated the same way). Tests may reach
+    // inside to test the parts; production code may not.
+    files: [`${serverSrc}/**/*.ts`],
+    ignores: serverTestFiles,
+    // The server writes ESM specifiers ('./x.js' for x.ts), which the node resolver above cannot follow.
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [
+        ...serverModules.map((module) => ({
+          target: `${serverSrc}/modules/${module}`,
+          from: serverDomains.filter((domain) => domain !== module).map((domain) => `${serverSrc}/modules/${domain}`),
+          except: ['./index.ts'],
+          message: 'Import another domain through its index.ts (export what you need there).',
+        })).filter((zone) => zone.from.length > 0),
+        {
+          target: serverOutsideModules.map((name) => `${serverSrc}/${name}`),
+          from: serverDomains.map((domain) => `${serverSrc}/modules/${domain}`),
+          except: ['./index.ts'],
+          message: 'The CLI, jobs, lib and the composition root import a domain through its index.ts.',
+        },
+      ] }],
+    },
+  }, {
+    files: serverDomains.map((domain) => `${serverSrc}/modules/${domain}/**/*.ts`),
+    ignores: [...serverTestFiles, '**/*.repository.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [webOnlyServer, ...domainKeepsQueriesInRepository] }] },
+  }, {
+    files: serverDomains.map((domain) => `${serverSrc}/modules/${domain}/**/*.routes.ts`),
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'zod', message: noSchemasInRoutes }],
+        patterns: [{ group: ['zod/*'], message: noSchemasInRoutes }, webOnlyServer, ...domainKeepsQueriesInRepository],
+      }],
+    },
+  }]),
 );
