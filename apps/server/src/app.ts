@@ -47,7 +47,7 @@ import { registerLegal } from './modules/legal/legal.routes.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
 import { stdoutLogStream } from './lib/log-stream.js';
 import { registerMetrics } from './modules/metrics/metrics.routes.js';
-import { registerSupport } from './modules/support/support.routes.js';
+import { registerSupport } from './modules/support/index.js';
 import { registerSubscriptions } from './modules/subscriptions/subscriptions.routes.js';
 import { trustsForwardedFor } from './lib/client-address.js';
 

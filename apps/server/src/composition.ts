@@ -91,8 +91,7 @@ import { parsePortList } from './modules/webhooks/webhook-ports.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ReplacementService } from './modules/replacement/replacement.service.js';
-import { SupportRepository } from './modules/support/support.repository.js';
-import { SupportService } from './modules/support/support.service.js';
+import { SupportRepository, SupportService } from './modules/support/index.js';
 import { CountedPortsListCache } from './modules/metrics/counted-ports-list-cache.js';
 import { ScrapeCounts } from './modules/metrics/scrape-counts.js';
 import { ServerMetrics } from './modules/metrics/server-metrics.js';
@@ -229,7 +228,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     defaultAfterMinutes: config.REPLACEMENT_AFTER_MINUTES,
   });
   // Support tickets: customers' side and the console's (audited), notifying through the notifications.
-  const support = new SupportService({ db, repo: new SupportRepository(db), notifications, audit, bus, jobs });
+  const support = new SupportService({ repo: new SupportRepository(db), notifications, audit, bus, jobs });
   // A port's uptime and IP history, read from the logs the modems' triggers write.
   const portHistory = new PortHistoryService(new PortHistoryRepository(db));
   // Each operator's channels for the farm's alerts.

@@ -15,7 +15,7 @@ import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerAlertsAdminRoutes } from './admin-alerts/alerts-admin.routes.js';
 import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
 import { registerLegalAdminRoutes } from './admin-legal/legal-admin.routes.js';
-import { registerSupportAdminRoutes } from './admin-support/support-admin.routes.js';
+import { registerSupportAdminRoutes } from '../support/index.js';
 import { registerSubscriptionsAdminRoutes } from './admin-subscriptions/subscriptions-admin.routes.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AdminTicketsQuery, SupportAttachmentType, TicketState } from '@cellport/shared/schemas/support';
 import type { Database, Tx } from '../../db/database.js';
-import { cappedTotal, containsPattern, LIST_COUNT_CAP, paging } from '../admin/admin-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, paging } from '../admin/index.js';
 
 type Q = Database | Tx;
 
@@ -23,6 +23,11 @@ export interface CannedReplyRow { id: string; title: string; body: string }
 export class SupportRepository {
   constructor(private readonly db: Database) {}
 
+  /** One transaction for the service's steps: it hands the Tx on to what joins it (the audit log, notifications). */
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
   private tickets(q: Q = this.db) {
     return q.selectFrom('support_tickets as t')
       .innerJoin('users as c', 'c.id', 't.user_id')
@@ -41,15 +46,15 @@ export class SupportRepository {
       .orderBy('t.last_message_at', 'desc').orderBy('t.id').limit(limit).execute() as TicketRow[];
   }
 
-  /** One ticket: the customer's own when `userId` is given (anyone's for operators); locked with `forUpdate`. */
-  async ticket(q: Q, id: string, userId: string | null, forUpdate = false): Promise<TicketRow | undefined> {
-    let query = this.tickets(q).where('t.id', '=', id);
+  /** One ticket (in `q`, or outside a transaction): the customer's own when `userId` is given (anyone's for operators); locked with `forUpdate`. */
+  async ticket(q: Q | undefined, id: string, userId: string | null, forUpdate = false): Promise<TicketRow | undefined> {
+    let query = this.tickets(q ?? this.db).where('t.id', '=', id);
     if (userId) query = query.where('t.user_id', '=', userId);
     if (forUpdate) query = query.forUpdate('t');
     return await query.executeTakeFirst() as TicketRow | undefined;
   }
 
-  async messages(q: Q, ticketId: string): Promise<{ messages: MessageRow[]; attachments: AttachmentRow[] }> {
+  async messages(q: Q = this.db, ticketId: string): Promise<{ messages: MessageRow[]; attachments: AttachmentRow[] }> {
     const messages = await q.selectFrom('support_messages as m').leftJoin('users as u', 'u.id', 'm.author_id')
       .select(['m.id', 'm.author', 'm.author_id', 'u.name as author_name', 'm.body', 'm.created_at'])
       .where('m.ticket_id', '=', ticketId).orderBy('m.created_at').orderBy('m.id').execute() as MessageRow[];

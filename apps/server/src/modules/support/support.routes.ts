@@ -3,7 +3,6 @@ import {
   ticketParamsSchema, ticketResponseSchema, ticketsResponseSchema,
 } from '@cellport/shared/schemas/support';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../composition.js';
 import type { App } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
@@ -34,7 +33,7 @@ export function uploadScope(scope: App): void {
  * query is scoped by their id, and someone else's ticket or attachment is a 404. Registered after the jobs (it
  * adds the sweep of unreferenced uploads to the queue).
  */
-export async function registerSupport(app: App, { support }: Services): Promise<SupportService> {
+export async function registerSupport(app: App, { support }: { support: SupportService }): Promise<SupportService> {
   support.register();
   const auth = { onRequest: requireUser };
   const write = { ...auth, config: SUPPORT_WRITE_LIMIT };

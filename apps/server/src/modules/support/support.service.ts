@@ -4,12 +4,12 @@ import {
   type CreateTicketRequest, type SupportAttachment, type SupportMessage, type SupportSummary, type SupportTicketEvent,
   type TicketDetail, type TicketState, type TicketSummary,
 } from '@cellport/shared/schemas/support';
-import type { Database, Tx } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
-import type { AuditActor, AuditLog } from '../admin/audit/audit.service.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { AuditActor, AuditLog } from '../admin/index.js';
+import type { NotificationsService } from '../notifications/index.js';
 import { cleanFileName, declaredImageType, sniffImage } from './support-attachments.js';
 import type { AttachmentRow, MessageRow, SupportRepository, TicketRow } from './support.repository.js';
 import { JOBS } from '../../jobs/job-kinds.js';
@@ -59,7 +59,6 @@ function toAdminDetail(t: TicketRow, rows: { messages: MessageRow[]; attachments
 }
 
 export interface SupportDeps {
-  db: Database;
   repo: SupportRepository;
   notifications: NotificationsService;
   audit: AuditLog;
@@ -88,7 +87,7 @@ export class SupportService {
     });
     this.deps.jobs.plan(async (now) => {
       if (!await this.deps.repo.hasUnreferencedBefore(cutoff(now))) return;
-      await this.deps.jobs.schedule(this.deps.db, { kind: JOBS.supportSweepUploads, key: SUPPORT_SWEEP_JOB, runAt: now, payload: {} }, { rearmDone: true });
+      await this.deps.repo.transaction((tx) => this.deps.jobs.schedule(tx, { kind: JOBS.supportSweepUploads, key: SUPPORT_SWEEP_JOB, runAt: now, payload: {} }, { rearmDone: true }));
     });
   }
 
@@ -100,7 +99,7 @@ export class SupportService {
 
   async open(userId: string, req: CreateTicketRequest): Promise<TicketDetail> {
     const attachments = this.attachmentIds(req.attachments);
-    const id = await this.deps.db.transaction().execute(async (tx) => {
+    const id = await this.deps.repo.transaction(async (tx) => {
       const portId = req.portId ?? null;
       if (portId && !await this.deps.repo.customerPort(tx, userId, portId)) throw new AppError('SUPPORT_PORT_NOT_FOUND');
       const at = new Date();
@@ -122,7 +121,7 @@ export class SupportService {
   /** A customer's reply: the ticket is open again (waiting on an operator), also when it was closed. */
   async reply(userId: string, id: string, body: string, attachmentIds: string[] | undefined): Promise<TicketDetail> {
     const attachments = this.attachmentIds(attachmentIds);
-    await this.deps.db.transaction().execute(async (tx) => {
+    await this.deps.repo.transaction(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, userId, true);
       if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
       const at = new Date();
@@ -134,7 +133,7 @@ export class SupportService {
   }
 
   async close(userId: string, id: string): Promise<TicketDetail> {
-    await this.deps.db.transaction().execute(async (tx) => {
+    await this.deps.repo.transaction(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, userId, true);
       if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
       await this.deps.repo.updateTicket(tx, id, { state: 'closed' });
@@ -143,9 +142,9 @@ export class SupportService {
   }
 
   private async customerDetail(userId: string, id: string): Promise<TicketDetail> {
-    const ticket = await this.deps.repo.ticket(this.deps.db, id, userId);
+    const ticket = await this.deps.repo.ticket(undefined, id, userId);
     if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
-    return { ...toSummary(ticket, 'customer'), messages: await this.messages(this.deps.db, ticket, 'customer') };
+    return { ...toSummary(ticket, 'customer'), messages: await this.messages(undefined, ticket, 'customer') };
   }
 
   // ---- attachments
@@ -178,7 +177,7 @@ export class SupportService {
   /** The console's upload: the same checks, and audited. */
   async operatorUpload(actor: AuditActor, contentType: string | undefined, body: unknown, name: string | undefined): Promise<SupportAttachment> {
     const attachment = await this.upload(actor.adminId, contentType, body, name, true);
-    await this.deps.db.transaction().execute((tx) => this.deps.audit.record(tx, actor, {
+    await this.deps.repo.transaction((tx) => this.deps.audit.record(tx, actor, {
       action: 'support-attachment.create', targetType: 'support-attachment', targetId: attachment._id, before: null, after: attachment,
     }));
     return attachment;
@@ -202,13 +201,13 @@ export class SupportService {
   /** The ticket for the console; marks it read for the operators. */
   async adminGet(id: string): Promise<AdminTicketDetail> {
     if (!await this.deps.repo.markRead(id, null)) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
-    return this.adminDetail(this.deps.db, id);
+    return this.adminDetail(undefined, id);
   }
 
   /** An operator's reply (audited); the ticket then waits on the customer unless `state` says otherwise. */
   async adminReply(actor: AuditActor, id: string, req: { body: string; attachments?: string[] | undefined; state?: TicketState | undefined }): Promise<AdminTicketDetail> {
     const attachments = this.attachmentIds(req.attachments);
-    const { detail, event } = await this.deps.db.transaction().execute(async (tx) => {
+    const { detail, event } = await this.deps.repo.transaction(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, null, true);
       if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
       const at = new Date();
@@ -236,7 +235,7 @@ export class SupportService {
    * operator assigned the ticket to is notified like of a new ticket (bell, e-mail, Telegram when linked).
    */
   async adminUpdate(actor: AuditActor, id: string, req: { state?: TicketState | undefined; assigneeId?: string | null | undefined }): Promise<AdminTicketDetail> {
-    const { detail, changed } = await this.deps.db.transaction().execute(async (tx) => {
+    const { detail, changed } = await this.deps.repo.transaction(async (tx) => {
       const ticket = await this.deps.repo.ticket(tx, id, null, true);
       if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
       let handedTo: { id: string; language: string } | undefined;
@@ -274,7 +273,7 @@ export class SupportService {
     return detail;
   }
 
-  private async adminDetail(q: Database | Tx, id: string): Promise<AdminTicketDetail> {
+  private async adminDetail(q: Tx | undefined, id: string): Promise<AdminTicketDetail> {
     const ticket = await this.deps.repo.ticket(q, id, null);
     if (!ticket) throw new AppError('SUPPORT_TICKET_NOT_FOUND');
     return toAdminDetail(ticket, await this.deps.repo.messages(q, id));
@@ -287,7 +286,7 @@ export class SupportService {
   }
 
   async createCannedReply(actor: AuditActor, req: { title: string; body: string }): Promise<CannedReply> {
-    return this.deps.db.transaction().execute(async (tx) => {
+    return this.deps.repo.transaction(async (tx) => {
       const row = await this.deps.repo.insertCannedReply(tx, { ...req, createdBy: actor.adminId });
       await this.deps.audit.record(tx, actor, { action: 'support-canned-reply.create', targetType: 'support-canned-reply', targetId: row.id, before: null, after: row });
       return { _id: row.id, title: row.title, body: row.body };
@@ -295,7 +294,7 @@ export class SupportService {
   }
 
   async updateCannedReply(actor: AuditActor, id: string, req: { title?: string | undefined; body?: string | undefined }): Promise<CannedReply> {
-    return this.deps.db.transaction().execute(async (tx) => {
+    return this.deps.repo.transaction(async (tx) => {
       const before = await this.deps.repo.cannedReply(tx, id);
       if (!before) throw new AppError('SUPPORT_CANNED_REPLY_NOT_FOUND');
       const row = await this.deps.repo.updateCannedReply(tx, id, {
@@ -307,7 +306,7 @@ export class SupportService {
   }
 
   async deleteCannedReply(actor: AuditActor, id: string): Promise<void> {
-    await this.deps.db.transaction().execute(async (tx) => {
+    await this.deps.repo.transaction(async (tx) => {
       const before = await this.deps.repo.cannedReply(tx, id);
       if (!before) throw new AppError('SUPPORT_CANNED_REPLY_NOT_FOUND');
       await this.deps.repo.deleteCannedReply(tx, id);
@@ -331,7 +330,7 @@ export class SupportService {
     return messageId;
   }
 
-  private async messages(q: Database | Tx, ticket: TicketRow, viewer: Viewer): Promise<SupportMessage[]> {
+  private async messages(q: Tx | undefined, ticket: TicketRow, viewer: Viewer): Promise<SupportMessage[]> {
     const { messages, attachments } = await this.deps.repo.messages(q, ticket.id);
     return messages.map((m) => toMessage(m, attachments, viewer, ticket.customer_email));
   }

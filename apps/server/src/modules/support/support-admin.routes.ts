@@ -5,12 +5,12 @@ import {
   cannedReplyRequestSchema, cannedReplyResponseSchema, cannedReplyUpdateRequestSchema, supportOperatorsResponseSchema,
   supportSummarySchema, ticketParamsSchema,
 } from '@cellport/shared/schemas/support';
-import type { App } from '../../../context.js';
-import { currentUser } from '../../../plugins/session.js';
-import { UPLOAD_BODY_LIMIT } from '../../support/support-attachments.js';
-import { uploadScope } from '../../support/support.routes.js';
-import type { SupportService } from '../../support/support.service.js';
-import { actorOf, adminRateLimits } from '../admin-http.js';
+import type { App } from '../../context.js';
+import { currentUser } from '../../plugins/session.js';
+import { actorOf, adminRateLimits } from '../admin/index.js';
+import { UPLOAD_BODY_LIMIT } from './support-attachments.js';
+import { uploadScope } from './support.routes.js';
+import type { SupportService } from './support.service.js';
 
 /**
  * The console's support inbox (issue 17 item 4): tickets by state, assignee and search, the nav badge's counts, a
