@@ -31,6 +31,11 @@ const QUERY_METHODS = new Set([
 const HANDLE_METHODS = new Set(['transaction', 'connection']);
 const TEST_FILE = /\.test\.tsx?$|\.test-[a-z-]+\.ts$|(^|\/)test-(support|fixtures)\.ts$|(^|\/)testing\//;
 const NOT_COUNTED = /\.repository\.ts$|^db\/migrations\/|^db\/seed\/|\.seed\.ts$/;
+/**
+ * The composition root builds every service, so it reaches into the folders that have no face yet; its imports are
+ * not counted (into a domain they must still go through index.ts: the test checks every file for that).
+ */
+const COMPOSITION_ROOT = new Set(['composition.ts', 'app.ts']);
 
 export interface FileCounts { queries: number; crossImports: number }
 export interface Census { files: Record<string, FileCounts>; domains: string[] }
@@ -117,7 +122,7 @@ export function takeCensus(): Census {
     const source = ts.createSourceFile(path, readFileSync(join(SERVER_SRC, path), 'utf8'), ts.ScriptTarget.Latest, false);
     files[path] = {
       queries: NOT_COUNTED.test(path) ? 0 : countQueryCalls(source),
-      crossImports: crossModuleInternals(path, importSpecifiers(source)).length,
+      crossImports: COMPOSITION_ROOT.has(path) ? 0 : crossModuleInternals(path, importSpecifiers(source)).length,
     };
   }
   return { files, domains: domainFolders() };
