@@ -20,7 +20,7 @@ import { isApple, renderNamespaceRuleset, renderRuleset, synShape, type PresetSl
 // Windows, an NFQUEUE helper for Apple's longer one). A veth joins it to the host, which drops any SYN that is not
 // exactly the preset's, forwards the rest by the modem's own routing table and SNATs them to the modem's egress address
 // (a simulated modem's: delivered to this machine's 127.0.0.1). A Node child in each namespace makes the connections
-// and hands the sockets back (namespace-dialer.ts).
+// and hands unconnected sockets to the agent ahead of need, which connects them itself (namespace-dialer.ts).
 
 type Preset = Exclude<FingerprintPresetId, 'native'>;
 const exec = promisify(execFile);
@@ -171,7 +171,7 @@ export class FingerprintHost {
     if (slot.egress !== egress && slot.ready) {
       // A new egress address (a reconnect): the SNAT and the routing follow before the next connection.
       slot.egress = egress;
-      slot.ready = slot.ready.then(() => this.route(slot!)).then(() => this.render());
+      slot.ready = slot.ready.then(() => this.route(slot!)).then(() => this.render()).then(() => slot!.dialer?.warm(familyOf(egress)));
     }
     if (slot.ready === null || (slot.problem && slot.dialer === null)) {
       const s = slot;
@@ -255,6 +255,7 @@ export class FingerprintHost {
       if (!this.closed) s.problem = `The ${s.preset} preset's connecting process stopped (${why}).`;
     });
     await s.dialer.ready;
+    s.dialer.warm(s.loopback ? 4 : familyOf(s.egress));
   }
 
   /** The veth's traffic follows the routing table of the modem's egress address; the modem's uplink forwards replies. */

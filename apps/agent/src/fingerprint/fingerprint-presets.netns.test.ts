@@ -207,6 +207,17 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     }
   }, 60_000);
 
+  it('a burst of connections beyond the namespace\'s ready sockets: every one waits for its socket and leaves with the preset', async () => {
+    // The agent keeps 8 unconnected sockets of the namespace ready (namespace-dialer.ts); 40 at once drain it, and
+    // the rest are served as the namespace makes more.
+    await call('setPreset', { preset: 'android' });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => call<Check>('check', { host: TARGET, port: ECHO_PORT })));
+    for (const answer of answers) {
+      expect(answer.status, answer.body).toBe(200);
+      expectPreset(fingerprintEchoResultSchema.parse(answer.result), 'android');
+    }
+  }, 60_000);
+
   it('the server\'s check (a CONNECT tunnel, then an HTTP GET to the echo) gets the echo\'s JSON as an HTTP response', async () => {
     await call('setPreset', { preset: 'macos' });
     expectPreset(await through('checkHttp'), 'macos');
