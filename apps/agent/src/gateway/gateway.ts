@@ -6,6 +6,7 @@ import { createServer as createNetServer, isIPv4, type Server as NetServer, type
 import type { Duplex } from 'node:stream';
 import type { KeyObject } from 'node:crypto';
 import { GATEWAY_PROTOCOL, type ProxyKind } from '@cellport/shared/schemas/gateway-protocol';
+import { closeStreamLater } from '../link/close-stream-later.js';
 import { DatagramDeframer, frameDatagram } from '../link/datagram-frames.js';
 import { linkChallenge, linkProofHolds } from '../link/link-proof.js';
 import { splice } from '../proxy/splice.js';
@@ -192,7 +193,8 @@ export class Gateway {
       const done = (ok: boolean) => {
         clearTimeout(timer);
         resolve(ok);
-        if (!stream.destroyed) stream.close(constants.NGHTTP2_CANCEL);
+        // Not at once: 'response' is emitted inside the link's receive (close-stream-later.ts).
+        closeStreamLater(stream, constants.NGHTTP2_CANCEL);
       };
       const timer = setTimeout(() => done(false), GATEWAY_PROTOCOL.proofTimeoutMs).unref();
       stream.on('error', () => {});
@@ -239,7 +241,7 @@ export class Gateway {
     let pending = '';
     stream.on('data', (text: string) => {
       pending += text;
-      if (pending.length > 1_000_000) return stream.close(constants.NGHTTP2_CANCEL);
+      if (pending.length > 1_000_000) return closeStreamLater(stream, constants.NGHTTP2_CANCEL);
       let nl: number;
       while ((nl = pending.indexOf('\n')) >= 0) {
         const line = pending.slice(0, nl).trim();
@@ -399,7 +401,7 @@ export class Gateway {
     stream.once('response', (headers) => {
       answered = true;
       if (headers[':status'] !== 200) {
-        stream.close(constants.NGHTTP2_CANCEL);
+        closeStreamLater(stream, constants.NGHTTP2_CANCEL);
         return refuse('not_served');
       }
       splice(socket, stream as unknown as Socket);

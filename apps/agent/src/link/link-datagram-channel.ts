@@ -1,5 +1,6 @@
 import { constants, type Http2Stream } from 'node:http2';
 import type { ClientDatagramChannel, RelayAddress } from '../proxy/udp-client-channel.js';
+import { closeStreamLater } from './close-stream-later.js';
 import { DatagramDeframer, frameDatagram } from './datagram-frames.js';
 
 // The client side of a UDP association whose client reached a gateway (decision 031): the gateway holds the UDP
@@ -34,6 +35,7 @@ export class LinkDatagramChannel implements ClientDatagramChannel {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (!this.stream.destroyed) this.stream.close(constants.NGHTTP2_NO_ERROR);
+    // Not at once: the association closes when its control stream does, inside the link's receive (close-stream-later.ts).
+    closeStreamLater(this.stream, constants.NGHTTP2_NO_ERROR);
   }
 }

@@ -1,6 +1,7 @@
 import { constants, type Http2Stream } from 'node:http2';
 import { Duplex } from 'node:stream';
 import type { ClientDatagramChannel } from '../proxy/udp-client-channel.js';
+import { closeStreamLater } from './close-stream-later.js';
 
 // A customer connection that arrived over the gateway link (an HTTP/2 stream), dressed as the socket the proxy front
 // ends expect: the customer's address for whitelists (the gateway sends it), byte counters for the traffic meter, an
@@ -55,7 +56,8 @@ export class LinkSocket extends Duplex {
 
   override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
     this.clearTimer();
-    if (!this.stream.destroyed) this.stream.close(NGHTTP2_CANCEL);
+    // Not at once: this may run inside the link's receive (close-stream-later.ts).
+    closeStreamLater(this.stream, NGHTTP2_CANCEL);
     callback(err);
   }
 
