@@ -22,14 +22,14 @@
 //                                           wrk, sshd or ssh is missing or a path answers wrongly)
 //   knobs: BENCH_BULK_BYTES, BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_WRK_CONNECTIONS (32), BENCH_CONCURRENCY (32),
 //          BENCH_STREAMS (5000), BENCH_ONLY=bulk,rps,tunnels,streams,udp
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import dgram from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, ensureInstalled, firstLine, freePort, rssMb, runToEnd, spawnWithLimit, waitForPort } from './lib/proxy-procs.mjs';
+import { startGatewayPair } from './lib/gateway-pair.mjs';
+import { cpuSeconds, ensureInstalled, firstLine, rssMb, runToEnd, spawnWithLimit } from './lib/proxy-procs.mjs';
 import { QUICK, fault, knob as env } from './lib/quick.mjs';
 import { startSshReverse } from './lib/ssh-reverse.mjs';
 
@@ -260,33 +260,10 @@ async function startOrigin() {
   return firstLine(child, 'origin');
 }
 
-async function startPair(maxConnections) {
-  const { build } = await import('esbuild');
-  for (const name of ['gateway-agent', 'gateway-proc']) {
-    await build({ entryPoints: [join(LIB, `${name}.ts`)], outfile: join(dir, `${name}.mjs`), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', sourcemap: NODE_ARGS.length > 0 });
-  }
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const id = randomUUID();
-  const linkPort = await freePort();
-  const gatewayChild = spawnWithLimit(process.execPath, [...NODE_ARGS, join(dir, 'gateway-proc.mjs'), JSON.stringify({
-    id, trustKey: publicKey.export({ format: 'jwk' }).x, linkPort, listenHost: GATEWAY_HOST,
-  })], { cwd: ROOT });
-  children.add(gatewayChild);
-  gatewayChild.stderr.pipe(process.stderr);
-  await firstLine(gatewayChild, 'gateway');
-  const ports = { direct: { http: await freePort(), socks: await freePort() }, gateway: { http: await freePort(), socks: await freePort() } };
-  const agentChild = spawnWithLimit(process.execPath, [...NODE_ARGS, join(dir, 'gateway-agent.mjs'), JSON.stringify({
-    listenHost: HOST, httpPort: ports.direct.http, socksPort: ports.direct.socks, egress: EGRESS, login: USER, password: PASS,
-    maxConnectionsPerPort: maxConnections,
-    gateway: { linkUrl: `http://${HOST}:${linkPort}`, id, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }), httpPort: ports.gateway.http, socksPort: ports.gateway.socks },
-  })], { cwd: ROOT });
-  children.add(agentChild);
-  agentChild.stderr.pipe(process.stderr);
-  await firstLine(agentChild, 'agent');
-  // The gateway opens the customer ports when the link's ticket is checked.
-  await waitForPort(ports.gateway.http, 15_000, gatewayChild, GATEWAY_HOST);
-  await waitForPort(ports.gateway.socks, 15_000, gatewayChild, GATEWAY_HOST);
-  return { agent: agentChild, gateway: gatewayChild, ports };
+function startPair(maxConnections) {
+  return startGatewayPair({
+    dir, nodeArgs: NODE_ARGS, track: (c) => children.add(c), maxConnections, host: HOST, gatewayHost: GATEWAY_HOST, egress: EGRESS, user: USER, pass: PASS,
+  });
 }
 
 async function load(job) {

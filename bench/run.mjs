@@ -12,10 +12,12 @@ import { availableParallelism } from 'node:os';
 // installs them). fingerprint.mjs needs root (network namespaces, nftables, iptables, the Apple rewrite built with
 // libnetfilter-queue-dev), as CI runs.
 // scale.mjs is not in the full list: it seeds millions of rows for minutes; run it by itself (`node bench/scale.mjs`).
+// soak.mjs is not in the full list either: it churns for an hour (`node bench/soak.mjs [--minutes N]`); its quick mode
+// (seconds) is in the quick list.
 const quick = process.argv.includes('--quick');
 // Longest first, so two at a time finish close together.
 const benches = quick
-  ? ['polling.mjs', 'scale.mjs', 'sign-in-bundle.mjs', 'page-bundles.mjs', 'proxy.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'gateway.mjs', 'fingerprint.mjs']
+  ? ['polling.mjs', 'scale.mjs', 'sign-in-bundle.mjs', 'page-bundles.mjs', 'proxy.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'gateway.mjs', 'soak.mjs', 'fingerprint.mjs']
   : ['sign-in-bundle.mjs', 'page-bundles.mjs', 'buying.mjs', 'purchase-ceiling.mjs', 'polling.mjs', 'proxy.mjs', 'gateway.mjs', 'fingerprint.mjs'];
 const QUICK_TIMEOUT_S = 300;
 

@@ -1,7 +1,8 @@
 // The agent side of bench/gateway.mjs, in its own process: one ModemProxy (the agent's proxy core) that listens on
 // its own ports (the direct path) and also serves the same customer port through a gateway link (link/gateway-link.ts),
 // so both paths end in the same proxy. Signs its own tickets with the bench's key (the server does it in production).
-// Prints one JSON line when linked; "stats" on stdin gets one JSON line back; exits when stdin ends.
+// Prints one JSON line when linked; "stats" on stdin gets one JSON line back (memory after a full collection when
+// node runs with --expose-gc, as bench/soak.mjs starts it); exits when stdin ends.
 import { createPrivateKey } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { SignJWT } from 'jose';
@@ -51,6 +52,8 @@ link.start();
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
-  if (line.trim() === 'stats') process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage(), connections: proxy.connectionCount })}\n`);
+  if (line.trim() !== 'stats') return;
+  (globalThis as { gc?: () => void }).gc?.();
+  process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage(), connections: proxy.connectionCount })}\n`);
 });
 lines.on('close', () => { link.stop(); void proxy.close().then(() => process.exit(0)); });

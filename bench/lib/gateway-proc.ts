@@ -1,5 +1,6 @@
 // The gateway of bench/gateway.mjs in its own process (apps/agent/src/gateway/gateway.ts, as `npm run gateway` runs
-// it). Prints one JSON line when its link listener is up; exits when stdin ends.
+// it). Prints one JSON line when its link listener is up; "stats" on stdin gets one JSON line back (memory, after a
+// full collection when node runs with --expose-gc, as bench/soak.mjs starts it); exits when stdin ends.
 import { createInterface } from 'node:readline';
 import { Gateway } from '../../apps/agent/src/gateway/gateway.js';
 import { trustKeyFrom } from '../../apps/agent/src/gateway/link-ticket.js';
@@ -11,4 +12,10 @@ const gateway = new Gateway({
 });
 await gateway.start();
 process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, linkPort: gateway.linkPort })}\n`);
-createInterface({ input: process.stdin }).on('close', () => { void gateway.close().then(() => process.exit(0)); });
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  if (line.trim() !== 'stats') return;
+  (globalThis as { gc?: () => void }).gc?.();
+  process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage() })}\n`);
+});
+lines.on('close', () => { void gateway.close().then(() => process.exit(0)); });

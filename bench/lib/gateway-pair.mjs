@@ -1,0 +1,45 @@
+// The agent side and the gateway of bench/gateway.mjs and bench/soak.mjs, each in its own process and bundled by
+// esbuild as the agent's build does: bench/lib/gateway-proc.ts (the gateway) and bench/lib/gateway-agent.ts (one
+// ModemProxy that listens itself, the direct path, and is also linked to the gateway). Both answer "stats" on stdin
+// with one JSON line (memory) and exit when stdin ends.
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { firstLine, freePort, spawnWithLimit, waitForPort } from './proxy-procs.mjs';
+
+const LIB = fileURLToPath(new URL('./', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Starts the pair; `dir` holds the bundles, `nodeArgs` go to both processes, `track(child)` is called for each child
+ * as soon as it exists (the caller's cleanup kills it). Resolves when the gateway serves the customer ports.
+ * Returns { agent, gateway, ports: { direct: { http, socks }, gateway: { http, socks } } }.
+ */
+export async function startGatewayPair({ dir, nodeArgs = [], track, maxConnections, host, gatewayHost, egress, user, pass }) {
+  const { build } = await import('esbuild');
+  for (const name of ['gateway-agent', 'gateway-proc']) {
+    await build({ entryPoints: [join(LIB, `${name}.ts`)], outfile: join(dir, `${name}.mjs`), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', sourcemap: nodeArgs.length > 0 });
+  }
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const id = randomUUID();
+  const linkPort = await freePort();
+  const gatewayChild = spawnWithLimit(process.execPath, [...nodeArgs, join(dir, 'gateway-proc.mjs'), JSON.stringify({
+    id, trustKey: publicKey.export({ format: 'jwk' }).x, linkPort, listenHost: gatewayHost,
+  })], { cwd: ROOT });
+  track(gatewayChild);
+  gatewayChild.stderr.pipe(process.stderr);
+  await firstLine(gatewayChild, 'gateway');
+  const ports = { direct: { http: await freePort(), socks: await freePort() }, gateway: { http: await freePort(), socks: await freePort() } };
+  const agentChild = spawnWithLimit(process.execPath, [...nodeArgs, join(dir, 'gateway-agent.mjs'), JSON.stringify({
+    listenHost: host, httpPort: ports.direct.http, socksPort: ports.direct.socks, egress, login: user, password: pass,
+    maxConnectionsPerPort: maxConnections,
+    gateway: { linkUrl: `http://${host}:${linkPort}`, id, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }), httpPort: ports.gateway.http, socksPort: ports.gateway.socks },
+  })], { cwd: ROOT });
+  track(agentChild);
+  agentChild.stderr.pipe(process.stderr);
+  await firstLine(agentChild, 'agent');
+  // The gateway opens the customer ports when the link's ticket is checked.
+  await waitForPort(ports.gateway.http, 15_000, gatewayChild, gatewayHost);
+  await waitForPort(ports.gateway.socks, 15_000, gatewayChild, gatewayHost);
+  return { agent: agentChild, gateway: gatewayChild, ports };
+}
