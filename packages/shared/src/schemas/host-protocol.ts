@@ -198,6 +198,14 @@ export const hostFingerprintReportSchema = z.object({
   failing: z.optional(z.array(z.object({ portId: id, reason: z.string().check(z.maxLength(300)) })).check(z.maxLength(2000))),
 });
 export type HostFingerprintReport = z.infer<typeof hostFingerprintReportSchema>;
+/** Said of a host whose agent never reported presets (an agent older than issue 30): this contract reads it as "cannot". */
+export const HOST_NEVER_REPORTED = 'the host\'s agent has not reported fingerprint presets (it may be older than this feature)';
+
+/** A host's capability as its last heartbeat reported it; null (never reported) is "cannot" (the server reads a host's last report with it). */
+export function hostCapability(report: HostFingerprintReport | null): { available: boolean; reason: string | null } {
+  if (!report) return { available: false, reason: HOST_NEVER_REPORTED };
+  return report.supported ? { available: true, reason: null } : { available: false, reason: report.reason ?? null };
+}
 
 /**
  * What a modem's last bounded speed test measured (issue 27, item 8; apps/agent README, "Speed tests"): the round trip

@@ -142,8 +142,30 @@ describe('fingerprint presets', () => {
     const shown = await call(t, admin.cookie, 'GET', `/api/v1/admin/modems?host_id=${hostId}&q=${port.IMEI}`);
     expect(shown.statusCode, shown.body).toBe(200);
     expect((shown.json().items as Array<{ id: string }>).find((m) => m.id === modemId)).toMatchObject({ fingerprintUnavailable: null, fingerprintFailing: [{ portId: port._id, reason: expect.stringMatching(/NFQUEUE/) }] });
+    // The console's filter: only modems with a failing port (this one), whatever else the inventory holds.
+    const failingIds = async () => {
+      const res = await call(t, admin.cookie, 'GET', '/api/v1/admin/modems?status=presetFailing&pageSize=100');
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().items as Array<{ id: string }>).map((m) => m.id);
+    };
+    expect(await t.ctx.db.selectFrom('modems').select('id').where('id', '<>', modemId).executeTakeFirst()).toBeDefined();
+    expect(await failingIds()).toEqual([modemId]);
     expect(await heartbeat({ supported: true })).toEqual({ ok: true });
     expect((await fingerprintOf(alice)).failing).toBeNull();
+    expect(await failingIds()).toEqual([]);
+  });
+
+  it('the console shows why a host cannot apply presets, as its agent said, and nothing once it can', async () => {
+    const admin = await signedIn(t, 'admin');
+    const hostListed = async () => {
+      const res = await call(t, admin.cookie, 'GET', '/api/v1/admin/hosts');
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().items as Array<{ id: string; fingerprintUnavailable: string | null }>).find((h) => h.id === hostId)!;
+    };
+    expect(await heartbeat({ supported: false, reason: 'The nft command is missing on this host (Debian: nftables).' })).toEqual({ ok: true });
+    expect((await hostListed()).fingerprintUnavailable).toBe('The nft command is missing on this host (Debian: nftables).');
+    expect(await heartbeat({ supported: true })).toEqual({ ok: true });
+    expect((await hostListed()).fingerprintUnavailable).toBeNull();
   });
 
   it('another customer can neither change nor check the port', async () => {

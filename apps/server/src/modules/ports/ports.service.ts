@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { reschedulePortRotation } from './interval-rotation.js';
-import { hostCapability } from './port-fingerprint.js';
+import { hostCapability } from '@cellport/shared/schemas/host-protocol';
 import { newRotationNonce, rotationToken, rotationTokenHash } from './port-credentials.js';
 import type { PortsRepository } from './ports.repository.js';
 import { chosenProxyLogin } from './proxy-logins.js';

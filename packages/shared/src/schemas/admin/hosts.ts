@@ -43,6 +43,8 @@ export const hostSchema = z.object({
   gateway: z.nullable(hostGatewaySchema),
   /** Its agent's last report of the link to that gateway; null while direct or before the agent reported one. */
   gatewayLink: z.nullable(hostGatewayLinkSchema),
+  /** Why its agent cannot apply OS fingerprint presets (its heartbeat's words, issue 30); null when it can. */
+  fingerprintUnavailable: z.nullable(text()),
 });
 /** `now`: the server's clock when it answered, so the console shows "12 s ago" without trusting the browser's clock. */
 export const hostsResponseSchema = z.object({ items: z.array(hostSchema), now: isoDate });

@@ -7,7 +7,8 @@ import { ADMIN_LIMITS, isoDate, pageOf, pageQueryFields, portNumber, searchField
 
 // ---- inventory: modems --------------------------------------------------------------------------------------------
 
-export const MODEM_STATUSES = ['online', 'offline', 'retired', 'free', 'used'] as const;
+/** `presetFailing`: modems with a port whose OS fingerprint preset its host could not apply (issue 30; it refuses new connections). */
+export const MODEM_STATUSES = ['online', 'offline', 'retired', 'free', 'used', 'presetFailing'] as const;
 export type ModemStatusFilter = (typeof MODEM_STATUSES)[number];
 /** GET /admin/modems?status=&country_id=&carrier_id=&region_id=&host_id=&isShared=&q=&page= (q: IMEI or IP). */
 export const modemsQuerySchema = z.object({

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
+import { HOST_PROTOCOL, hostCapability } from '@cellport/shared/schemas/host-protocol';
 import type { HostPatchRequest, HostRequest } from '@cellport/shared/schemas/admin/hosts';
 import type {
   InventoryHost, InventoryHostsResponse, ModemReport, NewHostModem, ReportedHostModem,
@@ -31,7 +31,7 @@ export class HostsService {
       this.db.selectFrom('hosts as h')
         .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
         .leftJoin('host_gateway_links as l', 'l.host_id', 'h.id')
-        .select(['h.id', 'h.name', 'h.address', 'h.last_seen_at', 'h.agent_version', 'h.agent_started_at'])
+        .select(['h.id', 'h.name', 'h.address', 'h.last_seen_at', 'h.agent_version', 'h.agent_started_at', 'h.fingerprint'])
         .select(['g.id as gateway_id', 'g.name as gateway_name', 'g.public_host', 'l.state as link_state', 'l.problem as link_problem',
           'l.changed_at as link_changed_at'])
         .select(sql<boolean>`h.ingest_key_hash is not null`.as('has_key'))
@@ -75,6 +75,7 @@ export class HostsService {
         gatewayLink: r.gateway_id && r.link_state
           ? { state: r.link_state, problem: r.link_problem ?? null, changedAt: r.link_changed_at!.toISOString() }
           : null,
+        fingerprintUnavailable: hostCapability(r.fingerprint).reason,
       };
     });
     return { items, now: new Date(clock.rows[0]!.now).toISOString() };

@@ -1,4 +1,4 @@
-import { hostCapability } from '../../ports/port-fingerprint.js';
+import { hostCapability } from '@cellport/shared/schemas/host-protocol';
 import { sql } from 'kysely';
 import type { AdminModem, ModemsQuery } from '@cellport/shared/schemas/admin/modems';
 import type { Database, Tx } from '../../../db/database.js';
@@ -23,6 +23,12 @@ export class ModemsRepository {
       if (f.status === 'offline') q = q.where('m.online', '=', false);
       if (f.status === 'free') q = q.where(sql<boolean>`m.used_slots < m.capacity`);
       if (f.status === 'used') q = q.where('m.used_slots', '>', 0);
+      // One of its ports is in its host's last list of ports whose preset could not be applied (the heartbeat's).
+      if (f.status === 'presetFailing') {
+        q = q.where(sql<boolean>`exists (select 1 from ports p join hosts h on h.id = m.host_id
+          cross join jsonb_array_elements(coalesce(h.fingerprint -> 'failing', '[]'::jsonb)) as f(item)
+          where p.modem_id = m.id and p.status <> 'released' and f.item ->> 'portId' = p.id::text)`);
+      }
       if (f.q) {
         const like = containsPattern(f.q.toLowerCase());
         q = q.where((eb) => eb.or([eb(sql`lower(m.imei)`, 'like', like), eb(sql`lower(m.ext_ip)`, 'like', like)]));

@@ -93,6 +93,10 @@ function HostCard({ host: h, since, onEdit, onIssueKey, onAdopt }: {
         <dt>{t('gateways.reachedThrough')}</dt>
         <dd>{h.gateway ? t('gateways.gatewayOf', { name: h.gateway.name, host: h.gateway.publicHost }) : t('gateways.direct')}</dd>
         {h.gateway ? <><dt>{t('gateways.link')}</dt><dd><GatewayLink host={h} /></dd></> : null}
+        <dt>{t('hosts.presets')}</dt>
+        <dd data-testid="host-fingerprint">{h.fingerprintUnavailable
+          ? <><StatusBadge tone="warn">{t('hosts.presetsUnavailable')}</StatusBadge><div className="admin-problem">{h.fingerprintUnavailable}</div></>
+          : <StatusBadge tone="ok">{t('hosts.presetsAvailable')}</StatusBadge>}</dd>
       </dl>
       {!h.lastSeenAt ? <p className="admin-muted">{h.hasKey ? t('hosts.waitingForAgent') : t('hosts.needKey')}</p> : null}
       {h.newModems.length > 0 ? <NewModems host={h} onAdopt={onAdopt} /> : null}

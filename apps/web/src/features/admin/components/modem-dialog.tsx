@@ -1,3 +1,4 @@
+import { FINGERPRINT_PRESET_IDS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalog';
 import type { Host } from '@cellport/shared/schemas/admin/hosts';
 import type { AdminModem, ModemRequest } from '@cellport/shared/schemas/admin/modems';
@@ -15,13 +16,15 @@ import { SelectField } from './select-field';
 interface Draft {
   imei: string; hostId: string; httpPort: string; socksPort: string; extIp: string; countryId: string; carrierId: string;
   regionId: string; isShared: boolean; capacity: string; rotationInterval: string; online: boolean;
+  /** Issue 30: the OS fingerprint preset of its ports that choose none; '' for the tariff's. */
+  fingerprintDefault: string;
 }
 
 const fromModem = (m: AdminModem | null, hosts: Host[], catalog: AdminCatalogResponse): Draft => ({
   imei: m?.imei ?? '', hostId: m?.hostId ?? hosts[0]?.id ?? '', httpPort: m ? String(m.httpPort) : '', socksPort: m ? String(m.socksPort) : '',
   extIp: m?.extIp ?? '', countryId: m?.countryId ?? catalog.countries[0]?.id ?? '', carrierId: m?.carrierId ?? '', regionId: m?.regionId ?? '',
   isShared: m?.isShared ?? false, capacity: m ? String(m.capacity) : '1', rotationInterval: m?.rotationInterval == null ? '' : String(m.rotationInterval),
-  online: m?.online ?? true,
+  online: m?.online ?? true, fingerprintDefault: m?.fingerprintDefault ?? '',
 });
 
 function toRequest(d: Draft): ModemRequest {
@@ -37,13 +40,16 @@ function toRequest(d: Draft): ModemRequest {
 export function ModemDialog({ open, modem, hosts, catalog, onClose }: {
   open: boolean; modem: AdminModem | null; hosts: Host[]; catalog: AdminCatalogResponse; onClose: () => void;
 }) {
-  const { t, language } = useT('admin');
+  const { t, language } = useT(['admin', 'proxies']);
   const [draft, setDraft] = useState<Draft>(() => fromModem(modem, hosts, catalog));
   const [errors, setErrors] = useState<Record<string, string>>({});
   useEffect(() => { if (open) { setDraft(fromModem(modem, hosts, catalog)); setErrors({}); } }, [open, modem, hosts, catalog]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const save = useAdminMutation(
-    (body: ModemRequest) => (modem ? updateModem({ id: modem.id, ...body }) : createModem(body)),
+    // A new modem takes the tariff's preset: its own default is set once it exists (the create request has none).
+    ({ body, fingerprintDefault }: { body: ModemRequest; fingerprintDefault: FingerprintPresetId | null }) => (modem
+      ? updateModem({ id: modem.id, ...body, fingerprintDefault })
+      : createModem(body)),
     { successKey: modem ? 'inventory.modemSaved' : 'inventory.modemAdded', onSuccess: onClose },
   );
 
@@ -60,7 +66,7 @@ export function ModemDialog({ open, modem, hosts, catalog, onClose }: {
       return;
     }
     setErrors({});
-    save.mutate(body);
+    save.mutate({ body, fingerprintDefault: draft.fingerprintDefault === '' ? null : draft.fingerprintDefault as FingerprintPresetId });
   };
   return (
     <Dialog open={open} onClose={onClose} title={modem ? t('inventory.editModem') : t('inventory.addModem')} size="lg">
@@ -86,6 +92,11 @@ export function ModemDialog({ open, modem, hosts, catalog, onClose }: {
             <SelectField label={t('fields.rotation')} value={draft.rotationInterval} onChange={(v) => set('rotationInterval', v)}
               placeholder={t('none')} options={catalog.rotationIntervals.map((r) => ({ value: String(r.minutes), label: t('minutes', { count: r.minutes }) }))} />
           </>
+        ) : null}
+        {modem ? (
+          <SelectField label={t('fields.fingerprintModemDefault')} value={draft.fingerprintDefault} onChange={(v) => set('fingerprintDefault', v)}
+            placeholder={t('inventory.fingerprintTariff')}
+            options={FINGERPRINT_PRESET_IDS.map((id) => ({ value: id, label: t(`proxies:fingerprint.presets.${id}.name`) }))} />
         ) : null}
         <label className="admin-check"><input type="checkbox" checked={draft.online} onChange={(e) => set('online', e.target.checked)} /> {t('fields.online')}</label>
         <div className="dialog__footer admin-form-grid__full">

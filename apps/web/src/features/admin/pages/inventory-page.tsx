@@ -53,7 +53,8 @@ export function InventoryPage({ tab: tabParam }: { tab?: string }) {
 }
 
 function ModemsPanel() {
-  const { t, language } = useT('admin');
+  // 'proxies' holds the fingerprint presets' names (the preset column and the modem dialog).
+  const { t, language } = useT(['admin', 'proxies']);
   const [query, setQuery] = useState<ModemsQuery>({ page: 1, pageSize: 50 });
   const [editing, setEditing] = useState<AdminModem | null | 'new'>(null);
   const [retiring, setRetiring] = useState<AdminModem | null>(null);
@@ -90,12 +91,13 @@ function ModemsPanel() {
                 <thead>
                   <tr>
                     <th scope="col">{t('fields.imei')}</th><th scope="col">{t('fields.host')}</th><th scope="col">{t('fields.ip')}</th>
-                    <th scope="col">{t('fields.where')}</th><th scope="col">{t('fields.status')}</th><th scope="col">{t('fields.usedBy')}</th>
+                    <th scope="col">{t('fields.where')}</th><th scope="col">{t('fields.status')}</th>
+                    <th scope="col">{t('inventory.fingerprint')}</th><th scope="col">{t('fields.usedBy')}</th>
                     <th scope="col"><span className="visually-hidden">{t('fields.actions')}</span></th>
                   </tr>
                 </thead>
                 <tbody>
-                  {data.items.length === 0 ? <EmptyRow colSpan={7}>{t('inventory.noModems')}</EmptyRow> : null}
+                  {data.items.length === 0 ? <EmptyRow colSpan={8}>{t('inventory.noModems')}</EmptyRow> : null}
                   {data.items.map((m) => (
                     <tr key={m.id}>
                       <td className="mono">{m.imei}</td>
@@ -106,6 +108,7 @@ function ModemsPanel() {
                       <td>{m.retired ? <StatusBadge tone="neutral">{t('modemStatus.retired')}</StatusBadge>
                         : m.online ? <StatusBadge tone="ok">{t('modemStatus.online')}</StatusBadge> : <StatusBadge tone="bad">{t('modemStatus.offline')}</StatusBadge>}
                         {m.maintenanceSince && !m.retired ? <> <StatusBadge tone="warn">{t('modemStatus.maintenance')}</StatusBadge></> : null}</td>
+                      <td className="admin-wrap admin-fingerprint"><ModemFingerprint modem={m} /></td>
                       <td>{m.users.length === 0 ? <span className="admin-muted">{t('inventory.free')}</span> : (
                         <ul className="admin-plain-list">
                           {m.users.map((u) => <li key={u.portId}><Link href={`/customers/${u.userId}`}>{u.email}</Link> <span className="admin-muted">({u.portName})</span></li>)}
@@ -144,6 +147,37 @@ function ModemsPanel() {
         onClose={() => setRetiring(null)}
       />
     </>
+  );
+}
+
+/**
+ * A modem's OS fingerprint presets (issue 30): the default of its ports that choose none, whether its host can apply
+ * presets at all (the agent's reason when not), and each of its ports whose preset failed there with the reason: those
+ * refuse new connections until it can (fail closed).
+ */
+function ModemFingerprint({ modem: m }: { modem: AdminModem }) {
+  const { t } = useT(['admin', 'proxies']);
+  const portName = (portId: string) => m.users.find((u) => u.portId === portId)?.portName ?? portId;
+  return (
+    <div data-testid="modem-fingerprint">
+      <div>{m.fingerprintDefault
+        ? t('inventory.fingerprintDefault', { preset: t(`proxies:fingerprint.presets.${m.fingerprintDefault}.name`) })
+        : <span className="admin-muted">{t('inventory.fingerprintTariff')}</span>}</div>
+      {m.fingerprintUnavailable ? (
+        <div data-testid="modem-fingerprint-unavailable">
+          <StatusBadge tone="warn">{t('inventory.fingerprintUnavailable')}</StatusBadge>
+          <div className="admin-problem">{m.fingerprintUnavailable}</div>
+        </div>
+      ) : null}
+      {m.fingerprintFailing.length > 0 ? (
+        <ul className="admin-plain-list" data-testid="modem-fingerprint-failing">
+          {m.fingerprintFailing.map((f) => (
+            <li key={f.portId}><StatusBadge tone="bad">{t('modemStatus.presetFailing')}</StatusBadge>{' '}
+              <span className="admin-problem">{t('inventory.fingerprintFailingPort', { port: portName(f.portId), reason: f.reason })}</span></li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }
 

@@ -1,0 +1,120 @@
+// Issue 30 in the operator console: the host's "cannot apply presets" reason (its agent's heartbeat) on the hosts
+// and modems tabs, a modem's default preset set with the keyboard (audited), and the modems whose ports' preset is
+// failing (they refuse new connections: fail closed) listed by a filter with the reason. The embedded agent is real;
+// it runs without /usr/sbin in its PATH, so it finds no nft and says so whether or not it is root (not root, it says
+// that instead). en, ru and cn; axe; desktop and phone.
+import type { APIRequestContext, Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import type { Port } from '../packages/shared/src/schemas/catalog.js';
+import { apiCall, buyDedicatedPort } from './support/api.js';
+import { phoneViewport, useBrowser, visitCheck } from './support/browser.js';
+import { createOperator, demo, expectDashboard, signIn } from './support/flows.js';
+import { t, type Language } from './support/locales.js';
+import { useServer } from './support/server.js';
+
+// The agent's PATH without the sbin directories: no nft, iptables or ip for it (the server needs none of them).
+const pathWithoutSbin = (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(':').filter((dir) => !/sbin/.test(dir)).join(':');
+const server = useServer({ name: 'console-fingerprint', env: { EMBEDDED_AGENT: 'true', PATH: pathWithoutSbin } });
+const browser = useBrowser();
+const operator = { email: 'fingerprint-ops@cellport.test', password: '' };
+
+beforeAll(async () => {
+  Object.assign(operator, await createOperator(server, operator.email));
+}, 120_000);
+
+const a = (lng: Language, key: string, values?: Record<string, string | number>) => t(lng, `admin:${key}`, values);
+const call = <T>(request: APIRequestContext, method: 'GET' | 'POST', path: string) => apiCall<T>(request, server.url, method, path);
+
+interface AdminModem { id: string; imei: string; fingerprintDefault: string | null; fingerprintUnavailable: string | null; fingerprintFailing: { portId: string; reason: string }[] }
+interface AdminHost { id: string; name: string; online: boolean; fingerprintUnavailable: string | null }
+interface AuditEntry { action: string; targetId: string | null; before: Record<string, unknown> | null; after: Record<string, unknown> | null }
+
+async function filterFailing(page: Page, lng: Language) {
+  await page.getByLabel(a(lng, 'fields.status'), { exact: true }).selectOption({ label: a(lng, 'modemStatus.presetFailing') });
+}
+
+test('the operator sees why a host cannot apply presets, sets a modem\'s default preset, and finds the ports that fail closed', async () => {
+  const { page, context } = browser;
+  await signIn(page, server.url, 'en', demo);
+  await expectDashboard(page, server.url, 'en', 'Demo Customer');
+  await buyDedicatedPort(context.request, server.url);
+  const [port] = (await (await context.request.get(`${server.url}/api/v1/modems`)).json()) as Port[];
+  await page.goto('about:blank');
+  await context.clearCookies();
+  await signIn(page, server.url, 'en', operator, { redirect: '/en/admin' });
+  await page.waitForURL(`${server.url}/en/admin`);
+
+  // The host's agent has reported that it cannot apply presets (its first heartbeat, on connecting).
+  let host: AdminHost | undefined;
+  const modemOf = async () => (await call<{ items: AdminModem[] }>(context.request, 'GET', `/admin/modems?q=${port!.IMEI}`)).items[0]!;
+  const hostId = (await call<{ items: Array<AdminModem & { hostId: string }> }>(context.request, 'GET', `/admin/modems?q=${port!.IMEI}`)).items[0]!.hostId;
+  await expect.poll(async () => {
+    host = (await call<{ items: AdminHost[] }>(context.request, 'GET', '/admin/hosts')).items.find((h) => h.id === hostId);
+    return host?.online === true && host.fingerprintUnavailable !== null && !/has not reported/.test(host.fingerprintUnavailable);
+  }, { timeout: 30_000 }).toBe(true);
+  expect(host!.fingerprintUnavailable).toMatch(/nft command is missing|not run as root/);
+  const reason = host!.fingerprintUnavailable!;
+
+  // Hosts tab: the host says it cannot, with its agent's reason.
+  await page.goto(`${server.url}/en/admin/inventory/hosts`);
+  const hostCard = page.locator('section', { has: page.getByRole('heading', { level: 2, name: new RegExp(`^${host!.name.replace(/\./g, '\\.')}\\b`) }) });
+  await hostCard.getByTestId('host-fingerprint').getByText(a('en', 'hosts.presetsUnavailable')).waitFor();
+  expect(await hostCard.getByTestId('host-fingerprint').textContent()).toContain(reason);
+  await hostCard.getByTestId('host-fingerprint').scrollIntoViewIfNeeded();
+  await visitCheck(page, 'console-fingerprint-host');
+
+  // Modems tab: the modem of the port, its default set to Windows with the keyboard.
+  await page.goto(`${server.url}/en/admin/inventory`);
+  const search = page.getByLabel(a('en', 'inventory.searchModems'));
+  await search.fill(port!.IMEI);
+  await search.press('Enter');
+  const row = page.getByRole('row').filter({ has: page.getByText(port!.IMEI, { exact: true }) });
+  await row.getByTestId('modem-fingerprint-unavailable').getByText(reason).waitFor();
+  await row.getByText(a('en', 'inventory.fingerprintTariff')).waitFor();
+  await row.getByRole('button', { name: a('en', 'inventory.editModemNamed', { imei: port!.IMEI }) }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  const presetSelect = dialog.getByLabel(a('en', 'fields.fingerprintModemDefault'));
+  await presetSelect.focus();
+  await presetSelect.selectOption({ label: t('en', 'proxies:fingerprint.presets.windows.name') });
+  await dialog.getByRole('button', { name: a('en', 'actions.save') }).press('Enter');
+  await dialog.waitFor({ state: 'detached' });
+  await row.getByText(a('en', 'inventory.fingerprintDefault', { preset: t('en', 'proxies:fingerprint.presets.windows.name') })).waitFor();
+  expect((await modemOf()).fingerprintDefault).toBe('windows');
+  // Audited, with what it was and what it became.
+  const audit = await call<{ items: AuditEntry[] }>(context.request, 'GET', `/admin/audit?action=modem.update&target_id=${(await modemOf()).id}`);
+  expect(audit.items[0]).toMatchObject({ action: 'modem.update', before: { fingerprint_default: null }, after: { fingerprint_default: 'windows' } });
+
+  // The agent gets the port's preset, cannot apply it, and refuses the port's new connections: its next heartbeat
+  // lists the port with the reason (sent at once after the new state).
+  await expect.poll(async () => (await modemOf()).fingerprintFailing, { timeout: 30_000 }).toEqual([{ portId: port!._id, reason }]);
+
+  for (const lng of ['en', 'ru', 'cn'] as const) {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.url}/${lng}/admin/inventory`);
+    await filterFailing(page, lng);
+    const failing = page.getByTestId('modem-fingerprint-failing');
+    await failing.getByText(a(lng, 'inventory.fingerprintFailingPort', { port: port!.modem_name, reason })).waitFor();
+    // Only modems with a failing port are listed: here, that one.
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await page.getByRole('row').filter({ has: page.getByText(port!.IMEI, { exact: true }) }).waitFor();
+    await visitCheck(page, `console-fingerprint-failing-${lng}`);
+    if (lng === 'en') {
+      await page.setViewportSize(phoneViewport);
+      // The table scrolls sideways on a phone, its actions pinned at the right: bring the cell to its left edge.
+      await failing.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'start' }));
+      await visitCheck(page, 'console-fingerprint-failing-en-phone');
+    }
+  }
+
+  // Back to the tariff's default: the port is no longer failing.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${server.url}/en/admin/inventory`);
+  await search.fill(port!.IMEI);
+  await search.press('Enter');
+  await row.getByRole('button', { name: a('en', 'inventory.editModemNamed', { imei: port!.IMEI }) }).click();
+  await presetSelect.selectOption({ label: a('en', 'inventory.fingerprintTariff') });
+  await dialog.getByRole('button', { name: a('en', 'actions.save') }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await expect.poll(async () => (await modemOf()).fingerprintFailing, { timeout: 30_000 }).toEqual([]);
+});
