@@ -64,8 +64,9 @@ const OPTION_KINDS: Record<string, string> = { mss: '2', nop: '1', ws: '3', sok:
 /** What the echo answers for one SYN p0f reported. */
 export function echoResultOf(syn: P0fSyn): FingerprintEchoResult {
   const [version, ttlField, , mssField, windowField, layoutField] = syn.rawSig.split(':');
-  const [ittlText, distText] = (ttlField ?? '').split('+');
-  const initialTtl = Number.parseInt(ittlText ?? '', 10);
+  // p0f writes the TTL as it arrived and the hops it guesses since the sender (`118+10`: 118 arrived, sent as 128).
+  const [arrivedText, distText] = (ttlField ?? '').split('+');
+  const arrived = Number.parseInt(arrivedText ?? '', 10);
   const distance = Number.parseInt(distText ?? '0', 10) || 0;
   const mss = mssField === '*' || mssField === undefined ? null : Number(mssField);
   const [windowText, scaleText] = (windowField ?? '').split(',');
@@ -79,8 +80,8 @@ export function echoResultOf(syn: P0fSyn): FingerprintEchoResult {
   });
   return {
     ip: canonicalAddress(syn.client),
-    ttl: initialTtl - distance,
-    initialTtl,
+    ttl: arrived,
+    initialTtl: arrived + distance,
     window,
     windowScale: scale,
     mss,
