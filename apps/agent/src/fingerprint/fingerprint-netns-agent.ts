@@ -25,7 +25,7 @@ const log = createLogger('warn', { component: 'fingerprint-netns-agent' }, (line
 const PORT = { id: 'p1', login: 'fp', password: 'fp-secret', whitelist: [], state: 'active' as const, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
 const AUTH = `Basic ${Buffer.from(`${PORT.login}:${PORT.password}`).toString('base64')}`;
 
-let state: { host: FingerprintHost; proxy: ModemProxy; dataDir: string; simulated?: ModemProxy; v6?: ModemProxy } | null = null;
+let state: { host: FingerprintHost; proxy: ModemProxy; dataDir: string; simulated?: ModemProxy; more: Map<string, ModemProxy> } | null = null;
 const must = () => {
   if (!state) throw new Error('start first');
   return state;
@@ -44,7 +44,7 @@ async function start(args: { egress: string; namespacePrefix: string; devicePref
   });
   await proxy.start();
   proxy.setPorts([PORT]);
-  state = { host, proxy, dataDir };
+  state = { host, proxy, dataDir, more: new Map() };
   return proxy.listeningPorts;
 }
 
@@ -62,21 +62,29 @@ async function startSimulated(args: { egress: string }) {
   return null;
 }
 
-/** A third modem whose egress is IPv6: its targets are IPv6 (the policy resolves by the egress's family). */
-async function startV6(args: { egress: string }) {
-  const { host } = must();
+/** The IMEIs of the further modems, by the name the test calls them. */
+const IMEIS: Record<string, string> = { v6: '861234567890011', hilink: '861234567890012' };
+
+/**
+ * A further modem: `v6`, whose egress is IPv6 (its targets are IPv6: the policy resolves by the egress's family), or
+ * `hilink`, behind a router that NATs it (as a HiLink dongle does), so `hops` after the host.
+ */
+async function startModem(args: { which: string; egress: string; hops?: number }) {
+  const { host, more } = must();
+  const imei = IMEIS[args.which];
+  if (!imei) throw new Error(`no modem called ${args.which}`);
   const proxy = new ModemProxy({
-    imei: '861234567890011', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
+    imei, listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
     policy: createTargetPolicy({}), meter: new TrafficMeter(), log,
-    fingerprint: host.forModem('861234567890011', 0), limits: { connectTimeoutMs: 3000 },
+    fingerprint: host.forModem(imei, args.hops ?? 0), limits: { connectTimeoutMs: 3000 },
   });
   await proxy.start();
   proxy.setPorts([PORT]);
-  must().v6 = proxy;
+  more.set(args.which, proxy);
   return null;
 }
 
-const proxyOf = (which?: string) => (which === 'simulated' ? must().simulated! : which === 'v6' ? must().v6! : must().proxy);
+const proxyOf = (which?: string) => (which === 'simulated' ? must().simulated! : which ? must().more.get(which)! : must().proxy);
 /** host:port as a request line writes it (an IPv6 literal in brackets). */
 const authority = (host: string, port: number) => `${isIPv6(host) ? `[${host}]` : host}:${port}`;
 /** A SOCKS5 address: ATYP 1 and four bytes, or ATYP 4 and sixteen. */
@@ -224,10 +232,10 @@ const pendingUdp: Array<() => void> = [];
 async function stop() {
   for (const close of pendingUdp.splice(0)) close();
   if (!state) return;
-  const { host, proxy, dataDir, simulated, v6 } = state;
+  const { host, proxy, dataDir, simulated, more } = state;
   state = null;
   await simulated?.close();
-  await v6?.close();
+  for (const modem of more.values()) await modem.close();
   await proxy.close();
   await host.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -236,7 +244,7 @@ async function stop() {
 const ops: Record<string, (args: never) => unknown> = {
   start,
   startSimulated,
-  startV6,
+  startModem,
   setPreset,
   check,
   checkHttp,
@@ -256,7 +264,7 @@ const ops: Record<string, (args: never) => unknown> = {
   problems: () => Object.fromEntries(must().host.problems()),
   /** Deletes the Windows namespace's layout swap: its SYNs leave in Linux's no-timestamp layout. */
   breakWindowsSwap: async (args: { which?: string }) => {
-    const ns = must().host.namespaceOf(args.which === 'v6' ? '861234567890011' : '861234567890009', 'windows');
+    const ns = must().host.namespaceOf(IMEIS[args.which ?? ''] ?? '861234567890009', 'windows');
     if (!ns) throw new Error('no Windows namespace');
     const { stdout } = await exec('ip', ['netns', 'exec', ns, 'nft', '-a', 'list', 'chain', 'inet', 'cellport_fp', 'out']);
     const handle = /@th,192,64 set .* # handle (\d+)/.exec(stdout)?.[1];

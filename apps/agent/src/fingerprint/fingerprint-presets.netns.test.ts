@@ -46,7 +46,7 @@ const why = missing();
 const required = process.env.CELLPORT_REQUIRE_ROOT_TESTS === '1';
 
 const id = `${process.pid.toString(36)}${randomBytes(2).toString('hex')}`;
-const NS = { agent: `cpf-agent-${id}`, target: `cpf-target-${id}` };
+const NS = { agent: `cpf-agent-${id}`, target: `cpf-target-${id}`, router: `cpf-router-${id}` };
 const TARGET = '100.128.0.20';
 const ECHO_PORT = 8443;
 const UDP_PORT = 5353;
@@ -56,6 +56,10 @@ const EGRESS = '10.231.0.1';
 const EGRESS6 = 'fd00:231::1';
 const TARGET6 = '3fff:128::20';
 const ECHO6_PORT = ECHO_PORT + 2;
+// A HiLink-like modem: its egress 192.168.8.100 on the agent's second link, behind a router namespace that NATs it to
+// the target's side (as the dongle's own NAT does), one hop more that the agent compensates (hops: 1).
+const HILINK_EGRESS = '192.168.8.100';
+const HILINK_ECHO_PORT = ECHO_PORT + 3;
 const syns6: typeof syns = [];
 
 const children: ChildProcess[] = [];
@@ -137,11 +141,20 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     await inNs(NS.target, 'sh', '-c', `ip link set lo up && ip addr add 10.231.0.2/30 dev eth0 && ip addr add ${TARGET}/32 dev lo && ip link set eth0 up && ethtool -K eth0 tx off rx on >/dev/null`);
     await inNs(NS.agent, 'sh', '-c', `ip -6 addr add ${EGRESS6}/64 dev up0 nodad && ip -6 route add default via fd00:231::2`);
     await inNs(NS.target, 'sh', '-c', `ip -6 addr add fd00:231::2/64 dev eth0 nodad && ip -6 addr add ${TARGET6}/128 dev lo`);
+    await exec('ip', ['-n', NS.agent, 'link', 'add', 'up1', 'type', 'veth', 'peer', 'name', 'lan0', 'netns', NS.router]);
+    await exec('ip', ['-n', NS.router, 'link', 'add', 'wan0', 'type', 'veth', 'peer', 'name', 'eth1', 'netns', NS.target]);
+    // The modem's own routing table (a host's per-modem table, found by the rule for its egress address).
+    await inNs(NS.agent, 'sh', '-c', `ip addr add ${HILINK_EGRESS}/24 dev up1 && ip link set up1 up && ethtool -K up1 tx off >/dev/null && ip route add default via 192.168.8.1 table 108 && ip rule add from ${HILINK_EGRESS} lookup 108 priority 500`);
+    await inNs(NS.router, 'sh', '-c', 'ip link set lo up && ip addr add 192.168.8.1/24 dev lan0 && ip addr add 10.233.0.1/30 dev wan0 && ip link set lan0 up && ip link set wan0 up && ethtool -K wan0 tx off >/dev/null && ip route add default via 10.233.0.2 && sysctl -qw net.ipv4.ip_forward=1 && nft add table ip hilink && nft add chain ip hilink post "{ type nat hook postrouting priority srcnat; }" && nft add rule ip hilink post oifname wan0 masquerade');
+    await inNs(NS.target, 'sh', '-c', 'ip addr add 10.233.0.2/30 dev eth1 && ip link set eth1 up && ethtool -K eth1 tx off rx on >/dev/null');
     // The target: the echo (p0f on its veth), whose every SYN report is recorded here.
     await startIn(NS.target, [process.execPath, '--import', 'tsx', echoMain, '--host', TARGET, '--port', String(ECHO_PORT), '--iface', 'eth0', '--log-syns'],
       (m) => { if (m.syn) syns.push(m.syn as never); }, (m) => m.msg === 'Fingerprint echo listening');
     await startIn(NS.target, [process.execPath, '--import', 'tsx', echoMain, '--host', TARGET6, '--port', String(ECHO6_PORT), '--iface', 'eth0', '--log-syns'],
       (m) => { if (m.syn) syns6.push(m.syn as never); }, (m) => m.msg === 'Fingerprint echo listening');
+    // The HiLink side's echo: p0f on the target's link to the router.
+    await startIn(NS.target, [process.execPath, '--import', 'tsx', echoMain, '--host', TARGET, '--port', String(HILINK_ECHO_PORT), '--iface', 'eth1'],
+      () => undefined, (m) => m.msg === 'Fingerprint echo listening');
     const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
     const agent = await startIn(NS.agent, [process.execPath, '--import', 'tsx', helper], (m) => {
       const waiter = pending.get(m.id as number);
@@ -157,7 +170,8 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       agent.stdin!.write(`${JSON.stringify({ id: n, op, args })}\n`);
     });
     await call('start', { egress: EGRESS, namespacePrefix: `cpf-${id}`, devicePrefix: `cpf${id.slice(-4)}`, queue: 3100 + (process.pid % 500) });
-    await call('startV6', { egress: EGRESS6 });
+    await call('startModem', { which: 'v6', egress: EGRESS6 });
+    await call('startModem', { which: 'hilink', egress: HILINK_EGRESS, hops: 1 });
   }, 60_000);
 
   afterAll(async () => {
@@ -217,6 +231,29 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       expectPreset(fingerprintEchoResultSchema.parse(answer.result), 'android');
     }
   }, 60_000);
+
+  it('a HiLink-like modem (its own NAT one hop after the host): the far end sees the preset\'s TTL exactly; native shows the extra hop', async () => {
+    const via = async (preset: FingerprintPresetId | null) => {
+      await call('setPreset', { preset, which: 'hilink' });
+      const answer = await call<Check>('check', { host: TARGET, port: HILINK_ECHO_PORT, which: 'hilink' });
+      expect(answer.status, answer.body).toBe(200);
+      return fingerprintEchoResultSchema.parse(answer.result);
+    };
+    // Native: the host's 64 arrives as 63 (p0f: `63+1`, sent as 64 one router ago), the dongle's hop.
+    const native = await via(null);
+    expect(native.p0f.signature).toMatch(/^4:63\+1:/);
+    expect({ ttl: native.ttl, initialTtl: native.initialTtl }).toEqual({ ttl: 63, initialTtl: 64 });
+    // The router's masquerade is what the far end sees as the client.
+    for (const preset of ['windows', 'ios'] as const) expectPreset(await via(preset), preset, '10.233.0.1');
+    // UDP: the datagram's TTL is the preset's plus the dongle's hop, the preset's at the far end.
+    await call('setPreset', { preset: 'windows', which: 'hilink' });
+    const marker = `cellport-hilink-${randomBytes(3).toString('hex')}`;
+    const seen = captureUdp(marker, 'eth1');
+    await seen.started;
+    expect(await call<{ reply: number }>('udp', { host: TARGET, port: UDP_PORT, payload: marker, which: 'hilink' })).toEqual({ reply: 0 });
+    expect(await seen.ttl).toBe(128);
+    await call('closeUdp');
+  }, 40_000);
 
   it('the server\'s check (a CONNECT tunnel, then an HTTP GET to the echo) gets the echo\'s JSON as an HTTP response', async () => {
     await call('setPreset', { preset: 'macos' });
@@ -320,8 +357,8 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
 });
 
 /** tcpdump in the target namespace: the TTL (IPv6: hop limit) of the first UDP datagram carrying `marker`. */
-function captureUdp(marker: string): { started: Promise<void>; ttl: Promise<number> } {
-  const child = spawn('ip', ['netns', 'exec', NS.target, 'tcpdump', '-i', 'eth0', '-l', '-nn', '-v', '-A', `udp dst port ${UDP_PORT}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+function captureUdp(marker: string, iface = 'eth0'): { started: Promise<void>; ttl: Promise<number> } {
+  const child = spawn('ip', ['netns', 'exec', NS.target, 'tcpdump', '-i', iface, '-l', '-nn', '-v', '-A', `udp dst port ${UDP_PORT}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const started = new Promise<void>((resolve) => {
     createInterface({ input: child.stderr! }).on('line', (line) => { if (line.includes('listening on')) resolve(); });
