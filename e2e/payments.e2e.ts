@@ -212,7 +212,7 @@ describe('money in: add funds, pay, renew', () => {
     expect(await paypal.getByTestId('paypal-amount').textContent()).toBe('$100.00');
     await visitCheck(page, 'payments-paypal-sandbox');
     await button(page, t('en', 'payments:paypal.sandboxConfirm')).click();
-    await page.waitForURL(`${server.url}/thank-you-for-order`);
+    await page.waitForURL(new RegExp(`^${server.url}/thank-you-for-order\\?order=[0-9a-f-]{36}$`));
     await page.getByRole('heading', { level: 1, name: exact(t('en', 'payments:thankYou.title')) }).waitFor();
     await visitCheck(page, 'payments-thank-you');
     expect(await balanceOf(page)).toBe(start + dollars(125));
@@ -315,7 +315,7 @@ describe('money in: add funds, pay, renew', () => {
     await page.getByRole('button', { name: exact(t('en', 'payments:payWith.paypal', { amount: total })) }).click();
     await dialog(page, t('en', 'payments:paypal.title')).getByTestId('paypal-sandbox').waitFor();
     await button(page, t('en', 'payments:paypal.sandboxConfirm')).click();
-    await page.waitForURL(`${server.url}/thank-you-for-order`);
+    await page.waitForURL(new RegExp(`^${server.url}/thank-you-for-order\\?order=[0-9a-f-]{36}$`));
     await expect.poll(async () => (await portsOf(page)).length).toBe(portsBefore + 3);
 
     // ---- crypto (Bitcoin) ----

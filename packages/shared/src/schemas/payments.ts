@@ -169,6 +169,14 @@ export const pendingPaymentParamsSchema = z.object({ id: idSchema });
 export const cancelPendingResponseSchema = z.object({ error: z.null() });
 /** POST /api/v1/pending-payments/:id/simulate (sandbox only): the completed payment. */
 export const simulatePaymentResponseSchema = z.object({ error: z.null(), data: pendingPaymentSchema });
+/**
+ * GET /api/v1/payment/orders/:reference: one of the customer's payments in its current state, found by our id or by
+ * the card provider's payment intent id (`pi_…`), which is what the browser holds after paying by card. The PayPal
+ * return page and the payment banner read it, so neither claims "being confirmed" for money already credited.
+ */
+export const paymentOrderParamsSchema = z.object({ reference: text().check(z.regex(/^[A-Za-z0-9_-]{1,100}$/)) });
+export const paymentOrderResponseSchema = z.object({ data: pendingPaymentSchema });
+export type PaymentOrderResponse = z.infer<typeof paymentOrderResponseSchema>;
 
 // ---- card (spec §7) -----------------------------------------------------------------------------------------------
 

@@ -36,10 +36,10 @@ describe('buildCheckoutForm', () => {
 });
 
 describe('PayPalGateway.checkoutForm', () => {
-  it('returns to /thank-you-for-order on our own origin and names our receiver', () => {
+  it('returns to /thank-you-for-order?order=<id> on our own origin and names our receiver', () => {
     const gateway = new PayPalGateway(resolvePayPalSettings({}, false).settings);
-    const form = gateway.checkoutForm({ itemName: 'Add funds', amountCents: 2500, custom: 'paypal_x', origin: 'http://localhost:3000', notifyPath: '/api/v1/payment/paypal/ipn' });
-    expect(form.fields.return).toBe('http://localhost:3000/thank-you-for-order');
+    const form = gateway.checkoutForm({ itemName: 'Add funds', amountCents: 2500, custom: 'paypal_x', orderId: 'o-1', origin: 'http://localhost:3000', notifyPath: '/api/v1/payment/paypal/ipn' });
+    expect(form.fields.return).toBe('http://localhost:3000/thank-you-for-order?order=o-1');
     expect(form.fields.notify_url).toBe('http://localhost:3000/api/v1/payment/paypal/ipn');
     expect(form.fields.business).toBe(gateway.settings.receiverEmail);
     expect(form.fields.amount).toBe('25.00');

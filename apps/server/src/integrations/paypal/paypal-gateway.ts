@@ -17,14 +17,18 @@ export class PayPalGateway {
    * The checkout form for a pending payment; `origin` is our public URL (config.publicUrl). `receiverEmail` is the
    * effective receiver when the operator overrides the configured one.
    */
-  checkoutForm(input: { itemName: string; amountCents: number; custom: string; origin: string; notifyPath: string; receiverEmail?: string }): CheckoutForm {
+  /**
+   * The checkout form; PayPal sends the buyer back to /thank-you-for-order?order=<orderId>, so that page can show
+   * this order's true state (credited, still being confirmed, or failed).
+   */
+  checkoutForm(input: { itemName: string; amountCents: number; custom: string; orderId: string; origin: string; notifyPath: string; receiverEmail?: string }): CheckoutForm {
     if (this.settings.mode === 'off') throw new Error('PayPal is not enabled');
     return buildCheckoutForm({
       business: input.receiverEmail ?? this.settings.receiverEmail,
       itemName: input.itemName,
       amountCents: input.amountCents,
       custom: input.custom,
-      returnUrl: new URL('/thank-you-for-order', input.origin).toString(),
+      returnUrl: new URL(`/thank-you-for-order?order=${encodeURIComponent(input.orderId)}`, input.origin).toString(),
       notifyUrl: new URL(input.notifyPath, input.origin).toString(),
       mode: this.settings.mode,
     });

@@ -16,6 +16,8 @@ export interface CreateOrderInput {
 }
 
 /** Writes and reads payment orders, always scoped by the customer, and shows them as the API does. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export class OrdersService {
   constructor(private readonly repo: OrdersRepository) {}
 
@@ -62,6 +64,18 @@ export class OrdersService {
   /** The customer's order as the API shows it; another customer's is not found (404). */
   async ownView(userId: string, id: string): Promise<PendingPayment> {
     const [payment] = await this.view([await this.own(userId, id)]);
+    return payment!;
+  }
+
+  /**
+   * The customer's order in its current state, by our id or by the card provider's intent id; described in the
+   * reader's `language`. Another customer's is not found (404), as is an unknown reference.
+   */
+  async byReference(userId: string, reference: string, language?: Language): Promise<PendingPayment> {
+    const row = UUID.test(reference) ? await this.repo.own(userId, reference)
+      : await this.repo.ownByExternalId(userId, reference).then((found) => (found ? this.repo.own(userId, found.id) : undefined));
+    if (!row) throw notFound();
+    const [payment] = await this.view([row], undefined, language);
     return payment!;
   }
 

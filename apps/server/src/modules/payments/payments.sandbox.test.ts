@@ -234,11 +234,34 @@ describe('PayPal (sandbox, offline completion)', () => {
     expect(data).toMatchObject({ provider: 'Paypal', amount: '50000000', client_secret: `paypal_${data._id}`, tariff_id: null });
     expect(form.fields).toMatchObject({
       cmd: '_xclick', item_number: '1', quantity: '1', amount: '50.00', no_shipping: '1', custom: data.client_secret,
-      currency_code: 'USD', lc: 'US', return: 'http://localhost:3000/thank-you-for-order', notify_url: 'http://localhost:3000/api/v1/payment/paypal/ipn',
+      currency_code: 'USD', lc: 'US', return: `http://localhost:3000/thank-you-for-order?order=${data._id}`, notify_url: 'http://localhost:3000/api/v1/payment/paypal/ipn',
     });
     const pending = (await t.app.inject({ method: 'GET', url: '/api/v1/pending-payments', ...json(c.cookie) })).json().data;
     expect(pending).toEqual([expect.objectContaining({ _id: data._id, provider: 'paypal' })]);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/pending-payments/${data._id}/simulate`, ...json(c.cookie) })).statusCode).toBe(200);
     expect(await usdtBalance(t, c.id)).toBe(50_000_000n);
+  });
+
+  it('the return page can read the order it comes back for: pending until the IPN credits it, then completed; nobody else can', async () => {
+    const c = await createCustomer(t);
+    const { data } = (await t.app.inject({ method: 'POST', url: '/api/v1/payment/paypal/pending', ...json(c.cookie, { amount: '12.5' }) })).json();
+    const order = (cookie: string, reference = data._id, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url: `/api/v1/payment/orders/${reference}`, ...json(cookie, undefined, headers) });
+    expect((await order(c.cookie)).json().data).toMatchObject({ _id: data._id, status: 'pending', amount: '12500000', kind: 'topup' });
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/pending-payments/${data._id}/simulate`, ...json(c.cookie) })).statusCode).toBe(200);
+    expect((await order(c.cookie)).json().data).toMatchObject({ _id: data._id, status: 'completed', received: '12500000' });
+
+    const other = await createCustomer(t);
+    expect((await order(other.cookie)).statusCode).toBe(404);
+    expect((await order(c.cookie, 'pi_sandbox_unknown')).statusCode).toBe(404);
+    expect((await order(c.cookie, 'not a reference')).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/payment/orders/${data._id}` })).statusCode).toBe(401);
+  });
+
+  it('finds a card payment by the intent id the browser holds', async () => {
+    const c = await createCustomer(t);
+    const intent = (await t.app.inject({ method: 'POST', url: '/api/v1/payment/stripe/create-payment-intent', ...json(c.cookie, { amount: 700 }) })).json();
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/payment/orders/${intent.payment_intent.id}`, ...json(c.cookie) });
+    expect(res.json().data).toMatchObject({ status: 'pending', provider: 'card', amount: '7000000' });
   });
 });

@@ -67,7 +67,7 @@ export class PayPalPayments {
     const order = await this.orders.create({ userId, provider: 'paypal', quote: { ...quote, description }, providerAmount: cents, lng });
     const clientSecret = `${PAYPAL_SECRET_PREFIX}${order.id}`;
     const form = this.rt.paypal.checkoutForm({
-      itemName: description, amountCents: Number(cents), custom: clientSecret, origin: this.ctx.config.publicUrl, notifyPath: IPN_PATH,
+      itemName: description, amountCents: Number(cents), custom: clientSecret, orderId: order.id, origin: this.ctx.config.publicUrl, notifyPath: IPN_PATH,
       receiverEmail: await effectivePayPalReceiver(this.ctx),
     });
     return {

@@ -1,5 +1,6 @@
 import {
-  cancelPendingResponseSchema, pendingPaymentParamsSchema, pendingPaymentsResponseSchema, simulatePaymentResponseSchema,
+  cancelPendingResponseSchema, paymentOrderParamsSchema, paymentOrderResponseSchema, pendingPaymentParamsSchema, pendingPaymentsResponseSchema,
+  simulatePaymentResponseSchema,
 } from '@cellport/shared/schemas/payments';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
@@ -8,7 +9,7 @@ import type { OrdersService } from './orders.service.js';
 import type { PaymentRateLimit } from './payment-rate-limit.js';
 import type { PaymentSimulation } from './simulate-payment.js';
 
-/** The customer's pending payments: list, cancel, and (sandbox only) complete offline. */
+/** The customer's pending payments: list, one by reference, cancel, and (sandbox only) complete offline. */
 export function registerPendingRoutes(app: App, deps: { orders: OrdersService; simulation: PaymentSimulation; limited: PaymentRateLimit }): void {
   const { orders, simulation, limited } = deps;
 
@@ -17,6 +18,15 @@ export function registerPendingRoutes(app: App, deps: { orders: OrdersService; s
       reply.header('cache-control', 'no-store');
       // Descriptions in the language the page asks for (Accept-Language), else as the order was written.
       return { data: await orders.pendingView(currentUser(request).userId, askedLanguage(request) ?? undefined) };
+    });
+
+  // One payment as it stands now (pending, completed, cancelled, expired, failed): the PayPal return page and the
+  // payment banner ask it until the money is credited, instead of assuming it is still being confirmed.
+  app.get('/api/v1/payment/orders/:reference',
+    { onRequest: requireUser, schema: { params: paymentOrderParamsSchema, response: { 200: paymentOrderResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { data: await orders.byReference(currentUser(request).userId, request.params.reference, askedLanguage(request) ?? undefined) };
     });
 
   app.delete('/api/v1/pending-payments/:id',

@@ -1,26 +1,42 @@
-import { isLanguage } from '@cellport/shared/constants';
+import { isLanguage, type Language } from '@cellport/shared/constants';
 import { useEffect } from 'react';
-import { i18n, useT } from '../../lib/i18n';
+import { useSearch } from 'wouter';
+import { Spinner } from '../../components/ui/spinner';
+import { browserLanguage } from '../../lib/browser-language';
+import { htmlLang, i18n, useT } from '../../lib/i18n';
+import { usePaymentOrder } from './api/payment-order';
 import { paymentLanguage } from './flow/payment-banner-flag';
+import { PaymentLookupError, PaymentOutcomeText } from './flow/payment-outcome';
 import './payments.css';
 
 /**
- * /thank-you-for-order, where PayPal sends the customer back (spec §7). The path has no language segment, so the
- * page uses the language the customer paid in (remembered before leaving), English otherwise.
+ * /thank-you-for-order?order=<id>, where PayPal sends the customer back (spec §7). The path has no language segment,
+ * so the page uses the language the customer paid in (remembered before leaving), else the browser's. It shows the
+ * order's true state, asked from the server and asked again while the IPN has not arrived: "credited" once it has,
+ * "being confirmed" only while it is pending, and a cancelled, expired or failed payment plainly, with what to do.
  */
 export default function ThankYouPage() {
   const remembered = paymentLanguage();
-  const language = isLanguage(remembered) ? remembered : 'en';
+  const language: Language = isLanguage(remembered) ? remembered : browserLanguage();
   useEffect(() => { if (i18n.language !== language) void i18n.changeLanguage(language); }, [language]);
+  useEffect(() => { document.documentElement.lang = htmlLang(language); }, [language]);
   const { t } = useT(['payments', 'common']);
   useEffect(() => { document.title = `${t('thankYou.title')} · ${t('common:appName')}`; }, [t]);
+  const reference = new URLSearchParams(useSearch()).get('order');
+  const order = usePaymentOrder(reference, language);
   return (
     <main className="pay-thanks">
-      <div className="card pay-thanks__card">
+      <div className="card pay-thanks__card" data-testid="thank-you">
         <p className="pay-thanks__brand">{t('common:appName')}</p>
         <h1>{t('thankYou.title')}</h1>
-        <p>{t('thankYou.text')}</p>
-        <a className="btn" href={`/${language}/proxies`}>{t('thankYou.toProxies')}</a>
+        {reference === null ? <p>{t('thankYou.noOrder')}</p>
+          : order.data ? <PaymentOutcomeText payment={order.data} />
+            : order.isError ? <PaymentLookupError error={order.error} />
+              : <Spinner size={24} label={t('thankYou.loading')} />}
+        <nav className="pay-thanks__links" aria-label={t('thankYou.next')}>
+          <a className="btn" href={`/${language}/proxies`}>{t('thankYou.toProxies')}</a>
+          <a className="btn btn--secondary" href={`/${language}/purchases`}>{t('thankYou.toPurchases')}</a>
+        </nav>
       </div>
     </main>
   );

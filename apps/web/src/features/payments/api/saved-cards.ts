@@ -26,9 +26,11 @@ export const confirmSandboxSetup = (clientSecret: string, card: SandboxCard) =>
  * POST /payment/stripe/buy-with-saved-card/{id} — charges a saved card with the same body as a one-time card
  * payment; the credit or purchase follows through the provider's event, as for a card typed in.
  */
-export async function buyWithSavedCard(cardId: string, order: PaymentOrder): Promise<void> {
-  const r = await apiPost<{ error: string | null }>(`/payment/stripe/buy-with-saved-card/${encodeURIComponent(cardId)}`, cardPaymentBody(order));
+export async function buyWithSavedCard(cardId: string, order: PaymentOrder): Promise<string | null> {
+  const r = await apiPost<{ error: string | null; data?: { payment?: { _id: string } } }>(
+    `/payment/stripe/buy-with-saved-card/${encodeURIComponent(cardId)}`, cardPaymentBody(order));
   if (r.error) throw new Error(r.error);
+  return r.data?.payment?._id ?? null;
 }
 
 /** DELETE /payment/stripe/{id} — removes a saved card; the list is fetched again. */

@@ -57,16 +57,19 @@ export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onCl
       return;
     }
     await pay(async () => {
-      const { clientSecret, email } = subscribe ? await createSubscription(order) : await createPaymentIntent(order);
+      const { clientSecret, email, reference } = subscribe ? await createSubscription(order) : await createPaymentIntent(order);
       await cardForm.confirm(clientSecret, email);
+      return reference;
     });
   }
 
-  async function pay(run: () => Promise<void>) {
+  /** `run` pays and answers the payment's reference (order or intent id), which the banner asks the state of. */
+  async function pay(run: () => Promise<string | null>) {
     setLoading(true);
     setFailure(null);
+    let reference: string | null;
     try {
-      await run();
+      reference = await run();
     } catch (error) {
       setLoading(false);
       const text = paymentErrorText(t, error);
@@ -74,14 +77,14 @@ export function CardPaymentModal({ order, onClose }: { order: PaymentOrder; onCl
       toast.error(text);
       return;
     }
-    onSuccess();
+    onSuccess(reference);
   }
 
-  function onSuccess() {
+  function onSuccess(reference: string | null) {
     void refreshAfterPayment(queryClient);
     onClose();
     if (!language) { location.reload(); return; }
-    setPaymentBannerFlag();
+    setPaymentBannerFlag(reference);
     if (subscribe) location.assign(`/${language}/proxies`);
     else navigate(`~/${language}/proxies`);
   }

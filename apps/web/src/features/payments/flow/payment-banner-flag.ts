@@ -1,18 +1,21 @@
 // Spec §2: after a card payment succeeds "a flag is set to show a banner" on the proxies page. The flag lives in
-// sessionStorage so it survives the full page load a subscription uses, and is read (and cleared) once.
+// sessionStorage so it survives the full page load a subscription uses, and is read (and cleared) once. It holds the
+// payment's reference (our order id or the card intent id) so the banner can say what the payment's state truly is.
 const KEY = 'cellport.paymentBanner';
 
-export function setPaymentBannerFlag(): void {
-  try { sessionStorage.setItem(KEY, '1'); } catch { /* storage disabled: no banner */ }
+/** `reference`: the order id or the card payment intent id of the payment just made; '1' when it is not known. */
+export function setPaymentBannerFlag(reference: string | null = null): void {
+  try { sessionStorage.setItem(KEY, reference ?? '1'); } catch { /* storage disabled: no banner */ }
 }
 
-export function takePaymentBannerFlag(): boolean {
+/** The payment the banner is for: null when there is no flag, '' when the payment's reference is not known. */
+export function takePaymentBannerFlag(): string | null {
   try {
-    const set = sessionStorage.getItem(KEY) === '1';
-    if (set) sessionStorage.removeItem(KEY);
-    return set;
+    const value = sessionStorage.getItem(KEY);
+    if (value !== null) sessionStorage.removeItem(KEY);
+    return value === null ? null : value === '1' ? '' : value;
   } catch {
-    return false;
+    return null;
   }
 }
 

@@ -21,7 +21,7 @@ import { submitPaypalForm } from './submit-paypal-form';
 /**
  * PayPal: records the pending PayPal payment, then posts the checkout form to PayPal. With sandbox payments
  * (settings.simulatePayments) there is no PayPal to go to: a confirmation step completes the payment offline and
- * goes to /thank-you-for-order, where PayPal would have returned the customer.
+ * goes to /thank-you-for-order?order=<id>, where PayPal would have returned the customer.
  */
 export function PaypalCheckout({ order, description, onClose }: { order: PaymentOrder; description: string; onClose: () => void }) {
   const { t } = useT(['payments', 'errors']);
@@ -56,7 +56,7 @@ export function PaypalCheckout({ order, description, onClose }: { order: Payment
       await simulatePendingPayment(pending.data._id);
       await refreshAfterPayment(queryClient);
       onClose();
-      navigate('~/thank-you-for-order');
+      navigate(`~/thank-you-for-order?order=${encodeURIComponent(pending.data._id)}`);
     } catch (error) {
       setConfirming(false);
       const text = paymentErrorText(t, error);
