@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { FINGERPRINT_PRESETS } from '@cellport/shared/fingerprint-presets';
+import { renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
+
+// The host's rules per address family (decision 037): what the netns test proves on the wire, pinned here line by
+// line where it runs without root: a slot checks and SNATs only its egress's family and drops the other's TCP/UDP.
+
+const slot = (over: Partial<PresetSlot>): PresetSlot => ({
+  slot: 0, preset: 'windows', egress: '10.0.0.5', ttlAtVeth: 129, loopback: false, hostAddress: '100.127.0.1', ...over,
+});
+const linesOf = (ruleset: string) => ruleset.split('\n').map((l) => l.trim());
+
+describe('the host ruleset by family', () => {
+  it('an IPv4 egress: TTL checked, SNAT to it, the namespace\'s IPv6 TCP and UDP dropped (neighbour discovery kept)', () => {
+    const lines = linesOf(renderRuleset('cp', 'cp', [slot({})], [{ device: 'wwan0', family: 4 }]));
+    expect(lines).toContain('iifname "cp0" meta nfproto ipv6 meta l4proto { tcp, udp } drop');
+    expect(lines).toContain('iifname "cp0" ip ttl != 129 drop');
+    expect(lines).toContain('iifname "cp0" meta nfproto ipv4 snat ip to 10.0.0.5');
+    expect(lines).toContain(`iifname "cp0" tcp flags & (fin|syn|rst|ack) == syn tcp window != ${FINGERPRINT_PRESETS.windows.window} drop`);
+    expect(lines).toContain('iifname "wwan0" meta nfproto ipv4 drop');
+    expect(lines.some((l) => l.includes('hoplimit'))).toBe(false);
+  });
+
+  it('an IPv6 egress: hop limit checked on TCP and UDP only, SNAT6 to it, the IPv6 window, the namespace\'s IPv4 dropped', () => {
+    const lines = linesOf(renderRuleset('cp', 'cp', [slot({ slot: 3, egress: '2a00:1::5' })], [{ device: 'wwan1', family: 6 }]));
+    expect(lines).toContain('iifname "cp3" meta nfproto ipv4 drop');
+    expect(lines).toContain('iifname "cp3" meta l4proto { tcp, udp } ip6 hoplimit != 129 drop');
+    expect(lines).toContain('iifname "cp3" meta nfproto ipv6 snat ip6 to 2a00:1::5');
+    expect(lines).toContain('iifname "cp3" tcp flags & (fin|syn|rst|ack) == syn tcp window != 64800 drop');
+    expect(lines).toContain('iifname "wwan1" meta nfproto ipv6 drop');
+    expect(lines.some((l) => l.includes('ip ttl'))).toBe(false);
+  });
+
+  it('a simulated modem stays IPv4: DNAT to 127.0.0.1, no SNAT', () => {
+    const lines = linesOf(renderRuleset('cp', 'cp', [slot({ slot: 1, egress: '127.0.0.9', loopback: true, ttlAtVeth: 128, hostAddress: '100.127.0.5' })], []));
+    expect(lines).toContain('iifname "cp1" ip daddr 100.127.0.5 dnat ip to 127.0.0.1');
+    expect(lines).toContain('iifname "cp1" ip ttl != 128 drop');
+    expect(lines.some((l) => l.includes('snat'))).toBe(false);
+  });
+});
+
+describe('the SYN\'s MSS and window by family', () => {
+  it('IPv4 is the preset\'s; IPv6 has MSS 1440, Apple 65535, Windows 45 × 1440, Android p0f\'s mss*44', () => {
+    expect(synShape('windows', 4)).toEqual({ mss: 1460, window: 64240, initialSegments: null });
+    expect(synShape('windows', 6)).toEqual({ mss: 1440, window: 64800, initialSegments: null });
+    expect(synShape('macos', 6)).toEqual({ mss: 1440, window: 65535, initialSegments: null });
+    expect(synShape('ios', 6)).toEqual({ mss: 1440, window: 65535, initialSegments: null });
+    expect(synShape('android', 6)).toEqual({ mss: 1440, window: 44 * 1440, initialSegments: 44 });
+  });
+});
