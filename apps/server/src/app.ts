@@ -18,7 +18,6 @@ import { registerWeb } from './modules/web/web.routes.js';
 import { registerAuth } from './modules/auth/auth.routes.js';
 import { registerDev } from './modules/dev/dev.routes.js';
 import { registerAccountSettings } from './modules/account-settings/account-settings.routes.js';
-import { registerJobs } from './jobs/jobs.plugin.js';
 import { registerCatalog } from './modules/catalog/catalog.routes.js';
 import { registerSpeedTest } from './modules/hosts/speed-test.routes.js';
 import { registerLedger } from './modules/ledger/ledger.routes.js';
@@ -50,6 +49,8 @@ import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { registerSupport } from './modules/support/index.js';
 import { registerSubscriptions } from './modules/subscriptions/subscriptions.routes.js';
 import { trustsForwardedFor } from './lib/client-address.js';
+import type { JobQueue } from './jobs/queue.js';
+import { registerJobHandlers, runsBackground, servesRoutes, startTasks, subscriptions, timers } from './background.js';
 
 export interface BuildOptions {
   config: Config;
@@ -58,9 +59,14 @@ export interface BuildOptions {
   logger?: boolean;
   /** Tests that read the log (the route fuzz: no unhandled error) pass a stream; JSON lines at LOG_LEVEL go there. */
   logStream?: { write(line: string): void };
+  /**
+   * Starts the timers (the job runner, the sweeps: background.ts) in a role that runs the background. main.ts passes
+   * true; a test leaves them off and passes time itself (`app.jobs.runDueJobs(now)`).
+   */
+  timers?: boolean;
 }
 
-export async function buildApp({ config, database, logger = true, logStream }: BuildOptions): Promise<{ app: App; ctx: AppContext; services: Services }> {
+export async function buildApp({ config, database, logger = true, logStream, timers: withTimers = false }: BuildOptions): Promise<{ app: App; ctx: AppContext; services: Services }> {
   const app = Fastify({
     logger: logStream
       ? { level: config.LOG_LEVEL, stream: logStream }
@@ -122,39 +128,61 @@ export async function buildApp({ config, database, logger = true, logStream }: B
   registerMetrics(app, ctx, services.metrics);
 
   registerHealth(app, ctx);
-  // Modules: one line each.
-  registerAccountSettings(app, ctx, services);
-  registerJobs(app, ctx, services);
-  registerWebhooks(app, ctx, services);
-  registerTelegram(app, ctx, services);
-  registerReplacement(app, services);
-  await registerCatalog(app, ctx, services);
-  await registerSpeedTest(app, ctx);
-  registerLedger(app, ctx, services);
-  registerCoupons(app, ctx, services);
-  await registerPorts(app, ctx, services);
-  registerPortHistory(app, services);
-  registerFingerprint(app, services);
-  registerPurchases(app, ctx, services);
-  registerPayments(app, ctx, services);
-  registerSubscriptions(app, services);
-  registerInvoices(app, ctx, services);
-  registerSettings(app, ctx, services);
-  registerExchangeRates(app, ctx, services);
-  await registerAdmin(app, ctx, services);
-  registerNotifications(app, ctx, services);
-  registerRealtime(app, ctx, services);
-  await registerHosts(app, ctx, services);
-  registerApiKeys(app, ctx, services);
-  registerTraffic(app, ctx, services);
-  registerDashboard(app, ctx, services);
-  registerMcp(app, ctx, services);
-  await registerSupport(app, services);
-  registerLegal(app, ctx, services);
-  registerAuth(app, ctx, services);
-  registerDev(app, ctx);
-  await registerWeb(app, ctx);
+  const role = config.CELLPORT_ROLE;
+  app.decorate('jobs', services.jobs);
+  // The Telegram bot in every role: web instances answer its webhook and show its state, workers send through it.
+  // Not awaited: a Bot API that is slow or away must not hold up the start (errors are logged).
+  app.addHook('onReady', async () => { void services.telegramBot.start(); });
+  app.addHook('onClose', async () => { await services.telegramBot.stop(); });
+
+  // Phase 1, routes (decision 043): HTTP, the realtime socket and the agents' host protocol. Modules: one line each.
+  if (servesRoutes(role)) {
+    registerAccountSettings(app, ctx, services);
+    registerWebhooks(app, services);
+    registerTelegram(app, ctx, services);
+    registerReplacement(app, services);
+    await registerCatalog(app, ctx, services);
+    await registerSpeedTest(app, ctx);
+    registerLedger(app, ctx, services);
+    registerCoupons(app, ctx, services);
+    await registerPorts(app, ctx, services);
+    registerPortHistory(app, services);
+    registerFingerprint(app, services);
+    registerPurchases(app, ctx, services);
+    registerPayments(app, ctx, services);
+    registerSubscriptions(app, services);
+    registerInvoices(app, ctx, services);
+    registerSettings(app, ctx, services);
+    registerExchangeRates(app, ctx, services);
+    await registerAdmin(app, ctx, services);
+    registerNotifications(app, ctx, services);
+    registerRealtime(app, ctx, services);
+    await registerHosts(app, ctx, services);
+    registerApiKeys(app, ctx, services);
+    registerTraffic(app, ctx, services);
+    registerDashboard(app, ctx, services);
+    registerMcp(app, ctx, services);
+    await registerSupport(app, services);
+    registerLegal(app, ctx, services);
+    registerAuth(app, ctx, services);
+    registerDev(app, ctx);
+    await registerWeb(app, ctx);
+  }
+
+  // Phases 2 and 3 (background.ts): the jobs' handlers, then the subscriptions and, from main.ts, the timers.
+  if (runsBackground(role)) {
+    registerJobHandlers(ctx, services);
+    const tasks = [...subscriptions(ctx, services), ...(withTimers ? timers(ctx, services) : [])];
+    let stopBackground: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => { stopBackground = await startTasks(tasks); });
+    // Before the bus and the database close: a job or delivery in hand finishes and commits.
+    app.addHook('onClose', async () => { await stopBackground?.(); });
+  }
 
   app.addHook('onClose', async () => { await invoiceNumbering.idle(); await bus.stop(); await pollVersions.stop(); });
   return { app, ctx, services };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance { jobs: JobQueue }
 }

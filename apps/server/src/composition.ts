@@ -16,6 +16,7 @@ import type { ModemDriver } from './integrations/modem-control/modem-control.js'
 import { SimulatedModemDriver } from './integrations/modem-control/simulated-driver.js';
 import { JobQueue } from './jobs/queue.js';
 import { Bus } from './lib/bus.js';
+import { instanceName } from './lib/instance-name.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { AccountSettingsRepository } from './modules/account-settings/account-settings.repository.js';
 import { AccountSettingsService } from './modules/account-settings/account-settings.service.js';
@@ -121,7 +122,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const pollVersions = new PollVersions(database);
   const mailer = new Mailer(db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, log);
   const invoiceNumbering = new InvoiceNumbering(db, log);
-  const jobs = new JobQueue(db, log, (kind) => metrics.jobFailed(kind));
+  const jobs = new JobQueue(db, log, (kind) => metrics.jobFailed(kind), instanceName(config));
   const operatorSettings = new OperatorSettingsCache(db, bus);
   const ctx: AppContext = { config, database, db, bus, sessions, mailer, pollVersions, invoiceNumbering, operatorSettings, log };
 

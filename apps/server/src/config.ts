@@ -91,6 +91,12 @@ export const configSchema = z.object({
   PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(5000),
   /**
+   * What this process does (decision 043): `all` serves HTTP and runs the background work; `web` serves HTTP, the
+   * realtime socket and the agents' host protocol and runs no jobs, subscriptions or timers; `worker` runs those and
+   * serves only /healthz, /readyz and /metrics. Web and worker instances share one PostgreSQL database.
+   */
+  CELLPORT_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  /**
    * Enables GET /metrics for Prometheus, answered only with `Authorization: Bearer <this>`; unset (or empty, as a
    * compose file passes an unset variable): /metrics answers 404.
    */
@@ -166,6 +172,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n  ${problems.join('\n  ')}`);
   } else if (c.CAPTCHA_PROVIDER === 'recaptcha' && !c.RECAPTCHA_SECRET_KEY) {
     throw new ConfigError('CAPTCHA_PROVIDER=recaptcha needs RECAPTCHA_SECRET_KEY and RECAPTCHA_SITE_KEY');
+  }
+  // The embedded database belongs to one process (cli/control-socket.ts): a web or worker process alone would leave
+  // the other half of the work undone.
+  if (c.CELLPORT_ROLE !== 'all' && !c.DATABASE_URL) {
+    throw new ConfigError(`CELLPORT_ROLE=${c.CELLPORT_ROLE} needs DATABASE_URL: web and worker processes share one PostgreSQL database. Set DATABASE_URL, or CELLPORT_ROLE=all to run everything in one process on the embedded database.`);
   }
   const dataDir = resolve(c.DATA_DIR);
   return {

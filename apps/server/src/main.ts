@@ -7,6 +7,7 @@ import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent.js';
 import { startUdpEcho, type UdpEcho } from './udp-echo.js';
 import { dumpEmbedded } from './cli/backup.js';
 import { claimDataDir, DataDirInUseError } from './cli/control-socket.js';
+import { servesRoutes } from './background.js';
 
 /** Past SHUTDOWN_TIMEOUT_MS, the connections are cut; this much later the process exits whatever is still closing. */
 const BACKSTOP_MARGIN_MS = 5_000;
@@ -24,9 +25,13 @@ async function main(): Promise<void> {
     databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   });
   await migrateToLatest(database.db);
-  const { app, ctx } = await buildApp({ config, database });
+  // This process runs the timers of its role (background.ts): the job runner and the sweeps.
+  const { app, ctx } = await buildApp({ config, database, timers: true });
   control?.serve({ backup: () => dumpEmbedded(database) });
-  if (config.seedDemo) await runSeed(ctx);
+  // A worker (CELLPORT_ROLE=worker, decision 043) serves only /healthz, /readyz and /metrics: the demo's data, the
+  // UDP check and the demo's agent (which speaks the host protocol) belong to the processes that serve the product.
+  const serving = servesRoutes(config.CELLPORT_ROLE);
+  if (config.seedDemo && serving) await runSeed(ctx);
 
   let embeddedAgent: EmbeddedAgent | null = null;
   let udpEcho: UdpEcho | null = null;
@@ -93,16 +98,18 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const listening = typeof address === 'object' && address ? address.port : config.PORT;
   // The agents' UDP check (udp-echo.ts): a port taken by something else is a warning, not a reason not to serve.
-  if (config.UDP_ECHO) {
+  if (config.UDP_ECHO && serving) {
     udpEcho = await startUdpEcho(config.HOST, listening).catch((err: unknown) => {
       app.log.warn({ err }, `UDP_ECHO: UDP port ${listening} could not be bound; agents' UDP checks against this server will fail`);
       return null;
     });
   }
-  if (config.embeddedAgent) {
+  if (config.embeddedAgent && serving) {
     embeddedAgent = await startEmbeddedAgent(ctx, listening);
   }
-  app.log.info(`Cellport is ready at ${config.publicUrl} (database: ${database.kind === 'pglite' ? `embedded in ${config.DATA_DIR}` : 'PostgreSQL'})`);
+  const databaseKind = database.kind === 'pglite' ? `embedded in ${config.DATA_DIR}` : 'PostgreSQL';
+  if (serving) app.log.info(`Cellport is ready at ${config.publicUrl} (role: ${config.CELLPORT_ROLE}; database: ${databaseKind})`);
+  else app.log.info(`Cellport worker is running jobs (health and metrics on port ${listening}; database: ${databaseKind})`);
 }
 
 main().catch((err: unknown) => {

@@ -39,6 +39,8 @@ export class JobQueue {
     private readonly log?: { error(obj: unknown, msg: string): void },
     /** Told of every failed run (the metrics' failure counter). */
     private readonly onFailure?: (kind: string) => void,
+    /** Written into each job this queue runs (`done_by`): which process ran it (lib/instance-name.ts). */
+    private readonly instance: string | null = null,
   ) {}
 
   /** The handler of a kind; it receives the payload as the kind's schema parsed it. */
@@ -123,7 +125,7 @@ export class JobQueue {
         const handling = this.handlers.get(job.kind);
         if (!handling) throw new Error(`no handler for job kind ${job.kind}`);
         const after = await handling.handler(tx, handling.kind.payload.parse(job.payload), now);
-        await tx.updateTable('jobs').set({ done_at: sql`now()`, attempts: job.attempts + 1, last_error: null })
+        await tx.updateTable('jobs').set({ done_at: sql`now()`, done_by: this.instance, attempts: job.attempts + 1, last_error: null })
           .where('id', '=', job.id).execute();
         return { outcome: 'done' as const, after };
       });

@@ -10,6 +10,8 @@ export interface JobsTable {
   attempts: Generated<number>;
   last_error: string | null;
   done_at: Date | null;
+  /** The process that ran it (`<role>@<host>:<pid>`, lib/instance-name.ts); null before 2026_12_12_1700_job_done_by. */
+  done_by: string | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 export interface JobsTables { jobs: JobsTable }

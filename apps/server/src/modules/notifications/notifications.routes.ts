@@ -12,23 +12,12 @@ import type { NotificationEmails } from './notification-emails.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { userIdFromUnsubscribeToken } from './unsubscribe-token.js';
 
-const SWEEP_EVERY_MS = 60_000;
-
 /** The bell: list (polled every 3 s, cheap when unchanged), mark read, read all; and the unsubscribe link. */
 export function registerNotifications(app: App, ctx: AppContext, services: Services): void {
   const repository = services.notificationsRepository;
   const emails = services.notificationEmails;
 
-  // E-mails leave after the commit that created them; one instance wins each (see NotificationEmails).
-  const stopMail = ctx.pollVersions.onChange((change) => {
-    if (change.mail) emails.send(change.mail).catch((err: unknown) => ctx.log.error({ err }, 'notification e-mail failed'));
-  });
-  let sweep: NodeJS.Timeout | undefined;
-  if (ctx.config.NODE_ENV !== 'test') {
-    sweep = setInterval(() => { emails.sweep().catch((err: unknown) => ctx.log.error({ err }, 'notification e-mail sweep failed')); }, SWEEP_EVERY_MS);
-    sweep.unref();
-  }
-  app.addHook('onClose', async () => { stopMail(); clearInterval(sweep); });
+  // Their e-mails leave from the background (background.ts: after each commit, and a sweep).
   app.decorate('notificationEmails', emails);
 
   app.get('/api/v1/notifications', {

@@ -40,7 +40,6 @@ export interface PaymentsModule { fulfilment: Fulfilment; crypto: CryptoPayments
 /** Money in (issue 4): crypto, card, PayPal, pending payments; its durable jobs (deposit watcher, expiry). */
 export function registerPayments(app: App, ctx: AppContext, services: PaymentsServices): PaymentsModule {
   const { payments: rt, orders, fulfilment, cryptoPayments: crypto, cardPayments: cards, paypalPayments: paypal } = services;
-  crypto.registerJobs();
   if (rt.card instanceof SandboxCardProvider) rt.card.setEventHandler((event) => cards.handle(event));
 
   const limited = paymentRateLimit(ctx.config.RATE_LIMIT_PAYMENTS_PER_MINUTE);

@@ -13,7 +13,6 @@ import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
  * registered after the jobs).
  */
 export function registerReplacement(app: App, { replacement }: Services): void {
-  replacement.register();
 
   app.post('/api/v1/modems/:id/replacement', {
     onRequest: requireUser,

@@ -30,11 +30,10 @@ export function uploadScope(scope: App): void {
 /**
  * Support tickets for customers (issue 17 item 4): their tickets, a new one (optionally about one of their ports),
  * replies, closing, and screenshots (uploaded, then referenced by a message). The session's customer only; every
- * query is scoped by their id, and someone else's ticket or attachment is a 404. Registered after the jobs (it
- * adds the sweep of unreferenced uploads to the queue).
+ * query is scoped by their id, and someone else's ticket or attachment is a 404. The sweep of unreferenced uploads
+ * is registered by the root (background.ts).
  */
 export async function registerSupport(app: App, { support }: { support: SupportService }): Promise<SupportService> {
-  support.register();
   const auth = { onRequest: requireUser };
   const write = { ...auth, config: SUPPORT_WRITE_LIMIT };
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');

@@ -9,32 +9,16 @@ import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 import { TELEGRAM_WEBHOOK_PATH, type TelegramBot } from './telegram-bot.js';
-import { TELEGRAM_CHANNEL, type TelegramNotifications } from './telegram-notifications.js';
+import type { TelegramNotifications } from './telegram-notifications.js';
 import { botText } from './telegram-texts.js';
-
-const SWEEP_EVERY_MS = 60_000;
 
 /**
  * Telegram for customers (issue 16, item 2): link status, a one-time deep link, unlink, the notification kinds;
- * the bot's webhook; and, after each commit, the notifications a linked chat wants (telegram-notifications.ts).
+ * the bot's webhook. The bot is started by the root (app.ts) in every role; the notifications a linked chat wants
+ * leave from the background (background.ts).
  */
 export function registerTelegram(app: App, ctx: AppContext, { telegram, telegramBot, telegramNotifications }: Services): void {
-  const deliveries = telegramNotifications;
-  let unlisten: (() => Promise<void>) | undefined;
-  let sweep: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    // Not awaited: a Bot API that is slow or away must not hold up the server's start (errors are logged).
-    void telegramBot.start();
-    unlisten = await ctx.database.listen(TELEGRAM_CHANNEL, (id) => {
-      deliveries.send(id).catch((err: unknown) => ctx.log.error({ err }, 'telegram: notification failed'));
-    });
-    if (ctx.config.NODE_ENV !== 'test') {
-      sweep = setInterval(() => { deliveries.sweep().catch((err: unknown) => ctx.log.error({ err }, 'telegram: sweep failed')); }, SWEEP_EVERY_MS);
-      sweep.unref();
-    }
-  });
-  app.addHook('onClose', async () => { clearInterval(sweep); await unlisten?.(); await telegramBot.stop(); });
-  app.decorate('telegram', { bot: telegramBot, notifications: deliveries });
+  app.decorate('telegram', { bot: telegramBot, notifications: telegramNotifications });
 
   const auth = { onRequest: requireUser, config: { apiKey: true } };
   const schema = { tags: ['telegram'], security: CUSTOMER_API_SECURITY };

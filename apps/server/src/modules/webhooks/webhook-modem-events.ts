@@ -10,11 +10,11 @@ interface ModemStatusMessage { userIds?: string[]; IMEI?: string; online?: unkno
  * changes `webhook_modem_states` (under its row lock) is the one that publishes, so the event goes out once. Not in the writing transaction: a crash between the modem's update and
  * this upsert loses that one event.
  */
-export function listenForModemChanges(ctx: AppContext): void {
+export function listenForModemChanges(ctx: AppContext): () => void {
   // One modem's changes are judged one after another, in the order announced: a "down" and an "up" racing each
   // other's first insert would otherwise lose the second (neither sees the other's uncommitted row).
   const queues = new Map<string, Promise<void>>();
-  ctx.bus.on(TOPICS.modemStatus, (message: ModemStatusMessage) => {
+  return ctx.bus.on(TOPICS.modemStatus, (message: ModemStatusMessage) => {
     const { IMEI: imei, online } = message;
     if (typeof online !== 'boolean' || !imei) return;
     const next = (queues.get(imei) ?? Promise.resolve())

@@ -5,22 +5,18 @@ import {
   webhookEndpointParamsSchema, webhookEndpointResponseSchema, webhookEndpointsResponseSchema,
 } from '@cellport/shared/schemas/webhooks';
 import type { Services } from '../../composition.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
-import { listenForModemChanges } from './webhook-modem-events.js';
 import type { WebhooksService } from './webhooks.service.js';
 
 /**
  * Customer webhooks (issue 16): endpoints, their delivery log, a test event and a redelivery. The customer API:
- * the session cookie or an API key as bearer. Registered after the jobs (it adds its job handler to the queue).
+ * the session cookie or an API key as bearer. Its planner, delivery worker and modem events run in the background
+ * (background.ts).
  */
-export function registerWebhooks(app: App, ctx: AppContext, { webhooks }: Services): WebhooksService {
-  webhooks.register();
+export function registerWebhooks(app: App, { webhooks }: Services): WebhooksService {
   app.decorate('webhooks', webhooks);
-  // Before the database closes: deliveries in flight finish (each within WEBHOOKS_TIMEOUT_MS) and record their answer.
-  app.addHook('onClose', () => webhooks.stop());
-  listenForModemChanges(ctx);
 
   const auth = { onRequest: requireUser, config: { apiKey: true } };
   const noStore = (reply: { header(name: string, value: string): unknown }) => reply.header('cache-control', 'no-store');
