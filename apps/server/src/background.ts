@@ -5,8 +5,6 @@ import { registerPortLifecycleJobs } from './jobs/port-lifecycle.js';
 import { startJobRunner } from './jobs/queue.js';
 import { registerIntervalRotation } from './modules/ports/interval-rotation.js';
 import { registerSubscriptionJobs } from './modules/subscriptions/subscription-jobs.js';
-import { TELEGRAM_CHANNEL } from './modules/telegram/telegram-notifications.js';
-import { listenForModemChanges } from './modules/webhooks/webhook-modem-events.js';
 
 /**
  * What runs in the background, all of it (decision 043; docs/architecture.md, "Background work"). The composition
@@ -74,15 +72,13 @@ export function subscriptions(ctx: AppContext, services: Services): BackgroundTa
     {
       // The Telegram messages a linked chat wants, after each commit (telegram-notifications.ts).
       name: 'telegram notifications after commit',
-      start: () => ctx.database.listen(TELEGRAM_CHANNEL, (id) => {
-        deliveries.send(id).catch((err: unknown) => ctx.log.error({ err }, 'telegram: notification failed'));
-      }),
+      start: () => deliveries.listen(ctx.database),
     },
     {
       // modem.down / modem.up webhook events from the hosts' modem announcements (webhook-modem-events.ts).
       name: 'webhook modem events',
       start: async () => {
-        const off = listenForModemChanges(ctx);
+        const off = services.webhooks.listenForModemChanges(ctx);
         return async () => { off(); };
       },
     },

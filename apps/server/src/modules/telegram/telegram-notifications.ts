@@ -1,7 +1,7 @@
 import { TELEGRAM_OPERATOR_KINDS } from '@cellport/shared/schemas/telegram';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/database.js';
+import type { Database, DatabaseHandle } from '../../db/database.js';
 import { renderNotification, type NotificationParams } from '../notifications/notifications.service.js';
 import type { TelegramBot } from './telegram-bot.js';
 import { languageOf } from './telegram-texts.js';
@@ -18,6 +18,13 @@ const SWEEP_AGE_MS = 60_000;
  */
 export class TelegramNotifications {
   constructor(private readonly deps: { db: Database; bot: TelegramBot; log: FastifyBaseLogger }) {}
+
+  /** Sends each notification its trigger announces after the commit (a background subscription: background.ts). */
+  listen(database: Pick<DatabaseHandle, 'listen'>): Promise<() => Promise<void>> {
+    return database.listen(TELEGRAM_CHANNEL, (id) => {
+      this.send(id).catch((err: unknown) => this.deps.log.error({ err }, 'telegram: notification failed'));
+    });
+  }
 
   async send(notificationId: string): Promise<boolean> {
     const gateway = this.deps.bot.current();

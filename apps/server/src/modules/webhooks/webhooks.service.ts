@@ -14,6 +14,8 @@ import type { DeliveryWorker } from './delivery-worker.js';
 import { describePorts } from './webhook-ports.js';
 import { postWebhook, refusedPort, type TargetPolicy, type WebhookAnswer } from './webhook-target.js';
 import { JOBS } from '../../jobs/job-kinds.js';
+import type { AppContext } from '../../context.js';
+import { listenForModemChanges } from './webhook-modem-events.js';
 
 /** Jobs of this kind were armed by versions before issue 26; the planner now hands endpoints to the worker itself. */
 export const WEBHOOK_JOB = JOBS.webhookDeliver.name;
@@ -77,6 +79,9 @@ export class WebhooksService {
     this.deps.queue.handle(JOBS.webhookDeliver, async () => {});
     this.deps.queue.plan((now) => this.plan(now));
   }
+
+  /** modem.down / modem.up from the modems' announcements (a background subscription: background.ts); returns its stop. */
+  listenForModemChanges(ctx: AppContext): () => void { return listenForModemChanges(ctx); }
 
   /** Resolves when no delivery is in flight on this instance: tests wait for what a round started. */
   idle(): Promise<void> { return this.worker.idle(); }
