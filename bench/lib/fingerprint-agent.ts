@@ -2,7 +2,7 @@
 // included), all on one modem, its presets applied by FingerprintHost; run inside the bench's agent namespace. Prints
 // {"ready":true,"http":<port>} once listening, then waits; each preset's namespace is warmed up first, so the first
 // measured connection does not pay for it.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FINGERPRINT_PRESET_IDS } from '@cellport/shared/fingerprint-presets';
@@ -14,7 +14,9 @@ import { createLogger } from '../../apps/agent/src/runtime/log.js';
 
 const [egress, tag] = process.argv.slice(2);
 const log = createLogger('warn', { component: 'bench-fingerprint' }, (line) => process.stderr.write(line));
-const host = new FingerprintHost({ log, dataDir: mkdtempSync(join(tmpdir(), 'bench-fp-')), namespacePrefix: `bfp-${tag}`, devicePrefix: `bfp${tag}`, queue: 3900 });
+// Where the Apple rewrite helper is built: removed when the agent stops.
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-fp-'));
+const host = new FingerprintHost({ log, dataDir, namespacePrefix: `bfp-${tag}`, devicePrefix: `bfp${tag}`, queue: 3900 });
 await host.cleanUp();
 const proxy = new ModemProxy({
   imei: '861234567890077', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: egress!,
@@ -28,7 +30,10 @@ proxy.setPorts(FINGERPRINT_PRESET_IDS.map((id) => ({
   ...(id === 'native' ? {} : { fingerprint: id }),
 })));
 process.stdout.write(`${JSON.stringify({ ready: true, http: proxy.listeningPorts!.http })}\n`);
-const stop = () => void proxy.close().then(() => host.close()).finally(() => process.exit(0));
+const stop = () => void proxy.close().then(() => host.close()).finally(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+});
 process.once('SIGTERM', stop);
 process.stdin.on('end', stop);
 process.stdin.resume();
