@@ -42,7 +42,7 @@ import { registerWebhooks } from './modules/webhooks/webhooks.routes.js';
 import { registerMcp } from './modules/mcp/mcp.routes.js';
 import { registerTelegram } from './modules/telegram/telegram.routes.js';
 import { registerReplacement } from './modules/replacement/replacement.routes.js';
-import { registerLegal } from './modules/legal/legal.routes.js';
+import { registerLegal } from './modules/legal/index.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
 import { stdoutLogStream } from './lib/log-stream.js';
 import { registerMetrics } from './modules/metrics/metrics.routes.js';

@@ -38,7 +38,7 @@ import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.servi
 import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
 import { AuditLog } from './modules/admin/audit/audit.service.js';
-import { LegalService } from './modules/legal/legal.service.js';
+import { LegalRepository, LegalService } from './modules/legal/index.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -211,7 +211,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   // The operator console's services, every change audited.
   const audit = new AuditLog(db);
   const subscriptions = new SubscriptionsService(subscriptionsRepository, cardCustomers, subscriptionSync, audit);
-  const legal = new LegalService(db, audit);
+  const legal = new LegalService(new LegalRepository(db), audit);
   const admin = {
     admins: new AdminsService(db, bus, audit),
     customers: new AdminCustomersService(ctx, audit, new CustomersRepository(db), adminPaymentsRepository, ledger, auth, legal),

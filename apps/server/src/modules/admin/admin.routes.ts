@@ -14,7 +14,7 @@ import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.rou
 import { registerAuditRoutes } from './audit/audit.routes.js';
 import { registerAlertsAdminRoutes } from './admin-alerts/alerts-admin.routes.js';
 import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
-import { registerLegalAdminRoutes } from './admin-legal/legal-admin.routes.js';
+import { registerLegalAdminRoutes } from '../legal/index.js';
 import { registerSupportAdminRoutes } from '../support/index.js';
 import { registerSubscriptionsAdminRoutes } from './admin-subscriptions/subscriptions-admin.routes.js';
 

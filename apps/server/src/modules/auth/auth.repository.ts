@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { acceptCurrentVersions } from '../legal/legal-acceptance.js';
+import { acceptCurrentVersions } from '../legal/index.js';
 
 export type TokenPurpose = 'email_verify' | 'password_reset';
 

@@ -1,9 +1,9 @@
 import { legalDocumentParamsSchema, legalDocumentQuerySchema, legalDocumentSchema } from '@cellport/shared/schemas/legal';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
+import type { LegalService } from './legal.service.js';
 
 /** GET /api/v1/legal/:kind?language=xx — public: the latest Terms of Service or Refund Policy in a language. */
-export function registerLegal(app: App, _ctx: AppContext, { legal }: Services): void {
+export function registerLegal(app: App, _ctx: AppContext, { legal }: { legal: LegalService }): void {
   app.get('/api/v1/legal/:kind', {
     config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
     schema: { tags: ['legal'], params: legalDocumentParamsSchema, querystring: legalDocumentQuerySchema, response: { 200: legalDocumentSchema } },

@@ -1,34 +1,28 @@
-import { sql } from 'kysely';
 import type { Language } from '@cellport/shared/constants';
 import type { AdminLegalVersion } from '@cellport/shared/schemas/admin/legal';
 import type { LegalAcceptance, LegalDocument, LegalDocumentKind } from '@cellport/shared/schemas/legal';
-import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import type { AuditActor, AuditLog } from '../admin/audit/audit.service.js';
+import type { AuditActor, AuditLog } from '../admin/index.js';
+import type { LegalRepository } from './legal.repository.js';
 
 /**
  * The Terms of Service and the Refund Policy (issue 14, item 8). Every save is a new version per document and
  * language; readers get the latest. Sign-up records the versions current in the customer's language
- * (`acceptCurrentVersions` in legal-acceptance.ts, in the transaction that creates the account).
+ * (`acceptCurrentVersions` in legal.repository.ts, in the transaction that creates the account).
  */
 export class LegalService {
-  constructor(private readonly db: Database, private readonly audit: AuditLog) {}
+  constructor(private readonly repo: LegalRepository, private readonly audit: AuditLog) {}
 
   /** The latest version of a document in a language (a fresh install has version 1 of each). */
   async latest(kind: LegalDocumentKind, language: Language): Promise<LegalDocument> {
-    const row = await this.db.selectFrom('legal_documents').select(['version', 'body', 'created_at'])
-      .where('kind', '=', kind).where('language', '=', language)
-      .orderBy('version', 'desc').limit(1).executeTakeFirst();
+    const row = await this.repo.latest(kind, language);
     if (!row) throw new AppError('NOT_FOUND');
     return { kind, language, version: row.version, body: row.body, publishedAt: row.created_at.toISOString() };
   }
 
   /** Every version of a document in a language, newest first, with its author. */
   async versions(kind: LegalDocumentKind, language: Language): Promise<AdminLegalVersion[]> {
-    const rows = await this.db.selectFrom('legal_documents as d').leftJoin('users as u', 'u.id', 'd.created_by')
-      .select(['d.version', 'd.body', 'd.created_at', 'd.created_by', 'u.email'])
-      .where('d.kind', '=', kind).where('d.language', '=', language)
-      .orderBy('d.version', 'desc').execute();
+    const rows = await this.repo.versions(kind, language);
     return rows.map((r) => ({
       version: r.version, body: r.body, createdAt: r.created_at.toISOString(), authorId: r.created_by, authorEmail: r.email ?? null,
     }));
@@ -36,20 +30,14 @@ export class LegalService {
 
   /**
    * Publishes a new version: the next number of that document and language, audited in the same transaction.
-   * Two operators saving at once wait for each other (an advisory lock per document and language), so each save
-   * gets its own number.
+   * Two operators saving at once wait for each other, so each save gets its own number.
    */
   async publish(actor: AuditActor, kind: LegalDocumentKind, language: Language, body: string): Promise<AdminLegalVersion> {
-    const version = await this.db.transaction().execute(async (tx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`legal:${kind}:${language}`}))`.execute(tx);
-      const last = await tx.selectFrom('legal_documents').select('version')
-        .where('kind', '=', kind).where('language', '=', language)
-        .orderBy('version', 'desc').limit(1).executeTakeFirst();
-      const next = (last?.version ?? 0) + 1;
-      await tx.insertInto('legal_documents').values({ kind, language, version: next, body, created_by: actor.adminId }).execute();
+    const version = await this.repo.transaction(async (tx) => {
+      const { last, next } = await this.repo.insertNextVersion(tx, { kind, language, body, createdBy: actor.adminId });
       await this.audit.record(tx, actor, {
         action: 'legal.publish', targetType: 'legal_document', targetId: `${kind}/${language}`,
-        before: last ? { version: last.version } : null, after: { version: next, body },
+        before: last !== null ? { version: last } : null, after: { version: next, body },
       });
       return next;
     });
@@ -60,8 +48,7 @@ export class LegalService {
 
   /** What a customer accepted at sign-up, one row per document. */
   async acceptancesOf(userId: string): Promise<LegalAcceptance[]> {
-    const rows = await this.db.selectFrom('legal_acceptances').select(['kind', 'language', 'version', 'accepted_at'])
-      .where('user_id', '=', userId).orderBy('kind').execute();
+    const rows = await this.repo.acceptancesOf(userId);
     return rows.map((r) => ({ kind: r.kind, language: r.language as Language, version: r.version, acceptedAt: r.accepted_at.toISOString() }));
   }
 }

@@ -7,7 +7,7 @@ import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { AuthService } from '../../auth/auth.service.js';
 import type { LedgerService } from '../../ledger/ledger.service.js';
-import type { LegalService } from '../../legal/legal.service.js';
+import type { LegalService } from '../../legal/index.js';
 import { type Paging } from '../admin-http.js';
 import type { AdminPaymentsRepository } from '../admin-payments/payments.repository.js';
 import { toAdminPort } from '../admin-ports/admin-port.js';

@@ -1,9 +1,9 @@
 import {
   adminLegalParamsSchema, adminLegalPublishRequestSchema, adminLegalPublishResponseSchema, adminLegalVersionsResponseSchema,
 } from '@cellport/shared/schemas/admin/legal';
-import type { App } from '../../../context.js';
-import type { LegalService } from '../../legal/legal.service.js';
-import { actorOf, adminRateLimits } from '../admin-http.js';
+import type { App } from '../../context.js';
+import { actorOf, adminRateLimits } from '../admin/index.js';
+import type { LegalService } from './legal.service.js';
 
 /** Console, Legal texts: the versions of a document in a language, and publishing a new one (audited). */
 export function registerLegalAdminRoutes(app: App, legal: LegalService): void {
