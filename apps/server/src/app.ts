@@ -135,7 +135,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
   app.addHook('onReady', async () => { void services.telegramBot.start(); });
   app.addHook('onClose', async () => { await services.telegramBot.stop(); });
 
-  // Phase 1, routes (decision 043): HTTP, the realtime socket and the agents' host protocol. Modules: one line each.
+  // Phase 1, routes (decision 044): HTTP, the realtime socket and the agents' host protocol. Modules: one line each.
   if (servesRoutes(role)) {
     registerAccountSettings(app, ctx, services);
     registerWebhooks(app, services);

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { JOBS } from './jobs/job-kinds.js';
 
 /**
- * Background work has one home (decision 043): background.ts registers every job kind's handler and lists the
+ * Background work has one home (decision 044): background.ts registers every job kind's handler and lists the
  * subscriptions and timers; no route registrar starts any, and no production code branches on NODE_ENV.
  */
 const SRC = fileURLToPath(new URL('.', import.meta.url));

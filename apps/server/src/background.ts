@@ -7,7 +7,7 @@ import { registerIntervalRotation } from './modules/ports/interval-rotation.js';
 import { registerSubscriptionJobs } from './modules/subscriptions/subscription-jobs.js';
 
 /**
- * What runs in the background, all of it (decision 043; docs/architecture.md, "Background work"). The composition
+ * What runs in the background, all of it (decision 044; docs/architecture.md, "Background work"). The composition
  * root (app.ts) works in three phases: routes (HTTP, the realtime socket, the agents' host protocol), then the jobs
  * below, then the subscriptions and timers below. Which phases a process runs is its role (CELLPORT_ROLE): `all`
  * runs the three, `web` the routes only, `worker` the jobs, subscriptions and timers (and /healthz, /readyz,

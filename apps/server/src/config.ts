@@ -91,7 +91,7 @@ export const configSchema = z.object({
   PORT_GRACE_DAYS: z.coerce.number().min(0).max(60).default(3),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(5000),
   /**
-   * What this process does (decision 043): `all` serves HTTP and runs the background work; `web` serves HTTP, the
+   * What this process does (decision 044): `all` serves HTTP and runs the background work; `web` serves HTTP, the
    * realtime socket and the agents' host protocol and runs no jobs, subscriptions or timers; `worker` runs those and
    * serves only /healthz, /readyz and /metrics. Web and worker instances share one PostgreSQL database.
    */

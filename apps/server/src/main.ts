@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   // This process runs the timers of its role (background.ts): the job runner and the sweeps.
   const { app, ctx } = await buildApp({ config, database, timers: true });
   control?.serve({ backup: () => dumpEmbedded(database) });
-  // A worker (CELLPORT_ROLE=worker, decision 043) serves only /healthz, /readyz and /metrics: the demo's data, the
+  // A worker (CELLPORT_ROLE=worker, decision 044) serves only /healthz, /readyz and /metrics: the demo's data, the
   // UDP check and the demo's agent (which speaks the host protocol) belong to the processes that serve the product.
   const serving = servesRoutes(config.CELLPORT_ROLE);
   if (config.seedDemo && serving) await runSeed(ctx);

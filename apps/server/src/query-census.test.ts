@@ -7,7 +7,7 @@ import {
   productionFiles, SERVER_SRC, takeCensus, type Baseline,
 } from '../test/query-census.js';
 
-// Issue 29 item 1, decision 043: query calls stay in repositories and domains are entered through their index.ts.
+// Issue 29 item 1, decision 044: query calls stay in repositories and domains are entered through their index.ts.
 // Domains must be at 0; the rest may only go down from the committed baseline.
 const census = takeCensus();
 const baseline = JSON.parse(readFileSync(BASELINE_PATH, 'utf8')) as Baseline;

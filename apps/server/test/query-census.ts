@@ -1,5 +1,5 @@
 /**
- * The query-call census (issue 29 item 1; decision 043): per production file of apps/server/src, how many query calls
+ * The query-call census (issue 29 item 1; decision 044): per production file of apps/server/src, how many query calls
  * stand outside a repository and how many imports reach into another module folder's internals. Read by
  * `src/query-census.test.ts`, which holds every count to the committed baseline (`src/query-census.baseline.json`)
  * and every domain (a module folder off `not-yet-domains.json`) to 0.

@@ -12,7 +12,7 @@ import { describeOnPostgres, type TestApp } from './helpers.js';
 import { openProcessTestWorld, type ProcessTestWorld } from './process-test-world.js';
 import { serverProcessEnv, spawnServer, watched, type Watched } from './server-process.js';
 
-// Issue 29, item 3 (decision 043): two web instances and one worker, as their own processes, on one PostgreSQL
+// Issue 29, item 3 (decision 044): two web instances and one worker, as their own processes, on one PostgreSQL
 // database. A due job runs once, on the worker (its row names the worker's process); one scheduled while the worker
 // is down waits for it; realtime crosses instances without it (a purchase through web A reaches a socket on web B);
 // the worker serves no product route and stops gracefully.

@@ -1,3 +1,3 @@
-// The notifications' face (decision 043), begun for the domains that notify; notifications is not yet a domain
+// The notifications' face (decision 044), begun for the domains that notify; notifications is not yet a domain
 // itself (not-yet-domains.json).
 export type { NotificationsService } from './notifications.service.js';
