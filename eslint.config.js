@@ -8,7 +8,7 @@ import importCycle from './eslint-rules/import-cycle.js';
 // Import boundaries (ARCHITECTURE.md): web → shared, server → shared, never web ↔ server; no cycles.
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-// Server domains (decision 043): every folder of apps/server/src/modules is a domain unless the shrinking "not yet a
+// Server domains (decision 044): every folder of apps/server/src/modules is a domain unless the shrinking "not yet a
 // domain" list names it. Another module, the CLI, MCP, jobs and the composition root enter a domain only through its
 // index.ts; inside a domain only its repositories touch Kysely and the database.
 const serverSrc = 'apps/server/src';
