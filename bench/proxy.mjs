@@ -16,6 +16,9 @@
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' BENCH_ONLY=tunnels node bench/proxy.mjs   (profile ours)
 //   BENCH_ONLY=idle BENCH_HEAP_SNAPSHOT=/tmp/idle.heapsnapshot node bench/proxy.mjs   (what 10,000 tunnels keep alive)
 //   BENCH_PROXY_DIR=/tmp/proxy-copy node bench/proxy.mjs   (measure a changed copy of apps/agent/src/proxy instead)
+//   BENCH_BASELINE_DIR=/tmp/proxy-old node bench/proxy.mjs (A/B in one run: also a "baseline" ours built from that copy,
+//                                             e.g. `git archive <old commit> apps/agent/src/proxy | tar -x -C /tmp/x`,
+//                                             interleaved with ours in every step; "ours ×" on its rows is new ÷ old)
 //   BENCH_METRICS=1 node bench/proxy.mjs     (also a second "ours" with the agent's /metrics on, scraped every second,
 //                                             interleaved with the first in every step; BENCH_PEERS=0 skips the peers)
 //   Other knobs: BENCH_SECONDS (per step, 4), BENCH_ROUNDS (interleaved rounds, 2; medians are reported),
@@ -53,6 +56,8 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? 'bulk,rps,tunnels,idle').split('
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** A copy of apps/agent/src/proxy to measure instead of the tree's (an A/B of a proxy change). */
 const PROXY_DIR = process.env.BENCH_PROXY_DIR;
+/** A copy of apps/agent/src/proxy (an older commit's) run as a second ours beside the first: an A/B in one run. */
+const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 /** A second ours with /metrics served and scraped (every SCRAPE_MS), measured beside the first (issue 17). */
 const METRICS = process.env.BENCH_METRICS === '1';
 const PEERS = process.env.BENCH_PEERS !== '0';
@@ -99,6 +104,7 @@ async function main() {
   const origin = await startOrigin();
   const ours = await startOurs();
   const oursMetrics = METRICS ? await startOurs({ metrics: true }) : null;
+  const baseline = BASELINE_DIR ? await startOurs({ from: BASELINE_DIR }) : null;
   if (oursMetrics && SCRAPE_MS > 0) scrapeEverySecond(oursMetrics);
   const needPeers = PEERS && (ONLY.has('bulk') || ONLY.has('rps') || ONLY.has('tunnels'));
   const peers = {};
@@ -117,15 +123,17 @@ async function main() {
     oursSocksWhitelisted: { kind: 'socks', host: HOST, port: ours.socksPort, localAddress: WHITELISTED },
     oursMetricsConnect: oursMetrics && { kind: 'connect', host: HOST, port: oursMetrics.httpPort, ...auth },
     oursMetricsSocks: oursMetrics && { kind: 'socks', host: HOST, port: oursMetrics.socksPort, ...auth },
+    baselineConnect: baseline && { kind: 'connect', host: HOST, port: baseline.httpPort, ...auth },
+    baselineSocks: baseline && { kind: 'socks', host: HOST, port: baseline.socksPort, ...auth },
     tinyproxy: peers.tinyproxy && { kind: 'connect', host: HOST, port: peers.tinyproxy.port, ...auth },
     squid: peers.squid && { kind: 'connect', host: HOST, port: peers.squid.port, ...auth },
     dante: peers.dante && { kind: 'socks', host: HOST, port: peers.dante.port },
     microsocks: peers.microsocks && { kind: 'socks', host: HOST, port: peers.microsocks.port, ...auth },
   };
-  const pidOf = { ours: ours.pid, oursMetrics: oursMetrics?.pid, tinyproxy: peers.tinyproxy?.child.pid, squid: peers.squid?.child.pid, dante: peers.dante?.child.pid, microsocks: peers.microsocks?.child.pid };
+  const pidOf = { ours: ours.pid, oursMetrics: oursMetrics?.pid, baseline: baseline?.pid, tinyproxy: peers.tinyproxy?.child.pid, squid: peers.squid?.child.pid, dante: peers.dante?.child.pid, microsocks: peers.microsocks?.child.pid };
 
   if (ONLY.has('bulk')) await bulk(origin, via, pidOf);
-  if (ONLY.has('rps')) await rps(origin, ours, peers, pidOf, oursMetrics);
+  if (ONLY.has('rps')) await rps(origin, ours, peers, pidOf, oursMetrics, baseline);
   if (ONLY.has('tunnels')) await tunnels(echo, via, pidOf);
   if (ONLY.has('idle')) {
     // A fresh process, so the figure does not depend on which steps ran before (a 1 GiB transfer leaves RSS behind).
@@ -160,6 +168,10 @@ async function bulk(origin, via, pidOf) {
     ...(METRICS ? [
       { label: 'ours + /metrics, HTTP CONNECT', via: via.oursMetricsConnect, proxy: 'oursMetrics' },
       { label: 'ours + /metrics, SOCKS5', via: via.oursMetricsSocks, proxy: 'oursMetrics' },
+    ] : []),
+    ...(BASELINE_DIR ? [
+      { label: 'baseline, HTTP CONNECT', via: via.baselineConnect, proxy: 'baseline' },
+      { label: 'baseline, SOCKS5', via: via.baselineSocks, proxy: 'baseline' },
     ] : []),
   ];
   const runs = [];
@@ -200,6 +212,11 @@ async function bulk(origin, via, pidOf) {
   const cpuAll = sum(runs.filter((x) => x.proxy === 'ours').map((x) => x.cpu)) / (sum(runs.filter((x) => x.proxy === 'ours').map((x) => x.bytes)) / 1e9);
   results.oursCpuSecondsPerGb = cpuAll;
   console.log(`ours: ${cpuAll.toFixed(2)} CPU seconds per GB moved over all its bulk runs (${ours.map((x) => `${x.direction} ${x.label.slice(6)} ${x.cpuSecondsPerGb.toFixed(2)}`).join(', ')})`);
+  if (BASELINE_DIR) {
+    const old = runs.filter((x) => x.proxy === 'baseline');
+    results.baselineCpuSecondsPerGb = sum(old.map((x) => x.cpu)) / (sum(old.map((x) => x.bytes)) / 1e9);
+    console.log(`baseline: ${results.baselineCpuSecondsPerGb.toFixed(2)} CPU seconds per GB moved (ours ÷ baseline ${(cpuAll / results.baselineCpuSecondsPerGb).toFixed(2)})`);
+  }
 }
 
 async function bulkRun(path, direction, origin, pidOf) {
@@ -214,7 +231,7 @@ async function bulkRun(path, direction, origin, pidOf) {
 
 // ---- 2. requests per second ---------------------------------------------------------------------------------------
 
-async function rps(origin, ours, peers, pidOf, oursMetrics) {
+async function rps(origin, ours, peers, pidOf, oursMetrics, baseline) {
   section(`2. 1 KB requests/s through the HTTP proxy: wrk -t1 -c${WRK_CONNECTIONS} -d${SECONDS}s, keep-alive, absolute URI, ${ROUNDS} round(s) interleaved, medians`);
   const url = `http://${HOST}:${origin.ports.http}/1k`;
   const basic = `Basic ${Buffer.from(`${USER}:${PASS}`).toString('base64')}`;
@@ -222,13 +239,14 @@ async function rps(origin, ours, peers, pidOf, oursMetrics) {
     { label: 'wrk straight to the origin (ceiling)', port: origin.ports.http, path: '/1k' },
     { label: 'ours', port: ours.httpPort, path: url, auth: basic, proxy: 'ours' },
     oursMetrics && { label: 'ours + /metrics', port: oursMetrics.httpPort, path: url, auth: basic, proxy: 'oursMetrics' },
+    baseline && { label: 'baseline', port: baseline.httpPort, path: url, auth: basic, proxy: 'baseline' },
     peers.tinyproxy && { label: 'tinyproxy', port: peers.tinyproxy.port, path: url, auth: basic, proxy: 'tinyproxy' },
     peers.squid && { label: 'squid', port: peers.squid.port, path: url, auth: basic, proxy: 'squid' },
   ].filter(Boolean);
   const runs = [];
   for (let r = 0; r < ROUNDS; r++) {
     for (const c of cases) {
-      const script = join(dir, `wrk-${c.label.split(' ')[0]}${c.proxy === 'oursMetrics' ? '-metrics' : ''}.lua`);
+      const script = join(dir, `wrk-${c.label.split(' ')[0]}${c.proxy === 'oursMetrics' ? '-metrics' : ''}.lua`); // 'baseline' is its own first word
       writeFileSync(script, [
         `wrk.path = "${c.path}"`,
         `wrk.headers["Host"] = "${HOST}:${origin.ports.http}"`,
@@ -297,6 +315,8 @@ async function tunnels(echo, via, pidOf) {
     { group: 'socks', label: 'ours, SOCKS5 whitelisted (no auth)', via: via.oursSocksWhitelisted, proxy: 'ours' },
     { group: 'http', label: 'ours + /metrics, HTTP CONNECT', via: via.oursMetricsConnect, proxy: 'oursMetrics' },
     { group: 'socks', label: 'ours + /metrics, SOCKS5 user/password', via: via.oursMetricsSocks, proxy: 'oursMetrics' },
+    { group: 'http', label: 'baseline, HTTP CONNECT', via: via.baselineConnect, proxy: 'baseline' },
+    { group: 'socks', label: 'baseline, SOCKS5 user/password', via: via.baselineSocks, proxy: 'baseline' },
     { group: 'socks', label: 'dante, SOCKS5 (no auth: see notes)', via: via.dante, proxy: 'dante' },
     { group: 'socks', label: 'microsocks, SOCKS5 user/password', via: via.microsocks, proxy: 'microsocks' },
   ].filter((c) => c.via);
@@ -435,7 +455,7 @@ async function startOrigin() {
   return { child, ports };
 }
 
-async function startOurs({ metrics = false } = {}) {
+async function startOurs({ metrics = false, from = PROXY_DIR } = {}) {
   const httpPort = await freePort();
   const socksPort = await freePort();
   const metricsPort = metrics ? await freePort() : 0;
@@ -451,10 +471,10 @@ async function startOurs({ metrics = false } = {}) {
   // With --cpu-prof-dir the bundle and its source map stay beside the profile (bench/lib/proxy-profile.mjs maps it).
   const profDir = NODE_ARGS.find((a) => a.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length);
   if (profDir) mkdirSync(profDir, { recursive: true });
-  const bundle = join(profDir ?? dir, metrics ? 'proxy-ours-metrics.mjs' : 'proxy-ours.mjs');
+  const bundle = join(profDir ?? dir, metrics ? 'proxy-ours-metrics.mjs' : from === BASELINE_DIR && from ? 'proxy-baseline.mjs' : 'proxy-ours.mjs');
   await build({
     entryPoints: [join(LIB, 'proxy-ours.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    sourcemap: true, logLevel: 'warning', plugins: PROXY_DIR ? [proxyFrom(PROXY_DIR)] : [],
+    sourcemap: true, logLevel: 'warning', plugins: from ? [proxyFrom(from)] : [],
     // prom-client (the metrics) is CommonJS and requires Node's built-ins: give the ES module bundle a require.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
@@ -467,8 +487,8 @@ async function startOurs({ metrics = false } = {}) {
     child.once('exit', (code) => reject(new Error(`our proxy exited with ${code} before it was ready`)));
   });
   await waitForPort(httpPort);
-  if (PROXY_DIR) console.log(`ours: apps/agent/src/proxy loaded from ${PROXY_DIR}`);
-  console.log(`ours: pid ${child.pid}, limits ${JSON.stringify(ready.limits)}`);
+  if (from) console.log(`${from === BASELINE_DIR ? 'baseline' : 'ours'}: apps/agent/src/proxy loaded from ${from}`);
+  console.log(`${from && from === BASELINE_DIR ? 'baseline' : 'ours'}: pid ${child.pid}, limits ${JSON.stringify(ready.limits)}`);
   const command = (text) => {
     child.stdin.write(`${text}\n`);
     return new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
