@@ -16,7 +16,7 @@
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' BENCH_ONLY=tunnels node bench/proxy.mjs   (profile ours)
 //   BENCH_ONLY=idle BENCH_HEAP_SNAPSHOT=/tmp/idle.heapsnapshot node bench/proxy.mjs   (what 10,000 tunnels keep alive)
 //   BENCH_PROXY_DIR=/tmp/proxy-copy node bench/proxy.mjs   (measure a changed copy of apps/agent/src/proxy instead)
-//   BENCH_BASELINE_DIR=/tmp/proxy-old node bench/proxy.mjs (A/B in one run: also a "baseline" ours built from that copy,
+//   BENCH_BASELINE_DIR=/tmp/proxy-old node bench/proxy.mjs (A/B in one run: also a "before" ours built from that copy,
 //                                             e.g. `git archive <old commit> apps/agent/src/proxy | tar -x -C /tmp/x`,
 //                                             interleaved with ours in every step; "ours ×" on its rows is new ÷ old)
 //   BENCH_METRICS=1 node bench/proxy.mjs     (also a second "ours" with the agent's /metrics on, scraped every second,
@@ -170,8 +170,8 @@ async function bulk(origin, via, pidOf) {
       { label: 'ours + /metrics, SOCKS5', via: via.oursMetricsSocks, proxy: 'oursMetrics' },
     ] : []),
     ...(BASELINE_DIR ? [
-      { label: 'baseline, HTTP CONNECT', via: via.baselineConnect, proxy: 'baseline' },
-      { label: 'baseline, SOCKS5', via: via.baselineSocks, proxy: 'baseline' },
+      { label: 'before, HTTP CONNECT', via: via.baselineConnect, proxy: 'baseline' },
+      { label: 'before, SOCKS5', via: via.baselineSocks, proxy: 'baseline' },
     ] : []),
   ];
   const runs = [];
@@ -215,7 +215,7 @@ async function bulk(origin, via, pidOf) {
   if (BASELINE_DIR) {
     const old = runs.filter((x) => x.proxy === 'baseline');
     results.baselineCpuSecondsPerGb = sum(old.map((x) => x.cpu)) / (sum(old.map((x) => x.bytes)) / 1e9);
-    console.log(`baseline: ${results.baselineCpuSecondsPerGb.toFixed(2)} CPU seconds per GB moved (ours ÷ baseline ${(cpuAll / results.baselineCpuSecondsPerGb).toFixed(2)})`);
+    console.log(`before: ${results.baselineCpuSecondsPerGb.toFixed(2)} CPU seconds per GB moved (ours ÷ before ${(cpuAll / results.baselineCpuSecondsPerGb).toFixed(2)})`);
   }
 }
 
@@ -239,14 +239,14 @@ async function rps(origin, ours, peers, pidOf, oursMetrics, baseline) {
     { label: 'wrk straight to the origin (ceiling)', port: origin.ports.http, path: '/1k' },
     { label: 'ours', port: ours.httpPort, path: url, auth: basic, proxy: 'ours' },
     oursMetrics && { label: 'ours + /metrics', port: oursMetrics.httpPort, path: url, auth: basic, proxy: 'oursMetrics' },
-    baseline && { label: 'baseline', port: baseline.httpPort, path: url, auth: basic, proxy: 'baseline' },
+    baseline && { label: 'before', port: baseline.httpPort, path: url, auth: basic, proxy: 'baseline' },
     peers.tinyproxy && { label: 'tinyproxy', port: peers.tinyproxy.port, path: url, auth: basic, proxy: 'tinyproxy' },
     peers.squid && { label: 'squid', port: peers.squid.port, path: url, auth: basic, proxy: 'squid' },
   ].filter(Boolean);
   const runs = [];
   for (let r = 0; r < ROUNDS; r++) {
     for (const c of cases) {
-      const script = join(dir, `wrk-${c.label.split(' ')[0]}${c.proxy === 'oursMetrics' ? '-metrics' : ''}.lua`); // 'baseline' is its own first word
+      const script = join(dir, `wrk-${c.label.split(' ')[0]}${c.proxy === 'oursMetrics' ? '-metrics' : ''}.lua`); // 'before' is its own first word
       writeFileSync(script, [
         `wrk.path = "${c.path}"`,
         `wrk.headers["Host"] = "${HOST}:${origin.ports.http}"`,
@@ -315,8 +315,8 @@ async function tunnels(echo, via, pidOf) {
     { group: 'socks', label: 'ours, SOCKS5 whitelisted (no auth)', via: via.oursSocksWhitelisted, proxy: 'ours' },
     { group: 'http', label: 'ours + /metrics, HTTP CONNECT', via: via.oursMetricsConnect, proxy: 'oursMetrics' },
     { group: 'socks', label: 'ours + /metrics, SOCKS5 user/password', via: via.oursMetricsSocks, proxy: 'oursMetrics' },
-    { group: 'http', label: 'baseline, HTTP CONNECT', via: via.baselineConnect, proxy: 'baseline' },
-    { group: 'socks', label: 'baseline, SOCKS5 user/password', via: via.baselineSocks, proxy: 'baseline' },
+    { group: 'http', label: 'before, HTTP CONNECT', via: via.baselineConnect, proxy: 'baseline' },
+    { group: 'socks', label: 'before, SOCKS5 user/password', via: via.baselineSocks, proxy: 'baseline' },
     { group: 'socks', label: 'dante, SOCKS5 (no auth: see notes)', via: via.dante, proxy: 'dante' },
     { group: 'socks', label: 'microsocks, SOCKS5 user/password', via: via.microsocks, proxy: 'microsocks' },
   ].filter((c) => c.via);
@@ -487,8 +487,8 @@ async function startOurs({ metrics = false, from = PROXY_DIR } = {}) {
     child.once('exit', (code) => reject(new Error(`our proxy exited with ${code} before it was ready`)));
   });
   await waitForPort(httpPort);
-  if (from) console.log(`${from === BASELINE_DIR ? 'baseline' : 'ours'}: apps/agent/src/proxy loaded from ${from}`);
-  console.log(`${from && from === BASELINE_DIR ? 'baseline' : 'ours'}: pid ${child.pid}, limits ${JSON.stringify(ready.limits)}`);
+  if (from) console.log(`${from === BASELINE_DIR ? 'before' : 'ours'}: apps/agent/src/proxy loaded from ${from}`);
+  console.log(`${from && from === BASELINE_DIR ? 'before' : 'ours'}: pid ${child.pid}, limits ${JSON.stringify(ready.limits)}`);
   const command = (text) => {
     child.stdin.write(`${text}\n`);
     return new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
