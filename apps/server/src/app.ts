@@ -29,7 +29,7 @@ import { registerPurchases } from './modules/purchases/purchases.routes.js';
 import { registerPayments } from './modules/payments/payments.routes.js';
 import { registerInvoices } from './modules/invoices/invoices.routes.js';
 import { registerSettings } from './modules/settings/settings.routes.js';
-import { registerExchangeRates } from './modules/exchange-rates/exchange-rates.routes.js';
+import { registerExchangeRates } from './modules/exchange-rates/index.js';
 import { registerAdmin } from './modules/admin/admin.routes.js';
 import { registerNotifications } from './modules/notifications/notifications.routes.js';
 import { registerRealtime } from './modules/realtime/realtime.routes.js';
