@@ -1,8 +1,8 @@
 // Issue 30 in the operator console: the host's "cannot apply presets" reason (its agent's heartbeat) on the hosts
-// and modems tabs, a modem's default preset set with the keyboard (audited), and the modems whose ports' preset is
-// failing (they refuse new connections: fail closed) listed by a filter with the reason. The embedded agent is real;
-// it runs without /usr/sbin in its PATH, so it finds no nft and says so whether or not it is root (not root, it says
-// that instead). en, ru and cn; axe; desktop and phone.
+// and modems tabs, a modem's default preset set with the keyboard and a tariff's in the catalog (both audited), and
+// the modems whose ports' preset is failing (they refuse new connections: fail closed) listed by a filter with the
+// reason. The embedded agent is real; it runs without /usr/sbin in its PATH, so it finds no nft and says so whether
+// or not it is root (not root, it says that instead). en, ru and cn; axe; desktop and phone.
 import type { APIRequestContext, Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import type { Port } from '../packages/shared/src/schemas/catalog.js';
@@ -71,7 +71,10 @@ test('the operator sees why a host cannot apply presets, sets a modem\'s default
   const row = page.getByRole('row').filter({ has: page.getByText(port!.IMEI, { exact: true }) });
   await row.getByTestId('modem-fingerprint-unavailable').getByText(reason).waitFor();
   await row.getByText(a('en', 'inventory.fingerprintTariff')).waitFor();
-  await row.getByRole('button', { name: a('en', 'inventory.editModemNamed', { imei: port!.IMEI }) }).focus();
+  const edit = row.getByRole('button', { name: a('en', 'inventory.editModemNamed', { imei: port!.IMEI }) });
+  // Enabled once the hosts and the catalog the dialog needs have loaded (they come by queries of their own).
+  await expect.poll(() => edit.isEnabled()).toBe(true);
+  await edit.focus();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');
   const presetSelect = dialog.getByLabel(a('en', 'fields.fingerprintModemDefault'));
@@ -117,4 +120,21 @@ test('the operator sees why a host cannot apply presets, sets a modem\'s default
   await dialog.getByRole('button', { name: a('en', 'actions.save') }).click();
   await dialog.waitFor({ state: 'detached' });
   await expect.poll(async () => (await modemOf()).fingerprintFailing, { timeout: 30_000 }).toEqual([]);
+
+  // The tariff's default, in the catalog: the port follows it (its modem sets none), so it fails closed again.
+  await page.goto(`${server.url}/en/admin/catalog`);
+  await page.getByRole('tab', { name: a('en', 'catalog.tariffs') }).click();
+  // Tariffs of different countries share names: the port's is the row at its place in the console's list.
+  const tariffs = (await call<{ tariffs: Array<{ id: string }> }>(context.request, 'GET', '/admin/catalog')).tariffs;
+  const tariffRow = page.locator('tbody tr').nth(tariffs.findIndex((tf) => tf.id === port!.tariff_id));
+  const editTariff = tariffRow.getByRole('button', { name: a('en', 'actions.editNamed', { name: port!.tariffName.en }), exact: true });
+  await editTariff.click();
+  const tariffPreset = dialog.getByLabel(a('en', 'fields.fingerprintDefault'));
+  await tariffPreset.selectOption({ label: t('en', 'proxies:fingerprint.presets.android.name') });
+  await visitCheck(page, 'console-fingerprint-tariff');
+  await dialog.getByRole('button', { name: a('en', 'actions.save') }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const tariffAudit = await call<{ items: AuditEntry[] }>(context.request, 'GET', `/admin/audit?action=tariff.update&target_id=${port!.tariff_id}`);
+  expect(tariffAudit.items[0]).toMatchObject({ before: { fingerprint_default: null }, after: { fingerprint_default: 'android' } });
+  await expect.poll(async () => (await modemOf()).fingerprintFailing, { timeout: 30_000 }).toEqual([{ portId: port!._id, reason }]);
 });
