@@ -75,6 +75,39 @@ function onClientClose(this: TrackedSocket): void {
   if (conn) (conn.core as ModemProxy).release(conn);
 }
 
+// A tunnel's target connection while it connects: how to settle connectTarget's promise, null once settled. The
+// handlers are module-level and stay on the socket after it connected (a timeout is then the idle timeout, an error is
+// ignored as for every relayed socket), so a tunnel costs no closures and no listener removals here; four closures and
+// three removeListener calls per tunnel were on the profile of new tunnels (bench/BENCHMARKS.md, 2026-12-06).
+const kSettle = Symbol('cellport.settle');
+interface Settle { resolve: (socket: Socket) => void; reject: (err: Error) => void; proxy: ModemProxy }
+type Connecting = Socket & { [kSettle]?: Settle | null };
+
+function settled(socket: Connecting): Settle | null {
+  const settle = socket[kSettle] ?? null;
+  socket[kSettle] = null;
+  return settle;
+}
+function onTargetConnect(this: Connecting): void {
+  const settle = settled(this);
+  if (settle === null) return;
+  this.setTimeout(settle.proxy.limits.idleTimeoutMs);
+  settle.proxy.countUpstream(this);
+  settle.resolve(this);
+}
+/** Before the connection is up: connectTimeoutMs (504); after: the idle timeout. Either way the socket goes. */
+function onTargetTimeout(this: Connecting): void {
+  const settle = settled(this);
+  this.destroy();
+  settle?.reject(new UpstreamError('timeout'));
+}
+function onTargetError(this: Connecting, err: NodeJS.ErrnoException): void {
+  settled(this)?.reject(new UpstreamError(connectFailure(err.code), err.message));
+}
+function onTargetClose(this: Connecting): void {
+  settled(this)?.reject(new UpstreamError('failed', 'closed while connecting'));
+}
+
 function connectFailure(code: string | undefined): UpstreamFailure {
   if (code === 'ECONNREFUSED') return 'connection-refused';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ETIMEDOUT') return 'unreachable';
@@ -183,7 +216,8 @@ export class ModemProxy implements ProxyCore {
     return n;
   }
 
-  private countUpstream(socket: Socket): void {
+  /** Counts a target connection in carried() (its own, once connected). */
+  countUpstream(socket: Socket): void {
     this.upstreams.add(socket);
     socket.once('close', () => {
       this.upstreams.delete(socket);
@@ -441,34 +475,16 @@ export class ModemProxy implements ProxyCore {
     const address = await this.resolveTarget(conn, host, port);
     if (conn.socket.destroyed) throw new UpstreamError('failed', 'client gone');
     if (preset !== null) return this.connectWithPreset(conn, preset, address, port);
-    const { connectTimeoutMs, idleTimeoutMs } = this.limits;
     return new Promise((resolve, reject) => {
-      const upstream = connect({ host: address, port, localAddress: this.egressAddress, allowHalfOpen: true });
+      const upstream: Connecting = connect({ host: address, port, localAddress: this.egressAddress, allowHalfOpen: true });
       conn.upstream = upstream; // from now on, the client's close, setEgress and close() destroy it too
+      upstream[kSettle] = { resolve, reject, proxy: this };
       upstream.setNoDelay(true);
-      upstream.setTimeout(connectTimeoutMs);
-      const onTimeout = () => {
-        upstream.destroy();
-        reject(new UpstreamError('timeout'));
-      };
-      const onError = (err: NodeJS.ErrnoException) => {
-        upstream.removeListener('timeout', onTimeout);
-        reject(new UpstreamError(connectFailure(err.code), err.message));
-      };
-      const onClose = () => reject(new UpstreamError('failed', 'closed while connecting'));
-      upstream.once('timeout', onTimeout);
-      upstream.once('error', onError);
-      upstream.once('close', onClose);
-      upstream.once('connect', () => {
-        upstream.removeListener('timeout', onTimeout);
-        upstream.removeListener('error', onError);
-        upstream.removeListener('close', onClose);
-        upstream.on('error', ignore);
-        upstream.setTimeout(idleTimeoutMs);
-        upstream.on('timeout', destroySelf);
-        this.countUpstream(upstream);
-        resolve(upstream);
-      });
+      upstream.setTimeout(this.limits.connectTimeoutMs);
+      upstream.on('timeout', onTargetTimeout);
+      upstream.on('error', onTargetError);
+      upstream.on('close', onTargetClose);
+      upstream.on('connect', onTargetConnect);
     });
   }
 
