@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { ProxyAgent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -244,6 +244,31 @@ describe('HTTP proxy: slow targets', () => {
       socket.write(`GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${AUTH}\r\n\r\n`);
       expect((await readUntil(socket, wholeResponse)).toString()).toMatch(/^HTTP\/1\.1 504[^]*did not answer in time/);
       socket.destroy();
+    } finally {
+      await quick.close();
+      silent.close();
+    }
+  });
+});
+
+describe('HTTP proxy: idle tunnels', () => {
+  it('closes a CONNECT tunnel that stays silent past idleTimeoutMs, and the target connection with it', async () => {
+    const accepted: Socket[] = [];
+    const silent = createServer((socket) => {
+      socket.on('error', () => {});
+      accepted.push(socket); // accepts, never writes
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const quick = await startModem({ ports: [P1], limits: { idleTimeoutMs: 150 } });
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const { socket, status } = await httpConnect(quick.http, `127.0.0.1:${port}`, AUTH);
+      expect(status).toBe(200);
+      const clientClosed = once(socket, 'close');
+      await vi.waitFor(() => expect(accepted).toHaveLength(1));
+      await Promise.all([clientClosed, once(accepted[0]!, 'close')]);
+      await vi.waitFor(() => expect(quick.connectionCount).toBe(0));
     } finally {
       await quick.close();
       silent.close();
