@@ -33,7 +33,8 @@ import { registerExchangeRates } from './modules/exchange-rates/index.js';
 import { registerAdmin } from './modules/admin/admin.routes.js';
 import { registerNotifications } from './modules/notifications/notifications.routes.js';
 import { registerRealtime } from './modules/realtime/realtime.routes.js';
-import { registerHosts } from './modules/hosts/hosts.routes.js';
+import { startHostProtocol, type HostProtocolServer } from './modules/hosts/hosts.server.js';
+import { startRealtime } from './modules/realtime/realtime.server.js';
 import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
 import { registerApiKeys } from './modules/api-keys/api-keys.routes.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
@@ -137,6 +138,11 @@ export async function buildApp({ config, database, logger = true, logStream, tim
 
   // Phase 1, routes (decision 044): HTTP, the realtime socket and the agents' host protocol. Modules: one line each.
   if (servesRoutes(role)) {
+    // The caches the routes read, kept fresh by the database's announcements.
+    for (const cache of [services.catalogOffers, services.portsLists]) {
+      await cache.start();
+      app.addHook('onClose', async () => { await cache.stop(); });
+    }
     registerAccountSettings(app, ctx, services);
     registerWebhooks(app, services);
     registerTelegram(app, ctx, services);
@@ -156,8 +162,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     registerExchangeRates(app, ctx, services);
     await registerAdmin(app, ctx, services);
     registerNotifications(app, ctx, services);
-    registerRealtime(app, ctx, services);
-    await registerHosts(app, ctx, services);
+    registerRealtime(app, ctx);
     registerApiKeys(app, ctx, services);
     registerTraffic(app, ctx, services);
     registerDashboard(app, ctx, services);
@@ -167,6 +172,15 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     registerAuth(app, ctx, services);
     registerDev(app, ctx);
     await registerWeb(app, ctx);
+
+    // The sockets on the same HTTP server: the customers' realtime and the agents' host protocol (the instance
+    // holding a host's socket pushes its desired state). Closed before the listener, so clients reconnect elsewhere.
+    const realtime = startRealtime(app.server, ctx, services.ledger);
+    app.decorate('io', realtime.io);
+    app.addHook('preClose', async () => { await realtime.close(); });
+    const hostProtocol = await startHostProtocol(app.server, ctx, services);
+    app.decorate('hostProtocol', hostProtocol);
+    app.addHook('preClose', async () => { await hostProtocol.close(); });
   }
 
   // Phases 2 and 3 (background.ts): the jobs' handlers, then the subscriptions and, from main.ts, the timers.
@@ -184,5 +198,5 @@ export async function buildApp({ config, database, logger = true, logStream, tim
 }
 
 declare module 'fastify' {
-  interface FastifyInstance { jobs: JobQueue }
+  interface FastifyInstance { jobs: JobQueue; io: import('socket.io').Server; hostProtocol: HostProtocolServer }
 }

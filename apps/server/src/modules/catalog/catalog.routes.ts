@@ -8,10 +8,8 @@ import { requestLanguage } from './request-language.js';
 
 const PUBLIC_CACHE = 'public, max-age=60';
 
-/** The public catalog: countries, tariffs, rotation choices and live stock counts. */
+/** The public catalog: countries, tariffs, rotation choices and live stock counts (offers: a cache the root starts). */
 export async function registerCatalog(app: App, ctx: AppContext, { catalog, catalogOffers }: Services): Promise<void> {
-  await catalogOffers.start();
-  app.addHook('onClose', async () => { await catalogOffers.stop(); });
 
   app.get('/api/v1/countries', { schema: { querystring: languageQuerySchema, response: { 200: countriesResponseSchema } } },
     async (request, reply) => {

@@ -15,10 +15,8 @@ import { reportWhitelistConflicts } from './whitelist-conflicts.js';
 /** The customer's ports ("modems" in the API): list, settings, rotation and rotation links. */
 export async function registerPorts(app: App, ctx: AppContext, services: Services): Promise<void> {
   const { ports: service, rotation, portsLists: lists } = services;
-  await lists.start();
   // Whitelists that overlap on a modem from before the check (or brought by a replacement): told to the operator.
   await reportWhitelistConflicts(ctx.db, app.log);
-  app.addHook('onClose', async () => { await lists.stop(); });
   // A customer reads their own writes: any write request of theirs (a purchase, a renewal, a new name, a rotation…)
   // drops their kept lists before it is answered, without waiting for the database's announcement.
   app.addHook('onSend', (request, _reply, payload, done) => {
