@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Language } from '@cellport/shared';
 import type { Invoice } from '@cellport/shared/schemas/payments';
 import type { Database, Tx } from '../../db/database.js';
@@ -20,6 +20,15 @@ export interface InvoiceDiscount { amount: bigint; coupon: string | null; lng: s
  * Idempotent per payment (payment_id is unique).
  */
 export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLineInput[], discount?: InvoiceDiscount): Promise<void> {
+  await invoiceInsert(sql`payments`, paymentId, lines, discount).execute(tx);
+}
+
+/**
+ * The same INSERT, reading the payment from `payments`: a table, or the CTE of the payment's own INSERT when both go
+ * in one statement (a purchase: one round trip fewer, issue 31). A sibling CTE cannot see the row another one
+ * inserts in the table, only through that CTE's name.
+ */
+export function invoiceInsert(payments: RawBuilder<unknown>, paymentId: string, lines: InvoiceLineInput[], discount?: InvoiceDiscount): RawBuilder<unknown> {
   const rows: InvoiceLineRow[] = lines.map((l) => ({
     description: l.description, ...(l.text ? { text: l.text } : {}), quantity: l.quantity, unitAmount: l.unitAmount.toString(),
     amount: l.amount.toString(),
@@ -32,7 +41,7 @@ export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLine
     });
   }
   // A top-up is a receipt, anything bought an invoice (decision 038); the seller's details as the console has them now.
-  await sql`
+  return sql`
     insert into invoices (user_id, payment_id, provider, description, description_text, amount, lines, customer, document, seller)
     select p.user_id, p.id, p.provider, p.description, p.description_text, p.amount, ${JSON.stringify(rows)}::jsonb,
       jsonb_build_object('name', u.name, 'email', u.email, 'company_name', u.company_name,
@@ -40,9 +49,9 @@ export async function issueInvoice(tx: Tx, paymentId: string, lines: InvoiceLine
       case when p.kind = 'topup' then 'receipt' else 'invoice' end,
       (select coalesce(jsonb_object_agg(case s.key when 'sellerName' then 'name' when 'sellerAddress' then 'address' else 'taxId' end, s.value), '{}'::jsonb)
          from settings s where s.key in ('sellerName', 'sellerAddress', 'sellerTaxId'))
-    from payments p join users u on u.id = p.user_id
+    from ${payments} p join users u on u.id = p.user_id
     where p.id = ${paymentId}
-    on conflict (payment_id) do nothing`.execute(tx);
+    on conflict (payment_id) do nothing`;
 }
 
 type InvoiceRow = {

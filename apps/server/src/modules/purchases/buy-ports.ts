@@ -9,7 +9,7 @@ import { localized } from '../catalog/catalog.service.js';
 import { discountsToApi, trialToApi } from '../catalog/tariff-offers.js';
 import { purchaseDescription, purchaseLineText } from '../invoices/invoice-lines.js';
 import { invoiceTexts } from '../invoices/invoice-texts.js';
-import { issueInvoice } from '../invoices/invoices.service.js';
+import { invoiceInsert } from '../invoices/invoices.service.js';
 import { renderText } from '../notifications/server-texts.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/port-credentials.js';
 import { publishWebhookEvent } from '../webhooks/webhook-events.js';
@@ -74,11 +74,6 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
 
   // Stored as a key and the names in every language, and shown in the reader's language (issue 14, item 3).
   const descriptionText = purchaseDescription(tariff.country_names, tariff.names, count);
-  const payment = await repo.insertPayment(tx, {
-    id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
-    coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description: renderText(lng, descriptionText.key, descriptionText.params),
-    description_text: JSON.stringify(descriptionText), modem_count: count, tariff_id: tariff.id,
-  });
   // The carrier the customer chose (or the tariff's own), named on the invoice line with the country.
   const carrierOf = carrierId ?? tariff.carrier_id;
   const carrierName = carrierOf ? await repo.carrierName(tx, carrierOf) : null;
@@ -90,7 +85,12 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
       text: lineText, quantity: count, unitAmount: priced.subtotal / BigInt(count), amount: priced.subtotal,
     }];
   if (priced.volumeDiscount > 0n) lines.push(volumeLine(lng, priced.volumePercent, priced.volumeDiscount));
-  await issueInvoice(tx, paymentId, lines, { amount: priced.couponDiscount, coupon: coupon?.name ?? null, lng });
+  // The payment and its invoice: one statement.
+  const payment = await repo.insertPaymentWithInvoice(tx, {
+    id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
+    coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description: renderText(lng, descriptionText.key, descriptionText.params),
+    description_text: JSON.stringify(descriptionText), modem_count: count, tariff_id: tariff.id,
+  }, (payments) => invoiceInsert(payments, paymentId, lines, { amount: priced.couponDiscount, coupon: coupon?.name ?? null, lng }));
 
   // A trial port lasts its hours and is never renewed by itself: the customer renews it at the tariff's price to keep it.
   const expiresAt = new Date(Date.now() + (trial ? trial.hours * HOUR_MS : PERIOD_DAYS[tariff.period] * DAY_MS));

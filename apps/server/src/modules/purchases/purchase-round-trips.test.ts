@@ -1,0 +1,46 @@
+import pg from 'pg';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { buildTestApp, describeOnPostgres, type TestApp } from '../../../test/helpers.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
+
+// What a purchase costs in round trips to PostgreSQL (issue 31, item 3). On this machine the cost per statement, a
+// socket write and a wake-up on both sides, is most of a purchase (bench/BENCHMARKS.md), so a statement added to the
+// purchase's transaction must be a decision (decision 014 counts them), not an accident. Counted at the pg client,
+// the one place every statement passes; PGlite has no round trips to count.
+describeOnPostgres('round trips of a purchase', () => {
+  let t: TestApp;
+  let cat: Awaited<ReturnType<typeof seedTestCatalog>>;
+  beforeEach(async () => {
+    t = await buildTestApp({ RATE_LIMIT_PAYMENTS_PER_MINUTE: '10000' });
+    cat = await seedTestCatalog(t);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await t.close();
+  });
+
+  it('one dedicated port from the balance is one transaction of 11 statements, BEGIN and COMMIT included', async () => {
+    const c = await createCustomer(t, 1000);
+    const sent: Array<{ client: pg.Client; text: string }> = [];
+    const query = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string };
+      sent.push({ client: this, text: (typeof first === 'string' ? first : first?.text ?? '').replace(/\s+/g, ' ').trim() });
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(c.cookie, {
+      tariff_id: cat.dedicatedMonth.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) });
+    expect(res.statusCode).toBe(200);
+    // The purchase's connection: the one that wrote the payment. Its statements from the BEGIN before to the COMMIT after.
+    const payment = sent.find((s) => /insert into "payments"/.test(s.text));
+    expect(payment).toBeDefined();
+    const own = sent.filter((s) => s.client === payment!.client).map((s) => s.text);
+    const at = own.findIndex((s) => /insert into "payments"/.test(s));
+    const begin = own.lastIndexOf('begin', at);
+    const commit = own.indexOf('commit', at);
+    expect(begin).toBeGreaterThanOrEqual(0);
+    const transaction = own.slice(begin, commit + 1).map((s) => s.slice(0, 60));
+    expect(transaction, transaction.join('\n')).toHaveLength(11);
+  });
+});
