@@ -90,7 +90,7 @@ async function serve(webhookUrl) {
   await admin.connect();
   await admin.query(`create database ${dbName}`);
   const dataDir = mkdtempSync(join(os.tmpdir(), 'cellport-soak-'));
-  // Development, not test: the job runner (and with it the webhook deliveries) runs only outside tests.
+  // The timers, as main.ts starts them: the job runner, and with it the webhook deliveries (background.ts).
   const config = loadConfig({
     NODE_ENV: 'development', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: dataDir,
     RATE_LIMIT_PAYMENTS_PER_MINUTE: '1000000', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', MODEM_CONTROL: 'simulated',
@@ -98,7 +98,7 @@ async function serve(webhookUrl) {
   });
   const database = await openDatabase({ databaseUrl: databaseUrl(BASE_URL, dbName), dataDir: '' });
   await migrateToLatest(database.db);
-  const { app, ctx } = await buildApp({ config, database, logger: false });
+  const { app, ctx } = await buildApp({ config, database, logger: false, timers: true });
   await seedCatalog(ctx);
   await addDedicatedStock(database.db, STOCK);
   const us = await database.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
