@@ -14,7 +14,10 @@ import type { Logger, ProxyLimits, UpstreamFailure } from './types.js';
 
 export const kConn = Symbol('cellport.conn');
 
-export type TrackedSocket = Socket & { [kConn]?: ClientConnection };
+/** Set on a client socket taken by a port's own listener (port-listeners.ts): the id of the only port it may reach. */
+export const kListener = Symbol('cellport.listener');
+
+export type TrackedSocket = Socket & { [kConn]?: ClientConnection; [kListener]?: string };
 
 /** The SOCKS5 handshake's progress (unused by HTTP connections). */
 export const SOCKS_GREETING = 0;
@@ -25,6 +28,11 @@ export const SOCKS_CONNECTING = 3;
 export class ClientConnection implements MeteredConnection {
   /** The port this connection is admitted to and counted for (null until admitted). */
   portId: string | null = null;
+  /**
+   * The port whose own listener took it (decision 043): only that port may be reached through it. Null: the modem's
+   * listener, which serves only ports without listeners of their own.
+   */
+  listenerPortId: string | null = null;
   /** Which front end took it (a SOCKS connection holding a UDP association is told by its udp field). */
   kind: Exclude<ConnectionKind, 'udp'> = 'http';
   meteredRead = 0;

@@ -4,7 +4,7 @@ import { connect, isIP } from 'node:net';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AuthGuard } from './auth-guard.js';
-import { ClientConnection, destroySelf, ignore, kConn, UpstreamError } from './connection.js';
+import { ClientConnection, destroySelf, ignore, kConn, kListener, UpstreamError } from './connection.js';
 import type { Admission, Identity, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import { createHttpProxyServer } from './http-proxy.js';
 import { AMBIGUOUS, closedReason, isPortOpen, PortAccessTable } from './port-access.js';
@@ -51,7 +51,10 @@ export interface ModemProxyOptions {
   now?: () => number;
   /** The bandwidth buckets' monotonic clock in ms (default performance.now): a test refills them by moving it. */
   rateClock?: () => number;
-  /** False for a host behind a gateway: its customers' connections arrive over the link (acceptStream), no listener. */
+  /**
+   * False for a host behind a gateway (its customers' connections arrive over the link, acceptStream), or when every
+   * port of the modem has listeners of its own (decision 043, port-listeners.ts): no listener on httpPort/socksPort.
+   */
   listen?: boolean;
   /** Where connections and refusals are counted (the host agent shares one among its modems); default: its own. */
   counters?: ProxyCounters;
@@ -142,6 +145,8 @@ export class ModemProxy implements ProxyCore {
   private readonly waiters = new Set<RotationWaiter>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private state: 'new' | 'starting' | 'listening' | 'draining' | 'closed' = 'new';
+  /** Whether httpPort/socksPort are listened on now (setListening turns them on and off without closing anyone). */
+  private modemListening = false;
   /** Connections to targets through the egress, open, and what the closed ones received (carried()). */
   private readonly upstreams = new Set<Socket>();
   private upstreamsClosed = 0;
@@ -239,6 +244,7 @@ export class ModemProxy implements ProxyCore {
       if (this.options.listen !== false) {
         await listen(this.httpServer, listenHost, httpPort, 'HTTP proxy', this.imei);
         await listen(this.socksServer, listenHost, socksPort, 'SOCKS5', this.imei);
+        this.modemListening = true;
       }
     } catch (err) {
       await this.close();
@@ -248,6 +254,30 @@ export class ModemProxy implements ProxyCore {
     this.state = 'listening';
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
+  }
+
+  /**
+   * Opens or closes the modem's own httpPort/socksPort (decision 043: needed only while some port of the modem has no
+   * listener of its own). Connections already taken stay open either way.
+   */
+  async setListening(on: boolean): Promise<void> {
+    if (this.state !== 'listening' || on === this.modemListening) return;
+    const { listenHost, httpPort, socksPort } = this.options;
+    if (!on) {
+      // Not closeServer: its callback waits for the connections taken, which setPorts ends when their port leaves.
+      this.modemListening = false;
+      this.httpServer.close();
+      this.socksServer.close();
+      return;
+    }
+    await listen(this.httpServer, listenHost, httpPort, 'HTTP proxy', this.imei);
+    try {
+      await listen(this.socksServer, listenHost, socksPort, 'SOCKS5', this.imei);
+    } catch (err) {
+      await closeServer(this.httpServer);
+      throw err;
+    }
+    this.modemListening = true;
   }
 
   /** New access rules; open connections that they no longer allow are closed at once. */
@@ -281,8 +311,8 @@ export class ModemProxy implements ProxyCore {
   /** The entry that still identifies conn as the same port with the same credentials, or undefined. */
   private currentEntry(conn: ClientConnection): PortEntry | undefined {
     const old = conn.entry!;
-    const next = conn.viaLogin ? this.table.byLogin(old.access.login) : this.table.forClient(conn.remoteAddress);
-    if (next === undefined || next === AMBIGUOUS || next.access.id !== old.access.id) return undefined;
+    const next = conn.viaLogin ? this.table.byLogin(old.access.login) : this.whitelistedEntry(conn);
+    if (next === undefined || next.access.id !== old.access.id) return undefined;
     if (conn.viaLogin && !next.passwordHash.equals(old.passwordHash)) return undefined;
     return next;
   }
@@ -360,7 +390,8 @@ export class ModemProxy implements ProxyCore {
    * A customer connection that reached this modem's HTTP or SOCKS5 port at the gateway and came over the link
    * (link/link-socket.ts): handled by the same front end as a connection to the listener.
    */
-  acceptStream(socket: Duplex, kind: 'http' | 'socks'): void {
+  acceptStream(socket: Duplex, kind: 'http' | 'socks', portId?: string): void {
+    if (portId !== undefined) (socket as Duplex & { [kListener]?: string })[kListener] = portId;
     (kind === 'http' ? this.httpServer : this.socksServer).emit('connection', socket);
   }
 
@@ -369,6 +400,7 @@ export class ModemProxy implements ProxyCore {
   accept(socket: Socket, kind: ClientConnection['kind']): ClientConnection {
     const conn = new ClientConnection(socket, this);
     conn.kind = kind;
+    conn.listenerPortId = (socket as TrackedSocket)[kListener] ?? null;
     (socket as TrackedSocket)[kConn] = conn;
     this.conns.add(conn);
     this.counters.accepted[kind]++;
@@ -419,14 +451,36 @@ export class ModemProxy implements ProxyCore {
         this.guard.failed(conn.remoteAddress, login);
         return 'refused';
       }
+      // Right credentials at another port's address (decision 043): refused, but not a guess to count against them.
+      if (!this.servedHere(conn, entry)) {
+        this.counters.refuse('auth');
+        return 'refused';
+      }
       conn.entry = entry;
       return 'ok';
     }
-    const entry = this.table.forClient(conn.remoteAddress);
     conn.viaLogin = false;
-    conn.entry = entry === undefined || entry === AMBIGUOUS ? null : entry;
+    conn.entry = this.whitelistedEntry(conn) ?? null;
     if (conn.entry === null) this.counters.refuse('whitelist');
     return conn.entry !== null ? 'ok' : 'refused';
+  }
+
+  /**
+   * Whether a connection may speak for this port (decision 043): a port's own listener reaches only that port; the
+   * modem's listener only the ports without listeners of their own (all of them, from a server before 043).
+   */
+  private servedHere(conn: ClientConnection, entry: PortEntry): boolean {
+    return conn.listenerPortId !== null ? entry.access.id === conn.listenerPortId : entry.access.listen === undefined;
+  }
+
+  /** The port whose whitelist holds the connection's address, among those it may reach; undefined: none (or several). */
+  private whitelistedEntry(conn: ClientConnection): PortEntry | undefined {
+    if (conn.listenerPortId !== null) {
+      const entry = this.table.get(conn.listenerPortId);
+      return entry !== undefined && this.table.whitelists(entry, conn.remoteAddress) ? entry : undefined;
+    }
+    const entry = this.table.forClient(conn.remoteAddress);
+    return entry === undefined || entry === AMBIGUOUS || !this.servedHere(conn, entry) ? undefined : entry;
   }
 
   admit(conn: ClientConnection): Admission {

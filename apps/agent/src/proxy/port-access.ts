@@ -44,6 +44,13 @@ function sha256(value: string): Buffer {
   return hash('sha256', value, 'buffer');
 }
 
+/** An address as BlockList.check takes it: IPv4-mapped IPv6 unmapped. */
+function addressType(address: string): [string, 'ipv4' | 'ipv6'] {
+  const v4 = unmapIPv4(address);
+  const ip = v4 ?? address;
+  return [ip, v4 !== null || !ip.includes(':') ? 'ipv4' : 'ipv6'];
+}
+
 export class PortAccessTable {
   readonly entries: readonly PortEntry[];
   /** Whitelist entries that are not addresses or ranges (skipped, so one bad entry does not take the modem down). */
@@ -135,10 +142,15 @@ export class PortAccessTable {
     return found ?? undefined;
   }
 
+  /** Whether this port's own whitelist holds the client address (a connection to the port's own listener). */
+  whitelists(entry: PortEntry, address: string | undefined): boolean {
+    if (address === undefined || entry.whitelist === null) return false;
+    const [ip, type] = addressType(address);
+    return entry.whitelist.check(ip, type);
+  }
+
   private lookUpClient(address: string): PortEntry | null | typeof AMBIGUOUS {
-    const v4 = unmapIPv4(address);
-    const ip = v4 ?? address;
-    const type = v4 !== null || !ip.includes(':') ? 'ipv4' : 'ipv6';
+    const [ip, type] = addressType(address);
     let found: PortEntry | null = null;
     for (const entry of this.whitelisted) {
       if (!entry.whitelist!.check(ip, type)) continue;

@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Socket as NetSocket } from 'node:net';
+import { createConnection, createServer as createNetServer, type AddressInfo, type Socket as NetSocket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -99,7 +99,10 @@ async function modem(imei: string, extIp: string, ports: PortAccess[]): Promise<
 const stateOf = (version: string, modems: DesiredModem[]): DesiredState =>
   ({ version, hostId: 'host-1', hostName: 'h1', generatedAt: new Date().toISOString(), modems });
 
-async function viaHttp(m: DesiredModem, login: string, password: string, tunnel = false): Promise<{ status: number; body: string }> {
+/** Where a customer connects: a modem's numbers, or (decision 043) a port's own. */
+type Address = { httpPort: number; socksPort: number };
+
+async function viaHttp(m: Address, login: string, password: string, tunnel = false): Promise<{ status: number; body: string }> {
   const dispatcher = new ProxyAgent({
     uri: `http://127.0.0.1:${m.httpPort}`, token: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`, proxyTunnel: tunnel,
   });
@@ -115,7 +118,7 @@ async function viaHttp(m: DesiredModem, login: string, password: string, tunnel 
   }
 }
 
-async function socksTunnel(m: DesiredModem, login: string, password: string): Promise<NetSocket> {
+async function socksTunnel(m: Address, login: string, password: string): Promise<NetSocket> {
   const { socket } = await SocksClient.createConnection({
     proxy: { host: '127.0.0.1', port: m.socksPort, type: 5, userId: login, password },
     command: 'connect', destination: { host: '127.0.0.1', port: sitePort },
@@ -124,7 +127,7 @@ async function socksTunnel(m: DesiredModem, login: string, password: string): Pr
 }
 
 /** What the site sees through a SOCKS tunnel. */
-async function seenViaSocks(m: DesiredModem, login: string, password: string): Promise<string> {
+async function seenViaSocks(m: Address, login: string, password: string): Promise<string> {
   const socket = await socksTunnel(m, login, password);
   socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   const chunks: Buffer[] = [];
@@ -306,6 +309,96 @@ describe('host agent runtime', () => {
     } finally {
       blocker.close();
     }
+  });
+});
+
+describe('ports with listeners of their own (decision 043)', () => {
+  const listen = async (): Promise<Address> => ({ httpPort: await freePort(), socksPort: await freePort() });
+  /** Nothing listens on the address's HTTP port: a connection is refused. */
+  const nothingAt = async (m: Address): Promise<string> => {
+    const socket = createConnection({ host: '127.0.0.1', port: m.httpPort });
+    const [err] = await once(socket, 'error').catch((e: unknown) => [e]) as [NodeJS.ErrnoException];
+    return err.code ?? String(err);
+  };
+  const withListeners = (version: string, modems: DesiredModem[]): DesiredState => ({ ...stateOf(version, modems), portListeners: true });
+  const applied = (server: FakeServer, version: string) =>
+    until(() => server.heartbeats.find((h) => (h as { stateVersion: string }).stateVersion === version), `state ${version} applied`);
+
+  it('co-tenants of a shared modem each have their own address, and a port reaches only its own', async () => {
+    const [a, b] = [await listen(), await listen()];
+    const shared = { ...(await modem('111', '127.0.8.1', [
+      port({ listen: a }), port({ id: 'port-b', login: 'bob', password: 'secret-b', listen: b }),
+    ])), isShared: true };
+    const { agent } = await setup(withListeners('v1', [shared]));
+    await until(serving(agent, '111'), 'the modem served');
+
+    expect(await viaHttp(a, 'alice', 'secret-a')).toEqual({ status: 200, body: '127.0.8.1' });
+    expect(await seenViaSocks(b, 'bob', 'secret-b')).toBe('127.0.8.1');
+    // Right credentials at a co-tenant's address are refused; the modem's own numbers serve nobody now.
+    expect((await viaHttp(b, 'alice', 'secret-a')).status).toBe(407);
+    expect(await nothingAt(shared)).toBe('ECONNREFUSED');
+  });
+
+  it('a port moving to another modem keeps its address; its co-tenant keeps an open tunnel through the change', async () => {
+    const [a, b] = [await listen(), await listen()];
+    const alice = port({ listen: a });
+    const bob = port({ id: 'port-b', login: 'bob', password: 'secret-b', listen: b });
+    const shared = { ...(await modem('111', '127.0.8.2', [alice, bob])), isShared: true };
+    const spare = { ...(await modem('222', '127.0.8.3', [])), isShared: true };
+    const { server, agent } = await setup(withListeners('v1', [shared, spare]));
+    await until(serving(agent, '222'), 'both modems served');
+    const bobTunnel = await socksTunnel(b, 'bob', 'secret-b');
+
+    server.push(withListeners('v2', [{ ...shared, ports: [bob] }, { ...spare, ports: [alice] }]));
+    await applied(server, 'v2');
+    expect(await viaHttp(a, 'alice', 'secret-a')).toEqual({ status: 200, body: '127.0.8.3' });
+    expect(await seenViaSocks(a, 'alice', 'secret-a')).toBe('127.0.8.3');
+    // Bob's tunnel, opened before, still carries his request: his listener and modem were not touched.
+    bobTunnel.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const chunks: Buffer[] = [];
+    for await (const chunk of bobTunnel) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toContain('127.0.8.2');
+  });
+
+  it('a port added or removed opens or closes only its own listener', async () => {
+    const [a, b] = [await listen(), await listen()];
+    const alice = port({ listen: a });
+    const m1 = await modem('111', '127.0.8.4', [alice]);
+    const { server, agent } = await setup(withListeners('v1', [m1]));
+    await until(serving(agent, '111'), 'the modem served');
+    const aliceTunnel = await socksTunnel(a, 'alice', 'secret-a');
+    const bob = port({ id: 'port-b', login: 'bob', password: 'secret-b', listen: b });
+    const m2 = await modem('222', '127.0.8.5', [bob]);
+
+    server.push(withListeners('v2', [m1, m2]));
+    await applied(server, 'v2');
+    expect(await viaHttp(b, 'bob', 'secret-b')).toEqual({ status: 200, body: '127.0.8.5' });
+
+    server.push(withListeners('v3', [m1, { ...m2, ports: [] }]));
+    await applied(server, 'v3');
+    expect(await nothingAt(b)).toBe('ECONNREFUSED'); // nothing listens there any more
+    // Alice's tunnel from before both changes is still open and carries her request.
+    aliceTunnel.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const chunks: Buffer[] = [];
+    for await (const chunk of aliceTunnel) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toContain('127.0.8.4');
+  });
+
+  it('a shared port sold before 043 (no listener of its own) is served on its modem\'s numbers beside a co-tenant\'s own', async () => {
+    const b = await listen();
+    const legacy = port();
+    const shared = { ...(await modem('111', '127.0.8.6', [legacy, port({ id: 'port-b', login: 'bob', password: 'secret-b', listen: b })])), isShared: true };
+    const { server, agent } = await setup(withListeners('v1', [shared]));
+    await until(serving(agent, '111'), 'the modem served');
+    expect(await viaHttp(shared, 'alice', 'secret-a')).toEqual({ status: 200, body: '127.0.8.6' });
+    expect((await viaHttp(shared, 'bob', 'secret-b')).status).toBe(407); // bob's address is his own
+    expect(await viaHttp(b, 'bob', 'secret-b')).toEqual({ status: 200, body: '127.0.8.6' });
+
+    // The legacy port leaves: the modem stops listening on its numbers, bob keeps his.
+    server.push(withListeners('v2', [{ ...shared, ports: [shared.ports[1]!] }]));
+    await applied(server, 'v2');
+    expect(await nothingAt(shared)).toBe('ECONNREFUSED');
+    expect(await viaHttp(b, 'bob', 'secret-b')).toEqual({ status: 200, body: '127.0.8.6' });
   });
 });
 

@@ -10,6 +10,7 @@ import { fingerprintReport, hopsAfterHost } from '../fingerprint/fingerprint-rep
 import { GatewayLink } from '../link/gateway-link.js';
 import type { LinkSocket } from '../link/link-socket.js';
 import { ModemProxy } from '../proxy/modem-proxy.js';
+import { PortListeners, type WantedPortListener } from '../proxy/port-listeners.js';
 import { AuthGuard } from '../proxy/auth-guard.js';
 import { ProxyCounters } from '../proxy/proxy-counters.js';
 import { TrafficMeter, type PortTotals } from '../proxy/traffic-meter.js';
@@ -63,6 +64,8 @@ interface ServedModem {
   fingerprint?: FingerprintEgress;
   /** Whether its proxy listens itself (a direct host) or takes connections from the gateway link. */
   listening: boolean;
+  /** Whether the modem's own httpPort/socksPort serve (decision 043: only for its ports without listeners of their own). */
+  modemNumbers: boolean;
   problem: string | undefined;
   rotating: boolean;
 }
@@ -94,6 +97,8 @@ export class HostAgent {
   private readonly started = Date.now();
   /** The link to the host's gateway, while its state names one (docs/decisions/031-gateway.md). */
   private link: GatewayLink | null = null;
+  /** The ports' own listeners (decision 043), on a direct host; a host behind a gateway routes by their numbers. */
+  private portListeners: PortListeners | null = null;
   /** The modems' speed tests, when configured; their last results ride on the heartbeat. */
   readonly quality: QualityTester | null;
 
@@ -160,6 +165,7 @@ export class HostAgent {
     if (drainMs > 0) await Promise.all([...this.modems.values()].map((m) => m.proxy?.drain(drainMs)));
     this.link?.stop();
     this.link = null;
+    await this.portListeners?.close();
     await Promise.all([...this.modems.values()].map((m) => m.proxy?.close()));
     await this.collectTraffic();
     this.modems.clear();
@@ -256,12 +262,22 @@ export class HostAgent {
         const served = this.modems.get(desired.imei);
         if (!served?.proxy) continue;
         const samePorts = served.desired.httpPort === desired.httpPort && served.desired.socksPort === desired.socksPort;
-        if (samePorts && served.listening === listening) continue;
+        if (samePorts && served.listening === listening) {
+          // Decision 043: a modem whose last port without its own listener left stops listening on its numbers first.
+          if (!modemListenerWanted(state, desired)) {
+            await served.proxy.setListening(false);
+            served.modemNumbers = false;
+          }
+          continue;
+        }
         const proxy = served.proxy;
         served.proxy = null;
         await proxy.close();
       }
+      // Ports' own listeners that go away or change their numbers close before any listener opens.
+      await this.applyPortListeners(state, false);
       for (const desired of state.modems) await this.applyModem(desired);
+      await this.applyPortListeners(state, true);
       this.meter.retainTotals(new Set(state.modems.flatMap((m) => m.ports.map((p) => p.id))));
       this.applyGateway(state);
       this.options.log.info({ version: state.version, modems: state.modems.length, ports: state.modems.reduce((n, m) => n + m.ports.length, 0) },
@@ -271,18 +287,54 @@ export class HostAgent {
     return this.applying;
   }
 
+  /**
+   * The ports' own listeners (decision 043) for this state, each pointed at the proxy of the modem that lists the
+   * port now. `open: false` only lets go of listeners that are no longer wanted (before modems open theirs).
+   */
+  private async applyPortListeners(state: DesiredState, open: boolean): Promise<void> {
+    const listening = !state.gateway;
+    if (this.portListeners && (this.portListeners.listening !== listening)) {
+      await this.portListeners.close();
+      this.portListeners = null;
+    }
+    this.portListeners ??= new PortListeners(this.options.listenHost, this.options.log, listening);
+    const wanted: WantedPortListener[] = [];
+    for (const m of state.modems) {
+      const proxy = open ? this.modems.get(m.imei)?.proxy ?? null : null;
+      for (const p of m.ports) {
+        if (p.listen) wanted.push({ portId: p.id, httpPort: p.listen.httpPort, socksPort: p.listen.socksPort, target: proxy });
+      }
+    }
+    if (open) return this.portListeners.apply(wanted);
+    // Before the modems: keep (with their targets) only listeners whose port keeps its numbers.
+    await this.portListeners.release(wanted);
+  }
+
   private async applyModem(desired: DesiredModem): Promise<void> {
     const served = this.modems.get(desired.imei);
     const listening = !this.state?.gateway;
+    const modemNumbers = this.state ? modemListenerWanted(this.state, desired) : true;
+    const modemListener = listening && modemNumbers;
     const samePorts = served && served.desired.httpPort === desired.httpPort && served.desired.socksPort === desired.socksPort;
     if (served && samePorts && served.listening === listening && served.proxy) {
       served.desired = desired;
       served.proxy.setPorts(desired.ports);
+      if (served.modemNumbers !== modemNumbers) {
+        try {
+          await served.proxy.setListening(modemListener);
+          served.modemNumbers = modemNumbers;
+          served.problem = undefined;
+        } catch (err) {
+          served.problem = err instanceof Error ? err.message : String(err);
+          this.options.log.error({ imei: desired.imei }, `modem ${desired.imei}: ${served.problem}`);
+        }
+      }
       return;
     }
     await served?.proxy?.close();
     const next: ServedModem = {
-      desired, extIp: served?.extIp ?? desired.extIp, adopted: served?.adopted ?? false, proxy: null, listening, problem: undefined, rotating: false,
+      desired, extIp: served?.extIp ?? desired.extIp, adopted: served?.adopted ?? false, proxy: null, listening, modemNumbers,
+      problem: undefined, rotating: false,
     };
     this.modems.set(desired.imei, next);
     try {
@@ -302,7 +354,7 @@ export class HostAgent {
         policy: this.options.policy,
         meter: this.meter,
         log: this.options.log,
-        listen: listening,
+        listen: modemListener,
         counters: this.counters,
         authGuard: this.authGuard,
         ...(fingerprint ? { fingerprint } : {}),
@@ -349,11 +401,13 @@ export class HostAgent {
     return reply.data.ticket;
   }
 
-  /** Who serves a customer connection that reached this port at the gateway: the modem with that port, if serving. */
+  /** Who serves a customer connection that reached this port at the gateway: the port or modem with that number, if serving. */
   private routeFromGateway(port: number): ((socket: LinkSocket) => void) | null {
+    const own = this.portListeners?.route(port);
+    if (own) return own;
     for (const m of this.modems.values()) {
       const proxy = m.proxy;
-      if (!proxy || m.listening) continue;
+      if (!proxy || m.listening || !m.modemNumbers) continue;
       if (m.desired.httpPort === port) return (socket) => proxy.acceptStream(socket, 'http');
       if (m.desired.socksPort === port) return (socket) => proxy.acceptStream(socket, 'socks');
     }
@@ -365,6 +419,8 @@ export class HostAgent {
     this.applying = this.applying.then(async () => {
       const offline = [...this.modems.values()].filter((m) => !m.proxy);
       for (const m of offline) await this.applyModem(m.desired);
+      const portsUnserved = (this.portListeners?.problems.size ?? 0) > 0;
+      if (this.state && (offline.length || portsUnserved)) await this.applyPortListeners(this.state, true);
       if (offline.length) this.sendHeartbeat();
     }).catch((err: unknown) => this.options.log.error({ err }, 'could not serve the offline modems again'));
     return this.applying;
@@ -463,4 +519,12 @@ export class HostAgent {
     await this.collectTraffic();
     await this.flushTraffic();
   }
+}
+
+/**
+ * Whether a modem listens on its own httpPort/socksPort (decision 043): always for a server that gives ports no
+ * listeners of their own; otherwise only while some of its ports has none (shared ports sold before 043).
+ */
+function modemListenerWanted(state: DesiredState, modem: DesiredModem): boolean {
+  return !state.portListeners || modem.ports.some((p) => !p.listen);
 }

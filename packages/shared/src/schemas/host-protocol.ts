@@ -81,6 +81,14 @@ export const portLimitsSchema = z.object({
 });
 export type PortLimits = z.infer<typeof portLimitsSchema>;
 
+/**
+ * The customer's own listening ports (issue 28, item 10; decision 043): they belong to the port, not to its modem, so
+ * a move to another modem keeps them. Absent (an older server, or a shared port sold before decision 043 that has not
+ * moved since): the port is served on its modem's httpPort/socksPort.
+ */
+export const portListenSchema = z.object({ httpPort: tcpPort, socksPort: tcpPort });
+export type PortListen = z.infer<typeof portListenSchema>;
+
 export const portAccessSchema = z.object({
   id,
   login: z.string().check(z.minLength(1), z.maxLength(64)),
@@ -94,6 +102,8 @@ export const portAccessSchema = z.object({
   limits: z.optional(portLimitsSchema),
   /** The OS fingerprint preset of the port's new connections (issue 30); absent: native. */
   fingerprint: z.optional(fingerprintPresetIdSchema),
+  /** Decision 043: the port's own HTTP and SOCKS5 listeners, routed to whichever modem lists it. */
+  listen: z.optional(portListenSchema),
 });
 export type PortAccess = z.infer<typeof portAccessSchema>;
 
@@ -122,6 +132,11 @@ export const desiredStateSchema = z.object({
   modems: z.array(desiredModemSchema),
   /** Behind a gateway (issue 18): the agent serves the ports through its link and listens on none itself. */
   gateway: z.optional(desiredGatewaySchema),
+  /**
+   * Decision 043: this server gives ports their own listeners (`PortAccess.listen`). A modem then opens its own
+   * httpPort/socksPort only for its ports without `listen`; absent (an older server): every modem listens as before.
+   */
+  portListeners: z.optional(z.literal(true)),
 });
 export type DesiredState = z.infer<typeof desiredStateSchema>;
 
