@@ -50,8 +50,10 @@ interface Host {
   tickets: string[];
 }
 
-async function linkedHost(hostId: string, opts: { epoch?: number; ports?: PortAccess[]; rateClock?: () => number } = {}): Promise<Host> {
-  const modem = await startModem({ ports: opts.ports ?? [P1], rateClock: opts.rateClock });
+async function linkedHost(
+  hostId: string, opts: { epoch?: number; ports?: PortAccess[]; rateClock?: () => number; egress?: string } = {},
+): Promise<Host> {
+  const modem = await startModem({ ports: opts.ports ?? [P1], rateClock: opts.rateClock, ...(opts.egress ? { egress: opts.egress } : {}) });
   cleanup.push(() => modem.close());
   const ports = { http: await freePort(), socks: await freePort() };
   const cutter = new LinkCutter(gateway.linkPort);
@@ -431,6 +433,40 @@ describe('the link', () => {
     tunnel.socket.write('still here\n');
     const echoed = await readUntil(tunnel.socket, (d) => d.includes('still here'));
     expect(echoed.toString()).toContain('still here');
+  });
+});
+
+describe('a port that moves to another host behind the gateway (decision 043)', () => {
+  it('keeps its numbers: the gateway points them at the new host, and the old host\'s next ticket takes nothing back', async () => {
+    const from = await linkedHost('host-move-a');
+    const to = await linkedHost('host-move-b', { egress: '127.0.0.43' });
+    const moved = { ...from.ports };
+    const sorted = [moved.http, moved.socks].sort((a, b) => a - b);
+    // The new host's agent serves the port's numbers now (its route reads these), and its next ticket names them.
+    to.ports.http = moved.http;
+    to.ports.socks = moved.socks;
+    to.setTicket((linkKey) => trust.sign({
+      linkKey, gatewayId: GATEWAY_ID, hostId: 'host-move-b', epoch: to.epoch,
+      ports: [{ port: moved.http, kind: 'http' }, { port: moved.socks, kind: 'socks' }],
+    }));
+    to.link.renewNow();
+    await vi.waitFor(() => expect(gateway.portsOf('host-move-b')).toEqual(sorted), { timeout: 20_000 });
+    expect(gateway.portsOf('host-move-a')).toEqual([]);
+    const viaHttp = await httpConnect(moved.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(viaHttp.status).toBe(200);
+    expect(await seenThrough(viaHttp.socket)).toBe('127.0.0.43');
+
+    // The old host's next ticket no longer names them (it names a new port of its own, the marker that the gateway
+    // has taken that ticket): the moved listeners stay with the new host.
+    const marker = await freePort();
+    from.setTicket((linkKey) => trust.sign({
+      linkKey, gatewayId: GATEWAY_ID, hostId: 'host-move-a', epoch: from.epoch, ports: [{ port: marker, kind: 'http' }],
+    }));
+    from.link.renewNow();
+    await vi.waitFor(() => expect(gateway.portsOf('host-move-a')).toEqual([marker]), { timeout: 20_000 });
+    expect(gateway.portsOf('host-move-b')).toEqual(sorted);
+    const viaSocks = await socksConnect(moved.socks, '127.0.0.1', targets.tcpPort, { userId: P1.login, password: P1.password });
+    expect(await seenThrough(viaSocks)).toBe('127.0.0.43');
   });
 });
 

@@ -45,7 +45,8 @@ interface HostLinks {
   streams: Map<number, Socket>;
 }
 
-interface PortListener { server: NetServer; hostId: string; kind: ProxyKind }
+/** A port number listened on and the host it leads to now (a port that moved to another host is re-pointed: decision 043). */
+interface PortListener { server: NetServer; hostId: string; kind: ProxyKind; issuedAt: number }
 
 const EXPIRY_CHECK_MS = 5_000;
 
@@ -322,7 +323,7 @@ export class Gateway {
         listener.server.close(); // its open connections go on until they end
       }
     }
-    for (const [port, kind] of host.ports) this.listen(hostId, port, kind);
+    for (const [port, kind] of host.ports) this.listen(hostId, port, kind, ticket.issuedAt);
   }
 
   private expireLinks(): void {
@@ -345,14 +346,31 @@ export class Gateway {
 
   // ---- customers
 
-  private listen(hostId: string, port: number, kind: ProxyKind): void {
+  /**
+   * Listens on a host's port, or points the listener at this host: a customer's port keeps its numbers when it moves
+   * to another host behind this gateway (decision 043), and the ticket issued later says where it is now (the old
+   * host's next ticket no longer names it; an older ticket that still does, arriving late, takes nothing back).
+   */
+  private listen(hostId: string, port: number, kind: ProxyKind, issuedAt: number): void {
     const existing = this.listeners.get(port);
-    if (existing) {
-      if (existing.hostId !== hostId) this.options.log.error({ port, hostId, holder: existing.hostId }, 'port already served for another host: not taken');
+    if (existing?.hostId === hostId) {
+      existing.issuedAt = Math.max(existing.issuedAt, issuedAt);
       return;
     }
-    const server = createNetServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.onCustomer(socket, hostId, port, kind));
-    const listener: PortListener = { server, hostId, kind };
+    if (existing) {
+      if (issuedAt < existing.issuedAt) {
+        this.options.log.error({ port, hostId, holder: existing.hostId }, 'port named by an older ticket than its holder\'s: not taken');
+        return;
+      }
+      this.options.log.info({ port, hostId, from: existing.hostId }, 'port moved to another host');
+      existing.hostId = hostId;
+      existing.issuedAt = issuedAt;
+      if (existing.kind === kind) return;
+      this.listeners.delete(port);
+      existing.server.close();
+    }
+    const server = createNetServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.onCustomer(socket, listener.hostId, port, kind));
+    const listener: PortListener = { server, hostId, kind, issuedAt };
     this.listeners.set(port, listener);
     server.on('error', (err) => {
       this.options.log.error({ port, hostId, err: String(err) }, 'cannot listen on a host\'s port');

@@ -9,6 +9,8 @@ import { linkTicketClaimsSchema, type LinkTicketClaims } from '@cellport/shared/
 export interface LinkTicket extends LinkTicketClaims {
   hostId: string;
   expiresAt: number;
+  /** When the server issued it (ms; its `iat`): of two hosts' tickets naming one port, the later wins (decision 043). */
+  issuedAt: number;
   /** The agent's link key the ticket binds: the link is taken only from who proves it holds its private half. */
   linkKey: string;
 }
@@ -34,5 +36,5 @@ export async function verifyLinkTicket(ticket: string, key: KeyObject, gatewayId
   }
   const claims = linkTicketClaimsSchema.safeParse(payload);
   if (!claims.success) throw new TicketError('ticket refused: its claims are not a link ticket\'s');
-  return { ...claims.data, hostId: String(payload.sub), expiresAt: Number(payload.exp) * 1000, linkKey: claims.data.cnf.jwk.x };
+  return { ...claims.data, hostId: String(payload.sub), expiresAt: Number(payload.exp) * 1000, issuedAt: Number(payload.iat ?? 0) * 1000, linkKey: claims.data.cnf.jwk.x };
 }
