@@ -41,6 +41,7 @@ import * as fingerprintPresets from './2026_12_11_0700_fingerprint_presets.js';
 import * as jobKindNames from './2026_12_11_0800_job_kind_names.js';
 import * as sandboxPaymentMethods from './2026_12_12_1610_sandbox_payment_methods.js';
 import * as jobDoneBy from './2026_12_12_1700_job_done_by.js';
+import * as portsOwnListeningNumbers from './2026_12_12_1710_ports_own_listening_numbers.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_11_0800_job_kind_names': jobKindNames,
   '2026_12_12_1610_sandbox_payment_methods': sandboxPaymentMethods,
   '2026_12_12_1700_job_done_by': jobDoneBy,
+  '2026_12_12_1710_ports_own_listening_numbers': portsOwnListeningNumbers,
 };

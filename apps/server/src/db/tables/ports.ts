@@ -102,6 +102,12 @@ export interface PortsTable {
   note: Generated<string>;
   /** The customer's fingerprint preset (issue 30); null: the modem's or tariff's default, else native. */
   fingerprint: ColumnType<FingerprintPresetId | null, FingerprintPresetId | null | undefined, FingerprintPresetId | null>;
+  /**
+   * The port's own listening numbers (decision 043), kept when it moves to another modem or host; null: a shared port
+   * sold before 043 that has not moved since, served on its modem's numbers.
+   */
+  http_port: ColumnType<number | null, number | null | undefined, number | null>;
+  socks_port: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**

@@ -16,15 +16,23 @@ export class GatewayLinksRepository {
     return Number(row.epoch);
   }
 
-  /** The gateway a host is pinned to and the ports its modems (not retired) serve; null when it is direct. */
+  /**
+   * The gateway a host is pinned to and the numbers its agent serves; null when it is direct. Decision 043: each live
+   * port's own numbers, and a modem's (not retired) only while it has shared ports without numbers of their own. A
+   * modem's idle numbers are left out: a port that moved away may hold them on another host behind the gateway.
+   */
   async ticketSubject(hostId: string): Promise<TicketSubject | null> {
     const host = await this.db.selectFrom('hosts').select('gateway_id').where('id', '=', hostId).executeTakeFirst();
     if (!host?.gateway_id) return null;
-    const modems = await this.db.selectFrom('modems').select(['http_port', 'socks_port'])
-      .where('host_id', '=', hostId).where('retired', '=', false).orderBy('http_port').execute();
+    const rows = await this.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id')
+      .select((eb) => [
+        eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'), eb.fn.coalesce('p.socks_port', 'm.socks_port').as('socks_port'),
+      ])
+      .where('m.host_id', '=', hostId).where('m.retired', '=', false).where('p.status', '<>', 'released')
+      .distinct().orderBy('http_port').execute();
     return {
       gatewayId: host.gateway_id,
-      ports: modems.flatMap((m) => [{ port: m.http_port, kind: 'http' as const }, { port: m.socks_port, kind: 'socks' as const }]),
+      ports: rows.flatMap((m) => [{ port: m.http_port, kind: 'http' as const }, { port: m.socks_port, kind: 'socks' as const }]),
     };
   }
 

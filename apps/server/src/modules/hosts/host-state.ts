@@ -65,7 +65,7 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
       'm.host_id', 'm.id as modem_id', 'm.imei', 'm.http_port', 'm.socks_port', 'm.ext_ip', 'm.driver', 'm.is_shared',
       'p.id as port_id', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.status', 'p.expires_at', 'p.suspended_at',
       'u.is_active', 't.bandwidth_mbps', 't.max_connections', 't.monthly_quota_gb', 't.over_quota', 't.over_quota_mbps',
-      'q.bytes as month_bytes', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
+      'q.bytes as month_bytes', 'p.http_port as port_http', 'p.socks_port as port_socks', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
     ])
     .where('m.host_id', 'in', hosts.map((h) => h.id)).where('m.retired', '=', false)
     .orderBy('m.imei').orderBy('p.id').execute();
@@ -96,6 +96,8 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
           monthly_quota_gb: r.monthly_quota_gb ?? null, over_quota: r.over_quota ?? 'block', over_quota_mbps: r.over_quota_mbps ?? null,
         }, BigInt(r.month_bytes ?? 0), now),
         ...(fingerprint === 'native' ? {} : { fingerprint }),
+        // Decision 043: the port's own numbers; none for a shared port sold before it (served on the modem's).
+        ...(r.port_http !== null && r.port_socks !== null ? { listen: { httpPort: r.port_http, socksPort: r.port_socks } } : {}),
       });
     }
   }
@@ -105,7 +107,7 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
       hostId: h.id, hostName: h.name, modems: modems.get(h.id) ?? [],
       ...(h.gateway_id && h.link_url ? { gateway: { id: h.gateway_id, linkUrl: h.link_url } } : {}),
     };
-    result.set(h.id, { state: { version: stateVersion(content), generatedAt, ...content }, keyHash: h.ingest_key_hash });
+    result.set(h.id, { state: { version: stateVersion(content), generatedAt, ...content, portListeners: true }, keyHash: h.ingest_key_hash });
   }
   return result;
 }

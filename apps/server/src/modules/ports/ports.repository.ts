@@ -25,7 +25,10 @@ export class PortsRepository {
         'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
         'p.tags', 'p.note', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
         'h.fingerprint as host_fingerprint',
-        'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.http_port', 'm.socks_port', 'm.rotation_interval as modem_interval',
+        'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.rotation_interval as modem_interval',
+        // The port's own numbers (decision 043); a shared port sold before them is served on its modem's.
+        (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
+        (eb) => eb.fn.coalesce('p.socks_port', 'm.socks_port').as('socks_port'),
         'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',
         (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
         'c.id as country_id', 'c.code as country_code', 'c.names as country_names',

@@ -15,9 +15,9 @@ export interface StockFilter {
   countryId: string; carrierId: string | null; regionId: string | null; isShared: boolean; rotationInterval: number;
   /**
    * A replacement (issue 15, item 6): not the modem the port leaves, and only modems whose health checks pass; modems
-   * on `hostId` (the port's host) first, so the port can keep its address (decision 036).
+   * on `hostId` (the port's host) first, then on hosts behind `gatewayId`, so the port keeps its whole address (decisions 036, 043).
    */
-  replacing?: { modemId: string; hostId?: string };
+  replacing?: { modemId: string; hostId?: string; gatewayId?: string };
 }
 
 /**
@@ -83,6 +83,11 @@ export class PurchasesRepository {
     let q = this.stock(tx, f);
     const preferHost = f.replacing?.hostId;
     if (preferHost) q = q.orderBy(sql<number>`case when host_id = ${preferHost} then 0 else 1 end`);
+    // Then a host behind the same gateway: the port keeps its whole address there too (decision 043).
+    const preferGateway = f.replacing?.gatewayId;
+    if (preferGateway) {
+      q = q.orderBy(sql<number>`case when host_id in (select id from hosts where gateway_id = ${preferGateway}) then 0 else 1 end`);
+    }
     const taken = await tx.with('picked', () => q.orderBy('imei').limit(count).forUpdate().skipLocked())
       .updateTable('modems').set({ used_slots: sql`modems.used_slots + 1` })
       .from('picked').whereRef('modems.id', '=', 'picked.id')

@@ -1,26 +1,26 @@
+import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
 
 /** The notification's `cause` when the address stayed: its text says nothing needs changing (`port_replaced_address_kept`). */
 export const ADDRESS_KEPT = 'address_kept';
 
 /**
- * A dedicated port that moves to another modem of the same host keeps its address (issue 28, item 10; decision 036):
- * the two modems swap their listening ports, so the new modem serves on the host and ports the customer's clients
- * already use, and the old one (in maintenance, with no customer) takes the new one's. The host's set of ports stays
- * the same, so a gateway in front of the host maps the same numbers to it; the agent gets both modems' new ports in
- * its next desired state (the modems trigger, decision 016) and moves the listener without a port changing hands.
- *
- * Three statements: PostgreSQL checks `unique (host_id, http_port)` row by row, so a one-statement swap would
- * collide on the first row. The old modem parks on the negated numbers (never a real port) for the middle step.
- * Both rows are locked by the caller's move (the new modem taken FOR UPDATE, the old one updated before this).
+ * The numbers a port serves on after moving to a modem of `targetHostId` (issue 28, item 10; decision 043). Listening
+ * ports belong to the port: it keeps its own wherever it goes, unless they are in use where it arrives (another
+ * port's, or a modem that still listens on its own numbers, on that host or another behind its gateway); then, and
+ * for a shared port sold before 043 that had none, it gets new numbers that no modem and no live port of the farm
+ * uses. The port's row is locked by the caller and already names its new modem.
  */
-export async function swapListeningPorts(tx: Tx, oldModemId: string, newModemId: string): Promise<void> {
-  const rows = await tx.selectFrom('modems').select(['id', 'host_id', 'http_port', 'socks_port'])
-    .where('id', 'in', [oldModemId, newModemId]).forUpdate().execute();
-  const old = rows.find((r) => r.id === oldModemId);
-  const next = rows.find((r) => r.id === newModemId);
-  if (!old || !next || old.host_id !== next.host_id) throw new Error('swapListeningPorts: both modems must be on one host');
-  await tx.updateTable('modems').set({ http_port: -old.http_port, socks_port: -old.socks_port }).where('id', '=', old.id).execute();
-  await tx.updateTable('modems').set({ http_port: old.http_port, socks_port: old.socks_port }).where('id', '=', next.id).execute();
-  await tx.updateTable('modems').set({ http_port: next.http_port, socks_port: next.socks_port }).where('id', '=', old.id).execute();
+export async function settleListeningPorts(
+  tx: Tx, portId: string, targetHostId: string, own: { http: number | null; socks: number | null },
+): Promise<{ http: number; socks: number; kept: boolean }> {
+  if (own.http !== null && own.socks !== null) {
+    const { rows } = await sql<{ taken: boolean }>`
+      select cellport_port_numbers_taken(${targetHostId}::uuid, array[${own.http}, ${own.socks}]::integer[], ${portId}::uuid) as taken`.execute(tx);
+    if (!rows[0]!.taken) return { http: own.http, socks: own.socks, kept: true };
+  }
+  const { rows } = await sql<{ pair: number[] }>`select cellport_free_port_numbers() as pair`.execute(tx);
+  const [http, socks] = rows[0]!.pair as [number, number];
+  await tx.updateTable('ports').set({ http_port: http, socks_port: socks }).where('id', '=', portId).execute();
+  return { http, socks, kept: false };
 }

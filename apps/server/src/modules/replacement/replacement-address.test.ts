@@ -3,10 +3,11 @@ import { loadDesiredStates } from '../hosts/host-state.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
-// Issue 28, item 10 (decision 036): a failover must not make the customer reconfigure their clients. A dedicated port
-// moving to another modem of its host keeps its host and ports (the modems swap their listening ports); a move to
-// another host gives an honestly new address, and the message says so. Either way the message is a service e-mail:
-// sent to a customer who did not agree to news, without an unsubscribe footer.
+// Issue 28, item 10 (decisions 036, 043): a failover must not make the customer reconfigure their clients. Listening
+// ports belong to the port: moving to another modem of its host keeps its host and ports; a move to another direct
+// host keeps the ports and says plainly that the host changed; numbers in use where it arrives are replaced by new
+// ones, said just as plainly. Either way the message is a service e-mail: sent to a customer who did not agree to
+// news, without an unsubscribe footer. (Behind one gateway the host stays too: failover-process.test.ts.)
 
 const MINUTE = 60_000;
 let t: CountingApp;
@@ -90,13 +91,14 @@ describe('a replacement keeps the customer\'s address', () => {
     expect({ host: after.host, http: after.http_port, socks: after.socks_port })
       .toEqual({ host: before.host, http: before.http_port, socks: before.socks_port });
     expect(after.IMEI).toBe(sameHost.imei);
-    // The modems swapped ports: the new one listens where the customer connects, the old one (in maintenance) took its.
-    expect(await modemRow(sameHost.id)).toMatchObject({ http_port: old.http_port, socks_port: old.socks_port });
-    expect(await modemRow(oldId)).toMatchObject({ http_port: sameHost.http_port, socks_port: sameHost.socks_port });
-    // The host's desired state tells the agent the same: the port under the new modem, on the old ports.
+    // The modems keep their own numbers; the port's own listener (where the customer connects) now leads to the new one.
+    expect(await modemRow(sameHost.id)).toMatchObject({ http_port: sameHost.http_port, socks_port: sameHost.socks_port });
+    expect(await modemRow(oldId)).toMatchObject({ http_port: old.http_port, socks_port: old.socks_port });
     const state = (await loadDesiredStates(t.ctx.db, [old.host_id])).get(old.host_id)!.state;
+    expect(state.portListeners).toBe(true);
     const serving = state.modems.find((m) => m.ports.some((p) => p.id === portId));
-    expect(serving).toMatchObject({ imei: sameHost.imei, httpPort: old.http_port, socksPort: old.socks_port });
+    expect(serving?.imei).toBe(sameHost.imei);
+    expect(serving?.ports.find((p) => p.id === portId)?.listen).toEqual({ httpPort: old.http_port, socksPort: old.socks_port });
 
     expect((await bell())[0]!.text).toMatch(/moved to another modem because its modem was offline too long\. Nothing to change on your side/);
     const audit = await t.ctx.db.selectFrom('audit_log').select('after').where('target_id', '=', portId).where('action', '=', 'port.replace').executeTakeFirstOrThrow();
@@ -113,7 +115,7 @@ describe('a replacement keeps the customer\'s address', () => {
     }
   });
 
-  it('to another host: a new address, said plainly, by a service e-mail', async () => {
+  it('to another direct host: the same ports on the new host, said plainly, by a service e-mail', async () => {
     const portId = await buyOne();
     const oldId = await portModem(portId);
     const before = await listed(portId);
@@ -125,13 +127,49 @@ describe('a replacement keeps the customer\'s address', () => {
 
     expect(await portModem(portId)).toBe(free[0]!.id);
     const after = await listed(portId);
-    expect(after).toMatchObject({ http_port: 41000, socks_port: 41001 });
-    expect(after.host).not.toBe(before.host);
+    expect(after).toMatchObject({ host: 'us2.example.net', http_port: before.http_port, socks_port: before.socks_port });
     expect(await modemRow(oldId)).toMatchObject({ http_port: before.http_port, socks_port: before.socks_port });
-    expect((await bell())[0]!.text).toContain('but its address changed: connect to us2.example.net, port 41000 (HTTP) or 41001 (SOCKS5)');
+    expect((await bell())[0]!.text)
+      .toContain(`but its address changed: connect to us2.example.net, port ${before.http_port} (HTTP) or ${before.socks_port} (SOCKS5)`);
     const replaced = (await mails()).filter((m) => m.subject === 'Your proxy moved to another modem');
     expect(replaced).toHaveLength(1);
     expect(replaced[0]!.text).not.toMatch(/unsubscribe/i);
+  });
+
+  it('numbers in use on the new host: the port gets new ones no modem or port of the farm uses, and is told them', async () => {
+    const portId = await buyOne();
+    const other = await createCustomer(t, 1000);
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(other.cookie, {
+      tariff_id: cat.dedicatedMonth.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    }) });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const occupantId = (bought.json().data.modems as Array<{ _id: string }>)[0]!._id;
+    const oldId = await portModem(portId);
+    const before = await listed(portId);
+    const free = await twoSiblings(oldId);
+    const otherHost = await moveToOtherHost(free[0]!.id);
+    await t.ctx.db.updateTable('modems').set({ retired: true }).where('id', '=', free[1]!.id).execute();
+    // The other customer's port, on a modem of the new host, already listens on our port's numbers there.
+    const old = await modemRow(oldId);
+    const spare = await t.ctx.db.insertInto('modems').values({
+      imei: '359999000000043', host_id: otherHost, http_port: 41100, socks_port: 41101, ext_ip: '127.0.43.1',
+      country_id: old.country_id, carrier_id: old.carrier_id, is_shared: false, used_slots: 1,
+      rotation_interval: null, last_rotated_at: null,
+    }).returning('id').executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('ports').set({ modem_id: spare.id, http_port: before.http_port, socks_port: before.socks_port })
+      .where('id', '=', occupantId).execute();
+
+    await failOver(oldId);
+
+    expect(await portModem(portId)).toBe(free[0]!.id);
+    const after = await listed(portId);
+    expect(after.host).toBe('us2.example.net');
+    expect(after.http_port).not.toBe(before.http_port);
+    expect(after.socks_port).toBe(after.http_port + 1);
+    const used = await t.ctx.db.selectFrom('modems').select(['http_port', 'socks_port']).execute();
+    expect(used.flatMap((m) => [m.http_port, m.socks_port])).not.toContain(after.http_port);
+    expect((await bell())[0]!.text)
+      .toContain(`but its address changed: connect to us2.example.net, port ${after.http_port} (HTTP) or ${after.socks_port} (SOCKS5)`);
   });
 
   it('at the customer\'s request: the answer says the address stayed', async () => {

@@ -7,7 +7,7 @@ import type { AuditLog } from '../admin/audit/audit.service.js';
 import type { OperatorSettingsCache } from '../admin/admin-settings/operator-settings-cache.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { PurchasesRepository, StockFilter } from '../purchases/purchases.repository.js';
-import { ADDRESS_KEPT, swapListeningPorts } from './keep-address.js';
+import { ADDRESS_KEPT, settleListeningPorts } from './keep-address.js';
 import { JOBS } from '../../jobs/job-kinds.js';
 
 export const REPLACEMENT_JOB = JOBS.portReplace.name;
@@ -36,6 +36,10 @@ interface PortOnModem {
   modem_id: string; imei: string; host_id: string; country_id: string; carrier_id: string; region_id: string | null;
   is_shared: boolean; rotation_interval: number | null; health: 'online' | 'degraded' | 'offline';
   health_changed_at: Date | null; retired: boolean;
+  /** The port's own listening numbers (decision 043); null: a shared port sold before them. */
+  http_port: number | null; socks_port: number | null;
+  /** Where the customer connects now: the gateway's public host, else the host's address. */
+  address: string; gateway_id: string | null;
 }
 
 /**
@@ -175,10 +179,13 @@ export class ReplacementService {
 
   private lockPort(tx: Tx, portId: string, userId?: string): Promise<PortOnModem | undefined> {
     let q = tx.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id')
+      .innerJoin('hosts as h', 'h.id', 'm.host_id').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
       .select([
         'p.id', 'p.user_id', 'p.name', 'p.status', 'p.expires_at', 'p.modem_id', 'm.imei', 'm.host_id', 'm.country_id',
         'm.carrier_id', 'm.region_id', 'm.is_shared', 'm.rotation_interval', 'm.health', 'm.health_changed_at', 'm.retired',
+        'p.http_port', 'p.socks_port', 'h.gateway_id',
       ])
+      .select((eb) => eb.fn.coalesce('g.public_host', 'h.address').as('address'))
       .where('p.id', '=', portId);
     if (userId) q = q.where('p.user_id', '=', userId);
     return q.forUpdate('p').executeTakeFirst();
@@ -196,7 +203,8 @@ export class ReplacementService {
   private async moveOrQueue(tx: Tx, port: PortOnModem, reason: Reason, actor: Actor): Promise<{ id: string; imei: string; addressKept: boolean } | null> {
     const filter: StockFilter = {
       countryId: port.country_id, carrierId: port.carrier_id, regionId: port.region_id, isShared: port.is_shared,
-      rotationInterval: port.rotation_interval ?? 0, replacing: { modemId: port.modem_id, hostId: port.host_id },
+      rotationInterval: port.rotation_interval ?? 0,
+      replacing: { modemId: port.modem_id, hostId: port.host_id, ...(port.gateway_id ? { gatewayId: port.gateway_id } : {}) },
     };
     let target: string | undefined;
     if (!port.is_shared) {
@@ -232,12 +240,15 @@ export class ReplacementService {
     }
 
     await tx.updateTable('ports').set({ modem_id: target }).where('id', '=', port.id).execute();
-    // A dedicated port moving within its host keeps its address: the modems swap listening ports (decision 036). A
-    // shared port cannot (others use both modems' ports), nor can a move to another host: the customer is told the
-    // new address.
-    const targetHost = await tx.selectFrom('modems').select('host_id').where('id', '=', target).executeTakeFirstOrThrow();
-    const addressKept = !port.is_shared && targetHost.host_id === port.host_id;
-    if (addressKept) await swapListeningPorts(tx, port.modem_id, target);
+    // The port keeps its own listening ports wherever it goes (decision 043), unless they are in use there. The
+    // address stays when the customer also reaches the same host: the same host, or another behind the same gateway
+    // (which points the numbers at the new host). A direct move to another host keeps the ports, not the host name.
+    const targetHost = await tx.selectFrom('modems as m').innerJoin('hosts as h', 'h.id', 'm.host_id')
+      .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
+      .select(['m.host_id']).select((eb) => eb.fn.coalesce('g.public_host', 'h.address').as('address'))
+      .where('m.id', '=', target).executeTakeFirstOrThrow();
+    const numbers = await settleListeningPorts(tx, port.id, targetHost.host_id, { http: port.http_port, socks: port.socks_port });
+    const addressKept = numbers.kept && targetHost.address === port.address;
     // The old modem goes into maintenance, unless it is a shared one a customer only asked to leave (others stay on it).
     const maintenance = reason === 'offline' || !port.is_shared;
     await tx.updateTable('modems').set({
@@ -254,16 +265,16 @@ export class ReplacementService {
       })).execute();
     const next = await tx.selectFrom('modems as m').innerJoin('hosts as h', 'h.id', 'm.host_id')
       .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
-      .select(['m.id', 'm.imei', 'm.http_port', 'm.socks_port', 'm.ext_ip', 'h.name as host_name'])
+      .select(['m.id', 'm.imei', 'm.ext_ip', 'h.name as host_name'])
       .select((eb) => eb.fn.coalesce('g.public_host', 'h.address').as('address'))
       .where('m.id', '=', target).executeTakeFirstOrThrow();
     await audit.record(tx, actor, {
       action: 'port.replace', targetType: 'port', targetId: port.id,
       before: { modemId: port.modem_id, imei: port.imei, hostId: port.host_id, maintenance },
-      after: { modemId: next.id, imei: next.imei, host: next.host_name, httpPort: next.http_port, socksPort: next.socks_port, reason, requestedBy, addressKept },
+      after: { modemId: next.id, imei: next.imei, host: next.host_name, httpPort: numbers.http, socksPort: numbers.socks, reason, requestedBy, addressKept },
     });
     await notifications.notify(port.user_id, 'other', reason === 'offline' ? 'port_replaced_offline' : 'port_replaced', {
-      name: port.name, port: port.id, host: next.address, httpPort: next.http_port, socksPort: next.socks_port,
+      name: port.name, port: port.id, host: next.address, httpPort: numbers.http, socksPort: numbers.socks,
       ...(addressKept ? { cause: ADDRESS_KEPT } : {}),
     }, tx);
     return { id: next.id, imei: next.imei, addressKept };

@@ -18,8 +18,15 @@ export async function portTakenOnGateway(
     .where((eb) => eb.or([eb('m.http_port', 'in', [...ports]), eb('m.socks_port', 'in', [...ports])]));
   if (exceptModemId) query = query.where('m.id', '<>', exceptModemId);
   const rows = await query.orderBy('h.name').execute();
+  // Customers' ports own their numbers (decision 043): those served on the other hosts count as theirs too.
+  const portRows = await tx.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
+    .select(['p.http_port', 'p.socks_port', 'h.name'])
+    .where('h.gateway_id', '=', gatewayId).where('h.id', '<>', hostId).where('p.status', '<>', 'released')
+    .where((eb) => eb.or([eb('p.http_port', 'in', [...ports]), eb('p.socks_port', 'in', [...ports])]))
+    .orderBy('h.name').execute();
   for (const port of [...ports].sort((a, b) => a - b)) {
-    const row = rows.find((r) => r.http_port === port || r.socks_port === port);
+    const row = rows.find((r) => r.http_port === port || r.socks_port === port)
+      ?? portRows.find((r) => r.http_port === port || r.socks_port === port);
     if (row) return { port, host: row.name };
   }
   return null;

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../../db/pg-errors.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { gatewayPortConflict, lockGateway, portTakenOnGateway } from './gateway-ports.js';
+import { portNumbersOn } from './port-numbers-in-use.js';
 
 /**
  * Gateways (issue 18, docs/decisions/031-gateway.md): add, edit, delete while no host is pinned to one, and the
@@ -90,7 +91,9 @@ export class GatewaysService {
     await lockGateway(tx, gatewayId);
     const modems = await tx.selectFrom('modems').select(['http_port', 'socks_port']).where('host_id', '=', hostId)
       .where('retired', '=', false).execute();
-    const clash = await portTakenOnGateway(tx, gatewayId, hostId, modems.flatMap((m) => [m.http_port, m.socks_port]));
+    // And its customers' ports' own numbers (decision 043), which the gateway would listen on for this host.
+    const own = await portNumbersOn(tx, hostId);
+    const clash = await portTakenOnGateway(tx, gatewayId, hostId, [...modems.flatMap((m) => [m.http_port, m.socks_port]), ...own]);
     if (clash) throw gatewayPortConflict(clash);
   }
 }

@@ -6,6 +6,7 @@ import type { Tx } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
 import { parseCsv } from './csv.js';
 import { normalizeModem } from './modem-values.js';
+import { portNumbersByHost } from './port-numbers-in-use.js';
 
 type Column = (typeof MODEM_CSV_COLUMNS)[number];
 type RowCode = 'CSV_FIELD' | 'CSV_DUPLICATE' | 'CSV_GATEWAY_PORT' | 'IMEI_TAKEN' | 'MODEM_PORT_TAKEN' | 'HOST_UNKNOWN' | 'COUNTRY_UNKNOWN' | 'CARRIER_UNKNOWN' | 'REGION_UNKNOWN';
@@ -47,12 +48,13 @@ export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRo
   // order pins and modem writes take them.
   await tx.selectFrom('hosts').select('id').where('gateway_id', 'is not', null).forShare().execute();
   await tx.selectFrom('gateways').select('id').forUpdate().execute();
-  const [hosts, countries, carriers, regions, modems] = await Promise.all([
+  const [hosts, countries, carriers, regions, modems, portNumbers] = await Promise.all([
     tx.selectFrom('hosts').select(['id', 'name', 'gateway_id']).execute(),
     tx.selectFrom('countries').select(['id', 'code']).execute(),
     tx.selectFrom('carriers').select(['id', 'country_id', 'name']).execute(),
     tx.selectFrom('regions').select(['id', 'country_id', 'carrier_id', 'name']).execute(),
     tx.selectFrom('modems').select(['imei', 'host_id', 'http_port', 'socks_port', 'retired']).execute(),
+    portNumbersByHost(tx),
   ]);
   const hostByName = new Map(hosts.map((h) => [lower(h.name), h.id]));
   const countryByCode = new Map(countries.map((c) => [c.code.toUpperCase(), c.id]));
@@ -64,6 +66,15 @@ export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRo
   for (const m of modems) {
     const gateway = gatewayOf.get(m.host_id);
     if (gateway && !m.retired) for (const p of [m.http_port, m.socks_port]) gatewayPorts.set(`${gateway}:${p}`, m.host_id);
+  }
+  // Customers' ports own their numbers (decision 043): a new modem takes none of them on the host or its gateway.
+  const portTaken = new Set<string>();
+  for (const p of portNumbers) {
+    const gateway = gatewayOf.get(p.host_id);
+    for (const n of p.numbers) {
+      portTaken.add(`${p.host_id}:${n}`);
+      if (gateway) gatewayPorts.set(`${gateway}:${n}`, p.host_id);
+    }
   }
 
   const rows = lines.map(({ line, fields }): PlannedRow => {
@@ -94,6 +105,7 @@ export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRo
     if (httpPort === socksPort) return planned(fail('CSV_FIELD', 'socks_port'));
     if (imeis.has(imei!)) return planned(fail(modems.some((m) => m.imei === imei) ? 'IMEI_TAKEN' : 'CSV_DUPLICATE', 'IMEI'));
     const keys = [`${hostId}:${httpPort}`, `${hostId}:${socksPort}`];
+    if (keys.some((k) => portTaken.has(k))) return planned(fail('MODEM_PORT_TAKEN', 'http_port'));
     if (keys.some((k) => ports.has(k))) {
       const inDb = modems.some((m) => m.host_id === hostId && [m.http_port, m.socks_port].some((p) => p === httpPort || p === socksPort));
       return planned(fail(inDb ? 'MODEM_PORT_TAKEN' : 'CSV_DUPLICATE', 'http_port'));

@@ -10,6 +10,7 @@ import type { AuditActor, AuditLog } from '../audit/audit.service.js';
 import { assertModemPortsFreeOnGateway } from './gateway-ports.js';
 import { assertModemRefs, MODEM_AUDIT_COLUMNS, normalizeModem, rethrowModemConflict } from './modem-values.js';
 import { planImport } from './modem-import.js';
+import { assertModemPortsFreeOfPorts, portNumbersNear } from './port-numbers-in-use.js';
 import type { ModemsRepository } from './modems.repository.js';
 
 /** Modems: list with users, add, edit, retire (never delete one with history), and CSV import. */
@@ -40,6 +41,7 @@ export class ModemsService {
     const id = await this.db.transaction().execute(async (tx) => {
       await assertModemRefs(tx, values);
       await assertModemPortsFreeOnGateway(tx, values.host_id, [values.http_port, values.socks_port]);
+      await assertModemPortsFreeOfPorts(tx, values.host_id, [values.http_port, values.socks_port]);
       const row = await tx.insertInto('modems').values({ ...values, ...(from ? { driver: from.report.driver } : {}) })
         .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
       await this.audit.record(tx, actor, from
@@ -98,7 +100,10 @@ export class ModemsService {
       const retired = patch.retired ?? before.retired;
       const moved = next.host_id !== before.host_id || next.http_port !== before.http_port || next.socks_port !== before.socks_port;
       // Serving new ports (or serving again): they must be free on the host's gateway, if it has one.
-      if (!retired && (moved || before.retired)) await assertModemPortsFreeOnGateway(tx, next.host_id, [next.http_port, next.socks_port], id);
+      if (!retired && (moved || before.retired)) {
+        await assertModemPortsFreeOnGateway(tx, next.host_id, [next.http_port, next.socks_port], id);
+        await assertModemPortsFreeOfPorts(tx, next.host_id, [next.http_port, next.socks_port], id);
+      }
       const fingerprint_default = patch.fingerprintDefault !== undefined ? patch.fingerprintDefault : before.fingerprint_default;
       const after = await tx.updateTable('modems').set({ ...next, retired: patch.retired ?? before.retired, fingerprint_default }).where('id', '=', id)
         .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
@@ -166,7 +171,8 @@ async function freePortPair(db: Database, hostId: string): Promise<{ http: numbe
       eb.and([eb('m.retired', '=', false), eb('m.host_id', 'in', eb.selectFrom('hosts as peer').innerJoin('hosts as self', 'self.gateway_id', 'peer.gateway_id')
         .select('peer.id').where('self.id', '=', hostId))]),
     ])).execute();
-  const used = new Set(rows.flatMap((r) => [r.http_port, r.socks_port]));
+  // Customers' ports keep their own numbers wherever they move (decision 043): those are not free either.
+  const used = new Set([...rows.flatMap((r) => [r.http_port, r.socks_port]), ...await portNumbersNear(db, hostId)]);
   for (let p = ADOPTED_MODEM_PORT_BASE; p < 65535; p += 2) {
     if (!used.has(p) && !used.has(p + 1)) return { http: p, socks: p + 1 };
   }
