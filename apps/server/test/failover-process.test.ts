@@ -16,7 +16,7 @@ import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 import { watched } from './server-process.js';
 
-// Issue 28, item 10 (decision 036): a failover must not make the customer reconfigure their clients. A stand-alone
+// Issue 28, item 10 (decisions 036, 043): a failover must not make the customer reconfigure their clients. A stand-alone
 // agent process drives two fake HiLink dongles on one host; a customer's port is on dongle A and their curl goes
 // through the host's port. Dongle A's API goes away (unplugged): the agent's health checks report it offline, the
 // server moves the port to dongle B after the operator's setting (3 s here), and the same curl — same host, same
@@ -127,9 +127,9 @@ describe('a failover to another modem of the host', () => {
     const customer = await createCustomer(t, 1000);
     const [bought] = await buyUsPorts(t, customer, 1, { carrier_id: carrier.id });
     expect(bought!.IMEI).toBe(IMEI_A);
-    const portRow = await t.ctx.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id')
-      .select(['m.http_port', 'm.socks_port']).where('p.id', '=', bought!._id).executeTakeFirstOrThrow();
-    const { http_port: httpPort, socks_port: socksPort } = portRow;
+    // The port's own listening ports (decision 043): its modem's numbers, where it was sold.
+    const portRow = await t.ctx.db.selectFrom('ports').select(['http_port', 'socks_port']).where('id', '=', bought!._id).executeTakeFirstOrThrow();
+    const [httpPort, socksPort] = [portRow.http_port!, portRow.socks_port!];
     expect(await until(async () => {
       const body = await curl('http', httpPort, bought!.login, bought!.password);
       return body === EGRESS[IMEI_A] ? body : undefined;
@@ -143,13 +143,13 @@ describe('a failover to another modem of the host', () => {
     const moved = await until(async () => {
       await t.app.jobs.runDueJobs();
       const row = await t.ctx.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id')
-        .select(['m.imei', 'm.http_port', 'm.socks_port']).where('p.id', '=', bought!._id).executeTakeFirstOrThrow();
+        .select(['m.imei', 'p.http_port', 'p.socks_port']).where('p.id', '=', bought!._id).executeTakeFirstOrThrow();
       return row.imei === IMEI_B ? row : undefined;
     }, 'the port to move to dongle B').catch(async (err: unknown) => {
       const modems = await t.ctx.db.selectFrom('modems').select(['imei', 'online', 'health', 'health_reason', 'health_changed_at', 'maintenance_since']).where('host_id', '=', hostId).execute();
       throw new Error(`${String(err)}; modems: ${JSON.stringify(modems)}; agent: ${agent.output().slice(-3000)}`);
     });
-    // The port's address stayed: dongle B took A's ports.
+    // The port's address stayed: it kept its own ports, now leading to dongle B.
     expect([moved.http_port, moved.socks_port]).toEqual([httpPort, socksPort]);
 
     // The same curl, unchanged, now leaves from dongle B, over HTTP and SOCKS5.
@@ -158,7 +158,7 @@ describe('a failover to another modem of the host', () => {
       return body === EGRESS[IMEI_B] ? body : undefined;
     }, 'the same address to serve from dongle B')).toBe(EGRESS[IMEI_B]);
     expect(await curl('socks5', socksPort, bought!.login, bought!.password)).toBe(EGRESS[IMEI_B]);
-    // The agent serves both dongles (A on B's former ports), none offline for a port it could not open.
+    // The agent serves the port on its own ports, none offline for a port it could not open.
     expect(agent.output()).not.toMatch(/is already in use/);
     const listed = await portsAfterAnnouncements<{ _id: string; http_port: number; socks_port: number; IMEI: string }>(t, customer.cookie);
     const mine = listed.find((p) => p._id === bought!._id);

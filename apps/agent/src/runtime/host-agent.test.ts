@@ -270,8 +270,9 @@ describe('host agent runtime', () => {
   });
 
   it('a replacement that swaps two modems\' ports keeps the customer on the same ports, sending from the new modem', async () => {
-    // Decision 036: the port moves from 111 to the free 222 of the same host, and the two modems swap their ports. The
-    // new modem comes first in the state, so it opens its new ports while the old modem still held them before.
+    // Decision 036, as a server before 043 does it (no PortAccess.listen): the port moves from 111 to the free 222 of
+    // the same host, and the two modems swap their ports. The new modem comes first in the state, so it opens its new
+    // ports while the old modem still held them before.
     const old = await modem('111', '127.0.7.9', [port()]);
     const free = await modem('222', '127.0.7.10', []);
     const { server, agent } = await setup(stateOf('v1', [old, free]));

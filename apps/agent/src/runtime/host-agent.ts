@@ -256,7 +256,8 @@ export class HostAgent {
         }
       }
       // Modems whose ports change let go of them before any modem opens its new ones: a replacement that keeps a
-      // customer's address swaps two modems' ports (decision 036), and the new modem must find the old one's free.
+      // customer's address on a server before decision 043 swaps two modems' ports (decision 036), and the new modem
+      // must find the old one's free.
       const listening = !state.gateway;
       for (const desired of state.modems) {
         const served = this.modems.get(desired.imei);
