@@ -15,7 +15,7 @@ import { openProcessTestWorld, type ProcessTestWorld } from './process-test-worl
 import { getThroughProxy } from './proxy-get.js';
 import { seedPortEnv } from './seed-ports.js';
 
-// Issue 28, item 10 (decision 043): listening ports belong to the customer's port, so a move to another modem keeps
+// Issue 28, item 10 (decision 045): listening ports belong to the customer's port, so a move to another modem keeps
 // the address the customer's clients use. Real agent processes (and a real gateway) serve the seeded simulated
 // modems; customers reach the server's own /api/v1/ip through their ports, which answers the modem's address.
 //  (a) a shared port moves to another shared modem of its host: its address stays, and its co-tenant's, untouched,

@@ -16,7 +16,7 @@ import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 import { watched } from './server-process.js';
 
-// Issue 28, item 10 (decisions 036, 043): a failover must not make the customer reconfigure their clients. A stand-alone
+// Issue 28, item 10 (decisions 036, 045): a failover must not make the customer reconfigure their clients. A stand-alone
 // agent process drives two fake HiLink dongles on one host; a customer's port is on dongle A and their curl goes
 // through the host's port. Dongle A's API goes away (unplugged): the agent's health checks report it offline, the
 // server moves the port to dongle B after the operator's setting (3 s here), and the same curl — same host, same
@@ -127,7 +127,7 @@ describe('a failover to another modem of the host', () => {
     const customer = await createCustomer(t, 1000);
     const [bought] = await buyUsPorts(t, customer, 1, { carrier_id: carrier.id });
     expect(bought!.IMEI).toBe(IMEI_A);
-    // The port's own listening ports (decision 043): its modem's numbers, where it was sold.
+    // The port's own listening ports (decision 045): its modem's numbers, where it was sold.
     const portRow = await t.ctx.db.selectFrom('ports').select(['http_port', 'socks_port']).where('id', '=', bought!._id).executeTakeFirstOrThrow();
     const [httpPort, socksPort] = [portRow.http_port!, portRow.socks_port!];
     expect(await until(async () => {

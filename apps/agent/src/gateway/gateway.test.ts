@@ -436,7 +436,7 @@ describe('the link', () => {
   });
 });
 
-describe('a port that moves to another host behind the gateway (decision 043)', () => {
+describe('a port that moves to another host behind the gateway (decision 045)', () => {
   it('keeps its numbers: the gateway points them at the new host, and the old host\'s next ticket takes nothing back', async () => {
     const from = await linkedHost('host-move-a');
     const to = await linkedHost('host-move-b', { egress: '127.0.0.43' });

@@ -45,7 +45,7 @@ interface HostLinks {
   streams: Map<number, Socket>;
 }
 
-/** A port number listened on and the host it leads to now (a port that moved to another host is re-pointed: decision 043). */
+/** A port number listened on and the host it leads to now (a port that moved to another host is re-pointed: decision 045). */
 interface PortListener { server: NetServer; hostId: string; kind: ProxyKind; issuedAt: number }
 
 const EXPIRY_CHECK_MS = 5_000;
@@ -348,7 +348,7 @@ export class Gateway {
 
   /**
    * Listens on a host's port, or points the listener at this host: a customer's port keeps its numbers when it moves
-   * to another host behind this gateway (decision 043), and the ticket issued later says where it is now (the old
+   * to another host behind this gateway (decision 045), and the ticket issued later says where it is now (the old
    * host's next ticket no longer names it; an older ticket that still does, arriving late, takes nothing back).
    */
   private listen(hostId: string, port: number, kind: ProxyKind, issuedAt: number): void {

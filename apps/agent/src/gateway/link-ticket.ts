@@ -9,7 +9,7 @@ import { linkTicketClaimsSchema, type LinkTicketClaims } from '@cellport/shared/
 export interface LinkTicket extends LinkTicketClaims {
   hostId: string;
   expiresAt: number;
-  /** When the server issued it (ms; its `iat`): of two hosts' tickets naming one port, the later wins (decision 043). */
+  /** When the server issued it (ms; its `iat`): of two hosts' tickets naming one port, the later wins (decision 045). */
   issuedAt: number;
   /** The agent's link key the ticket binds: the link is taken only from who proves it holds its private half. */
   linkKey: string;

@@ -29,7 +29,7 @@ export class ClientConnection implements MeteredConnection {
   /** The port this connection is admitted to and counted for (null until admitted). */
   portId: string | null = null;
   /**
-   * The port whose own listener took it (decision 043): only that port may be reached through it. Null: the modem's
+   * The port whose own listener took it (decision 045): only that port may be reached through it. Null: the modem's
    * listener, which serves only ports without listeners of their own.
    */
   listenerPortId: string | null = null;

@@ -53,7 +53,7 @@ export interface ModemProxyOptions {
   rateClock?: () => number;
   /**
    * False for a host behind a gateway (its customers' connections arrive over the link, acceptStream), or when every
-   * port of the modem has listeners of its own (decision 043, port-listeners.ts): no listener on httpPort/socksPort.
+   * port of the modem has listeners of its own (decision 045, port-listeners.ts): no listener on httpPort/socksPort.
    */
   listen?: boolean;
   /** Where connections and refusals are counted (the host agent shares one among its modems); default: its own. */
@@ -257,7 +257,7 @@ export class ModemProxy implements ProxyCore {
   }
 
   /**
-   * Opens or closes the modem's own httpPort/socksPort (decision 043: needed only while some port of the modem has no
+   * Opens or closes the modem's own httpPort/socksPort (decision 045: needed only while some port of the modem has no
    * listener of its own). Connections already taken stay open either way.
    */
   async setListening(on: boolean): Promise<void> {
@@ -451,7 +451,7 @@ export class ModemProxy implements ProxyCore {
         this.guard.failed(conn.remoteAddress, login);
         return 'refused';
       }
-      // Right credentials at another port's address (decision 043): refused, but not a guess to count against them.
+      // Right credentials at another port's address (decision 045): refused, but not a guess to count against them.
       if (!this.servedHere(conn, entry)) {
         this.counters.refuse('auth');
         return 'refused';
@@ -466,8 +466,8 @@ export class ModemProxy implements ProxyCore {
   }
 
   /**
-   * Whether a connection may speak for this port (decision 043): a port's own listener reaches only that port; the
-   * modem's listener only the ports without listeners of their own (all of them, from a server before 043).
+   * Whether a connection may speak for this port (decision 045): a port's own listener reaches only that port; the
+   * modem's listener only the ports without listeners of their own (all of them, from a server before 045).
    */
   private servedHere(conn: ClientConnection, entry: PortEntry): boolean {
     return conn.listenerPortId !== null ? entry.access.id === conn.listenerPortId : entry.access.listen === undefined;

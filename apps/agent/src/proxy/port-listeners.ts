@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from './types.js';
 
-// Each customer port's own HTTP and SOCKS5 listeners (issue 28, item 10; docs/decisions/043-ports-own-their-listeners.md).
+// Each customer port's own HTTP and SOCKS5 listeners (issue 28, item 10; docs/decisions/045-ports-own-their-listeners.md).
 // The numbers belong to the port, so a listener outlives the port's move to another modem: it is only pointed at the
 // modem now serving it (the next connection leaves through that modem), and nothing is closed or rebound. A change of
 // one port never touches another port's listener.

@@ -99,7 +99,7 @@ async function modem(imei: string, extIp: string, ports: PortAccess[]): Promise<
 const stateOf = (version: string, modems: DesiredModem[]): DesiredState =>
   ({ version, hostId: 'host-1', hostName: 'h1', generatedAt: new Date().toISOString(), modems });
 
-/** Where a customer connects: a modem's numbers, or (decision 043) a port's own. */
+/** Where a customer connects: a modem's numbers, or (decision 045) a port's own. */
 type Address = { httpPort: number; socksPort: number };
 
 async function viaHttp(m: Address, login: string, password: string, tunnel = false): Promise<{ status: number; body: string }> {
@@ -270,7 +270,7 @@ describe('host agent runtime', () => {
   });
 
   it('a replacement that swaps two modems\' ports keeps the customer on the same ports, sending from the new modem', async () => {
-    // Decision 036, as a server before 043 does it (no PortAccess.listen): the port moves from 111 to the free 222 of
+    // Decision 036, as a server before 045 does it (no PortAccess.listen): the port moves from 111 to the free 222 of
     // the same host, and the two modems swap their ports. The new modem comes first in the state, so it opens its new
     // ports while the old modem still held them before.
     const old = await modem('111', '127.0.7.9', [port()]);
@@ -313,7 +313,7 @@ describe('host agent runtime', () => {
   });
 });
 
-describe('ports with listeners of their own (decision 043)', () => {
+describe('ports with listeners of their own (decision 045)', () => {
   const listen = async (): Promise<Address> => ({ httpPort: await freePort(), socksPort: await freePort() });
   /** Nothing listens on the address's HTTP port: a connection is refused. */
   const nothingAt = async (m: Address): Promise<string> => {
@@ -385,7 +385,7 @@ describe('ports with listeners of their own (decision 043)', () => {
     expect(Buffer.concat(chunks).toString()).toContain('127.0.8.4');
   });
 
-  it('a shared port sold before 043 (no listener of its own) is served on its modem\'s numbers beside a co-tenant\'s own', async () => {
+  it('a shared port sold before 045 (no listener of its own) is served on its modem\'s numbers beside a co-tenant\'s own', async () => {
     const b = await listen();
     const legacy = port();
     const shared = { ...(await modem('111', '127.0.8.6', [legacy, port({ id: 'port-b', login: 'bob', password: 'secret-b', listen: b })])), isShared: true };

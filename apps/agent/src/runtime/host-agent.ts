@@ -64,7 +64,7 @@ interface ServedModem {
   fingerprint?: FingerprintEgress;
   /** Whether its proxy listens itself (a direct host) or takes connections from the gateway link. */
   listening: boolean;
-  /** Whether the modem's own httpPort/socksPort serve (decision 043: only for its ports without listeners of their own). */
+  /** Whether the modem's own httpPort/socksPort serve (decision 045: only for its ports without listeners of their own). */
   modemNumbers: boolean;
   problem: string | undefined;
   rotating: boolean;
@@ -97,7 +97,7 @@ export class HostAgent {
   private readonly started = Date.now();
   /** The link to the host's gateway, while its state names one (docs/decisions/031-gateway.md). */
   private link: GatewayLink | null = null;
-  /** The ports' own listeners (decision 043), on a direct host; a host behind a gateway routes by their numbers. */
+  /** The ports' own listeners (decision 045), on a direct host; a host behind a gateway routes by their numbers. */
   private portListeners: PortListeners | null = null;
   /** The modems' speed tests, when configured; their last results ride on the heartbeat. */
   readonly quality: QualityTester | null;
@@ -256,7 +256,7 @@ export class HostAgent {
         }
       }
       // Modems whose ports change let go of them before any modem opens its new ones: a replacement that keeps a
-      // customer's address on a server before decision 043 swaps two modems' ports (decision 036), and the new modem
+      // customer's address on a server before decision 045 swaps two modems' ports (decision 036), and the new modem
       // must find the old one's free.
       const listening = !state.gateway;
       for (const desired of state.modems) {
@@ -264,7 +264,7 @@ export class HostAgent {
         if (!served?.proxy) continue;
         const samePorts = served.desired.httpPort === desired.httpPort && served.desired.socksPort === desired.socksPort;
         if (samePorts && served.listening === listening) {
-          // Decision 043: a modem whose last port without its own listener left stops listening on its numbers first.
+          // Decision 045: a modem whose last port without its own listener left stops listening on its numbers first.
           if (!modemListenerWanted(state, desired)) {
             await served.proxy.setListening(false);
             served.modemNumbers = false;
@@ -289,7 +289,7 @@ export class HostAgent {
   }
 
   /**
-   * The ports' own listeners (decision 043) for this state, each pointed at the proxy of the modem that lists the
+   * The ports' own listeners (decision 045) for this state, each pointed at the proxy of the modem that lists the
    * port now. `open: false` only lets go of listeners that are no longer wanted (before modems open theirs).
    */
   private async applyPortListeners(state: DesiredState, open: boolean): Promise<void> {
@@ -523,8 +523,8 @@ export class HostAgent {
 }
 
 /**
- * Whether a modem listens on its own httpPort/socksPort (decision 043): always for a server that gives ports no
- * listeners of their own; otherwise only while some of its ports has none (shared ports sold before 043).
+ * Whether a modem listens on its own httpPort/socksPort (decision 045): always for a server that gives ports no
+ * listeners of their own; otherwise only while some of its ports has none (shared ports sold before 045).
  */
 function modemListenerWanted(state: DesiredState, modem: DesiredModem): boolean {
   return !state.portListeners || modem.ports.some((p) => !p.listen);

@@ -82,8 +82,8 @@ export const portLimitsSchema = z.object({
 export type PortLimits = z.infer<typeof portLimitsSchema>;
 
 /**
- * The customer's own listening ports (issue 28, item 10; decision 043): they belong to the port, not to its modem, so
- * a move to another modem keeps them. Absent (an older server, or a shared port sold before decision 043 that has not
+ * The customer's own listening ports (issue 28, item 10; decision 045): they belong to the port, not to its modem, so
+ * a move to another modem keeps them. Absent (an older server, or a shared port sold before decision 045 that has not
  * moved since): the port is served on its modem's httpPort/socksPort.
  */
 export const portListenSchema = z.object({ httpPort: tcpPort, socksPort: tcpPort });
@@ -102,7 +102,7 @@ export const portAccessSchema = z.object({
   limits: z.optional(portLimitsSchema),
   /** The OS fingerprint preset of the port's new connections (issue 30); absent: native. */
   fingerprint: z.optional(fingerprintPresetIdSchema),
-  /** Decision 043: the port's own HTTP and SOCKS5 listeners, routed to whichever modem lists it. */
+  /** Decision 045: the port's own HTTP and SOCKS5 listeners, routed to whichever modem lists it. */
   listen: z.optional(portListenSchema),
 });
 export type PortAccess = z.infer<typeof portAccessSchema>;
@@ -133,7 +133,7 @@ export const desiredStateSchema = z.object({
   /** Behind a gateway (issue 18): the agent serves the ports through its link and listens on none itself. */
   gateway: z.optional(desiredGatewaySchema),
   /**
-   * Decision 043: this server gives ports their own listeners (`PortAccess.listen`). A modem then opens its own
+   * Decision 045: this server gives ports their own listeners (`PortAccess.listen`). A modem then opens its own
    * httpPort/socksPort only for its ports without `listen`; absent (an older server): every modem listens as before.
    */
   portListeners: z.optional(z.literal(true)),

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Listening ports belong to the port, not to its modem (issue 28, item 10; docs/decisions/043-ports-own-their-listeners.md):
+// Listening ports belong to the port, not to its modem (issue 28, item 10; docs/decisions/045-ports-own-their-listeners.md):
 // `ports.http_port` / `socks_port` are the numbers the customer connects to, kept when the port moves to another
 // modem or host. Existing ports keep the address their customers already use:
 // - a dedicated port (one customer per modem) takes its modem's numbers, which is where it is served today;

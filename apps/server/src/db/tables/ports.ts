@@ -103,8 +103,8 @@ export interface PortsTable {
   /** The customer's fingerprint preset (issue 30); null: the modem's or tariff's default, else native. */
   fingerprint: ColumnType<FingerprintPresetId | null, FingerprintPresetId | null | undefined, FingerprintPresetId | null>;
   /**
-   * The port's own listening numbers (decision 043), kept when it moves to another modem or host; null: a shared port
-   * sold before 043 that has not moved since, served on its modem's numbers.
+   * The port's own listening numbers (decision 045), kept when it moves to another modem or host; null: a shared port
+   * sold before 045 that has not moved since, served on its modem's numbers.
    */
   http_port: ColumnType<number | null, number | null | undefined, number | null>;
   socks_port: ColumnType<number | null, number | null | undefined, number | null>;

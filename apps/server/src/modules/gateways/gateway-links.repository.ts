@@ -17,7 +17,7 @@ export class GatewayLinksRepository {
   }
 
   /**
-   * The gateway a host is pinned to and the numbers its agent serves; null when it is direct. Decision 043: each live
+   * The gateway a host is pinned to and the numbers its agent serves; null when it is direct. Decision 045: each live
    * port's own numbers, and a modem's (not retired) only while it has shared ports without numbers of their own. A
    * modem's idle numbers are left out: a port that moved away may hold them on another host behind the gateway.
    */

@@ -96,7 +96,7 @@ export async function loadDesiredStates(db: Database, hostIds: string[]): Promis
           monthly_quota_gb: r.monthly_quota_gb ?? null, over_quota: r.over_quota ?? 'block', over_quota_mbps: r.over_quota_mbps ?? null,
         }, BigInt(r.month_bytes ?? 0), now),
         ...(fingerprint === 'native' ? {} : { fingerprint }),
-        // Decision 043: the port's own numbers; none for a shared port sold before it (served on the modem's).
+        // Decision 045: the port's own numbers; none for a shared port sold before it (served on the modem's).
         ...(r.port_http !== null && r.port_socks !== null ? { listen: { httpPort: r.port_http, socksPort: r.port_socks } } : {}),
       });
     }

@@ -26,7 +26,7 @@ export class PortsRepository {
         'p.tags', 'p.note', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
         'h.fingerprint as host_fingerprint',
         'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.rotation_interval as modem_interval',
-        // The port's own numbers (decision 043); a shared port sold before them is served on its modem's.
+        // The port's own numbers (decision 045); a shared port sold before them is served on its modem's.
         (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
         (eb) => eb.fn.coalesce('p.socks_port', 'm.socks_port').as('socks_port'),
         'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',

@@ -15,7 +15,7 @@ export interface StockFilter {
   countryId: string; carrierId: string | null; regionId: string | null; isShared: boolean; rotationInterval: number;
   /**
    * A replacement (issue 15, item 6): not the modem the port leaves, and only modems whose health checks pass; modems
-   * on `hostId` (the port's host) first, then on hosts behind `gatewayId`, so the port keeps its whole address (decisions 036, 043).
+   * on `hostId` (the port's host) first, then on hosts behind `gatewayId`, so the port keeps its whole address (decisions 036, 045).
    */
   replacing?: { modemId: string; hostId?: string; gatewayId?: string };
 }
@@ -83,7 +83,7 @@ export class PurchasesRepository {
     let q = this.stock(tx, f);
     const preferHost = f.replacing?.hostId;
     if (preferHost) q = q.orderBy(sql<number>`case when host_id = ${preferHost} then 0 else 1 end`);
-    // Then a host behind the same gateway: the port keeps its whole address there too (decision 043).
+    // Then a host behind the same gateway: the port keeps its whole address there too (decision 045).
     const preferGateway = f.replacing?.gatewayId;
     if (preferGateway) {
       q = q.orderBy(sql<number>`case when host_id in (select id from hosts where gateway_id = ${preferGateway}) then 0 else 1 end`);

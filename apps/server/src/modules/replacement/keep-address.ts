@@ -5,10 +5,10 @@ import type { Tx } from '../../db/database.js';
 export const ADDRESS_KEPT = 'address_kept';
 
 /**
- * The numbers a port serves on after moving to a modem of `targetHostId` (issue 28, item 10; decision 043). Listening
+ * The numbers a port serves on after moving to a modem of `targetHostId` (issue 28, item 10; decision 045). Listening
  * ports belong to the port: it keeps its own wherever it goes, unless they are in use where it arrives (another
  * port's, or a modem that still listens on its own numbers, on that host or another behind its gateway); then, and
- * for a shared port sold before 043 that had none, it gets new numbers that no modem and no live port of the farm
+ * for a shared port sold before 045 that had none, it gets new numbers that no modem and no live port of the farm
  * uses. The port's row is locked by the caller and already names its new modem.
  */
 export async function settleListeningPorts(

@@ -3,7 +3,7 @@ import { loadDesiredStates } from '../hosts/host-state.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
-// Issue 28, item 10 (decisions 036, 043): a failover must not make the customer reconfigure their clients. Listening
+// Issue 28, item 10 (decisions 036, 045): a failover must not make the customer reconfigure their clients. Listening
 // ports belong to the port: moving to another modem of its host keeps its host and ports; a move to another direct
 // host keeps the ports and says plainly that the host changed; numbers in use where it arrives are replaced by new
 // ones, said just as plainly. Either way the message is a service e-mail: sent to a customer who did not agree to

@@ -36,7 +36,7 @@ interface PortOnModem {
   modem_id: string; imei: string; host_id: string; country_id: string; carrier_id: string; region_id: string | null;
   is_shared: boolean; rotation_interval: number | null; health: 'online' | 'degraded' | 'offline';
   health_changed_at: Date | null; retired: boolean;
-  /** The port's own listening numbers (decision 043); null: a shared port sold before them. */
+  /** The port's own listening numbers (decision 045); null: a shared port sold before them. */
   http_port: number | null; socks_port: number | null;
   /** Where the customer connects now: the gateway's public host, else the host's address. */
   address: string; gateway_id: string | null;
@@ -240,7 +240,7 @@ export class ReplacementService {
     }
 
     await tx.updateTable('ports').set({ modem_id: target }).where('id', '=', port.id).execute();
-    // The port keeps its own listening ports wherever it goes (decision 043), unless they are in use there. The
+    // The port keeps its own listening ports wherever it goes (decision 045), unless they are in use there. The
     // address stays when the customer also reaches the same host: the same host, or another behind the same gateway
     // (which points the numbers at the new host). A direct move to another host keeps the ports, not the host name.
     const targetHost = await tx.selectFrom('modems as m').innerJoin('hosts as h', 'h.id', 'm.host_id')

@@ -91,7 +91,7 @@ describe('modem replacement', () => {
     // The customer is told (key and parameters, rendered when read), and sees the new modem in the list.
     expect(await notificationKeys(c.id)).toContain('port_replaced_offline');
     const listed = await portsAfterAnnouncements<{ _id: string; IMEI: string; login: string; password: string; http_port: number }>(t, c.cookie);
-    // The port's own listening ports (decision 043) stay: the old modem's numbers, where it was sold.
+    // The port's own listening ports (decision 045) stay: the old modem's numbers, where it was sold.
     expect(listed.find((p) => p._id === portId)).toMatchObject({ IMEI: newModem.imei, login: before.proxy_login, password: before.proxy_password, http_port: oldModem.http_port });
     expect(after).toMatchObject({ http_port: oldModem.http_port, socks_port: oldModem.socks_port });
     // Audited by the system; nothing charged.

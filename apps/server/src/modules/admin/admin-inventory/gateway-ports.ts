@@ -18,7 +18,7 @@ export async function portTakenOnGateway(
     .where((eb) => eb.or([eb('m.http_port', 'in', [...ports]), eb('m.socks_port', 'in', [...ports])]));
   if (exceptModemId) query = query.where('m.id', '<>', exceptModemId);
   const rows = await query.orderBy('h.name').execute();
-  // Customers' ports own their numbers (decision 043): those served on the other hosts count as theirs too.
+  // Customers' ports own their numbers (decision 045): those served on the other hosts count as theirs too.
   const portRows = await tx.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
     .select(['p.http_port', 'p.socks_port', 'h.name'])
     .where('h.gateway_id', '=', gatewayId).where('h.id', '<>', hostId).where('p.status', '<>', 'released')

@@ -91,7 +91,7 @@ export class GatewaysService {
     await lockGateway(tx, gatewayId);
     const modems = await tx.selectFrom('modems').select(['http_port', 'socks_port']).where('host_id', '=', hostId)
       .where('retired', '=', false).execute();
-    // And its customers' ports' own numbers (decision 043), which the gateway would listen on for this host.
+    // And its customers' ports' own numbers (decision 045), which the gateway would listen on for this host.
     const own = await portNumbersOn(tx, hostId);
     const clash = await portTakenOnGateway(tx, gatewayId, hostId, [...modems.flatMap((m) => [m.http_port, m.socks_port]), ...own]);
     if (clash) throw gatewayPortConflict(clash);

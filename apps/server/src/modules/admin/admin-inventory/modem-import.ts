@@ -67,7 +67,7 @@ export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRo
     const gateway = gatewayOf.get(m.host_id);
     if (gateway && !m.retired) for (const p of [m.http_port, m.socks_port]) gatewayPorts.set(`${gateway}:${p}`, m.host_id);
   }
-  // Customers' ports own their numbers (decision 043): a new modem takes none of them on the host or its gateway.
+  // Customers' ports own their numbers (decision 045): a new modem takes none of them on the host or its gateway.
   const portTaken = new Set<string>();
   for (const p of portNumbers) {
     const gateway = gatewayOf.get(p.host_id);

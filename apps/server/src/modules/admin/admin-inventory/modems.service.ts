@@ -171,7 +171,7 @@ async function freePortPair(db: Database, hostId: string): Promise<{ http: numbe
       eb.and([eb('m.retired', '=', false), eb('m.host_id', 'in', eb.selectFrom('hosts as peer').innerJoin('hosts as self', 'self.gateway_id', 'peer.gateway_id')
         .select('peer.id').where('self.id', '=', hostId))]),
     ])).execute();
-  // Customers' ports keep their own numbers wherever they move (decision 043): those are not free either.
+  // Customers' ports keep their own numbers wherever they move (decision 045): those are not free either.
   const used = new Set([...rows.flatMap((r) => [r.http_port, r.socks_port]), ...await portNumbersNear(db, hostId)]);
   for (let p = ADOPTED_MODEM_PORT_BASE; p < 65535; p += 2) {
     if (!used.has(p) && !used.has(p + 1)) return { http: p, socks: p + 1 };

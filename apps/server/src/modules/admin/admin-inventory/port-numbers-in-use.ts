@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database, Tx } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
 
-// Customers' ports own their listening numbers (decision 043): the agent listens on them for the port, wherever its
+// Customers' ports own their listening numbers (decision 045): the agent listens on them for the port, wherever its
 // modem is. A modem the console adds, moves or renumbers must not take a number a live port serves on the host or on
 // another host behind its gateway (which listens on the same numbers for all of them).
 
