@@ -150,7 +150,7 @@ async function soak() {
   process.on('SIGINT', () => { cleanup(); process.exit(130); });
   const counts = {
     tunnels: 0, tunnelErrors: 0, held: 0, heldErrors: 0, udpEchoed: 0, udpAssociations: 0, purchases: 0, purchaseErrors: 0,
-    polls: 0, pollErrors: 0, rotations: 0, rotationsRefused: 0, rotationErrors: 0, deliveries: 0,
+    polls: 0, pollErrors: 0, rotations: 0, rotationsRefused: 0, rotationErrors: 0, deliveries: 0, loadFailures: 0,
   };
   const hooks = http.createServer((req, res) => {
     req.resume();
@@ -197,15 +197,23 @@ async function soak() {
     };
     const vias = Object.fromEntries(Object.entries(allVias).filter(([name]) => PATHS.includes(name.split(' ')[0])));
     const running = () => Date.now() < until;
-    const run = (args) => runToEnd(process.execPath, args, { cwd: ROOT, children });
+    // A load generator that fails (its proxy died, say) is counted and the soak goes on to its end, so it still stops
+    // its processes in order and drops its database.
+    const run = (args) => runToEnd(process.execPath, args, { cwd: ROOT, children }).catch((err) => {
+      counts.loadFailures++;
+      console.error(String(err).slice(0, 300));
+      return null;
+    });
+    const lastLine = (out) => (out ? JSON.parse(out.trim().split('\n').at(-1)) : null);
     const api = apiClient(setup.port);
 
     const storms = async () => {
       while (running()) {
         for (const via of Object.values(vias)) {
-          const res = JSON.parse((await run([join(LIB, 'proxy-load.mjs'), JSON.stringify({
+          const res = lastLine(await run([join(LIB, 'proxy-load.mjs'), JSON.stringify({
             mode: 'tunnels', via, target: { host: HOST, port: targets.echo }, seconds: STORM_SECONDS, concurrency: STORM_CONCURRENCY,
-          })])).trim().split('\n').at(-1));
+          })]));
+          if (!res) continue;
           counts.tunnels += res.ok;
           counts.tunnelErrors += res.errors;
         }
@@ -218,9 +226,10 @@ async function soak() {
     const udp = async () => {
       while (running()) {
         for (const { host, port } of Object.values(vias).filter((v) => v.kind === 'socks')) {
-          const res = JSON.parse((await run([join(LIB, 'udp-load.mjs'), JSON.stringify({
+          const res = lastLine(await run([join(LIB, 'udp-load.mjs'), JSON.stringify({
             via: { host, port, user: USER, pass: PASS }, target: { host: HOST, port: udpEcho.address().port }, seconds: UDP_SECONDS, window: 16, size: 512,
-          })])).trim().split('\n').at(-1));
+          })]));
+          if (!res) continue;
           counts.udpAssociations++;
           counts.udpEchoed += res.echoed;
         }
@@ -283,10 +292,11 @@ async function soak() {
     if (ran('purchases') && (!(counts.purchases > 0) || counts.purchaseErrors)) fault(`purchases: ${counts.purchases} bought, ${counts.purchaseErrors} refused`);
     if (ran('polls') && (!(counts.polls > 0) || counts.pollErrors)) fault(`polls: ${counts.polls} answered, ${counts.pollErrors} wrong`);
     if (ran('rotations') && (!(counts.rotations > 0) || counts.rotationErrors)) fault(`rotations: ${counts.rotations} done, ${counts.rotationErrors} failed`);
+    if (counts.loadFailures) fault(`${counts.loadFailures} load generator runs failed`);
     if ((ran('purchases') || ran('rotations')) && !(counts.deliveries > 0)) fault('webhooks: no delivery arrived');
     stopping = true;
     for (const child of [server, pair.agent, pair.gateway, origin]) {
-      const exited = new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      const exited = new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)));
       child.stdin.end();
       await exited;
     }
@@ -333,13 +343,18 @@ async function holdAndDrop(vias, target, count, track, children) {
   track(child);
   child.stderr.pipe(process.stderr);
   const lines = createInterface({ input: child.stdout });
-  const next = () => new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
+  // null once it exited without a line (it failed; its stderr says why).
+  const next = () => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
+    lines.once('line', (l) => resolve(JSON.parse(l)));
+    child.once('exit', () => resolve(null));
+  });
   const opened = await next();
   child.stdin.end();
-  await next();
-  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+  if (opened) await next();
+  await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)));
   children.delete(child);
-  return { opened: opened.opened, errors: opened.errors };
+  return opened ? { opened: opened.opened, errors: opened.errors } : { opened: 0, errors: count };
 }
 
 /** Calls work(k) `perSecond` times a second (k = 0, 1, …) while running(); at most 8 in flight. */
