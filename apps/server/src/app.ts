@@ -21,7 +21,7 @@ import { registerAccountSettings } from './modules/account-settings/account-sett
 import { registerCatalog } from './modules/catalog/catalog.routes.js';
 import { registerSpeedTest } from './modules/hosts/speed-test.routes.js';
 import { registerLedger } from './modules/ledger/ledger.routes.js';
-import { registerCoupons } from './modules/coupons/coupons.routes.js';
+import { registerCoupons } from './modules/coupons/index.js';
 import { registerPorts } from './modules/ports/ports.routes.js';
 import { registerFingerprint } from './modules/fingerprint/fingerprint.routes.js';
 import { registerPortHistory } from './modules/port-history/port-history.routes.js';

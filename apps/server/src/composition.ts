@@ -24,7 +24,6 @@ import { RecoveryCodesRepository } from './modules/auth/recovery-codes.repositor
 import { sellerOf } from './modules/admin/admin-settings/operator-settings.js';
 import { AdminsService } from './modules/admin/admin-admins/admins.service.js';
 import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
-import { CouponsAdminService } from './modules/admin/admin-coupons/coupons-admin.service.js';
 import { CustomersRepository } from './modules/admin/admin-customers/customers.repository.js';
 import { AdminCustomersService } from './modules/admin/admin-customers/customers.service.js';
 import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
@@ -46,7 +45,7 @@ import { CaptchaGate } from './modules/auth/captcha-gate.js';
 import { CatalogOffersCache } from './modules/catalog/catalog-offers.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { ModemQualityTracker } from './modules/catalog/modem-quality-tracker.js';
-import { CouponsService } from './modules/coupons/coupons.service.js';
+import { CouponsAdminService, CouponsRepository, CouponsService } from './modules/coupons/index.js';
 import { HostsRepository } from './modules/hosts/hosts.repository.js';
 import { GatewayLinksRepository } from './modules/gateways/gateway-links.repository.js';
 import { gatewayTrust as deriveGatewayTrust } from './modules/gateways/gateway-trust.js';
@@ -153,7 +152,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   // Customer-facing services.
   const catalog = new CatalogService(db);
-  const coupons = new CouponsService(db);
+  const couponsRepo = new CouponsRepository(db);
+  const coupons = new CouponsService(couponsRepo);
   const ledger = new LedgerService(db);
   const notifications = new NotificationsService(db);
   const notificationEmails = new NotificationEmails(ctx);
@@ -219,7 +219,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     modems: new ModemsService(db, audit, new ModemsRepository(db)),
     ports: new PortsAdminService(db, audit),
     catalog: new CatalogAdminService(ctx, audit),
-    coupons: new CouponsAdminService(db, audit),
+    coupons: new CouponsAdminService(couponsRepo, audit),
     payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, cardRefunds, payments.card),
     settings: new SettingsAdminService(ctx, audit),
     overview: new OverviewCache(db, bus),

@@ -4,7 +4,7 @@ import { requireAdmin } from '../../plugins/session.js';
 import { registerAdminsRoutes } from './admin-admins/admins.routes.js';
 import { registerCustomersRoutes } from './admin-customers/customers.routes.js';
 import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes.js';
-import { registerCouponsAdminRoutes } from './admin-coupons/coupons-admin.routes.js';
+import { registerCouponsAdminRoutes } from '../coupons/index.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
 import { registerPortsAdminRoutes } from './admin-ports/ports-admin.routes.js';
 import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.routes.js';

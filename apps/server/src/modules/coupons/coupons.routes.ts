@@ -1,11 +1,11 @@
 import { couponCheckRequestSchema, couponCheckResponseSchema } from '@cellport/shared/schemas/catalog';
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import type { CouponsService } from './coupons.service.js';
 
 /** POST /api/v1/coupons/check: the discount a coupon gives, or why it cannot be used. */
-export function registerCoupons(app: App, ctx: AppContext, { coupons }: Services): void {
+export function registerCoupons(app: App, ctx: AppContext, { coupons }: { coupons: CouponsService }): void {
   app.post('/api/v1/coupons/check', {
     onRequest: requireUser,
     // Coupon names are guessable: limited per customer.

@@ -5,7 +5,7 @@ import type { OrderDetails, OrderKind } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { localized, type CatalogService } from '../catalog/catalog.service.js';
 import { discountsToApi, trialToApi } from '../catalog/tariff-offers.js';
-import type { CouponsService } from '../coupons/coupons.service.js';
+import type { CouponsService } from '../coupons/index.js';
 import { renderNotification } from '../notifications/notifications.service.js';
 import type { OrdersRepository } from './orders.repository.js';
 

@@ -1,5 +1,5 @@
 import type { JobQueue } from '../../jobs/queue.js';
-import type { CouponsService } from '../coupons/coupons.service.js';
+import type { CouponsService } from '../coupons/index.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { PortsRepository } from '../ports/ports.repository.js';

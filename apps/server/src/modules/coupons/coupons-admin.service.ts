@@ -1,13 +1,10 @@
 import type {
   AdminCoupon, CouponPatchRequest, CouponRedemptionsResponse, CouponRequest,
 } from '@cellport/shared/schemas/admin/coupons';
-import type { Database, Tx } from '../../../db/database.js';
-import type { CouponsTable } from '../../../db/tables/ledger.js';
-import { AppError } from '../../../lib/app-error.js';
-import type { AuditActor, AuditLog } from '../audit/audit.service.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../../db/pg-errors.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuditActor, AuditLog } from '../admin/index.js';
+import type { CouponRow, CouponsRepository, CouponValues } from './coupons.repository.js';
 
-type CouponRow = Omit<CouponsTable, 'id' | 'used_count' | 'created_at'> & { id: string; used_count: number; created_at: Date };
 const toCoupon = (c: CouponRow): AdminCoupon => ({
   id: c.id, name: c.name, type: c.type, percent: c.type === 'percent' ? c.percent : null,
   amount: c.type === 'fixed' && c.amount !== null ? BigInt(c.amount).toString() : null,
@@ -16,7 +13,6 @@ const toCoupon = (c: CouponRow): AdminCoupon => ({
   createdAt: c.created_at.toISOString(),
 });
 
-type CouponValues = Omit<CouponRow, 'id' | 'used_count' | 'created_at'>;
 /** The rules the table's checks enforce, as an answer instead of a 500: one kind of discount, a window that ends after it starts. */
 function checked(v: CouponValues): CouponValues {
   const out = { ...v, percent: v.type === 'percent' ? v.percent : null, amount: v.type === 'fixed' ? v.amount : null };
@@ -30,36 +26,28 @@ const date = (s: string | null | undefined) => (s ? new Date(s) : null);
 
 /** Coupons with their limits, and who used them. */
 export class CouponsAdminService {
-  constructor(private readonly db: Database, private readonly audit: AuditLog) {}
+  constructor(private readonly repo: CouponsRepository, private readonly audit: AuditLog) {}
 
   async list(): Promise<AdminCoupon[]> {
-    return (await this.db.selectFrom('coupons').selectAll().orderBy('created_at', 'desc').execute()).map(toCoupon);
-  }
-
-  private write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(fn).catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS');
-      if (isForeignKeyViolation(error)) throw new AppError('REFERENCE_INVALID');
-      throw error;
-    });
+    return (await this.repo.list()).map(toCoupon);
   }
 
   create(actor: AuditActor, req: CouponRequest): Promise<AdminCoupon> {
-    return this.write(async (tx) => {
+    return this.repo.write(async (tx) => {
       const values = checked({
         name: req.name, type: req.type, percent: req.percent ?? null, amount: req.amount ? BigInt(req.amount) : null,
         valid_from: date(req.validFrom), valid_until: date(req.validUntil), max_uses: req.maxUses ?? null,
         max_uses_per_user: req.maxUsesPerUser ?? null, tariff_id: req.tariffId ?? null, country_id: req.countryId ?? null,
       });
-      const row = await tx.insertInto('coupons').values(values).returningAll().executeTakeFirstOrThrow();
+      const row = await this.repo.insert(tx, values);
       await this.audit.record(tx, actor, { action: 'coupon.create', targetType: 'coupon', targetId: row.id, before: null, after: row });
       return toCoupon(row);
     });
   }
 
   update(actor: AuditActor, id: string, req: CouponPatchRequest): Promise<AdminCoupon> {
-    return this.write(async (tx) => {
-      const before = await tx.selectFrom('coupons').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return this.repo.write(async (tx) => {
+      const before = await this.repo.byId(id, tx);
       if (!before) throw new AppError('COUPON_NOT_FOUND');
       const pick = <K extends keyof CouponPatchRequest, V>(k: K, current: V, map: (v: NonNullable<CouponPatchRequest[K]>) => V): V =>
         req[k] === undefined ? current : req[k] === null ? (null as V) : map(req[k] as NonNullable<CouponPatchRequest[K]>);
@@ -70,7 +58,7 @@ export class CouponsAdminService {
         max_uses: pick('maxUses', before.max_uses, (v) => v), max_uses_per_user: pick('maxUsesPerUser', before.max_uses_per_user, (v) => v),
         tariff_id: pick('tariffId', before.tariff_id, (v) => v), country_id: pick('countryId', before.country_id, (v) => v),
       });
-      const row = await tx.updateTable('coupons').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      const row = await this.repo.update(tx, id, values);
       await this.audit.record(tx, actor, { action: 'coupon.update', targetType: 'coupon', targetId: id, before, after: row });
       return toCoupon(row);
     });
@@ -78,24 +66,19 @@ export class CouponsAdminService {
 
   /** Only a coupon nobody used; a used one is ended by setting validUntil. */
   remove(actor: AuditActor, id: string): Promise<void> {
-    return this.write(async (tx) => {
-      const before = await tx.selectFrom('coupons').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return this.repo.write(async (tx) => {
+      const before = await this.repo.byId(id, tx);
       if (!before) throw new AppError('COUPON_NOT_FOUND');
-      const used = await tx.selectFrom('coupon_redemptions').select('id').where('coupon_id', '=', id).limit(1).executeTakeFirst();
-      const paid = await tx.selectFrom('payments').select('id').where('coupon_id', '=', id).limit(1).executeTakeFirst();
-      if (used || paid) throw new AppError('IN_USE');
-      await tx.deleteFrom('coupons').where('id', '=', id).execute();
+      if (await this.repo.inUse(tx, id)) throw new AppError('IN_USE');
+      await this.repo.delete(tx, id);
       await this.audit.record(tx, actor, { action: 'coupon.delete', targetType: 'coupon', targetId: id, before, after: null });
     });
   }
 
   async redemptions(id: string): Promise<CouponRedemptionsResponse> {
-    const coupon = await this.db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
+    const coupon = await this.repo.byId(id);
     if (!coupon) throw new AppError('COUPON_NOT_FOUND');
-    const rows = await this.db.selectFrom('coupon_redemptions as r')
-      .innerJoin('users as u', 'u.id', 'r.user_id').innerJoin('payments as p', 'p.id', 'r.payment_id')
-      .select(['r.id', 'r.user_id', 'u.email', 'r.payment_id', 'p.amount', 'p.discount', 'p.status', 'r.created_at'])
-      .where('r.coupon_id', '=', id).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(1000).execute();
+    const rows = await this.repo.redemptions(id);
     return {
       coupon: toCoupon(coupon),
       items: rows.map((r) => ({

@@ -3,8 +3,8 @@ import {
   couponPatchRequestSchema, couponRedemptionsResponseSchema, couponRequestSchema, couponResponseSchema,
   couponsResponseSchema,
 } from '@cellport/shared/schemas/admin/coupons';
-import type { App } from '../../../context.js';
-import { actorOf, adminRateLimits } from '../admin-http.js';
+import type { App } from '../../context.js';
+import { actorOf, adminRateLimits } from '../admin/index.js';
 import type { CouponsAdminService } from './coupons-admin.service.js';
 
 export function registerCouponsAdminRoutes(app: App, coupons: CouponsAdminService): void {
