@@ -8,3 +8,14 @@ export const outboxMessageSchema = z.object({
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 export const outboxResponseSchema = z.array(outboxMessageSchema);
+
+/**
+ * POST /api/v1/dev/telegram/start: the sandbox bot (no bot token) receives "/start <token>" as if the person had
+ * pressed Start in Telegram, so linking can be finished offline. `link` is the link the Account page shows (or its token).
+ */
+export const devTelegramStartRequestSchema = z.object({
+  link: z.string().check(z.trim(), z.minLength(1), z.maxLength(300)),
+  chatName: z.optional(z.string().check(z.trim(), z.maxLength(64))),
+});
+export const devTelegramStartResponseSchema = z.object({ reply: z.string() });
+export type DevTelegramStartResponse = z.infer<typeof devTelegramStartResponseSchema>;

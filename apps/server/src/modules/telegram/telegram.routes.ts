@@ -10,6 +10,7 @@ import { currentUser, requireUser } from '../../plugins/session.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
 import { TELEGRAM_WEBHOOK_PATH, type TelegramBot } from './telegram-bot.js';
 import type { TelegramNotifications } from './telegram-notifications.js';
+import { registerTelegramSandboxRoutes } from './telegram-sandbox.routes.js';
 import { botText } from './telegram-texts.js';
 
 /**
@@ -57,6 +58,8 @@ export function registerTelegram(app: App, ctx: AppContext, { telegram, telegram
     await telegram.setKinds(userId, request.body.kinds);
     return telegram.status(userId, await telegramBot.state());
   });
+
+  registerTelegramSandboxRoutes(app, ctx, { bot: telegramBot, telegram });
 
   // Telegram's calls in webhook mode, proven by the secret token it was given with setWebhook.
   app.post(TELEGRAM_WEBHOOK_PATH, {

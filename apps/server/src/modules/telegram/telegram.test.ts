@@ -48,6 +48,11 @@ async function linkUrl(c: Customer): Promise<string> {
 const status = async (c: Customer) => (await t.app.inject({ method: 'GET', url: '/api/v1/telegram', ...json(c.cookie) })).json();
 
 describe('Telegram bot against the fake Bot API', () => {
+  it('has no "simulate the bot" step: only the sandbox bot can be simulated', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/dev/telegram/start', ...json(ivan.cookie, { link: await linkUrl(ivan) }) });
+    expect(res.statusCode).toBe(404);
+  });
+
   it('polls from one instance, which holds the lease', async () => {
     expect(tg.calls).toContain('getMe');
     expect(tg.calls).toContain('deleteWebhook');

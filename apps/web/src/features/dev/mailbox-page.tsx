@@ -7,6 +7,7 @@ import { icons } from '../../components/ui/icons';
 import { ApiError, apiGet } from '../../lib/api';
 import { htmlLang, useT } from '../../lib/i18n';
 import { MessageView } from './message-view';
+import { SandboxBot } from './sandbox-bot';
 import './mailbox.css';
 
 type State =
@@ -108,6 +109,8 @@ export default function MailboxPage() {
           {selected ? <MessageView message={selected} date={dates.format(new Date(selected.createdAt))} /> : null}
         </div>
       ) : null}
+
+      <SandboxBot />
     </main>
   );
 }

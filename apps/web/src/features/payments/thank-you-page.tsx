@@ -1,5 +1,6 @@
 import { isLanguage, type Language } from '@cellport/shared/constants';
-import { useEffect } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { Spinner } from '../../components/ui/spinner';
 import { browserLanguage } from '../../lib/browser-language';
@@ -16,6 +17,13 @@ import './payments.css';
  * "being confirmed" only while it is pending, and a cancelled, expired or failed payment plainly, with what to do.
  */
 export default function ThankYouPage() {
+  // The page stands outside the signed-in shell (PayPal returns to a path without a language), so it keeps its own
+  // query cache for the one payment it follows.
+  const [client] = useState(() => new QueryClient());
+  return <QueryClientProvider client={client}><ThankYou /></QueryClientProvider>;
+}
+
+function ThankYou() {
   const remembered = paymentLanguage();
   const language: Language = isLanguage(remembered) ? remembered : browserLanguage();
   useEffect(() => { if (i18n.language !== language) void i18n.changeLanguage(language); }, [language]);
