@@ -76,6 +76,7 @@ import { SubscriptionsService } from './modules/subscriptions/subscriptions.serv
 import { PortsRepository } from './modules/ports/ports.repository.js';
 import { PortsService } from './modules/ports/ports.service.js';
 import { FingerprintCheckService } from './modules/fingerprint/fingerprint.service.js';
+import { hostServesDesired } from './modules/hosts/host-serves-desired.js';
 import { RotationService } from './modules/ports/rotation.service.js';
 import { PurchasesRepository } from './modules/purchases/purchases.repository.js';
 import { PurchasesService } from './modules/purchases/purchases.service.js';
@@ -164,7 +165,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const invoices = new InvoicesService(db, invoiceNumbering, async () => sellerOf(await operatorSettings.overrides()));
   const rotation = new RotationService(db, bus, modemDriver, notifications);
   const ports = new PortsService(db, portsRepository, config.secret, config.publicUrl, jobs);
-  const fingerprintCheck = new FingerprintCheckService(db, { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS });
+  const fingerprintCheck = new FingerprintCheckService(db, { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS },
+    (hostId) => hostServesDesired(db, bus, hostId));
   const purchases = new PurchasesService({
     repo: purchasesRepository, ports: portsRepository, jobs, coupons, ledger, notifications,
     secret: config.secret, graceDays: config.PORT_GRACE_DAYS,

@@ -8,6 +8,7 @@ import { FINGERPRINT_PRESETS, type FingerprintEchoResult } from '@cellport/share
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCustomer, json, type Customer } from './fixtures.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
+import { APPLY_WAIT_MS } from '../src/modules/hosts/host-serves-desired.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent, type BoughtPort } from './agent-fixtures.js';
 
@@ -36,6 +37,7 @@ function echoAnswer(remote: string): FingerprintEchoResult {
   };
 }
 
+const patch = (who: Customer, body: unknown) => t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${port._id}`, ...json(who.cookie, body) });
 const check = (who: Customer) => t.app.inject({ method: 'POST', url: `/api/v1/modems/${port._id}/fingerprint-check`, ...json(who.cookie) });
 
 /** Whether the port carries a tunnel yet (the agent process has started and has its state). */
@@ -117,5 +119,36 @@ describe('the fingerprint check through a real agent', () => {
     expect(silent.json()).toMatchObject({ code: 'FINGERPRINT_CHECK_FAILED', reason: 'no answer within 1500 ms' });
     expect(Date.now() - started).toBeLessThan(10_000);
     mode = 'answer';
+  });
+
+  // Issue 30: a change (a preset, here a password, which a fake echo can tell without root) made a moment before the
+  // check is what the check goes through: it waits until the host's agent serves the state holding it. Before, the
+  // check connected at once with the new password while the agent still served the old one (a 407, so a 502 here).
+  it('goes through the port as just changed: it waits for the agent to serve the change', async () => {
+    const patched = await patch(alice, { password: 'NewPassword-30a' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    port.password = 'NewPassword-30a';
+    const res = await check(alice);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().seen.ip).toBe(port.ext_ip);
+  });
+
+  it('says the change is still being applied when the agent does not serve it within 3 s, and goes through once it does', async () => {
+    // The agent cannot apply anything while stopped: its state arrives, unread, and no heartbeat reports it.
+    agent!.kill('SIGSTOP');
+    try {
+      expect((await patch(alice, { password: 'NewPassword-30b' })).statusCode).toBe(200);
+      port.password = 'NewPassword-30b';
+      const started = Date.now();
+      const res = await check(alice);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'FINGERPRINT_STILL_APPLYING', retryAfter: 3, error: expect.stringMatching(/still being applied.*try again in a few seconds/i) });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(APPLY_WAIT_MS);
+    } finally {
+      agent!.kill('SIGCONT');
+    }
+    // Resumed, the agent applies the state it received and reports it: the next check waits for that, not for time.
+    const res = await check(alice);
+    expect(res.statusCode, res.body).toBe(200);
   });
 });

@@ -55,6 +55,11 @@ export const TOPICS = {
   supportTicket: topic('support:ticket', z.object({ userId: z.string(), event: z.unknown() })),
   /** A host's agent connected to `instance`: another instance holding an older socket of that host closes it. */
   hostConnected: topic('host:connected', z.object({ hostId: z.string(), instance: z.string() })),
+  /**
+   * A host's agent reported serving another desired-state version than before on that connection (recorded in
+   * hosts.state_version first): "what a site sees" waits for the version holding the port's preset (issue 30).
+   */
+  hostServes: topic('host:serves', z.object({ hostId: z.string(), version: z.string() })),
   /** Rotate a modem: the instance holding the host's socket claims the command and sends it to the agent. */
   hostRotate: topic('host:rotate', z.object({ commandId: z.string(), hostId: z.string(), imei: z.string() })),
   hostRotateClaimed: topic('host:rotate:claimed', z.object({ commandId: z.string() })),

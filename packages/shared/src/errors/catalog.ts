@@ -33,6 +33,8 @@ export const CATALOG_ERRORS = {
   FINGERPRINT_ECHO_NOT_CONFIGURED: 'The fingerprint check is not set up on this service yet.',
   /** The check's connection through the port to the echo failed or timed out; `reason` says where. */
   FINGERPRINT_CHECK_FAILED: 'The check could not reach the fingerprint echo through this port. Please try again in a minute.',
+  /** The port's host does not serve its latest change (a preset just chosen) within the 3 s a change takes. */
+  FINGERPRINT_STILL_APPLYING: 'The change is still being applied to this port. Please try again in a few seconds.',
   /** Issue 27, item 8: a tariff's paid trial is once per customer, one port, without a coupon. */
   TRIAL_NOT_OFFERED: 'This tariff offers no trial',
   TRIAL_USED: 'You have already used your trial. Choose a regular period to continue.',

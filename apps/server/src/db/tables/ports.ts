@@ -18,6 +18,8 @@ export interface HostsTable {
   gateway_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** What its agent last reported of fingerprint presets (issue 30, HostFingerprintReport); null: never (it cannot). */
   fingerprint: ColumnType<HostFingerprintReport | null, string | null | undefined, string | null>;
+  /** The desired-state version its agent last reported serving (heartbeat); null: none reported yet. */
+  state_version: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export interface GatewaysTable {
   id: Generated<string>; name: string;

@@ -12,6 +12,11 @@ export class FingerprintCheckService {
   constructor(
     private readonly db: Database,
     private readonly settings: { echoUrl: string | undefined; timeoutMs: number },
+    /**
+     * Resolves true once the host's agent serves the desired state as it is now, false past the time a change takes
+     * (hosts/host-serves-desired.ts; the composition root passes it).
+     */
+    private readonly hostServesDesired: (hostId: string) => Promise<boolean>,
   ) {}
 
   /**
@@ -23,13 +28,18 @@ export class FingerprintCheckService {
       .innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
       .innerJoin('tariffs as t', 't.id', 'p.tariff_id').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
       .select((eb) => [
-        'p.id', 'p.proxy_login', 'p.proxy_password', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint',
+        'p.id', 'h.id as host_id', 'p.proxy_login', 'p.proxy_password', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint',
         (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
         't.fingerprint_default as tariff_fingerprint', 'h.fingerprint as host_fingerprint', eb.fn.coalesce('g.public_host', 'h.address').as('host'),
       ])
       .where('p.id', '=', portId).where('p.user_id', '=', userId).where('p.status', '<>', 'released').executeTakeFirst();
     if (!port) throw notFound();
     if (!this.settings.echoUrl) throw new AppError('FINGERPRINT_ECHO_NOT_CONFIGURED');
+    // A preset chosen a moment ago: the check reports it only once the host's agent serves it (not the one before).
+    if (!(await this.hostServesDesired(port.host_id))) {
+      // The agent may be busy or briefly away; a client (the dashboard, an API script) may retry after this long.
+      throw new AppError('FINGERPRINT_STILL_APPLYING', undefined, undefined, { retryAfter: 3 });
+    }
     const { active } = portFingerprint(port.id, port.fingerprint, port.modem_fingerprint, port.tariff_fingerprint, port.host_fingerprint);
     let seen;
     try {

@@ -53,6 +53,7 @@ export class HostsRepository {
         update hosts set
           last_seen_at = date_trunc('milliseconds', now()),
           agent_version = ${hb.agentVersion},
+          state_version = ${hb.stateVersion},
           -- Issue 30: what the agent can do of fingerprint presets; absent (an older agent): null, it cannot. A change
           -- announces (trigger of 2026_12_11_0700), so port lists show it; the same report again changes nothing.
           fingerprint = ${hb.fingerprint ? JSON.stringify(hb.fingerprint) : null}::jsonb,
@@ -153,4 +154,13 @@ export function inventoryRows(inventory: HostModemInfo[] | undefined): Array<{ i
   const byImei = new Map<string, Omit<HostModemInfo, 'imei'>>();
   for (const { imei, ...report } of inventory ?? []) byImei.set(imei, report);
   return [...byImei].map(([imei, report]) => ({ imei, report }));
+}
+
+/**
+ * The desired-state version the host's agent last reported serving (hosts.state_version, written by its heartbeats
+ * on whichever instance holds its connection); null: none reported; undefined: no such host.
+ */
+export async function reportedStateVersion(db: Database, hostId: string): Promise<string | null | undefined> {
+  const row = await db.selectFrom('hosts').select('state_version').where('id', '=', hostId).executeTakeFirst();
+  return row?.state_version;
 }

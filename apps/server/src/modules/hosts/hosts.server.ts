@@ -38,6 +38,8 @@ interface HostConnection {
   keyHash: string;
   /** The version of the last state sent; null until the first one went out. */
   version: string | null;
+  /** The version the agent last reported serving on this connection (announced on TOPICS.hostServes when it moves). */
+  served?: string | null;
   /** When this instance last recorded contact (the database's clock); null before the first write. */
   lastSeen: Date | null;
   /** Rotations sent to the agent and not answered yet: commandId → IMEI. */
@@ -231,6 +233,12 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
         if (hosts.get(hostId) === conn && lastSeen) conn.lastSeen = lastSeen;
         await announce(changed).catch((err: unknown) => log.warn({ err, hostId }, 'modem change not announced'));
         answer(ack, { ok: true });
+        // Recorded above before it is announced: a fingerprint check subscribes, then reads the record (issue 30).
+        const served = parsed.data.stateVersion;
+        if (served !== null && served !== conn.served) {
+          conn.served = served;
+          await bus.publish(TOPICS.hostServes, { hostId, version: served }).catch((err: unknown) => log.warn({ err, hostId }, 'served version not announced'));
+        }
         // The agent serves another version than the one sent last (it lost a state): it gets the whole state again.
         if (conn.version !== null && parsed.data.stateVersion !== conn.version && hosts.get(hostId) === conn) await sendState(hostId, conn);
       }).catch((err: unknown) => {
