@@ -162,10 +162,13 @@ export class HostAgent {
     this.stopping.abort();
     this.socket?.close();
     await this.applying;
+    // The ports' own listeners stop taking connections first (closing one leaves its open connections to the modem
+    // proxy that took them, which the drain waits for); else a port with numbers of its own kept accepting while
+    // its modem drained.
+    await this.portListeners?.close();
     if (drainMs > 0) await Promise.all([...this.modems.values()].map((m) => m.proxy?.drain(drainMs)));
     this.link?.stop();
     this.link = null;
-    await this.portListeners?.close();
     await Promise.all([...this.modems.values()].map((m) => m.proxy?.close()));
     await this.collectTraffic();
     this.modems.clear();
