@@ -321,7 +321,9 @@ describe('a slow endpoint (issue 26)', () => {
       await deliverDue(quick, justAfter());
       const [row] = await quick.ctx.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', id).execute();
       expect(row).toMatchObject({ status: 'pending', attempts: 1, response_status: 200, last_error: 'no complete answer within 2000 ms' });
-      expect(row!.latency_ms).toBeGreaterThanOrEqual(2000);
+      // The deadline timer counts from the event loop's cached clock, which can lag performance.now() (where the
+      // latency starts) by a few ms: CI once saw 1999. Ending well before the deadline would show far less.
+      expect(row!.latency_ms).toBeGreaterThanOrEqual(1990);
       // The sender left; the receiver, a megabyte to drip, had not finished.
       await rx.dripsEnded('/drip-deadline');
       expect(rx.at('/drip-deadline')).toHaveLength(1);
