@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SocksClient } from 'socks';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { gatewayTrust } from '../src/modules/gateways/gateway-trust.js';
 import { issueHostKey } from '../src/modules/traffic/host-keys.js';
 import { createCustomer, json, type Customer } from './fixtures.js';
@@ -14,6 +14,7 @@ import { describeOnPostgres, type TestApp } from './helpers.js';
 import { openProcessTestWorld, type ProcessTestWorld } from './process-test-world.js';
 import { getThroughProxy } from './proxy-get.js';
 import { seedPortEnv } from './seed-ports.js';
+import { freePort, until } from './wait.js';
 
 // Issue 28, item 10 (decision 045): listening ports belong to the customer's port, so a move to another modem keeps
 // the address the customer's clients use. Real agent processes (and a real gateway) serve the seeded simulated
@@ -28,21 +29,6 @@ const SECRET = 'address-process-test-secret-0123456789abcdef';
 /** Loopback addresses of this file's own (no other test's agent or gateway listens there). */
 const DIRECT_AGENT = '127.0.0.143';
 const GATEWAY_HOST = '127.0.0.146';
-
-const until = <T>(probe: () => Promise<T | undefined>, what: string, timeout = 60_000) =>
-  vi.waitFor(async () => {
-    const value = await probe();
-    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
-    return value;
-  }, { timeout, interval: 100 });
-
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 interface Listed { _id: string; IMEI: string; host: string; http_port: number; socks_port: number; ext_ip: string; login: string; password: string }
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The fake HiLink dongles of the agent's own tests (test support; the server's code never imports the agent).
 import { FakeHilink, startEchoServer } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
@@ -15,6 +15,7 @@ import { createCustomer, portsAfterAnnouncements } from './fixtures.js';
 import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 import { watched } from './server-process.js';
+import { until } from './wait.js';
 
 // Issue 28, item 10 (decisions 036, 045): a failover must not make the customer reconfigure their clients. A stand-alone
 // agent process drives two fake HiLink dongles on one host; a customer's port is on dongle A and their curl goes
@@ -43,13 +44,6 @@ let unplugged = false;
 let echo: Awaited<ReturnType<typeof startEchoServer>> | undefined;
 
 /** Waits (vi.waitFor, every 100 ms) until the probe gives a value; on time-out, the probe's last error or what was awaited. */
-const until = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeout = 60_000) =>
-  vi.waitFor(async () => {
-    const value = await probe();
-    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
-    return value;
-  }, { timeout, interval: 100 });
-
 /** The customer's curl through their proxy (`http` or `socks5`), as they would run it: the body, or the error. */
 async function curl(scheme: 'http' | 'socks5', port: number, login: string, password: string): Promise<string> {
   try {

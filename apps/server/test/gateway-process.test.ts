@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SocksClient } from 'socks';
@@ -17,6 +17,7 @@ import { seedPortEnv } from './seed-ports.js';
 import { getThroughProxy } from './proxy-get.js';
 import { copyTemplateDatabase } from './template-db.js';
 import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
+import { freePort } from './wait.js';
 
 // Issue 18, gateway mode end to end: the server, a stand-alone agent for a host pinned to a gateway, and the gateway
 // process, each on its own. The agent opens no port of its own; the customer's port list names the gateway's public
@@ -44,14 +45,6 @@ const until = <T>(probe: () => Promise<T | undefined>, what: string, timeout = 3
     if (value === undefined) throw new Error(`timed out waiting for ${what}`);
     return value;
   }, { timeout, interval: 100 });
-
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function startGateway(): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/gateway-main.ts'], {

@@ -5,11 +5,12 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '../src/db/seed/catalog.js';
 import { createCustomer } from './fixtures.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';
+import { freePort, until } from './wait.js';
 
 // Issue 17, item 2, "a test scrapes both processes": the server's /metrics and a stand-alone agent process's, started
 // with AGENT_METRICS_PORT. The agent's ports listen on 127.0.0.19 (agent-process.test.ts's agent is on 127.0.0.1, the
@@ -27,14 +28,6 @@ let site: Server;
 let sitePort = 0;
 interface Proxy { httpPort: number; login: string; password: string; portId: string }
 let proxy: Proxy;
-
-/** Waits (vi.waitFor, every 100 ms) until the probe gives a value. */
-const until = <T>(probe: () => Promise<T | undefined>, what: string, timeout = 60_000) =>
-  vi.waitFor(async () => {
-    const value = await probe();
-    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
-    return value;
-  }, { timeout, interval: 100 });
 
 async function scrape(url: string, token?: string): Promise<{ status: number; text: string }> {
   const res = await fetch(`${url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -65,14 +58,6 @@ async function throughProxy(): Promise<{ status: number; sent: number; received:
   return { status: Number(head.slice(9, 12)), sent: socket.bytesWritten, received: socket.bytesRead };
 }
 
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, HOST);
-  await once(s, 'listening');
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 describe('/metrics of the server and of a stand-alone agent process', () => {
   beforeAll(async () => {
     site = createServer((_req, res) => res.end('hello through the agent'));
@@ -90,7 +75,7 @@ describe('/metrics of the server and of a stand-alone agent process', () => {
     const hostKey = await hostKeyOfModem(t, p!.IMEI);
 
     agentDir = await mkdtemp(join(tmpdir(), 'cellport-agent-metrics-'));
-    const metricsPort = await freePort();
+    const metricsPort = await freePort(HOST);
     agentMetrics = `http://${HOST}:${metricsPort}`;
     agent = spawnAgent({
       serverUrl, hostKey, dataDir: agentDir, listenHost: HOST,

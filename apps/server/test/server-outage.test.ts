@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 // The fake HiLink dongles of the agent's own tests (test support; the server's code never imports the agent).
 import { FakeHilink } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
@@ -15,6 +15,7 @@ import { describeOnPostgres, type TestApp } from './helpers.js';
 import { getThroughProxy } from './proxy-get.js';
 import { serverProcessEnv, spawnServer, watched, type Watched } from './server-process.js';
 import { openProcessTestWorld, type ProcessTestWorld } from './process-test-world.js';
+import { until } from './wait.js';
 
 // Issue 28, items 2 and 3: a farm keeps serving, untouched, while the server is down. The server runs as its own
 // process on PostgreSQL and is the agent's only IP echo (the default, /api/v1/ip); a stand-alone agent drives two fake
@@ -49,13 +50,6 @@ const serverEnv = (port: number) => serverProcessEnv({ dbUrl, secret: SECRET, da
 const started = (proc: ChildProcess) => { children.push(proc); return watched(proc); };
 
 /** Waits (vi.waitFor, every 100 ms) until the probe gives a value; on time-out, the probe's last error or what was awaited. */
-const until = <T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeout = 60_000) =>
-  vi.waitFor(async () => {
-    const value = await probe();
-    if (value === undefined) throw new Error(`timed out waiting for ${what}`);
-    return value;
-  }, { timeout, interval: 100 });
-
 /** The agent's health rounds (its debug line) in `output`, with how many modems failed and whether that was held back. */
 const rounds = (output: string) => output.split('\n').filter((l) => l.includes('"msg":"health round"'))
   .map((l) => JSON.parse(l) as { failing: number; heldBack?: string });
