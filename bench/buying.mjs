@@ -18,8 +18,8 @@
 //      several fractions of the closed-loop throughput; latency counts from when a request was due.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { addDedicatedStock, databaseUrl } from './lib/bench-database.mjs';
+import { randomBytes } from 'node:crypto';
+import { addDedicatedStock, databaseUrl, fundedCustomer, usDayPurchase } from './lib/bench-database.mjs';
 import { closedLoop, openLoop } from './lib/load.mjs';
 import { QUICK, expectAnswers, knob } from './lib/quick.mjs';
 
@@ -72,17 +72,9 @@ async function serve() {
   await seedCatalog(ctx);
   // Enough dedicated stock in the US for every purchase of the run (closed and open loop).
   await addDedicatedStock(database.db, STOCK);
-  const us = await database.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
-  const tariff = await database.db.selectFrom('tariffs').select('id')
-    .where('country_id', '=', us.id).where('is_shared', '=', false).where('period', '=', 'day').executeTakeFirstOrThrow();
   const ledger = new LedgerService(database.db);
-  const newCustomer = async (label, i) => {
-    const id = randomUUID();
-    await database.db.insertInto('users').values({ id, email: `${label}-${i}-${id}@bench.local`, name: 'Bench', password_hash: 'x', is_verified: true }).execute();
-    await database.db.transaction().execute((tx) => ledger.credit(tx, { userId: id, coin: 'usdt', amount: 1_000_000n * 1_000_000n, kind: 'bench', reference: `bench:${id}` }));
-    return `cp_session=${await ctx.sessions.create(id, { ip: '127.0.0.1', headers: {} })}`;
-  };
-  const body = { tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1 };
+  const newCustomer = (label, i) => fundedCustomer({ db: database.db, ledger, sessions: ctx.sessions }, label, i);
+  const body = await usDayPurchase(database.db);
   const cookies = [];
   for (let i = 0; i < CUSTOMERS; i++) cookies.push(await newCustomer('buyer', i));
   // Listers hold a fixed number of ports, bought through the real route, so the listing does not depend on how

@@ -29,14 +29,14 @@
 // 10 % of the 5-minute mark after 60 minutes.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { addDedicatedStock, databaseUrl } from './lib/bench-database.mjs';
+import { addDedicatedStock, databaseUrl, fundedCustomer, usDayPurchase } from './lib/bench-database.mjs';
 import { startGatewayPair } from './lib/gateway-pair.mjs';
 import { firstLine, runToEnd, spawnWithLimit } from './lib/proxy-procs.mjs';
 import { QUICK, fault, knob } from './lib/quick.mjs';
@@ -101,17 +101,11 @@ async function serve(webhookUrl) {
   const { app, ctx } = await buildApp({ config, database, logger: false, timers: true });
   await seedCatalog(ctx);
   await addDedicatedStock(database.db, STOCK);
-  const us = await database.db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
-  const tariff = await database.db.selectFrom('tariffs').select('id')
-    .where('country_id', '=', us.id).where('is_shared', '=', false).where('period', '=', 'day').executeTakeFirstOrThrow();
-  const body = { tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1 };
+  const body = await usDayPurchase(database.db);
   const ledger = new LedgerService(database.db);
   const customers = [];
   for (let i = 0; i < CUSTOMERS; i++) {
-    const id = randomUUID();
-    await database.db.insertInto('users').values({ id, email: `soak-${i}-${id}@bench.local`, name: 'Soak', password_hash: 'x', is_verified: true }).execute();
-    await database.db.transaction().execute((tx) => ledger.credit(tx, { userId: id, coin: 'usdt', amount: 1_000_000n * 1_000_000n, kind: 'bench', reference: `bench:${id}` }));
-    const cookie = `cp_session=${await ctx.sessions.create(id, { ip: HOST, headers: {} })}`;
+    const cookie = await fundedCustomer({ db: database.db, ledger, sessions: ctx.sessions }, 'soak', i, HOST);
     const headers = { cookie, origin: 'http://127.0.0.1' };
     const hook = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers, payload: { url: webhookUrl, eventTypes: ['port.bought', 'port.rotated', 'port.rotation_failed', 'payment.completed'] } });
     if (hook.statusCode !== 200) throw new Error(`webhook endpoint: ${hook.statusCode} ${hook.body}`);

@@ -1,5 +1,6 @@
-// Fresh PostgreSQL databases for the benches that need one (buying.mjs, purchase-ceiling.mjs).
+// Fresh PostgreSQL databases for the benches that need one (buying, purchase-ceiling, scale, soak), their stock and customers.
 import { sql } from 'kysely';
+import { randomUUID } from 'node:crypto';
 
 /** The URL of database `name` on the server `baseUrl` points at. */
 export function databaseUrl(baseUrl, name) {
@@ -38,3 +39,22 @@ export async function addDedicatedStock(db, count) {
 
 /** Modems per host in the benches' stock: two listening numbers each from 40000 stay within 65535. */
 const PER_HOST = 10_000;
+
+/** What the benches buy: one port of the US dedicated day tariff (the body of POST /api/v1/payment/balance/buy). */
+export async function usDayPurchase(db) {
+  const us = await db.selectFrom('countries').select('id').where('code', '=', 'US').executeTakeFirstOrThrow();
+  const tariff = await db.selectFrom('tariffs').select('id')
+    .where('country_id', '=', us.id).where('is_shared', '=', false).where('period', '=', 'day').executeTakeFirstOrThrow();
+  return { tariff_id: tariff.id, country_id: us.id, isShared: false, rotationInterval: 0, modemCount: 1 };
+}
+
+/**
+ * A verified customer with a balance no bench spends (the app's own ledger credits it) and a signed-in session;
+ * returns the session cookie.
+ */
+export async function fundedCustomer({ db, ledger, sessions }, label, i, ip = '127.0.0.1') {
+  const id = randomUUID();
+  await db.insertInto('users').values({ id, email: `${label}-${i}-${id}@bench.local`, name: 'Bench', password_hash: 'x', is_verified: true }).execute();
+  await db.transaction().execute((tx) => ledger.credit(tx, { userId: id, coin: 'usdt', amount: 1_000_000n * 1_000_000n, kind: 'bench', reference: `bench:${id}` }));
+  return `cp_session=${await sessions.create(id, { ip, headers: {} })}`;
+}
