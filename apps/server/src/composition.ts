@@ -36,7 +36,7 @@ import { AdminPaymentsRepository } from './modules/admin/admin-payments/payments
 import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.service.js';
 import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
-import { AuditLog } from './modules/admin/audit/audit.service.js';
+import { AuditLog, AuditRepository } from './modules/audit/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
@@ -211,7 +211,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const telegramNotifications = new TelegramNotifications({ db, bot: telegramBot, log });
 
   // The operator console's services, every change audited.
-  const audit = new AuditLog(db);
+  const audit = new AuditLog(new AuditRepository(db));
   const subscriptions = new SubscriptionsService(subscriptionsRepository, cardCustomers, subscriptionSync, audit);
   const legal = new LegalService(new LegalRepository(db), audit);
   const admin = {

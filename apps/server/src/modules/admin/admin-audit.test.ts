@@ -169,7 +169,7 @@ describe('admin audit log', () => {
     const res = await call(t, admin.cookie, 'POST', '/api/v1/admin/admins', { email: 'new-admin@ops.example' });
     const { password } = res.json();
     expect(password).toMatch(/^.{16}$/);
-    const { redact } = await import('./audit/redact.js');
+    const { redact } = await import('../audit/redact.js');
     expect(redact({ password_hash: 'h', totp_secret: 's', rotation_token_hash: 't', nested: { apiKey: 'k', ok: 1n } }))
       .toEqual({ password_hash: '[redacted]', totp_secret: '[redacted]', rotation_token_hash: '[redacted]', nested: { apiKey: '[redacted]', ok: '1' } });
     const rows = await t.ctx.db.selectFrom('audit_log').select(['before', 'after']).execute();

@@ -11,7 +11,7 @@ import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.rou
 import { registerNotificationsAdminRoutes } from './admin-notifications/notifications-admin.routes.js';
 import { registerOverviewRoutes } from './admin-overview/overview.routes.js';
 import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
-import { registerAuditRoutes } from './audit/audit.routes.js';
+import { registerAuditAdminRoutes } from '../audit/index.js';
 import { registerAlertsAdminRoutes } from './admin-alerts/alerts-admin.routes.js';
 import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
 import { registerLegalAdminRoutes } from '../legal/index.js';
@@ -40,7 +40,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerAlertsAdminRoutes(admin, ctx, audit, services.alertSettings);
     registerSettingsAdminRoutes(admin, operators.settings);
     registerOverviewRoutes(admin, operators.overview);
-    registerAuditRoutes(admin, audit);
+    registerAuditAdminRoutes(admin, audit);
     registerTelegramAdminRoutes(admin, ctx, audit, services.telegramBot, services.webhookSecretBox);
     registerLegalAdminRoutes(admin, services.legal);
     await registerSupportAdminRoutes(admin, services.support);

@@ -4,7 +4,7 @@ import {
   couponsResponseSchema,
 } from '@cellport/shared/schemas/admin/coupons';
 import type { App } from '../../context.js';
-import { actorOf, adminRateLimits } from '../admin/index.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
 import type { CouponsAdminService } from './coupons-admin.service.js';
 
 export function registerCouponsAdminRoutes(app: App, coupons: CouponsAdminService): void {

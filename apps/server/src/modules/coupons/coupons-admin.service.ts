@@ -2,7 +2,7 @@ import type {
   AdminCoupon, CouponPatchRequest, CouponRedemptionsResponse, CouponRequest,
 } from '@cellport/shared/schemas/admin/coupons';
 import { AppError } from '../../lib/app-error.js';
-import type { AuditActor, AuditLog } from '../admin/index.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
 import type { CouponRow, CouponsRepository, CouponValues } from './coupons.repository.js';
 
 const toCoupon = (c: CouponRow): AdminCoupon => ({

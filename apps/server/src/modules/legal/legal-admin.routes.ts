@@ -2,7 +2,7 @@ import {
   adminLegalParamsSchema, adminLegalPublishRequestSchema, adminLegalPublishResponseSchema, adminLegalVersionsResponseSchema,
 } from '@cellport/shared/schemas/admin/legal';
 import type { App } from '../../context.js';
-import { actorOf, adminRateLimits } from '../admin/index.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
 import type { LegalService } from './legal.service.js';
 
 /** Console, Legal texts: the versions of a document in a language, and publishing a new one (audited). */

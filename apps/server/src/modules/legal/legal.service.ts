@@ -2,7 +2,7 @@ import type { Language } from '@cellport/shared/constants';
 import type { AdminLegalVersion } from '@cellport/shared/schemas/admin/legal';
 import type { LegalAcceptance, LegalDocument, LegalDocumentKind } from '@cellport/shared/schemas/legal';
 import { AppError } from '../../lib/app-error.js';
-import type { AuditActor, AuditLog } from '../admin/index.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
 import type { LegalRepository } from './legal.repository.js';
 
 /**

@@ -7,7 +7,7 @@ import {
 } from '@cellport/shared/schemas/support';
 import type { App } from '../../context.js';
 import { currentUser } from '../../plugins/session.js';
-import { actorOf, adminRateLimits } from '../admin/index.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
 import { UPLOAD_BODY_LIMIT } from './support-attachments.js';
 import { uploadScope } from './support.routes.js';
 import type { SupportService } from './support.service.js';

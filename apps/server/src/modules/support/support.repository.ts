@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { AdminTicketsQuery, SupportAttachmentType, TicketState } from '@cellport/shared/schemas/support';
 import type { Database, Tx } from '../../db/database.js';
-import { cappedTotal, containsPattern, LIST_COUNT_CAP, paging } from '../admin/index.js';
+import { paging } from '../../lib/console-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP } from '../../lib/console-lists.repository.js';
 
 type Q = Database | Tx;
 

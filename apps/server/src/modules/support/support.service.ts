@@ -8,7 +8,7 @@ import type { Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
-import type { AuditActor, AuditLog } from '../admin/index.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
 import type { NotificationsService } from '../notifications/index.js';
 import { cleanFileName, declaredImageType, sniffImage } from './support-attachments.js';
 import type { AttachmentRow, MessageRow, SupportRepository, TicketRow } from './support.repository.js';
