@@ -22,7 +22,6 @@ import { AccountSettingsRepository } from './modules/account-settings/account-se
 import { AccountSettingsService } from './modules/account-settings/account-settings.service.js';
 import { RecoveryCodesRepository } from './modules/auth/recovery-codes.repository.js';
 import { sellerOf } from './modules/admin/admin-settings/operator-settings.js';
-import { AdminsService } from './modules/admin/admin-admins/admins.service.js';
 import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
 import { CustomersRepository } from './modules/admin/admin-customers/customers.repository.js';
 import { AdminCustomersService } from './modules/admin/admin-customers/customers.service.js';
@@ -37,6 +36,7 @@ import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.servi
 import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
+import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
@@ -215,7 +215,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const subscriptions = new SubscriptionsService(subscriptionsRepository, cardCustomers, subscriptionSync, audit);
   const legal = new LegalService(new LegalRepository(db), audit);
   const admin = {
-    admins: new AdminsService(db, bus, audit),
+    admins: new OperatorsService(new OperatorsRepository(db), bus, audit),
     customers: new AdminCustomersService(ctx, audit, new CustomersRepository(db), adminPaymentsRepository, ledger, auth, legal),
     hosts: new HostsService(db, audit, new GatewaysService(db, audit, gatewayTrust.publicKey)),
     modems: new ModemsService(db, audit, new ModemsRepository(db)),

@@ -131,9 +131,10 @@ async function run(database: DatabaseHandle, config: Config, command: string, em
   // The console's operations, built by the same composition root as the server's (decision 019): what the CLI
   // changes is audited and announced on the bus exactly as the console's change is.
   const accounts = () => composeServices({ config, database, log: cliLogger(io) }).services.admin.customers;
+  const operators = () => composeServices({ config, database, log: cliLogger(io) }).services.admin.admins;
   switch (command) {
     case 'create': {
-      const result = await makeAdmin(db, email);
+      const result = await makeAdmin(operators(), email);
       if (!result.created) io.out(`${result.email} is now an admin.`);
       else io.out(`Created the admin account ${result.email} (e-mail verified).\nPassword: ${result.password}\nIt is shown only now: keep it safe, and change it on the account page.`);
       return;

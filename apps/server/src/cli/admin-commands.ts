@@ -1,6 +1,4 @@
 // What the operator CLI does to accounts, as plain functions over the database (the CLI wraps them, tests call them).
-import { randomInt } from 'node:crypto';
-import { hash } from '@node-rs/argon2';
 import { loginSchema } from '@cellport/shared/schemas/auth';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
@@ -20,27 +18,18 @@ export interface AccountSummary {
 
 export type MakeAdminResult = { created: false; email: string } | { created: true; email: string; password: string };
 
+/** The console's own operation (OperatorsService.create), so making an admin from the command line is audited the same way. */
+export interface AdminCreation {
+  create(actor: typeof CLI_ACTOR, email: string): Promise<{ admin: { email: string }; created: boolean; password: string | null }>;
+}
+
 /**
  * Makes the account with this e-mail an admin; when there is none, creates a verified admin account with a
- * generated password (returned once, never stored in clear).
+ * generated password (returned once, never stored in clear). Audited as the console's promotion is: no admin, ip 'cli'.
  */
-export async function makeAdmin(db: Database, rawEmail: string): Promise<MakeAdminResult> {
-  const email = normalizeEmail(rawEmail);
-  const existing = await findUser(db, email);
-  if (existing) {
-    await db.updateTable('users').set({ role: 'admin', updated_at: new Date() }).where('id', '=', existing.id).execute();
-    return { created: false, email: existing.email };
-  }
-  const password = generatePassword();
-  await db.insertInto('users').values({
-    email,
-    name: 'Administrator',
-    password_hash: await hash(password),
-    role: 'admin',
-    is_active: true,
-    is_verified: true,
-  }).execute();
-  return { created: true, email, password };
+export async function makeAdmin(operators: AdminCreation, rawEmail: string): Promise<MakeAdminResult> {
+  const { admin, password } = await operators.create(CLI_ACTOR, normalizeEmail(rawEmail));
+  return password === null ? { created: false, email: admin.email } : { created: true, email: admin.email, password };
 }
 
 /** Who acted, in the audit log, when the operator used the command line: no admin, address 'cli'. */
@@ -133,18 +122,4 @@ function normalizeEmail(raw: string): string {
   // The sign-in form's own rule (an operator must be able to sign in with it), linear on any input (issue 26).
   if (!loginSchema.safeParse(email).success) throw new AdminCommandError(`"${raw}" is not an e-mail address.`);
   return email;
-}
-
-const classes = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#$%&*+-=?@^_'];
-
-/** 16 characters with at least one of each class the password rules ask for (spec §5), no look-alikes. */
-export function generatePassword(length = 16): string {
-  const all = classes.join('');
-  const chars = classes.map((set) => set[randomInt(set.length)]!);
-  while (chars.length < length) chars.push(all[randomInt(all.length)]!);
-  for (let i = chars.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
-  }
-  return chars.join('');
 }

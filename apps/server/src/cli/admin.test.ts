@@ -9,7 +9,8 @@ import { openDatabase, type Database, type DatabaseHandle } from '../db/database
 import { openTestDatabase } from '../../test/template-db.js';
 import { runAdminCli } from './admin-cli.js';
 import { hostForKey } from '../modules/traffic/host-keys.js';
-import { AdminCommandError, generatePassword, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive as setActiveOf } from './admin-commands.js';
+import { AdminCommandError, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive as setActiveOf } from './admin-commands.js';
+import { generatePassword } from '../modules/operators/index.js';
 import { cliLogger } from './cli-logger.js';
 import { composeServices } from '../composition.js';
 import { loadConfig } from '../config.js';
@@ -32,17 +33,21 @@ async function addSession(userId: string, id: string) {
 const user = (email: string) => database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
 
 describe('makeAdmin', () => {
+  // The console's own operation, composed as the CLI composes it.
+  const operators = () => composeServices({ config: loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cellport-test' }), database, log: cliLogger({ err: () => {} }) })
+    .services.admin.admins;
+
   it('turns an existing customer into an admin, found case-insensitively, and keeps the password', async () => {
     await customer('ann@example.com');
     const before = await user('ann@example.com');
-    expect(await makeAdmin(database.db, '  ANN@Example.com ')).toEqual({ created: false, email: 'ann@example.com' });
+    expect(await makeAdmin(operators(), '  ANN@Example.com ')).toEqual({ created: false, email: 'ann@example.com' });
     const after = await user('ann@example.com');
     expect(after.role).toBe('admin');
     expect(after.password_hash).toBe(before.password_hash);
   });
 
   it('creates a verified, active admin with a generated password that signs in (argon2id)', async () => {
-    const result = await makeAdmin(database.db, 'New.Admin@example.com');
+    const result = await makeAdmin(operators(), 'New.Admin@example.com');
     if (!result.created) throw new Error('expected a new account');
     expect(result.email).toBe('new.admin@example.com');
     const row = await user('new.admin@example.com');
@@ -52,9 +57,24 @@ describe('makeAdmin', () => {
   });
 
   it('refuses something that is not an e-mail', async () => {
-    await expect(makeAdmin(database.db, 'not-an-email')).rejects.toBeInstanceOf(AdminCommandError);
+    await expect(makeAdmin(operators(), 'not-an-email')).rejects.toBeInstanceOf(AdminCommandError);
     // Issue 26: the old pattern backtracked quadratically on this shape (hours at this length); now a plain refusal.
-    await expect(makeAdmin(database.db, `a@${'.'.repeat(4_000_000)}@`)).rejects.toBeInstanceOf(AdminCommandError);
+    await expect(makeAdmin(operators(), `a@${'.'.repeat(4_000_000)}@`)).rejects.toBeInstanceOf(AdminCommandError);
+  });
+
+  it('is audited once, as the console\'s promotion and creation are: no admin, from the command line', async () => {
+    const dora = await customer('dora@example.com');
+    await makeAdmin(operators(), 'dora@example.com');
+    const made = await makeAdmin(operators(), 'made.by.cli@example.com');
+    const madeId = (await user('made.by.cli@example.com')).id;
+    const audited = await database.db.selectFrom('audit_log').select(['admin_id', 'action', 'target_id', 'ip', 'after'])
+      .where('target_id', 'in', [dora, madeId]).orderBy('id').execute();
+    expect(audited).toEqual([
+      { admin_id: null, action: 'admin.promote', target_id: dora, ip: 'cli', after: { email: 'dora@example.com', role: 'admin', name: 'Customer', created: false } },
+      { admin_id: null, action: 'admin.create', target_id: madeId, ip: 'cli', after: { email: 'made.by.cli@example.com', role: 'admin', name: 'Administrator', created: true } },
+    ]);
+    // The generated password is never in the log.
+    expect(made.created && JSON.stringify(audited).includes(made.password)).toBe(false);
   });
 });
 

@@ -1,7 +1,6 @@
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { requireAdmin } from '../../plugins/session.js';
-import { registerAdminsRoutes } from './admin-admins/admins.routes.js';
 import { registerCustomersRoutes } from './admin-customers/customers.routes.js';
 import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes.js';
 import { registerCouponsAdminRoutes } from '../coupons/index.js';
@@ -12,6 +11,7 @@ import { registerNotificationsAdminRoutes } from './admin-notifications/notifica
 import { registerOverviewRoutes } from './admin-overview/overview.routes.js';
 import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
 import { registerAuditAdminRoutes } from '../audit/index.js';
+import { registerOperatorsAdminRoutes } from '../operators/index.js';
 import { registerAlertsAdminRoutes } from './admin-alerts/alerts-admin.routes.js';
 import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
 import { registerLegalAdminRoutes } from '../legal/index.js';
@@ -29,7 +29,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
   await app.register(async (admin: App) => {
     admin.addHook('onRequest', requireAdmin);
     admin.addHook('onSend', async (_request, reply) => { reply.header('cache-control', 'no-store'); });
-    registerAdminsRoutes(admin, operators.admins);
+    registerOperatorsAdminRoutes(admin, operators.admins);
     registerCustomersRoutes(admin, operators.customers);
     registerInventoryRoutes(admin, ctx, operators.hosts, operators.modems);
     registerPortsAdminRoutes(admin, operators.ports);
