@@ -36,6 +36,7 @@ import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.servi
 import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
+import { OperatorAlertsRepository, OperatorAlertsService } from './modules/operator-alerts/index.js';
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
@@ -82,7 +83,6 @@ import { PurchasesRepository } from './modules/purchases/purchases.repository.js
 import { PurchasesService } from './modules/purchases/purchases.service.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
 import { PortHistoryRepository } from './modules/port-history/port-history.repository.js';
-import { AlertSettingsRepository } from './modules/admin/admin-alerts/alert-settings.repository.js';
 import { PortHistoryService } from './modules/port-history/port-history.service.js';
 import { TelegramBot } from './modules/telegram/telegram-bot.js';
 import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
@@ -235,7 +235,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   // A port's uptime and IP history, read from the logs the modems' triggers write.
   const portHistory = new PortHistoryService(new PortHistoryRepository(db));
   // Each operator's channels for the farm's alerts.
-  const alertSettings = new AlertSettingsRepository(db);
+  const alertSettings = new OperatorAlertsService(new OperatorAlertsRepository(db), audit);
 
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,

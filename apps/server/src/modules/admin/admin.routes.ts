@@ -12,7 +12,7 @@ import { registerOverviewRoutes } from './admin-overview/overview.routes.js';
 import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
 import { registerAuditAdminRoutes } from '../audit/index.js';
 import { registerOperatorsAdminRoutes } from '../operators/index.js';
-import { registerAlertsAdminRoutes } from './admin-alerts/alerts-admin.routes.js';
+import { registerOperatorAlertsAdminRoutes } from '../operator-alerts/index.js';
 import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
 import { registerLegalAdminRoutes } from '../legal/index.js';
 import { registerSupportAdminRoutes } from '../support/index.js';
@@ -37,7 +37,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerCouponsAdminRoutes(admin, operators.coupons);
     registerPaymentsAdminRoutes(admin, operators.payments);
     registerNotificationsAdminRoutes(admin, ctx, audit, notifications);
-    registerAlertsAdminRoutes(admin, ctx, audit, services.alertSettings);
+    registerOperatorAlertsAdminRoutes(admin, services.alertSettings);
     registerSettingsAdminRoutes(admin, operators.settings);
     registerOverviewRoutes(admin, operators.overview);
     registerAuditAdminRoutes(admin, audit);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotificationsService } from '../../notifications/notifications.service.js';
-import { buildCountingApp, type CountingApp } from '../../notifications/test-support.js';
-import { seedTestCatalog } from '../../../../test/fixtures.js';
-import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
+import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
+import { seedTestCatalog } from '../../../test/fixtures.js';
+import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
 
 // Issue 28, item 8: the operators hear of their farm's trouble in the console's bell always, and by e-mail and in
 // their linked Telegram chat as each of them chose (GET/PATCH /api/v1/admin/alerts).
