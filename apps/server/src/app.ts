@@ -15,7 +15,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSession } from './plugins/session.js';
 import { registerHealth } from './modules/health/health.routes.js';
 import { registerWeb } from './modules/web/web.routes.js';
-import { registerAuth } from './modules/auth/auth.routes.js';
+import { registerAuth } from './modules/auth/index.js';
 import { registerDev } from './modules/dev/dev.routes.js';
 import { registerAccountSettings } from './modules/account-settings/account-settings.routes.js';
 import { registerCatalog } from './modules/catalog/catalog.routes.js';

@@ -20,7 +20,6 @@ import { instanceName } from './lib/instance-name.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { AccountSettingsRepository } from './modules/account-settings/account-settings.repository.js';
 import { AccountSettingsService } from './modules/account-settings/account-settings.service.js';
-import { RecoveryCodesRepository } from './modules/auth/recovery-codes.repository.js';
 import { sellerOf } from './modules/admin/admin-settings/operator-settings.js';
 import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
 import { CustomersRepository } from './modules/admin/admin-customers/customers.repository.js';
@@ -40,9 +39,7 @@ import { OperatorAlertsRepository, OperatorAlertsService } from './modules/opera
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
-import { AuthRepository } from './modules/auth/auth.repository.js';
-import { AuthService } from './modules/auth/auth.service.js';
-import { CaptchaGate } from './modules/auth/captcha-gate.js';
+import { AuthRepository, AuthService, CaptchaGate, CaptchaPassesRepository, RecoveryCodesRepository } from './modules/auth/index.js';
 import { CatalogOffersCache } from './modules/catalog/catalog-offers.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { ModemQualityTracker } from './modules/catalog/modem-quality-tracker.js';
@@ -159,7 +156,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const notifications = new NotificationsService(db);
   const notificationEmails = new NotificationEmails(ctx);
   const auth = new AuthService(authRepository, ctx, recoveryCodes);
-  const captchaGate = new CaptchaGate(config, db);
+  const captchaGate = new CaptchaGate(config, new CaptchaPassesRepository(db));
   const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions, mailer, recoveryCodes);
   const apiKeys = new ApiKeysService(db, bus);
   const invoices = new InvoicesService(db, invoiceNumbering, async () => sellerOf(await operatorSettings.overrides()));

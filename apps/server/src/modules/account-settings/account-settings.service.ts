@@ -6,7 +6,7 @@ import { renderSecurityEmail } from '../../lib/emails/security.js';
 import { isFreshStep, newTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
 import type { Mailer } from '../../integrations/mail/mailer.js';
 import type { Sessions } from '../../plugins/session.js';
-import type { RecoveryCodesRepository } from '../auth/recovery-codes.repository.js';
+import type { RecoveryCodesRepository } from '../auth/index.js';
 import type { AccountSettingsRepository, UserRow } from './account-settings.repository.js';
 
 /** Profile, password, two-factor and sessions of the signed-in user. */

@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { newToken, sign, unsign } from '../../lib/tokens.js';
+import type { CaptchaPassesRepository } from './captcha-passes.repository.js';
 
 export const CAPTCHA_COOKIE = 'cp_captcha';
 export const CAPTCHA_PASS_TTL_MS = 30 * 60_000;
@@ -21,7 +20,7 @@ const FREE: CaptchaTicket = { passId: null, taken: 0 };
  */
 export class CaptchaGate {
   private lastSweep = 0;
-  constructor(private readonly config: Config, private readonly db: Database) {}
+  constructor(private readonly config: Config, private readonly passes: CaptchaPassesRepository) {}
 
   get enabled(): boolean {
     return this.config.CAPTCHA_PROVIDER !== 'off';
@@ -30,9 +29,7 @@ export class CaptchaGate {
   async issue(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     await this.sweep();
     const id = newToken(18);
-    await this.db.insertInto('captcha_passes')
-      .values({ id, address: request.ip, uses_left: CAPTCHA_PASS_USES, expires_at: new Date(Date.now() + CAPTCHA_PASS_TTL_MS) })
-      .execute();
+    await this.passes.insert({ id, address: request.ip, usesLeft: CAPTCHA_PASS_USES, expiresAt: new Date(Date.now() + CAPTCHA_PASS_TTL_MS) });
     reply.setCookie(CAPTCHA_COOKIE, sign(id, this.config.secret), {
       path: '/', httpOnly: true, sameSite: 'lax', secure: this.config.isProduction, maxAge: CAPTCHA_PASS_TTL_MS / 1000,
     });
@@ -43,7 +40,7 @@ export class CaptchaGate {
     if (!this.enabled) return true;
     const id = this.passIdOf(request);
     if (!id) return false;
-    return (await this.live(id, request).select('uses_left').executeTakeFirst()) !== undefined;
+    return (await this.passes.usesLeft(id, request.ip)) !== null;
   }
 
   /**
@@ -61,34 +58,18 @@ export class CaptchaGate {
   /** Gives the uses of a ticket back: a request that was not a guess (right password) costs nothing. */
   async refund(ticket: CaptchaTicket): Promise<void> {
     if (!ticket.passId || ticket.taken === 0) return;
-    await this.db.updateTable('captcha_passes')
-      .set((eb) => ({ uses_left: eb('uses_left', '+', ticket.taken) }))
-      .where('id', '=', ticket.passId)
-      .execute();
+    await this.passes.giveBack(ticket.passId, ticket.taken);
   }
 
   private async takeOne(id: string, request: FastifyRequest): Promise<number> {
-    const row = await this.db.updateTable('captcha_passes')
-      .set((eb) => ({ uses_left: eb('uses_left', '-', 1) }))
-      .where('id', '=', id).where('address', '=', request.ip).where('uses_left', '>', 0).where('expires_at', '>', sql<Date>`now()`)
-      .returning('uses_left')
-      .executeTakeFirst();
-    return row ? 1 : 0;
+    return (await this.passes.takeOne(id, request.ip)) ? 1 : 0;
   }
 
   /** Takes every use left; a concurrent spend in between makes this one come back empty (the browser solves again). */
   private async takeAll(id: string, request: FastifyRequest): Promise<number> {
-    const row = await this.live(id, request).select('uses_left').executeTakeFirst();
-    if (!row) return 0;
-    const result = await this.db.updateTable('captcha_passes').set({ uses_left: 0 })
-      .where('id', '=', id).where('uses_left', '=', row.uses_left)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? row.uses_left : 0;
-  }
-
-  private live(id: string, request: FastifyRequest) {
-    return this.db.selectFrom('captcha_passes')
-      .where('id', '=', id).where('address', '=', request.ip).where('uses_left', '>', 0).where('expires_at', '>', sql<Date>`now()`);
+    const usesLeft = await this.passes.usesLeft(id, request.ip);
+    if (usesLeft === null) return 0;
+    return (await this.passes.takeAll(id, usesLeft)) ? usesLeft : 0;
   }
 
   private passIdOf(request: FastifyRequest): string | null {
@@ -102,6 +83,6 @@ export class CaptchaGate {
     const now = Date.now();
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    await this.db.deleteFrom('captcha_passes').where('expires_at', '<', sql<Date>`now()`).execute();
+    await this.passes.deleteExpired();
   }
 }

@@ -1,11 +1,20 @@
 import { changePasswordSchema, emailRequestSchema, okSchema, resetLinkParamsSchema } from '@cellport/shared/schemas/auth';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
+import type { AuthService } from './auth.service.js';
 import { AUTH_BODY_LIMIT, authRateLimit } from './http.js';
+
+/**
+ * What else opens an account besides its password: API keys and the Telegram link. A password reset (and signing
+ * out everywhere, in accounts) can take them too (issue 26).
+ */
+export interface AccessHolders {
+  apiKeys: { revokeAll(userId: string): Promise<number> };
+  telegram: { unlink(userId: string): Promise<unknown> };
+}
 
 /** Forgotten password: ask for a link by e-mail, then set a new password with the link's token. */
 export function registerPasswordResetRoutes(
-  app: App, { config, log }: AppContext, { auth, apiKeys, telegram }: Pick<Services, 'auth' | 'apiKeys' | 'telegram'>,
+  app: App, { config, log }: AppContext, { auth, apiKeys, telegram }: AccessHolders & { auth: AuthService },
 ): void {
   const limit = authRateLimit(config);
 

@@ -5,7 +5,7 @@ import type {
 } from '@cellport/shared/schemas/admin/customers';
 import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
-import type { AuthService } from '../../auth/auth.service.js';
+import type { AuthService } from '../../auth/index.js';
 import type { LedgerService } from '../../ledger/ledger.service.js';
 import type { LegalService } from '../../legal/index.js';
 import { type Paging } from '../admin-http.js';
