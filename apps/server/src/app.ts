@@ -36,7 +36,7 @@ import { registerRealtime } from './modules/realtime/realtime.routes.js';
 import { startHostProtocol, type HostProtocolServer } from './modules/hosts/hosts.server.js';
 import { startRealtime } from './modules/realtime/realtime.server.js';
 import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
-import { registerApiKeys } from './modules/api-keys/api-keys.routes.js';
+import { registerApiKeys } from './modules/api-keys/index.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
 import { registerDashboard } from './modules/dashboard/dashboard.routes.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.routes.js';
@@ -163,7 +163,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     await registerAdmin(app, ctx, services);
     registerNotifications(app, ctx, services);
     registerRealtime(app, ctx);
-    registerApiKeys(app, ctx, services);
+    registerApiKeys(app, ctx, services.apiKeys);
     registerTraffic(app, ctx, services);
     registerDashboard(app, ctx, services);
     registerMcp(app, ctx, services);

@@ -38,7 +38,7 @@ import { AuditLog, AuditRepository } from './modules/audit/index.js';
 import { OperatorAlertsRepository, OperatorAlertsService } from './modules/operator-alerts/index.js';
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
-import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { ApiKeysRepository, ApiKeysService } from './modules/api-keys/index.js';
 import { AuthRepository, AuthService, CaptchaGate, CaptchaPassesRepository, RecoveryCodesRepository } from './modules/auth/index.js';
 import { CatalogOffersCache } from './modules/catalog/catalog-offers.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
@@ -158,7 +158,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const auth = new AuthService(authRepository, ctx, recoveryCodes);
   const captchaGate = new CaptchaGate(config, new CaptchaPassesRepository(db));
   const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions, mailer, recoveryCodes);
-  const apiKeys = new ApiKeysService(db, bus);
+  const apiKeys = new ApiKeysService(new ApiKeysRepository(db), bus);
   const invoices = new InvoicesService(db, invoiceNumbering, async () => sellerOf(await operatorSettings.overrides()));
   const rotation = new RotationService(db, bus, modemDriver, notifications);
   const ports = new PortsService(db, portsRepository, config.secret, config.publicUrl, jobs);

@@ -2,13 +2,12 @@ import {
   apiKeyParamsSchema, apiKeysResponseSchema, createApiKeyRequestSchema, createApiKeyResponseSchema,
 } from '@cellport/shared/schemas/api-keys';
 import { successResponseSchema } from '@cellport/shared/schemas/notifications';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import type { ApiKeysService } from './api-keys.service.js';
 
 /** Managing API keys needs the signed-in customer (cookie); a key cannot mint or list keys. */
-export function registerApiKeys(app: App, ctx: AppContext, services: Services): void {
-  const keys = services.apiKeys;
+export function registerApiKeys(app: App, ctx: AppContext, keys: ApiKeysService): void {
   ctx.sessions.apiKeyResolver = (key) => keys.resolve(key);
 
   app.get('/api/v1/api-keys', {

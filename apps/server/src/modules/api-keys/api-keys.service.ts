@@ -1,13 +1,13 @@
 import {
   API_KEY_PREFIX, API_KEY_SHOWN_CHARS, API_KEYS_PER_CUSTOMER_MAX, type ApiKey, type ApiKeyScope,
 } from '@cellport/shared/schemas/api-keys';
-import { sql } from 'kysely';
-import type { Database, Tx } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { BUS_RESYNC, type Bus } from '../../lib/bus.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import type { ApiKeyGrant, SessionUser } from '../../plugins/session.js';
 import { TOPICS } from '../../lib/bus-topics.js';
+import type { ApiKeysRepository } from './api-keys.repository.js';
 
 const CACHE_MS = 60_000;
 const TOUCH_MS = 5 * 60_000;
@@ -26,8 +26,6 @@ const toApi = (row: KeyRow): ApiKey => ({
   scope: row.scope, monthlySpendLimit: row.monthly_spend_limit === null ? null : String(row.monthly_spend_limit),
   spentThisMonth: String(row.spent ?? 0),
 });
-/** The first instant of the current calendar month (UTC): spending caps are per month. */
-const monthStart = sql<Date>`date_trunc('month', now() at time zone 'utc') at time zone 'utc'`;
 
 /**
  * Customer API keys: created with a name and shown once (`cpk_…`), stored as sha256, revoked by deleting the
@@ -37,7 +35,7 @@ const monthStart = sql<Date>`date_trunc('month', now() at time zone 'utc') at ti
 export class ApiKeysService {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly db: Database, private readonly bus: Bus) {
+  constructor(private readonly repo: ApiKeysRepository, private readonly bus: Bus) {
     bus.on(REVOKED, ({ hash }: { hash: string }) => { this.cache.delete(hash); });
     bus.on(BUS_RESYNC, () => { this.cache.clear(); });
     bus.on(TOPICS.sessionRevoked, ({ userId }: { userId?: string }) => {
@@ -46,47 +44,32 @@ export class ApiKeysService {
   }
 
   async list(userId: string): Promise<ApiKey[]> {
-    const rows = await this.db.selectFrom('api_keys')
-      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'scope', 'monthly_spend_limit'])
-      .select((eb) => eb.selectFrom('api_key_spends').select((s) => s.fn.sum<string>('amount').as('spent'))
-        .whereRef('api_key_spends.api_key_id', '=', 'api_keys.id').where('api_key_spends.created_at', '>=', monthStart).as('spent'))
-      .where('user_id', '=', userId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').execute();
-    return rows.map(toApi);
+    return (await this.repo.listLive(userId)).map(toApi);
   }
 
   async create(userId: string, input: NewApiKey): Promise<{ data: Omit<ApiKey, 'lastUsedAt' | 'spentThisMonth'>; key: string }> {
     const scope = input.scope ?? 'full';
     const limit = input.monthlySpendLimit == null ? null : BigInt(input.monthlySpendLimit);
     const key = `${API_KEY_PREFIX}${newToken(24)}`;
-    const row = await this.db.transaction().execute(async (tx) => {
-      // Serialize a customer's creations so two at once cannot pass the limit together.
-      await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-      const { n } = await tx.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-      if (Number(n) >= API_KEYS_PER_CUSTOMER_MAX) throw new AppError('API_KEYS_LIMIT');
-      return tx.insertInto('api_keys')
-        .values({ user_id: userId, name: input.name, prefix: key.slice(0, API_KEY_SHOWN_CHARS), key_hash: hashToken(key), scope, monthly_spend_limit: limit })
-        .returning(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'scope', 'monthly_spend_limit']).executeTakeFirstOrThrow();
-    });
+    const row = await this.repo.insertWithinLimit(userId, {
+      name: input.name, prefix: key.slice(0, API_KEY_SHOWN_CHARS), keyHash: hashToken(key), scope, monthlySpendLimit: limit,
+    }, API_KEYS_PER_CUSTOMER_MAX);
+    if (!row) throw new AppError('API_KEYS_LIMIT');
     const { lastUsedAt: _unused, spentThisMonth: _none, ...data } = toApi(row);
     return { data, key };
   }
 
   /** Revokes every key of the user (a password reset asked for it); each drops from every instance's cache. */
   async revokeAll(userId: string): Promise<number> {
-    const rows = await this.db.updateTable('api_keys').set({ revoked_at: sql`now()` })
-      .where('user_id', '=', userId).where('revoked_at', 'is', null)
-      .returning('key_hash').execute();
-    for (const row of rows) await this.bus.publish(REVOKED, { hash: row.key_hash });
-    return rows.length;
+    const hashes = await this.repo.revokeAll(userId);
+    for (const hash of hashes) await this.bus.publish(REVOKED, { hash });
+    return hashes.length;
   }
 
   async revoke(userId: string, id: string): Promise<void> {
-    const row = await this.db.updateTable('api_keys').set({ revoked_at: sql`now()` })
-      .where('id', '=', id).where('user_id', '=', userId).where('revoked_at', 'is', null)
-      .returning('key_hash').executeTakeFirst();
-    if (!row) throw notFound();
-    await this.bus.publish(REVOKED, { hash: row.key_hash });
+    const hash = await this.repo.revoke(userId, id);
+    if (!hash) throw notFound();
+    await this.bus.publish(REVOKED, { hash });
   }
 
   /** The customer a bearer key belongs to, or null (unknown, revoked, deactivated account). */
@@ -99,9 +82,7 @@ export class ApiKeysService {
       if (now - hit.touchedAt > TOUCH_MS) this.touch(hit, now);
       return hit.user;
     }
-    const row = await this.db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id')
-      .select(['api_keys.id', 'api_keys.user_id', 'api_keys.scope', 'api_keys.monthly_spend_limit', 'users.is_active'])
-      .where('api_keys.key_hash', '=', hash).where('api_keys.revoked_at', 'is', null).executeTakeFirst();
+    const row = await this.repo.findLive(hash);
     if (!row || !row.is_active) { this.cache.delete(hash); return null; }
     // An API key never carries operator rights, whoever created it.
     const apiKey: ApiKeyGrant = {
@@ -119,21 +100,18 @@ export class ApiKeysService {
    * through one key at once are counted one after the other and cannot pass the cap together.
    */
   async recordSpend(tx: Tx, grant: ApiKeyGrant, paymentId: string): Promise<void> {
-    const payment = await tx.selectFrom('payments').select('amount').where('id', '=', paymentId).executeTakeFirstOrThrow();
-    const amount = BigInt(payment.amount);
+    const amount = await this.repo.paymentAmount(tx, paymentId);
     if (grant.monthlySpendLimit !== null) {
-      await tx.selectFrom('api_keys').select('id').where('id', '=', grant.id).forUpdate().executeTakeFirstOrThrow();
-      const { spent } = await tx.selectFrom('api_key_spends').select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), sql<string>`0`).as('spent'))
-        .where('api_key_id', '=', grant.id).where('created_at', '>=', monthStart).executeTakeFirstOrThrow();
-      if (BigInt(spent) + amount > grant.monthlySpendLimit) {
+      const spent = await this.repo.lockAndSumMonth(tx, grant.id);
+      if (spent + amount > grant.monthlySpendLimit) {
         throw new AppError('API_KEY_SPEND_LIMIT', 403, undefined, { limit: String(grant.monthlySpendLimit), spent: String(spent) });
       }
     }
-    await tx.insertInto('api_key_spends').values({ payment_id: paymentId, api_key_id: grant.id, amount }).execute();
+    await this.repo.insertSpend(tx, { paymentId, keyId: grant.id, amount });
   }
 
   private touch(entry: Cached, now: number): void {
     entry.touchedAt = now;
-    void this.db.updateTable('api_keys').set({ last_used_at: sql`now()` }).where('id', '=', entry.keyId).execute().catch(() => {});
+    void this.repo.touch(entry.keyId).catch(() => {});
   }
 }
