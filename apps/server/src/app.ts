@@ -17,7 +17,7 @@ import { registerHealth } from './modules/health/health.routes.js';
 import { registerWeb } from './modules/web/web.routes.js';
 import { registerAuth } from './modules/auth/index.js';
 import { registerDev } from './modules/dev/dev.routes.js';
-import { registerAccountSettings } from './modules/account-settings/account-settings.routes.js';
+import { registerAccounts } from './modules/accounts/index.js';
 import { registerCatalog } from './modules/catalog/catalog.routes.js';
 import { registerSpeedTest } from './modules/hosts/speed-test.routes.js';
 import { registerLedger } from './modules/ledger/ledger.routes.js';
@@ -143,7 +143,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
       await cache.start();
       app.addHook('onClose', async () => { await cache.stop(); });
     }
-    registerAccountSettings(app, ctx, services);
+    registerAccounts(app, ctx, services);
     registerWebhooks(app, services);
     registerTelegram(app, ctx, services);
     registerReplacement(app, services);

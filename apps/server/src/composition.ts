@@ -18,12 +18,9 @@ import { JobQueue } from './jobs/queue.js';
 import { Bus } from './lib/bus.js';
 import { instanceName } from './lib/instance-name.js';
 import { PollVersions } from './lib/poll-versions.js';
-import { AccountSettingsRepository } from './modules/account-settings/account-settings.repository.js';
-import { AccountSettingsService } from './modules/account-settings/account-settings.service.js';
+import { AccountSettingsService, AccountsAdminService, AccountsRepository, CustomersRepository } from './modules/accounts/index.js';
 import { sellerOf } from './modules/admin/admin-settings/operator-settings.js';
 import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
-import { CustomersRepository } from './modules/admin/admin-customers/customers.repository.js';
-import { AdminCustomersService } from './modules/admin/admin-customers/customers.service.js';
 import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
 import { GatewaysService } from './modules/admin/admin-inventory/gateways.service.js';
 import { ModemsRepository } from './modules/admin/admin-inventory/modems.repository.js';
@@ -31,6 +28,7 @@ import { ModemsService } from './modules/admin/admin-inventory/modems.service.js
 import { OverviewCache } from './modules/admin/admin-overview/overview-cache.js';
 import { PaymentsAdminService } from './modules/admin/admin-payments/payments-admin.service.js';
 import { AdminPaymentsRepository } from './modules/admin/admin-payments/payments.repository.js';
+import { adminPortsOfCustomer } from './modules/admin/admin-ports/admin-port.js';
 import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.service.js';
 import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
@@ -136,7 +134,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   // Repositories.
   const authRepository = new AuthRepository(db);
-  const accountSettingsRepository = new AccountSettingsRepository(db);
+  const accountsRepository = new AccountsRepository(db);
   const recoveryCodes = new RecoveryCodesRepository(db, config.secret);
   const notificationsRepository = new NotificationsRepository(db);
   const trafficRepository = new TrafficRepository(db);
@@ -157,7 +155,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const notificationEmails = new NotificationEmails(ctx);
   const auth = new AuthService(authRepository, ctx, recoveryCodes);
   const captchaGate = new CaptchaGate(config, new CaptchaPassesRepository(db));
-  const accountSettings = new AccountSettingsService(accountSettingsRepository, sessions, mailer, recoveryCodes);
+  const accountSettings = new AccountSettingsService(accountsRepository, sessions, mailer, recoveryCodes);
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db), bus);
   const invoices = new InvoicesService(db, invoiceNumbering, async () => sellerOf(await operatorSettings.overrides()));
   const rotation = new RotationService(db, bus, modemDriver, notifications);
@@ -213,7 +211,10 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const legal = new LegalService(new LegalRepository(db), audit);
   const admin = {
     admins: new OperatorsService(new OperatorsRepository(db), bus, audit),
-    customers: new AdminCustomersService(ctx, audit, new CustomersRepository(db), adminPaymentsRepository, ledger, auth, legal),
+    customers: new AccountsAdminService({
+      repo: new CustomersRepository(db), audit, sessions, ports: { ofCustomer: (userId) => adminPortsOfCustomer(db, userId) },
+      payments: adminPaymentsRepository, ledger, auth, legal,
+    }),
     hosts: new HostsService(db, audit, new GatewaysService(db, audit, gatewayTrust.publicKey)),
     modems: new ModemsService(db, audit, new ModemsRepository(db)),
     ports: new PortsAdminService(db, audit),
@@ -237,7 +238,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
     captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust, catalogOffers, modemQuality,
-    authRepository, recoveryCodes, gatewayLinks, accountSettingsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
+    authRepository, recoveryCodes, gatewayLinks, accountsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,
     rotation, ports, fingerprintCheck, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,

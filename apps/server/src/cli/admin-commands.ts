@@ -35,7 +35,7 @@ export async function makeAdmin(operators: AdminCreation, rawEmail: string): Pro
 /** Who acted, in the audit log, when the operator used the command line: no admin, address 'cli'. */
 export const CLI_ACTOR = { adminId: null, ip: 'cli' } as const;
 
-/** The console's own operation (AdminCustomersService.setActive), so the command line is audited the same way. */
+/** The console's own operation (AccountsAdminService.setActive), so the command line is audited the same way. */
 export interface AccountActivation {
   setActive(actor: typeof CLI_ACTOR, userId: string, active: boolean): Promise<unknown>;
 }

@@ -5,7 +5,7 @@ import { createCustomer, seedTestCatalog } from '../../../test/fixtures.js';
 import { call, signedIn, type Signed } from './admin.test-helpers.js';
 import { paging } from './admin-http.js';
 import { AdminPaymentsRepository } from './admin-payments/payments.repository.js';
-import { CustomersRepository } from './admin-customers/customers.repository.js';
+import { CustomersRepository } from '../accounts/index.js';
 import { ModemsRepository } from './admin-inventory/modems.repository.js';
 import { AuditLog, AuditRepository } from '../audit/index.js';
 

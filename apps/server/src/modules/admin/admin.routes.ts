@@ -1,8 +1,8 @@
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { requireAdmin } from '../../plugins/session.js';
-import { registerCustomersRoutes } from './admin-customers/customers.routes.js';
 import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes.js';
+import { registerAccountsAdminRoutes } from '../accounts/index.js';
 import { registerCouponsAdminRoutes } from '../coupons/index.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
 import { registerPortsAdminRoutes } from './admin-ports/ports-admin.routes.js';
@@ -30,7 +30,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     admin.addHook('onRequest', requireAdmin);
     admin.addHook('onSend', async (_request, reply) => { reply.header('cache-control', 'no-store'); });
     registerOperatorsAdminRoutes(admin, operators.admins);
-    registerCustomersRoutes(admin, operators.customers);
+    registerAccountsAdminRoutes(admin, operators.customers);
     registerInventoryRoutes(admin, ctx, operators.hosts, operators.modems);
     registerPortsAdminRoutes(admin, operators.ports);
     registerCatalogAdminRoutes(admin, operators.catalog);

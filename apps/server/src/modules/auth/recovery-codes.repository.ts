@@ -4,7 +4,7 @@ import { hashRecoveryCode, newRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE
 
 /**
  * Two-factor recovery codes (issue 27, item 5): a set of ten per user, stored as HMACs (lib/recovery-codes.ts).
- * Sign-in (auth) checks and uses them; the account page (account-settings) issues and counts them.
+ * Sign-in (auth) checks and uses them; the account page (accounts) issues and counts them.
  */
 export class RecoveryCodesRepository {
   constructor(private readonly db: Database, private readonly secret: string) {}

@@ -14,7 +14,7 @@ import { cardRefundFamily, likeFamily, paypalConsoleRefundReference, paypalRefun
 import { paging } from '../admin-http.js';
 import type { CardProvider } from '../../../integrations/stripe/card-provider.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
-import { toLedgerEntry } from '../admin-customers/customers.service.js';
+import { toLedgerEntry } from '../../accounts/index.js';
 import { isUniqueViolation } from '../../../db/pg-errors.js';
 import type { AdminPaymentsRepository } from './payments.repository.js';
 import { MICRO_PER_CENT, toRefund } from './refunds.js';

@@ -18,3 +18,9 @@ export const toAdminPort = (p: AdminPortRow): AdminPort => ({
   isShared: p.is_shared, proxyLogin: p.proxy_login, expiresAt: p.expires_at.toISOString(), autoRenew: p.auto_renew,
   createdAt: p.created_at.toISOString(), suspendedAt: p.suspended_at ? p.suspended_at.toISOString() : null,
 });
+
+/** A customer's ports as the console's customer page lists them: the newest 100 (accounts takes it by injection). */
+export async function adminPortsOfCustomer(db: Database, userId: string): Promise<AdminPort[]> {
+  const rows = await selectAdminPorts(db).where('p.user_id', '=', userId).orderBy('p.created_at', 'desc').limit(100).execute();
+  return rows.map(toAdminPort);
+}

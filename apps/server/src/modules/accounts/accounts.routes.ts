@@ -4,12 +4,19 @@ import {
 } from '@cellport/shared/schemas/account';
 import { accountPasswordSchema, okSchema, profileSchema, secondFactorSchema, totpCodeSchema } from '@cellport/shared/schemas/auth';
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
-import { currentUser, requireUser } from '../../plugins/session.js';
+import { currentUser, requireUser, type Sessions } from '../../plugins/session.js';
+import type { AccessHolders } from '../auth/index.js';
+import type { AccountSettingsService } from './account-settings.service.js';
+
+/** What the account's routes use: its settings, its sessions, and what signing out everywhere takes with it. */
+export interface AccountsRouteServices extends AccessHolders {
+  accountSettings: AccountSettingsService;
+  sessions: Sessions;
+}
 
 /** The signed-in user's own settings: GET/PATCH /me, password, two-factor, sessions. */
-export function registerAccountSettings(app: App, ctx: AppContext, services: Services): void {
+export function registerAccounts(app: App, ctx: AppContext, services: AccountsRouteServices): void {
   const service = services.accountSettings;
   // Password and two-factor writes are guessing targets: limited per signed-in user (and per IP for the rest).
   const limited = {

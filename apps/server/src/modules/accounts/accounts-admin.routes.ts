@@ -3,11 +3,12 @@ import {
   balanceAdjustmentRequestSchema, balanceAdjustmentResponseSchema, customerActionRequestSchema,
   customerDetailResponseSchema, customerResponseSchema, customersQuerySchema, customersResponseSchema,
 } from '@cellport/shared/schemas/admin/customers';
-import type { App } from '../../../context.js';
-import { actorOf, adminRateLimits, paging } from '../admin-http.js';
-import type { AdminCustomersService } from './customers.service.js';
+import type { App } from '../../context.js';
+import { actorOf, adminRateLimits, paging } from '../admin/index.js';
+import type { AccountsAdminService } from './accounts-admin.service.js';
 
-export function registerCustomersRoutes(app: App, customers: AdminCustomersService): void {
+/** The console's customers (under /api/v1/admin): search, one customer's picture, the operator's actions, audited. */
+export function registerAccountsAdminRoutes(app: App, customers: AccountsAdminService): void {
   const read = adminRateLimits.read;
   const write = adminRateLimits.write;
   app.get('/customers', { config: read, schema: { querystring: customersQuerySchema, response: { 200: customersResponseSchema } } },

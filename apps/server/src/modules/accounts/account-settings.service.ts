@@ -7,12 +7,12 @@ import { isFreshStep, newTotpSecret, totpUri, verifyTotp } from '../../lib/totp.
 import type { Mailer } from '../../integrations/mail/mailer.js';
 import type { Sessions } from '../../plugins/session.js';
 import type { RecoveryCodesRepository } from '../auth/index.js';
-import type { AccountSettingsRepository, UserRow } from './account-settings.repository.js';
+import type { AccountsRepository, UserRow } from './accounts.repository.js';
 
 /** Profile, password, two-factor and sessions of the signed-in user. */
 export class AccountSettingsService {
   constructor(
-    private readonly repo: AccountSettingsRepository,
+    private readonly repo: AccountsRepository,
     private readonly sessions: Sessions,
     private readonly mailer: Pick<Mailer, 'send'>,
     private readonly recoveryCodes: RecoveryCodesRepository,

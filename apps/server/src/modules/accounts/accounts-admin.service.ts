@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type {
-  BalanceAdjustmentRequest, BalanceAdjustmentResponse, CustomerDetailResponse, CustomerSummary, CustomersResponse,
+  AdminPort, BalanceAdjustmentRequest, BalanceAdjustmentResponse, CustomerDetailResponse, CustomerSummary, CustomersResponse,
   LedgerEntry,
 } from '@cellport/shared/schemas/admin/customers';
-import type { AppContext } from '../../../context.js';
-import { AppError } from '../../../lib/app-error.js';
-import type { AuthService } from '../../auth/index.js';
-import type { LedgerService } from '../../ledger/ledger.service.js';
-import type { LegalService } from '../../legal/index.js';
-import { type Paging } from '../admin-http.js';
-import type { AdminPaymentsRepository } from '../admin-payments/payments.repository.js';
-import { toAdminPort } from '../admin-ports/admin-port.js';
-import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import type { AdminPayment } from '@cellport/shared/schemas/admin/payments';
+import type { Tx } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Sessions } from '../../plugins/session.js';
+import type { AuditActor, AuditLog, Paging } from '../admin/index.js';
+import type { AuthService } from '../auth/index.js';
+import type { LegalService } from '../legal/index.js';
 import type { CustomersRepository } from './customers.repository.js';
 
 interface LedgerRow { id: string | bigint; coin: 'btc' | 'usdt'; amount: bigint; kind: string; reference: string; payment_id: string | null; created_at: Date }
@@ -20,19 +18,42 @@ export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
   paymentId: r.payment_id, createdAt: r.created_at.toISOString(),
 });
 
+/** A ledger booking of the balance adjustment (the ledger's own operations, in the adjustment's transaction). */
+interface LedgerBooking { userId: string; coin: 'btc' | 'usdt'; amount: bigint; kind: string; reference: string }
+
+/**
+ * What the console's customers take from other domains, by what they do: the composition root hands in the parts
+ * (the ports and payments domains' console lists, the ledger), so this domain names none of their files.
+ */
+export interface AccountsAdminDeps {
+  repo: CustomersRepository;
+  audit: AuditLog;
+  sessions: Pick<Sessions, 'revokeAllForUser'>;
+  /** The customer's ports as the console lists them, newest first. */
+  ports: { ofCustomer(userId: string): Promise<AdminPort[]> };
+  /** The customer's payments as the console lists them, newest first. */
+  payments: { forUser(userId: string): Promise<AdminPayment[]> };
+  /** The only code that changes balances (credit and debit book an entry and the balance in the caller's transaction). */
+  ledger: {
+    balance(userId: string, coin: 'btc' | 'usdt', tx?: Tx): Promise<bigint>;
+    credit(tx: Tx, entry: LedgerBooking): Promise<boolean>;
+    debit(tx: Tx, entry: LedgerBooking): Promise<void>;
+  };
+  /** Sends the confirmation e-mail again on the operator's request. */
+  auth: Pick<AuthService, 'resendConfirmation'>;
+  /** The Terms of Service and Refund Policy versions the customer accepted at sign-up. */
+  legal: Pick<LegalService, 'acceptancesOf'>;
+}
+
 /** Customers in the console: search, the full picture of one, and the operator's actions on an account. */
-export class AdminCustomersService {
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly audit: AuditLog,
-    private readonly repo: CustomersRepository,
-    private readonly payments: AdminPaymentsRepository,
-    private readonly ledger: LedgerService,
-    /** Sends the confirmation e-mail again on the operator's request. */
-    private readonly auth: AuthService,
-    /** The Terms of Service and Refund Policy versions the customer accepted at sign-up. */
-    private readonly legal: LegalService,
-  ) {}
+export class AccountsAdminService {
+  private readonly repo: CustomersRepository;
+  private readonly audit: AuditLog;
+
+  constructor(private readonly deps: AccountsAdminDeps) {
+    this.repo = deps.repo;
+    this.audit = deps.audit;
+  }
 
   async search(q: string | undefined, page: Paging): Promise<CustomersResponse> {
     return { ...await this.repo.search(q, page), page: page.page, pageSize: page.pageSize };
@@ -47,8 +68,8 @@ export class AdminCustomersService {
   async detail(userId: string): Promise<CustomerDetailResponse> {
     const customer = await this.mustFind(userId);
     const [profile, ports, payments, ledger, sessions, notifications, legalAcceptances] = await Promise.all([
-      this.repo.profile(userId), this.repo.ports(userId), this.payments.forUser(userId), this.repo.ledger(userId),
-      this.repo.sessions(userId), this.repo.notifications(userId), this.legal.acceptancesOf(userId),
+      this.repo.profile(userId), this.deps.ports.ofCustomer(userId), this.deps.payments.forUser(userId), this.repo.ledger(userId),
+      this.repo.sessions(userId), this.repo.notifications(userId), this.deps.legal.acceptancesOf(userId),
     ]);
     return {
       customer: {
@@ -56,7 +77,7 @@ export class AdminCustomersService {
         websiteWishlist: profile?.website_wishlist ?? '', marketingConsent: profile?.marketing_consent ?? false,
       },
       legalAcceptances,
-      ports: ports.map(toAdminPort),
+      ports,
       payments,
       ledger: ledger.map(toLedgerEntry),
       sessions: sessions.map((s) => ({
@@ -73,17 +94,17 @@ export class AdminCustomersService {
    */
   async setActive(actor: AuditActor | { adminId: null; ip: string }, userId: string, active: boolean, reason?: string): Promise<CustomerSummary> {
     if (!active && userId === actor.adminId) throw new AppError('ADMIN_SELF_DEMOTE');
-    await this.ctx.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('users').select(['id', 'email', 'is_active']).where('id', '=', userId).forUpdate().executeTakeFirst();
+    await this.repo.transaction(async (tx) => {
+      const before = await this.repo.lockAccount(tx, userId);
       if (!before) throw new AppError('CUSTOMER_NOT_FOUND');
-      await tx.updateTable('users').set({ is_active: active, updated_at: new Date() }).where('id', '=', userId).execute();
-      if (!active) await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      await this.repo.setActive(tx, userId, active);
+      if (!active) await this.repo.deleteSessions(tx, userId);
       await this.audit.record(tx, actor, {
         action: active ? 'customer.reactivate' : 'customer.deactivate', targetType: 'user', targetId: userId,
         before: { email: before.email, isActive: before.is_active }, after: { email: before.email, isActive: active, reason: reason ?? null },
       });
     });
-    if (!active) await this.ctx.sessions.revokeAllForUser(userId);
+    if (!active) await this.deps.sessions.revokeAllForUser(userId);
     return this.mustFind(userId);
   }
 
@@ -91,16 +112,17 @@ export class AdminCustomersService {
   async adjustBalance(actor: AuditActor, userId: string, req: BalanceAdjustmentRequest): Promise<BalanceAdjustmentResponse> {
     const amount = BigInt(req.amount);
     const reference = `admin-adjustment:${randomUUID()}`;
-    return this.ctx.db.transaction().execute(async (tx) => {
-      const user = await tx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+    const { ledger } = this.deps;
+    return this.repo.transaction(async (tx) => {
+      const user = await this.repo.findAccount(userId, tx);
       if (!user) throw new AppError('CUSTOMER_NOT_FOUND');
-      const before = await this.ledger.balance(userId, req.coin, tx);
+      const before = await ledger.balance(userId, req.coin, tx);
       const entry = { userId, coin: req.coin, kind: 'admin-adjustment', reference };
       if (amount > 0n) {
-        await this.ledger.credit(tx, { ...entry, amount });
+        await ledger.credit(tx, { ...entry, amount });
       } else {
         try {
-          await this.ledger.debit(tx, { ...entry, amount: -amount });
+          await ledger.debit(tx, { ...entry, amount: -amount });
         } catch (error) {
           if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS') {
             throw new AppError('BALANCE_BELOW_ZERO', 409, undefined, { balance: before.toString() });
@@ -108,8 +130,8 @@ export class AdminCustomersService {
           throw error;
         }
       }
-      const row = await tx.selectFrom('ledger_entries').selectAll().where('reference', '=', reference).executeTakeFirstOrThrow();
-      const after = await this.ledger.balance(userId, req.coin, tx);
+      const row = await this.repo.ledgerEntry(tx, reference);
+      const after = await ledger.balance(userId, req.coin, tx);
       await this.audit.record(tx, actor, {
         action: 'customer.balance-adjust', targetType: 'user', targetId: userId,
         before: { email: user.email, coin: req.coin, balance: before },
@@ -120,11 +142,10 @@ export class AdminCustomersService {
   }
 
   async resetTwoFactor(actor: AuditActor, userId: string, reason?: string): Promise<CustomerSummary> {
-    await this.ctx.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('users').select(['email', 'totp_secret']).where('id', '=', userId).forUpdate().executeTakeFirst();
+    await this.repo.transaction(async (tx) => {
+      const before = await this.repo.lockAccount(tx, userId);
       if (!before) throw new AppError('CUSTOMER_NOT_FOUND');
-      await tx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null, updated_at: new Date() })
-        .where('id', '=', userId).execute();
+      await this.repo.clearTwoFactor(tx, userId);
       await this.audit.record(tx, actor, {
         action: 'customer.reset-2fa', targetType: 'user', targetId: userId,
         before: { email: before.email, uses2fa: before.totp_secret !== null },
@@ -139,11 +160,10 @@ export class AdminCustomersService {
    * gets nothing). The audit entry commits after the mail is queued: the mail outbox is the change it records.
    */
   async resendConfirmation(actor: AuditActor, userId: string): Promise<void> {
-    const user = await this.ctx.db.selectFrom('users').select(['email', 'language', 'is_verified']).where('id', '=', userId).executeTakeFirst();
+    const user = await this.repo.findAccount(userId);
     if (!user) throw new AppError('CUSTOMER_NOT_FOUND');
-    const auth = this.auth;
-    await auth.resendConfirmation(user.email, user.language);
-    await this.ctx.db.transaction().execute((tx) => this.audit.record(tx, actor, {
+    await this.deps.auth.resendConfirmation(user.email, user.language);
+    await this.repo.transaction((tx) => this.audit.record(tx, actor, {
       action: 'customer.resend-confirmation', targetType: 'user', targetId: userId,
       before: { email: user.email, isVerified: user.is_verified }, after: { email: user.email, sent: !user.is_verified },
     }));

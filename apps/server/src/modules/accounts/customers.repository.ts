@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { CustomerSummary } from '@cellport/shared/schemas/admin/customers';
-import type { Database, Tx } from '../../../db/database.js';
-import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal, type Paging } from '../admin-http.js';
-import { selectAdminPorts } from '../admin-ports/admin-port.js';
+import type { Database, Tx } from '../../db/database.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal, type Paging } from '../admin/index.js';
 
 const SUMMARY_COLUMNS = [
   'u.id', 'u.email', 'u.name', 'u.company_name', 'u.role', 'u.is_active', 'u.is_verified', 'u.totp_secret', 'u.created_at',
@@ -20,7 +19,10 @@ const toSummary = (r: SummaryRow): CustomerSummary => ({
   createdAt: r.created_at.toISOString(),
 });
 
-/** The customer queries of the console: one list query with balances and port counts, and the detail lists. */
+/**
+ * The customer queries of the console: one list query with balances and port counts, the detail lists, and the
+ * steps of the operator's actions on an account, each in the transaction the service opens with `transaction`.
+ */
 export class CustomersRepository {
   /** countCap: the list's total counts at most this many customers (admin-http.ts, cappedTotal). */
   constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
@@ -65,10 +67,6 @@ export class CustomersRepository {
       .where('id', '=', userId).executeTakeFirst();
   }
 
-  ports(userId: string) {
-    return selectAdminPorts(this.db).where('p.user_id', '=', userId).orderBy('p.created_at', 'desc').limit(100).execute();
-  }
-
   ledger(userId: string) {
     return this.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId)
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100).execute();
@@ -81,5 +79,37 @@ export class CustomersRepository {
   notifications(userId: string) {
     return this.db.selectFrom('notifications').select(['id', 'type', 'text', 'unread', 'created_at'])
       .where('user_id', '=', userId).orderBy('created_at', 'desc').limit(100).execute();
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** The account's e-mail and state, its row locked for the rest of the transaction (one operator's action at a time). */
+  lockAccount(tx: Tx, userId: string) {
+    return tx.selectFrom('users').select(['id', 'email', 'is_active', 'totp_secret']).where('id', '=', userId).forUpdate().executeTakeFirst();
+  }
+
+  findAccount(userId: string, q: Database | Tx = this.db) {
+    return q.selectFrom('users').select(['id', 'email', 'language', 'is_verified']).where('id', '=', userId).executeTakeFirst();
+  }
+
+  async setActive(tx: Tx, userId: string, active: boolean): Promise<void> {
+    await tx.updateTable('users').set({ is_active: active, updated_at: new Date() }).where('id', '=', userId).execute();
+  }
+
+  /** Ends every session of the account in the database (the service then drops them from every instance's cache). */
+  async deleteSessions(tx: Tx, userId: string): Promise<void> {
+    await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  }
+
+  async clearTwoFactor(tx: Tx, userId: string): Promise<void> {
+    await tx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null, updated_at: new Date() })
+      .where('id', '=', userId).execute();
+  }
+
+  /** The ledger entry booked under a reference in this transaction (the console shows the adjustment it made). */
+  ledgerEntry(tx: Tx, reference: string) {
+    return tx.selectFrom('ledger_entries').selectAll().where('reference', '=', reference).executeTakeFirstOrThrow();
   }
 }

@@ -1,15 +1,15 @@
 import type { Database } from '../../db/database.js';
 
-// Queries of the account-settings module. Every query is scoped by the signed-in user's id.
 
 const meColumns = [
   'id', 'name', 'email', 'company_name', 'billing_address', 'vat_number', 'language', 'role', 'is_verified', 'totp_secret', 'totp_pending_secret',
   'totp_last_step', 'password_hash',
 ] as const;
 
-export type UserRow = Awaited<ReturnType<AccountSettingsRepository['findUser']>>;
+export type UserRow = Awaited<ReturnType<AccountsRepository['findUser']>>;
 
-export class AccountSettingsRepository {
+/** The signed-in customer's own account: profile, password, two-factor, sessions. Every query is scoped by their id. */
+export class AccountsRepository {
   constructor(private readonly db: Database) {}
 
   findUser(userId: string) {
