@@ -4,7 +4,7 @@ import {
   customerDetailResponseSchema, customerResponseSchema, customersQuerySchema, customersResponseSchema,
 } from '@cellport/shared/schemas/admin/customers';
 import type { App } from '../../context.js';
-import { actorOf, adminRateLimits, paging } from '../admin/index.js';
+import { actorOf, adminRateLimits, paging } from '../../lib/console-http.js';
 import type { AccountsAdminService } from './accounts-admin.service.js';
 
 /** The console's customers (under /api/v1/admin): search, one customer's picture, the operator's actions, audited. */

@@ -6,8 +6,9 @@ import type {
 import type { AdminPayment } from '@cellport/shared/schemas/admin/payments';
 import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import type { Paging } from '../../lib/console-http.js';
 import type { Sessions } from '../../plugins/session.js';
-import type { AuditActor, AuditLog, Paging } from '../admin/index.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
 import type { AuthService } from '../auth/index.js';
 import type { LegalService } from '../legal/index.js';
 import type { CustomersRepository } from './customers.repository.js';

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { CustomerSummary } from '@cellport/shared/schemas/admin/customers';
 import type { Database, Tx } from '../../db/database.js';
-import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal, type Paging } from '../admin/index.js';
+import type { Paging } from '../../lib/console-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal } from '../../lib/console-lists.repository.js';
 
 const SUMMARY_COLUMNS = [
   'u.id', 'u.email', 'u.name', 'u.company_name', 'u.role', 'u.is_active', 'u.is_verified', 'u.totp_secret', 'u.created_at',
@@ -24,7 +25,7 @@ const toSummary = (r: SummaryRow): CustomerSummary => ({
  * steps of the operator's actions on an account, each in the transaction the service opens with `transaction`.
  */
 export class CustomersRepository {
-  /** countCap: the list's total counts at most this many customers (admin-http.ts, cappedTotal). */
+  /** countCap: the list's total counts at most this many customers (lib/console-lists.repository.ts, cappedTotal). */
   constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
 
   private summaries(q: Database | Tx) {
