@@ -25,7 +25,6 @@ import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
 import { GatewaysService } from './modules/admin/admin-inventory/gateways.service.js';
 import { ModemsRepository } from './modules/admin/admin-inventory/modems.repository.js';
 import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
-import { OverviewCache } from './modules/admin/admin-overview/overview-cache.js';
 import { PaymentsAdminService } from './modules/admin/admin-payments/payments-admin.service.js';
 import { AdminPaymentsRepository } from './modules/admin/admin-payments/payments.repository.js';
 import { adminPortsOfCustomer } from './modules/admin/admin-ports/admin-port.js';
@@ -33,6 +32,7 @@ import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.servi
 import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
+import { OverviewCache, OverviewRepository } from './modules/console-overview/index.js';
 import { OperatorAlertsRepository, OperatorAlertsService } from './modules/operator-alerts/index.js';
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
@@ -222,7 +222,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     coupons: new CouponsAdminService(couponsRepo, audit),
     payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, cardRefunds, payments.card),
     settings: new SettingsAdminService(ctx, audit),
-    overview: new OverviewCache(db, bus),
+    overview: new OverviewCache(new OverviewRepository(db), bus),
   };
   const replacement = new ReplacementService({
     db, jobs, purchases: purchasesRepository, notifications, audit, settings: operatorSettings,

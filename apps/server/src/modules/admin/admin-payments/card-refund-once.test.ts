@@ -7,7 +7,7 @@ import { expectLedgerMatchesBalances } from '../../ledger/ledger.test-helpers.js
 import { CardPayments } from '../../payments/card-payments.js';
 import { CardRefunds, type CardRefundReport } from '../../payments/card-refunds.js';
 import { createCustomer, json, usdtBalance } from '../../../../test/fixtures.js';
-import { netRevenue } from '../admin-overview/net-revenue.js';
+import { netRevenue } from '../../console-overview/overview.repository.js';
 import { call, signedIn, type Signed } from '../admin.test-helpers.js';
 
 // Issue 28, item 1: one card refund is one ledger movement, whichever side reports it first — the console (after

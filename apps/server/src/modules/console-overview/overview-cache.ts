@@ -1,8 +1,8 @@
 import type { OverviewResponse } from '@cellport/shared/schemas/admin/overview';
-import type { Database } from '../../../db/database.js';
-import { BUS_RESYNC, type Bus } from '../../../lib/bus.js';
+import { BUS_RESYNC, type Bus } from '../../lib/bus.js';
 import { overview } from './overview.service.js';
-import { TOPICS } from '../../../lib/bus-topics.js';
+import { TOPICS } from '../../lib/bus-topics.js';
+import type { OverviewRepository } from './overview.repository.js';
 
 /** How old an overview may be when it is answered again (decision 029). */
 export const OVERVIEW_MAX_AGE_MS = 5_000;
@@ -21,7 +21,7 @@ export class OverviewCache {
   private readonly kept = new Map<number, { at: number; value: Promise<OverviewResponse> }>();
 
   constructor(
-    private readonly db: Database,
+    private readonly repo: OverviewRepository,
     bus: Bus,
     private readonly maxAgeMs = OVERVIEW_MAX_AGE_MS,
     private readonly clock: () => number = Date.now,
@@ -35,7 +35,7 @@ export class OverviewCache {
     const now = this.clock();
     const hit = this.kept.get(days);
     if (hit && now - hit.at < this.maxAgeMs) return hit.value;
-    const entry = { at: now, value: overview(this.db, days, new Date(now)) };
+    const entry = { at: now, value: overview(this.repo, days, new Date(now)) };
     entry.value.catch(() => { if (this.kept.get(days) === entry) this.kept.delete(days); });
     this.kept.set(days, entry);
     return entry.value;

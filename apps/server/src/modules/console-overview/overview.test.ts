@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
-import { createCustomer, json, seedTestCatalog } from '../../../../test/fixtures.js';
-import { call, signedIn, type Signed } from '../admin.test-helpers.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
+import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
 import { OverviewCache } from './overview-cache.js';
 import { overview } from './overview.service.js';
+import { OverviewRepository } from './overview.repository.js';
 
 const ORDER_DETAILS = JSON.stringify({
   tariff_id: null, country_id: null, carrier_id: null, region_id: null, isShared: null, rotationInterval: null, modemCount: null, basket: null, coupon: null,
@@ -106,7 +107,7 @@ describe('admin overview totals (one pass per table, decision 029)', () => {
 
   it('counts customers, active and expiring ports, free stock, maintenance and queued replacements', async () => {
     const cat = await seedTestCatalog(t);
-    const before = await overview(t.ctx.db, 30);
+    const before = await overview(new OverviewRepository(t.ctx.db), 30);
     expect(before).toMatchObject({ activePorts: 0, expiringThisWeek: { count: 0, items: [] }, replacements: { queued: 0, maintenance: 0 }, customers: { total: 0, newInPeriod: 0 } });
     const stock = before.freeStock;
     expect(stock).toBeGreaterThan(10);
@@ -140,7 +141,7 @@ describe('admin overview totals (one pass per table, decision 029)', () => {
     const retiredFree = await t.ctx.db.selectFrom('modems').select(['capacity', 'used_slots', 'online']).where('id', '=', retiredToo.id).executeTakeFirstOrThrow();
     await t.ctx.db.updateTable('modems').set({ retired: true, maintenance_since: new Date() }).where('id', '=', retiredToo.id).execute();
 
-    const after = await overview(t.ctx.db, 30);
+    const after = await overview(new OverviewRepository(t.ctx.db), 30);
     expect(after.customers).toEqual({ total: 3, newInPeriod: 2 });
     expect(after.activePorts).toBe(2);
     expect(after.expiringThisWeek.count).toBe(1);
@@ -155,7 +156,7 @@ describe('admin overview totals (one pass per table, decision 029)', () => {
 
   it('keeps the answer a few seconds; a completed payment on the bus drops it, and a new period is its own answer', async () => {
     let now = Date.now();
-    const cache = new OverviewCache(t.ctx.db, t.ctx.bus, 5_000, () => now);
+    const cache = new OverviewCache(new OverviewRepository(t.ctx.db), t.ctx.bus, 5_000, () => now);
     const c = await createCustomer(t);
     const first = await cache.get(7);
     expect(first.customers.total).toBe(1);

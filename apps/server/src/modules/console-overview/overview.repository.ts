@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database } from '../../../db/database.js';
+import type { Database } from '../../db/database.js';
 
 /** A payment id as text, as `uuid::text` writes it: a reference that holds anything else matches no payment. */
 const UUID_TEXT = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
@@ -60,4 +60,43 @@ export async function netRevenue(db: Database, since: Date): Promise<RevenueRow[
       (g.n - coalesce(b.n, 0))::text as n
     from gross g left join back b on b.day = g.day and b.provider = g.provider`.execute(db);
   return rows;
+}
+
+/** The console overview's figures (decision 029: five queries, each one pass; overview.service.ts adds them up). */
+export class OverviewRepository {
+  constructor(private readonly db: Database) {}
+
+  netRevenue(since: Date): Promise<RevenueRow[]> {
+    return netRevenue(this.db, since);
+  }
+
+  /** Active ports once (Index Only Scan of ports_active_expiry): the count and those expiring by `weekAhead`. */
+  activePorts(weekAhead: Date) {
+    return this.db.selectFrom('ports').select([
+      sql<string>`count(*)`.as('active'), sql<string>`count(*) filter (where expires_at <= ${weekAhead})`.as('expiring'),
+    ]).where('status', '=', 'active').executeTakeFirst();
+  }
+
+  /** The first 100 active ports expiring by `weekAhead`, soonest first, with their customer's e-mail. */
+  expiringPorts(weekAhead: Date) {
+    return this.db.selectFrom('ports as p').innerJoin('users as u', 'u.id', 'p.user_id')
+      .select(['p.id', 'p.name', 'p.user_id', 'u.email', 'p.expires_at', 'p.auto_renew'])
+      .where('p.status', '=', 'active').where('p.expires_at', '<=', weekAhead).orderBy('p.expires_at').limit(100).execute();
+  }
+
+  /** The modems once: free stock (online, not in maintenance), maintenance, and the queued replacements. */
+  stock() {
+    return this.db.selectFrom('modems').select([
+      sql<string>`coalesce(sum(capacity - used_slots) filter (where online and maintenance_since is null), 0)`.as('free'),
+      sql<string>`count(*) filter (where maintenance_since is not null)`.as('maintenance'),
+      sql<string>`(select count(*) from port_replacements where queued_since is not null)`.as('queued'),
+    ]).where('retired', '=', false).executeTakeFirst();
+  }
+
+  /** The customers from their own partial index (users_customers_created): all, and those since `since`. */
+  customers(since: Date) {
+    return this.db.selectFrom('users').select([
+      sql<string>`count(*)`.as('total'), sql<string>`count(*) filter (where created_at >= ${since})`.as('recent'),
+    ]).where('role', '=', 'customer').executeTakeFirst();
+  }
 }

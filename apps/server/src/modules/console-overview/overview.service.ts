@@ -1,8 +1,6 @@
-import { sql } from 'kysely';
 import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
 import { type OverviewResponse } from '@cellport/shared/schemas/admin/overview';
-import type { Database } from '../../../db/database.js';
-import { netRevenue, type RevenueRow } from './net-revenue.js';
+import type { OverviewRepository, RevenueRow } from './overview.repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -19,7 +17,7 @@ function addUp(rows: RevenueRow[], key: (r: RevenueRow) => string): Map<string, 
 
 /**
  * The console's front page. Revenue = money received: completed payments by an outside provider (top-ups and direct
- * payments), in micro-USD, by UTC day and by method, net of refunds (net-revenue.ts). What customers spent from their
+ * payments), in micro-USD, by UTC day and by method, net of refunds (overview.repository.ts, netRevenue). What customers spent from their
  * balance is usage, shown apart (balanceSpending), never added to revenue. Stock counts online modems.
  *
  * Five queries, each one pass (decision 029, with the plans measured on 100,000 customers): the period's payments
@@ -27,26 +25,12 @@ function addUp(rows: RevenueRow[], key: (r: RevenueRow) => string): Map<string, 
  * count and those expiring this week), the first 100 expiring, the modems once (free stock, maintenance, and the
  * queued replacements), the customers from their own partial index (users_customers_created).
  */
-export async function overview(db: Database, days: number, now = new Date()): Promise<OverviewResponse> {
+export async function overview(repo: OverviewRepository, days: number, now = new Date()): Promise<OverviewResponse> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const since = new Date(today - (days - 1) * DAY_MS);
   const weekAhead = new Date(now.getTime() + ADMIN_LIMITS.expiringSoonDays * DAY_MS);
   const [revenue, ports, expiring, stock, customers] = await Promise.all([
-    netRevenue(db, since),
-    db.selectFrom('ports').select([
-      sql<string>`count(*)`.as('active'), sql<string>`count(*) filter (where expires_at <= ${weekAhead})`.as('expiring'),
-    ]).where('status', '=', 'active').executeTakeFirst(),
-    db.selectFrom('ports as p').innerJoin('users as u', 'u.id', 'p.user_id')
-      .select(['p.id', 'p.name', 'p.user_id', 'u.email', 'p.expires_at', 'p.auto_renew'])
-      .where('p.status', '=', 'active').where('p.expires_at', '<=', weekAhead).orderBy('p.expires_at').limit(100).execute(),
-    db.selectFrom('modems').select([
-      sql<string>`coalesce(sum(capacity - used_slots) filter (where online and maintenance_since is null), 0)`.as('free'),
-      sql<string>`count(*) filter (where maintenance_since is not null)`.as('maintenance'),
-      sql<string>`(select count(*) from port_replacements where queued_since is not null)`.as('queued'),
-    ]).where('retired', '=', false).executeTakeFirst(),
-    db.selectFrom('users').select([
-      sql<string>`count(*)`.as('total'), sql<string>`count(*) filter (where created_at >= ${since})`.as('recent'),
-    ]).where('role', '=', 'customer').executeTakeFirst(),
+    repo.netRevenue(since), repo.activePorts(weekAhead), repo.expiringPorts(weekAhead), repo.stock(), repo.customers(since),
   ]);
   const received = revenue.filter((r) => r.provider !== 'balance');
   const dayMap = addUp(received, (r) => r.day);
