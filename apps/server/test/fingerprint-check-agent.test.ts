@@ -28,6 +28,9 @@ let mode: 'answer' | 'silent' | 'garbage' = 'answer';
 const held: Socket[] = [];
 let alice: Customer;
 let port: BoughtPort;
+/** A second customer's port on the same host: their own allowance of checks a minute. */
+let bob: Customer;
+let bobPort: BoughtPort;
 
 const linux = FINGERPRINT_PRESETS.native;
 function echoAnswer(remote: string): FingerprintEchoResult {
@@ -75,6 +78,8 @@ describe('the fingerprint check through a real agent', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     alice = await createCustomer(t, 1000);
     [port] = await buyUsPorts(t, alice, 1) as [BoughtPort];
+    bob = await createCustomer(t, 1000);
+    [bobPort] = await buyUsPorts(t, bob, 1) as [BoughtPort];
     // Customers reach the host at its address: here, the loopback address the agent listens on.
     const modem = await t.ctx.db.selectFrom('modems').select('host_id').where('imei', '=', port.IMEI).executeTakeFirstOrThrow();
     await t.ctx.db.updateTable('hosts').set({ address: LISTEN }).where('id', '=', modem.host_id).execute();
@@ -150,5 +155,26 @@ describe('the fingerprint check through a real agent', () => {
     // Resumed, the agent applies the state it received and reports it: the next check waits for that, not for time.
     const res = await check(alice);
     expect(res.statusCode, res.body).toBe(200);
+  });
+
+  // Before, a port on an offline host waited the whole 3 s for a state no agent would report, then said "still being
+  // applied"; the customer hears at once that the modem is offline (the web app shows the code in en, ru and cn).
+  it('says at once that the modem is offline when the host\'s agent is gone, even with a change pending', async () => {
+    agent!.kill('SIGKILL');
+    await once(agent!, 'exit');
+    agent = null;
+    // The server marks the host's modems offline when its agent's connection ends.
+    await vi.waitFor(async () => {
+      const modem = await t.ctx.db.selectFrom('modems').select('online').where('imei', '=', bobPort.IMEI).executeTakeFirstOrThrow();
+      if (modem.online) throw new Error('the modem is still online');
+    }, { timeout: 30_000, interval: 100 });
+    // A change the agent will not report serving (it is gone): the old check waited 3 s for it.
+    const changed = await t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${bobPort._id}`, ...json(bob.cookie, { password: 'NewPassword-30c' }) });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const started = Date.now();
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/modems/${bobPort._id}/fingerprint-check`, ...json(bob.cookie) });
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'MODEM_OFFLINE', error: expect.stringMatching(/modem is offline/i) });
+    expect(Date.now() - started).toBeLessThan(APPLY_WAIT_MS);
   });
 });

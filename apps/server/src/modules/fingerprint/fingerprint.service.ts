@@ -28,13 +28,16 @@ export class FingerprintCheckService {
       .innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
       .innerJoin('tariffs as t', 't.id', 'p.tariff_id').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
       .select((eb) => [
-        'p.id', 'h.id as host_id', 'p.proxy_login', 'p.proxy_password', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint',
+        'p.id', 'h.id as host_id', 'm.online as modem_online', 'p.proxy_login', 'p.proxy_password', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint',
         (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
         't.fingerprint_default as tariff_fingerprint', 'h.fingerprint as host_fingerprint', eb.fn.coalesce('g.public_host', 'h.address').as('host'),
       ])
       .where('p.id', '=', portId).where('p.user_id', '=', userId).where('p.status', '<>', 'released').executeTakeFirst();
     if (!port) throw notFound();
     if (!this.settings.echoUrl) throw new AppError('FINGERPRINT_ECHO_NOT_CONFIGURED');
+    // Offline (its host's agent left or fell silent, or the modem itself dropped): no connection can go through it,
+    // and an offline agent reports no state either, so waiting for one would only end in "still applying".
+    if (!port.modem_online) throw new AppError('MODEM_OFFLINE');
     // A preset chosen a moment ago: the check reports it only once the host's agent serves it (not the one before).
     if (!(await this.hostServesDesired(port.host_id))) {
       // The agent may be busy or briefly away; a client (the dashboard, an API script) may retry after this long.
