@@ -104,8 +104,17 @@ test('the operator sees why a host cannot apply presets, sets a modem\'s default
     await visitCheck(page, `console-fingerprint-failing-${lng}`);
     if (lng === 'en') {
       await page.setViewportSize(phoneViewport);
-      // The table scrolls sideways on a phone, its actions pinned at the right: bring the cell to its left edge.
-      await failing.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'start' }));
+      // The table scrolls sideways on a phone: bring the cell to its left edge. Nothing lies over it there (the row's
+      // buttons are not pinned on a phone: pinned, they covered its right part whatever the scroll).
+      const cell = page.locator('td.admin-fingerprint').filter({ has: failing });
+      await cell.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'start' }));
+      const covered = await cell.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const right = Math.min(box.right, document.documentElement.clientWidth) - 2;
+        const points = [0.05, 0.5, 0.95, 1].flatMap((fx) => [0.25, 0.75].map((fy) => [box.left + 2 + (right - box.left - 2) * fx, box.top + box.height * fy] as const));
+        return points.filter(([x, y]) => !el.contains(document.elementFromPoint(x, y))).map(([x, y]) => `${Math.round(x)},${Math.round(y)}`);
+      });
+      expect(covered).toEqual([]);
       await visitCheck(page, 'console-fingerprint-failing-en-phone');
     }
   }
