@@ -2,8 +2,8 @@
 // modem's ports, one per preset, the real agent code (bench/lib/fingerprint-agent.ts) in an "agent" network namespace,
 // a target in another (veth between them), all in one run, interleaved round by round:
 //   1. new tunnels per second (CONNECT, 16 bytes there and back, close; BENCH_CONCURRENCY loops): each preset against
-//      native (target ≥ 0.9×), and the CPU the agent and its namespaces' socket makers spent per 1,000 tunnels (a
-//      figure that holds up better than the rate on a busy machine: it counts work, not waiting);
+//      native (target ≥ 0.9×), and the CPU the agent and its children (the Apple rewrite helpers) spent per 1,000
+//      tunnels (a figure that holds up better than the rate on a busy machine: it counts work, not waiting);
 //   2. bulk: one download of BENCH_BULK_BYTES through a tunnel: each preset against native (target ≥ 0.95×), and the
 //      agent's CPU seconds per GB moved (the preset's namespace forwards through the host: its softirq time is the
 //      kernel's, not the agent's; the table says so).

@@ -22,6 +22,8 @@ await build({
   logLevel: 'warning',
 });
 
-// The Apple SYN rewrite's C source goes with the bundle: the agent builds it on the host on first use (issue 30;
-// fingerprint-host.ts finds it beside dist/main.js).
-copyFileSync(new URL('./src/fingerprint/apple-syn-rewrite.c', import.meta.url), new URL('./dist/apple-syn-rewrite.c', import.meta.url));
+// The fingerprint presets' C sources (the Apple SYN rewrite, the namespace socket addon) go with the bundle: the agent
+// builds them on the host on first use (issue 30; host-build.ts finds them beside dist/main.js).
+for (const source of ['apple-syn-rewrite.c', 'namespace-socket.c']) {
+  copyFileSync(new URL(`./src/fingerprint/${source}`, import.meta.url), new URL(`./dist/${source}`, import.meta.url));
+}

@@ -1,17 +1,18 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Socket } from 'node:net';
 import { FINGERPRINT_PRESETS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protocol';
 import type { Logger } from '../proxy/types.js';
 import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-egress.js';
+import { buildOnHost } from './host-build.js';
 import { NamespaceDialer } from './namespace-dialer.js';
+import { namespaceSockets, nodeHeaders } from './namespace-socket.js';
 import { isApple, renderNamespaceRuleset, renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
 
 // The host side of the fingerprint presets (issue 30; docs/decisions/037-fingerprint-presets.md). Each (modem,
@@ -19,8 +20,8 @@ import { isApple, renderNamespaceRuleset, renderRuleset, synShape, type PresetSl
 // timestamps, its routes' `window` metric the window scale, and its own rules the option layout (nftables for
 // Windows, an NFQUEUE helper for Apple's longer one). A veth joins it to the host, which drops any SYN that is not
 // exactly the preset's, forwards the rest by the modem's own routing table and SNATs them to the modem's egress address
-// (a simulated modem's: delivered to this machine's 127.0.0.1). A Node child in each namespace makes the connections
-// and hands unconnected sockets to the agent ahead of need, which connects them itself (namespace-dialer.ts).
+// (a simulated modem's: delivered to this machine's 127.0.0.1). The agent's own thread makes each connection's socket
+// inside the namespace (a small addon built on the host, namespace-socket.c) and connects it (namespace-dialer.ts).
 
 type Preset = Exclude<FingerprintPresetId, 'native'>;
 const exec = promisify(execFile);
@@ -79,7 +80,20 @@ export async function probeFingerprintSupport(): Promise<HostFingerprintReport> 
       return { supported: false, reason: `The ${tool} command is missing on this host (Debian: ${tool === 'nft' ? 'nftables' : tool === 'ip' ? 'iproute2' : 'iptables'}).` };
     }
   }
+  // The namespace socket maker and the Apple rewrite are built here on first use (host-build.ts).
+  if (!(await firstCompiler())) return { supported: false, reason: 'No C compiler on this host (Debian: gcc or clang): the agent builds its preset helpers with it.' };
+  if (!existsSync(join(nodeHeaders(), 'node_api.h'))) return { supported: false, reason: `Node's headers (node_api.h) are missing in ${nodeHeaders()}: the agent builds its preset helpers against them.` };
   return { supported: true };
+}
+
+async function firstCompiler(): Promise<string | null> {
+  for (const cc of ['cc', 'clang', 'gcc']) {
+    try {
+      await exec(cc, ['--version']);
+      return cc;
+    } catch { /* the next one */ }
+  }
+  return null;
 }
 
 export class FingerprintHost {
@@ -171,9 +185,9 @@ export class FingerprintHost {
     if (slot.egress !== egress && slot.ready) {
       // A new egress address (a reconnect): the SNAT and the routing follow before the next connection.
       slot.egress = egress;
-      slot.ready = slot.ready.then(() => this.route(slot!)).then(() => this.render()).then(() => slot!.dialer?.warm(familyOf(egress)));
+      slot.ready = slot.ready.then(() => this.route(slot!)).then(() => this.render());
     }
-    if (slot.ready === null || (slot.problem && slot.dialer === null)) {
+    if (slot.ready === null) {
       const s = slot;
       s.problem = null;
       s.ready = this.build(s).catch((err: unknown) => {
@@ -189,9 +203,13 @@ export class FingerprintHost {
   private cleaned: Promise<void> | null = null;
 
   private async build(s: Slot): Promise<void> {
+    // What makes the namespace's sockets, before anything is made (a host that cannot build it leaves nothing behind).
+    const sockets = await namespaceSockets(this.options.dataDir);
     // What an earlier run of this agent left (it was killed) goes before the first namespace is made.
     await (this.cleaned ??= this.cleanUp().catch(() => undefined));
-    // A rebuild (its connecting process died): the old namespace's rewrite helper goes with it, and starts anew.
+    // A rebuild (the last one failed half-way): what it made goes, its rewrite helper too, and starts anew.
+    s.dialer?.close();
+    s.dialer = null;
     if (s.helper) {
       const old = s.helper;
       s.helper = null;
@@ -250,12 +268,7 @@ export class FingerprintHost {
     }
     await this.route(s);
     await this.render();
-    s.dialer = new NamespaceDialer(s.namespace, (why) => {
-      s.dialer = null;
-      if (!this.closed) s.problem = `The ${s.preset} preset's connecting process stopped (${why}).`;
-    });
-    await s.dialer.ready;
-    s.dialer.warm(s.loopback ? 4 : familyOf(s.egress));
+    s.dialer = new NamespaceDialer(sockets, s.namespace);
   }
 
   /** The veth's traffic follows the routing table of the modem's egress address; the modem's uplink forwards replies. */
@@ -368,31 +381,7 @@ export class FingerprintHost {
   }
 }
 
-/** The C source, beside this file in the source tree (or the bundle's ../src when run from dist). */
-function helperSource(): string {
-  for (const rel of ['./apple-syn-rewrite.c', '../src/fingerprint/apple-syn-rewrite.c']) {
-    const path = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  throw new Error('apple-syn-rewrite.c is missing from the agent');
-}
-
 /** Builds the helper with the host's C compiler and Debian's libnetfilter-queue-dev, once per source version. */
-export async function buildAppleHelper(dataDir: string): Promise<string> {
-  const source = helperSource();
-  const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 12);
-  const dir = join(dataDir, 'fingerprint');
-  const binary = join(dir, `apple-syn-rewrite-${hash}`);
-  if (existsSync(binary)) return binary;
-  await mkdir(dir, { recursive: true });
-  let lastError = '';
-  for (const cc of ['cc', 'clang', 'gcc']) {
-    try {
-      await exec(cc, ['-O2', '-o', binary, source, '-lnetfilter_queue']);
-      return binary;
-    } catch (err) {
-      lastError = String((err as { stderr?: string }).stderr || (err as Error).message).slice(0, 160);
-    }
-  }
-  throw new Error(`it could not be built (needs a C compiler and libnetfilter-queue-dev): ${lastError}`);
+export function buildAppleHelper(dataDir: string): Promise<string> {
+  return buildOnHost(dataDir, 'apple-syn-rewrite.c', 'apple-syn-rewrite', '', ['-lnetfilter_queue'], 'a C compiler and libnetfilter-queue-dev');
 }

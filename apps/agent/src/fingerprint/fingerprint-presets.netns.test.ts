@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINGERPRINT_PRESETS, fingerprintEchoResultSchema, ja4tOf, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
+import { nodeHeaders } from './namespace-socket.js';
 import { synShape } from './preset-ruleset.js';
 
 // Issue 30's proof: each fingerprint preset applied by the real agent code, checked by Debian's p0f at the far end.
@@ -13,8 +14,9 @@ import { synShape } from './preset-ruleset.js';
 // runs the fingerprint echo (p0f capturing on its veth) on port 8443 (not 80 or 443). The agent's port is switched
 // from preset to preset; every connection through it is checked against the preset's p0f signature and label, JA4T,
 // TTL, window, scale and MSS. UDP through a SOCKS5 association is checked for its TTL with tcpdump.
-// Needs root, ip netns, nft, iptables, ethtool, p0f, tcpdump and a C compiler with libnetfilter-queue. CI (.ci/run
-// sets CELLPORT_REQUIRE_ROOT_TESTS=1) fails here when any is missing; elsewhere the suite is skipped by name.
+// Needs root, ip netns, nft, iptables, ethtool, p0f, tcpdump, a C compiler with libnetfilter-queue and Node's headers
+// (the namespace socket addon). CI (.ci/run sets CELLPORT_REQUIRE_ROOT_TESTS=1) fails here when any is missing;
+// elsewhere the suite is skipped by name.
 
 const exec = promisify(execFile);
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -32,6 +34,7 @@ function missing(): string | null {
     }
   }
   if (!exists('/usr/include/libnetfilter_queue/libnetfilter_queue.h')) return 'libnetfilter-queue-dev is missing';
+  if (!exists(`${nodeHeaders()}/node_api.h`)) return `Node's headers are missing in ${nodeHeaders()}`;
   return null;
 }
 function exists(path: string): boolean {
@@ -221,9 +224,9 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     }
   }, 60_000);
 
-  it('a burst of connections beyond the namespace\'s ready sockets: every one waits for its socket and leaves with the preset', async () => {
-    // The agent keeps 8 unconnected sockets of the namespace ready (namespace-dialer.ts); 40 at once drain it, and
-    // the rest are served as the namespace makes more.
+  it('a burst of connections: each gets its own socket of the namespace and leaves with the preset', async () => {
+    // The agent's thread makes each socket in the namespace as the connection asks (namespace-dialer.ts): 40 at once
+    // enter and leave the namespace 40 times, interleaved with the proxy's other work.
     await call('setPreset', { preset: 'android' });
     const answers = await Promise.all(Array.from({ length: 40 }, () => call<Check>('check', { host: TARGET, port: ECHO_PORT })));
     for (const answer of answers) {

@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+// The fingerprint presets' C parts (the Apple SYN rewrite helper, the namespace socket addon) ship as source and are
+// built on the host with its own compiler on first use (decision 037): no prebuilt binary to download or to trust,
+// and one source serves every architecture. Built once per source version into the agent's data folder.
+
+const exec = promisify(execFile);
+
+/** A C file of the agent: beside this module in the source tree, beside dist/main.js in the bundle (build.mjs). */
+export function shippedSource(name: string): string {
+  for (const rel of [`./${name}`, `../src/fingerprint/${name}`]) {
+    const path = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`${name} is missing from the agent`);
+}
+
+const building = new Map<string, Promise<string>>();
+
+/**
+ * `<dataDir>/fingerprint/<stem>-<source hash><suffix>`, compiled from the shipped `source` with `flags` by the first
+ * compiler found (cc, clang, gcc). Concurrent callers share one build; the file appears whole (renamed into place),
+ * so a second agent or a crash never leaves a half-written binary behind. `needs` says what a failed build lacks.
+ */
+export function buildOnHost(dataDir: string, source: string, stem: string, suffix: string, flags: string[], needs: string): Promise<string> {
+  const path = shippedSource(source);
+  const hash = createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 12);
+  const binary = join(dataDir, 'fingerprint', `${stem}-${hash}${suffix}`);
+  let build = building.get(binary);
+  if (build === undefined) {
+    build = compile(path, binary, flags, needs);
+    building.set(binary, build);
+    build.catch(() => building.delete(binary));
+  }
+  return build;
+}
+
+async function compile(source: string, binary: string, flags: string[], needs: string): Promise<string> {
+  if (existsSync(binary)) return binary;
+  await mkdir(join(binary, '..'), { recursive: true });
+  const partial = `${binary}.${process.pid}.tmp`;
+  let lastError = '';
+  for (const cc of ['cc', 'clang', 'gcc']) {
+    try {
+      // The flags after the source: libraries (-l) must follow what uses them.
+      await exec(cc, ['-O2', '-o', partial, source, ...flags]);
+      await rename(partial, binary);
+      return binary;
+    } catch (err) {
+      lastError = String((err as { stderr?: string }).stderr || (err as Error).message).slice(0, 160);
+    }
+  }
+  await rm(partial, { force: true });
+  throw new Error(`it could not be built (needs ${needs}): ${lastError}`);
+}
