@@ -33,8 +33,10 @@ export class AuthRepository {
     return row !== undefined;
   }
 
-  /** Returns the new user's id, or null when the e-mail is taken (also when a concurrent sign-up won the race). */
-  /** A new customer, with the Terms of Service and Refund Policy versions current in their language accepted. */
+  /**
+   * A new customer, with the Terms of Service and Refund Policy versions current in their language accepted. Returns
+   * the new user's id, or null when the e-mail is taken (also when a concurrent sign-up won the race).
+   */
   async insertUser(user: NewUser): Promise<string | null> {
     return this.db.transaction().execute(async (tx) => {
       const row = await tx
