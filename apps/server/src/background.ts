@@ -1,9 +1,10 @@
 import type { Services } from './composition.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { registerPortLifecycleJobs } from './jobs/port-lifecycle.js';
 import { startJobRunner } from './jobs/queue.js';
-import { registerIntervalRotation } from './modules/ports/interval-rotation.js';
+import { registerIntervalRotation } from './modules/ports/index.js';
+import { registerPortLifecycleJobs } from './modules/purchases/index.js';
+import { renewedByCardSubscription } from './modules/subscriptions/index.js';
 import { registerSubscriptionJobs } from './modules/subscriptions/subscription-jobs.js';
 
 /**
@@ -35,9 +36,11 @@ export interface BackgroundTask {
 export function registerJobHandlers(ctx: AppContext, services: Services): void {
   const { jobs: queue, purchases, notifications, rotation } = services;
   // port.remind, port.autorenew, port.expire, port.release: a port's term.
-  registerPortLifecycleJobs(queue, { purchases, notifications, graceDays: ctx.config.PORT_GRACE_DAYS });
+  registerPortLifecycleJobs(queue, {
+    repo: services.purchasesRepository, purchases, notifications, graceDays: ctx.config.PORT_GRACE_DAYS, renewedByCardSubscription,
+  });
   // port.rotate, modem.rotate; planner: the chains of interval rotations that should exist.
-  registerIntervalRotation(queue, { db: ctx.db, rotation, log: ctx.log });
+  registerIntervalRotation(queue, { repo: services.rotationRepository, rotation, log: ctx.log });
   // subscription.*: card subscriptions' renewals and their reminders.
   registerSubscriptionJobs(queue, { repo: services.subscriptionsRepository, customers: services.cardCustomers, notifications });
   // crypto.watch, crypto.expire: a pending crypto payment's look at the chain, and its end.

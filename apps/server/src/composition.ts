@@ -27,8 +27,6 @@ import { ModemsRepository } from './modules/admin/admin-inventory/modems.reposit
 import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
 import { PaymentsAdminService } from './modules/admin/admin-payments/payments-admin.service.js';
 import { AdminPaymentsRepository } from './modules/admin/admin-payments/payments.repository.js';
-import { adminPortsOfCustomer } from './modules/admin/admin-ports/admin-port.js';
-import { PortsAdminService } from './modules/admin/admin-ports/ports-admin.service.js';
 import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
@@ -69,24 +67,23 @@ import { PaymentSimulation } from './modules/payments/simulate-payment.js';
 import { SubscriptionSync } from './modules/subscriptions/subscription-sync.js';
 import { SubscriptionsRepository } from './modules/subscriptions/subscriptions.repository.js';
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
-import { PortsRepository } from './modules/ports/ports.repository.js';
-import { PortsService } from './modules/ports/ports.service.js';
+import {
+  PortsAdminRepository, PortsAdminService, PortsRepository, PortsService, RotationRepository, RotationService,
+} from './modules/ports/index.js';
 import { FingerprintCheckService } from './modules/fingerprint/fingerprint.service.js';
 import { hostServesDesired } from './modules/hosts/host-serves-desired.js';
-import { RotationService } from './modules/ports/rotation.service.js';
-import { PurchasesRepository } from './modules/purchases/purchases.repository.js';
-import { PurchasesService } from './modules/purchases/purchases.service.js';
+import { PurchasesRepository, PurchasesService } from './modules/purchases/index.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
-import { PortHistoryRepository } from './modules/port-history/port-history.repository.js';
-import { PortHistoryService } from './modules/port-history/port-history.service.js';
+import { PortHistoryRepository, PortHistoryService } from './modules/port-history/index.js';
 import { TelegramBot } from './modules/telegram/telegram-bot.js';
 import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
 import { DeliveryWorker } from './modules/webhooks/delivery-worker.js';
+import { publishWebhookEvent } from './modules/webhooks/webhook-events.js';
 import { parsePortList } from './modules/webhooks/webhook-ports.js';
 import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
-import { ReplacementService } from './modules/replacement/replacement.service.js';
+import { ReplacementRepository, ReplacementService } from './modules/replacement/index.js';
 import { SupportRepository, SupportService } from './modules/support/index.js';
 import { CountedPortsListCache } from './modules/metrics/counted-ports-list-cache.js';
 import { ScrapeCounts } from './modules/metrics/scrape-counts.js';
@@ -141,6 +138,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const hostsRepository = new HostsRepository(db);
   const gatewayLinks = new GatewayLinksRepository(db);
   const portsRepository = new PortsRepository(db, config.secret, config.publicUrl);
+  const rotationRepository = new RotationRepository(db);
   const adminPaymentsRepository = new AdminPaymentsRepository(db);
   const purchasesRepository = new PurchasesRepository(db);
   const ordersRepository = new OrdersRepository(db);
@@ -158,8 +156,10 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const accountSettings = new AccountSettingsService(accountsRepository, sessions, mailer, recoveryCodes);
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db), bus);
   const invoices = new InvoicesService(db, invoiceNumbering, async () => sellerOf(await operatorSettings.overrides()));
-  const rotation = new RotationService(db, bus, modemDriver, notifications);
-  const ports = new PortsService(db, portsRepository, config.secret, config.publicUrl, jobs);
+  // A rotation has no transaction for its webhook events to join: each is published on its own.
+  const rotation = new RotationService(rotationRepository, bus, modemDriver, notifications,
+    (userId, type, data) => publishWebhookEvent(db, userId, type, data));
+  const ports = new PortsService(portsRepository, rotationRepository, config.secret, config.publicUrl, jobs);
   const fingerprintCheck = new FingerprintCheckService(db, { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS },
     (hostId) => hostServesDesired(db, bus, hostId));
   const purchases = new PurchasesService({
@@ -209,15 +209,16 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const audit = new AuditLog(new AuditRepository(db));
   const subscriptions = new SubscriptionsService(subscriptionsRepository, cardCustomers, subscriptionSync, audit);
   const legal = new LegalService(new LegalRepository(db), audit);
+  const portsAdmin = new PortsAdminService(new PortsAdminRepository(db), audit);
   const admin = {
     admins: new OperatorsService(new OperatorsRepository(db), bus, audit),
     customers: new AccountsAdminService({
-      repo: new CustomersRepository(db), audit, sessions, ports: { ofCustomer: (userId) => adminPortsOfCustomer(db, userId) },
+      repo: new CustomersRepository(db), audit, sessions, ports: portsAdmin,
       payments: adminPaymentsRepository, ledger, auth, legal,
     }),
     hosts: new HostsService(db, audit, new GatewaysService(db, audit, gatewayTrust.publicKey)),
     modems: new ModemsService(db, audit, new ModemsRepository(db)),
-    ports: new PortsAdminService(db, audit),
+    ports: portsAdmin,
     catalog: new CatalogAdminService(ctx, audit),
     coupons: new CouponsAdminService(couponsRepo, audit),
     payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, cardRefunds, payments.card),
@@ -225,7 +226,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     overview: new OverviewCache(new OverviewRepository(db), bus),
   };
   const replacement = new ReplacementService({
-    db, jobs, purchases: purchasesRepository, notifications, audit, settings: operatorSettings,
+    repo: new ReplacementRepository(db), jobs, purchases: purchasesRepository, notifications, audit, settings: operatorSettings,
     defaultAfterMinutes: config.REPLACEMENT_AFTER_MINUTES,
   });
   // Support tickets: customers' side and the console's (audited), notifying through the notifications.
@@ -239,6 +240,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
     captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust, catalogOffers, modemQuality,
     authRepository, recoveryCodes, gatewayLinks, accountsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
+    rotationRepository,
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,
     rotation, ports, fingerprintCheck, purchases, orders, fulfilment, cryptoPayments, cardPayments, paypalPayments, webhooks,

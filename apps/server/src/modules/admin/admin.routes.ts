@@ -5,7 +5,7 @@ import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes
 import { registerAccountsAdminRoutes } from '../accounts/index.js';
 import { registerCouponsAdminRoutes } from '../coupons/index.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
-import { registerPortsAdminRoutes } from './admin-ports/ports-admin.routes.js';
+import { registerPortsAdminRoutes } from '../ports/index.js';
 import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.routes.js';
 import { registerNotificationsAdminRoutes } from './admin-notifications/notifications-admin.routes.js';
 import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';

@@ -1,7 +1,7 @@
 import { compareFingerprint, type FingerprintCheckResponse } from '@cellport/shared/schemas/fingerprint';
 import type { Database } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { portFingerprint } from '../ports/port-fingerprint.js';
+import { portFingerprint } from '../ports/index.js';
 import { EchoUnreachable, echoThroughPort } from './echo-through-port.js';
 
 /** Each check opens a connection through the port and costs the echo a p0f read: a few a minute per customer. */

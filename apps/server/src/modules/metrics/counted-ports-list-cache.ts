@@ -1,6 +1,6 @@
 import type { Language } from '@cellport/shared';
 import type { Port } from '@cellport/shared/schemas/catalog';
-import { PortsListCache, type PortsListCacheOptions } from '../ports/ports-list-cache.js';
+import { PortsListCache, type PortsListCacheOptions } from '../ports/index.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import type { ServerMetrics } from './server-metrics.js';
 

@@ -1,6 +1,5 @@
 import { LANGUAGES, type Language } from '@cellport/shared';
 import { portsResponseSchema, type Port } from '@cellport/shared/schemas/catalog';
-import type { DatabaseHandle } from '../../db/database.js';
 
 /** The channel the database triggers announce changes on (migration 2026_11_30_1000_ports_list_changes). */
 export const PORTS_CHANNEL = 'cellport_ports';
@@ -10,6 +9,11 @@ interface Entry {
   imeis: Set<string>;
   /** Epoch ms: the safety TTL, or the first expiry among its active ports, whichever comes first. */
   validUntil: number;
+}
+
+/** The database's change announcements (its handle's `listen`): all the cache takes from it. */
+export interface ChangeAnnouncements {
+  listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
 }
 
 /** A load from the database in progress; a change heard meanwhile makes its result unfit to keep. */
@@ -37,7 +41,7 @@ export class PortsListCache {
   private readonly ttlMs: number;
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(private readonly database: DatabaseHandle, options: PortsListCacheOptions = {}) {
+  constructor(private readonly database: ChangeAnnouncements, options: PortsListCacheOptions = {}) {
     this.maxChars = options.maxChars ?? 64_000_000;
     this.ttlMs = options.ttlMs ?? 60_000;
   }

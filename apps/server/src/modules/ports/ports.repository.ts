@@ -1,13 +1,31 @@
 import type { Language } from '@cellport/shared';
 import type { Port } from '@cellport/shared/schemas/catalog';
 import type { Database, Tx } from '../../db/database.js';
-import { localized } from '../catalog/catalog.service.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
+import { AppError } from '../../lib/app-error.js';
+import { localized } from '../catalog/index.js';
 import { portFingerprint } from './port-fingerprint.js';
 import { rotationToken } from './port-credentials.js';
 
-/** Reads a customer's ports with everything the Your Proxies page shows, always scoped by user id. */
+type Q = Database | Tx;
+
+/**
+ * The ports' queries: a customer's ports with everything the Your Proxies page shows (always scoped by user id), the
+ * settings a customer changes, the account's login prefix, and the whitelists of one modem's ports.
+ */
 export class PortsRepository {
   constructor(private readonly db: Database, private readonly secret: string, private readonly publicUrl: string) {}
+
+  /**
+   * A settings change's transaction. A chosen login another port holds fails the unique index: PROXY_LOGIN_TAKEN, only
+   * ever about the customer's own logins, as chosen logins carry their account's prefix.
+   */
+  settingsTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work).catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw new AppError('PROXY_LOGIN_TAKEN');
+      throw err;
+    });
+  }
 
   async list(userId: string, lng: Language, options: { ids?: string[]; tx?: Tx } = {}): Promise<Port[]> {
     if (options.ids && options.ids.length === 0) return [];
@@ -72,5 +90,60 @@ export class PortsRepository {
       note: r.note,
       fingerprint: portFingerprint(r.id, r.fingerprint, r.modem_fingerprint, r.tariff_fingerprint, r.host_fingerprint),
     }));
+  }
+
+  /** A customer's live port with what a settings change checks: its modem, kind, interval, login and its host's presets. */
+  ownPortSettings(userId: string, portId: string) {
+    return this.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
+      .select(['p.id', 'p.modem_id', 'p.is_shared', 'p.rotation_interval', 'p.proxy_login', 'p.proxy_password', 'h.fingerprint as host_fingerprint'])
+      .where('p.id', '=', portId).where('p.user_id', '=', userId).where('p.status', '<>', 'released').executeTakeFirst();
+  }
+
+  /** Writes the changed settings (a chosen login taken by another port fails on the unique index: the caller says so). */
+  async updateSettings(tx: Tx, userId: string, portId: string, set: Record<string, unknown>): Promise<void> {
+    await tx.updateTable('ports').set(set).where('id', '=', portId).where('user_id', '=', userId).execute();
+  }
+
+  /** A customer's live port's modem and kind (a new rotation link is refused for a shared one). */
+  ownPortModem(userId: string, portId: string) {
+    return this.db.selectFrom('ports').select(['modem_id', 'is_shared'])
+      .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
+  }
+
+  /** A new rotation link's nonce and token hash; false when the port is not the customer's live one. */
+  async setRotationNonce(userId: string, portId: string, nonce: string, tokenHash: string): Promise<boolean> {
+    const updated = await this.db.updateTable('ports')
+      .set({ rotation_nonce: nonce, rotation_token_hash: tokenHash })
+      .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released')
+      .returning('id').executeTakeFirst();
+    return updated !== undefined;
+  }
+
+  /** The account's prefix of chosen logins, if it has one yet (decision 035). */
+  async loginPrefix(userId: string, q: Q = this.db): Promise<string | undefined> {
+    return (await q.selectFrom('proxy_login_prefixes').select('prefix').where('user_id', '=', userId).executeTakeFirst())?.prefix;
+  }
+
+  /** Records a prefix for the account unless it has one (an account drawing at the same moment wins the unique index). */
+  async addLoginPrefix(userId: string, prefix: string, q: Q = this.db): Promise<void> {
+    await q.insertInto('proxy_login_prefixes').values({ user_id: userId, prefix }).onConflict((oc) => oc.doNothing()).execute();
+  }
+
+  /** Locks the modem's row for the rest of the transaction: whitelist checks of its ports run one after the other. */
+  async lockModem(tx: Tx, modemId: string): Promise<void> {
+    await tx.selectFrom('modems').select('id').where('id', '=', modemId).forUpdate().execute();
+  }
+
+  /** The whitelists of the modem's other live ports. */
+  async otherWhitelists(tx: Tx, portId: string, modemId: string): Promise<string[][]> {
+    const others = await tx.selectFrom('ports').select('whitelist')
+      .where('modem_id', '=', modemId).where('id', '<>', portId).where('status', '<>', 'released').execute();
+    return others.map((o) => o.whitelist);
+  }
+
+  /** Every live port with a whitelist, by modem then id (the start's check for overlaps stored before the rule). */
+  storedWhitelists() {
+    return this.db.selectFrom('ports').select(['id', 'modem_id', 'whitelist'])
+      .where('status', '<>', 'released').where('whitelist', '<>', '[]' as never).orderBy('modem_id').orderBy('id').execute();
   }
 }

@@ -3,20 +3,27 @@ import {
   rotateResponseSchema, rotateTokenParamsSchema, rotationLinkResponseSchema, rotationRefusedSchema, rotationTooSoonSchema, type Port,
 } from '@cellport/shared/schemas/catalog';
 import { errorResponseSchema } from '@cellport/shared/schemas/auth';
-import type { Services } from '../../composition.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken } from '../../lib/tokens.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
-import { requestLanguage } from '../catalog/request-language.js';
+import { requestLanguage } from '../catalog/index.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/index.js';
+import type { PortsListCache } from './ports-list-cache.js';
+import type { PortsRepository } from './ports.repository.js';
+import type { PortsService } from './ports.service.js';
+import type { RotationService } from './rotation.service.js';
 import { reportWhitelistConflicts } from './whitelist-conflicts.js';
 
+export interface PortsRouteDeps {
+  ports: PortsService; rotation: RotationService; portsLists: PortsListCache; portsRepository: PortsRepository;
+}
+
 /** The customer's ports ("modems" in the API): list, settings, rotation and rotation links. */
-export async function registerPorts(app: App, ctx: AppContext, services: Services): Promise<void> {
-  const { ports: service, rotation, portsLists: lists } = services;
+export async function registerPorts(app: App, deps: PortsRouteDeps): Promise<void> {
+  const { ports: service, rotation, portsLists: lists } = deps;
   // Whitelists that overlap on a modem from before the check (or brought by a replacement): told to the operator.
-  await reportWhitelistConflicts(ctx.db, app.log);
+  await reportWhitelistConflicts(deps.portsRepository, app.log);
   // A customer reads their own writes: any write request of theirs (a purchase, a renewal, a new name, a rotation…)
   // drops their kept lists before it is answered, without waiting for the database's announcement.
   app.addHook('onSend', (request, _reply, payload, done) => {

@@ -1,18 +1,17 @@
 import { CATALOG_MESSAGES } from '@cellport/shared/schemas/catalog';
-import type { Database, Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { newProxyLoginPrefix } from './port-credentials.js';
+import type { PortsRepository } from './ports.repository.js';
 
 /**
  * The account's prefix of the proxy logins its customer chooses, made on first use (decision 035). Two accounts
  * drawing the same prefix at once: one insert wins the unique index, the other draws again.
  */
-export async function proxyLoginPrefix(db: Database | Tx, userId: string): Promise<string> {
+export async function proxyLoginPrefix(repo: PortsRepository, userId: string): Promise<string> {
   for (;;) {
-    const kept = await db.selectFrom('proxy_login_prefixes').select('prefix').where('user_id', '=', userId).executeTakeFirst();
-    if (kept) return kept.prefix;
-    await db.insertInto('proxy_login_prefixes').values({ user_id: userId, prefix: newProxyLoginPrefix() })
-      .onConflict((oc) => oc.doNothing()).execute();
+    const kept = await repo.loginPrefix(userId);
+    if (kept) return kept;
+    await repo.addLoginPrefix(userId, newProxyLoginPrefix());
   }
 }
 
@@ -21,8 +20,8 @@ export async function proxyLoginPrefix(db: Database | Tx, userId: string): Promi
  * prefix already in front (as the port list shows it, sent back by a form or a script); anyone else's is refused
  * like any malformed login, so the answer says nothing about other accounts.
  */
-export async function chosenProxyLogin(db: Database | Tx, userId: string, chosen: string): Promise<string> {
-  const prefix = await proxyLoginPrefix(db, userId);
+export async function chosenProxyLogin(repo: PortsRepository, userId: string, chosen: string): Promise<string> {
+  const prefix = await proxyLoginPrefix(repo, userId);
   const dot = chosen.indexOf('.');
   if (dot >= 0 && chosen.slice(0, dot) !== prefix) throw new AppError('VALIDATION', 400, CATALOG_MESSAGES.proxyLogin);
   return `${prefix}.${chosen.slice(dot + 1)}`;

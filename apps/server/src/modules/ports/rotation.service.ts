@@ -1,12 +1,11 @@
 import { CATALOG_LIMITS, type ApplyStatus } from '@cellport/shared/schemas/catalog';
-import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { WebhookEventType } from '@cellport/shared/schemas/webhooks';
 import { ModemOfflineError, RotationCollisionError, type ModemDriver } from '../../integrations/modem-control/modem-control.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { Bus } from '../../lib/bus.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
-import { publishWebhookEvent } from '../webhooks/webhook-events.js';
+import type { NotificationsService } from '../notifications/index.js';
 import { TOPICS } from '../../lib/bus-topics.js';
+import type { ClaimedModem, RotatablePort, RotationRepository } from './rotation.repository.js';
 
 /** How many times a rotation that came back with the same IP is tried again. */
 export const SAME_IP_RETRIES = 3;
@@ -14,7 +13,8 @@ export const SAME_IP_RETRIES = 3;
 const STALE_ROTATION_MS = 120_000;
 const WAIT_LIMIT_MS = 20_000;
 
-interface ClaimedModem { id: string; imei: string; ext_ip: string; prev_status: ApplyStatus; prev_rotated_at: Date | null }
+/** Publishes a customer's webhook event on its own (a rotation has no transaction to join): webhooks' publishWebhookEvent. */
+export type PublishWebhookEvent = (userId: string, type: WebhookEventType, data: Record<string, unknown>) => Promise<void>;
 
 export interface RotationResult { old_ip: string; new_ip: string; applyStatus: ApplyStatus }
 
@@ -23,9 +23,9 @@ export interface RotationResult { old_ip: string; new_ip: string; applyStatus: A
  * customer on demand. 409 SHARED_PORT_ROTATION, with `nextRotationAt` (null: the modem has no schedule).
  * Operators may one day allow on-demand rotation on a tariff when every co-tenant agreed; until then, no exception.
  */
-export async function sharedRotationRefusal(db: Database, modemId: string): Promise<AppError> {
-  const modem = await db.selectFrom('modems').select('rotation_due_at').where('id', '=', modemId).executeTakeFirst();
-  return new AppError('SHARED_PORT_ROTATION', 409, undefined, { nextRotationAt: modem?.rotation_due_at?.toISOString() ?? null });
+export async function sharedRotationRefusal(repo: RotationRepository, modemId: string): Promise<AppError> {
+  const dueAt = await repo.modemRotationDue(modemId);
+  return new AppError('SHARED_PORT_ROTATION', 409, undefined, { nextRotationAt: dueAt?.toISOString() ?? null });
 }
 
 /**
@@ -34,10 +34,11 @@ export async function sharedRotationRefusal(db: Database, modemId: string): Prom
  */
 export class RotationService {
   constructor(
-    private readonly db: Database,
+    private readonly repo: RotationRepository,
     private readonly bus: Bus,
     private readonly driver: ModemDriver,
     private readonly notifications: NotificationsService,
+    private readonly publishWebhookEvent: PublishWebhookEvent,
   ) {}
 
   /**
@@ -45,26 +46,23 @@ export class RotationService {
    * shared port is refused (it rotates on its modem's schedule).
    */
   async rotateOwnPort(userId: string, portId: string): Promise<RotationResult> {
-    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'is_shared', 'status', 'expires_at', 'last_rotated_at'])
-      .where('id', '=', portId).where('user_id', '=', userId).where('status', '<>', 'released').executeTakeFirst();
+    const port = await this.repo.ownPort(userId, portId);
     if (!port) throw notFound();
-    if (port.is_shared) throw await sharedRotationRefusal(this.db, port.modem_id);
+    if (port.is_shared) throw await sharedRotationRefusal(this.repo, port.modem_id);
     return this.rotate(port);
   }
 
   /** The rotation link: refused for a shared port like the button. */
   async rotateByTokenHash(tokenHash: string): Promise<RotationResult> {
-    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'is_shared', 'status', 'expires_at', 'last_rotated_at'])
-      .where('rotation_token_hash', '=', tokenHash).where('status', '<>', 'released').executeTakeFirst();
+    const port = await this.repo.portByTokenHash(tokenHash);
     if (!port) throw notFound();
-    if (port.is_shared) throw await sharedRotationRefusal(this.db, port.modem_id);
+    if (port.is_shared) throw await sharedRotationRefusal(this.repo, port.modem_id);
     return this.rotate(port);
   }
 
   /** The interval schedule's rotation of a dedicated port: the same checks and per-port cooldown as a click. */
   async rotatePortOnSchedule(portId: string): Promise<RotationResult> {
-    const port = await this.db.selectFrom('ports').select(['id', 'modem_id', 'status', 'expires_at', 'last_rotated_at'])
-      .where('id', '=', portId).where('status', '<>', 'released').executeTakeFirst();
+    const port = await this.repo.livePort(portId);
     if (!port) throw notFound();
     return this.rotate(port);
   }
@@ -75,9 +73,7 @@ export class RotationService {
    */
   async rotateModemOnSchedule(modemId: string): Promise<RotationResult> {
     const cooldown = CATALOG_LIMITS.rotationCooldownSeconds;
-    const recent = await this.db.selectFrom('modems').select('id').where('id', '=', modemId)
-      .where('last_rotated_at', '>', sql<Date>`now() - make_interval(secs => ${cooldown})`).executeTakeFirst();
-    if (recent) throw new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: cooldown });
+    if (await this.repo.modemRotatedWithin(modemId, cooldown)) throw new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: cooldown });
     const modem = await this.claimModem(modemId);
     if (!modem) throw await this.modemBusy(modemId);
     try {
@@ -87,21 +83,13 @@ export class RotationService {
     }
   }
 
-  private async rotate(port: { id: string; modem_id: string; status: string; expires_at: Date; last_rotated_at: Date | null }): Promise<RotationResult> {
+  private async rotate(port: RotatablePort): Promise<RotationResult> {
     if (port.status !== 'active' || port.expires_at.getTime() <= Date.now()) throw new AppError('PORT_EXPIRED');
-    const cooldown = CATALOG_LIMITS.rotationCooldownSeconds;
     // Claim the per-port minute atomically: two clicks at once cannot both pass.
-    const claimed = await this.db.updateTable('ports').set({ last_rotated_at: sql`now()` })
-      .where('id', '=', port.id)
-      .where((eb) => eb.or([
-        eb('last_rotated_at', 'is', null),
-        eb('last_rotated_at', '<=', sql<Date>`now() - make_interval(secs => ${cooldown})`),
-      ]))
-      .returning('id').executeTakeFirst();
-    if (!claimed) throw await this.tooSoon(port.id);
+    if (!(await this.repo.claimPortMinute(port.id, CATALOG_LIMITS.rotationCooldownSeconds))) throw await this.tooSoon(port.id);
 
     // Give the minute back when nothing happened for this port: the modem is busy or offline.
-    const giveBack = () => this.db.updateTable('ports').set({ last_rotated_at: port.last_rotated_at }).where('id', '=', port.id).execute();
+    const giveBack = () => this.repo.restorePortRotatedAt(port.id, port.last_rotated_at);
     const modem = await this.claimModem(port.modem_id);
     if (!modem) {
       await giveBack();
@@ -121,23 +109,12 @@ export class RotationService {
    * modem's status and last rotation from before the claim (a subquery in RETURNING reads the row as it was), so an
    * offline agent can leave the modem exactly as it found it.
    */
-  private claimModem(modemId: string) {
-    return this.db.updateTable('modems')
-      .set({ apply_status: 'rotating', last_rotated_at: sql`now()` })
-      .where('id', '=', modemId).where('online', '=', true)
-      .where((eb) => eb.or([
-        eb('apply_status', 'in', ['idle', 'failed']),
-        eb('last_rotated_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_ROTATION_MS / 1000})`),
-      ]))
-      .returning(['id', 'imei', 'ext_ip',
-        sql<ApplyStatus>`(select m0.apply_status from modems m0 where m0.id = modems.id)`.as('prev_status'),
-        sql<Date | null>`(select m0.last_rotated_at from modems m0 where m0.id = modems.id)`.as('prev_rotated_at'),
-      ]).executeTakeFirst();
+  private claimModem(modemId: string): Promise<ClaimedModem | undefined> {
+    return this.repo.claimModem(modemId, STALE_ROTATION_MS / 1000);
   }
 
   private async modemBusy(modemId: string): Promise<AppError> {
-    const online = await this.db.selectFrom('modems').select('online').where('id', '=', modemId).executeTakeFirst();
-    if (!online?.online) return new AppError('MODEM_OFFLINE');
+    if (!(await this.repo.modemOnline(modemId))) return new AppError('MODEM_OFFLINE');
     // Another port on the same (shared) modem is rotating it right now.
     return new AppError('ROTATION_TOO_SOON', 429, undefined, { retryAfter: 5 });
   }
@@ -167,7 +144,7 @@ export class RotationService {
       for (; attempt <= SAME_IP_RETRIES && newIp === oldIp; attempt++) {
         const result = await this.driver.rotate({ id: modemId, imei, extIp: oldIp }, (status) => {
           statusWrites = statusWrites
-            .then(() => this.db.updateTable('modems').set({ apply_status: status }).where('id', '=', modemId).execute())
+            .then(() => this.repo.setApplyStatus(modemId, status))
             .then(() => publish(status, oldIp)).catch(() => {});
         });
         newIp = result.extIp;
@@ -179,9 +156,7 @@ export class RotationService {
         // Nobody could reach the modem, so nothing happened to it: it is offline, as it was before the claim, and
         // the caller gives the customer's rotation slot back.
         const status = modem.prev_status === 'rotating' || modem.prev_status === 'applying' ? 'idle' : modem.prev_status;
-        await this.db.updateTable('modems')
-          .set({ apply_status: status, last_rotated_at: modem.prev_rotated_at, online: false })
-          .where('id', '=', modemId).execute();
+        await this.repo.restoreUnreachedModem(modemId, status, modem.prev_rotated_at);
         await publish(status, oldIp);
         throw err;
       }
@@ -201,43 +176,35 @@ export class RotationService {
   }
 
   private async finish(modemId: string, status: ApplyStatus, extIp: string): Promise<void> {
-    await this.db.updateTable('modems').set({ apply_status: status, ext_ip: extIp, last_rotated_at: sql`now()` })
-      .where('id', '=', modemId).execute();
+    await this.repo.finishRotation(modemId, status, extIp);
   }
 
   /** Tells every customer with a port on the modem (the realtime issue forwards it to their browsers). */
   private async publishStatus(modemId: string, imei: string, applyStatus: ApplyStatus, extIp: string): Promise<void> {
-    const users = await this.db.selectFrom('ports').select('user_id').distinct()
-      .where('modem_id', '=', modemId).where('status', '<>', 'released').execute();
-    await this.bus.publish(TOPICS.modemStatus, { userIds: users.map((u) => u.user_id), IMEI: imei, applyStatus, ext_ip: extIp })
+    const userIds = await this.repo.modemCustomers(modemId);
+    await this.bus.publish(TOPICS.modemStatus, { userIds, IMEI: imei, applyStatus, ext_ip: extIp })
       .catch(() => {});
   }
 
   /** A failed rotation is a notification for every customer with a port on the modem. */
   private async notifyFailed(modemId: string): Promise<void> {
-    const ports = await this.db.selectFrom('ports').select(['id', 'user_id', 'name'])
-      .where('modem_id', '=', modemId).where('status', '=', 'active').execute();
-    for (const port of ports) {
+    for (const port of await this.repo.activePortsOn(modemId)) {
       await this.notifications.notify(port.user_id, 'other', 'rotation_failed', { name: port.name }).catch(() => {});
-      await publishWebhookEvent(this.db, port.user_id, 'port.rotation_failed', { port: { id: port.id, name: port.name } }).catch(() => {});
+      await this.publishWebhookEvent(port.user_id, 'port.rotation_failed', { port: { id: port.id, name: port.name } }).catch(() => {});
     }
   }
 
   /** port.rotated for every customer with an active port on the modem. */
   private async announceRotated(modemId: string, oldIp: string, newIp: string): Promise<void> {
-    const ports = await this.db.selectFrom('ports').select(['id', 'user_id', 'name'])
-      .where('modem_id', '=', modemId).where('status', '=', 'active').execute();
-    for (const port of ports) {
-      await publishWebhookEvent(this.db, port.user_id, 'port.rotated', { port: { id: port.id, name: port.name }, oldIp, newIp })
+    for (const port of await this.repo.activePortsOn(modemId)) {
+      await this.publishWebhookEvent(port.user_id, 'port.rotated', { port: { id: port.id, name: port.name }, oldIp, newIp })
         .catch(() => {});
     }
   }
 
   private async tooSoon(portId: string): Promise<AppError> {
-    const row = await this.db.selectFrom('ports')
-      .select(sql<number>`ceil(extract(epoch from (last_rotated_at + make_interval(secs => ${CATALOG_LIMITS.rotationCooldownSeconds}) - now())))::int`.as('wait'))
-      .where('id', '=', portId).executeTakeFirst();
-    const retryAfter = Math.max(1, Number(row?.wait ?? CATALOG_LIMITS.rotationCooldownSeconds));
+    const wait = await this.repo.secondsUntilRotation(portId, CATALOG_LIMITS.rotationCooldownSeconds);
+    const retryAfter = Math.max(1, Number(wait ?? CATALOG_LIMITS.rotationCooldownSeconds));
     return new AppError('ROTATION_TOO_SOON', 429,
       `You can rotate this port once a minute. Try again in ${retryAfter} s.`, { retryAfter });
   }

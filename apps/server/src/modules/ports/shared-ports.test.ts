@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { removeRefusedWhitelistEntries } from '../../db/migrations/2026_12_10_0800_port_access_rules.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
+import { PortsRepository } from './ports.repository.js';
 import { findWhitelistConflicts, reportWhitelistConflicts } from './whitelist-conflicts.js';
 
 // Two customers on one shared modem (issue 26 item 5, issue 27 item 4): neither takes the other's connections by a
@@ -75,10 +76,11 @@ describe('whitelists on a shared modem', () => {
     await t.ctx.db.updateTable('ports').set({ whitelist: JSON.stringify(['81.2.0.0/16']) }).where('id', '=', a._id).execute();
     await t.ctx.db.updateTable('ports').set({ whitelist: JSON.stringify(['2a00:1450::1', '81.2.3.4']) }).where('id', '=', b._id).execute();
     const [first, second] = [a._id, b._id].sort() as [string, string];
-    const conflicts = await findWhitelistConflicts(t.ctx.db);
+    const ports = new PortsRepository(t.ctx.db, t.config.secret, t.config.publicUrl);
+    const conflicts = await findWhitelistConflicts(ports);
     expect(conflicts).toEqual([{ modemId, portIds: [first, second], entries: first === a._id ? ['81.2.0.0/16', '81.2.3.4'] : ['81.2.3.4', '81.2.0.0/16'] }]);
     const warnings: unknown[] = [];
-    await reportWhitelistConflicts(t.ctx.db, { warn: (obj) => warnings.push(obj) });
+    await reportWhitelistConflicts(ports, { warn: (obj) => warnings.push(obj) });
     expect(warnings).toEqual(conflicts);
   });
 

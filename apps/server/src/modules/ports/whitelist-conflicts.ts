@@ -1,6 +1,7 @@
 import { parseIpRange, rangesOverlap, type IpRange } from '@cellport/shared/schemas/whitelist-ranges';
-import type { Database, Tx } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import type { PortsRepository } from './ports.repository.js';
 
 // On a shared modem the agent tells customers apart by login, or, without one, by the client's whitelisted address:
 // two ports whose whitelists share an address would both claim its connections, and the agent gives them to the
@@ -16,12 +17,12 @@ const parsed = (entries: readonly string[]) =>
  * port's on the same modem. Runs in the transaction that saves it, with the modem's row locked, so two customers
  * saving at once are checked one after the other.
  */
-export async function assertNoWhitelistOverlap(tx: Tx, portId: string, modemId: string, entries: readonly string[]): Promise<void> {
+export async function assertNoWhitelistOverlap(
+  repo: PortsRepository, tx: Tx, portId: string, modemId: string, entries: readonly string[],
+): Promise<void> {
   if (!entries.length) return;
-  await tx.selectFrom('modems').select('id').where('id', '=', modemId).forUpdate().execute();
-  const others = await tx.selectFrom('ports').select('whitelist')
-    .where('modem_id', '=', modemId).where('id', '<>', portId).where('status', '<>', 'released').execute();
-  const taken = others.flatMap((o) => parsed(o.whitelist));
+  await repo.lockModem(tx, modemId);
+  const taken = (await repo.otherWhitelists(tx, portId, modemId)).flatMap((whitelist) => parsed(whitelist));
   for (const { entry, range } of parsed(entries)) {
     if (taken.some((t) => rangesOverlap(range, t.range))) {
       throw new AppError('WHITELIST_OVERLAP', 409, `${entry} overlaps the whitelist of another port on the same modem. List a narrower address, or connect with the login and password.`, { entry });
@@ -35,9 +36,8 @@ export interface WhitelistConflict { modemId: string; portIds: [string, string];
  * Overlaps already stored (from before the check, or a port moved onto a modem by a replacement): each pair once.
  * They need a person: the server reports them at start, and the customers' next whitelist change must resolve them.
  */
-export async function findWhitelistConflicts(db: Database): Promise<WhitelistConflict[]> {
-  const rows = await db.selectFrom('ports').select(['id', 'modem_id', 'whitelist'])
-    .where('status', '<>', 'released').where('whitelist', '<>', '[]' as never).orderBy('modem_id').orderBy('id').execute();
+export async function findWhitelistConflicts(repo: PortsRepository): Promise<WhitelistConflict[]> {
+  const rows = await repo.storedWhitelists();
   const conflicts: WhitelistConflict[] = [];
   for (let i = 0; i < rows.length; i++) {
     for (let j = i + 1; j < rows.length && rows[j]!.modem_id === rows[i]!.modem_id; j++) {
@@ -50,9 +50,9 @@ export async function findWhitelistConflicts(db: Database): Promise<WhitelistCon
 }
 
 /** One warning per conflict, for the operator; never fails the start. */
-export async function reportWhitelistConflicts(db: Database, log: Log): Promise<void> {
+export async function reportWhitelistConflicts(repo: PortsRepository, log: Log): Promise<void> {
   try {
-    for (const conflict of await findWhitelistConflicts(db)) {
+    for (const conflict of await findWhitelistConflicts(repo)) {
       log.warn(conflict, 'two ports of one modem whitelist the same addresses: the agent gives their connections to the first; ask the customers to narrow them');
     }
   } catch (err) {

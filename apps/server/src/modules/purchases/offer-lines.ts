@@ -1,6 +1,6 @@
 import type { Trial } from '@cellport/shared/schemas/tariff-offers';
-import type { InvoiceLineInput } from '../invoices/invoices.service.js';
-import { renderText, type ServerText } from '../notifications/server-texts.js';
+import type { InvoiceLineInput } from '../invoices/index.js';
+import { renderText, type ServerText } from '../notifications/index.js';
 
 // The invoice lines of a tariff's trial and volume discount (issue 27, item 8), stored as texts so each reader sees
 // them in their language (invoice.json `lines.trial`, `lines.volume`), like the purchase line beside them.

@@ -1,6 +1,6 @@
 import type { Language } from '@cellport/shared';
 import type { Payment } from '@cellport/shared/schemas/catalog';
-import { renderStored } from '../notifications/server-texts.js';
+import { renderStored } from '../notifications/index.js';
 import type { PaymentRow } from './purchases.repository.js';
 
 /** A coupon row in the shape `couponDiscount` takes. */

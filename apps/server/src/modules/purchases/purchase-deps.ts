@@ -1,8 +1,8 @@
 import type { JobQueue } from '../../jobs/queue.js';
 import type { CouponsService } from '../coupons/index.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
-import type { PortsRepository } from '../ports/ports.repository.js';
+import type { LedgerService } from '../ledger/index.js';
+import type { NotificationsService } from '../notifications/index.js';
+import type { PortsRepository } from '../ports/index.js';
 import type { PurchasesRepository } from './purchases.repository.js';
 
 /** What buying and renewing are built from (handed to PurchasesService by the composition root). */

@@ -183,4 +183,40 @@ export class PurchasesRepository {
       payment, ports: links.filter((l) => l.payment_id === payment.id).map((l) => ({ _id: l.id, modem_name: l.name })),
     }));
   }
+
+  // A port's term (port-lifecycle-jobs.ts): each job first checks the port is still in the term it was scheduled for.
+
+  /** The port with its owner's language, locked; the job's term is over when its expiry changed (a renewal). */
+  lockTerm(tx: Tx, portId: string) {
+    return tx.selectFrom('ports').innerJoin('users', 'users.id', 'ports.user_id')
+      .select(['ports.id', 'ports.user_id', 'ports.modem_id', 'ports.name', 'ports.status', 'ports.expires_at', 'ports.auto_renew', 'ports.tariff_id', 'users.language'])
+      .where('ports.id', '=', portId).forUpdate(['ports']).executeTakeFirst();
+  }
+
+  /** A savepoint in the caller's transaction: an auto-renewal that fails undoes only itself. */
+  async savepoint(tx: Tx, name: string): Promise<void> {
+    await sql`savepoint ${sql.id(name)}`.execute(tx);
+  }
+
+  async releaseSavepoint(tx: Tx, name: string): Promise<void> {
+    await sql`release savepoint ${sql.id(name)}`.execute(tx);
+  }
+
+  async rollbackToSavepoint(tx: Tx, name: string): Promise<void> {
+    await sql`rollback to savepoint ${sql.id(name)}`.execute(tx);
+  }
+
+  async tariffPrice(tx: Tx, tariffId: string): Promise<bigint> {
+    return (await tx.selectFrom('tariffs').select('price').where('id', '=', tariffId).executeTakeFirstOrThrow()).price;
+  }
+
+  async expirePort(tx: Tx, portId: string): Promise<void> {
+    await tx.updateTable('ports').set({ status: 'expired' }).where('id', '=', portId).execute();
+  }
+
+  /** The port is released and its modem's slot is free for sale again. */
+  async releasePort(tx: Tx, portId: string, modemId: string): Promise<void> {
+    await tx.updateTable('ports').set({ status: 'released', released_at: sql`now()` }).where('id', '=', portId).execute();
+    await tx.updateTable('modems').set({ used_slots: sql`used_slots - 1` }).where('id', '=', modemId).execute();
+  }
 }

@@ -5,8 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { readerLanguage, requestLanguage } from '../catalog/request-language.js';
-import { paymentRateLimit } from '../payments/payment-rate-limit.js';
+import { readerLanguage, requestLanguage } from '../catalog/index.js';
+import { paymentRateLimit } from '../../lib/payment-rate-limit.js';
 import type { PurchasesService } from './purchases.service.js';
 
 function idempotencyKey(request: FastifyRequest): string | undefined {

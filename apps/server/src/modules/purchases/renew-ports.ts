@@ -3,12 +3,10 @@ import { couponDiscount, renewalPrice, type Port, type PurchaseResponse, type Re
 import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { localized } from '../catalog/catalog.service.js';
-import { renewalDescription, renewalLineText } from '../invoices/invoice-lines.js';
-import { invoiceTexts } from '../invoices/invoice-texts.js';
-import { issueInvoice, type InvoiceLineInput } from '../invoices/invoices.service.js';
-import { renderText } from '../notifications/server-texts.js';
-import { publishWebhookEvent } from '../webhooks/webhook-events.js';
+import { localized } from '../catalog/index.js';
+import { invoiceTexts, issueInvoice, renewalDescription, renewalLineText, type InvoiceLineInput } from '../invoices/index.js';
+import { renderText } from '../notifications/index.js';
+import { publishWebhookEvent } from '../webhooks/index.js';
 import { couponToShape, toApiPayment } from './payment-view.js';
 import { schedulePortLifecycle } from './port-lifecycle.js';
 import type { PurchaseDeps } from './purchase-deps.js';

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
+import type { ReplacementRepository } from './replacement.repository.js';
 
 /** The notification's `cause` when the address stayed: its text says nothing needs changing (`port_replaced_address_kept`). */
 export const ADDRESS_KEPT = 'address_kept';
@@ -12,15 +12,12 @@ export const ADDRESS_KEPT = 'address_kept';
  * uses. The port's row is locked by the caller and already names its new modem.
  */
 export async function settleListeningPorts(
-  tx: Tx, portId: string, targetHostId: string, own: { http: number | null; socks: number | null },
+  repo: ReplacementRepository, tx: Tx, portId: string, targetHostId: string, own: { http: number | null; socks: number | null },
 ): Promise<{ http: number; socks: number; kept: boolean }> {
   if (own.http !== null && own.socks !== null) {
-    const { rows } = await sql<{ taken: boolean }>`
-      select cellport_port_numbers_taken(${targetHostId}::uuid, array[${own.http}, ${own.socks}]::integer[], ${portId}::uuid) as taken`.execute(tx);
-    if (!rows[0]!.taken) return { http: own.http, socks: own.socks, kept: true };
+    if (!(await repo.portNumbersTaken(tx, targetHostId, [own.http, own.socks], portId))) return { http: own.http, socks: own.socks, kept: true };
   }
-  const { rows } = await sql<{ pair: number[] }>`select cellport_free_port_numbers() as pair`.execute(tx);
-  const [http, socks] = rows[0]!.pair as [number, number];
-  await tx.updateTable('ports').set({ http_port: http, socks_port: socks }).where('id', '=', portId).execute();
+  const [http, socks] = await repo.freePortNumbers(tx);
+  await repo.setPortNumbers(tx, portId, http, socks);
   return { http, socks, kept: false };
 }

@@ -1,18 +1,18 @@
 import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
 import { portParamsSchema } from '@cellport/shared/schemas/catalog';
 import { replacementResponseSchema, replacementTooSoonSchema } from '@cellport/shared/schemas/replacement';
-import type { Services } from '../../composition.js';
 import type { App } from '../../context.js';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/session.js';
-import { actorOf, adminRateLimits } from '../admin/admin-http.js';
-import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
+import { actorOf, adminRateLimits } from '../admin/index.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/index.js';
+import type { ReplacementService } from './replacement.service.js';
 
 /**
  * Replacement of a port's modem (issue 15, item 6): the customer's request from Your Proxies, the operator's
  * "return to service" for a modem in maintenance, and the automatic moves (job handler and planner on the queue;
  * registered after the jobs).
  */
-export function registerReplacement(app: App, { replacement }: Services): void {
+export function registerReplacement(app: App, { replacement }: { replacement: ReplacementService }): void {
 
   app.post('/api/v1/modems/:id/replacement', {
     onRequest: requireUser,

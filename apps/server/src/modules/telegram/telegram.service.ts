@@ -11,8 +11,7 @@ import type { TelegramIncoming } from '../../integrations/telegram/telegram-gate
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
-import type { PortsRepository } from '../ports/ports.repository.js';
-import type { RotationService } from '../ports/rotation.service.js';
+import type { PortsRepository, RotationService } from '../ports/index.js';
 import { botText, errorText, languageOf } from './telegram-texts.js';
 
 /** What the routes need to know of the running bot. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers.js';
-import { expectLedgerMatchesBalances } from '../modules/ledger/ledger.test-helpers.js';
-import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../../test/fixtures.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
+import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../../../test/fixtures.js';
 
 const DAY = 86_400_000;
 let t: TestApp;

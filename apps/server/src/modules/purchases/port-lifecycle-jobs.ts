@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
 import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared';
 import { microToDollars } from '@cellport/shared/schemas/payments';
-import { sql } from 'kysely';
-import { AppError } from '../lib/app-error.js';
-import type { Tx } from '../db/database.js';
-import { NotificationsService } from '../modules/notifications/notifications.service.js';
-import type { PurchasesService } from '../modules/purchases/purchases.service.js';
-import { publishWebhookEvent } from '../modules/webhooks/webhook-events.js';
-import { renewedByCardSubscription } from '../modules/subscriptions/renewed-by-subscription.js';
-import type { JobQueue } from './queue.js';
-import { JOBS, type JobPayload } from './job-kinds.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Tx } from '../../db/database.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { JOBS, type JobPayload } from '../../jobs/job-kinds.js';
+import type { NotificationsService } from '../notifications/index.js';
+import { publishWebhookEvent } from '../webhooks/index.js';
+import type { PurchasesRepository } from './purchases.repository.js';
+import type { PurchasesService } from './purchases.service.js';
 
 type TermPayload = JobPayload<typeof JOBS.portExpire>;
 
@@ -19,13 +18,15 @@ type TermPayload = JobPayload<typeof JOBS.portExpire>;
  * expiry, and return the modem to stock after the grace period. Each handler first checks that the port is still
  * in the term it was scheduled for (same expiry) — otherwise it was renewed and the job has nothing to do.
  */
-export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: PurchasesService; notifications: NotificationsService; graceDays: number }): void {
-  const { purchases, notifications, graceDays } = deps;
+export function registerPortLifecycleJobs(queue: JobQueue, deps: {
+  repo: PurchasesRepository; purchases: PurchasesService; notifications: NotificationsService; graceDays: number;
+  /** Whether a card subscription renews the port (subscriptions' renewedByCardSubscription, handed in by the root). */
+  renewedByCardSubscription: (tx: Tx, portId: string) => Promise<boolean>;
+}): void {
+  const { repo, purchases, notifications, graceDays, renewedByCardSubscription } = deps;
 
   const lockTerm = async (tx: Tx, p: TermPayload) => {
-    const port = await tx.selectFrom('ports').innerJoin('users', 'users.id', 'ports.user_id')
-      .select(['ports.id', 'ports.user_id', 'ports.modem_id', 'ports.name', 'ports.status', 'ports.expires_at', 'ports.auto_renew', 'ports.tariff_id', 'users.language'])
-      .where('ports.id', '=', p.portId).forUpdate(['ports']).executeTakeFirst();
+    const port = await repo.lockTerm(tx, p.portId);
     if (!port || port.expires_at.toISOString() !== p.expiresAt) return null;
     return port;
   };
@@ -49,25 +50,25 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
     if (await renewedByCardSubscription(tx, port.id)) return;
     const lng = isLanguage(port.language) ? port.language : FALLBACK_LANGUAGE;
     // A savepoint: a short balance rolls back only the renewal, and the job still records its notification.
-    await sql`savepoint autorenew`.execute(tx);
+    await repo.savepoint(tx, 'autorenew');
     try {
       // The payment id comes from the job's own key, so the renewal can never be booked twice for this term.
       const paymentId = uuidFrom(`autorenew:${p.portId}:${p.expiresAt}`);
       const result = await purchases.renewWithin(tx, port.user_id, { basket: { [port.id]: { periods: 1 } } }, lng, paymentId, 'auto-renewal');
-      await sql`release savepoint autorenew`.execute(tx);
+      await repo.releaseSavepoint(tx, 'autorenew');
       const renewed = result.data.modems[0];
       await notifications.notify(port.user_id, 'payment', 'auto_renew_completed', {
         name: port.name, amount: microToDollars(BigInt(result.data.payment.amount)), date: renewed ? renewed.expiresAt.slice(0, 10) : '',
       }, tx);
     } catch (err) {
-      await sql`rollback to savepoint autorenew`.execute(tx);
+      await repo.rollbackToSavepoint(tx, 'autorenew');
       if (!(err instanceof AppError) || err.code !== 'INSUFFICIENT_FUNDS') throw err;
-      const tariff = await tx.selectFrom('tariffs').select('price').where('id', '=', port.tariff_id).executeTakeFirstOrThrow();
+      const price = await repo.tariffPrice(tx, port.tariff_id);
       await notifications.notify(port.user_id, 'payment', 'auto_renew_short_balance', {
-        name: port.name, amount: microToDollars(tariff.price), date: date(port.expires_at),
+        name: port.name, amount: microToDollars(price), date: date(port.expires_at),
       }, tx);
       await publishWebhookEvent(tx, port.user_id, 'balance.low', {
-        reason: 'auto_renew', port: { id: port.id, name: port.name }, needed: microToDollars(tariff.price), currency: 'USD',
+        reason: 'auto_renew', port: { id: port.id, name: port.name }, needed: microToDollars(price), currency: 'USD',
         expiresAt: port.expires_at.toISOString(),
       });
     }
@@ -76,7 +77,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
   queue.handle(JOBS.portExpire, async (tx, p, now) => {
     const port = await lockTerm(tx, p);
     if (!port || port.status !== 'active' || port.expires_at.getTime() > now.getTime()) return;
-    await tx.updateTable('ports').set({ status: 'expired' }).where('id', '=', port.id).execute();
+    await repo.expirePort(tx, port.id);
     await notifications.notify(port.user_id, 'other', 'port_expired', { name: port.name, graceDays }, tx);
     await publishWebhookEvent(tx, port.user_id, 'port.expired', {
       port: { id: port.id, name: port.name }, expiredAt: port.expires_at.toISOString(), graceDays,
@@ -86,8 +87,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: { purchases: Pu
   queue.handle(JOBS.portRelease, async (tx, p, now) => {
     const port = await lockTerm(tx, p);
     if (!port || port.status === 'released' || port.expires_at.getTime() > now.getTime()) return;
-    await tx.updateTable('ports').set({ status: 'released', released_at: sql`now()` }).where('id', '=', port.id).execute();
-    await tx.updateTable('modems').set({ used_slots: sql`used_slots - 1` }).where('id', '=', port.modem_id).execute();
+    await repo.releasePort(tx, port.id, port.modem_id);
     await notifications.notify(port.user_id, 'other', 'port_released', { name: port.name }, tx);
   });
 }
