@@ -1,7 +1,7 @@
 import { adminIdParamsSchema } from '@cellport/shared/schemas/admin/common';
 import { portActionRequestSchema, portActionResponseSchema } from '@cellport/shared/schemas/admin/ports';
 import type { App } from '../../context.js';
-import { actorOf, adminRateLimits } from '../admin/index.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
 import type { PortsAdminService } from './ports-admin.service.js';
 
 /** POST /admin/ports/:id/suspend and /resume, each with an optional reason for the audit log. */

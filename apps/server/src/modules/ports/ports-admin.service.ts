@@ -1,6 +1,6 @@
 import type { AdminPort } from '@cellport/shared/schemas/admin/customers';
 import { AppError } from '../../lib/app-error.js';
-import type { AuditActor, AuditLog } from '../admin/index.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
 import { toAdminPort } from './admin-port.js';
 import type { PortsAdminRepository } from './ports-admin.repository.js';
 

@@ -7,7 +7,7 @@ import type { App } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken } from '../../lib/tokens.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { requestLanguage } from '../catalog/index.js';
+import { requestLanguage } from '../../lib/request-language.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/index.js';
 import type { PortsListCache } from './ports-list-cache.js';
 import type { PortsRepository } from './ports.repository.js';

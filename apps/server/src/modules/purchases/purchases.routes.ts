@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { readerLanguage, requestLanguage } from '../catalog/index.js';
+import { readerLanguage, requestLanguage } from '../../lib/request-language.js';
 import { paymentRateLimit } from '../../lib/payment-rate-limit.js';
 import type { PurchasesService } from './purchases.service.js';
 

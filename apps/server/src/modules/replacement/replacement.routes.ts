@@ -3,7 +3,7 @@ import { portParamsSchema } from '@cellport/shared/schemas/catalog';
 import { replacementResponseSchema, replacementTooSoonSchema } from '@cellport/shared/schemas/replacement';
 import type { App } from '../../context.js';
 import { currentUser, requireAdmin, requireUser } from '../../plugins/session.js';
-import { actorOf, adminRateLimits } from '../admin/index.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
 import { CUSTOMER_API_SECURITY } from '../openapi/index.js';
 import type { ReplacementService } from './replacement.service.js';
 

@@ -2,7 +2,7 @@ import { REPLACEMENT_LIMITS, type ReplacementResponse } from '@cellport/shared/s
 import type { Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import type { AuditLog } from '../admin/index.js';
+import type { AuditLog } from '../audit/index.js';
 import type { NotificationsService } from '../notifications/index.js';
 import type { PurchasesRepository, StockFilter } from '../purchases/index.js';
 import { ADDRESS_KEPT, settleListeningPorts } from './keep-address.js';
