@@ -38,7 +38,7 @@ import { startRealtime } from './modules/realtime/realtime.server.js';
 import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
 import { registerApiKeys } from './modules/api-keys/index.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
-import { registerDashboard } from './modules/dashboard/dashboard.routes.js';
+import { registerDashboard } from './modules/dashboard/index.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.routes.js';
 import { registerMcp } from './modules/mcp/mcp.routes.js';
 import { registerTelegram } from './modules/telegram/telegram.routes.js';
@@ -165,7 +165,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     registerRealtime(app, ctx);
     registerApiKeys(app, ctx, services.apiKeys);
     registerTraffic(app, ctx, services);
-    registerDashboard(app, ctx, services);
+    registerDashboard(app, ctx, services.dashboard);
     registerMcp(app, ctx, services);
     await registerSupport(app, services);
     registerLegal(app, ctx, services);

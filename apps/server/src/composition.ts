@@ -31,6 +31,7 @@ import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-s
 import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
 import { OverviewCache, OverviewRepository } from './modules/console-overview/index.js';
+import { DashboardRepository, DashboardService } from './modules/dashboard/index.js';
 import { OperatorAlertsRepository, OperatorAlertsService } from './modules/operator-alerts/index.js';
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
@@ -235,6 +236,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const portHistory = new PortHistoryService(new PortHistoryRepository(db));
   // Each operator's channels for the farm's alerts.
   const alertSettings = new OperatorAlertsService(new OperatorAlertsRepository(db), audit);
+  // The customer's dashboard: their ports at a glance, the last day's traffic, the latest notifications.
+  const dashboard = new DashboardService(new DashboardRepository(db), { traffic: trafficRepository, notifications: notificationsRepository });
 
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
@@ -247,7 +250,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     telegram, telegramBot, telegramNotifications,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation, subscriptionsRepository, subscriptionSync, subscriptions,
-    audit, admin, legal, replacement, support, portHistory, alertSettings,
+    audit, admin, legal, replacement, support, portHistory, alertSettings, dashboard,
   };
   return { ctx, services };
 }
