@@ -14,9 +14,9 @@ import { registerSameOrigin } from './plugins/same-origin.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSession } from './plugins/session.js';
 import { registerHealth } from './modules/health/health.routes.js';
-import { registerWeb } from './modules/web/web.routes.js';
+import { registerWeb } from './modules/web/index.js';
 import { registerAuth } from './modules/auth/index.js';
-import { registerDev } from './modules/dev/dev.routes.js';
+import { registerDev } from './modules/dev/index.js';
 import { registerAccounts } from './modules/accounts/index.js';
 import { registerCatalog } from './modules/catalog/catalog.routes.js';
 import { registerSpeedTest } from './modules/hosts/speed-test.routes.js';
@@ -170,7 +170,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     await registerSupport(app, services);
     registerLegal(app, ctx, services);
     registerAuth(app, ctx, services);
-    registerDev(app, ctx);
+    registerDev(app, ctx, services.devOutbox);
     await registerWeb(app, ctx);
 
     // The sockets on the same HTTP server: the customers' realtime and the agents' host protocol (the instance

@@ -32,6 +32,7 @@ import { SettingsAdminService } from './modules/admin/admin-settings/settings-ad
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
 import { OverviewCache, OverviewRepository } from './modules/console-overview/index.js';
 import { DashboardRepository, DashboardService } from './modules/dashboard/index.js';
+import { DevOutboxRepository } from './modules/dev/index.js';
 import { OperatorAlertsRepository, OperatorAlertsService } from './modules/operator-alerts/index.js';
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
@@ -238,6 +239,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const alertSettings = new OperatorAlertsService(new OperatorAlertsRepository(db), audit);
   // The customer's dashboard: their ports at a glance, the last day's traffic, the latest notifications.
   const dashboard = new DashboardService(new DashboardRepository(db), { traffic: trafficRepository, notifications: notificationsRepository });
+  // Development only (never served in production): the e-mails the product sent, for a person and the browser tests.
+  const devOutbox = new DevOutboxRepository(db);
 
   const services = {
     metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
@@ -250,7 +253,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     telegram, telegramBot, telegramNotifications,
     purchasesRepository, ordersRepository, paymentsRepository, orderPricing, cardCustomers, cardCheckout, savedCards,
     paymentSimulation, subscriptionsRepository, subscriptionSync, subscriptions,
-    audit, admin, legal, replacement, support, portHistory, alertSettings, dashboard,
+    audit, admin, legal, replacement, support, portHistory, alertSettings, dashboard, devOutbox,
   };
   return { ctx, services };
 }

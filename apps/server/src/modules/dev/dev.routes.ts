@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { isLocalClient } from '../../lib/local-client.js';
+import type { DevOutboxRepository } from './dev-outbox.repository.js';
 
 const OUTBOX_LIMIT = 50;
 
@@ -12,7 +13,7 @@ const OUTBOX_LIMIT = 50;
  * and sign-up links, and the server listens on 0.0.0.0 by default, so it is served only to local clients (isLocalClient) and
  * signed-in operators, unless DEV_OUTBOX_PUBLIC (unsafe) opens it to the network.
  */
-export function registerDev(app: App, { config, db }: AppContext): void {
+export function registerDev(app: App, { config }: AppContext, outbox: DevOutboxRepository): void {
   app.get('/api/v1/dev/outbox', {
     config: { rateLimit: { max: Math.max(config.RATE_LIMIT_AUTH_PER_MINUTE, 120), timeWindow: '1 minute' } },
     schema: {
@@ -24,11 +25,7 @@ export function registerDev(app: App, { config, db }: AppContext): void {
     if (!mayReadOutbox(request)) {
       throw new AppError('FORBIDDEN', 403, 'The development outbox is served only to this machine and to signed-in operators');
     }
-    let query = db.selectFrom('mail_outbox').select(['to_email', 'subject', 'text', 'html', 'created_at'])
-      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(OUTBOX_LIMIT);
-    const to = request.query.to?.trim().toLowerCase();
-    if (to) query = query.where('to_email', '=', to);
-    const rows = await query.execute();
+    const rows = await outbox.latest(OUTBOX_LIMIT, request.query.to?.trim().toLowerCase() || undefined);
     return rows.map((r) => ({ to: r.to_email, subject: r.subject, text: r.text, html: r.html, createdAt: r.created_at.toISOString() }));
   });
 
