@@ -39,7 +39,7 @@ import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
 import { registerApiKeys } from './modules/api-keys/index.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
 import { registerDashboard } from './modules/dashboard/index.js';
-import { registerWebhooks } from './modules/webhooks/webhooks.routes.js';
+import { registerWebhooks } from './modules/webhooks/index.js';
 import { registerMcp } from './modules/mcp/mcp.routes.js';
 import { registerTelegram } from './modules/telegram/telegram.routes.js';
 import { registerReplacement } from './modules/replacement/index.js';

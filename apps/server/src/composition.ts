@@ -80,11 +80,8 @@ import { PortHistoryRepository, PortHistoryService } from './modules/port-histor
 import { TelegramBot } from './modules/telegram/telegram-bot.js';
 import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
-import { DeliveryWorker } from './modules/webhooks/delivery-worker.js';
-import { publishWebhookEvent } from './modules/webhooks/webhook-events.js';
-import { parsePortList } from './modules/webhooks/webhook-ports.js';
-import { WebhookSecretBox } from './modules/webhooks/webhook-signing.js';
-import { WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { parsePortList } from './lib/webhook-ports.js';
+import { DeliveryWorker, publishWebhookEvent, WebhookSecretBox, WebhooksRepository, WebhooksService } from './modules/webhooks/index.js';
 import { ReplacementRepository, ReplacementService } from './modules/replacement/index.js';
 import { SupportRepository, SupportService } from './modules/support/index.js';
 import { CountedPortsListCache } from './modules/metrics/counted-ports-list-cache.js';
@@ -191,7 +188,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   });
   const paymentSimulation = new PaymentSimulation(orders, fulfilment, paypalPayments, payments, config);
   const webhooks = new WebhooksService({
-    db, queue: jobs, notifications, box: webhookSecretBox,
+    repo: new WebhooksRepository(db), queue: jobs, notifications, box: webhookSecretBox,
     policy: {
       allowLoopback: config.webhooksAllowLoopback, timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
       allowedPorts: parsePortList(config.WEBHOOKS_ALLOWED_PORTS),

@@ -9,7 +9,7 @@ import { resolveCardProvider, type CardProviderKind } from './integrations/strip
 import { btcConfigFields, btcSettingsProblems } from './integrations/bitcoin/btc-settings.js';
 import { tronConfigFields, tronSettingsProblems } from './integrations/tron/tron-settings.js';
 import { rateConfigFields } from './integrations/rates/rate-settings.js';
-import { DEFAULT_WEBHOOK_PORTS, parsePortList } from './modules/webhooks/webhook-ports.js';
+import { DEFAULT_WEBHOOK_PORTS, parsePortList } from './lib/webhook-ports.js';
 import { parseTrustedProxies } from './lib/client-address.js';
 import { envBool, envMetricsToken, parseEnv } from '@cellport/node-common/env';
 

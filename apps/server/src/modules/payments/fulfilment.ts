@@ -9,7 +9,7 @@ import type { LedgerService } from '../ledger/ledger.service.js';
 import type { Tx } from '../../db/database.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { TextParam } from '../notifications/server-texts.js';
-import { publishWebhookEvent } from '../webhooks/webhook-events.js';
+import { publishWebhookEvent } from '../webhooks/index.js';
 import type { PurchasesService } from '../purchases/index.js';
 import type { OrderRow } from './order-view.js';
 import type { OrdersRepository } from './orders.repository.js';

@@ -4,7 +4,7 @@ import {
 import type { App, AppContext } from '../../context.js';
 import { actorOf, adminRateLimits } from '../admin/admin-http.js';
 import type { AuditLog } from '../admin/audit/audit.service.js';
-import type { WebhookSecretBox } from '../webhooks/webhook-signing.js';
+import type { WebhookSecretBox } from '../webhooks/index.js';
 import { TELEGRAM_SETTINGS_CHANGED, TELEGRAM_SETTINGS_KEY, type StoredTelegramSettings, type TelegramBot } from './telegram-bot.js';
 
 const hint = (token: string | null) => (token ? `${token.split(':')[0]}:…${token.slice(-4)}` : null);

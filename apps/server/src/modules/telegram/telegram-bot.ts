@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { TelegramGateway } from '../../integrations/telegram/telegram-gateway.js';
 import { BUS_RESYNC, type Bus } from '../../lib/bus.js';
-import type { WebhookSecretBox } from '../webhooks/webhook-signing.js';
+import type { WebhookSecretBox } from '../webhooks/index.js';
 import type { BotState, TelegramService } from './telegram.service.js';
 import { TOPICS } from '../../lib/bus-topics.js';
 

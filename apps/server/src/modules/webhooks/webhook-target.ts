@@ -3,14 +3,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { blockListOf } from '@cellport/node-common/refused-addresses';
-import { describePorts, portAllowed, urlPort, type PortList } from './webhook-ports.js';
+import { describePorts, portAllowed, urlPort, type PortList } from '../../lib/webhook-ports.js';
 
 /**
  * Where a webhook may go (SSRF, issue 16): never to a private, loopback, link-local or otherwise special address.
  * The host is resolved first and every address it resolves to must pass; the request then connects to the vetted
  * address only (no second lookup an attacker's DNS could answer differently), the connected socket's address is
  * checked once more, and redirects are never followed (a 3xx is a failed delivery). Only the ports of
- * WEBHOOKS_ALLOWED_PORTS are used (webhook-ports.ts), checked when an endpoint is saved and again before connecting.
+ * WEBHOOKS_ALLOWED_PORTS are used (lib/webhook-ports.ts), checked when an endpoint is saved and again before connecting.
  * `allowLoopback` (WEBHOOKS_ALLOW_LOOPBACK, UNSAFE) lets 127.0.0.0/8 and ::1 through for tests and the demo.
  */
 // The refused-address table is shared with the agent's target policy (@cellport/node-common/refused-addresses).

@@ -4,10 +4,9 @@ import {
   webhookDeliveriesResponseSchema, webhookDeliveryParamsSchema, webhookDeliveryResponseSchema,
   webhookEndpointParamsSchema, webhookEndpointResponseSchema, webhookEndpointsResponseSchema,
 } from '@cellport/shared/schemas/webhooks';
-import type { Services } from '../../composition.js';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/index.js';
 import type { WebhooksService } from './webhooks.service.js';
 
 /**
@@ -15,7 +14,7 @@ import type { WebhooksService } from './webhooks.service.js';
  * the session cookie or an API key as bearer. Its planner, delivery worker and modem events run in the background
  * (background.ts).
  */
-export function registerWebhooks(app: App, { webhooks }: Services): WebhooksService {
+export function registerWebhooks(app: App, { webhooks }: { webhooks: WebhooksService }): WebhooksService {
   app.decorate('webhooks', webhooks);
 
   const auth = { onRequest: requireUser, config: { apiKey: true } };

@@ -1,21 +1,21 @@
 import { ERRORS } from '@cellport/shared';
-import { sql } from 'kysely';
 import {
   WEBHOOK_ENDPOINTS_PER_CUSTOMER_MAX, WEBHOOK_LOG_LIMIT, WEBHOOK_RETRY_WINDOW_HOURS, WEBHOOK_TEST_EVENT,
   type WebhookDelivery, type WebhookEndpoint, type WebhookEventType,
 } from '@cellport/shared/schemas/webhooks';
-import type { Database, Tx } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
-import { newMessageId, webhookPayload } from './webhook-events.js';
+import type { NotificationsService } from '../notifications/index.js';
+import { webhookPayload } from './webhook-events.js';
 import { newWebhookSecret, signWebhook, type WebhookSecretBox } from './webhook-signing.js';
 import type { DeliveryWorker } from './delivery-worker.js';
-import { describePorts } from './webhook-ports.js';
+import { describePorts } from '../../lib/webhook-ports.js';
 import { postWebhook, refusedPort, type TargetPolicy, type WebhookAnswer } from './webhook-target.js';
 import { JOBS } from '../../jobs/job-kinds.js';
 import type { AppContext } from '../../context.js';
 import { listenForModemChanges } from './webhook-modem-events.js';
+import type { DeliveryRow, EndpointRow, WebhooksRepository } from './webhooks.repository.js';
 
 /** Jobs of this kind were armed by versions before issue 26; the planner now hands endpoints to the worker itself. */
 export const WEBHOOK_JOB = JOBS.webhookDeliver.name;
@@ -28,17 +28,6 @@ const BURST = 20;
 export const retryDelayMs = (failedAttempts: number) =>
   Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(Math.max(failedAttempts - 1, 0), 20));
 
-interface EndpointRow {
-  id: string; user_id: string; url: string; event_types: string[]; secret_enc: string; enabled: boolean;
-  disabled_reason: string | null; created_at: Date;
-}
-interface DeliveryRow {
-  id: string; endpoint_id: string; user_id: string; msg_id: string; event_type: string; payload: Record<string, unknown>;
-  status: 'pending' | 'succeeded' | 'failed'; attempts: number; next_attempt_at: Date; leased_until: Date | null;
-  last_attempt_at: Date | null; response_status: number | null; latency_ms: number | null; last_error: string | null;
-  created_at: Date;
-}
-
 const endpointToApi = (row: EndpointRow): WebhookEndpoint => ({
   _id: row.id, url: row.url, eventTypes: row.event_types, enabled: row.enabled, disabledReason: row.disabled_reason,
   createdAt: row.created_at.toISOString(),
@@ -49,10 +38,8 @@ const deliveryToApi = (row: DeliveryRow): WebhookDelivery => ({
   createdAt: row.created_at.toISOString(), lastAttemptAt: row.last_attempt_at?.toISOString() ?? null,
   nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
 });
-const ENDPOINT_COLUMNS = ['id', 'user_id', 'url', 'event_types', 'secret_enc', 'enabled', 'disabled_reason', 'created_at'] as const;
-
 export interface WebhooksDeps {
-  db: Database; queue: JobQueue; notifications: NotificationsService; box: WebhookSecretBox; policy: TargetPolicy;
+  repo: WebhooksRepository; queue: JobQueue; notifications: NotificationsService; box: WebhookSecretBox; policy: TargetPolicy;
   /** Where the sends run: WEBHOOKS_CONCURRENCY endpoints at once. */
   worker: DeliveryWorker;
 }
@@ -81,7 +68,7 @@ export class WebhooksService {
   }
 
   /** modem.down / modem.up from the modems' announcements (a background subscription: background.ts); returns its stop. */
-  listenForModemChanges(ctx: AppContext): () => void { return listenForModemChanges(ctx); }
+  listenForModemChanges(ctx: Pick<AppContext, 'bus' | 'log'>): () => void { return listenForModemChanges(ctx, this.deps.repo); }
 
   /** Resolves when no delivery is in flight on this instance: tests wait for what a round started. */
   idle(): Promise<void> { return this.worker.idle(); }
@@ -92,80 +79,60 @@ export class WebhooksService {
   // ---- endpoints
 
   async list(userId: string): Promise<WebhookEndpoint[]> {
-    const rows = await this.deps.db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS)
-      .where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
-    return rows.map(endpointToApi);
+    return (await this.deps.repo.endpoints(userId)).map(endpointToApi);
   }
 
   async create(userId: string, url: string, eventTypes: WebhookEventType[]): Promise<{ data: WebhookEndpoint; secret: string }> {
     this.assertPortAllowed(url);
     const secret = newWebhookSecret();
-    const row = await this.deps.db.transaction().execute(async (tx) => {
-      await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-      const { n } = await tx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('user_id', '=', userId).executeTakeFirstOrThrow();
-      if (Number(n) >= WEBHOOK_ENDPOINTS_PER_CUSTOMER_MAX) throw new AppError('WEBHOOKS_LIMIT');
-      return tx.insertInto('webhook_endpoints')
-        .values({ user_id: userId, url, event_types: [...new Set(eventTypes)], secret_enc: this.box.seal(secret), disabled_reason: null, disabled_at: null })
-        .returning(ENDPOINT_COLUMNS).executeTakeFirstOrThrow();
+    const { repo } = this.deps;
+    const row = await repo.transaction(async (tx) => {
+      if (await repo.lockAndCountEndpoints(tx, userId) >= WEBHOOK_ENDPOINTS_PER_CUSTOMER_MAX) throw new AppError('WEBHOOKS_LIMIT');
+      return repo.insertEndpoint(tx, { user_id: userId, url, event_types: [...new Set(eventTypes)], secret_enc: this.box.seal(secret) });
     });
     return { data: endpointToApi(row), secret };
   }
 
   async update(userId: string, id: string, patch: { url?: string; eventTypes?: WebhookEventType[]; enabled?: boolean }): Promise<WebhookEndpoint> {
     if (patch.url !== undefined) this.assertPortAllowed(patch.url);
-    return this.deps.db.transaction().execute(async (tx) => {
+    const { repo } = this.deps;
+    return repo.transaction(async (tx) => {
       const current = await this.owned(tx, userId, id, true);
       const reenable = patch.enabled === true && !current.enabled;
-      const row = await tx.updateTable('webhook_endpoints').set({
+      const row = await repo.updateEndpoint(tx, id, {
         ...(patch.url !== undefined ? { url: patch.url } : {}),
         ...(patch.eventTypes !== undefined ? { event_types: [...new Set(patch.eventTypes)] } : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
         ...(patch.enabled !== undefined ? { disabled_reason: null, disabled_at: patch.enabled ? null : new Date() } : {}),
-      }).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirstOrThrow();
+      });
       // Held deliveries go out at once when the customer turns the endpoint back on.
-      if (reenable) {
-        await tx.updateTable('webhook_deliveries').set({ next_attempt_at: sql`now()`, leased_until: null })
-          .where('endpoint_id', '=', id).where('status', '=', 'pending').execute();
-      }
+      if (reenable) await repo.releaseHeld(tx, id);
       return endpointToApi(row);
     });
   }
 
   async remove(userId: string, id: string): Promise<void> {
-    const row = await this.deps.db.deleteFrom('webhook_endpoints').where('id', '=', id).where('user_id', '=', userId)
-      .returning('id').executeTakeFirst();
-    if (!row) throw notFound();
+    if (!await this.deps.repo.deleteEndpoint(userId, id)) throw notFound();
   }
 
   async deliveries(userId: string, id: string): Promise<WebhookDelivery[]> {
-    await this.owned(this.deps.db, userId, id);
-    const rows = await this.deps.db.selectFrom('webhook_deliveries').selectAll()
-      .where('endpoint_id', '=', id).orderBy('seq', 'desc').limit(WEBHOOK_LOG_LIMIT).execute();
-    return rows.map((r) => deliveryToApi(r as DeliveryRow));
+    await this.owned(undefined, userId, id);
+    return (await this.deps.repo.deliveries(id, WEBHOOK_LOG_LIMIT)).map(deliveryToApi);
   }
 
   /** "Send test event": a `webhook.test` message to this endpoint alone, whatever it subscribed to. */
   async sendTest(userId: string, id: string): Promise<WebhookDelivery> {
-    await this.owned(this.deps.db, userId, id);
+    await this.owned(undefined, userId, id);
     const payload = webhookPayload(WEBHOOK_TEST_EVENT, { endpointId: id, message: 'This is a test event from Cellport.' });
-    const row = await this.deps.db.insertInto('webhook_deliveries').values({
-      endpoint_id: id, user_id: userId, msg_id: newMessageId(), event_type: WEBHOOK_TEST_EVENT, payload: JSON.stringify(payload),
-      leased_until: null, last_attempt_at: null, response_status: null, latency_ms: null, last_error: null,
-    }).returningAll().executeTakeFirstOrThrow();
-    return deliveryToApi(row as DeliveryRow);
+    return deliveryToApi(await this.deps.repo.insertDelivery({ endpoint_id: id, user_id: userId, event_type: WEBHOOK_TEST_EVENT, payload }));
   }
 
   /** Sends one delivery again: a new delivery with the same message id and body, at the end of the endpoint's queue. */
   async redeliver(userId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
-    await this.owned(this.deps.db, userId, id);
-    const row = await sql<DeliveryRow>`
-      insert into webhook_deliveries (endpoint_id, user_id, msg_id, event_type, payload)
-      select endpoint_id, user_id, msg_id, event_type, payload from webhook_deliveries
-      where id = ${deliveryId} and endpoint_id = ${id} and user_id = ${userId}
-      returning *`.execute(this.deps.db);
-    if (!row.rows[0]) throw notFound();
-    return deliveryToApi(row.rows[0]);
+    await this.owned(undefined, userId, id);
+    const row = await this.deps.repo.copyDelivery(userId, id, deliveryId);
+    if (!row) throw notFound();
+    return deliveryToApi(row);
   }
 
   /** WEBHOOK_PORT_NOT_ALLOWED (400) naming the port and the allowed ones, which travel in the body for the page's text. */
@@ -177,10 +144,8 @@ export class WebhooksService {
     throw new AppError('WEBHOOK_PORT_NOT_ALLOWED', 400, message, { port, allowed });
   }
 
-  private async owned(q: Database | Tx, userId: string, id: string, lock = false): Promise<EndpointRow> {
-    let query = q.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', id).where('user_id', '=', userId);
-    if (lock) query = query.forUpdate();
-    const row = await query.executeTakeFirst();
+  private async owned(tx: Tx | undefined, userId: string, id: string, lock = false): Promise<EndpointRow> {
+    const row = await this.deps.repo.owned(tx, userId, id, lock);
     if (!row) throw notFound();
     return row;
   }
@@ -193,14 +158,7 @@ export class WebhooksService {
    */
   async plan(now: Date): Promise<void> {
     if (this.worker.free <= 0) return;
-    const { rows } = await sql<{ endpoint_id: string }>`
-      select d.endpoint_id from webhook_deliveries d
-      join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
-      where d.status = 'pending' and d.next_attempt_at <= ${now} and (d.leased_until is null or d.leased_until < ${now})
-        and d.seq = (select min(h.seq) from webhook_deliveries h where h.endpoint_id = d.endpoint_id and h.status = 'pending')
-      order by d.next_attempt_at, d.seq
-      limit 1000`.execute(this.deps.db);
-    for (const { endpoint_id: endpointId } of rows) {
+    for (const endpointId of await this.deps.repo.dueEndpoints(now)) {
       if (this.worker.free <= 0) break;
       this.worker.offer(endpointId, () => this.deliver(endpointId, now));
     }
@@ -208,22 +166,17 @@ export class WebhooksService {
 
   /** On the worker: lease the endpoint's oldest pending delivery if it is still due, send it, go on with the next. */
   private async deliver(endpointId: string, now: Date): Promise<void> {
-    const first = await this.deps.db.transaction().execute((tx) => this.lease(tx, endpointId, now));
+    const first = await this.deps.repo.transaction((tx) => this.lease(tx, endpointId, now));
     if (first) await this.sendAndContinue(first, now);
   }
 
   private async lease(tx: Tx, endpointId: string, now: Date): Promise<{ endpoint: EndpointRow; delivery: DeliveryRow } | null> {
     // The endpoint's row lock serializes claims of one endpoint across instances.
-    const endpoint = await tx.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', endpointId)
-      .forUpdate().executeTakeFirst();
+    const { endpoint, head } = await this.deps.repo.lockedHead(tx, endpointId);
     if (!endpoint?.enabled) return null;
-    const head = await tx.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending').orderBy('seq').limit(1).executeTakeFirst() as DeliveryRow | undefined;
     if (!head || head.next_attempt_at > now || (head.leased_until && head.leased_until >= now)) return null;
     // From the later of the round's time and the clock: the last delivery of a burst is leased long after its round.
-    await tx.updateTable('webhook_deliveries')
-      .set({ leased_until: new Date(Math.max(now.getTime(), Date.now()) + this.deps.policy.timeoutMs + 30_000) })
-      .where('id', '=', head.id).execute();
+    await this.deps.repo.lease(tx, head.id, new Date(Math.max(now.getTime(), Date.now()) + this.deps.policy.timeoutMs + 30_000));
     return { endpoint, delivery: head };
   }
 
@@ -233,7 +186,7 @@ export class WebhooksService {
       const ok = await this.attempt(next.endpoint, next.delivery, now);
       if (!ok || this.worker.stopping) return;
       const endpointId: string = next.endpoint.id;
-      next = await this.deps.db.transaction().execute((tx) => this.lease(tx, endpointId, now));
+      next = await this.deps.repo.transaction((tx) => this.lease(tx, endpointId, now));
     }
     // More than a burst of work left: the next round's planner offers the endpoint again.
   }
@@ -253,13 +206,12 @@ export class WebhooksService {
     const ok = answer.error === null;
     const attempts = delivery.attempts + 1;
     const givenUp = !ok && now.getTime() - delivery.created_at.getTime() >= WEBHOOK_RETRY_WINDOW_HOURS * 3600_000;
-    await this.deps.db.transaction().execute(async (tx) => {
-      await tx.updateTable('webhook_deliveries').set({
+    await this.deps.repo.transaction(async (tx) => {
+      await this.deps.repo.recordAttempt(tx, delivery.id, {
         status: ok ? 'succeeded' : givenUp ? 'failed' : 'pending',
-        attempts, leased_until: null, last_attempt_at: new Date(), response_status: answer.status,
-        latency_ms: answer.latencyMs, last_error: answer.error,
+        attempts, response_status: answer.status, latency_ms: answer.latencyMs, last_error: answer.error,
         ...(ok || givenUp ? {} : { next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)) }),
-      }).where('id', '=', delivery.id).where('status', '=', 'pending').execute();
+      });
       if (givenUp) await this.disable(tx, endpoint, answer);
     });
     return ok;
@@ -268,11 +220,9 @@ export class WebhooksService {
   /** Deliveries kept failing for the whole retry window: the endpoint stops, and its owner is told. */
   private async disable(tx: Tx, endpoint: EndpointRow, answer: WebhookAnswer): Promise<void> {
     const reason = `Deliveries failed for ${WEBHOOK_RETRY_WINDOW_HOURS} hours (last: ${answer.error ?? 'error'})`.slice(0, 500);
-    const row = await tx.updateTable('webhook_endpoints').set({ enabled: false, disabled_reason: reason, disabled_at: new Date() })
-      .where('id', '=', endpoint.id).where('enabled', '=', true).returning('id').executeTakeFirst();
-    if (!row) return;
+    if (!await this.deps.repo.disableEndpoint(tx, endpoint.id, reason)) return;
     await this.deps.notifications.notify(endpoint.user_id, 'other', 'webhook_disabled', { url: endpoint.url }, tx);
-    const owner = await tx.selectFrom('users').select('email').where('id', '=', endpoint.user_id).executeTakeFirst();
-    await this.deps.notifications.alertOperators(tx, 'operator_webhook_disabled', { url: endpoint.url, email: owner?.email ?? '' });
+    const email = await this.deps.repo.ownerEmail(tx, endpoint.user_id);
+    await this.deps.notifications.alertOperators(tx, 'operator_webhook_disabled', { url: endpoint.url, email: email ?? '' });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The ports customer webhooks may use (WEBHOOKS_ALLOWED_PORTS, issue 26 item 12): the web's usual ones by default, so a
  * webhook is a POST to a web server and not to the mail, database or cache port of some public address. Loopback
- * targets, allowed only by the unsafe WEBHOOKS_ALLOW_LOOPBACK (tests, the demo), may use any port.
+ * targets, allowed only by the unsafe WEBHOOKS_ALLOW_LOOPBACK (tests, the demo), may use any port. In lib, not in the
+ * webhooks domain: the config schema checks the setting with it.
  */
 export type PortList = ReadonlyArray<readonly [from: number, to: number]>;
 
