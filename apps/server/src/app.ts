@@ -41,7 +41,7 @@ import { registerTraffic } from './modules/traffic/traffic.routes.js';
 import { registerDashboard } from './modules/dashboard/index.js';
 import { registerWebhooks } from './modules/webhooks/index.js';
 import { registerMcp } from './modules/mcp/mcp.routes.js';
-import { registerTelegram } from './modules/telegram/telegram.routes.js';
+import { registerTelegram } from './modules/telegram/index.js';
 import { registerReplacement } from './modules/replacement/index.js';
 import { registerLegal } from './modules/legal/index.js';
 import { registerRequestLogging } from './plugins/request-logging.js';

@@ -77,9 +77,7 @@ import { hostServesDesired } from './modules/hosts/host-serves-desired.js';
 import { PurchasesRepository, PurchasesService } from './modules/purchases/index.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
 import { PortHistoryRepository, PortHistoryService } from './modules/port-history/index.js';
-import { TelegramBot } from './modules/telegram/telegram-bot.js';
-import { TelegramNotifications } from './modules/telegram/telegram-notifications.js';
-import { TelegramService } from './modules/telegram/telegram.service.js';
+import { TelegramBot, TelegramNotifications, TelegramRepository, TelegramService } from './modules/telegram/index.js';
 import { parsePortList } from './lib/webhook-ports.js';
 import { DeliveryWorker, publishWebhookEvent, WebhookSecretBox, WebhooksRepository, WebhooksService } from './modules/webhooks/index.js';
 import { ReplacementRepository, ReplacementService } from './modules/replacement/index.js';
@@ -196,13 +194,14 @@ export function composeServices({ config, database, log }: CompositionBase) {
     worker: new DeliveryWorker(config.WEBHOOKS_CONCURRENCY, log),
   });
   // Telegram: the bot (grammy, or the sandbox without a token) and the notifications it delivers.
-  const telegram = new TelegramService({ db, ports: portsRepository, ledger, rotation, log });
+  const telegramRepository = new TelegramRepository(db);
+  const telegram = new TelegramService({ repo: telegramRepository, ports: portsRepository, ledger, rotation, log });
   // The bot's adapter is rebuilt when the console changes the token: grammy for a token, else the sandbox (none in production).
   const telegramGateway = (token: string | null) => (token
     ? new GrammyTelegram(token, config.TELEGRAM_API_ROOT, log)
     : config.isProduction ? null : new SandboxTelegram(log));
-  const telegramBot = new TelegramBot({ config, db, bus, log, service: telegram, box: webhookSecretBox, gateway: telegramGateway });
-  const telegramNotifications = new TelegramNotifications({ db, bot: telegramBot, log });
+  const telegramBot = new TelegramBot({ config, repo: telegramRepository, bus, log, service: telegram, box: webhookSecretBox, gateway: telegramGateway });
+  const telegramNotifications = new TelegramNotifications({ repo: telegramRepository, bot: telegramBot, log });
 
   // The operator console's services, every change audited.
   const audit = new AuditLog(new AuditRepository(db));

@@ -13,7 +13,7 @@ import { registerAuditAdminRoutes } from '../audit/index.js';
 import { registerOverviewAdminRoutes } from '../console-overview/index.js';
 import { registerOperatorsAdminRoutes } from '../operators/index.js';
 import { registerOperatorAlertsAdminRoutes } from '../operator-alerts/index.js';
-import { registerTelegramAdminRoutes } from '../telegram/telegram-admin.routes.js';
+import { registerTelegramAdminRoutes } from '../telegram/index.js';
 import { registerLegalAdminRoutes } from '../legal/index.js';
 import { registerSupportAdminRoutes } from '../support/index.js';
 import { registerSubscriptionsAdminRoutes } from './admin-subscriptions/subscriptions-admin.routes.js';
@@ -41,7 +41,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerSettingsAdminRoutes(admin, operators.settings);
     registerOverviewAdminRoutes(admin, operators.overview);
     registerAuditAdminRoutes(admin, audit);
-    registerTelegramAdminRoutes(admin, ctx, audit, services.telegramBot, services.webhookSecretBox);
+    registerTelegramAdminRoutes(admin, audit, services.telegramBot);
     registerLegalAdminRoutes(admin, services.legal);
     await registerSupportAdminRoutes(admin, services.support);
     registerSubscriptionsAdminRoutes(admin, services.subscriptions);

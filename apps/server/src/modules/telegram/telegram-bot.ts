@@ -1,17 +1,14 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
 import type { TelegramGateway } from '../../integrations/telegram/telegram-gateway.js';
 import { BUS_RESYNC, type Bus } from '../../lib/bus.js';
 import type { WebhookSecretBox } from '../webhooks/index.js';
 import type { BotState, TelegramService } from './telegram.service.js';
+import type { StoredTelegramSettings, TelegramRepository } from './telegram.repository.js';
 import { TOPICS } from '../../lib/bus-topics.js';
 
-/** The settings row the console writes: the token sealed (never stored or shown in the clear), and the mode. */
-export const TELEGRAM_SETTINGS_KEY = 'telegram';
-export interface StoredTelegramSettings { token?: string; mode?: 'polling' | 'webhook' }
 /** Bus topic: the console changed the bot's settings; every instance rebuilds its bot. */
 export const TELEGRAM_SETTINGS_CHANGED = TOPICS.telegramSettingsChanged;
 export const TELEGRAM_WEBHOOK_PATH = '/api/v1/telegram/webhook';
@@ -21,6 +18,8 @@ const LEASE_SECONDS = 30;
 const LEASE_RENEW_MS = 10_000;
 
 export interface TelegramSettings { token: string | null; mode: 'polling' | 'webhook'; fromConsole: boolean }
+/** The console's change: a token or mode, or null to clear the console's value (back to the environment's). */
+export interface TelegramSettingsPatch { token?: string | null; mode?: 'polling' | 'webhook' | null }
 /** Builds the adapter for a token (grammy), or for none (the sandbox; null in production): chosen by the composition root. */
 export type TelegramGatewayFactory = (token: string | null) => TelegramGateway | null;
 
@@ -45,7 +44,7 @@ export class TelegramBot {
   private stopped = true;
 
   constructor(private readonly deps: {
-    config: Config; db: Database; bus: Bus; log: FastifyBaseLogger; service: TelegramService; box: WebhookSecretBox;
+    config: Config; repo: TelegramRepository; bus: Bus; log: FastifyBaseLogger; service: TelegramService; box: WebhookSecretBox;
     gateway: TelegramGatewayFactory;
   }) {
     deps.bus.on(TELEGRAM_SETTINGS_CHANGED, () => { if (!this.stopped) this.reload(); });
@@ -95,9 +94,8 @@ export class TelegramBot {
   }
 
   async readSettings(): Promise<TelegramSettings> {
-    const { config, db, box } = this.deps;
-    const row = await db.selectFrom('settings').select('value').where('key', '=', TELEGRAM_SETTINGS_KEY).executeTakeFirst();
-    const stored = (row?.value ?? {}) as StoredTelegramSettings;
+    const { config, repo, box } = this.deps;
+    const stored = await repo.settings();
     let token: string | null = null;
     if (stored.token) {
       try { token = box.open(stored.token); } catch { this.deps.log.error('telegram: the stored bot token cannot be opened (SESSION_SECRET changed?)'); }
@@ -107,6 +105,27 @@ export class TelegramBot {
       mode: stored.mode ?? config.TELEGRAM_MODE,
       fromConsole: Boolean(token),
     };
+  }
+
+  /**
+   * The console's change of the token (sealed, never stored in the clear) or mode, in one transaction with `record`
+   * (its audit entry, told what was and what is stored); after the commit this instance and (NOTIFY) every other one
+   * rebuild their bot.
+   */
+  async changeSettings(
+    patch: TelegramSettingsPatch, adminId: string,
+    record: (tx: Tx, before: StoredTelegramSettings, next: StoredTelegramSettings) => Promise<void>,
+  ): Promise<void> {
+    const { repo, box } = this.deps;
+    await repo.transaction(async (tx) => {
+      const before = await repo.settings(tx);
+      const next: StoredTelegramSettings = { ...before };
+      if (patch.token !== undefined) { if (patch.token === null) delete next.token; else next.token = box.seal(patch.token); }
+      if (patch.mode !== undefined) { if (patch.mode === null) delete next.mode; else next.mode = patch.mode; }
+      await repo.saveSettings(tx, next, adminId);
+      await record(tx, before, next);
+    });
+    await this.deps.bus.publish(TELEGRAM_SETTINGS_CHANGED, {});
   }
 
   private serial(work: () => Promise<void>): Promise<void> {
@@ -136,7 +155,7 @@ export class TelegramBot {
     if (this.polling && gateway) {
       this.polling = false;
       await gateway.stopPolling();
-      await this.deps.db.deleteFrom('telegram_poller').where('holder', '=', this.holder).execute();
+      await this.deps.repo.releaseLease(this.holder);
     }
     this.gateway = null;
   }
@@ -145,11 +164,7 @@ export class TelegramBot {
   private async tick(): Promise<void> {
     const gateway = this.gateway;
     if (!gateway || gateway.sandbox) return;
-    const held = await this.deps.db.insertInto('telegram_poller')
-      .values({ id: 1, holder: this.holder, leased_until: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})` })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ holder: this.holder, leased_until: sql<Date>`excluded.leased_until` })
-        .where((eb) => eb.or([eb('telegram_poller.holder', '=', this.holder), eb('telegram_poller.leased_until', '<', sql<Date>`now()`)])))
-      .returning('holder').executeTakeFirst();
+    const held = await this.deps.repo.takeLease(this.holder, LEASE_SECONDS);
     if (held && !this.polling) {
       this.polling = true;
       await gateway.startPolling((m) => this.deps.service.answer(m), (err) => {

@@ -1,9 +1,8 @@
 import { TELEGRAM_OPERATOR_KINDS } from '@cellport/shared/schemas/telegram';
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, DatabaseHandle } from '../../db/database.js';
-import { renderNotification, type NotificationParams } from '../notifications/notifications.service.js';
+import { renderNotification, type NotificationParams } from '../notifications/index.js';
 import type { TelegramBot } from './telegram-bot.js';
+import type { TelegramRepository } from './telegram.repository.js';
 import { languageOf } from './telegram-texts.js';
 
 /** The channel a database trigger announces a notification on when a linked chat wants it (migration 2026_12_05_1200). */
@@ -17,10 +16,10 @@ const SWEEP_AGE_MS = 60_000;
  * exactly one of them send it, as with e-mails (notification-emails.ts). A sweep catches missed announcements.
  */
 export class TelegramNotifications {
-  constructor(private readonly deps: { db: Database; bot: TelegramBot; log: FastifyBaseLogger }) {}
+  constructor(private readonly deps: { repo: TelegramRepository; bot: TelegramBot; log: FastifyBaseLogger }) {}
 
   /** Sends each notification its trigger announces after the commit (a background subscription: background.ts). */
-  listen(database: Pick<DatabaseHandle, 'listen'>): Promise<() => Promise<void>> {
+  listen(database: { listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> }): Promise<() => Promise<void>> {
     return database.listen(TELEGRAM_CHANNEL, (id) => {
       this.send(id).catch((err: unknown) => this.deps.log.error({ err }, 'telegram: notification failed'));
     });
@@ -29,14 +28,10 @@ export class TelegramNotifications {
   async send(notificationId: string): Promise<boolean> {
     const gateway = this.deps.bot.current();
     if (!gateway) return false; // no bot here: left pending for the sweep of an instance that has one
-    const { db } = this.deps;
-    const claimed = await db.updateTable('notifications').set({ telegram: 'sent' })
-      .where('id', '=', notificationId).where('telegram', '=', 'pending')
-      .returning(['user_id', 'text_key', 'params']).executeTakeFirst();
+    const { repo } = this.deps;
+    const claimed = await repo.claimNotification(notificationId);
     if (!claimed) return false;
-    const target = await db.selectFrom('telegram_links').innerJoin('users', 'users.id', 'telegram_links.user_id')
-      .select(['telegram_links.chat_id', 'telegram_links.kinds', 'users.language', 'users.is_active'])
-      .where('telegram_links.user_id', '=', claimed.user_id).executeTakeFirst();
+    const target = await repo.chatOf(claimed.user_id);
     // Unlinked, or the kind switched off, since the notification was written (operators' alerts are not a kind).
     const wanted = target?.kinds.includes(claimed.text_key) || (TELEGRAM_OPERATOR_KINDS as readonly string[]).includes(claimed.text_key);
     if (!target?.is_active || !wanted) return false;
@@ -46,7 +41,7 @@ export class TelegramNotifications {
       return true;
     } catch (err) {
       this.deps.log.error({ err, notificationId }, 'telegram: sending a notification failed');
-      await db.updateTable('notifications').set({ telegram: 'failed' }).where('id', '=', notificationId).execute();
+      await repo.markFailed(notificationId);
       return false;
     }
   }
@@ -54,11 +49,8 @@ export class TelegramNotifications {
   /** Sends what is still pending after `olderThanMs` (0: everything pending). Returns how many were sent. */
   async sweep(olderThanMs = SWEEP_AGE_MS): Promise<number> {
     if (!this.deps.bot.current()) return 0;
-    const rows = await this.deps.db.selectFrom('notifications').select('id').where('telegram', '=', 'pending')
-      .where('created_at', '<=', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000})`)
-      .orderBy('created_at').limit(200).execute();
     let sent = 0;
-    for (const row of rows) if (await this.send(row.id)) sent++;
+    for (const id of await this.deps.repo.pending(olderThanMs)) if (await this.send(id)) sent++;
     return sent;
   }
 }

@@ -3,22 +3,25 @@ import { successResponseSchema } from '@cellport/shared/schemas/notifications';
 import {
   telegramLinkResponseSchema, telegramPreferencesRequestSchema, telegramStatusSchema,
 } from '@cellport/shared/schemas/telegram';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/index.js';
 import { TELEGRAM_WEBHOOK_PATH, type TelegramBot } from './telegram-bot.js';
 import type { TelegramNotifications } from './telegram-notifications.js';
 import { registerTelegramSandboxRoutes } from './telegram-sandbox.routes.js';
 import { botText } from './telegram-texts.js';
+import type { TelegramService } from './telegram.service.js';
 
 /**
  * Telegram for customers (issue 16, item 2): link status, a one-time deep link, unlink, the notification kinds;
  * the bot's webhook. The bot is started by the root (app.ts) in every role; the notifications a linked chat wants
  * leave from the background (background.ts).
  */
-export function registerTelegram(app: App, ctx: AppContext, { telegram, telegramBot, telegramNotifications }: Services): void {
+export function registerTelegram(
+  app: App, ctx: AppContext,
+  { telegram, telegramBot, telegramNotifications }: { telegram: TelegramService; telegramBot: TelegramBot; telegramNotifications: TelegramNotifications },
+): void {
   app.decorate('telegram', { bot: telegramBot, notifications: telegramNotifications });
 
   const auth = { onRequest: requireUser, config: { apiKey: true } };

@@ -1,18 +1,28 @@
 import type { Language } from '@cellport/shared';
 import { MINOR_UNITS } from '@cellport/shared/constants';
+import type { Port } from '@cellport/shared/schemas/catalog';
 import { microToDollars } from '@cellport/shared/schemas/payments';
 import {
   TELEGRAM_DEFAULT_KINDS, TELEGRAM_LINK_TTL_MINUTES, type TelegramLink, type TelegramNotificationKind, type TelegramStatus,
 } from '@cellport/shared/schemas/telegram';
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/database.js';
 import type { TelegramIncoming } from '../../integrations/telegram/telegram-gateway.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
-import type { PortsRepository, RotationService } from '../ports/index.js';
 import { botText, errorText, languageOf } from './telegram-texts.js';
+import type { TelegramRepository } from './telegram.repository.js';
+
+/**
+ * What the bot reads and does in other domains (the composition root passes theirs): the customer's ports as Your
+ * Proxies lists them, their balances, and the rotation POST /modems/:id/rotate runs.
+ */
+export interface TelegramDeps {
+  repo: TelegramRepository;
+  ports: { list(userId: string, lng: Language): Promise<Port[]> };
+  ledger: { balances(userId: string): Promise<{ usdt: bigint; btc: bigint }> };
+  rotation: { rotateOwnPort(userId: string, portId: string): Promise<{ old_ip: string; new_ip: string }> };
+  log: FastifyBaseLogger;
+}
 
 /** What the routes need to know of the running bot. */
 export interface BotState { available: boolean; sandbox: boolean; username: string | null }
@@ -24,13 +34,10 @@ export interface BotState { available: boolean; sandbox: boolean; username: stri
  * its rules (active port, once a minute per port, one rotation per modem at a time).
  */
 export class TelegramService {
-  constructor(private readonly deps: {
-    db: Database; ports: PortsRepository; ledger: LedgerService; rotation: RotationService; log: FastifyBaseLogger;
-  }) {}
+  constructor(private readonly deps: TelegramDeps) {}
 
   async status(userId: string, bot: BotState): Promise<TelegramStatus> {
-    const link = await this.deps.db.selectFrom('telegram_links').select(['chat_name', 'kinds', 'created_at'])
-      .where('user_id', '=', userId).executeTakeFirst();
+    const link = await this.deps.repo.link(userId);
     return {
       available: bot.available, sandbox: bot.sandbox, botUsername: bot.username,
       linked: Boolean(link), chatName: link ? link.chat_name || null : null,
@@ -43,24 +50,19 @@ export class TelegramService {
   async createLink(userId: string, botUsername: string): Promise<TelegramLink> {
     const token = newToken(24);
     const expiresAt = new Date(Date.now() + TELEGRAM_LINK_TTL_MINUTES * 60_000);
-    await this.deps.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('telegram_link_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
-      await tx.insertInto('telegram_link_tokens').values({ token_hash: hashToken(token), user_id: userId, expires_at: expiresAt }).execute();
-    });
+    await this.deps.repo.replaceLinkToken(userId, hashToken(token), expiresAt);
     return { url: `https://t.me/${encodeURIComponent(botUsername)}?start=${token}`, expiresAt: expiresAt.toISOString() };
   }
 
   /** Unlinks; returns the chat that was linked (to tell it), or null. */
   async unlink(userId: string): Promise<{ chatId: string; language: Language } | null> {
-    const row = await this.deps.db.deleteFrom('telegram_links').where('user_id', '=', userId).returning('chat_id').executeTakeFirst();
-    if (!row) return null;
-    return { chatId: row.chat_id, language: languageOf(await this.language(userId)) };
+    const chatId = await this.deps.repo.deleteLink(userId);
+    if (!chatId) return null;
+    return { chatId, language: languageOf(await this.deps.repo.language(userId)) };
   }
 
   async setKinds(userId: string, kinds: TelegramNotificationKind[]): Promise<void> {
-    const updated = await this.deps.db.updateTable('telegram_links').set({ kinds: JSON.stringify([...new Set(kinds)]) })
-      .where('user_id', '=', userId).returning('user_id').executeTakeFirst();
-    if (!updated) throw new AppError('NOT_FOUND', 404, 'Telegram is not linked. Link it on the Account page first.');
+    if (!await this.deps.repo.setKinds(userId, [...new Set(kinds)])) throw new AppError('NOT_FOUND', 404, 'Telegram is not linked. Link it on the Account page first.');
   }
 
   /** The bot's answer to one message. */
@@ -69,8 +71,7 @@ export class TelegramService {
     const command = parsed?.[1]?.toLowerCase();
     const args = (parsed?.[2] ?? '').trim();
     if (command === 'start' && args) return this.start(message, args);
-    const linked = await this.deps.db.selectFrom('telegram_links').innerJoin('users', 'users.id', 'telegram_links.user_id')
-      .select(['users.id', 'users.language', 'users.is_active']).where('telegram_links.chat_id', '=', message.chatId).executeTakeFirst();
+    const linked = await this.deps.repo.userOfChat(message.chatId);
     if (!linked?.is_active) return botText(languageOf(message.languageCode), 'notLinked');
     const lng = languageOf(linked.language);
     switch (command) {
@@ -83,21 +84,10 @@ export class TelegramService {
 
   /** /start <token>: the token is taken once (used_at set in the same statement that checks it). */
   private async start(message: TelegramIncoming, token: string): Promise<string> {
-    const db = this.deps.db;
-    const taken = await db.updateTable('telegram_link_tokens').set({ used_at: sql`now()` })
-      .where('token_hash', '=', hashToken(token)).where('used_at', 'is', null).where('expires_at', '>', sql<Date>`now()`)
-      .returning('user_id').executeTakeFirst();
-    if (!taken) return botText(languageOf(message.languageCode), 'linkInvalid');
-    const user = await db.transaction().execute(async (tx) => {
-      // A chat speaks for one account: linking it again moves it.
-      await tx.deleteFrom('telegram_links').where('chat_id', '=', message.chatId).execute();
-      await tx.insertInto('telegram_links').values({
-        user_id: taken.user_id, chat_id: message.chatId, chat_name: message.chatName, kinds: JSON.stringify(TELEGRAM_DEFAULT_KINDS),
-      }).onConflict((oc) => oc.column('user_id').doUpdateSet({
-        chat_id: message.chatId, chat_name: message.chatName, created_at: sql`now()`,
-      })).execute();
-      return tx.selectFrom('users').select(['email', 'language']).where('id', '=', taken.user_id).executeTakeFirstOrThrow();
-    });
+    const userId = await this.deps.repo.takeLinkToken(hashToken(token));
+    if (!userId) return botText(languageOf(message.languageCode), 'linkInvalid');
+    // A chat speaks for one account: linking it again moves it.
+    const user = await this.deps.repo.linkChat(userId, message.chatId, message.chatName);
     const lng = languageOf(user.language);
     return botText(lng, 'linked', { email: user.email, help: botText(lng, 'help') });
   }
@@ -136,9 +126,5 @@ export class TelegramService {
       const retryAfter = Number(err.details?.retryAfter ?? 0);
       return botText(lng, 'rotateFailed', { name: port.modem_name, reason: errorText(lng, err.code, { retryAfter }) });
     }
-  }
-
-  private async language(userId: string): Promise<string | undefined> {
-    return (await this.deps.db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst())?.language;
   }
 }
