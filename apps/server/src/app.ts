@@ -31,7 +31,7 @@ import { registerInvoices } from './modules/invoices/invoices.routes.js';
 import { registerSettings } from './modules/settings/settings.routes.js';
 import { registerExchangeRates } from './modules/exchange-rates/index.js';
 import { registerAdmin } from './modules/admin/admin.routes.js';
-import { registerNotifications } from './modules/notifications/notifications.routes.js';
+import { registerNotifications } from './modules/notifications/index.js';
 import { registerRealtime } from './modules/realtime/realtime.routes.js';
 import { startHostProtocol, type HostProtocolServer } from './modules/hosts/hosts.server.js';
 import { startRealtime } from './modules/realtime/realtime.server.js';

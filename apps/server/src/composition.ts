@@ -48,9 +48,7 @@ import { gatewayTrust as deriveGatewayTrust } from './modules/gateways/gateway-t
 import { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import { InvoicesService } from './modules/invoices/invoices.service.js';
 import { LedgerService } from './modules/ledger/ledger.service.js';
-import { NotificationEmails } from './modules/notifications/notification-emails.js';
-import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
-import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { NotificationEmails, NotificationsRepository, NotificationsService } from './modules/notifications/index.js';
 import { CardCheckout } from './modules/payments/card-checkout.js';
 import { CardCustomers } from './modules/payments/card-customers.js';
 import { CardPayments } from './modules/payments/card-payments.js';
@@ -146,8 +144,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const couponsRepo = new CouponsRepository(db);
   const coupons = new CouponsService(couponsRepo);
   const ledger = new LedgerService(db);
-  const notifications = new NotificationsService(db);
-  const notificationEmails = new NotificationEmails(ctx);
+  const notifications = new NotificationsService(notificationsRepository);
+  const notificationEmails = new NotificationEmails(ctx, notificationsRepository);
   const auth = new AuthService(authRepository, ctx, recoveryCodes);
   const captchaGate = new CaptchaGate(config, new CaptchaPassesRepository(db));
   const accountSettings = new AccountSettingsService(accountsRepository, sessions, mailer, recoveryCodes);

@@ -7,7 +7,7 @@ import { registerCouponsAdminRoutes } from '../coupons/index.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
 import { registerPortsAdminRoutes } from '../ports/index.js';
 import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.routes.js';
-import { registerNotificationsAdminRoutes } from './admin-notifications/notifications-admin.routes.js';
+import { registerNotificationsAdminRoutes } from '../notifications/index.js';
 import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
 import { registerAuditAdminRoutes } from '../audit/index.js';
 import { registerOverviewAdminRoutes } from '../console-overview/index.js';
@@ -36,7 +36,7 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerCatalogAdminRoutes(admin, operators.catalog);
     registerCouponsAdminRoutes(admin, operators.coupons);
     registerPaymentsAdminRoutes(admin, operators.payments);
-    registerNotificationsAdminRoutes(admin, ctx, audit, notifications);
+    registerNotificationsAdminRoutes(admin, audit, notifications);
     registerOperatorAlertsAdminRoutes(admin, services.alertSettings);
     registerSettingsAdminRoutes(admin, operators.settings);
     registerOverviewAdminRoutes(admin, operators.overview);

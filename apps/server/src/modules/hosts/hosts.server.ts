@@ -17,7 +17,7 @@ import { hostForKey } from '../traffic/host-keys.js';
 import type { ModemQualityTracker } from '../catalog/modem-quality-tracker.js';
 import type { GatewayLinksRepository } from '../gateways/gateway-links.repository.js';
 import { signLinkTicket, type GatewayTrust } from '../gateways/gateway-trust.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { NotificationsService } from '../notifications/index.js';
 import { recordQuotaCrossings } from '../traffic/port-quota.js';
 import { screenSamples } from '../traffic/traffic-samples.js';
 import type { TrafficRepository } from '../traffic/traffic.repository.js';

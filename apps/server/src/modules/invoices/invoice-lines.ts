@@ -1,4 +1,4 @@
-import type { LocalizedValue, ServerText } from '../notifications/server-texts.js';
+import type { LocalizedValue, ServerText } from '../notifications/index.js';
 
 // The descriptions of payments and invoice lines as stored texts (a key and its params, notifications/server-texts.ts):
 // rendered in the reader's language on the Purchases and Invoices pages and in the invoice PDF (issue 14, item 3).

@@ -3,7 +3,7 @@ import type { Language } from '@cellport/shared';
 import type { Invoice } from '@cellport/shared/schemas/payments';
 import type { Database, Tx } from '../../db/database.js';
 import type { InvoiceCustomer, InvoiceLineRow, InvoiceSeller, StoredText } from '../../db/tables/payments.js';
-import { renderStored, type ServerText } from '../notifications/server-texts.js';
+import { renderStored, type ServerText } from '../notifications/index.js';
 import type { InvoiceNumbering } from './invoice-numbers.js';
 import { discountLineText } from './invoice-lines.js';
 import { invoiceTexts } from './invoice-texts.js';

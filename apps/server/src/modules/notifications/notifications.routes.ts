@@ -2,21 +2,21 @@ import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared';
 import {
   notificationParamsSchema, notificationSchema, notificationsResponseSchema, successResponseSchema, unsubscribeParamsSchema,
 } from '@cellport/shared/schemas/notifications';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { notFound } from '../../lib/app-error.js';
 import { conditionalPoll } from '../../lib/poll-versions.js';
+import { readerLanguage } from '../../lib/request-language.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { readerLanguage } from '../catalog/request-language.js';
 import type { NotificationEmails } from './notification-emails.js';
+import type { NotificationsRepository } from './notifications.repository.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import { userIdFromUnsubscribeToken } from './unsubscribe-token.js';
 
 /** The bell: list (polled every 3 s, cheap when unchanged), mark read, read all; and the unsubscribe link. */
-export function registerNotifications(app: App, ctx: AppContext, services: Services): void {
-  const repository = services.notificationsRepository;
-  const emails = services.notificationEmails;
-
+export function registerNotifications(
+  app: App, ctx: AppContext,
+  { notificationsRepository: repository, notificationEmails: emails }: { notificationsRepository: NotificationsRepository; notificationEmails: NotificationEmails },
+): void {
   // Their e-mails leave from the background (background.ts: after each commit, and a sweep).
   app.decorate('notificationEmails', emails);
 
@@ -57,13 +57,10 @@ export function registerNotifications(app: App, ctx: AppContext, services: Servi
     schema: { hide: true, params: unsubscribeParamsSchema },
   }, async (request, reply) => {
     const userId = userIdFromUnsubscribeToken(request.params.token, ctx.config.secret);
-    const user = userId
-      ? await ctx.db.updateTable('users').set({ marketing_consent: false }).where('id', '=', userId)
-        .returning('language').executeTakeFirst()
-      : undefined;
-    const language = user && isLanguage(user.language) ? user.language : FALLBACK_LANGUAGE;
-    reply.code(user ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    return unsubscribePage(language, Boolean(user), `${ctx.config.publicUrl}/${language}`);
+    const stored = userId ? await repository.withdrawMarketingConsent(userId) : undefined;
+    const language = isLanguage(stored) ? stored : FALLBACK_LANGUAGE;
+    reply.code(stored !== undefined ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    return unsubscribePage(language, stored !== undefined, `${ctx.config.publicUrl}/${language}`);
   });
 }
 

@@ -1,29 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@cellport/shared';
 import { OPERATOR_ALERT_KEYS, type OperatorAlertKey } from '@cellport/shared/schemas/admin/alerts';
-import { OPERATOR_MESSAGE_MAX, type Notification } from '@cellport/shared/schemas/notifications';
-import { sql } from 'kysely';
-import type { Database, Tx } from '../../db/database.js';
-import { pollBump } from '../../lib/poll-versions.js';
-import { renderText, type TextParams } from './server-texts.js';
-
-export type NotificationType = 'payment' | 'other';
-/** Plain values, every language's text of a value, or a nested text (server-texts.ts); rendered when read. */
-export type NotificationParams = TextParams;
-
-/**
- * Causes with a text of their own: a modem's host not heard from (`modem_down_host_silent`), a replacement that kept
- * the port's address (`port_replaced_address_kept`, decision 036).
- */
-const CAUSES = new Set(['host_silent', 'address_kept']);
-/**
- * A notification's text in `language` (packages/shared/locales/{lng}/notifications.json). A `cause` in the params picks
- * the key's text for that cause (`modem_down_host_silent`): the key, and what pairs with it, stay the same.
- */
-export function renderNotification(language: string, key: string, params: Record<string, unknown>): string {
-  const cause = typeof params.cause === 'string' && CAUSES.has(params.cause) ? params.cause : null;
-  return renderText(language, cause ? `${key}_${cause}` : key, params);
-}
+import { OPERATOR_MESSAGE_MAX } from '@cellport/shared/schemas/notifications';
+import type { Tx } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { renderNotification, type NotificationParams, type NotificationType } from './notification-view.js';
+import type { NotificationsRepository } from './notifications.repository.js';
 
 /**
  * What notifies (issue 14, item 5). Payment items (type 'payment': purchase, renewal, auto-renewal, payment received
@@ -62,21 +43,6 @@ export const isServiceMail = (key: string) => MUST_MAIL_KEYS.has(key) || (OPERAT
 export const mailsTo = (key: string, recipient: { marketing_consent: boolean }) =>
   !BELL_ONLY_KEYS.has(key) && (isServiceMail(key) || recipient.marketing_consent);
 
-/**
- * The page a notification is about, as a path inside the app without the language (`/support/<id>`), or
- * undefined: the bell links to it and the e-mail's button opens it.
- */
-export function notificationLink(key: string | null | undefined, params: Record<string, unknown> | null | undefined): string | undefined {
-  // The operators' alerts open the console page where they act on them.
-  if (key === 'operator_modems_down' || key === 'operator_modems_up' || key === 'operator_replacement_queued') return '/admin/inventory';
-  if (key === 'operator_webhook_disabled') return '/admin/customers';
-  if (key?.startsWith('subscription_')) return '/billing#subscriptions';
-  const ticket = typeof params?.ticket === 'string' ? params.ticket : null;
-  if (!ticket) return undefined;
-  if (key === 'support_reply') return `/support/${ticket}`;
-  if (key === 'support_ticket_new' || key === 'support_customer_reply' || key === 'support_assigned') return `/admin/support/${ticket}`;
-  return undefined;
-}
 
 /** How many modems an operator alert names one by one; the rest are counted. */
 const OPERATOR_ALERT_MODEMS = 10;
@@ -87,25 +53,6 @@ export type OperatorTexts = { en: string } & Partial<Record<Language, string>>;
 /** Whom a notification speaks to: their language, and whether they agreed to mail beyond the essentials. */
 export interface Recipient { language: string; marketing_consent: boolean }
 
-interface NotificationRow {
-  id: string; text: string; unread: boolean; type: NotificationType; created_at: Date;
-  text_key?: string | null; params?: Record<string, unknown> | null;
-}
-/**
- * A notification as the API shows it, rendered from its key and params in the reader's `language` (issue 14,
- * item 3). Without a language (or a key) it shows `text`, rendered in the customer's language when stored: the
- * e-mail's text and the realtime push, which does not know which language the open dashboard reads.
- */
-export const toNotification = (row: NotificationRow, language?: Language): Notification => {
-  const link = notificationLink(row.text_key, row.params);
-  return {
-    _id: row.id,
-    text: language && row.text_key ? renderNotification(language, row.text_key, row.params ?? {}) : row.text,
-    unread: row.unread, type: row.type, timestamp: row.created_at.toISOString(),
-    ...(link ? { link } : {}),
-  };
-};
-
 /**
  * Stores notifications (key and params, rendered in the reader's language when read, and the text in the
  * customer's language for the e-mail and the realtime push), bumps their poll version and announces the
@@ -113,18 +60,17 @@ export const toNotification = (row: NotificationRow, language?: Language): Notif
  * change that rolled back. E-mails go out after the commit (notification-emails.ts).
  */
 export class NotificationsService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly repo: NotificationsRepository) {}
 
   /**
    * Pass the caller's transaction so the notification commits (or not) with what it tells about, and the
    * customer's language and consent when the caller has already read them.
    */
   async notify(userId: string, type: NotificationType, key: string, params: NotificationParams, tx?: Tx, recipient?: Recipient): Promise<void> {
-    if (!tx) return this.db.transaction().execute((own) => this.notify(userId, type, key, params, own, recipient));
-    const user = recipient
-      ?? await tx.selectFrom('users').select(['language', 'marketing_consent']).where('id', '=', userId).executeTakeFirst();
+    if (!tx) return this.repo.transaction((own) => this.notify(userId, type, key, params, own, recipient));
+    const user = recipient ?? await this.repo.recipient(tx, userId);
     if (!user) return;
-    await this.insert(tx, userId, {
+    await this.repo.insert(tx, userId, {
       type, key, params,
       text: renderNotification(user.language, key, params),
       mail: mailsTo(key, user),
@@ -141,17 +87,12 @@ export class NotificationsService {
   async modemAvailability(modemIds: string[], online: boolean, silentMinutes?: number): Promise<number> {
     if (modemIds.length === 0) return 0;
     const key = online ? 'modem_up' : 'modem_down';
-    return this.db.transaction().execute(async (tx) => {
-      const ports = await tx.selectFrom('ports').innerJoin('users', 'users.id', 'ports.user_id')
-        .select(['ports.id', 'ports.user_id', 'ports.name', 'users.language', 'users.marketing_consent'])
-        .where('ports.modem_id', 'in', modemIds).where('ports.status', '=', 'active').execute();
+    return this.repo.transaction(async (tx) => {
+      const ports = await this.repo.activePortsOnModems(tx, modemIds);
       let sent = 0;
       for (const port of ports) {
-        const last = await tx.selectFrom('notifications').select('text_key')
-          .where('user_id', '=', port.user_id).where('text_key', 'in', ['modem_down', 'modem_up'])
-          .where(sql<boolean>`params->>'port' = ${port.id}`)
-          .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-        if (online ? last?.text_key !== 'modem_down' : last?.text_key === 'modem_down') continue;
+        const last = await this.repo.lastAvailabilityNotice(tx, port.user_id, port.id);
+        if (online ? last !== 'modem_down' : last === 'modem_down') continue;
         const params: NotificationParams = { name: port.name, port: port.id };
         if (!online && silentMinutes !== undefined) Object.assign(params, { cause: 'host_silent', minutes: silentMinutes });
         await this.notify(port.user_id, 'other', key, params, tx, port);
@@ -169,11 +110,9 @@ export class NotificationsService {
    * modem, so a farm's outage is a few messages, not a mail storm.
    */
   private async alertModems(tx: Tx, modemIds: string[], online: boolean): Promise<void> {
-    const flipped = await tx.updateTable('modems').set({ health_alerted: !online })
-      .where('id', 'in', modemIds).where('health_alerted', '=', online)
-      .returning(['imei', 'host_id', 'health_reason']).execute();
+    const flipped = await this.repo.flipModemsAlerted(tx, modemIds, online);
     if (flipped.length === 0) return;
-    const hosts = await tx.selectFrom('hosts').select(['id', 'name']).where('id', 'in', [...new Set(flipped.map((m) => m.host_id))]).execute();
+    const hosts = await this.repo.hostNames(tx, [...new Set(flipped.map((m) => m.host_id))]);
     for (const host of hosts) {
       const modems = flipped.filter((m) => m.host_id === host.id).sort((a, b) => a.imei.localeCompare(b.imei));
       const named = modems.slice(0, OPERATOR_ALERT_MODEMS)
@@ -189,11 +128,8 @@ export class NotificationsService {
    * database trigger reads the same setting). A service message: no marketing consent asked, no unsubscribe link.
    */
   async alertOperators(tx: Tx, key: OperatorAlertKey, params: NotificationParams): Promise<void> {
-    const operators = await tx.selectFrom('users').leftJoin('operator_alert_settings as s', 's.user_id', 'users.id')
-      .select(['users.id', 'users.language', 's.email'])
-      .where('users.role', '=', 'admin').where('users.is_active', '=', true).execute();
-    for (const op of operators) {
-      await this.insert(tx, op.id, { type: 'other', key, params, text: renderNotification(op.language, key, params), mail: op.email ?? true });
+    for (const op of await this.repo.activeOperators(tx)) {
+      await this.repo.insert(tx, op.id, { type: 'other', key, params, text: renderNotification(op.language, key, params), mail: op.email ?? true });
     }
   }
 
@@ -210,19 +146,14 @@ export class NotificationsService {
     let sent = 0;
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      let q = this.db.selectFrom('users').select(['id', 'language', 'marketing_consent'])
-        .where('is_active', '=', true).where('id', '>', after).orderBy('id').limit(CHUNK);
-      if (userIds !== 'all') {
-        if (!userIds.length) break;
-        q = q.where('id', 'in', userIds);
-      }
-      const users = await q.execute();
+      if (userIds !== 'all' && !userIds.length) break;
+      const users = await this.repo.activeUsersAfter(after, CHUNK, userIds);
       if (!users.length) break;
-      await this.db.transaction().execute(async (tx) => {
+      await this.repo.transaction(async (tx) => {
         for (const u of users) {
           const text = clean[isLanguage(u.language) ? u.language : FALLBACK_LANGUAGE] ?? clean.en!;
           // Every language's text is kept, so the message reads in whichever language the dashboard is open in.
-          await this.insert(tx, u.id, {
+          await this.repo.insert(tx, u.id, {
             type: 'other', key: 'operator_message', params: { text: clean as OperatorTexts }, text, mail: u.marketing_consent,
           });
         }
@@ -234,20 +165,14 @@ export class NotificationsService {
     return sent;
   }
 
-  /** The notification, the poll bump and its NOTIFY in one statement (the id and time are chosen here for the event). */
-  private async insert(tx: Tx, userId: string, n: { type: NotificationType; key: string; params: NotificationParams; text: string; mail: boolean }): Promise<void> {
-    const row = { id: randomUUID(), text: n.text, unread: true, type: n.type, created_at: new Date(), text_key: n.key, params: n.params };
-    const bump = pollBump('notifications', userId, {
-      event: { name: 'notification', data: toNotification(row) },
-      ...(n.mail ? { mail: row.id } : {}),
-    });
-    await tx
-      .with('note', (db) => db.insertInto('notifications').values({
-        id: row.id, user_id: userId, type: n.type, text_key: n.key, params: JSON.stringify(n.params), text: n.text,
-        email: n.mail ? 'pending' : null, created_at: row.created_at,
-      }))
-      .with('bumped', () => bump.upsert(tx))
-      .selectFrom('bumped').select(bump.notify.as('notified'))
-      .execute();
+  /**
+   * The console's message (POST /admin/notifications) to one customer or to all. A broadcast is sent in chunks (their
+   * own transactions), so `record` (its audit entry) runs once the sending is done, told the number reached.
+   */
+  async sendFromConsole(to: string, texts: OperatorTexts, record: (tx: Tx, sent: number) => Promise<void>): Promise<number> {
+    if (to !== 'all' && !await this.repo.userExists(to)) throw new AppError('CUSTOMER_NOT_FOUND');
+    const sent = await this.sendOperatorMessage(to === 'all' ? 'all' : [to], texts);
+    await this.repo.transaction((tx) => record(tx, sent));
+    return sent;
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, json, type Customer } from '../../../test/fixtures.js';
+import { NotificationsRepository } from './notifications.repository.js';
 import { NotificationsService } from './notifications.service.js';
 import { buildCountingApp, type CountingApp } from './test-support.js';
 
@@ -12,7 +13,7 @@ beforeAll(async () => {
   t = await buildCountingApp();
   alice = await createCustomer(t, 0, 'ru');
   bob = await createCustomer(t);
-  service = new NotificationsService(t.ctx.db);
+  service = new NotificationsService(new NotificationsRepository(t.ctx.db));
 });
 afterAll(async () => { await t.close(); });
 

@@ -5,6 +5,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { fillServerTexts } from '../../db/migrations/2026_12_05_1000_server_texts.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
+import { NotificationsRepository } from './notifications.repository.js';
 import { NotificationsService } from './notifications.service.js';
 
 // Issue 14, item 3: what the server writes (notifications, payment and invoice descriptions) reads in the reader's
@@ -29,7 +30,7 @@ const notificationTexts = async (c: Customer, lng: string): Promise<string[]> =>
 describe('server-made texts in the reader language', () => {
   it('an operator message written in three languages reads in the language of the request, else the stored one', async () => {
     const c = await createCustomer(t, 0, 'ru');
-    await new NotificationsService(t.ctx.db).sendOperatorMessage([c.id], { en: 'Maintenance tonight', ru: 'Сегодня ночью работы', cn: '今晚维护' });
+    await new NotificationsService(new NotificationsRepository(t.ctx.db)).sendOperatorMessage([c.id], { en: 'Maintenance tonight', ru: 'Сегодня ночью работы', cn: '今晚维护' });
     expect(await notificationTexts(c, 'en')).toEqual(['Maintenance tonight']);
     expect(await notificationTexts(c, 'ru')).toEqual(['Сегодня ночью работы']);
     expect(await notificationTexts(c, 'cn')).toEqual(['今晚维护']);

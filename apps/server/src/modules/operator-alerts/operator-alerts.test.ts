@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotificationsService } from '../notifications/notifications.service.js';
+import { NotificationsRepository, NotificationsService } from '../notifications/index.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { seedTestCatalog } from '../../../test/fixtures.js';
 import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
@@ -15,7 +15,7 @@ let modems: string[];
 
 beforeAll(async () => {
   t = await buildCountingApp();
-  notifications = new NotificationsService(t.ctx.db);
+  notifications = new NotificationsService(new NotificationsRepository(t.ctx.db));
   await seedTestCatalog(t);
   ana = await signedIn(t, 'admin');
   ivan = await signedIn(t, 'admin');

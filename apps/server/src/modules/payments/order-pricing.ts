@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { localized, type CatalogService } from '../catalog/catalog.service.js';
 import { discountsToApi, trialToApi } from '../catalog/tariff-offers.js';
 import type { CouponsService } from '../coupons/index.js';
-import { renderNotification } from '../notifications/notifications.service.js';
+import { renderNotification } from '../notifications/index.js';
 import type { OrdersRepository } from './orders.repository.js';
 
 /** What a client sends to start any payment (crypto, card, PayPal), after schema validation. */

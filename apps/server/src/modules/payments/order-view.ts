@@ -3,7 +3,7 @@ import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/pay
 import type { Selectable } from 'kysely';
 import type { LocalizedNames } from '../../db/tables/catalog.js';
 import type { PaymentOrdersTable } from '../../db/tables/payments.js';
-import { renderStored } from '../notifications/server-texts.js';
+import { renderStored } from '../notifications/index.js';
 
 export type OrderRow = Selectable<PaymentOrdersTable>;
 

@@ -4,7 +4,7 @@ import type { Database, Tx } from '../../db/database.js';
 import type { OrderProvider } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { purchaseDescription, renewalDescription, topUpDescription } from '../invoices/invoice-lines.js';
-import { renderText, type ServerText } from '../notifications/server-texts.js';
+import { renderText, type ServerText } from '../notifications/index.js';
 import type { Quote } from './order-pricing.js';
 import { cryptoToApi, ordersToApi, type OrderRow } from './order-view.js';
 import type { OrdersRepository } from './orders.repository.js';

@@ -3,7 +3,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { announced } from '../../../test/announcements.js';
 import { buildTestApp, describeOnPostgres, onPostgres, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, type Customer } from '../../../test/fixtures.js';
-import { NotificationsService } from '../notifications/notifications.service.js';
+import { NotificationsRepository, NotificationsService } from '../notifications/index.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { issueRealtimeToken, verifyRealtimeToken } from './realtime-token.js';
 import { setActive } from '../../cli/admin-commands.js';
@@ -130,7 +130,7 @@ describe('socket.io', () => {
     bobSocket.onAny(() => { bobGot++; });
 
     const note = next<{ text: string; unread: boolean; type: string }>(aliceSocket, 'notification');
-    await new NotificationsService(a.ctx.db).notify(alice.id, 'other', 'port_released', { name: 'P1' });
+    await new NotificationsService(new NotificationsRepository(a.ctx.db)).notify(alice.id, 'other', 'port_released', { name: 'P1' });
     expect(await note).toMatchObject({ text: 'P1 was not renewed and its modem went back to stock.', unread: true, type: 'other' });
 
     const modem = next(aliceSocket, 'modem');
@@ -173,7 +173,7 @@ describeOnPostgres('two server instances on one database', () => {
     expect(await modem).toEqual({ IMEI: '350000000000099', applyStatus: 'idle', ext_ip: '10.9.9.9' });
 
     const note = next<{ text: string }>(socket, 'notification');
-    await new NotificationsService(a.ctx.db).notify(alice.id, 'other', 'port_expired', { name: 'P2', graceDays: 3 });
+    await new NotificationsService(new NotificationsRepository(a.ctx.db)).notify(alice.id, 'other', 'port_expired', { name: 'P2', graceDays: 3 });
     expect((await note).text).toContain('P2 has expired');
 
     const payment = next(socket, 'payment');
@@ -186,7 +186,7 @@ describeOnPostgres('two server instances on one database', () => {
     const first = await get(b!);
     const etag = first.headers.etag as string;
     expect((await get(b!, etag)).statusCode).toBe(304);
-    await new NotificationsService(a.ctx.db).notify(alice.id, 'other', 'port_released', { name: 'P3' });
+    await new NotificationsService(new NotificationsRepository(a.ctx.db)).notify(alice.id, 'other', 'port_released', { name: 'P3' });
     // B hears the bump a moment after A's commit: once B's sentinel NOTIFY is back, it has.
     await announced(b!);
     const res = await get(b!, etag);

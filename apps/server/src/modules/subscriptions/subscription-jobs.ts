@@ -1,5 +1,5 @@
 import type { JobQueue } from '../../jobs/queue.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { NotificationsService } from '../notifications/index.js';
 import type { CardCustomers } from '../payments/card-customers.js';
 import { REMIND_JOB, SANDBOX_DUE_JOB } from './subscription-sync.js';
 import { isoDay, subscriptionParams } from './subscription-texts.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import type { SubscriptionState } from '../../integrations/stripe/card-provider.js';
 import type { JobQueue, ScheduledJob } from '../../jobs/queue.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { NotificationsService } from '../notifications/index.js';
 import type { CardCustomers } from '../payments/card-customers.js';
 import { isoDay, subscriptionParams } from './subscription-texts.js';
 import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';

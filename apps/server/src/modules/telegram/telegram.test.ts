@@ -3,7 +3,7 @@ import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegra
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { hashToken } from '../../lib/tokens.js';
 import { auditOf, call, signedIn } from '../admin/admin.test-helpers.js';
-import { NotificationsService, renderNotification } from '../notifications/notifications.service.js';
+import { NotificationsRepository, NotificationsService, renderNotification } from '../notifications/index.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
 // The real adapter (grammy) against a fake Bot API on 127.0.0.1, long polling: link with /start <token>,
@@ -87,7 +87,7 @@ describe('Telegram bot against the fake Bot API', () => {
 
   it('delivers a chosen notification in Russian, once, and not the kinds switched off', async () => {
     const after = tg.sent.length;
-    await new NotificationsService(t.ctx.db).notify(ivan.id, 'other', 'expiry_reminder_1d', { name: 'US-1', date: '2026-12-31' });
+    await new NotificationsService(new NotificationsRepository(t.ctx.db)).notify(ivan.id, 'other', 'expiry_reminder_1d', { name: 'US-1', date: '2026-12-31' });
     const message = await tg.nextMessage(CHAT, (text) => text.includes('US-1'), after);
     expect(message.text).toBe(renderNotification('ru', 'expiry_reminder_1d', { name: 'US-1', date: '2026-12-31' }));
     expect(message.text).toContain('завтра');
@@ -99,7 +99,7 @@ describe('Telegram bot against the fake Bot API', () => {
     const prefs = await t.app.inject({ method: 'PUT', url: '/api/v1/telegram/preferences', ...json(ivan.cookie, { kinds: ['modem_down'] }) });
     expect(prefs.statusCode, prefs.body).toBe(200);
     expect(prefs.json().kinds).toEqual(['modem_down']);
-    await new NotificationsService(t.ctx.db).notify(ivan.id, 'other', 'port_expired', { name: 'US-1', graceDays: 3 });
+    await new NotificationsService(new NotificationsRepository(t.ctx.db)).notify(ivan.id, 'other', 'port_expired', { name: 'US-1', graceDays: 3 });
     const skipped = await t.ctx.db.selectFrom('notifications').select('telegram').where('user_id', '=', ivan.id)
       .where('text_key', '=', 'port_expired').executeTakeFirstOrThrow();
     expect(skipped.telegram).toBeNull();

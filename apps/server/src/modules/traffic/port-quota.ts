@@ -1,7 +1,7 @@
 import { PORT_LIMITS, quotaMonth } from '@cellport/shared/schemas/port-limits';
 import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { NotificationsService } from '../notifications/index.js';
 
 // Monthly quotas (issue 18, item 3; decision 030). After a traffic batch is recorded, the ports it counted are
 // checked against their tariff's quota for this month: past 100 % (first, so a port that jumps over both thresholds
