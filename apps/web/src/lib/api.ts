@@ -1,5 +1,6 @@
 import { API_BASE, FALLBACK_LANGUAGE, type Language } from '@cellport/shared/constants';
-import { ERRORS, isErrorCode } from '@cellport/shared/errors';
+import { COMMON_ERRORS } from '@cellport/shared/errors/common';
+import { englishErrorText } from './error-texts';
 import { languageFromPath } from './language';
 
 /**
@@ -41,7 +42,7 @@ export async function api<T>(method: Method, path: string, body?: unknown, init:
   if (!response.ok) {
     const record = (data ?? {}) as { error?: unknown; code?: unknown };
     const code = typeof record.code === 'string' ? record.code : response.status === 401 ? 'UNAUTHORIZED' : 'INTERNAL';
-    const message = typeof record.error === 'string' ? record.error : isErrorCode(code) ? ERRORS[code] : ERRORS.INTERNAL;
+    const message = typeof record.error === 'string' ? record.error : englishErrorText(code) ?? COMMON_ERRORS.INTERNAL;
     throw new ApiError(response.status, code, message, data);
   }
   return data as T;

@@ -67,6 +67,11 @@ export class Translator {
     return () => { this.listeners.delete(listener); };
   }
 
+  /** A namespace of a language as the server sent it, once loaded (undefined before, or when it failed). */
+  loaded(language: string, ns: string): Readonly<Tree> | undefined {
+    return this.resources.get(`${language}|${ns}`);
+  }
+
   exists(key: string): boolean {
     return this.lookup(key, ['common'], undefined) !== undefined;
   }

@@ -1,4 +1,5 @@
-import { ERRORS } from '@cellport/shared/errors';
+import { AUTH_ERRORS as AUTH } from '@cellport/shared/errors/auth';
+import { COMMON_ERRORS as COMMON } from '@cellport/shared/errors/common';
 
 /** What POST /check-credentials answered: its HTTP status (spec §7: "response status is added") and body. */
 export interface CredentialsAnswer {
@@ -28,11 +29,11 @@ const error = (code: string | null, message: string): SignInOutcome => ({ kind: 
  * the code step; any other server error → shown under the form; otherwise the native sign-in post.
  */
 export function signInOutcome({ status, body }: CredentialsAnswer, hasCode: boolean): SignInOutcome {
-  if (status === 404) return error('ACCOUNT_NOT_FOUND', ERRORS.ACCOUNT_NOT_FOUND);
-  if (body?.isActive === false) return error('ACCOUNT_DEACTIVATED', ERRORS.ACCOUNT_DEACTIVATED);
-  if (body?.isVerified === false || body?.error === ERRORS.EMAIL_NOT_VERIFIED) return { kind: 'confirm-email' };
+  if (status === 404) return error('ACCOUNT_NOT_FOUND', AUTH.ACCOUNT_NOT_FOUND);
+  if (body?.isActive === false) return error('ACCOUNT_DEACTIVATED', AUTH.ACCOUNT_DEACTIVATED);
+  if (body?.isVerified === false || body?.error === AUTH.EMAIL_NOT_VERIFIED) return { kind: 'confirm-email' };
   if (body?.use2fa === true && !hasCode) return { kind: 'code-step' };
   if (body?.error) return error(body.code ?? null, body.error);
-  if (status >= 400) return error(body?.code ?? 'INTERNAL', ERRORS.INTERNAL);
+  if (status >= 400) return error(body?.code ?? 'INTERNAL', COMMON.INTERNAL);
   return { kind: 'submit' };
 }

@@ -1,9 +1,21 @@
 import { ERRORS } from '@cellport/shared/errors';
-import type { TFunction } from '../../../lib/i18n';
-import { describe, expect, it } from 'vitest';
+import { initI18n, type TFunction } from '../../../lib/i18n';
+import { loadLocale } from '../../../lib/locale-files.test-support';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorCode, translateError } from './translate-error';
 
 const t = ((key: string) => `<${key}>`) as unknown as TFunction;
+
+// The codes and their English texts come from the `errors` namespace the page loads first (lib/error-texts.ts): load
+// the real locale files as the browser would from the server.
+beforeAll(async () => {
+  vi.stubGlobal('fetch', async (url: string) => {
+    const [, lng, ns] = /\/locales\/(\w+)\/([\w-]+)\.js$/.exec(url)!;
+    return new Response(JSON.stringify(loadLocale(lng!, ns!)));
+  });
+  await initI18n('en');
+  vi.unstubAllGlobals();
+});
 
 describe('errorCode', () => {
   it('prefers the code the server sent', () => {

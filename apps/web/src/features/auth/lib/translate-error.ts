@@ -1,16 +1,15 @@
-import { ERRORS, isErrorCode, type ErrorCode } from '@cellport/shared/errors';
+import type { ErrorCode } from '@cellport/shared/errors';
+import { codeOfEnglishText, englishErrorText, isErrorCode } from '../../../lib/error-texts';
 import type { TFunction } from '../../../lib/i18n';
-
-const codeByMessage = new Map<string, ErrorCode>((Object.keys(ERRORS) as ErrorCode[]).map((code) => [ERRORS[code], code]));
 
 /** The error code of a server answer: its own code, else the code whose English message it carries. */
 export function errorCode(code: string | null | undefined, message: string): ErrorCode | null {
   if (isErrorCode(code)) return code;
-  return codeByMessage.get(message) ?? null;
+  return codeOfEnglishText(message) ?? null;
 }
 
 /** A server error in the reader's language through the `errors` namespace; unknown errors keep the server's text. */
 export function translateError(t: TFunction, code: string | null | undefined, message: string): string {
   const known = errorCode(code, message);
-  return known ? t(`errors:${known}`, { defaultValue: ERRORS[known] }) : message;
+  return known ? t(`errors:${known}`, { defaultValue: englishErrorText(known) }) : message;
 }

@@ -1,4 +1,4 @@
-import { ERRORS } from '@cellport/shared/errors';
+import { AUTH_ERRORS } from '@cellport/shared/errors/auth';
 import { signUpAccountSchema, signUpTermsSchema, signUpUsageSchema, type SignUpRequest } from '@cellport/shared/schemas/auth';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -81,7 +81,7 @@ export default function SignUpPage() {
 
   /** Signs up with a captcha pass; a pass the server no longer takes (its uses spent) is solved afresh, once. */
   async function signUpPassed(body: SignUpRequest) {
-    const required = new ApiError(403, 'CAPTCHA_REQUIRED', ERRORS.CAPTCHA_REQUIRED);
+    const required = new ApiError(403, 'CAPTCHA_REQUIRED', AUTH_ERRORS.CAPTCHA_REQUIRED);
     if (!(await captcha.ensure())) throw required;
     try {
       return await signUp(body);

@@ -1,7 +1,8 @@
 import { API_BASE } from '@cellport/shared/constants';
-import { ERRORS, isErrorCode } from '@cellport/shared/errors';
+import { COMMON_ERRORS } from '@cellport/shared/errors/common';
 import type { SupportAttachment } from '@cellport/shared/schemas/support';
 import { ApiError, pageLanguage } from '../../../lib/api';
+import { englishErrorText } from '../../../lib/error-texts';
 
 /** Where an upload goes: the customer's path, or the console's for operators. */
 export type UploadScope = 'customer' | 'admin';
@@ -38,7 +39,7 @@ export function uploadAttachment(scope: UploadScope, file: File, onProgress: Upl
       }
       const record = (data ?? {}) as { error?: unknown; code?: unknown };
       const code = typeof record.code === 'string' ? record.code : request.status === 413 ? 'SUPPORT_ATTACHMENT_TOO_LARGE' : 'INTERNAL';
-      const message = typeof record.error === 'string' ? record.error : isErrorCode(code) ? ERRORS[code] : ERRORS.INTERNAL;
+      const message = typeof record.error === 'string' ? record.error : englishErrorText(code) ?? COMMON_ERRORS.INTERNAL;
       reject(new ApiError(request.status, code, message, data));
     };
     request.send(file);
