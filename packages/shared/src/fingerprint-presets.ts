@@ -8,10 +8,10 @@
  * (`window_options_mss_scale`, options as TCP option kinds: 2 mss, 1 nop, 3 ws, 4 sok, 8 ts, 0 eol).
  */
 import * as z from 'zod/mini';
+import { FINGERPRINT_PRESET_IDS, type FingerprintPresetId } from './fingerprint-preset-ids.js';
 
-export const FINGERPRINT_PRESET_IDS = ['native', 'windows', 'macos', 'ios', 'android'] as const;
+export * from './fingerprint-preset-ids.js';
 export const fingerprintPresetIdSchema = z.enum(FINGERPRINT_PRESET_IDS);
-export type FingerprintPresetId = z.infer<typeof fingerprintPresetIdSchema>;
 
 /** A TCP option in the SYN, in p0f's spelling. `eol` is followed by the zero padding p0f counts (`eol+1`). */
 export type TcpOptionName = 'mss' | 'nop' | 'ws' | 'sok' | 'ts' | 'eol';

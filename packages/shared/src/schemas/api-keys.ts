@@ -1,20 +1,11 @@
 import * as z from 'zod/mini';
 import { text } from './text.js';
+import { API_KEY_NAME_MAX, API_KEY_SCOPES } from './api-keys-constants.js';
 
 // Customer API keys (issue 5): `Authorization: Bearer cpk_…` on the customer API instead of the cookie.
 
-export const API_KEY_PREFIX = 'cpk_';
-/** Characters of the key shown in the list (the key itself is shown once). */
-export const API_KEY_SHOWN_CHARS = 8;
-export const API_KEY_NAME_MAX = 60;
-export const API_KEYS_PER_CUSTOMER_MAX = 20;
+export * from './api-keys-constants.js';
 
-/**
- * What a key may do (issue 26, item 9): 'read' answers GET requests and read-only MCP tools only; 'manage' may also
- * change and rotate ports but never spends; 'full' may buy and renew too, up to its optional monthly cap.
- */
-export const API_KEY_SCOPES = ['read', 'manage', 'full'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 /** The largest monthly cap a key can carry: $1,000,000 in micro-USD. */
 export const API_KEY_SPEND_LIMIT_MAX = 1_000_000n * 1_000_000n;
 

@@ -1,27 +1,12 @@
 import * as z from 'zod/mini';
 import { text } from './text.js';
 import { LANGUAGES, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN, PURPOSE_MIN } from '../constants.js';
+import { MESSAGES } from './auth-messages.js';
 
 // Validation rules of spec §5 with their exact messages. The web forms and the server use these same schemas.
 // Written with zod/mini so the browser bundle carries only the checks it uses (docs/decisions/002).
-export const MESSAGES = {
-  name: 'Name must be at least 3 characters long',
-  login: 'Login is not email address!',
-  required: 'This field is required',
-  passwordWhitespace: 'Password must not contain Whitespaces.',
-  passwordUppercase: 'Password must have at least one Uppercase Character.',
-  passwordLowercase: 'Password must have at least one Lowercase Character.',
-  passwordDigit: 'Password must contain at least one Digit.',
-  passwordSymbol: 'Password must contain at least one Special Symbol.',
-  passwordLength: 'Password must be 8-16 Characters Long.',
-  purpose: 'Purpose  must be at least 20 characters long',
-  passwordsDiffer: 'Password not equal',
-  terms: 'Please accept the terms and the refund policy',
-  marketing: 'Please agree to receive e-mails from us',
-  code: 'The code has 6 digits',
-  recoveryCode: 'A recovery code has 10 letters and digits',
-} as const;
-export type ValidationMessage = (typeof MESSAGES)[keyof typeof MESSAGES];
+
+export * from './auth-messages.js';
 
 const trimmedText = (max: number) => text().check(z.trim(), z.maxLength(max));
 const optionalText = (max: number) => z._default(trimmedText(max), '');

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { portFingerprintPatchSchema, portFingerprintSchema } from './fingerprint.js';
 import { tariffLimitsSchema } from './port-limits.js';
 import { trialSchema, volumeDiscountsSchema } from './tariff-offers.js';
+import { APPLY_STATUSES, CATALOG_LIMITS, CATALOG_MESSAGES, TARIFF_PERIODS } from './catalog-constants.js';
 import { text } from './text.js';
 import { whitelistRangeProblem } from './whitelist-ranges.js';
 
@@ -11,54 +12,10 @@ import { whitelistRangeProblem } from './whitelist-ranges.js';
 // Money: every amount in the JSON API is a STRING of integer minor units (USD/USDT micro-units: "2500000" = $2.50;
 // BTC: satoshi). Ids are UUID strings. Dates are ISO-8601 strings.
 
-export const CATALOG_LIMITS = {
-  modemCountMin: 1,
-  modemCountMax: 50,
-  renewPeriodsMin: 1,
-  renewPeriodsMax: 24,
-  renewDaysMin: 1,
-  renewDaysMax: 365,
-  basketMax: 50,
-  modemNameMax: 60,
-  proxyLoginMin: 4,
-  proxyLoginMax: 32,
-  /** A chosen proxy password (issue 26, item 6); generated ones have 14 characters. */
-  proxyPasswordMin: 10,
-  proxyPasswordMax: 32,
-  whitelistMax: 20,
-  couponNameMax: 64,
-  /** Per-port tags (issue 16, item 4): how many a port carries and how long each is. */
-  portTagsMax: 10,
-  portTagMax: 32,
-  portNoteMax: 500,
-  /** Seconds a port must wait between two rotations. */
-  rotationCooldownSeconds: 60,
-} as const;
-
-/** Rotation-interval choices in minutes; 0 means on demand only (link or button). */
-export const ROTATION_INTERVALS = [0, 5, 10, 15, 30, 60] as const;
-export const TARIFF_PERIODS = ['day', 'week', 'month'] as const;
-export type TariffPeriod = (typeof TARIFF_PERIODS)[number];
-export const PERIOD_DAYS: Record<TariffPeriod, 1 | 7 | 30> = { day: 1, week: 7, month: 30 };
-export const APPLY_STATUSES = ['idle', 'rotating', 'applying', 'failed'] as const;
-export type ApplyStatus = (typeof APPLY_STATUSES)[number];
-
-/** English validation messages; the web translates them through the `errors` namespace keys of the same name. */
-export const CATALOG_MESSAGES = {
-  proxyLogin: 'Login must be 4-32 characters: letters, digits, _ or -',
-  proxyPassword: 'Password must be 10-32 characters with at least one letter and one digit, without spaces, : or @',
-  whitelistEntry: 'Each whitelist entry must be an IPv4 or IPv6 address or a CIDR range',
-  whitelistTooBroad: 'A whitelist range may be at most an IPv4 /16 or an IPv6 /48: list your own networks',
-  whitelistNotPublic: 'A whitelist entry must be a public address: private, loopback and other special ranges never reach the proxy from the internet',
-  whitelistSize: 'The whitelist holds at most 20 entries',
-  modemName: 'Name must be 1-60 characters long',
-  basketEntry: 'Choose either a number of periods (1-24) or of days (1-365) for each port',
-  basketSize: 'Choose between 1 and 50 ports to renew',
-  modemCount: 'Choose between 1 and 50 ports',
-  portTag: 'A tag is 1-32 letters, digits, -, _, . or :',
-  portTags: 'A port carries at most 10 tags',
-  portNote: 'A note is at most 500 characters',
-} as const;
+// The limits, choices and messages live in catalog-constants.ts, the money arithmetic in charges.ts:
+// both without zod, so a page that shows a limit or a price loads neither the schemas nor zod (issue 31, item 4).
+export * from './catalog-constants.js';
+export * from './charges.js';
 
 // ---- building blocks ----------------------------------------------------------------------------------------------
 
@@ -381,8 +338,6 @@ export const purchaseResponseSchema = z.object({
   data: z.object({ payment: paymentSchema, modems: z.array(portSchema) }),
 });
 export type PurchaseResponse = z.infer<typeof purchaseResponseSchema>;
-/** Optional header: a retry with the same key (per customer) returns the first answer and changes nothing. */
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 // ---- POST /api/v1/payment/balance/renew ---------------------------------------------------------------------------
 
@@ -404,45 +359,3 @@ export type RenewRequest = z.input<typeof renewRequestSchema>;
 /** Same shape as a purchase: the renewal payment and the renewed ports. */
 export const renewResponseSchema = purchaseResponseSchema;
 export type RenewResponse = PurchaseResponse;
-
-/** Micro-units (USD, USDT) in one cent. */
-export const MICRO_PER_CENT = 10_000n;
-
-/**
- * THE rounding of money a customer is charged (decision 004): `numerator / denominator` micro-units, rounded once,
- * half-up, to a whole cent ($0.005 → $0.01, $0.00499 → $0.00). Every charged amount that is not already whole cents
- * — a renewal for custom days, a coupon's percentage, a price typed with sub-cent digits — comes from here, so the
- * quote, the ledger debit, the invoice and the purchase line all show the one amount it gives.
- */
-export function roundToCent(numerator: bigint, denominator = 1n): bigint {
-  if (numerator < 0n || denominator <= 0n) throw new RangeError('roundToCent takes a non-negative amount and a positive divisor');
-  const unit = denominator * MICRO_PER_CENT;
-  return ((2n * numerator + unit) / (2n * unit)) * MICRO_PER_CENT;
-}
-
-/** What one port of a tariff costs per period, in whole cents (a tariff's price is charged as this). */
-export const unitPrice = (price: bigint): bigint => roundToCent(price);
-
-/**
- * Price of renewing one port, in whole cents: the tariff's unit price × periods, or pro rata for custom days:
- * price × days / periodDays, rounded half-up to the cent (roundToCent). 3 days of a $8.99 weekly port: $3.852857…
- * → $3.85. The server charges exactly this and invoices it; the web shows it before paying. Days must be ≥ 1.
- */
-export function renewalPrice(price: bigint, periodDays: number, entry: { periods?: number; days?: number }): bigint {
-  if (entry.periods !== undefined) return unitPrice(price) * BigInt(entry.periods);
-  const days = entry.days ?? 0;
-  if (!Number.isInteger(days) || days < 1) throw new RangeError('a renewal is for at least one day');
-  return roundToCent(price * BigInt(days), BigInt(periodDays));
-}
-
-/**
- * Discount of a coupon on a total of whole cents, never more than the total, so that what is charged (total −
- * discount) is whole cents too: a percent coupon's charge is total × (100 − percent) / 100 rounded half-up to the
- * cent (roundToCent); a fixed coupon's amount is rounded to the cent the same way.
- */
-export function couponDiscount(total: bigint, coupon: Pick<Coupon, 'type' | 'percent' | 'amount'>): bigint {
-  const off = coupon.type === 'percent'
-    ? total - roundToCent(total * BigInt(100 - (coupon.percent ?? 0)), 100n)
-    : roundToCent(BigInt(coupon.amount ?? '0'));
-  return off > total ? total : off;
-}

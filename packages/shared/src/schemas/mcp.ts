@@ -8,25 +8,7 @@ import { trafficQuerySchema } from './traffic.js';
 // Each tool's input is the schema of the REST route doing the same thing; a tool about one port takes the route's
 // path parameter (`id`) beside the body's fields, and the money tools take the Idempotency-Key header as a field.
 
-export const MCP_PATH = '/mcp';
-
-export const MCP_TOOLS = {
-  listPorts: 'list_ports',
-  getPort: 'get_port',
-  rotatePort: 'rotate_port',
-  updatePort: 'update_port',
-  renewPorts: 'renew_ports',
-  quotePurchase: 'quote_purchase',
-  buyPorts: 'buy_ports',
-  getBalance: 'get_balance',
-  getTraffic: 'get_traffic',
-  listInvoices: 'list_invoices',
-  listTariffs: 'list_tariffs',
-  listFingerprintPresets: 'list_fingerprint_presets',
-  setPortFingerprint: 'set_port_fingerprint',
-  checkPortFingerprint: 'check_port_fingerprint',
-} as const;
-export type McpToolName = (typeof MCP_TOOLS)[keyof typeof MCP_TOOLS];
+export * from './mcp-constants.js';
 
 /** The REST Idempotency-Key header as a field: a retry with the same key returns the first answer and changes nothing. */
 const idempotency = {

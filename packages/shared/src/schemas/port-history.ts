@@ -4,11 +4,7 @@ import { text } from './text.js';
 // GET /api/v1/modems/:id/history (issue 27, item 9): a port's uptime from its modem's health checks, and the IPs it
 // sent from, newest first.
 
-/** The windows uptime is measured over, and their length in hours. */
-export const UPTIME_WINDOWS = { day: 24, week: 24 * 7, month: 24 * 30 } as const;
-export type UptimeWindow = keyof typeof UPTIME_WINDOWS;
-/** How many past IPs the history lists. */
-export const PORT_HISTORY_IPS = 10;
+export * from './port-history-windows.js';
 
 const uptimeSchema = z.object({
   /** The share of the window the port's modem was not offline, 0…1. */

@@ -1,5 +1,6 @@
-import { couponDiscount, roundToCent, unitPrice, type Coupon } from './catalog.js';
-import { volumePercent, type Trial, type VolumeDiscounts } from './tariff-offers.js';
+import { couponDiscount, roundToCent, unitPrice, type CouponTerms } from './charges.js';
+import type { Trial } from './tariff-offers.js';
+import { volumePercent, type VolumeDiscounts } from './volume-discounts.js';
 
 // THE price of a purchase with a tariff's trial or volume discounts (issue 27, items 2 and 8; decision 041). The
 // quote, the Add Proxies page, every checkout, the ledger debit, the invoice and the purchase line all price an order
@@ -28,7 +29,7 @@ export interface PriceBreakdown {
  */
 export function purchasePrice(input: {
   price: bigint; quantity: number; days: number; discounts: VolumeDiscounts;
-  trial: Trial | null; coupon: Pick<Coupon, 'type' | 'percent' | 'amount'> | null;
+  trial: Trial | null; coupon: CouponTerms | null;
 }): PriceBreakdown {
   if (input.trial) {
     const subtotal = roundToCent(BigInt(input.trial.price));

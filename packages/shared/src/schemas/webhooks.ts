@@ -1,22 +1,11 @@
 import * as z from 'zod/mini';
 import { text } from './text.js';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX } from './webhooks-constants.js';
 
 // Customer webhooks (issue 16), signed the Standard Webhooks way (webhook-id, webhook-timestamp,
 // webhook-signature: v1,<base64 HMAC-SHA256 of `id.timestamp.body`> under the base64 key after `whsec_`).
 
-export const WEBHOOK_EVENT_TYPES = [
-  'port.bought', 'port.renewed', 'port.expiring_soon', 'port.expired', 'port.rotated', 'port.rotation_failed',
-  'modem.down', 'modem.up', 'payment.completed', 'balance.low',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-/** What "Send test event" sends; every endpoint receives it whatever it subscribed to. */
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
-export const WEBHOOK_URL_MAX = 2000;
-export const WEBHOOK_ENDPOINTS_PER_CUSTOMER_MAX = 10;
-/** Deliveries are retried with exponential backoff for this long; then the endpoint is disabled. */
-export const WEBHOOK_RETRY_WINDOW_HOURS = 72;
-export const WEBHOOK_LOG_LIMIT = 50;
+export * from './webhooks-constants.js';
 
 const eventType = z.enum(WEBHOOK_EVENT_TYPES);
 

@@ -1,7 +1,8 @@
 import './telegram-card.css';
+import type { TelegramLink, TelegramStatus } from '@cellport/shared/schemas/telegram';
 import {
-  TELEGRAM_LINK_TTL_MINUTES, TELEGRAM_NOTIFICATION_KINDS, type TelegramLink, type TelegramNotificationKind, type TelegramStatus,
-} from '@cellport/shared/schemas/telegram';
+  TELEGRAM_LINK_TTL_MINUTES, TELEGRAM_NOTIFICATION_KINDS, type TelegramNotificationKind,
+} from '@cellport/shared/schemas/telegram-constants';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';

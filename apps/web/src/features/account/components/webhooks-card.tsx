@@ -1,5 +1,6 @@
 import './webhooks-card.css';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX, type WebhookEndpoint, type WebhookEventType } from '@cellport/shared/schemas/webhooks';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX, type WebhookEventType } from '@cellport/shared/schemas/webhooks-constants';
+import type { WebhookEndpoint } from '@cellport/shared/schemas/webhooks';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@cellport/shared/schemas/auth';
+import { MESSAGES } from '@cellport/shared/schemas/auth-messages';
 import type { TFunction } from '../../../lib/i18n';
 import { ApiError } from '../../../lib/api';
 

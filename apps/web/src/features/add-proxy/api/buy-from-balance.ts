@@ -1,4 +1,5 @@
-import { IDEMPOTENCY_HEADER, type BuyRequest, type PurchaseResponse } from '@cellport/shared/schemas/catalog';
+import type { BuyRequest, PurchaseResponse } from '@cellport/shared/schemas/catalog';
+import { IDEMPOTENCY_HEADER } from '@cellport/shared/schemas/catalog-constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { modemsStore } from '../../../store/modems';

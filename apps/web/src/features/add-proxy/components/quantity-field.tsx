@@ -1,4 +1,4 @@
-import { CATALOG_LIMITS } from '@cellport/shared/schemas/catalog';
+import { CATALOG_LIMITS } from '@cellport/shared/schemas/catalog-constants';
 import { useId } from 'react';
 import { useT } from '../../../lib/i18n';
 

@@ -1,6 +1,7 @@
-import { type Coupon } from '@cellport/shared/schemas/catalog';
+import type { Coupon } from '@cellport/shared/schemas/catalog';
 import { purchasePrice } from '@cellport/shared/schemas/pricing';
-import { NO_DISCOUNTS, type Trial, type VolumeDiscounts } from '@cellport/shared/schemas/tariff-offers';
+import type { Trial } from '@cellport/shared/schemas/tariff-offers';
+import { NO_DISCOUNTS, type VolumeDiscounts } from '@cellport/shared/schemas/volume-discounts';
 import { balanceEffect, type BalanceEffect } from '../../payments';
 import type { PaymentMethod } from '../components/payment-methods';
 

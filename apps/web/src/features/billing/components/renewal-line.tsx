@@ -1,4 +1,5 @@
-import { CATALOG_LIMITS, type Port } from '@cellport/shared/schemas/catalog';
+import type { Port } from '@cellport/shared/schemas/catalog';
+import { CATALOG_LIMITS } from '@cellport/shared/schemas/catalog-constants';
 import { useId } from 'react';
 import { useT } from '../../../lib/i18n';
 import { formatUsd } from '../../../lib/money';

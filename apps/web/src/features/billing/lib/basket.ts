@@ -1,4 +1,6 @@
-import { CATALOG_LIMITS, PERIOD_DAYS, couponDiscount, renewalPrice, type BasketEntry, type Coupon, type Port } from '@cellport/shared/schemas/catalog';
+import type { BasketEntry, Coupon, Port } from '@cellport/shared/schemas/catalog';
+import { CATALOG_LIMITS, PERIOD_DAYS } from '@cellport/shared/schemas/catalog-constants';
+import { couponDiscount, renewalPrice } from '@cellport/shared/schemas/charges';
 
 /** Periods offered per line on the page (the server accepts up to 24). */
 export const PERIOD_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;

@@ -1,5 +1,5 @@
 import type { ApiKey, ApiKeyScope } from '@cellport/shared/schemas/api-keys';
-import { API_KEY_NAME_MAX, API_KEY_SCOPES } from '@cellport/shared/schemas/api-keys';
+import { API_KEY_NAME_MAX, API_KEY_SCOPES } from '@cellport/shared/schemas/api-keys-constants';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';

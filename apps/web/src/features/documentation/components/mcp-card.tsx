@@ -1,4 +1,4 @@
-import { MCP_TOOLS } from '@cellport/shared/schemas/mcp';
+import { MCP_TOOLS } from '@cellport/shared/schemas/mcp-constants';
 import { useT } from '../../../lib/i18n';
 import { mcpSnippets } from '../lib/mcp-config';
 import { CodeBlock } from './code-block';

@@ -1,6 +1,6 @@
 // How MCP clients connect to this server's /mcp with an API key. The snippets are not translated (they are config
 // files); the text around them is, from the docs locale (mcp.*).
-import { MCP_PATH } from '@cellport/shared/schemas/mcp';
+import { MCP_PATH } from '@cellport/shared/schemas/mcp-constants';
 
 export const MCP_KEY_PLACEHOLDER = 'cpk_YOUR_API_KEY';
 

@@ -1,4 +1,4 @@
-import { FINGERPRINT_PRESET_IDS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
+import { FINGERPRINT_PRESET_IDS, type FingerprintPresetId } from '@cellport/shared/fingerprint-preset-ids';
 import type { Port } from '@cellport/shared/schemas/catalog';
 import type { FingerprintCheckResponse } from '@cellport/shared/schemas/fingerprint';
 import { useId } from 'react';

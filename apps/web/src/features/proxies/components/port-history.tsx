@@ -1,4 +1,4 @@
-import { UPTIME_WINDOWS, type UptimeWindow } from '@cellport/shared/schemas/port-history';
+import { UPTIME_WINDOWS, type UptimeWindow } from '@cellport/shared/schemas/port-history-windows';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';

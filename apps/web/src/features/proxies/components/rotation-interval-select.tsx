@@ -1,4 +1,5 @@
-import { ROTATION_INTERVALS, type Port, type RotationTag } from '@cellport/shared/schemas/catalog';
+import type { Port, RotationTag } from '@cellport/shared/schemas/catalog';
+import { ROTATION_INTERVALS } from '@cellport/shared/schemas/catalog-constants';
 import { useId } from 'react';
 import { useT } from '../../../lib/i18n';
 import { errorText } from '../../../lib/translate-api-error';

@@ -1,4 +1,4 @@
-import { CALLER_IP_PATH } from '@cellport/shared/schemas/caller-ip';
+import { CALLER_IP_PATH } from '@cellport/shared/schemas/caller-ip-path';
 
 /** What an export line needs from a port. */
 export interface ExportablePort {

@@ -1,4 +1,4 @@
-import { CATALOG_LIMITS, CATALOG_MESSAGES } from '@cellport/shared/schemas/catalog';
+import { CATALOG_LIMITS, CATALOG_MESSAGES } from '@cellport/shared/schemas/catalog-constants';
 import { whitelistRangeProblem } from '@cellport/shared/schemas/whitelist-ranges';
 
 export type WhitelistProblem = keyof typeof CATALOG_MESSAGES | 'duplicate' | null;

@@ -1,5 +1,6 @@
 import type { Language } from '@cellport/shared/constants';
-import { PORT_LIMITS, type TariffLimits } from '@cellport/shared/schemas/port-limits';
+import type { TariffLimits } from '@cellport/shared/schemas/port-limits';
+import { PORT_LIMITS } from '@cellport/shared/schemas/port-limits-constants';
 import type { PortQuota } from '@cellport/shared/schemas/traffic';
 import { formatBytes, parseBytes } from '../../../lib/bytes';
 
