@@ -1,6 +1,4 @@
-import { accountPasswordSchema } from '@cellport/shared/schemas/auth';
 import { useState, type FormEvent } from 'react';
-import * as z from 'zod/mini';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { ApiError } from '../../../lib/api';
@@ -9,6 +7,7 @@ import { toast } from '../../../lib/toast';
 import { useUser } from '../../../store/user-slice';
 import { useChangePassword } from '../api/change-password';
 import { errorText, fieldErrors } from '../lib/form-text';
+import { loadAccountChecks, preloadAccountChecks } from '../lib/load-account-checks';
 
 const empty = { current: '', password: '', repeat: '' };
 
@@ -22,9 +21,11 @@ export function PasswordCard() {
   const set = (field: keyof typeof empty) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = z.safeParse(accountPasswordSchema, values);
+    let checks;
+    try { checks = await loadAccountChecks(); } catch { return toast.error(t('errors:NETWORK')); }
+    const parsed = checks.checkPassword(values);
     if (!parsed.success) return setErrors(fieldErrors(t, parsed.error.issues));
     setErrors({});
     change.mutate(parsed.data, {
@@ -42,7 +43,7 @@ export function PasswordCard() {
         <h2 id="account-password-title">{t('password.title')}</h2>
         <p>{t('password.description')}</p>
       </header>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} onFocus={preloadAccountChecks} noValidate>
         {/* Lets password managers store the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         <TextField label={t('password.current')} type="password" name="current" autoComplete="current-password"

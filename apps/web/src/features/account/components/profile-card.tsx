@@ -1,13 +1,12 @@
 import type { Me } from '@cellport/shared/schemas/account';
-import { profileSchema } from '@cellport/shared/schemas/auth';
 import { useState, type FormEvent } from 'react';
-import * as z from 'zod/mini';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField, TextField } from '../../../components/ui/text-field';
 import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useUpdateProfile } from '../api/update-profile';
 import { errorText, fieldErrors } from '../lib/form-text';
+import { loadAccountChecks, preloadAccountChecks } from '../lib/load-account-checks';
 
 /**
  * Name, and the company, billing address and VAT number printed on invoices (issue 27, item 3); the e-mail is shown
@@ -23,9 +22,11 @@ export function ProfileCard({ me }: { me: Me }) {
   const update = useUpdateProfile();
   const changed = name !== me.name || company !== me.company_name || address !== me.billing_address || vat !== me.vat_number;
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = z.safeParse(profileSchema, { name, company_name: company, billing_address: address, vat_number: vat });
+    let checks;
+    try { checks = await loadAccountChecks(); } catch { return toast.error(t('errors:NETWORK')); }
+    const parsed = checks.checkProfile({ name, company_name: company, billing_address: address, vat_number: vat });
     if (!parsed.success) return setErrors(fieldErrors(t, parsed.error.issues));
     setErrors({});
     update.mutate(parsed.data, {
@@ -43,7 +44,7 @@ export function ProfileCard({ me }: { me: Me }) {
         <h2 id="account-profile-title">{t('profile.title')}</h2>
         <p>{t('profile.description')}</p>
       </header>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} onFocus={preloadAccountChecks} noValidate>
         <div className="field">
           <span className="account-card__label">{t('profile.email')}</span>
           <p className="account-card__readonly">

@@ -1,7 +1,5 @@
 import type { Me, TwoFactorEnabled, TwoFactorSetup } from '@cellport/shared/schemas/account';
-import { secondFactorSchema, totpCodeSchema } from '@cellport/shared/schemas/auth';
 import { useState, type FormEvent } from 'react';
-import * as z from 'zod/mini';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { TextField } from '../../../components/ui/text-field';
@@ -9,6 +7,7 @@ import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { useStartTwoFactor, useTwoFactorCode } from '../api/two-factor';
 import { errorText, fieldErrors } from '../lib/form-text';
+import { loadAccountChecks, preloadAccountChecks } from '../lib/load-account-checks';
 import { RecoveryCodesPanel, RecoveryCodesStatus } from './recovery-codes';
 
 /** Two-factor sign-in with an authenticator app: set up (QR code + secret, confirmed by a code) or turn off. */
@@ -99,10 +98,12 @@ function CodeForm({ action, label, submit, danger, onDone, onCancel }: CodeFormP
   const [error, setError] = useState<string>();
   const mutation = useTwoFactorCode(action);
 
-  function onSubmit(event: FormEvent) {
+  async function onSubmit(event: FormEvent) {
     event.preventDefault();
+    let checks;
+    try { checks = await loadAccountChecks(); } catch { return setError(t('errors:NETWORK')); }
     // Turning it off also takes a recovery code: the phone may be what was lost.
-    const parsed = z.safeParse(action === 'enable' ? totpCodeSchema : secondFactorSchema, { code: code.replace(/\s+/g, '') });
+    const parsed = checks.checkTwoFactorCode(action, code.replace(/\s+/g, ''));
     if (!parsed.success) return setError(fieldErrors(t, parsed.error.issues).code);
     setError(undefined);
     mutation.mutate(parsed.data.code, {
@@ -112,7 +113,7 @@ function CodeForm({ action, label, submit, danger, onDone, onCancel }: CodeFormP
   }
 
   return (
-    <form className="two-factor-code" onSubmit={onSubmit} noValidate>
+    <form className="two-factor-code" onSubmit={onSubmit} onFocus={preloadAccountChecks} noValidate>
       <TextField label={label} name="code" inputMode={action === 'enable' ? 'numeric' : 'text'} autoComplete="one-time-code"
         maxLength={action === 'enable' ? 7 : 12}
         value={code} onChange={(e) => setCode(e.target.value)} error={error} className="two-factor-code__input" autoFocus required />

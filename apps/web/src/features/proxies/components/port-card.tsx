@@ -1,6 +1,6 @@
 import type { Port, RotationTag } from '@cellport/shared/schemas/catalog';
 import type { PortQuota } from '@cellport/shared/schemas/traffic';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
@@ -11,20 +11,23 @@ import { AutoRenewSwitch } from './auto-renew-switch';
 import { SubscriptionLine } from './subscription-line';
 import { usePortSubscription } from '../../../store/subscriptions';
 import { CredentialRow } from './credential-row';
-import { CredentialsDialog } from './credentials-dialog';
 import { PortLabels } from './port-labels';
-import { RenameDialog } from './rename-dialog';
-import { ReplaceDialog } from './replace-dialog';
 import { RotateControl } from './rotate-control';
 import { RotationIntervalSelect } from './rotation-interval-select';
 import { RotationLinkControl } from './rotation-link-control';
 import { SharedRotationNote } from './shared-rotation-note';
 import { StatusBadge } from './status-badge';
-import { TagsDialog } from './tags-dialog';
 import { FingerprintDetails } from './fingerprint-details';
 import { PortHistoryDetails } from './port-history';
 import { TryIt } from './try-it';
-import { WhitelistDialog } from './whitelist-dialog';
+
+// The edit dialogs load when one opens: their form checks (and zod with them) stay out of the page's first download
+// (issue 31, item 4; bench/page-bundles.mjs).
+const RenameDialog = lazy(() => import('./rename-dialog').then((m) => ({ default: m.RenameDialog })));
+const CredentialsDialog = lazy(() => import('./credentials-dialog').then((m) => ({ default: m.CredentialsDialog })));
+const WhitelistDialog = lazy(() => import('./whitelist-dialog').then((m) => ({ default: m.WhitelistDialog })));
+const TagsDialog = lazy(() => import('./tags-dialog').then((m) => ({ default: m.TagsDialog })));
+const ReplaceDialog = lazy(() => import('./replace-dialog').then((m) => ({ default: m.ReplaceDialog })));
 
 type Editing = 'rename' | 'credentials' | 'whitelist' | 'tags' | 'replace' | null;
 
@@ -95,11 +98,13 @@ export function PortCard({ port, isNew, rotationTags, quota }: {
         </div>
       </div>
 
-      {editing === 'rename' ? <RenameDialog port={port} open onClose={() => setEditing(null)} /> : null}
-      {editing === 'credentials' ? <CredentialsDialog port={port} open onClose={() => setEditing(null)} /> : null}
-      {editing === 'whitelist' ? <WhitelistDialog port={port} open onClose={() => setEditing(null)} /> : null}
-      {editing === 'tags' ? <TagsDialog port={port} open onClose={() => setEditing(null)} /> : null}
-      {editing === 'replace' ? <ReplaceDialog port={port} open onClose={() => setEditing(null)} /> : null}
+      <Suspense fallback={null}>
+        {editing === 'rename' ? <RenameDialog port={port} open onClose={() => setEditing(null)} /> : null}
+        {editing === 'credentials' ? <CredentialsDialog port={port} open onClose={() => setEditing(null)} /> : null}
+        {editing === 'whitelist' ? <WhitelistDialog port={port} open onClose={() => setEditing(null)} /> : null}
+        {editing === 'tags' ? <TagsDialog port={port} open onClose={() => setEditing(null)} /> : null}
+        {editing === 'replace' ? <ReplaceDialog port={port} open onClose={() => setEditing(null)} /> : null}
+      </Suspense>
     </article>
   );
 }

@@ -7,7 +7,7 @@ import { useT } from '../../../lib/i18n';
 import { toast } from '../../../lib/toast';
 import { errorText } from '../../../lib/translate-api-error';
 import { useUpdatePort } from '../api/update-port';
-import { tagProblem, type TagProblem } from '../lib/port-tags';
+import { tagProblem, type TagProblem } from '../lib/tag-problem';
 
 /**
  * A port's tags (to filter Your Proxies and act on a group) and the customer's note. Tags are checked as they are

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rotationTargets, tagCounts, tagProblem } from './port-tags';
+import { rotationTargets, tagCounts } from './port-tags';
 
 describe('port tags on the page', () => {
-  it('accepts a tag as the server keeps it, and says why it refuses one', () => {
-    expect(tagProblem('  Scraper-EU ', [])).toEqual({ problem: null, tag: 'scraper-eu' });
-    expect(tagProblem('парсер', [])).toEqual({ problem: null, tag: 'парсер' });
-    expect(tagProblem('has space', []).problem).toBe('portTag');
-    expect(tagProblem('', []).problem).toBe('portTag');
-    expect(tagProblem('x'.repeat(33), []).problem).toBe('portTag');
-    expect(tagProblem('SCRAPER-eu', ['scraper-eu']).problem).toBe('duplicate');
-    expect(tagProblem('eleventh', Array.from({ length: 10 }, (_, i) => `t${i}`)).problem).toBe('portTags');
-  });
-
   it('counts the ports per tag, by name', () => {
     expect(tagCounts([{ tags: ['b', 'a'] }, { tags: ['b'] }, { tags: [] }])).toEqual([{ tag: 'a', count: 1 }, { tag: 'b', count: 2 }]);
   });

@@ -1,19 +1,7 @@
-import { CATALOG_LIMITS, portTagSchema, type Port } from '@cellport/shared/schemas/catalog';
-import * as z from 'zod/mini';
+import type { Port } from '@cellport/shared/schemas/catalog';
 
-export type TagProblem = 'portTag' | 'portTags' | 'duplicate' | null;
-
-/**
- * Why `draft` cannot join the port's tags, or null when it can; with the tag as the server will keep it (trimmed,
- * lower case). Uses the server's own schema, so the page refuses exactly what the server would.
- */
-export function tagProblem(draft: string, current: readonly string[]): { problem: TagProblem; tag: string } {
-  const parsed = z.safeParse(portTagSchema, draft);
-  if (!parsed.success) return { problem: 'portTag', tag: draft.trim() };
-  if (current.includes(parsed.data)) return { problem: 'duplicate', tag: parsed.data };
-  if (current.length >= CATALOG_LIMITS.portTagsMax) return { problem: 'portTags', tag: parsed.data };
-  return { problem: null, tag: parsed.data };
-}
+// Tags across the customer's ports, for the page's toolbar. The check of a tag being added lives in tag-problem.ts
+// with the tags dialog: it needs zod, which the page itself does not load (issue 31, item 4).
 
 /** Every tag on the customer's ports with how many ports carry it, by name. */
 export function tagCounts(ports: readonly Pick<Port, 'tags'>[]): Array<{ tag: string; count: number }> {
