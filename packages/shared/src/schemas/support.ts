@@ -1,29 +1,12 @@
 import * as z from 'zod/mini';
 import { text } from './text.js';
+import { MESSAGE_AUTHORS, SUPPORT_LIMITS, TICKET_STATES } from './support-constants.js';
 
 // Support tickets (issue 17 item 4). A customer opens a ticket, optionally about one of their ports, attaches
 // screenshots (uploaded first, then referenced by id) and sees replies live ('support_ticket' realtime event);
 // operators answer from the console inbox (/api/v1/admin/support/*) with states, assignment and canned replies.
 
-/** open: waiting on an operator; waiting: waiting on the customer; closed. */
-export const TICKET_STATES = ['open', 'waiting', 'closed'] as const;
-export type TicketState = (typeof TICKET_STATES)[number];
-export const SUPPORT_LIMITS = {
-  subjectMax: 200,
-  bodyMax: 5000,
-  attachmentBytesMax: 5 * 1024 * 1024,
-  attachmentsPerMessage: 4,
-  /** What one customer may upload in 24 hours (uploads wait in the database until sent or swept). */
-  uploadBytesPerDay: 50 * 1024 * 1024,
-  attachmentNameMax: 200,
-  cannedTitleMax: 100,
-} as const;
-/** The server checks the bytes' magic number, not only the declared type. */
-export const SUPPORT_ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
-export type SupportAttachmentType = (typeof SUPPORT_ATTACHMENT_TYPES)[number];
-/** An upload no message references is deleted after this long. */
-export const SUPPORT_UNREFERENCED_UPLOAD_HOURS = 24;
-export const MESSAGE_AUTHORS = ['customer', 'operator'] as const;
+export * from './support-constants.js';
 
 export const supportAttachmentSchema = z.object({
   _id: text(),

@@ -1,16 +1,12 @@
 import * as z from 'zod/mini';
 import { QUOTA_STATES, tariffLimitsSchema } from './port-limits.js';
 import { text } from './text.js';
+import { TRAFFIC_GRANULARITIES } from './traffic-constants.js';
 
 // Traffic (issue 5): proxy hosts report bytes per port and interval over the host protocol (host-protocol.ts, the
 // only way in); customers read them per port. Byte counts travel as decimal strings (they exceed 2^53 over time).
 
-export const TRAFFIC_LIMITS = {
-  /** The longest range one query may cover. */
-  maxRangeDays: 93,
-} as const;
-export const TRAFFIC_GRANULARITIES = ['hour', 'day'] as const;
-export type TrafficGranularity = (typeof TRAFFIC_GRANULARITIES)[number];
+export * from './traffic-constants.js';
 
 const isoDate = z.iso.datetime({ offset: true });
 

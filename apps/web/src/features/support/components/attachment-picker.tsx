@@ -1,4 +1,4 @@
-import { SUPPORT_ATTACHMENT_TYPES, SUPPORT_LIMITS } from '@cellport/shared/schemas/support';
+import { SUPPORT_ATTACHMENT_TYPES, SUPPORT_LIMITS } from '@cellport/shared/schemas/support-constants';
 import { useId, useRef } from 'react';
 import { Button } from '../../../components/ui/button';
 import { formatBytes } from '../../../lib/bytes';

@@ -1,4 +1,4 @@
-import { SUPPORT_ATTACHMENT_TYPES, SUPPORT_LIMITS } from '@cellport/shared/schemas/support';
+import { SUPPORT_ATTACHMENT_TYPES, SUPPORT_LIMITS } from '@cellport/shared/schemas/support-constants';
 
 /** What the browser knows of a picked or pasted file before it is sent. */
 export interface FileFacts { name: string; type: string; size: number }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -11,8 +11,10 @@ import { useT } from '../../../lib/i18n';
 import { errorText } from '../../../lib/translate-api-error';
 import { ticketsQuery } from '../api/tickets';
 import { TicketStateBadge } from '../components/message-thread';
-import { NewTicketForm } from '../components/new-ticket-form';
 
+// The new-request form loads when the customer starts one: its check (the shared schema and zod) stays out of the
+// page's first download (issue 31, item 4; bench/page-bundles.mjs).
+const NewTicketForm = lazy(() => import('../components/new-ticket-form').then((m) => ({ default: m.NewTicketForm })));
 
 /** Support: the customer's requests, newest activity first, and "New request" (?port=<id> opens it about that port). */
 export default function SupportPage() {
@@ -69,11 +71,13 @@ export default function SupportPage() {
     <section className="sp-page">
       <PageHeader title={t('title')} description={t('description')} actions={tickets.data?.length ? newButton : undefined} />
       {composing ? (
-        <NewTicketForm
-          initialPortId={portParam}
-          onCreated={(ticket) => navigate(`/support/${ticket._id}`)}
-          onCancel={() => { setComposing(false); if (portParam) navigate('/support', { replace: true }); }}
-        />
+        <Suspense fallback={<div className="sp-loading"><Spinner size={24} label={t('loading')} /></div>}>
+          <NewTicketForm
+            initialPortId={portParam}
+            onCreated={(ticket) => navigate(`/support/${ticket._id}`)}
+            onCancel={() => { setComposing(false); if (portParam) navigate('/support', { replace: true }); }}
+          />
+        </Suspense>
       ) : null}
       {body}
     </section>

@@ -1,5 +1,5 @@
 import type { TrafficGranularity } from '@cellport/shared/schemas/traffic';
-import { TRAFFIC_GRANULARITIES } from '@cellport/shared/schemas/traffic';
+import { TRAFFIC_GRANULARITIES } from '@cellport/shared/schemas/traffic-constants';
 import { useId } from 'react';
 import { useT } from '../../../lib/i18n';
 import type { ModemView } from '../../../store/store-types';

@@ -1,4 +1,4 @@
-import { TRAFFIC_LIMITS, type TrafficGranularity } from '@cellport/shared/schemas/traffic';
+import { TRAFFIC_LIMITS, type TrafficGranularity } from '@cellport/shared/schemas/traffic-constants';
 
 export const RANGE_PRESETS = ['24h', '7d', '30d', 'custom'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
