@@ -56,7 +56,13 @@ export interface PaymentIntentInput {
 
 export interface SubscriptionInput {
   customerId: string;
+  /** What every period costs, the first included: the undiscounted price of what is renewed. */
   priceCents: number;
+  /**
+   * Taken off the first invoice only (a first order's coupon and volume step), as a Stripe coupon with
+   * `duration: 'once'` does; renewals charge `priceCents`. 0 or absent: no discount. Less than `priceCents`.
+   */
+  firstDiscountCents?: number;
   /** The period in days (a monthly tariff's 30), so each charge falls when the port's paid time runs out. */
   intervalDays: number;
   metadata: Metadata;
@@ -114,6 +120,13 @@ export function normalizeSubscriptionStatus(status: string): SubscriptionStatus 
     case 'past_due': case 'unpaid': case 'paused': return 'past_due';
     case 'canceled': case 'incomplete_expired': return 'canceled';
     default: return 'incomplete';
+  }
+}
+
+/** A first invoice's one-time discount: whole cents, not negative, leaving at least a cent of the first charge. */
+export function assertFirstDiscount(discountCents: number, priceCents: number): void {
+  if (!Number.isSafeInteger(discountCents) || discountCents < 0 || discountCents >= priceCents) {
+    throw new RangeError(`firstDiscountCents must be whole cents from 0 to below the price ${priceCents}, got ${discountCents}`);
   }
 }
 

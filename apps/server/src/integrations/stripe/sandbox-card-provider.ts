@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CardEventType, CardPaymentEvent } from './card-event.js';
 import {
   assertCents,
+  assertFirstDiscount,
   type CardProvider,
   type ClientSecretResult,
   type Metadata,
@@ -96,14 +97,16 @@ export class SandboxCardProvider implements CardProvider {
 
   async createSubscription(input: SubscriptionInput): Promise<ClientSecretResult> {
     assertCents(input.priceCents, 'priceCents');
+    const discount = input.firstDiscountCents ?? 0;
+    assertFirstDiscount(discount, input.priceCents);
     const id = newId('sub');
     this.subscriptions.set(id, {
       id, customerId: input.customerId, priceCents: input.priceCents, intervalDays: input.intervalDays, metadata: input.metadata,
       status: 'incomplete', paymentMethodId: null, cancelAtPeriodEnd: false, currentPeriodEnd: null, nextRetryAt: null, failedAttempts: 0,
       canceledAt: null,
     });
-    // Like Stripe's first invoice: an intent for the first period, paid with the card form.
-    const intent = this.newIntent(input.priceCents, input.customerId, input.metadata, id);
+    // Like Stripe's first invoice: an intent for the first period less its one-time discount, paid with the card form.
+    const intent = this.newIntent(input.priceCents - discount, input.customerId, input.metadata, id);
     return { id, clientSecret: intent.clientSecret };
   }
 
@@ -131,7 +134,7 @@ export class SandboxCardProvider implements CardProvider {
       subscription.status = 'active';
       subscription.currentPeriodEnd = new Date(this.clock().getTime() + subscription.intervalDays * DAY_MS);
       subscription.paymentMethodId = (await this.savePaymentMethod(subscription.customerId, card.brand, card.last4, expires, false)).id;
-      return this.emit(this.invoicePaid(subscription, intent.id, 'subscription_create'));
+      return this.emit(this.invoicePaid(subscription, intent, 'subscription_create'));
     }
     return this.emit(this.event('payment_intent.succeeded', intent.id, intent.amountCents, intent, { paymentIntentId: intent.id }));
   }
@@ -241,7 +244,7 @@ export class SandboxCardProvider implements CardProvider {
       sub.status = 'active';
       sub.failedAttempts = 0;
       sub.nextRetryAt = null;
-      await this.emit(this.invoicePaid(sub, intent.id, 'subscription_cycle'));
+      await this.emit(this.invoicePaid(sub, intent, 'subscription_cycle'));
       return true;
     }
     sub.failedAttempts += 1;
@@ -348,9 +351,10 @@ export class SandboxCardProvider implements CardProvider {
     return pm;
   }
 
-  private invoicePaid(sub: Subscription, paymentIntentId: string, billingReason: string): CardPaymentEvent {
+  /** The invoice's amount is what its intent charged: the first one's discount, the renewals' full price. */
+  private invoicePaid(sub: Subscription, intent: Intent, billingReason: string): CardPaymentEvent {
     return {
-      ...this.event('invoice.paid', newId('in'), sub.priceCents, { customerId: sub.customerId, metadata: sub.metadata }, { paymentIntentId, subscriptionId: sub.id }),
+      ...this.event('invoice.paid', newId('in'), intent.amountCents, { customerId: sub.customerId, metadata: sub.metadata }, { paymentIntentId: intent.id, subscriptionId: sub.id }),
       billingReason,
     };
   }

@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { CardEvent } from './card-event.js';
 import {
   assertCents,
+  assertFirstDiscount,
   type CardProvider,
   type ClientSecretResult,
   type PaymentIntentInput,
@@ -82,8 +83,16 @@ export class StripeCardProvider implements CardProvider {
 
   async createSubscription(input: SubscriptionInput): Promise<ClientSecretResult> {
     assertCents(input.priceCents, 'priceCents');
+    const discount = input.firstDiscountCents ?? 0;
+    assertFirstDiscount(discount, input.priceCents);
     return call(async () => {
       const product = await this.ensureProduct();
+      // A first order's discount is a coupon of its own that Stripe applies to the first invoice only
+      // (duration 'once'); the subscription's price stays what every renewal costs.
+      const coupon = discount > 0 ? await this.stripe.coupons.create(
+        { amount_off: discount, currency: 'usd', duration: 'once', max_redemptions: 1, name: 'First order discount' },
+        idempotency(input.idempotencyKey && `${input.idempotencyKey}:first-discount`),
+      ) : null;
       // default_incomplete: the subscription waits for the first invoice to be paid in the browser. Since API
       // 2025-03-31 the invoice's client secret is `confirmation_secret` (it replaced latest_invoice.payment_intent).
       const subscription = await this.stripe.subscriptions.create(
@@ -91,6 +100,7 @@ export class StripeCardProvider implements CardProvider {
           customer: input.customerId,
           // Days, not Stripe's calendar month: a port's period is 30 days, and the charge must fall when it runs out.
           items: [{ price_data: { currency: 'usd', product, unit_amount: input.priceCents, recurring: { interval: 'day', interval_count: input.intervalDays } } }],
+          ...(coupon ? { discounts: [{ coupon: coupon.id }] } : {}),
           payment_behavior: 'default_incomplete',
           payment_settings: { save_default_payment_method: 'on_subscription' },
           metadata: input.metadata,

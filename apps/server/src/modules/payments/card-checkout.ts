@@ -51,7 +51,10 @@ export class CardCheckout {
     return { payment_intent: { id: intent.id, client_secret: intent.clientSecret }, email: cus.email, name: cus.name };
   }
 
-  /** A monthly subscription: only for a purchase of a recurring monthly tariff. */
+  /**
+   * A monthly subscription: only for a purchase of a recurring monthly tariff. Every period costs what renewing the
+   * ports costs; the first order's discounts (coupon, volume step) come off the first charge only, so it is the quote.
+   */
   async subscription(userId: string, body: CardOrderInput, lng: Language): Promise<CreateSubscriptionResponse> {
     const { customers, orders, payments } = this.deps;
     const q = await this.quote(userId, body, lng);
@@ -59,12 +62,14 @@ export class CardCheckout {
     if (q.kind !== 'purchase' || q.tariff?.period !== 'month' || !q.tariff.recurring) {
       return { clientSecret: null, email: cus.email, error: ERRORS.SUBSCRIPTION_NOT_AVAILABLE };
     }
-    const amountCents = microToCentsUp(q.amount);
-    const order = await orders.create({ userId, provider: 'card', quote: q, providerAmount: amountCents, lng });
+    const firstCents = microToCentsUp(q.amount);
+    const periodCents = microToCentsUp(q.tariff.periodPrice);
+    const order = await orders.create({ userId, provider: 'card', quote: q, providerAmount: firstCents, lng });
     const sub = await customers.provider().createSubscription({
-      customerId: cus.id, priceCents: Number(amountCents), intervalDays: q.tariff.period_days, metadata: { orderId: order.id, userId }, idempotencyKey: order.id,
+      customerId: cus.id, priceCents: Number(periodCents), firstDiscountCents: Number(periodCents - firstCents), intervalDays: q.tariff.period_days,
+      metadata: { orderId: order.id, userId }, idempotencyKey: order.id,
     }).catch(cardError);
-    await payments.recordSubscription(sub.id, userId, order.id, intentIdOf(sub.clientSecret), { amount: amountCents * CENT, intervalDays: q.tariff.period_days });
+    await payments.recordSubscription(sub.id, userId, order.id, intentIdOf(sub.clientSecret), { amount: periodCents * CENT, intervalDays: q.tariff.period_days });
     return { clientSecret: sub.clientSecret, email: cus.email, error: null };
   }
 

@@ -30,8 +30,12 @@ export interface Quote {
   amount: bigint;
   description: string;
   details: OrderDetails;
-  /** Tariff periods of a purchase: only 'month' + recurring may become a subscription. */
-  tariff: { period: string; recurring: boolean; period_days: number } | null;
+  /**
+   * Tariff periods of a purchase: only 'month' + recurring may become a subscription. `periodPrice` (micro-USD, whole
+   * cents) is what renewing the bought ports for one more period costs, priced as the renewal will price it
+   * (renewalPrice per port: no volume step, no coupon); a subscription charges it every period after the first.
+   */
+  tariff: { period: string; recurring: boolean; period_days: number; periodPrice: bigint } | null;
   /** A purchase's lines (base price, volume discount, coupon), as the quote endpoint shows them. */
   breakdown?: PriceBreakdown;
 }
@@ -115,7 +119,10 @@ export class OrderPricing {
         description: `4G ${localized(country.names, lng)} ${localized(tariff.names, lng)} - ${count}x port`,
         details: { ...base, tariff_id: tariff.id, country_id: countryId, carrier_id: carrierId, region_id: regionId, isShared, rotationInterval, modemCount: count, trial: trial !== null },
         // A trial is one payment, never a subscription.
-        tariff: trial ? null : { period: tariff.period, recurring: tariff.recurring, period_days: tariff.period_days },
+        tariff: trial ? null : {
+          period: tariff.period, recurring: tariff.recurring, period_days: tariff.period_days,
+          periodPrice: renewalPrice(tariff.price, tariff.period_days, { periods: 1 }) * BigInt(count),
+        },
       };
     }
 

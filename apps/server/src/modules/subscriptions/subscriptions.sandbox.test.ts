@@ -1,3 +1,4 @@
+import { couponDiscount } from '@cellport/shared/schemas/catalog';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
 import { auditOf, signedIn } from '../admin/admin.test-helpers.js';
@@ -31,6 +32,13 @@ async function mails(c: Customer) {
 }
 async function portOf(c: Customer) {
   return t.ctx.db.selectFrom('ports').select(['id', 'name', 'expires_at']).where('user_id', '=', c.id).executeTakeFirstOrThrow();
+}
+
+const monthlyOrder = () => ({ tariff_id: catalog.dedicatedMonth.id, country_id: catalog.usId, isShared: false, rotationInterval: 0, modemCount: 1 });
+/** What the customer's card was charged, oldest first, as the ledger booked it. */
+async function cardCharges(c: Customer): Promise<bigint[]> {
+  const rows = await t.ctx.db.selectFrom('ledger_entries').select('amount').where('user_id', '=', c.id).where('kind', '=', 'card').orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => BigInt(r.amount));
 }
 
 /** A customer who subscribed to a monthly dedicated port with the 4242 card. */
@@ -195,6 +203,40 @@ describe('the sandbox behaves like Stripe', () => {
     (sandbox() as unknown as { subscriptions: Map<string, unknown> }).subscriptions.delete(sub!.id);
     await t.app.jobs.runDueJobs(new Date(sub!.currentPeriodEnd));
     expect((await portOf(c)).expires_at.getTime()).toBe(port.expires_at.getTime() + 30 * DAY);
+  });
+});
+
+describe('a first-order coupon discounts the first charge only', () => {
+  it('the first charge is the quote with the coupon; the subscription, its reminder and every renewal are the full price', async () => {
+    const price = catalog.dedicatedMonth.price;
+    const first = price - couponDiscount(price, { type: 'percent', percent: 20 });
+    await t.ctx.db.insertInto('coupons').values({ name: 'SUBFIRST20', type: 'percent', percent: 20, amount: null, max_uses: null,
+      max_uses_per_user: null, valid_from: null, valid_until: null, tariff_id: null, country_id: null }).execute();
+    const c = await createCustomer(t);
+    const res = await post(c, '/api/v1/payment/stripe/create-subscription', { ...monthlyOrder(), coupon: 'subfirst20' });
+    expect(res.json()).toMatchObject({ error: null });
+    expect((await post(c, '/api/v1/payment/stripe/sandbox/confirm', card(res.json().clientSecret))).statusCode).toBe(200);
+
+    // The first charge, its ledger entry and its invoice carry the coupon.
+    expect(await cardCharges(c)).toEqual([first]);
+    const [bought] = (await get(c, '/api/v1/invoices')).json().data as Array<{ amount: string; lines: Array<{ amount: string }> }>;
+    expect(BigInt(bought!.amount)).toBe(first);
+    expect(bought!.lines.map((l) => BigInt(l.amount))).toEqual([price, first - price]);
+
+    // What renews every period is the tariff's price: shown so, reminded so, charged so, and the port renewed by it.
+    const [sub] = await list(c);
+    expect(sub).toMatchObject({ status: 'active', amount: String(price) });
+    const end = new Date(sub!.currentPeriodEnd);
+    const port = await portOf(c);
+    await t.app.jobs.runDueJobs(new Date(end.getTime() - 3 * DAY));
+    const [reminder] = (await mails(c)).filter((m) => m.subject === 'Your card will be charged soon');
+    expect(reminder!.text).toContain(`will be charged $${(Number(price) / 1e6).toFixed(2)} on`);
+    for (let period = 1; period <= 2; period++) {
+      await t.app.jobs.runDueJobs(new Date(end.getTime() + (period - 1) * 30 * DAY));
+      expect(await cardCharges(c)).toEqual([first, ...Array<bigint>(period).fill(price)]);
+      expect((await portOf(c)).expires_at.getTime()).toBe(port.expires_at.getTime() + period * 30 * DAY);
+      expect(await usdtBalance(t, c.id)).toBe(0n);
+    }
   });
 });
 

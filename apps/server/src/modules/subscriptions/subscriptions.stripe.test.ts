@@ -46,23 +46,27 @@ async function mails(c: Customer) {
 }
 
 /** Subscribes through Stripe: the subscription is created, paid in the browser, and Stripe's invoice.paid arrives. */
-async function subscribed(): Promise<{ c: Customer; id: string; cents: number }> {
+async function subscribed(coupon?: string): Promise<{ c: Customer; id: string; cents: number }> {
   const c = await createCustomer(t);
   const res = await post(c, '/api/v1/payment/stripe/create-subscription', {
-    tariff_id: catalog.dedicatedMonth.id, country_id: catalog.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    tariff_id: catalog.dedicatedMonth.id, country_id: catalog.usId, isShared: false, rotationInterval: 0, modemCount: 1, ...(coupon ? { coupon } : {}),
   });
   expect(res.json()).toMatchObject({ error: null, clientSecret: expect.stringMatching(/^pi_sub_fake\d+_secret_first$/) });
   const id = /^pi_(sub_fake\d+)_secret/.exec(res.json().clientSecret)![1]!;
   const cents = Number(catalog.dedicatedMonth.price / 10_000n);
   fake.pay(id);
-  expect((await deliver(fake.event(`evt_${id}_paid`, 'invoice.paid', fake.invoice(id, `in_${id}_1`, cents, 'subscription_create', true)))).statusCode).toBe(200);
+  const first = fake.invoice(id, `in_${id}_1`, fake.invoiceAmount(id, true), 'subscription_create', true);
+  expect((await deliver(fake.event(`evt_${id}_paid`, 'invoice.paid', first))).statusCode).toBe(200);
   return { c, id, cents };
 }
+const createRequest = (id: string) => stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/subscriptions' && fake.subs.get(id)?.customer === r.form.get('customer'))!;
 
 describe('card subscriptions on Stripe (real adapter, fake Stripe, signed webhooks)', () => {
   it('asks Stripe for a subscription by days, then shows Stripe\'s state with the card Stripe saved', async () => {
-    const { c, id } = await subscribed();
-    const create = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/subscriptions' && fake.subs.get(id)?.customer === r.form.get('customer'))!;
+    const { c, id, cents } = await subscribed();
+    const create = createRequest(id);
+    expect(create.form.get('items[0][price_data][unit_amount]')).toBe(String(cents));
+    expect(create.form.has('discounts[0][coupon]')).toBe(false);
     expect(create.form.get('items[0][price_data][recurring][interval]')).toBe('day');
     expect(create.form.get('items[0][price_data][recurring][interval_count]')).toBe('30');
     const retrieve = stripe.requests.find((r) => r.method === 'GET' && r.path === `/v1/subscriptions/${id}`)!;
@@ -73,6 +77,31 @@ describe('card subscriptions on Stripe (real adapter, fake Stripe, signed webhoo
       currentPeriodEnd: new Date(fake.subs.get(id)!.current_period_end! * 1000).toISOString(),
     });
     expect(sub.ports).toHaveLength(1);
+  });
+
+  it('a first-order coupon is a Stripe coupon for the first invoice only: the price and every renewal are the full price', async () => {
+    await t.ctx.db.insertInto('coupons').values({ name: 'STRIPEFIRST5', type: 'fixed', amount: 5_000_000n, percent: null, max_uses: null,
+      max_uses_per_user: null, valid_from: null, valid_until: null, tariff_id: null, country_id: null }).execute();
+    const { c, id, cents } = await subscribed('stripefirst5');
+    const create = createRequest(id);
+    expect(create.form.get('items[0][price_data][unit_amount]')).toBe(String(cents));
+    const couponId = create.form.get('discounts[0][coupon]')!;
+    const couponRequest = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/coupons' && fake.coupons.get(couponId)?.amount_off === Number(r.form.get('amount_off')))!;
+    expect(Object.fromEntries(couponRequest.form)).toMatchObject({ amount_off: '500', currency: 'usd', duration: 'once', max_redemptions: '1' });
+    expect(couponRequest.headers['idempotency-key']).toMatch(/:first-discount$/);
+    const cardCredits = async () => (await t.ctx.db.selectFrom('ledger_entries').select('amount').where('user_id', '=', c.id).where('kind', '=', 'card')
+      .orderBy('created_at').execute()).map((e) => Number(BigInt(e.amount) / 10_000n));
+    expect(await cardCredits()).toEqual([cents - 500]);
+    expect((await list(c))[0]).toMatchObject({ amount: String(BigInt(cents) * 10_000n) });
+
+    // Stripe's renewal invoice charges the price; it renews the port and leaves the balance as it was.
+    const port = await t.ctx.db.selectFrom('ports').select('expires_at').where('user_id', '=', c.id).executeTakeFirstOrThrow();
+    const renewal = fake.invoice(id, `in_${id}_2`, fake.invoiceAmount(id, false), 'subscription_cycle', true);
+    expect((await deliver(fake.event(`evt_${id}_renewed`, 'invoice.paid', renewal))).statusCode).toBe(200);
+    expect(await cardCredits()).toEqual([cents - 500, cents]);
+    const renewed = await t.ctx.db.selectFrom('ports').select('expires_at').where('user_id', '=', c.id).executeTakeFirstOrThrow();
+    expect(renewed.expires_at.getTime()).toBe(port.expires_at.getTime() + 30 * 86_400_000);
+    expect(await usdtBalance(t, c.id)).toBe(0n);
   });
 
   it('cancel and resume set cancel_at_period_end on Stripe; a late webhook with the old payload changes nothing', async () => {

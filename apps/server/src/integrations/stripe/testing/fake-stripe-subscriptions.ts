@@ -13,7 +13,12 @@ interface FakeSubscription {
   unit_amount: number;
   interval_count: number;
   next_payment_attempt: number | null;
+  /** The coupon the subscription was created with (Stripe's `discounts[0][coupon]`), if any. */
+  coupon: FakeCoupon | null;
 }
+
+/** A coupon as POST /v1/coupons made it. */
+interface FakeCoupon { id: string; amount_off: number; currency: string; duration: string; max_redemptions: number | null }
 
 /** The cards the fake knows, as Stripe's test payment methods. */
 const CARDS: Record<string, { brand: string; last4: string; customer: string | null }> = {
@@ -30,6 +35,7 @@ const CARDS: Record<string, { brand: string; last4: string; customer: string | n
  */
 export class FakeStripeSubscriptions {
   readonly subs = new Map<string, FakeSubscription>();
+  readonly coupons = new Map<string, FakeCoupon>();
   private seq = 0;
 
   constructor(private readonly webhookSecret: string) {}
@@ -37,7 +43,19 @@ export class FakeStripeSubscriptions {
   route(r: RecordedStripeRequest): StripeReply | undefined {
     const key = `${r.method} ${r.path}`;
     if (key === 'GET /v1/products/cellport-proxy-port') return { body: { id: 'cellport-proxy-port', object: 'product' } };
+    if (key === 'POST /v1/coupons') {
+      const coupon: FakeCoupon = {
+        id: `coupon_fake${++this.seq}`, amount_off: Number(r.form.get('amount_off')), currency: r.form.get('currency') ?? '',
+        duration: r.form.get('duration') ?? 'once', max_redemptions: r.form.has('max_redemptions') ? Number(r.form.get('max_redemptions')) : null,
+      };
+      this.coupons.set(coupon.id, coupon);
+      return { body: { ...coupon, object: 'coupon' } };
+    }
     if (key === 'POST /v1/subscriptions') {
+      const couponId = r.form.get('discounts[0][coupon]');
+      if (couponId !== null && !this.coupons.has(couponId)) {
+        return { status: 400, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such coupon: '${couponId}'` } } };
+      }
       const id = `sub_fake${++this.seq}`;
       const metadata: Record<string, string> = {};
       for (const [k, v] of r.form) { const m = /^metadata\[(.+)\]$/.exec(k); if (m) metadata[m[1]!] = v; }
@@ -46,6 +64,7 @@ export class FakeStripeSubscriptions {
         default_payment_method: null, ended_at: null, metadata,
         unit_amount: Number(r.form.get('items[0][price_data][unit_amount]')),
         interval_count: Number(r.form.get('items[0][price_data][recurring][interval_count]')), next_payment_attempt: null,
+        coupon: couponId === null ? null : this.coupons.get(couponId)!,
       });
       return { body: { ...this.object(id, []), latest_invoice: { id: `in_${id}_1`, object: 'invoice', confirmation_secret: { client_secret: `pi_${id}_secret_first`, type: 'payment_intent' } } } };
     }
@@ -73,6 +92,16 @@ export class FakeStripeSubscriptions {
       return { body: this.object(sub.id, expand) };
     }
     return undefined;
+  }
+
+  /**
+   * What Stripe's invoice of this subscription charges: the price less its coupon's amount, on the first invoice only
+   * for a `duration: 'once'` coupon, on every one for 'forever' (the fake knows no 'repeating').
+   */
+  invoiceAmount(id: string, first: boolean): number {
+    const s = this.subs.get(id)!;
+    const off = s.coupon && (first || s.coupon.duration === 'forever') ? s.coupon.amount_off : 0;
+    return Math.max(0, s.unit_amount - off);
   }
 
   /** The first invoice paid in the browser: active, the card saved on the subscription, the period running. */
