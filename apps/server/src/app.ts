@@ -28,7 +28,7 @@ import { registerPortHistory } from './modules/port-history/index.js';
 import { registerPurchases } from './modules/purchases/index.js';
 import { registerPayments } from './modules/payments/payments.routes.js';
 import { registerInvoices } from './modules/invoices/invoices.routes.js';
-import { registerSettings } from './modules/settings/settings.routes.js';
+import { registerSettings } from './modules/settings/index.js';
 import { registerExchangeRates } from './modules/exchange-rates/index.js';
 import { registerAdmin } from './modules/admin/admin.routes.js';
 import { registerNotifications } from './modules/notifications/index.js';
@@ -158,7 +158,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     registerPayments(app, ctx, services);
     registerSubscriptions(app, services);
     registerInvoices(app, ctx, services);
-    registerSettings(app, ctx, services);
+    registerSettings(app, ctx, services.payments);
     registerExchangeRates(app, ctx, services);
     await registerAdmin(app, ctx, services);
     registerNotifications(app, ctx, services);

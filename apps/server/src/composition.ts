@@ -19,7 +19,6 @@ import { Bus } from './lib/bus.js';
 import { instanceName } from './lib/instance-name.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { AccountSettingsService, AccountsAdminService, AccountsRepository, CustomersRepository } from './modules/accounts/index.js';
-import { sellerOf } from './modules/admin/admin-settings/operator-settings.js';
 import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
 import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
 import { GatewaysService } from './modules/admin/admin-inventory/gateways.service.js';
@@ -27,12 +26,12 @@ import { ModemsRepository } from './modules/admin/admin-inventory/modems.reposit
 import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
 import { PaymentsAdminService } from './modules/admin/admin-payments/payments-admin.service.js';
 import { AdminPaymentsRepository } from './modules/admin/admin-payments/payments.repository.js';
-import { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
-import { SettingsAdminService } from './modules/admin/admin-settings/settings-admin.service.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
 import { OverviewCache, OverviewRepository } from './modules/console-overview/index.js';
 import { DashboardRepository, DashboardService } from './modules/dashboard/index.js';
 import { DevOutboxRepository } from './modules/dev/index.js';
+import { sellerOf, SettingsAdminService, SettingsRepository } from './modules/settings/index.js';
+import { OperatorSettingsCache } from './lib/operator-settings-cache.js';
 import { OperatorAlertsRepository, OperatorAlertsService } from './modules/operator-alerts/index.js';
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
@@ -110,7 +109,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const mailer = new Mailer(db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, log);
   const invoiceNumbering = new InvoiceNumbering(db, log);
   const jobs = new JobQueue(db, log, (kind) => metrics.jobFailed(kind), instanceName(config));
-  const operatorSettings = new OperatorSettingsCache(db, bus);
+  const settingsRepository = new SettingsRepository(db);
+  const operatorSettings = new OperatorSettingsCache(() => settingsRepository.overrides(), bus);
   const ctx: AppContext = { config, database, db, bus, sessions, mailer, pollVersions, invoiceNumbering, operatorSettings, log };
 
   // Adapters and drivers, chosen from the config.
@@ -218,7 +218,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     catalog: new CatalogAdminService(ctx, audit),
     coupons: new CouponsAdminService(couponsRepo, audit),
     payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, cardRefunds, payments.card),
-    settings: new SettingsAdminService(ctx, audit),
+    settings: new SettingsAdminService(ctx, audit, settingsRepository),
     overview: new OverviewCache(new OverviewRepository(db), bus),
   };
   const replacement = new ReplacementService({

@@ -6,7 +6,7 @@ import type { Database, DatabaseHandle } from './db/database.js';
 import type { Mailer } from './integrations/mail/mailer.js';
 import type { Bus } from './lib/bus.js';
 import type { PollVersions } from './lib/poll-versions.js';
-import type { OperatorSettingsCache } from './modules/admin/admin-settings/operator-settings-cache.js';
+import type { OperatorSettingsCache } from './lib/operator-settings-cache.js';
 import type { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import type { Sessions } from './plugins/session.js';
 

@@ -8,7 +8,7 @@ import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
 import { registerPortsAdminRoutes } from '../ports/index.js';
 import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.routes.js';
 import { registerNotificationsAdminRoutes } from '../notifications/index.js';
-import { registerSettingsAdminRoutes } from './admin-settings/settings-admin.routes.js';
+import { registerSettingsAdminRoutes } from '../settings/index.js';
 import { registerAuditAdminRoutes } from '../audit/index.js';
 import { registerOverviewAdminRoutes } from '../console-overview/index.js';
 import { registerOperatorsAdminRoutes } from '../operators/index.js';

@@ -3,7 +3,7 @@ import type { PaypalPendingResponse } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
 import type { IpnOutcome } from '../../integrations/paypal/check-ipn.js';
 import { IpnVerificationError } from '../../integrations/paypal/ipn-verifier.js';
-import { effectivePayPalReceiver } from '../admin/admin-settings/operator-settings-cache.js';
+import { effectivePayPalReceiver } from '../../lib/operator-settings-cache.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Fulfilment } from './fulfilment.js';
 import { microToCentsUp, type OrderInput, type OrderPricing } from './order-pricing.js';

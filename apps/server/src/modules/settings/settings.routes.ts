@@ -1,11 +1,17 @@
 import { settingsResponseSchema } from '@cellport/shared/schemas/payments';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
-import { payPalReceiver } from '../admin/admin-settings/operator-settings-cache.js';
+import type { CardProvider } from '../../integrations/stripe/card-provider.js';
+import { payPalReceiver } from '../../lib/operator-settings-cache.js';
+
+/** What the payment runtime (the composition's `payments`) tells the pages. */
+export interface PaymentsOffered {
+  card: Pick<CardProvider, 'kind' | 'publicConfig'> | null;
+  cryptoMode: 'live' | 'sandbox';
+  simulateCrypto: boolean;
+}
 
 /** GET /api/v1/settings: public, loaded at start; what the pages need to offer the payment methods. */
-export function registerSettings(app: App, ctx: AppContext, services: Services): void {
-  const rt = services.payments;
+export function registerSettings(app: App, ctx: AppContext, rt: PaymentsOffered): void {
   const body = {
     PAYPAL_MODE: ctx.config.paypal.mode,
     card: rt.card

@@ -1,6 +1,6 @@
 import { adminSettingsPatchRequestSchema, adminSettingsResponseSchema } from '@cellport/shared/schemas/admin/settings';
-import type { App } from '../../../context.js';
-import { actorOf, adminRateLimits } from '../admin-http.js';
+import type { App } from '../../context.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
 import type { SettingsAdminService } from './settings-admin.service.js';
 
 export function registerSettingsAdminRoutes(app: App, settings: SettingsAdminService): void {

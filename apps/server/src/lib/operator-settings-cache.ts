@@ -1,8 +1,20 @@
-import type { Config } from '../../../config.js';
-import type { Database } from '../../../db/database.js';
-import { BUS_RESYNC, type Bus } from '../../../lib/bus.js';
-import { type OperatorOverrides, readOverrides } from './operator-settings.js';
-import { TOPICS } from '../../../lib/bus-topics.js';
+import type { Config } from '../config.js';
+import { BUS_RESYNC, type Bus } from './bus.js';
+import { TOPICS } from './bus-topics.js';
+
+/**
+ * What the operator overrode in the console (modules/settings keeps the table; its keys are OPERATOR_SETTING_KEYS
+ * there). The type lives beside the cache, which the AppContext carries, so context.ts needs no domain's file.
+ */
+export interface OperatorOverrides {
+  documentationUrl?: string;
+  paypalReceiverEmail?: string;
+  /** How long a port's modem may be offline before the port moves to another modem (issue 15, item 6). */
+  replacementAfterMinutes?: number;
+  sellerName?: string;
+  sellerAddress?: string;
+  sellerTaxId?: string;
+}
 
 /** Bus topic announced after a console change of the settings table commits; every instance drops its copy. */
 export const SETTINGS_CHANGED = TOPICS.settingsChanged;
@@ -12,19 +24,19 @@ const MAX_AGE_MS = 60_000;
 /**
  * The operator's overrides (settings table), read once and kept until the console changes them. Hot paths (PayPal
  * checkout, every IPN, GET /api/v1/settings) read this instead of the table. One per app, built by the composition
- * root and carried in the AppContext.
+ * root (reading through the settings repository) and carried in the AppContext.
  */
 export class OperatorSettingsCache {
   private current: { value: Promise<OperatorOverrides>; at: number } | null = null;
 
-  constructor(private readonly db: Database, private readonly bus: Bus) {
+  constructor(private readonly load: () => Promise<OperatorOverrides>, private readonly bus: Bus) {
     bus.on(SETTINGS_CHANGED, () => { this.current = null; });
     bus.on(BUS_RESYNC, () => { this.current = null; });
   }
 
   overrides(): Promise<OperatorOverrides> {
     if (this.current && Date.now() - this.current.at < MAX_AGE_MS) return this.current.value;
-    const entry = { value: readOverrides(this.db), at: Date.now() };
+    const entry = { value: this.load(), at: Date.now() };
     // A failed read is not remembered: the next caller asks the database again.
     entry.value.catch(() => { if (this.current === entry) this.current = null; });
     this.current = entry;

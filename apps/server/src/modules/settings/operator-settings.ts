@@ -1,4 +1,6 @@
-import type { Database, Tx } from '../../../db/database.js';
+import type { OperatorOverrides } from '../../lib/operator-settings-cache.js';
+
+export type { OperatorOverrides };
 
 /** Settings operators edit in the console; a row overrides the configured value of the same meaning. */
 export const OPERATOR_SETTING_KEYS = [
@@ -7,18 +9,9 @@ export const OPERATOR_SETTING_KEYS = [
 /** The seller's legal details printed on every invoice and receipt (issue 27, item 3), set in the console. */
 export const SELLER_SETTING_KEYS = ['sellerName', 'sellerAddress', 'sellerTaxId'] as const;
 export type OperatorSettingKey = (typeof OPERATOR_SETTING_KEYS)[number];
-export interface OperatorOverrides {
-  documentationUrl?: string;
-  paypalReceiverEmail?: string;
-  /** How long a port's modem may be offline before the port moves to another modem (issue 15, item 6). */
-  replacementAfterMinutes?: number;
-  sellerName?: string;
-  sellerAddress?: string;
-  sellerTaxId?: string;
-}
 
-export async function readOverrides(db: Database | Tx): Promise<OperatorOverrides> {
-  const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', [...OPERATOR_SETTING_KEYS]).execute();
+/** The overrides the settings rows hold: a value of the wrong type is ignored (the configured value stands). */
+export function overridesOf(rows: { key: string; value: unknown }[]): OperatorOverrides {
   const out: OperatorOverrides = {};
   for (const r of rows) {
     if (r.key === 'replacementAfterMinutes') {
