@@ -13,7 +13,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { registerSameOrigin } from './plugins/same-origin.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerSession } from './plugins/session.js';
-import { registerHealth } from './modules/health/health.routes.js';
+import { registerHealth } from './modules/health/index.js';
 import { registerWeb } from './modules/web/index.js';
 import { registerAuth } from './modules/auth/index.js';
 import { registerDev } from './modules/dev/index.js';
@@ -32,9 +32,8 @@ import { registerSettings } from './modules/settings/index.js';
 import { registerExchangeRates } from './modules/exchange-rates/index.js';
 import { registerAdmin } from './modules/admin/admin.routes.js';
 import { registerNotifications } from './modules/notifications/index.js';
-import { registerRealtime } from './modules/realtime/realtime.routes.js';
+import { registerRealtime, startRealtime } from './modules/realtime/index.js';
 import { startHostProtocol, type HostProtocolServer } from './modules/hosts/hosts.server.js';
-import { startRealtime } from './modules/realtime/realtime.server.js';
 import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
 import { registerApiKeys } from './modules/api-keys/index.js';
 import { registerTraffic } from './modules/traffic/traffic.routes.js';
@@ -46,7 +45,7 @@ import { registerReplacement } from './modules/replacement/index.js';
 import { registerLegal } from './modules/legal/index.js';
 import { registerRequestLogging } from './plugins/request-logging.js';
 import { stdoutLogStream } from './lib/log-stream.js';
-import { registerMetrics } from './modules/metrics/metrics.routes.js';
+import { registerMetrics } from './modules/metrics/index.js';
 import { registerSupport } from './modules/support/index.js';
 import { registerSubscriptions } from './modules/subscriptions/subscriptions.routes.js';
 import { trustsForwardedFor } from './lib/client-address.js';
@@ -128,7 +127,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
   // After the OpenAPI plugin (GET /metrics is in the full document, so the route fuzz reaches it), before the modules.
   registerMetrics(app, ctx, services.metrics);
 
-  registerHealth(app, ctx);
+  registerHealth(app, services);
   const role = config.CELLPORT_ROLE;
   app.decorate('jobs', services.jobs);
   // The Telegram bot in every role: web instances answer its webhook and show its state, workers send through it.
@@ -175,7 +174,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
 
     // The sockets on the same HTTP server: the customers' realtime and the agents' host protocol (the instance
     // holding a host's socket pushes its desired state). Closed before the listener, so clients reconnect elsewhere.
-    const realtime = startRealtime(app.server, ctx, services.ledger);
+    const realtime = startRealtime(app.server, ctx, { ledger: services.ledger, repo: services.realtimeRepository });
     app.decorate('io', realtime.io);
     app.addHook('preClose', async () => { await realtime.close(); });
     const hostProtocol = await startHostProtocol(app.server, ctx, services);

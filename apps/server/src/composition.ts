@@ -41,6 +41,8 @@ import { CatalogOffersCache } from './modules/catalog/catalog-offers.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { ModemQualityTracker } from './modules/catalog/modem-quality-tracker.js';
 import { CouponsAdminService, CouponsRepository, CouponsService } from './modules/coupons/index.js';
+import { HealthRepository } from './modules/health/index.js';
+import { RealtimeRepository } from './modules/realtime/index.js';
 import { HostsRepository } from './modules/hosts/hosts.repository.js';
 import { GatewayLinksRepository } from './modules/gateways/gateway-links.repository.js';
 import { gatewayTrust as deriveGatewayTrust } from './modules/gateways/gateway-trust.js';
@@ -67,7 +69,7 @@ import { SubscriptionSync } from './modules/subscriptions/subscription-sync.js';
 import { SubscriptionsRepository } from './modules/subscriptions/subscriptions.repository.js';
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import {
-  PortsAdminRepository, PortsAdminService, PortsRepository, PortsService, RotationRepository, RotationService,
+  PortsAdminRepository, PortsAdminService, PortsListCache, PortsRepository, PortsService, RotationRepository, RotationService,
 } from './modules/ports/index.js';
 import { FingerprintCheckService } from './modules/fingerprint/fingerprint.service.js';
 import { hostServesDesired } from './modules/hosts/host-serves-desired.js';
@@ -79,9 +81,7 @@ import { parsePortList } from './lib/webhook-ports.js';
 import { DeliveryWorker, publishWebhookEvent, WebhookSecretBox, WebhooksRepository, WebhooksService } from './modules/webhooks/index.js';
 import { ReplacementRepository, ReplacementService } from './modules/replacement/index.js';
 import { SupportRepository, SupportService } from './modules/support/index.js';
-import { CountedPortsListCache } from './modules/metrics/counted-ports-list-cache.js';
-import { ScrapeCounts } from './modules/metrics/scrape-counts.js';
-import { ServerMetrics } from './modules/metrics/server-metrics.js';
+import { countPortsListServes, MetricsRepository, ScrapeCounts, ServerMetrics } from './modules/metrics/index.js';
 import { Sessions } from './plugins/session.js';
 
 /** What the composition is built from: the settings, the open (and migrated) database, the app's logger. */
@@ -102,7 +102,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   // Infrastructure: metrics (this app's own registry), events between modules and instances, sessions, poll
   // versions, mail, durable jobs.
-  const metrics = new ServerMetrics(database, new ScrapeCounts(db, log), { processMetrics: Boolean(config.METRICS_TOKEN) });
+  const metrics = new ServerMetrics(database, new ScrapeCounts(new MetricsRepository(db), log), { processMetrics: Boolean(config.METRICS_TOKEN) });
   const bus = new Bus(database);
   const sessions = new Sessions(db, bus, config);
   const pollVersions = new PollVersions(database);
@@ -118,11 +118,15 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const modemDriver = chooseModemDriver(config, database, bus);
   const payments = createPaymentsRuntime(config, log, new SandboxCardsRepository(db));
   const webhookSecretBox = new WebhookSecretBox(config.secret);
-  const portsLists = new CountedPortsListCache(database, metrics);
+  const portsLists = countPortsListServes(new PortsListCache(database), metrics);
   // What each Add Proxies choice buys (stock, speeds, UDP, ASN), kept in memory; and the speed medians it reads.
   const catalogOffers = new CatalogOffersCache(database);
   const modemQuality = new ModemQualityTracker(db);
   const gatewayTrust = deriveGatewayTrust(config.secret);
+  // Readiness: does the database answer.
+  const health = new HealthRepository(db);
+  // The customers' realtime socket: whether a token's session still stands.
+  const realtimeRepository = new RealtimeRepository(db);
 
   // Repositories.
   const authRepository = new AuthRepository(db);
@@ -237,7 +241,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const devOutbox = new DevOutboxRepository(db);
 
   const services = {
-    metrics, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
+    metrics, health, realtimeRepository, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
     captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust, catalogOffers, modemQuality,
     authRepository, recoveryCodes, gatewayLinks, accountsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
     rotationRepository,

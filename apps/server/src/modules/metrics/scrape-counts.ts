@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { MetricsRepository } from './metrics.repository.js';
 
 export interface CountRow<L extends string> { labels: Record<L, string>; n: number }
 
@@ -36,7 +35,7 @@ export class ScrapeCounts {
   private last: { at: number; counts: Counts } | null = null;
   private inFlight: Promise<Counts> | null = null;
 
-  constructor(private readonly db: Database, private readonly log: { warn(obj: unknown, msg: string): void }, private readonly keepMs = KEEP_MS) {}
+  constructor(private readonly repo: MetricsRepository, private readonly log: { warn(obj: unknown, msg: string): void }, private readonly keepMs = KEEP_MS) {}
 
   read(): Promise<Counts> {
     // A clock set back does not keep a reading longer.
@@ -53,23 +52,7 @@ export class ScrapeCounts {
   }
 
   private async load(): Promise<Counts> {
-    // One statement, one round trip; jobs use the partial index jobs_due (done_at is null).
-    const { rows } = await sql<{ series: string; a: string; b: string; n: number }>`
-      select 'job' as series,
-             case when run_at <= now() then 'due' when attempts > 0 then 'retrying' else 'scheduled' end as a,
-             '' as b, count(*)::int as n
-        from jobs where done_at is null group by 2
-      union all
-      select 'port', case when status = 'active' and suspended_at is not null then 'suspended' else status end, '', count(*)::int
-        from ports group by 2
-      union all
-      select 'modem', health, '', count(*)::int from modems where not retired group by 2
-      union all
-      select 'payment', case when provider = 'crypto' then coalesce(coin, 'crypto') else provider end, status, count(*)::int
-        from payment_orders group by 2, 3
-      union all
-      select 'payment', provider, status, count(*)::int from payments where provider = 'balance' group by 2, 3
-    `.execute(this.db);
+    const rows = await this.repo.countRows();
     const counts: Counts = {
       jobs: JOB_STATES.map((state) => ({ labels: { state }, n: 0 })),
       ports: PORT_STATES.map((state) => ({ labels: { state }, n: 0 })),

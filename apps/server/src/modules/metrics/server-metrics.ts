@@ -1,6 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DatabaseHandle } from '../../db/database.js';
 import type { ScrapeCounts } from './scrape-counts.js';
+
+/** What the pool gauges read of the open database (db/database.ts's handle): its kind and its pool at the scrape. */
+export interface DatabasePool {
+  kind: string;
+  poolStats(): { total: number; idle: number; waiting: number; max: number };
+}
 
 /** Sockets connected to this instance: the customers' realtime server and the agents' host protocol. */
 export interface RealtimeSockets { customers(): number; agents(): number }
@@ -28,7 +33,7 @@ export class ServerMetrics {
   private readonly pollMisses: Counter<'cache' | 'route'>;
   private realtime: RealtimeSockets | null = null;
 
-  constructor(database: DatabaseHandle, counts: ScrapeCounts, options: { processMetrics: boolean }) {
+  constructor(database: DatabasePool, counts: ScrapeCounts, options: { processMetrics: boolean }) {
     const registers = [this.registry];
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
 
@@ -39,7 +44,7 @@ export class ServerMetrics {
 
     // The pool as it is at the scrape. PGlite is one connection: total and max are 1, idle 0 while a query or a
     // transaction holds it, waiting the queries queued behind it.
-    const pool = (name: string, help: string, pick: (s: ReturnType<DatabaseHandle['poolStats']>) => number) => new Gauge({
+    const pool = (name: string, help: string, pick: (s: ReturnType<DatabasePool['poolStats']>) => number) => new Gauge({
       name, help, labelNames: ['database'], registers,
       collect() { this.set({ database: database.kind }, pick(database.poolStats())); },
     });

@@ -4,15 +4,19 @@ import {
 } from '@cellport/shared/schemas/realtime';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../../context.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
 import { TOPICS } from '../../lib/bus-topics.js';
 import { clientAddress, trustsForwardedFor } from '../../lib/client-address.js';
-import { sessionIsLive } from './realtime-sessions.js';
+import type { RealtimeRepository } from './realtime.repository.js';
 import { verifyRealtimeToken } from './realtime-token.js';
 
 export const userRoom = (userId: string) => `user:${userId}`;
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 const addressRoom = (address: string) => `address:${address}`;
+
+/** What the socket needs of the ledger: a customer's balances, for a balance event that came without them. */
+export interface RealtimeBalances {
+  balances(userId: string): Promise<{ btc: bigint; usdt: bigint }>;
+}
 
 /** The token from the bearer header, the `token` query parameter or the socket.io auth payload. */
 function handshakeToken(socket: Socket): unknown {
@@ -28,7 +32,9 @@ function handshakeToken(socket: Socket): unknown {
  * Events arrive on every instance already — bus topics through PostgreSQL NOTIFY, committed poll changes through
  * their own NOTIFY — so each instance forwards them to its own sockets only and no socket.io adapter is needed.
  */
-export function startRealtime(server: HttpServer, ctx: AppContext, ledger: LedgerService): { io: Server; close(): Promise<void> } {
+export function startRealtime(
+  server: HttpServer, ctx: AppContext, { ledger, repo }: { ledger: RealtimeBalances; repo: RealtimeRepository },
+): { io: Server; close(): Promise<void> } {
   const io = new Server(server, {
     path: REALTIME_PATH,
     serveClient: false,
@@ -59,7 +65,7 @@ export function startRealtime(server: HttpServer, ctx: AppContext, ledger: Ledge
     let seen: number;
     do {
       seen = revocations;
-      if (!(await sessionIsLive(ctx.db, holder))) return new Error(REALTIME_INVALID_TOKEN);
+      if (!(await repo.sessionIsLive(holder))) return new Error(REALTIME_INVALID_TOKEN);
     } while (seen !== revocations);
     const address = clientAddress(socket.request, trust);
     if (roomSize(userRoom(holder.userId)) >= ctx.config.REALTIME_SOCKETS_PER_USER
