@@ -1,4 +1,6 @@
-import { couponDiscount } from '@cellport/shared/schemas/catalog';
+import { couponDiscount, renewalPrice } from '@cellport/shared/schemas/catalog';
+import type { VolumeDiscounts } from '@cellport/shared/schemas/tariff-offers';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
 import { auditOf, signedIn } from '../admin/admin.test-helpers.js';
@@ -238,6 +240,66 @@ describe('a first-order coupon discounts the first charge only', () => {
       expect(await usdtBalance(t, c.id)).toBe(0n);
     }
   });
+});
+
+describe('a subscription\'s money over coupons, prices and quantities (property)', () => {
+  it('first charge = the quote, every renewal = the full price of the ports, all whole cents, never negative', async () => {
+    const tariff = catalog.dedicatedMonth;
+    const restock = async () => {
+      await t.ctx.db.updateTable('ports').set({ status: 'released' }).execute();
+      await t.ctx.db.updateTable('modems').set({ used_slots: 0 }).execute();
+    };
+    const noSteps: VolumeDiscounts = { quantity: [], days: [] };
+    const coupons = fc.oneof(
+      fc.integer({ min: 1, max: 100 }).map((percent) => ({ type: 'percent' as const, percent, amount: null })),
+      fc.integer({ min: 1, max: 10_000 }).map((cents) => ({ type: 'fixed' as const, percent: null, amount: BigInt(cents) * 10_000n })),
+    );
+    const steps = fc.constantFrom<VolumeDiscounts>(noSteps, { quantity: [{ min: 2, percent: 7 }], days: [{ min: 30, percent: 3 }] });
+    let run = 0;
+    let paid = 0;
+    try {
+      await fc.assert(fc.asyncProperty(fc.integer({ min: 100, max: 20_000 }), fc.integer({ min: 1, max: 2 }), coupons, steps, async (priceCents, count, coupon, discounts) => {
+        await restock();
+        const price = BigInt(priceCents) * 10_000n;
+        await t.ctx.db.updateTable('tariffs').set({ price, volume_discounts: JSON.stringify(discounts) }).where('id', '=', tariff.id).execute();
+        const name = `PROPSUB${++run}`;
+        await t.ctx.db.insertInto('coupons').values({ name, ...coupon, max_uses: null, max_uses_per_user: null, valid_from: null, valid_until: null,
+          tariff_id: null, country_id: null }).execute();
+        const c = await createCustomer(t);
+        const body = { ...monthlyOrder(), modemCount: count, coupon: name };
+        const quote = BigInt((await post(c, '/api/v1/payment/quote', body)).json().data.total);
+        const full = renewalPrice(price, 30, { periods: 1 }) * BigInt(count);
+        const res = await post(c, '/api/v1/payment/stripe/create-subscription', body);
+        if (quote < 1_000_000n) {
+          // Below a card payment's $1 minimum: refused before anything is created, as a one-time payment is.
+          expect(res.json().code).toBe('AMOUNT_INVALID');
+          return;
+        }
+        expect((await post(c, '/api/v1/payment/stripe/sandbox/confirm', card(res.json().clientSecret))).statusCode).toBe(200);
+        const [sub] = await list(c);
+        expect(BigInt(sub!.amount as string)).toBe(full);
+        await t.app.jobs.runDueJobs(new Date(sub!.currentPeriodEnd));
+        const charges = await cardCharges(c);
+        expect(charges).toEqual([quote, full]);
+        for (const m of charges) expect(m > 0n && m % 10_000n === 0n).toBe(true);
+        expect(quote <= full).toBe(true);
+        // Each charge paid for exactly what it bought: the purchase, then the renewal of every port.
+        expect(await usdtBalance(t, c.id)).toBe(0n);
+        paid++;
+      }), {
+        numRuns: 12,
+        // Always among the runs: a percent coupon on one port, and a fixed one on two ports with a volume step.
+        examples: [
+          [6500, 1, { type: 'percent', percent: 20, amount: null }, noSteps],
+          [899, 2, { type: 'fixed', percent: null, amount: 5_000_000n }, { quantity: [{ min: 2, percent: 7 }], days: [{ min: 30, percent: 3 }] }],
+        ],
+      });
+      expect(paid).toBeGreaterThanOrEqual(2);
+    } finally {
+      await restock();
+      await t.ctx.db.updateTable('tariffs').set({ price: tariff.price, volume_discounts: JSON.stringify(tariff.volume_discounts) }).where('id', '=', tariff.id).execute();
+    }
+  }, 300_000);
 });
 
 describe('the console', () => {
