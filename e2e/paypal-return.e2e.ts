@@ -1,6 +1,7 @@
 // Issue 27, item 3: after PayPal the customer lands back on /thank-you-for-order?order=<id> in the language of the
 // page they left, and reads that order's true state: "being confirmed" only while PayPal's IPN has not credited it,
-// updating by itself to "credited" when it does; a cancelled payment said plainly with what to do. The card
+// updating by itself to "credited" when it does; a cancelled payment said plainly with what to do, under its own
+// heading instead of "Thank you for your order!" (issue 27, item 12's last note). The card
 // payment banner says "credited" for money already credited. Sandbox PayPal ("Simulate payment"), en and ru, axe,
 // desktop and phone screenshots.
 import type { Page } from 'playwright-core';
@@ -76,8 +77,12 @@ describe('coming back from PayPal', () => {
     const gone = await page.context().request.fetch(`${server.url}/api/v1/pending-payments/${cancelled}`, { method: 'DELETE', headers: { origin: server.url } });
     expect(gone.status()).toBe(200);
     await page.goto(`${server.url}/thank-you-for-order?order=${cancelled}`);
-    await page.getByRole('heading', { level: 2, name: exact(t('ru', 'payments:outcome.cancelled.title')) }).waitFor();
+    // Nothing was paid, so nothing is thanked for: the state is the page's one heading (and its title).
+    await page.getByRole('heading', { level: 1, name: exact(t('ru', 'payments:outcome.cancelled.title')) }).waitFor();
     expect(await outcome(page).textContent()).toContain(t('ru', 'payments:outcome.cancelled.text'));
+    expect(await page.getByRole('heading', { level: 1 }).allTextContents()).toEqual([t('ru', 'payments:outcome.cancelled.title')]);
+    expect(await page.textContent('main')).not.toContain(t('ru', 'payments:thankYou.title'));
+    expect(await page.title()).toContain(t('ru', 'payments:outcome.cancelled.title'));
     await visitCheck(page, 'paypal-return-cancelled-ru-phone');
   });
 });

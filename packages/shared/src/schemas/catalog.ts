@@ -44,7 +44,14 @@ export const carrierSchema = z.object({
   /** The carrier's autonomous system number (the operator's word); null: not told. */
   asn: z.optional(z.nullable(z.number())),
 });
-export const regionSchema = z.object({ _id: idSchema, name: text(), carrier_id: z.nullable(idSchema) });
+export const regionSchema = z.object({
+  _id: idSchema,
+  /** In the request language (?lng= or Accept-Language), English where the operator gave none. */
+  name: text(),
+  /** Every language's name, English standing in for one the operator left empty (issue 27, item 12). */
+  names: localizedNameSchema,
+  carrier_id: z.nullable(idSchema),
+});
 export const countrySchema = z.object({
   _id: idSchema,
   /** ISO 3166-1 alpha-2, upper case. */

@@ -43,6 +43,8 @@ import * as sandboxPaymentMethods from './2026_12_12_1610_sandbox_payment_method
 import * as jobDoneBy from './2026_12_12_1700_job_done_by.js';
 import * as portsOwnListeningNumbers from './2026_12_12_1710_ports_own_listening_numbers.js';
 import * as hostServedStateVersion from './2026_12_12_1720_host_served_state_version.js';
+import * as regionNames from './2026_12_12_1830_region_names.js';
+import * as defaultPortNames from './2026_12_12_1831_default_port_names.js';
 import * as portNumbersCheckByNumber from './2026_12_12_1850_port_numbers_check_by_number.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
@@ -91,5 +93,7 @@ export const migrations: Record<string, Migration> = {
   '2026_12_12_1700_job_done_by': jobDoneBy,
   '2026_12_12_1710_ports_own_listening_numbers': portsOwnListeningNumbers,
   '2026_12_12_1720_host_served_state_version': hostServedStateVersion,
+  '2026_12_12_1830_region_names': regionNames,
+  '2026_12_12_1831_default_port_names': defaultPortNames,
   '2026_12_12_1850_port_numbers_check_by_number': portNumbersCheckByNumber,
 };

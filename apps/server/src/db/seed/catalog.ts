@@ -24,6 +24,14 @@ const COUNTRIES: SeedCountry[] = [
   { code: 'UA', names: { en: 'Ukraine', ru: 'Украина', cn: '乌克兰' }, carriers: [{ name: 'Kyivstar', asn: 15895, regions: ['Kyiv'] }, { name: 'lifecell', asn: 34058, regions: ['Lviv'] }] },
 ];
 
+/** The demo regions' Russian and Chinese names (issue 27, item 12); a region without one reads English. */
+const REGION_NAMES: Record<string, { ru: string; cn: string }> = {
+  'New York': { ru: 'Нью-Йорк', cn: '纽约' }, California: { ru: 'Калифорния', cn: '加利福尼亚' },
+  Texas: { ru: 'Техас', cn: '得克萨斯' }, Florida: { ru: 'Флорида', cn: '佛罗里达' }, Illinois: { ru: 'Иллинойс', cn: '伊利诺伊' },
+  Berlin: { ru: 'Берлин', cn: '柏林' }, Munich: { ru: 'Мюнхен', cn: '慕尼黑' }, London: { ru: 'Лондон', cn: '伦敦' },
+  Manchester: { ru: 'Манчестер', cn: '曼彻斯特' }, Kyiv: { ru: 'Киев', cn: '基辅' }, Lviv: { ru: 'Львов', cn: '利沃夫' },
+};
+
 // Dollars per period; prices are stored in micro-units.
 const PRICES: Record<'dedicated' | 'shared', Record<TariffPeriod, number>> = {
   dedicated: { day: 4, week: 20, month: 65 },
@@ -106,7 +114,7 @@ export async function seedCatalog(ctx: AppContext): Promise<void> {
       const carrierRow = await db.selectFrom('carriers').select('id').where('country_id', '=', country.id).where('name', '=', carrier.name).executeTakeFirstOrThrow();
       const regionIds: string[] = [];
       for (const region of carrier.regions) {
-        await db.insertInto('regions').values({ country_id: country.id, carrier_id: carrierRow.id, name: region })
+        await db.insertInto('regions').values({ country_id: country.id, carrier_id: carrierRow.id, name: region, name_ru: REGION_NAMES[region]?.ru, name_cn: REGION_NAMES[region]?.cn })
           .onConflict((oc) => oc.columns(['country_id', 'carrier_id', 'name']).doNothing()).execute();
         const r = await db.selectFrom('regions').select('id').where('carrier_id', '=', carrierRow.id).where('name', '=', region).executeTakeFirstOrThrow();
         regionIds.push(r.id);

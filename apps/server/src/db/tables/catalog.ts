@@ -15,7 +15,12 @@ export interface ModemQualityTable {
   modem_id: string; latency_ms: number; down_kbps: number; up_kbps: number; udp: boolean | null; samples: number;
   measured_at: ColumnType<Date, Date | string, Date | string>;
 }
-export interface RegionsTable { id: Generated<string>; country_id: string; carrier_id: string | null; name: string }
+/** `name` is the English name; Russian and Chinese are optional, null reads English (migration 2026_12_12_1830). */
+export interface RegionsTable {
+  id: Generated<string>; country_id: string; carrier_id: string | null; name: string;
+  name_ru: ColumnType<string | null, string | null | undefined, string | null>;
+  name_cn: ColumnType<string | null, string | null | undefined, string | null>;
+}
 export interface TariffsTable {
   id: Generated<string>;
   names: LocalizedNames;

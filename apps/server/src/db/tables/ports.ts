@@ -81,7 +81,10 @@ export interface PortsTable {
   modem_id: string;
   tariff_id: string;
   is_shared: boolean;
+  /** The customer's name for the port, or the English default while default_number is set. */
   name: string;
+  /** Set while the name is the default "Proxy N" (its N), rendered in the reader's language (notifications/port-name.ts). */
+  default_number: ColumnType<number | null, number | null | undefined, number | null>;
   proxy_login: string;
   proxy_password: string;
   whitelist: ColumnType<string[], string, string>;

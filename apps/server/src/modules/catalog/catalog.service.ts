@@ -16,6 +16,10 @@ const TAG_TEXTS = Object.fromEntries(LANGUAGES.map((lng) => [
 
 export const localized = (names: LocalizedNames, lng: Language): string => names[lng] || names.en;
 
+/** A region's names (issue 27, item 12): `name` is English; Russian and Chinese read English while not given. */
+export const regionNames = (r: { name: string; name_ru: string | null; name_cn: string | null }): LocalizedNames =>
+  ({ en: r.name, ru: r.name_ru || r.name, cn: r.name_cn || r.name });
+
 export interface StockFilter {
   countryId: string;
   isShared?: boolean | undefined;
@@ -51,7 +55,10 @@ export class CatalogService {
     return countries.map((c) => ({
       _id: c.id, code: c.code, name: localized(c.names, lng), names: c.names,
       carriers: carriers.filter((x) => x.country_id === c.id).map((x) => ({ _id: x.id, name: x.name, asn: x.asn })),
-      regions: regions.filter((x) => x.country_id === c.id).map((x) => ({ _id: x.id, name: x.name, carrier_id: x.carrier_id })),
+      regions: regions.filter((x) => x.country_id === c.id).map((x) => {
+        const names = regionNames(x);
+        return { _id: x.id, name: localized(names, lng), names, carrier_id: x.carrier_id };
+      }),
     }));
   }
 

@@ -1,5 +1,6 @@
 import type { Language } from '@cellport/shared';
 import type { DashboardResponse } from '@cellport/shared/schemas/dashboard';
+import { portName } from '../notifications/index.js';
 import type { DashboardRepository } from './dashboard.repository.js';
 
 /** Ports whose term ends within this many days count as expiring soon. */
@@ -15,16 +16,21 @@ export interface DashboardSources {
 export class DashboardService {
   constructor(private readonly ports: DashboardRepository, private readonly sources: DashboardSources) {}
 
-  /** `language`: asked for lazily, only the notifications need it (the reader's language may be read from the account). */
+  /**
+   * `language`: the reader's (it may be read from the account), for the notifications and the ports' default names
+   * (issue 27, item 12); asked once.
+   */
   async summary(userId: string, language: () => Promise<Language>): Promise<DashboardResponse> {
-    const [ports, traffic24h, recent] = await Promise.all([
+    const reader = language();
+    const [ports, traffic24h, recent, lng] = await Promise.all([
       this.ports.activePorts(userId, EXPIRING_DAYS),
       this.sources.traffic.totalSince(userId, new Date(Date.now() - 86_400_000)),
-      language().then((lng) => this.sources.notifications.latest(userId, 5, lng)),
+      reader.then((lng) => this.sources.notifications.latest(userId, 5, lng)),
+      reader,
     ]);
     return {
       activePorts: ports.count,
-      expiringSoon: ports.expiring.map((p) => ({ _id: p.id, modem_name: p.name, expiresAt: p.expires_at.toISOString() })),
+      expiringSoon: ports.expiring.map((p) => ({ _id: p.id, modem_name: portName(p, lng), expiresAt: p.expires_at.toISOString() })),
       traffic24h,
       recentNotifications: recent,
     };

@@ -1,4 +1,4 @@
-import type { LocalizedValue, ServerText } from '../notifications/index.js';
+import type { LocalizedValue, ServerText, TextParam } from '../notifications/index.js';
 
 // The descriptions of payments and invoice lines as stored texts (a key and its params, notifications/server-texts.ts):
 // rendered in the reader's language on the Purchases and Invoices pages and in the invoice PDF (issue 14, item 3).
@@ -8,8 +8,8 @@ import type { LocalizedValue, ServerText } from '../notifications/index.js';
 export const purchaseDescription = (country: LocalizedValue, tariff: LocalizedValue, count: number) =>
   ({ key: 'purchase_description', params: { country, tariff, count } }) satisfies ServerText;
 
-/** 'Renewal for Proxy 1, Proxy 2' (port names are the customer's own). */
-export const renewalDescription = (names: string) => ({ key: 'renewal_description', params: { names } }) satisfies ServerText;
+/** 'Renewal for Proxy 1, Proxy 2' (a name the customer chose as typed, a default one in every language). */
+export const renewalDescription = (names: TextParam) => ({ key: 'renewal_description', params: { names } }) satisfies ServerText;
 
 export const topUpDescription = { key: 'topup_description' } satisfies ServerText;
 
@@ -20,7 +20,7 @@ export const purchaseLineText = (tariff: LocalizedValue, country: LocalizedValue
 });
 
 /** 'Proxy 3: Dedicated · Week, 10 d'. */
-export const renewalLineText = (port: string, tariff: LocalizedValue, days: number): ServerText =>
+export const renewalLineText = (port: TextParam, tariff: LocalizedValue, days: number): ServerText =>
   ({ key: 'invoice_line_renewal', params: { port, tariff, days } });
 
 /** 'Coupon SPRING', or 'Discount' without a coupon name. */

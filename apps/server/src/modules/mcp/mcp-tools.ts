@@ -203,7 +203,7 @@ export function createMcpServer(ctx: AppContext, services: Services, caller: Mcp
     description: 'Bytes in and out per port between from and to (ISO-8601 times, at most 93 days apart), by hour or '
       + 'day (granularity), optionally for one port_id; with totals.',
     inputSchema: mcpTrafficInputSchema, annotations: READ,
-  }, (q) => run(() => trafficReport(services.trafficRepository, userId, q)));
+  }, (q) => run(() => trafficReport(services.trafficRepository, userId, q, lng)));
 
   server.registerTool(MCP_TOOLS.listInvoices, {
     title: 'Invoices',

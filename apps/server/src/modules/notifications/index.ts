@@ -7,4 +7,5 @@ export { registerNotificationsAdminRoutes } from './notifications-admin.routes.j
 export { NotificationsRepository } from './notifications.repository.js';
 export { registerNotifications } from './notifications.routes.js';
 export { NotificationsService } from './notifications.service.js';
+export { defaultPortName, portName, portNamesText, portNameText, type NamedPort } from './port-name.js';
 export { renderStored, renderText, type LocalizedValue, type ServerText, type TextParam, type TextParams } from './server-texts.js';

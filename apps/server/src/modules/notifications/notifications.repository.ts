@@ -98,7 +98,7 @@ export class NotificationsRepository {
   /** The active ports on these modems, with their customer's language and consent. */
   async activePortsOnModems(tx: Tx, modemIds: string[]) {
     return tx.selectFrom('ports').innerJoin('users', 'users.id', 'ports.user_id')
-      .select(['ports.id', 'ports.user_id', 'ports.name', 'users.language', 'users.marketing_consent'])
+      .select(['ports.id', 'ports.user_id', 'ports.name', 'ports.default_number', 'users.language', 'users.marketing_consent'])
       .where('ports.modem_id', 'in', modemIds).where('ports.status', '=', 'active').execute();
   }
 

@@ -5,6 +5,7 @@ import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { renderNotification, type NotificationParams, type NotificationType } from './notification-view.js';
 import type { NotificationsRepository } from './notifications.repository.js';
+import { portNameText } from './port-name.js';
 
 /**
  * What notifies (issue 14, item 5). Payment items (type 'payment': purchase, renewal, auto-renewal, payment received
@@ -93,7 +94,7 @@ export class NotificationsService {
       for (const port of ports) {
         const last = await this.repo.lastAvailabilityNotice(tx, port.user_id, port.id);
         if (online ? last !== 'modem_down' : last === 'modem_down') continue;
-        const params: NotificationParams = { name: port.name, port: port.id };
+        const params: NotificationParams = { name: portNameText(port), port: port.id };
         if (!online && silentMinutes !== undefined) Object.assign(params, { cause: 'host_silent', minutes: silentMinutes });
         await this.notify(port.user_id, 'other', key, params, tx, port);
         sent++;

@@ -48,6 +48,7 @@ describe('server-made texts in the reader language', () => {
     expect((await read(c, '/api/v1/dashboard', 'en')).recentNotifications[0].text).toBe('Maintenance tonight');
   });
 
+  // The port's default name too (issue 27, item 12): "Proxy 1" reads "Прокси 1" and "代理 1".
   it('a purchase and its renewal: payments, invoices and their notifications in en, ru and cn', async () => {
     const c = await createCustomer(t, 500, 'en');
     const buy = await t.app.inject({
@@ -65,8 +66,8 @@ describe('server-made texts in the reader language', () => {
       [l, (await read(c, '/api/v1/payments', l)).map((p: { description: string }) => p.description)] as const)));
     expect(payments).toEqual({
       en: ['Renewal for Proxy 1', '4G United States Dedicated · Week - 1x port'],
-      ru: ['Продление: Proxy 1', '4G США Выделенный · Неделя, портов: 1'],
-      cn: ['续费：Proxy 1', '4G 美国 独享 · 周，1 个端口'],
+      ru: ['Продление: Прокси 1', '4G США Выделенный · Неделя, портов: 1'],
+      cn: ['续费：代理 1', '4G 美国 独享 · 周，1 个端口'],
     });
 
     const purchaseLine = Object.fromEntries(await Promise.all(LANGS.map(async (l) => {
@@ -78,11 +79,11 @@ describe('server-made texts in the reader language', () => {
       ['4G United States Dedicated · Week - 1x port', ['Mobile proxy port, United States: Dedicated · Week']],
     ]);
     expect(purchaseLine.ru).toEqual([
-      ['Продление: Proxy 1', ['Proxy 1: Выделенный · Неделя, 7 дн.']],
+      ['Продление: Прокси 1', ['Прокси 1: Выделенный · Неделя, 7 дн.']],
       ['4G США Выделенный · Неделя, портов: 1', ['Мобильный прокси-порт, США: Выделенный · Неделя']],
     ]);
     expect(purchaseLine.cn).toEqual([
-      ['续费：Proxy 1', ['Proxy 1：独享 · 周，7 天']],
+      ['续费：代理 1', ['代理 1：独享 · 周，7 天']],
       ['4G 美国 独享 · 周，1 个端口', ['移动代理端口，美国：独享 · 周']],
     ]);
 
@@ -91,11 +92,11 @@ describe('server-made texts in the reader language', () => {
       'Payment of $20.00 completed: 4G United States Dedicated · Week - 1x port',
     ]);
     expect(await notificationTexts(c, 'ru')).toEqual([
-      'Продление на $20.00 оплачено: Proxy 1',
+      'Продление на $20.00 оплачено: Прокси 1',
       'Оплата $20.00 прошла: 4G США Выделенный · Неделя, портов: 1',
     ]);
     expect(await notificationTexts(c, 'cn')).toEqual([
-      '已成功续费 $20.00：Proxy 1',
+      '已成功续费 $20.00：代理 1',
       '已成功支付 $20.00：4G 美国 独享 · 周，1 个端口',
     ]);
   });

@@ -3,7 +3,7 @@ import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/pay
 import type { Selectable } from 'kysely';
 import type { LocalizedNames } from '../../db/tables/catalog.js';
 import type { PaymentOrdersTable } from '../../db/tables/payments.js';
-import { renderStored } from '../notifications/index.js';
+import { portName, renderStored, type NamedPort } from '../notifications/index.js';
 
 export type OrderRow = Selectable<PaymentOrdersTable>;
 
@@ -11,7 +11,7 @@ export type OrderRow = Selectable<PaymentOrdersTable>;
 export interface OrderNames {
   tariffs: Array<{ id: string; names: LocalizedNames }>;
   countries: Array<{ id: string; code: string; names: LocalizedNames }>;
-  ports: Array<{ id: string; name: string }>;
+  ports: Array<{ id: string } & NamedPort>;
 }
 
 /**
@@ -34,7 +34,10 @@ export function ordersToApi(rows: OrderRow[], { tariffs, countries, ports }: Ord
       country: country ? { country_code: country.code } : null,
       tariffName: tariff ? tariff.names : null,
       countryName: country ? (country.names[lng] || country.names.en) : null,
-      modemNames: Object.keys(d.basket ?? {}).map((id) => ports.find((p) => p.id === id)?.name ?? ''),
+      modemNames: Object.keys(d.basket ?? {}).map((id) => {
+        const port = ports.find((p) => p.id === id);
+        return port ? portName(port, lng) : '';
+      }),
       expiresAt: r.expires_at?.toISOString() ?? null,
       createdAt: r.created_at.toISOString(),
       coin: r.coin,

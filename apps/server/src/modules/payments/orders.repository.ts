@@ -142,7 +142,7 @@ export class OrdersRepository {
     const [tariffs, countries, ports] = await Promise.all([
       tariffIds.length ? q.selectFrom('tariffs').select(['id', 'names']).where('id', 'in', tariffIds).execute() : [],
       countryIds.length ? q.selectFrom('countries').select(['id', 'code', 'names']).where('id', 'in', countryIds).execute() : [],
-      portIds.length ? q.selectFrom('ports').select(['id', 'name']).where('id', 'in', portIds).execute() : [],
+      portIds.length ? q.selectFrom('ports').select(['id', 'name', 'default_number']).where('id', 'in', portIds).execute() : [],
     ]);
     return { tariffs, countries, ports };
   }

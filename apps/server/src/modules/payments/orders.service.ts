@@ -4,7 +4,7 @@ import type { Database, Tx } from '../../db/database.js';
 import type { OrderProvider } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { purchaseDescription, renewalDescription, topUpDescription } from '../invoices/invoice-lines.js';
-import { renderText, type ServerText } from '../notifications/index.js';
+import { portNamesText, renderText, type ServerText } from '../notifications/index.js';
 import type { Quote } from './order-pricing.js';
 import { cryptoToApi, ordersToApi, type OrderRow } from './order-view.js';
 import type { OrdersRepository } from './orders.repository.js';
@@ -38,7 +38,8 @@ export class OrdersService {
     if (quote.kind === 'topup') return quote.description === renderText(lng, topUpDescription.key) ? topUpDescription : null;
     const names = await this.repo.names([{ details: d } as OrderRow], q);
     if (quote.kind === 'renewal') {
-      return renewalDescription(Object.keys(d.basket ?? {}).map((id) => names.ports.find((p) => p.id === id)?.name ?? '').join(', '));
+      const ports = Object.keys(d.basket ?? {}).map((id) => names.ports.find((p) => p.id === id) ?? { name: '', default_number: null });
+      return renewalDescription(portNamesText(ports));
     }
     const [tariff] = names.tariffs;
     const [country] = names.countries;

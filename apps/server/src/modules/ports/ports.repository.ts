@@ -3,7 +3,8 @@ import type { Port } from '@cellport/shared/schemas/catalog';
 import type { Database, Tx } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../lib/app-error.js';
-import { localized } from '../catalog/index.js';
+import { localized, regionNames } from '../catalog/index.js';
+import { portName } from '../notifications/index.js';
 import { portFingerprint } from './port-fingerprint.js';
 import { rotationToken } from './port-credentials.js';
 
@@ -39,7 +40,7 @@ export class PortsRepository {
       .innerJoin('carriers as ca', 'ca.id', 'm.carrier_id')
       .leftJoin('regions as r', 'r.id', 'm.region_id')
       .select([
-        'p.id', 'p.name', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
+        'p.id', 'p.name', 'p.default_number', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
         'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
         'p.tags', 'p.note', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
         'h.fingerprint as host_fingerprint',
@@ -50,7 +51,7 @@ export class PortsRepository {
         'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',
         (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
         'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
-        'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name',
+        'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name', 'r.name_ru as region_name_ru', 'r.name_cn as region_name_cn',
       ])
       .where('p.user_id', '=', userId).where('p.status', '<>', 'released');
     if (options.ids) q = q.where('p.id', 'in', options.ids);
@@ -59,7 +60,7 @@ export class PortsRepository {
     return rows.map((r) => ({
       _id: r.id,
       IMEI: r.imei,
-      modem_name: r.name,
+      modem_name: portName(r, lng),
       // The expiry job flips the status; until it has run, the clock already tells.
       status: r.status === 'active' && r.expires_at.getTime() > now ? 'active' : 'expired',
       applyStatus: r.apply_status,
@@ -82,7 +83,9 @@ export class PortsRepository {
       price: r.price.toString(),
       country: { _id: r.country_id, code: r.country_code, name: localized(r.country_names, lng) },
       carrier: { _id: r.carrier_id, name: r.carrier_name },
-      region: r.region_id && r.region_name ? { _id: r.region_id, name: r.region_name } : null,
+      region: r.region_id && r.region_name
+        ? { _id: r.region_id, name: localized(regionNames({ name: r.region_name, name_ru: r.region_name_ru, name_cn: r.region_name_cn }), lng) }
+        : null,
       isShared: r.is_shared,
       lastRotatedAt: r.last_rotated_at ? r.last_rotated_at.toISOString() : null,
       nextRotationAt: (r.is_shared ? r.modem_due_at : r.rotation_due_at)?.toISOString() ?? null,
@@ -95,7 +98,7 @@ export class PortsRepository {
   /** A customer's live port with what a settings change checks: its modem, kind, interval, login and its host's presets. */
   ownPortSettings(userId: string, portId: string) {
     return this.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
-      .select(['p.id', 'p.modem_id', 'p.is_shared', 'p.rotation_interval', 'p.proxy_login', 'p.proxy_password', 'h.fingerprint as host_fingerprint'])
+      .select(['p.id', 'p.name', 'p.default_number', 'p.modem_id', 'p.is_shared', 'p.rotation_interval', 'p.proxy_login', 'p.proxy_password', 'h.fingerprint as host_fingerprint'])
       .where('p.id', '=', portId).where('p.user_id', '=', userId).where('p.status', '<>', 'released').executeTakeFirst();
   }
 

@@ -1,8 +1,9 @@
-import type { Language } from '@cellport/shared';
+import { LANGUAGES, type Language } from '@cellport/shared';
 import { CATALOG_MESSAGES, type Port, type PortPatchRequest } from '@cellport/shared/schemas/catalog';
 import { whitelistRangeProblem } from '@cellport/shared/schemas/whitelist-ranges';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
+import { portName } from '../notifications/index.js';
 import { reschedulePortRotation } from './interval-rotation.js';
 import { hostCapability } from '@cellport/shared/schemas/host-protocol';
 import { newRotationNonce, rotationToken, rotationTokenHash } from './port-credentials.js';
@@ -37,7 +38,12 @@ export class PortsService {
     const port = await this.repository.ownPortSettings(userId, portId);
     if (!port) throw notFound();
     const set: Record<string, unknown> = {};
-    if (patch.modem_name !== undefined) set.name = patch.modem_name.trim();
+    // A name the customer types is theirs, shown as typed from then on; the default name sent back unchanged (in any
+    // language, as the list showed it) stays the default, shown in each reader's language (issue 27, item 12).
+    if (patch.modem_name !== undefined) {
+      const name = patch.modem_name.trim();
+      if (port.default_number === null || !LANGUAGES.some((l) => portName(port, l) === name)) Object.assign(set, { name, default_number: null });
+    }
     // The login as the list shows it, sent back unchanged, stays as it is (a login from before decision 035 too).
     if (patch.login !== undefined && patch.login !== port.proxy_login) set.proxy_login = await chosenProxyLogin(this.repository, userId, patch.login);
     if (patch.password !== undefined) set.proxy_password = patch.password;

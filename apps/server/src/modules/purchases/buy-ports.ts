@@ -7,7 +7,7 @@ import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { discountsToApi, localized, trialToApi } from '../catalog/index.js';
 import { invoiceInsert, invoiceTexts, purchaseDescription, purchaseLineText } from '../invoices/index.js';
-import { renderText } from '../notifications/index.js';
+import { defaultPortName, renderText } from '../notifications/index.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/index.js';
 import { publishWebhookEvent } from '../webhooks/index.js';
 import { couponToShape, toApiPayment } from './payment-view.js';
@@ -97,7 +97,7 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     const nonce = newRotationNonce();
     return {
       id, user_id: userId, modem_id: modemId, tariff_id: tariff.id, is_shared: req.isShared,
-      name: `Proxy ${first + i}`, proxy_login: newProxyLogin(), proxy_password: newProxyPassword(),
+      ...defaultPortName(first + i), proxy_login: newProxyLogin(), proxy_password: newProxyPassword(),
       whitelist: '[]', rotation_interval: req.rotationInterval,
       rotation_nonce: nonce, rotation_token_hash: rotationTokenHash(deps.secret, id, nonce), expires_at: expiresAt,
     };
@@ -111,7 +111,7 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     ports: ports.map((p) => ({ id: p.id, name: p.name, expiresAt: expiresAt.toISOString() })),
   });
   const modems = await deps.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
-  return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, modem_name: p.name })), lng), modems } };
+  return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, name: p.name, default_number: p.default_number })), lng), modems } };
 }
 
 /**

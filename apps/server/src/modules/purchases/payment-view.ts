@@ -1,7 +1,7 @@
 import type { Language } from '@cellport/shared';
 import type { Payment } from '@cellport/shared/schemas/catalog';
-import { renderStored } from '../notifications/index.js';
-import type { PaymentRow } from './purchases.repository.js';
+import { portName, renderStored } from '../notifications/index.js';
+import type { PaidPort, PaymentRow } from './purchases.repository.js';
 
 /** A coupon row in the shape `couponDiscount` takes. */
 export const couponToShape = (c: { type: 'percent' | 'fixed'; percent: number | null; amount: bigint | null }) =>
@@ -11,7 +11,8 @@ export const couponToShape = (c: { type: 'percent' | 'fixed'; percent: number | 
  * A payment as the API shows it (spec §3 Payment), its description in the reader's `language` (issue 14, item 3);
  * without one, or for a payment with no stored text, the description as the buyer's language wrote it.
  */
-export function toApiPayment(p: PaymentRow, ports: Payment['ports'], language?: Language): Payment {
+export function toApiPayment(p: PaymentRow, paidPorts: PaidPort[], language?: Language): Payment {
+  const ports = paidPorts.map((port) => ({ _id: port._id, modem_name: language ? portName(port, language) : port.name }));
   return {
     _id: p.id, provider: p.provider, kind: p.kind, status: p.status, amount: p.amount.toString(), currency: 'USD' as const,
     coupon: p.coupon, discount: p.discount.toString(), description: language ? renderStored(language, p.description_text, p.description) : p.description, modemCount: p.modem_count,

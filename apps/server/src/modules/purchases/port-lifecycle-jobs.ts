@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { JOBS, type JobPayload } from '../../jobs/job-kinds.js';
-import type { NotificationsService } from '../notifications/index.js';
+import { portNameText, type NotificationsService } from '../notifications/index.js';
 import { publishWebhookEvent } from '../webhooks/index.js';
 import type { PurchasesRepository } from './purchases.repository.js';
 import type { PurchasesService } from './purchases.service.js';
@@ -40,7 +40,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: {
     });
     if (port.auto_renew) return;
     await notifications.notify(port.user_id, 'other', p.days === 3 ? 'expiry_reminder_3d' : 'expiry_reminder_1d',
-      { name: port.name, date: date(port.expires_at) }, tx);
+      { name: portNameText(port), date: date(port.expires_at) }, tx);
   });
 
   queue.handle(JOBS.portAutorenew, async (tx, p) => {
@@ -58,14 +58,14 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: {
       await repo.releaseSavepoint(tx, 'autorenew');
       const renewed = result.data.modems[0];
       await notifications.notify(port.user_id, 'payment', 'auto_renew_completed', {
-        name: port.name, amount: microToDollars(BigInt(result.data.payment.amount)), date: renewed ? renewed.expiresAt.slice(0, 10) : '',
+        name: portNameText(port), amount: microToDollars(BigInt(result.data.payment.amount)), date: renewed ? renewed.expiresAt.slice(0, 10) : '',
       }, tx);
     } catch (err) {
       await repo.rollbackToSavepoint(tx, 'autorenew');
       if (!(err instanceof AppError) || err.code !== 'INSUFFICIENT_FUNDS') throw err;
       const price = await repo.tariffPrice(tx, port.tariff_id);
       await notifications.notify(port.user_id, 'payment', 'auto_renew_short_balance', {
-        name: port.name, amount: microToDollars(price), date: date(port.expires_at),
+        name: portNameText(port), amount: microToDollars(price), date: date(port.expires_at),
       }, tx);
       await publishWebhookEvent(tx, port.user_id, 'balance.low', {
         reason: 'auto_renew', port: { id: port.id, name: port.name }, needed: microToDollars(price), currency: 'USD',
@@ -78,7 +78,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: {
     const port = await lockTerm(tx, p);
     if (!port || port.status !== 'active' || port.expires_at.getTime() > now.getTime()) return;
     await repo.expirePort(tx, port.id);
-    await notifications.notify(port.user_id, 'other', 'port_expired', { name: port.name, graceDays }, tx);
+    await notifications.notify(port.user_id, 'other', 'port_expired', { name: portNameText(port), graceDays }, tx);
     await publishWebhookEvent(tx, port.user_id, 'port.expired', {
       port: { id: port.id, name: port.name }, expiredAt: port.expires_at.toISOString(), graceDays,
     });
@@ -88,7 +88,7 @@ export function registerPortLifecycleJobs(queue: JobQueue, deps: {
     const port = await lockTerm(tx, p);
     if (!port || port.status === 'released' || port.expires_at.getTime() > now.getTime()) return;
     await repo.releasePort(tx, port.id, port.modem_id);
-    await notifications.notify(port.user_id, 'other', 'port_released', { name: port.name }, tx);
+    await notifications.notify(port.user_id, 'other', 'port_released', { name: portNameText(port) }, tx);
   });
 }
 

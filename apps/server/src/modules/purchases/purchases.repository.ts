@@ -1,13 +1,15 @@
-import type { Payment } from '@cellport/shared/schemas/catalog';
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import type { PaymentsTable } from '../../db/tables/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { DB } from '../../db/schema.js';
+import type { NamedPort } from '../notifications/index.js';
 
 export type PaymentRow = Selectable<PaymentsTable>;
 export type NewPayment = Insertable<PaymentsTable>;
 export type NewPort = Insertable<DB['ports']>;
+/** A port a payment paid for, with its name as stored (a default one is shown in the reader's language). */
+export type PaidPort = { _id: string } & NamedPort;
 /** The term jobs' INSERT, unexecuted (`JobQueue.scheduleQuery`), for the statement that writes the ports. */
 export type TermJobsInsert = ReturnType<JobQueue['scheduleQuery']>;
 
@@ -141,7 +143,7 @@ export class PurchasesRepository {
 
   /** The customer's live ports among `ids`, locked in id order. */
   lockPorts(tx: Tx, userId: string, ids: string[]) {
-    return tx.selectFrom('ports').select(['id', 'name', 'tariff_id', 'modem_id', 'expires_at', 'status'])
+    return tx.selectFrom('ports').select(['id', 'name', 'default_number', 'tariff_id', 'modem_id', 'expires_at', 'status'])
       .where('id', 'in', ids).where('user_id', '=', userId).where('status', '<>', 'released')
       .orderBy('id').forUpdate().execute();
   }
@@ -171,16 +173,16 @@ export class PurchasesRepository {
   }
 
   /** The customer's payments, newest first (or one of them), with the ports each paid for. */
-  async payments(userId: string, paymentId?: string, q: Database | Tx = this.db): Promise<Array<{ payment: PaymentRow; ports: Payment['ports'] }>> {
+  async payments(userId: string, paymentId?: string, q: Database | Tx = this.db): Promise<Array<{ payment: PaymentRow; ports: PaidPort[] }>> {
     let query = q.selectFrom('payments').selectAll().where('user_id', '=', userId);
     if (paymentId) query = query.where('id', '=', paymentId);
     const payments = await query.orderBy('created_at', 'desc').orderBy('id').limit(500).execute();
     if (!payments.length) return [];
     const links = await q.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id')
-      .select(['payment_ports.payment_id', 'ports.id', 'ports.name'])
+      .select(['payment_ports.payment_id', 'ports.id', 'ports.name', 'ports.default_number'])
       .where('payment_ports.payment_id', 'in', payments.map((p) => p.id)).orderBy('ports.created_at').execute();
     return payments.map((payment) => ({
-      payment, ports: links.filter((l) => l.payment_id === payment.id).map((l) => ({ _id: l.id, modem_name: l.name })),
+      payment, ports: links.filter((l) => l.payment_id === payment.id).map((l) => ({ _id: l.id, name: l.name, default_number: l.default_number })),
     }));
   }
 
@@ -189,7 +191,7 @@ export class PurchasesRepository {
   /** The port with its owner's language, locked; the job's term is over when its expiry changed (a renewal). */
   lockTerm(tx: Tx, portId: string) {
     return tx.selectFrom('ports').innerJoin('users', 'users.id', 'ports.user_id')
-      .select(['ports.id', 'ports.user_id', 'ports.modem_id', 'ports.name', 'ports.status', 'ports.expires_at', 'ports.auto_renew', 'ports.tariff_id', 'users.language'])
+      .select(['ports.id', 'ports.user_id', 'ports.modem_id', 'ports.name', 'ports.default_number', 'ports.status', 'ports.expires_at', 'ports.auto_renew', 'ports.tariff_id', 'users.language'])
       .where('ports.id', '=', portId).forUpdate(['ports']).executeTakeFirst();
   }
 

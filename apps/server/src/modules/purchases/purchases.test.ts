@@ -157,7 +157,9 @@ describe('renewing', () => {
     const [renewal] = await invoices('cn');
     expect(purchase!.lines.map((l) => l.description)).toEqual(['Мобильный прокси-порт, США: Выделенный · Месяц', 'Купон VESNA']);
     expect(purchase!.lines[1]!.amount).toBe('-6500000');
-    expect(renewal!.lines.map((l) => l.description)).toEqual([`${port.modem_name}：独享 · 月，10 天`]);
+    // The port's default name too reads in the reader's language (issue 27, item 12): bought as "Прокси 1", read as "代理 1".
+    expect(port.modem_name).toBe('Прокси 1');
+    expect(renewal!.lines.map((l) => l.description)).toEqual(['代理 1：独享 · 月，10 天']);
   });
 
   it('answers 404 for a port of another customer and changes nothing', async () => {

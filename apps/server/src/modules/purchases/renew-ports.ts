@@ -5,7 +5,7 @@ import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { localized } from '../catalog/index.js';
 import { invoiceTexts, issueInvoice, renewalDescription, renewalLineText, type InvoiceLineInput } from '../invoices/index.js';
-import { renderText } from '../notifications/index.js';
+import { portName, portNamesText, portNameText, renderText } from '../notifications/index.js';
 import { publishWebhookEvent } from '../webhooks/index.js';
 import { couponToShape, toApiPayment } from './payment-view.js';
 import { schedulePortLifecycle } from './port-lifecycle.js';
@@ -50,8 +50,8 @@ export async function renewPorts(
     total += price;
     const days = entry.periods !== undefined ? entry.periods * tariff.period_days : entry.days!;
     lines.push({
-      description: invoiceTexts(lng).renewalLine(port.name, localized(tariff.names, lng), days),
-      text: renewalLineText(port.name, tariff.names, days), quantity: 1, unitAmount: price, amount: price,
+      description: invoiceTexts(lng).renewalLine(portName(port, lng), localized(tariff.names, lng), days),
+      text: renewalLineText(portNameText(port), tariff.names, days), quantity: 1, unitAmount: price, amount: price,
     });
     const from = Math.max(now, port.expires_at.getTime());
     renewals.push({ id: port.id, expiresAt: new Date(from + days * DAY_MS) });
@@ -60,7 +60,8 @@ export async function renewPorts(
   const amount = total - discount;
   await deps.ledger.debit(tx, { userId, coin: 'usdt', amount, kind, reference: `payment:${paymentId}`, paymentId });
 
-  const names = ports.map((p) => p.name).join(', ');
+  // Default port names in every language: the description and the notification are read later, in the reader's.
+  const names = portNamesText(ports);
   const descriptionText = renewalDescription(names);
   await repo.recordPayment(tx, {
     id: paymentId, user_id: userId, provider, kind: 'renewal', status: 'completed', amount, discount,

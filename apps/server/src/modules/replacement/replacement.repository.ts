@@ -3,7 +3,7 @@ import type { Database, Tx } from '../../db/database.js';
 
 /** The port and its modem as a move reads them (the port's row locked). */
 export interface PortOnModem {
-  id: string; user_id: string; name: string; status: 'active' | 'expired' | 'released'; expires_at: Date;
+  id: string; user_id: string; name: string; default_number: number | null; status: 'active' | 'expired' | 'released'; expires_at: Date;
   modem_id: string; imei: string; host_id: string; country_id: string; carrier_id: string; region_id: string | null;
   is_shared: boolean; rotation_interval: number | null; health: 'online' | 'degraded' | 'offline';
   health_changed_at: Date | null; retired: boolean;
@@ -54,7 +54,7 @@ export class ReplacementRepository {
     let q = tx.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id')
       .innerJoin('hosts as h', 'h.id', 'm.host_id').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
       .select([
-        'p.id', 'p.user_id', 'p.name', 'p.status', 'p.expires_at', 'p.modem_id', 'm.imei', 'm.host_id', 'm.country_id',
+        'p.id', 'p.user_id', 'p.name', 'p.default_number', 'p.status', 'p.expires_at', 'p.modem_id', 'm.imei', 'm.host_id', 'm.country_id',
         'm.carrier_id', 'm.region_id', 'm.is_shared', 'm.rotation_interval', 'm.health', 'm.health_changed_at', 'm.retired',
         'p.http_port', 'p.socks_port', 'h.gateway_id',
       ])

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/database.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { AuditLog } from '../audit/index.js';
-import type { NotificationsService } from '../notifications/index.js';
+import { portNameText, type NotificationsService } from '../notifications/index.js';
 import type { PurchasesRepository, StockFilter } from '../purchases/index.js';
 import { ADDRESS_KEPT, settleListeningPorts } from './keep-address.js';
 import type { PortOnModem, ReplacementRepository } from './replacement.repository.js';
@@ -174,7 +174,7 @@ export class ReplacementService {
           action: 'port.replace.queued', targetType: 'port', targetId: port.id,
           before: { modemId: port.modem_id, imei: port.imei }, after: { queued: true, reason, requestedBy },
         });
-        await notifications.notify(port.user_id, 'other', 'port_replacement_queued', { name: port.name, port: port.id }, tx);
+        await notifications.notify(port.user_id, 'other', 'port_replacement_queued', { name: portNameText(port), port: port.id }, tx);
         // The operators hear when the queue starts (not of every port in it): stock is short until they act.
         if (await repo.queuedCount(tx) === 1) await notifications.alertOperators(tx, 'operator_replacement_queued', { port: port.name, imei: port.imei });
       }
@@ -200,7 +200,7 @@ export class ReplacementService {
       after: { modemId: next.id, imei: next.imei, host: next.host_name, httpPort: numbers.http, socksPort: numbers.socks, reason, requestedBy, addressKept },
     });
     await notifications.notify(port.user_id, 'other', reason === 'offline' ? 'port_replaced_offline' : 'port_replaced', {
-      name: port.name, port: port.id, host: next.address, httpPort: numbers.http, socksPort: numbers.socks,
+      name: portNameText(port), port: port.id, host: next.address, httpPort: numbers.http, socksPort: numbers.socks,
       ...(addressKept ? { cause: ADDRESS_KEPT } : {}),
     }, tx);
     return { id: next.id, imei: next.imei, addressKept };

@@ -1,8 +1,10 @@
+import type { Language } from '@cellport/shared';
 import type { AdminSubscription, Subscription } from '@cellport/shared/schemas/subscriptions';
+import { portName } from '../notifications/index.js';
 import type { SubscriptionRow } from './subscriptions.repository.js';
 
-/** A subscription row as the customer's API shows it. */
-export function toSubscription(r: SubscriptionRow): Subscription {
+/** A subscription row as the customer's API shows it, default port names in `lng`. */
+export function toSubscription(r: SubscriptionRow, lng: Language = 'en'): Subscription {
   return {
     id: r.id,
     status: r.status,
@@ -11,7 +13,7 @@ export function toSubscription(r: SubscriptionRow): Subscription {
     currency: 'USD',
     intervalDays: r.interval_days,
     card: r.card_brand && r.card_last4 ? { brand: r.card_brand, last4: r.card_last4 } : null,
-    ports: r.ports,
+    ports: r.ports.map((p) => ({ id: p.id, name: portName(p, lng) })),
     currentPeriodEnd: r.current_period_end?.toISOString() ?? null,
     nextChargeAt: r.next_charge_at?.toISOString() ?? null,
     lastFailure: r.status === 'past_due' ? r.last_failure : null,

@@ -2,13 +2,14 @@ import type { Selectable } from 'kysely';
 import type { SubscriptionState } from '../../integrations/stripe/card-provider.js';
 import type { Database, Tx } from '../../db/database.js';
 import type { CardSubscriptionStatus, CardSubscriptionsTable } from '../../db/tables/payments.js';
+import type { NamedPort } from '../notifications/index.js';
 
 /** A subscription row (its table's columns but the sync time) with its owner's e-mail, language and card customer, and its ports. */
 export type SubscriptionRow = Omit<Selectable<CardSubscriptionsTable>, 'synced_at'> & {
   email: string;
   language: string;
   card_customer_id: string | null;
-  ports: Array<{ id: string; name: string }>;
+  ports: Array<{ id: string } & NamedPort>;
 };
 
 /** The card subscriptions' rows: read for the customer and the console, and written from the provider's state. */
@@ -34,11 +35,11 @@ export class SubscriptionsRepository {
   private async withPorts(rows: Array<Omit<SubscriptionRow, 'ports'>>, q: Database | Tx = this.db): Promise<SubscriptionRow[]> {
     if (!rows.length) return [];
     const ports = await q.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id')
-      .select(['payment_ports.payment_id', 'ports.id', 'ports.name'])
+      .select(['payment_ports.payment_id', 'ports.id', 'ports.name', 'ports.default_number'])
       .where('payment_ports.payment_id', 'in', rows.map((r) => r.order_id)).orderBy('ports.name').execute();
     const rank = (r: Omit<SubscriptionRow, 'ports'>) => (r.status === 'canceled' ? 1 : r.status === 'incomplete' ? 2 : 0);
     return rows
-      .map((r) => ({ ...r, ports: ports.filter((p) => p.payment_id === r.order_id).map((p) => ({ id: p.id, name: p.name })) }))
+      .map((r) => ({ ...r, ports: ports.filter((p) => p.payment_id === r.order_id).map((p) => ({ id: p.id, name: p.name, default_number: p.default_number })) }))
       .sort((a, b) => rank(a) - rank(b) || b.created_at.getTime() - a.created_at.getTime());
   }
 

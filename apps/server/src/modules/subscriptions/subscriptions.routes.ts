@@ -4,6 +4,7 @@ import {
 import type { Services } from '../../composition.js';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { requestLanguage } from '../catalog/request-language.js';
 
 const limited = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
@@ -16,7 +17,7 @@ export function registerSubscriptions(app: App, services: Pick<Services, 'subscr
   app.get('/api/v1/subscriptions', { onRequest: requireUser, schema: { response: { 200: subscriptionsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { data: await subscriptions.list(currentUser(request).userId) };
+      return { data: await subscriptions.list(currentUser(request).userId, requestLanguage(request)) };
     });
   const action = { onRequest: requireUser, config: limited, schema: { params: subscriptionParamsSchema, response: { 200: subscriptionResponseSchema } } };
   app.post('/api/v1/subscriptions/:id/cancel', action,

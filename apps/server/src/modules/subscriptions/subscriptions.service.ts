@@ -1,3 +1,4 @@
+import type { Language } from '@cellport/shared';
 import type { AdminSubscription, Subscription, SubscriptionStatus } from '@cellport/shared/schemas/subscriptions';
 import type { SubscriptionState } from '../../integrations/stripe/card-provider.js';
 import { AppError } from '../../lib/app-error.js';
@@ -20,8 +21,8 @@ export class SubscriptionsService {
     private readonly audit: AuditLog,
   ) {}
 
-  async list(userId: string): Promise<Subscription[]> {
-    return (await this.repo.ofUser(userId)).map(toSubscription);
+  async list(userId: string, lng: Language): Promise<Subscription[]> {
+    return (await this.repo.ofUser(userId)).map((r) => toSubscription(r, lng));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { PORT_LIMITS, quotaMonth } from '@cellport/shared/schemas/port-limits';
 import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
-import type { NotificationsService } from '../notifications/index.js';
+import { portNameText, type NotificationsService } from '../notifications/index.js';
 
 // Monthly quotas (issue 18, item 3; decision 030). After a traffic batch is recorded, the ports it counted are
 // checked against their tariff's quota for this month: past 100 % (first, so a port that jumps over both thresholds
@@ -11,7 +11,7 @@ import type { NotificationsService } from '../notifications/index.js';
 // on 'cellport_ports' (a trigger), which recomputes its host's desired state: throttled or blocked until the month ends.
 
 interface Crossed {
-  port_id: string; user_id: string; name: string; monthly_quota_gb: number; over_quota: 'throttle' | 'block'; over_quota_mbps: number | null;
+  port_id: string; user_id: string; name: string; default_number: number | null; monthly_quota_gb: number; over_quota: 'throttle' | 'block'; over_quota_mbps: number | null;
 }
 
 const QUOTA_BYTES = sql`t.monthly_quota_gb::numeric * ${PORT_LIMITS.bytesPerGb}`;
@@ -27,7 +27,7 @@ function crossings(tx: Tx, portIds: string[], month: string, threshold: 'reached
     from ports p join tariffs t on t.id = p.tariff_id
     where q.port_id = p.id and q.port_id in (${sql.join(portIds)}) and q.month = ${month}::date
       and ${unset} and t.monthly_quota_gb is not null and ${over}
-    returning q.port_id, p.user_id, p.name, t.monthly_quota_gb, t.over_quota, t.over_quota_mbps`.execute(tx);
+    returning q.port_id, p.user_id, p.name, p.default_number, t.monthly_quota_gb, t.over_quota, t.over_quota_mbps`.execute(tx);
 }
 
 /** Notifies the customers of these ports that crossed 80 % or 100 % of their quota this month; returns how many. */
@@ -40,11 +40,11 @@ export async function recordQuotaCrossings(db: Database, notifications: Notifica
     for (const r of (await crossings(tx, ids, month, 'reached')).rows) {
       const action = r.over_quota === 'throttle' && r.over_quota_mbps !== null
         ? { key: 'quota_throttled_description', params: { mbps: r.over_quota_mbps } } : { key: 'quota_blocked_description' };
-      await notifications.notify(r.user_id, 'other', 'quota_reached', { name: r.name, quota: r.monthly_quota_gb, action, port: r.port_id }, tx);
+      await notifications.notify(r.user_id, 'other', 'quota_reached', { name: portNameText(r), quota: r.monthly_quota_gb, action, port: r.port_id }, tx);
       sent++;
     }
     for (const r of (await crossings(tx, ids, month, 'warned')).rows) {
-      await notifications.notify(r.user_id, 'other', 'quota_warning', { name: r.name, quota: r.monthly_quota_gb, percent: PORT_LIMITS.warnPercent, port: r.port_id }, tx);
+      await notifications.notify(r.user_id, 'other', 'quota_warning', { name: portNameText(r), quota: r.monthly_quota_gb, percent: PORT_LIMITS.warnPercent, port: r.port_id }, tx);
       sent++;
     }
     return sent;

@@ -1,9 +1,11 @@
+import type { Language } from '@cellport/shared';
 import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/port-limits';
 import type { PortQuota, TrafficGranularity, TrafficRow } from '@cellport/shared/schemas/traffic';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { limitsToApi } from '../catalog/tariff-limits.js';
+import { portName } from '../notifications/index.js';
 
 /** PostgreSQL's bigint limit: counts saturate here rather than fail (a failing batch would fail on every resend). */
 const MAX_BIGINT = sql.raw('9223372036854775807');
@@ -75,35 +77,36 @@ export class TrafficRepository {
     return Number(result.numDeletedRows);
   }
 
-  async series(userId: string, q: { from: Date; to: Date; granularity: TrafficGranularity; portId?: string | undefined }): Promise<TrafficRow[]> {
+  /** Ports' names in `lng` (a default name in the reader's language, issue 27 item 12). */
+  async series(userId: string, q: { from: Date; to: Date; granularity: TrafficGranularity; portId?: string | undefined }, lng: Language = 'en'): Promise<TrafficRow[]> {
     const unit = q.granularity === 'day' ? 'day' : 'hour';
-    const { rows } = await sql<{ port_id: string; modem_name: string; bucket: Date; bytes_in: string; bytes_out: string }>`
-      select t.port_id, p.name as modem_name, date_trunc(${unit}, t.interval_start, 'UTC') as bucket,
+    const { rows } = await sql<{ port_id: string; name: string; default_number: number | null; bucket: Date; bytes_in: string; bytes_out: string }>`
+      select t.port_id, p.name, p.default_number, date_trunc(${unit}, t.interval_start, 'UTC') as bucket,
              sum(t.bytes_in)::text as bytes_in, sum(t.bytes_out)::text as bytes_out
       from traffic_samples t join ports p on p.id = t.port_id and p.user_id = ${userId}
       where t.user_id = ${userId} and t.interval_start >= ${q.from} and t.interval_start < ${q.to}
         ${q.portId ? sql`and t.port_id = ${q.portId}` : sql``}
-      group by t.port_id, p.name, bucket
+      group by t.port_id, p.name, p.default_number, bucket
       order by bucket, p.name, t.port_id`.execute(this.db);
     return rows.map((r) => ({
-      port_id: r.port_id, modem_name: r.modem_name, bucket: new Date(r.bucket).toISOString(),
+      port_id: r.port_id, modem_name: portName(r, lng), bucket: new Date(r.bucket).toISOString(),
       bytesIn: r.bytes_in, bytesOut: r.bytes_out,
     }));
   }
 
   /** Each of the customer's ports (not released) with its limits and its traffic this calendar month (UTC). */
-  async quotas(userId: string, now = new Date()): Promise<PortQuota[]> {
+  async quotas(userId: string, lng: Language = 'en', now = new Date()): Promise<PortQuota[]> {
     const { start, next } = quotaMonth(now);
     const rows = await this.db.selectFrom('ports as p').innerJoin('tariffs as t', 't.id', 'p.tariff_id')
       .leftJoin('port_traffic_months as q', (j) => j.onRef('q.port_id', '=', 'p.id').on('q.month', '=', sql<Date>`${start.toISOString().slice(0, 10)}::date`))
-      .select(['p.id', 'p.name', 'q.bytes', 't.bandwidth_mbps', 't.max_connections', 't.monthly_quota_gb', 't.over_quota', 't.over_quota_mbps'])
+      .select(['p.id', 'p.name', 'p.default_number', 'q.bytes', 't.bandwidth_mbps', 't.max_connections', 't.monthly_quota_gb', 't.over_quota', 't.over_quota_mbps'])
       .where('p.user_id', '=', userId).where('p.status', '<>', 'released')
       .orderBy('p.created_at').orderBy('p.id').execute();
     return rows.map((r) => {
       const limits = limitsToApi(r);
       const bytes = BigInt(r.bytes ?? 0);
       return {
-        port_id: r.id, modem_name: r.name, limits, monthStart: start.toISOString(), resetsAt: next.toISOString(), bytes: bytes.toString(),
+        port_id: r.id, modem_name: portName(r, lng), limits, monthStart: start.toISOString(), resetsAt: next.toISOString(), bytes: bytes.toString(),
         quotaBytes: limits.monthlyQuotaGb === null ? null : (BigInt(limits.monthlyQuotaGb) * BigInt(PORT_LIMITS.bytesPerGb)).toString(),
         state: quotaState(limits, bytes),
       };

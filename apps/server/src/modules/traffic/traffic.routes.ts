@@ -2,6 +2,7 @@ import { trafficQuerySchema, trafficQuotaResponseSchema, trafficResponseSchema }
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
+import { requestLanguage } from '../catalog/request-language.js';
 import { trafficCsv } from './traffic-csv.js';
 import { trafficReport, trafficRows } from './traffic-report.js';
 
@@ -17,20 +18,20 @@ export function registerTraffic(app: App, ctx: AppContext, services: Services): 
     onRequest: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema, response: { 200: trafficResponseSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return trafficReport(repository, currentUser(request).userId, request.query);
+    return trafficReport(repository, currentUser(request).userId, request.query, requestLanguage(request));
   });
 
   app.get('/api/v1/traffic/quota', {
     onRequest: requireUser, schema: { tags: ['traffic'], response: { 200: trafficQuotaResponseSchema } },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { data: await repository.quotas(currentUser(request).userId) };
+    return { data: await repository.quotas(currentUser(request).userId, requestLanguage(request)) };
   });
 
   app.get('/api/v1/traffic.csv', {
     onRequest: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema },
   }, async (request, reply) => {
-    const rows = await trafficRows(repository, currentUser(request).userId, request.query);
+    const rows = await trafficRows(repository, currentUser(request).userId, request.query, requestLanguage(request));
     const day = (iso: string) => iso.slice(0, 10);
     reply.header('content-type', 'text/csv; charset=utf-8').header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="traffic-${day(request.query.from)}-${day(request.query.to)}.csv"`);

@@ -184,7 +184,8 @@ function OrderForm({ countries, tariffs, offers, tagLabel, balance }: {
                 <option value="">{t('region.any')}</option>
                 {regionsFor(country, selection.carrier_id).map((r) => {
                   const out = soldOut(stockOf(offers ?? [], { country_id: country?._id ?? null, carrier_id: selection.carrier_id, region_id: r._id }));
-                  return <option key={r._id} value={r._id}>{out ? `${r.name} — ${out}` : r.name}</option>;
+                  const name = r.names[language] || r.name;
+                  return <option key={r._id} value={r._id}>{out ? `${name} — ${out}` : name}</option>;
                 })}
               </select>
             </div>

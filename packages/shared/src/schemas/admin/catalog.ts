@@ -24,7 +24,11 @@ const asnValue = z.pipe(
   }),
 );
 const asnField = z.optional(z.nullable(asnValue));
-export const adminRegionSchema = z.object({ id: uuid, countryId: uuid, carrierId: z.nullable(uuid), name: text() });
+/**
+ * A region (issue 27, item 12): `name` is its English name, `names` every language's as the operator gave it, Russian
+ * and Chinese empty where not given (customers then read English).
+ */
+export const adminRegionSchema = z.object({ id: uuid, countryId: uuid, carrierId: z.nullable(uuid), name: text(), names: localizedNameSchema });
 export const adminTariffSchema = z.object({
   id: uuid,
   names: localizedNameSchema,
@@ -84,8 +88,14 @@ export const carrierRequestSchema = z.object({ countryId: uuid, name: trimmedTex
 export const carrierPatchRequestSchema = z.object({ name: z.optional(trimmedText(100)), asn: asnField });
 export const carrierResponseSchema = z.object({ carrier: adminCarrierSchema });
 /** POST /admin/regions, PATCH /admin/regions/:id, DELETE /admin/regions/:id. */
-export const regionRequestSchema = z.object({ countryId: uuid, carrierId: z.optional(z.nullable(uuid)), name: trimmedText(100) });
-export const regionPatchRequestSchema = z.object({ name: z.optional(trimmedText(100)), carrierId: z.optional(z.nullable(uuid)) });
+/** A region's names: English 1-100 characters; Russian and Chinese up to 100, empty or left out for "as in English". */
+export const regionNamesSchema = z.object({
+  en: trimmedText(100),
+  ru: z.optional(text().check(z.trim(), z.maxLength(100))),
+  cn: z.optional(text().check(z.trim(), z.maxLength(100))),
+});
+export const regionRequestSchema = z.object({ countryId: uuid, carrierId: z.optional(z.nullable(uuid)), names: regionNamesSchema });
+export const regionPatchRequestSchema = z.object({ names: z.optional(regionNamesSchema), carrierId: z.optional(z.nullable(uuid)) });
 export const regionResponseSchema = z.object({ region: adminRegionSchema });
 /** POST /admin/tariffs, PATCH /admin/tariffs/:id (no DELETE: ports refer to tariffs; set active false). */
 export const tariffRequestSchema = z.object({
@@ -131,6 +141,8 @@ export type CarrierRequest = z.input<typeof carrierRequestSchema>;
 /** A carrier request as the server reads it (the ASN parsed to a number). */
 export type CarrierInput = z.output<typeof carrierRequestSchema>;
 export type RegionRequest = z.input<typeof regionRequestSchema>;
+export type RegionPatchRequest = z.input<typeof regionPatchRequestSchema>;
+export type RegionNames = z.input<typeof regionNamesSchema>;
 export type TariffRequest = z.input<typeof tariffRequestSchema>;
 export type TariffPatchRequest = z.input<typeof tariffPatchRequestSchema>;
 export type RotationIntervalRequest = z.input<typeof rotationIntervalRequestSchema>;

@@ -1,14 +1,14 @@
 import type { FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import { PERIOD_DAYS } from '@cellport/shared/schemas/catalog';
 import type {
-  AdminCatalogResponse, AdminTariff, CarrierInput, CountryPatchRequest, CountryRequest, RegionRequest,
+  AdminCatalogResponse, AdminTariff, CarrierInput, CountryPatchRequest, CountryRequest, RegionNames, RegionPatchRequest, RegionRequest,
   RotationIntervalPatchRequest, RotationIntervalRequest, TariffPatchRequest, TariffRequest,
 } from '@cellport/shared/schemas/admin/catalog';
 import type { AppContext } from '../../../context.js';
 import { tariffToApi } from '../../catalog/catalog.service.js';
 import { limitsToApi, limitsToColumns, type TariffLimitColumns } from '../../catalog/tariff-limits.js';
 import { discountsToApi, offersToColumns, trialToApi, type TariffOfferColumns } from '../../catalog/tariff-offers.js';
-import type { TariffsTable } from '../../../db/tables/catalog.js';
+import type { RegionsTable, TariffsTable } from '../../../db/tables/catalog.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { Tx } from '../../../db/database.js';
 import type { AuditActor, AuditLog } from '../audit/audit.service.js';
@@ -24,6 +24,13 @@ const toTariff = (t: TariffRow): AdminTariff => ({
   recurring: t.recurring, active: t.active, sort: t.sort, limits: limitsToApi(t), fingerprintDefault: t.fingerprint_default,
   trial: trialToApi(t), discounts: discountsToApi(t.volume_discounts),
 });
+
+type RegionRow = Pick<RegionsTable, 'country_id' | 'carrier_id' | 'name'> & { id: string; name_ru: string | null; name_cn: string | null };
+const toRegion = (r: RegionRow) => ({
+  id: r.id, countryId: r.country_id, carrierId: r.carrier_id, name: r.name, names: { en: r.name, ru: r.name_ru ?? '', cn: r.name_cn ?? '' },
+});
+/** The columns of a region's names: an empty Russian or Chinese name is stored as none (customers read English). */
+const regionNameColumns = (names: RegionNames) => ({ name: names.en, name_ru: names.ru || null, name_cn: names.cn || null });
 
 /** Turns constraint violations into answers: a duplicate name, or a row still referenced elsewhere. */
 function conflicts(error: unknown): never {
@@ -52,7 +59,7 @@ export class CatalogAdminService {
     return {
       countries: countries.map((c) => ({ id: c.id, code: c.code, names: c.names, sort: c.sort })),
       carriers: carriers.map((c) => ({ id: c.id, countryId: c.country_id, name: c.name, asn: c.asn })),
-      regions: regions.map((r) => ({ id: r.id, countryId: r.country_id, carrierId: r.carrier_id, name: r.name })),
+      regions: regions.map(toRegion),
       tariffs: tariffs.map(toTariff),
       rotationIntervals: intervals.map((i) => ({ minutes: i.minutes, labels: i.labels, active: i.active, sort: i.sort })),
     };
@@ -116,22 +123,22 @@ export class CatalogAdminService {
   createRegion(actor: AuditActor, req: RegionRequest) {
     return this.write(async (tx) => {
       await this.assertCarrierOf(tx, req.countryId, req.carrierId ?? null);
-      const row = await tx.insertInto('regions').values({ country_id: req.countryId, carrier_id: req.carrierId ?? null, name: req.name })
+      const row = await tx.insertInto('regions').values({ country_id: req.countryId, carrier_id: req.carrierId ?? null, ...regionNameColumns(req.names) })
         .returningAll().executeTakeFirstOrThrow();
       await this.audit.record(tx, actor, { action: 'region.create', targetType: 'region', targetId: row.id, before: null, after: row });
-      return { id: row.id, countryId: row.country_id, carrierId: row.carrier_id, name: row.name };
+      return toRegion(row);
     });
   }
-  updateRegion(actor: AuditActor, id: string, req: { name?: string | undefined; carrierId?: string | null | undefined }) {
+  updateRegion(actor: AuditActor, id: string, req: RegionPatchRequest) {
     return this.write(async (tx) => {
       const before = await tx.selectFrom('regions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) throw new AppError('NOT_FOUND');
       const carrierId = req.carrierId !== undefined ? req.carrierId : before.carrier_id;
       await this.assertCarrierOf(tx, before.country_id, carrierId);
-      const row = await tx.updateTable('regions').set({ name: req.name ?? before.name, carrier_id: carrierId })
+      const row = await tx.updateTable('regions').set({ ...(req.names ? regionNameColumns(req.names) : {}), carrier_id: carrierId })
         .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       await this.audit.record(tx, actor, { action: 'region.update', targetType: 'region', targetId: id, before, after: row });
-      return { id: row.id, countryId: row.country_id, carrierId: row.carrier_id, name: row.name };
+      return toRegion(row);
     });
   }
   deleteRegion(actor: AuditActor, id: string) {

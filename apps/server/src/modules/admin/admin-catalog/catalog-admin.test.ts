@@ -21,7 +21,7 @@ describe('admin catalog', () => {
     expect(country.json().country).toMatchObject({ code: 'PL', names });
     expect((await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'PL', names })).json().code).toBe('ALREADY_EXISTS');
     const carrier = (await call(t, admin.cookie, 'POST', '/api/v1/admin/carriers', { countryId, name: 'Play' })).json().carrier;
-    const region = (await call(t, admin.cookie, 'POST', '/api/v1/admin/regions', { countryId, carrierId: carrier.id, name: 'Warsaw' })).json().region;
+    const region = (await call(t, admin.cookie, 'POST', '/api/v1/admin/regions', { countryId, carrierId: carrier.id, names: { en: 'Warsaw' } })).json().region;
     const tariff = await call(t, admin.cookie, 'POST', '/api/v1/admin/tariffs', {
       names: { en: 'Poland dedicated', ru: 'Польша выделенный', cn: '波兰独享' }, price: '30000000', period: 'month',
       countryId, carrierId: carrier.id, regionId: region.id, isShared: false, recurring: true,
@@ -41,7 +41,7 @@ describe('admin catalog', () => {
 
     expect((await call(t, admin.cookie, 'DELETE', `/api/v1/admin/countries/${countryId}`)).json().code).toBe('IN_USE');
     const otherCountry = (await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'CZ', names: { en: 'Czechia', ru: 'Чехия', cn: '捷克' } })).json().country;
-    expect((await call(t, admin.cookie, 'POST', '/api/v1/admin/regions', { countryId: otherCountry.id, carrierId: carrier.id, name: 'Prague' })).json().code)
+    expect((await call(t, admin.cookie, 'POST', '/api/v1/admin/regions', { countryId: otherCountry.id, carrierId: carrier.id, names: { en: 'Prague' } })).json().code)
       .toBe('REFERENCE_INVALID');
     expect((await call(t, admin.cookie, 'DELETE', `/api/v1/admin/countries/${otherCountry.id}`)).statusCode).toBe(200);
     expect(await auditOf(t, 'country.delete')).toHaveLength(1);
@@ -71,6 +71,36 @@ describe('admin catalog', () => {
     const inUse = await call(t, admin.cookie, 'DELETE', `/api/v1/admin/tariffs/${cat.dedicatedWeek.id}`);
     expect(inUse.statusCode).toBe(409);
     expect(inUse.json().code).toBe('IN_USE');
+  });
+
+  it('names a region in three languages, Russian and Chinese optional; customers read it in their language, English where none (issue 27, item 12)', async () => {
+    const countryId = (await call(t, admin.cookie, 'POST', '/api/v1/admin/countries', { code: 'PL', names: { en: 'Poland', ru: 'Польша', cn: '波兰' } })).json().country.id;
+    const created = await call(t, admin.cookie, 'POST', '/api/v1/admin/regions', { countryId, names: { en: ' Warsaw ', ru: '', cn: '' } });
+    expect(created.statusCode, created.body).toBe(200);
+    const region = created.json().region;
+    expect(region).toMatchObject({ name: 'Warsaw', names: { en: 'Warsaw', ru: '', cn: '' } });
+    const regionIn = async (lng: string) => {
+      const countries = (await call(t, null, 'GET', `/api/v1/countries?lng=${lng}`)).json() as Array<{ _id: string; regions: Array<{ _id: string; name: string; names: unknown }> }>;
+      return countries.find((c) => c._id === countryId)!.regions.find((r) => r._id === region.id)!;
+    };
+    expect((await regionIn('ru')).name).toBe('Warsaw');
+
+    const renamed = await call(t, admin.cookie, 'PATCH', `/api/v1/admin/regions/${region.id}`, { names: { en: 'Warsaw', ru: 'Варшава', cn: '华沙' } });
+    expect(renamed.json().region).toMatchObject({ names: { en: 'Warsaw', ru: 'Варшава', cn: '华沙' } });
+    expect(await regionIn('ru')).toEqual({ _id: region.id, name: 'Варшава', names: { en: 'Warsaw', ru: 'Варшава', cn: '华沙' }, carrier_id: null });
+    expect((await regionIn('cn')).name).toBe('华沙');
+    expect((await regionIn('en')).name).toBe('Warsaw');
+    const [update] = await auditOf(t, 'region.update');
+    expect(update).toMatchObject({ before: { name: 'Warsaw', name_ru: null, name_cn: null }, after: { name: 'Warsaw', name_ru: 'Варшава', name_cn: '华沙' } });
+    // Moving the carrier alone keeps the names.
+    expect((await call(t, admin.cookie, 'PATCH', `/api/v1/admin/regions/${region.id}`, { carrierId: null })).json().region.names.cn).toBe('华沙');
+
+    // English is required; no name is longer than 100 characters.
+    for (const names of [{ en: '  ', ru: 'Варшава' }, { ru: 'Варшава' }, { en: 'Warsaw', cn: '华'.repeat(101) }]) {
+      const refused = await call(t, admin.cookie, 'PATCH', `/api/v1/admin/regions/${region.id}`, { names });
+      expect(refused.statusCode, JSON.stringify(names)).toBe(400);
+    }
+    expect((await regionIn('ru')).name).toBe('Варшава');
   });
 
   it('rotation-interval choices are rows operators edit, and the public rotation tags follow them', async () => {

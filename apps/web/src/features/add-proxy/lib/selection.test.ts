@@ -9,9 +9,9 @@ const us: Country = {
   _id: 'us', code: 'US', name: 'United States', names: names('United States'),
   carriers: [{ _id: 'att', name: 'AT&T' }, { _id: 'tmo', name: 'T-Mobile' }],
   regions: [
-    { _id: 'ny', name: 'New York', carrier_id: 'att' },
-    { _id: 'tx', name: 'Texas', carrier_id: 'tmo' },
-    { _id: 'ca', name: 'California', carrier_id: null },
+    { _id: 'ny', name: 'New York', names: names('New York'), carrier_id: 'att' },
+    { _id: 'tx', name: 'Texas', names: names('Texas'), carrier_id: 'tmo' },
+    { _id: 'ca', name: 'California', names: names('California'), carrier_id: null },
   ],
 };
 const de: Country = { ...us, _id: 'de', code: 'DE', name: 'Germany', carriers: [{ _id: 'tel', name: 'Telekom' }], regions: [] };

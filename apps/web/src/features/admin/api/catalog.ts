@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
-  AdminCatalogResponse, CarrierRequest, CountryRequest, RegionRequest, RotationIntervalPatchRequest,
+  AdminCatalogResponse, CarrierRequest, CountryRequest, RegionPatchRequest, RegionRequest, RotationIntervalPatchRequest,
   RotationIntervalRequest, TariffPatchRequest, TariffRequest,
 } from '@cellport/shared/schemas/admin/catalog';
 import { ADMIN_KEY, adminDelete, adminGet, adminPatch, adminPost } from './admin-client';
@@ -18,7 +18,7 @@ export const updateCarrier = ({ id, name, asn }: { id: string; name: string; asn
 export const deleteCarrier = (id: string) => adminDelete(`/carriers/${id}`);
 
 export const createRegion = (body: RegionRequest) => adminPost('/regions', body);
-export const updateRegion = ({ id, ...body }: { id: string; name?: string; carrierId?: string | null }) => adminPatch(`/regions/${id}`, body);
+export const updateRegion = ({ id, ...body }: RegionPatchRequest & { id: string }) => adminPatch(`/regions/${id}`, body);
 export const deleteRegion = (id: string) => adminDelete(`/regions/${id}`);
 
 export const createTariff = (body: TariffRequest) => adminPost('/tariffs', body);

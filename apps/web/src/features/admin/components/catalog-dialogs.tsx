@@ -85,34 +85,36 @@ export function CarrierDialog({ open, carrier, catalog, onClose }: { open: boole
   );
 }
 
-/** Add or edit a region: its country, optionally one carrier, and its name. */
+/** Add or edit a region: its country, optionally one carrier, and its name in English, Russian and Chinese (the last two optional). */
 export function RegionDialog({ open, region, catalog, onClose }: { open: boolean; region: AdminRegion | null; catalog: AdminCatalogResponse; onClose: () => void }) {
   const { t, language } = useT('admin');
   const [countryId, setCountryId] = useState('');
   const [carrierId, setCarrierId] = useState('');
-  const [name, setName] = useState('');
+  const [names, setNames] = useState<Names>(emptyNames());
   const [touched, setTouched] = useState(false);
   useEffect(() => {
     if (!open) return;
-    setCountryId(region?.countryId ?? catalog.countries[0]?.id ?? ''); setCarrierId(region?.carrierId ?? ''); setName(region?.name ?? ''); setTouched(false);
+    setCountryId(region?.countryId ?? catalog.countries[0]?.id ?? ''); setCarrierId(region?.carrierId ?? '');
+    setNames(region ? { ...region.names } : emptyNames()); setTouched(false);
   }, [open, region, catalog]);
+  const trimmed = { en: names.en.trim(), ru: names.ru.trim(), cn: names.cn.trim() };
   const save = useAdminMutation(
     () => (region
-      ? updateRegion({ id: region.id, name: name.trim(), carrierId: carrierId || null })
-      : createRegion({ countryId, carrierId: carrierId || null, name: name.trim() })),
+      ? updateRegion({ id: region.id, names: trimmed, carrierId: carrierId || null })
+      : createRegion({ countryId, carrierId: carrierId || null, names: trimmed })),
     { successKey: 'catalog.saved', onSuccess: onClose },
   );
   return (
     <FormDialog open={open} title={region ? t('catalog.editRegion') : t('catalog.addRegion')} busy={save.isPending}
       submitLabel={region ? t('actions.save') : t('catalog.addRegion')} onClose={onClose}
-      onSubmit={() => { setTouched(true); if (name.trim() && countryId) save.mutate(undefined); }}>
+      onSubmit={() => { setTouched(true); if (trimmed.en && countryId) save.mutate(undefined); }}>
       {region ? null : (
         <SelectField label={t('fields.country')} value={countryId} onChange={(v) => { setCountryId(v); setCarrierId(''); }}
           options={catalog.countries.map((c) => ({ value: c.id, label: `${c.names[language] || c.names.en} (${c.code})` }))} />
       )}
       <SelectField label={t('fields.carrier')} value={carrierId} onChange={setCarrierId} placeholder={t('catalog.anyCarrier')}
         options={catalog.carriers.filter((c) => c.countryId === countryId).map((c) => ({ value: c.id, label: c.name }))} />
-      <TextField label={t('fields.name')} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={touched && !name.trim() ? t('required') : undefined} />
+      <NamesFields label={t('fields.names')} value={names} onChange={setNames} touched={touched} englishOnly />
     </FormDialog>
   );
 }

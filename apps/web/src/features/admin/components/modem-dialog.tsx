@@ -83,7 +83,7 @@ export function ModemDialog({ open, modem, hosts, catalog, onClose }: {
         <SelectField label={t('fields.carrier')} value={draft.carrierId} onChange={(v) => set('carrierId', v)} error={errors.carrierId}
           placeholder={t('choose')} options={carriers.map((c) => ({ value: c.id, label: c.name }))} />
         <SelectField label={t('fields.region')} value={draft.regionId} onChange={(v) => set('regionId', v)}
-          placeholder={t('none')} options={regions.map((r) => ({ value: r.id, label: r.name }))} />
+          placeholder={t('none')} options={regions.map((r) => ({ value: r.id, label: r.names[language] || r.name }))} />
         <SelectField label={t('fields.kindShared')} value={draft.isShared ? 'shared' : 'dedicated'} onChange={(v) => set('isShared', v === 'shared')}
           options={[{ value: 'dedicated', label: t('dedicated') }, { value: 'shared', label: t('shared') }]} />
         {draft.isShared ? (

@@ -6,9 +6,15 @@ export type Names = Record<Language, string>;
 export const emptyNames = (): Names => ({ en: '', ru: '', cn: '' });
 export const namesFilled = (names: Names) => LANGUAGES.every((lng) => names[lng].trim().length > 0);
 
-/** One name per language (en, ru, cn), each labelled with its language. */
-export function NamesFields({ label, value, onChange, touched }: { label: string; value: Names; onChange: (next: Names) => void; touched: boolean }) {
+/**
+ * One name per language (en, ru, cn), each labelled with its language. `englishOnly`: only English is required, the
+ * others read English while empty (a region's names, issue 27 item 12), and each says so.
+ */
+export function NamesFields({ label, value, onChange, touched, englishOnly = false }: {
+  label: string; value: Names; onChange: (next: Names) => void; touched: boolean; englishOnly?: boolean;
+}) {
   const { t } = useT(['admin', 'common']);
+  const optional = (lng: Language) => englishOnly && lng !== 'en';
   return (
     <fieldset className="admin-fieldset">
       <legend>{label}</legend>
@@ -20,7 +26,8 @@ export function NamesFields({ label, value, onChange, touched }: { label: string
           value={value[lng]}
           maxLength={100}
           onChange={(e) => onChange({ ...value, [lng]: e.target.value })}
-          error={touched && !value[lng].trim() ? t('admin:required') : undefined}
+          hint={optional(lng) ? t('admin:catalog.nameFallbackHint') : undefined}
+          error={touched && !optional(lng) && !value[lng].trim() ? t('admin:required') : undefined}
         />
       ))}
     </fieldset>

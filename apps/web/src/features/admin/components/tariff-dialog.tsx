@@ -78,7 +78,7 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
           <SelectField label={t('fields.carrier')} value={draft.carrierId} onChange={(v) => setDraft((d) => ({ ...d, carrierId: v, regionId: '' }))}
             placeholder={t('catalog.anyCarrier')} options={carriers.map((c) => ({ value: c.id, label: c.name }))} />
           <SelectField label={t('fields.region')} value={draft.regionId} onChange={(v) => set('regionId', v)}
-            placeholder={t('catalog.anyRegion')} options={regions.map((r) => ({ value: r.id, label: r.name }))} />
+            placeholder={t('catalog.anyRegion')} options={regions.map((r) => ({ value: r.id, label: r.names[language] || r.name }))} />
           <SelectField label={t('fields.kindShared')} value={draft.isShared ? 'shared' : 'dedicated'} onChange={(v) => set('isShared', v === 'shared')}
             options={[{ value: 'dedicated', label: t('dedicated') }, { value: 'shared', label: t('shared') }]} />
           <SelectField label={t('fields.rotation')} value={draft.rotationInterval} onChange={(v) => set('rotationInterval', v)}

@@ -5,7 +5,7 @@ import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalo
 export function catalogNames(catalog: AdminCatalogResponse | undefined, language: Language) {
   const countries = new Map(catalog?.countries.map((c) => [c.id, `${c.names[language] || c.names.en} (${c.code})`]));
   const carriers = new Map(catalog?.carriers.map((c) => [c.id, c.name]));
-  const regions = new Map(catalog?.regions.map((r) => [r.id, r.name]));
+  const regions = new Map(catalog?.regions.map((r) => [r.id, r.names[language] || r.name]));
   const tariffs = new Map(catalog?.tariffs.map((tf) => [tf.id, tf.names[language] || tf.names.en]));
   return {
     country: (id: string | null) => (id ? countries.get(id) ?? '—' : '—'),

@@ -106,13 +106,22 @@ function CatalogTab({ tab, data }: { tab: TabKey; data: AdminCatalogResponse }) 
     addLabel = t('catalog.addRegion'); onAdd = () => setEditing({ kind: 'region', item: null });
     table = (
       <table className="admin-table">
-        <thead><tr><th scope="col">{t('fields.name')}</th><th scope="col">{t('fields.country')}</th><th scope="col">{t('fields.carrier')}</th>{actionsHeader}</tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">English</th><th scope="col" lang="ru">Русский</th><th scope="col" lang="zh-CN">中文</th>
+            <th scope="col">{t('fields.country')}</th><th scope="col">{t('fields.carrier')}</th>{actionsHeader}
+          </tr>
+        </thead>
         <tbody>
-          {data.regions.length === 0 ? <EmptyRow colSpan={4}>{t('catalog.noRegions')}</EmptyRow> : null}
+          {data.regions.length === 0 ? <EmptyRow colSpan={6}>{t('catalog.noRegions')}</EmptyRow> : null}
           {data.regions.map((r) => (
             <tr key={r.id}>
-              <td>{r.name}</td><td>{names.country(r.countryId)}</td><td>{r.carrierId ? names.carrier(r.carrierId) : t('catalog.anyCarrier')}</td>
-              {rowActions(r.name, () => setEditing({ kind: 'region', item: r }), () => setDeleting({ kind: 'region', id: r.id, name: r.name }))}
+              {/* An empty Russian or Chinese name reads English to customers: shown as the dimmed English name. */}
+              <td>{r.names.en}</td>
+              <td lang={r.names.ru ? 'ru' : 'en'} className={r.names.ru ? undefined : 'admin-muted'}>{r.names.ru || r.names.en}</td>
+              <td lang={r.names.cn ? 'zh-CN' : 'en'} className={r.names.cn ? undefined : 'admin-muted'}>{r.names.cn || r.names.en}</td>
+              <td>{names.country(r.countryId)}</td><td>{r.carrierId ? names.carrier(r.carrierId) : t('catalog.anyCarrier')}</td>
+              {rowActions(names.region(r.id), () => setEditing({ kind: 'region', item: r }), () => setDeleting({ kind: 'region', id: r.id, name: names.region(r.id) }))}
             </tr>
           ))}
         </tbody>
