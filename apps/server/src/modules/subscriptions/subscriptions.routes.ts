@@ -4,7 +4,7 @@ import {
 import type { Services } from '../../composition.js';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { requestLanguage } from '../catalog/request-language.js';
+import { requestLanguage } from '../../lib/request-language.js';
 
 const limited = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 

@@ -2,7 +2,7 @@ import { trafficQuerySchema, trafficQuotaResponseSchema, trafficResponseSchema }
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { requestLanguage } from '../catalog/request-language.js';
+import { requestLanguage } from '../../lib/request-language.js';
 import { trafficCsv } from './traffic-csv.js';
 import { trafficReport, trafficRows } from './traffic-report.js';
 
