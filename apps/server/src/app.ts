@@ -23,7 +23,7 @@ import { registerSpeedTest } from './modules/hosts/speed-test.routes.js';
 import { registerLedger } from './modules/ledger/ledger.routes.js';
 import { registerCoupons } from './modules/coupons/index.js';
 import { registerPorts } from './modules/ports/index.js';
-import { registerFingerprint } from './modules/fingerprint/fingerprint.routes.js';
+import { registerFingerprint } from './modules/fingerprint/index.js';
 import { registerPortHistory } from './modules/port-history/index.js';
 import { registerPurchases } from './modules/purchases/index.js';
 import { registerPayments } from './modules/payments/payments.routes.js';

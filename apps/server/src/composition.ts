@@ -44,8 +44,7 @@ import { CouponsAdminService, CouponsRepository, CouponsService } from './module
 import { HealthRepository } from './modules/health/index.js';
 import { RealtimeRepository } from './modules/realtime/index.js';
 import { HostsRepository } from './modules/hosts/hosts.repository.js';
-import { GatewayLinksRepository } from './modules/gateways/gateway-links.repository.js';
-import { gatewayTrust as deriveGatewayTrust } from './modules/gateways/gateway-trust.js';
+import { GatewayLinksRepository, gatewayTrust as deriveGatewayTrust } from './modules/gateways/index.js';
 import { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import { InvoicesService } from './modules/invoices/invoices.service.js';
 import { LedgerService } from './modules/ledger/ledger.service.js';
@@ -71,7 +70,7 @@ import { SubscriptionsService } from './modules/subscriptions/subscriptions.serv
 import {
   PortsAdminRepository, PortsAdminService, PortsListCache, PortsRepository, PortsService, RotationRepository, RotationService,
 } from './modules/ports/index.js';
-import { FingerprintCheckService } from './modules/fingerprint/fingerprint.service.js';
+import { FingerprintCheckService, FingerprintRepository } from './modules/fingerprint/index.js';
 import { hostServesDesired } from './modules/hosts/host-serves-desired.js';
 import { PurchasesRepository, PurchasesService } from './modules/purchases/index.js';
 import { TrafficRepository } from './modules/traffic/traffic.repository.js';
@@ -159,7 +158,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const rotation = new RotationService(rotationRepository, bus, modemDriver, notifications,
     (userId, type, data) => publishWebhookEvent(db, userId, type, data));
   const ports = new PortsService(portsRepository, rotationRepository, config.secret, config.publicUrl, jobs);
-  const fingerprintCheck = new FingerprintCheckService(db, { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS },
+  const fingerprintCheck = new FingerprintCheckService(new FingerprintRepository(db), { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS },
     (hostId) => hostServesDesired(db, bus, hostId));
   const purchases = new PurchasesService({
     repo: purchasesRepository, ports: portsRepository, jobs, coupons, ledger, notifications,

@@ -1,16 +1,15 @@
 import { portParamsSchema, languageQuerySchema } from '@cellport/shared/schemas/catalog';
 import { fingerprintCheckResponseSchema, fingerprintPresetsResponseSchema } from '@cellport/shared/schemas/fingerprint';
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../../composition.js';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { requestLanguage } from '../catalog/request-language.js';
-import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
-import { FINGERPRINT_CHECKS_PER_MINUTE } from './fingerprint.service.js';
+import { requestLanguage } from '../../lib/request-language.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/index.js';
+import { FINGERPRINT_CHECKS_PER_MINUTE, type FingerprintCheckService } from './fingerprint.service.js';
 import { presetEntries } from './preset-texts.js';
 
 /** OS fingerprint presets (issue 30): the list, and "what a site sees" per port. A port's preset is set by PATCH /modems/:id. */
-export function registerFingerprint(app: App, { fingerprintCheck }: Services): void {
+export function registerFingerprint(app: App, { fingerprintCheck }: { fingerprintCheck: FingerprintCheckService }): void {
   app.get('/api/v1/fingerprint-presets', {
     onRequest: requireUser, config: { apiKey: true },
     schema: { tags: ['modems'], security: CUSTOMER_API_SECURITY, querystring: languageQuerySchema, response: { 200: fingerprintPresetsResponseSchema } },

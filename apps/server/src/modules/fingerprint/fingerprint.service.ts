@@ -1,8 +1,8 @@
 import { compareFingerprint, type FingerprintCheckResponse } from '@cellport/shared/schemas/fingerprint';
-import type { Database } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { portFingerprint } from '../ports/index.js';
 import { EchoUnreachable, echoThroughPort } from './echo-through-port.js';
+import type { FingerprintRepository } from './fingerprint.repository.js';
 
 /** Each check opens a connection through the port and costs the echo a p0f read: a few a minute per customer. */
 export const FINGERPRINT_CHECKS_PER_MINUTE = 6;
@@ -10,7 +10,7 @@ export const FINGERPRINT_CHECKS_PER_MINUTE = 6;
 /** "What a site sees" (issue 30, item 5): a customer's port checked against the fingerprint echo. */
 export class FingerprintCheckService {
   constructor(
-    private readonly db: Database,
+    private readonly repo: FingerprintRepository,
     private readonly settings: { echoUrl: string | undefined; timeoutMs: number },
     /**
      * Resolves true once the host's agent serves the desired state as it is now, false past the time a change takes
@@ -24,15 +24,7 @@ export class FingerprintCheckService {
    * echo, and compares what it saw with the port's active preset.
    */
   async check(userId: string, portId: string): Promise<FingerprintCheckResponse> {
-    const port = await this.db.selectFrom('ports as p')
-      .innerJoin('modems as m', 'm.id', 'p.modem_id').innerJoin('hosts as h', 'h.id', 'm.host_id')
-      .innerJoin('tariffs as t', 't.id', 'p.tariff_id').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
-      .select((eb) => [
-        'p.id', 'h.id as host_id', 'm.online as modem_online', 'p.proxy_login', 'p.proxy_password', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint',
-        (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
-        't.fingerprint_default as tariff_fingerprint', 'h.fingerprint as host_fingerprint', eb.fn.coalesce('g.public_host', 'h.address').as('host'),
-      ])
-      .where('p.id', '=', portId).where('p.user_id', '=', userId).where('p.status', '<>', 'released').executeTakeFirst();
+    const port = await this.repo.portToCheck(userId, portId);
     if (!port) throw notFound();
     if (!this.settings.echoUrl) throw new AppError('FINGERPRINT_ECHO_NOT_CONFIGURED');
     // Offline (its host's agent left or fell silent, or the modem itself dropped): no connection can go through it,

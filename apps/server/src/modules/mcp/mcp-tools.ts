@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { ApiKeyGrant } from '../../plugins/session.js';
-import { presetEntries } from '../fingerprint/preset-texts.js';
+import { presetEntries } from '../fingerprint/index.js';
 import { trafficReport } from '../traffic/traffic-report.js';
 import { toolFailure } from './mcp-errors.js';
 

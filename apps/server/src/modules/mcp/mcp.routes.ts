@@ -8,7 +8,7 @@ import { AppError } from '../../lib/app-error.js';
 import { requestLanguage } from '../catalog/request-language.js';
 import { paymentRateLimit } from '../payments/payment-rate-limit.js';
 import { errorMessage } from './mcp-errors.js';
-import { FINGERPRINT_CHECKS_PER_MINUTE } from '../fingerprint/fingerprint.service.js';
+import { FINGERPRINT_CHECKS_PER_MINUTE } from '../fingerprint/index.js';
 import { createMcpServer } from './mcp-tools.js';
 
 /** JSON-RPC's "server error" range; -32001 is the SDK's and the clients' usual code for a refused credential. */
