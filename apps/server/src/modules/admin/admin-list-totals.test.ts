@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, seedTestCatalog } from '../../../test/fixtures.js';
 import { call, signedIn, type Signed } from './admin.test-helpers.js';
-import { paging } from './admin-http.js';
+import { paging } from '../../lib/console-http.js';
 import { AdminPaymentsRepository } from './admin-payments/payments.repository.js';
 import { CustomersRepository } from '../accounts/index.js';
 import { ModemsRepository } from './admin-inventory/modems.repository.js';
 import { AuditLog, AuditRepository } from '../audit/index.js';
 
-// The console's list totals are counted up to a cap (admin-http.ts cappedTotal, decision 029): past it the answer is
+// The console's list totals are counted up to a cap (lib/console-lists.repository.ts cappedTotal, decision 029): past it the answer is
 // the cap with totalCapped, under it the exact count. The cap is 10,000 in the app; here it is made small.
 describe('console list totals are capped', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import {
 } from '@cellport/shared/schemas/catalog';
 import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
-import { requestLanguage } from './request-language.js';
+import { requestLanguage } from '../../lib/request-language.js';
 
 const PUBLIC_CACHE = 'public, max-age=60';
 

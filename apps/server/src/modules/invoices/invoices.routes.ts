@@ -4,7 +4,7 @@ import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { readerLanguage } from '../catalog/request-language.js';
+import { readerLanguage } from '../../lib/request-language.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 
 /** GET /api/v1/invoices and GET /api/v1/invoices/:id.pdf (the customer's own only; another's answers 404). */

@@ -4,7 +4,7 @@ import {
 } from '@cellport/shared/schemas/payments';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { requestLanguage } from '../catalog/request-language.js';
+import { requestLanguage } from '../../lib/request-language.js';
 import type { CardCheckout } from './card-checkout.js';
 import type { PaymentRateLimit } from './payment-rate-limit.js';
 

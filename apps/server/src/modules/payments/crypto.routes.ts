@@ -5,7 +5,7 @@ import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { conditionalPoll } from '../../lib/poll-versions.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { requestLanguage } from '../catalog/request-language.js';
+import { requestLanguage } from '../../lib/request-language.js';
 import type { CryptoPayments } from './crypto-payments.js';
 import type { PaymentRateLimit } from './payment-rate-limit.js';
 

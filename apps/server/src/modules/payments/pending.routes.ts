@@ -4,7 +4,7 @@ import {
 } from '@cellport/shared/schemas/payments';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { askedLanguage } from '../catalog/request-language.js';
+import { askedLanguage } from '../../lib/request-language.js';
 import type { OrdersService } from './orders.service.js';
 import type { PaymentRateLimit } from './payment-rate-limit.js';
 import type { PaymentSimulation } from './simulate-payment.js';

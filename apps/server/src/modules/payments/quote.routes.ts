@@ -2,7 +2,7 @@ import { quoteRequestSchema, quoteResponseSchema, trialStatusResponseSchema } fr
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import type { CatalogService } from '../catalog/catalog.service.js';
-import { askedLanguage } from '../catalog/request-language.js';
+import { askedLanguage } from '../../lib/request-language.js';
 import type { OrderPricing } from './order-pricing.js';
 import type { PaymentRateLimit } from './payment-rate-limit.js';
 

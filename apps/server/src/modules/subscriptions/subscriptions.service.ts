@@ -2,7 +2,7 @@ import type { Language } from '@cellport/shared';
 import type { AdminSubscription, Subscription, SubscriptionStatus } from '@cellport/shared/schemas/subscriptions';
 import type { SubscriptionState } from '../../integrations/stripe/card-provider.js';
 import { AppError } from '../../lib/app-error.js';
-import type { AuditActor, AuditLog } from '../admin/audit/audit.service.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
 import { cardError, type CardCustomers } from '../payments/card-customers.js';
 import type { SubscriptionSync } from './subscription-sync.js';
 import { toAdminSubscription, toSubscription } from './subscription-view.js';

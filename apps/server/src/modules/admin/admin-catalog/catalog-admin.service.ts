@@ -11,7 +11,7 @@ import { discountsToApi, offersToColumns, trialToApi, type TariffOfferColumns } 
 import type { RegionsTable, TariffsTable } from '../../../db/tables/catalog.js';
 import { AppError } from '../../../lib/app-error.js';
 import type { Tx } from '../../../db/database.js';
-import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import type { AuditActor, AuditLog } from '../../audit/index.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../db/pg-errors.js';
 import { TOPICS } from '../../../lib/bus-topics.js';
 

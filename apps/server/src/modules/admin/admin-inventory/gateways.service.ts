@@ -4,7 +4,7 @@ import type { Gateway, GatewayPatchRequest, GatewayRequest, GatewaysResponse } f
 import type { Database, Tx } from '../../../db/database.js';
 import { isUniqueViolation } from '../../../db/pg-errors.js';
 import { AppError } from '../../../lib/app-error.js';
-import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import type { AuditActor, AuditLog } from '../../audit/index.js';
 import { gatewayPortConflict, lockGateway, portTakenOnGateway } from './gateway-ports.js';
 import { portNumbersOn } from './port-numbers-in-use.js';
 

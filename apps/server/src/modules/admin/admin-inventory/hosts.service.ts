@@ -8,8 +8,8 @@ import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
 import { issueHostKey } from '../../traffic/host-keys.js';
-import { iso } from '../admin-http.js';
-import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { iso } from '../../../lib/console-http.js';
+import type { AuditActor, AuditLog } from '../../audit/index.js';
 import { isUniqueViolation } from '../../../db/pg-errors.js';
 import type { GatewaysService } from './gateways.service.js';
 

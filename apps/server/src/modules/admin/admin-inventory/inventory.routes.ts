@@ -11,7 +11,7 @@ import {
   gatewayPatchRequestSchema, gatewayRequestSchema, gatewayResponseSchema, gatewaysResponseSchema,
 } from '@cellport/shared/schemas/admin/gateways';
 import type { App, AppContext } from '../../../context.js';
-import { actorOf, adminRateLimits } from '../admin-http.js';
+import { actorOf, adminRateLimits } from '../../../lib/console-http.js';
 import type { HostsService } from './hosts.service.js';
 import type { ModemsService } from './modems.service.js';
 import { stockReport } from './stock.service.js';

@@ -2,11 +2,12 @@ import { hostCapability } from '@cellport/shared/schemas/host-protocol';
 import { sql } from 'kysely';
 import type { AdminModem, ModemsQuery } from '@cellport/shared/schemas/admin/modems';
 import type { Database, Tx } from '../../../db/database.js';
-import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal, type Paging } from '../admin-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal } from '../../../lib/console-lists.repository.js';
+import type { Paging } from '../../../lib/console-http.js';
 
 /** Modem queries of the console: the filtered list with who uses each modem. */
 export class ModemsRepository {
-  /** countCap: the list's total counts at most this many modems (admin-http.ts, cappedTotal). */
+  /** countCap: the list's total counts at most this many modems (lib/console-lists.repository.ts, cappedTotal). */
   constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
 
   async search(f: Omit<ModemsQuery, 'page' | 'pageSize'>, page: Paging): Promise<{ items: AdminModem[] } & ListTotal> {

@@ -5,8 +5,8 @@ import { ADOPTED_MODEM_PORT_BASE, type AdoptModemRequest } from '@cellport/share
 import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
-import { paging } from '../admin-http.js';
-import type { AuditActor, AuditLog } from '../audit/audit.service.js';
+import { paging } from '../../../lib/console-http.js';
+import type { AuditActor, AuditLog } from '../../audit/index.js';
 import { assertModemPortsFreeOnGateway } from './gateway-ports.js';
 import { assertModemRefs, MODEM_AUDIT_COLUMNS, normalizeModem, rethrowModemConflict } from './modem-values.js';
 import { planImport } from './modem-import.js';

@@ -4,7 +4,7 @@ import {
   completePaymentRequestSchema, completePaymentResponseSchema, refundRequestSchema, refundResponseSchema,
 } from '@cellport/shared/schemas/admin/payments';
 import type { App } from '../../../context.js';
-import { actorOf, adminRateLimits } from '../admin-http.js';
+import { actorOf, adminRateLimits } from '../../../lib/console-http.js';
 import type { PaymentsAdminService } from './payments-admin.service.js';
 
 export function registerPaymentsAdminRoutes(app: App, payments: PaymentsAdminService): void {

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { AdminPayment, AdminPaymentsQuery } from '@cellport/shared/schemas/admin/payments';
 import type { Database, Tx } from '../../../db/database.js';
-import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal, type Paging } from '../admin-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal } from '../../../lib/console-lists.repository.js';
+import type { Paging } from '../../../lib/console-http.js';
 
 export type PaymentFilter = Omit<AdminPaymentsQuery, 'page' | 'pageSize'>;
 
@@ -21,7 +22,7 @@ export const toAdminPayment = (r: PaymentRow): AdminPayment => ({
 
 /** Payments across every provider, with the customer's e-mail and what was refunded. */
 export class AdminPaymentsRepository {
-  /** countCap: the list's total counts at most this many payments (admin-http.ts, cappedTotal). */
+  /** countCap: the list's total counts at most this many payments (lib/console-lists.repository.ts, cappedTotal). */
   constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
 
   private base(q: Database | Tx) {

@@ -4,7 +4,7 @@ import {
 } from '@cellport/shared/schemas/subscriptions';
 import type { App } from '../../../context.js';
 import type { SubscriptionsService } from '../../subscriptions/subscriptions.service.js';
-import { actorOf, adminRateLimits } from '../admin-http.js';
+import { actorOf, adminRateLimits } from '../../../lib/console-http.js';
 
 /** GET /admin/subscriptions (everyone's, or ?userId= one customer's) and POST /admin/subscriptions/:id/cancel (audited). */
 export function registerSubscriptionsAdminRoutes(admin: App, subscriptions: SubscriptionsService): void {
