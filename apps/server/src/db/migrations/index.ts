@@ -45,7 +45,7 @@ import * as portsOwnListeningNumbers from './2026_12_12_1710_ports_own_listening
 import * as hostServedStateVersion from './2026_12_12_1720_host_served_state_version.js';
 import * as regionNames from './2026_12_12_1830_region_names.js';
 import * as defaultPortNames from './2026_12_12_1831_default_port_names.js';
-import * as portNumbersCheckByNumber from './2026_12_12_1850_port_numbers_check_by_number.js';
+import * as portNumbersCheckByNumber from './2026_12_12_1870_port_numbers_check_by_number.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -95,5 +95,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_12_1720_host_served_state_version': hostServedStateVersion,
   '2026_12_12_1830_region_names': regionNames,
   '2026_12_12_1831_default_port_names': defaultPortNames,
-  '2026_12_12_1850_port_numbers_check_by_number': portNumbersCheckByNumber,
+  '2026_12_12_1870_port_numbers_check_by_number': portNumbersCheckByNumber,
 };

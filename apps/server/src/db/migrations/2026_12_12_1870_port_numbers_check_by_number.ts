@@ -7,10 +7,12 @@ import { sql, type Kysely } from 'kysely';
 // asked from the numbers' side is a few rows: the live ports holding either number (partial indexes on each column),
 // then their modem's host. The legacy case (a modem still listening on its own numbers for shared ports without numbers
 // of their own) gets a partial index of those ports, so it no longer scans the ports table either.
-// Same answers as before; port-numbers.test.ts and the replacement tests hold them.
+// Same answers as before; port-numbers.test.ts and the replacement tests hold them. Named 1870 (it landed as 1850, before
+// 1830/1831, which Kysely's ordered migrations would refuse on a database that had run it): `if not exists` and
+// `create or replace` let a database that ran it under its first name run it again.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
-    create index ports_without_own_numbers on ports (modem_id) where status <> 'released' and http_port is null;
+    create index if not exists ports_without_own_numbers on ports (modem_id) where status <> 'released' and http_port is null;
 
     create or replace function cellport_port_numbers_taken(target_host uuid, numbers integer[], except_port uuid) returns boolean
     language sql stable as $fn$
