@@ -20,7 +20,7 @@ import { registerDev } from './modules/dev/index.js';
 import { registerAccounts } from './modules/accounts/index.js';
 import { registerCatalog } from './modules/catalog/catalog.routes.js';
 import { registerSpeedTest } from './modules/hosts/speed-test.routes.js';
-import { registerLedger } from './modules/ledger/ledger.routes.js';
+import { registerLedger } from './modules/ledger/index.js';
 import { registerCoupons } from './modules/coupons/index.js';
 import { registerPorts } from './modules/ports/index.js';
 import { registerFingerprint } from './modules/fingerprint/index.js';

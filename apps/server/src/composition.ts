@@ -47,7 +47,7 @@ import { HostsRepository } from './modules/hosts/hosts.repository.js';
 import { GatewayLinksRepository, gatewayTrust as deriveGatewayTrust } from './modules/gateways/index.js';
 import { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import { InvoicesService } from './modules/invoices/invoices.service.js';
-import { LedgerService } from './modules/ledger/ledger.service.js';
+import { LedgerRepository, LedgerService } from './modules/ledger/index.js';
 import { NotificationEmails, NotificationsRepository, NotificationsService } from './modules/notifications/index.js';
 import { CardCheckout } from './modules/payments/card-checkout.js';
 import { CardCustomers } from './modules/payments/card-customers.js';
@@ -146,7 +146,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const catalog = new CatalogService(db);
   const couponsRepo = new CouponsRepository(db);
   const coupons = new CouponsService(couponsRepo);
-  const ledger = new LedgerService(db);
+  const ledger = new LedgerService(new LedgerRepository(db));
   const notifications = new NotificationsService(notificationsRepository);
   const notificationEmails = new NotificationEmails(ctx, notificationsRepository);
   const auth = new AuthService(authRepository, ctx, recoveryCodes);

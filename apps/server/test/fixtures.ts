@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { announced } from './announcements.js';
 import type { TestApp } from './helpers.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { LedgerService } from '../src/modules/ledger/ledger.service.js';
+import { LedgerRepository, LedgerService } from '../src/modules/ledger/index.js';
 
 export interface Customer { id: string; cookie: string }
 
@@ -19,7 +19,7 @@ export async function createCustomer(t: TestApp, dollars = 0, language = 'en'): 
 }
 
 export async function credit(t: TestApp, userId: string, micro: bigint): Promise<void> {
-  const ledger = new LedgerService(t.ctx.db);
+  const ledger = new LedgerService(new LedgerRepository(t.ctx.db));
   await t.ctx.db.transaction().execute((tx) => ledger.credit(tx, {
     userId, coin: 'usdt', amount: micro, kind: 'test-credit', reference: `test:${randomUUID()}`,
   }));

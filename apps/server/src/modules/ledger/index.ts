@@ -1,3 +1,4 @@
-// The ledger's face (decision 044), begun for the purchases that debit it; ledger is not yet a domain itself
-// (not-yet-domains.json).
-export type { LedgerService } from './ledger.service.js';
+// The ledger (decision 044): balances and the entries that changed them, booked only in the caller's transaction.
+export { type CoinColumn, LedgerRepository } from './ledger.repository.js';
+export { registerLedger, type DepositAddresses } from './ledger.routes.js';
+export { type LedgerEntryInput, LedgerService } from './ledger.service.js';

@@ -1,11 +1,14 @@
 import { accountResponseSchema } from '@cellport/shared/schemas/catalog';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import { CUSTOMER_API_SECURITY } from '../openapi/openapi.plugin.js';
+import { CUSTOMER_API_SECURITY } from '../openapi/index.js';
+import type { LedgerService } from './ledger.service.js';
+
+/** Where a customer sends coins to top up (payments' crypto deposits answer it). */
+export interface DepositAddresses { depositAddresses(userId: string): Promise<{ btc: string; usdt: string }> }
 
 /** GET /api/v1/account: the customer's balances and deposit addresses; an API key may read it too (scripts check funds). */
-export function registerLedger(app: App, ctx: AppContext, { ledger, cryptoPayments }: Services): void {
+export function registerLedger(app: App, ctx: AppContext, { ledger, cryptoPayments }: { ledger: LedgerService; cryptoPayments: DepositAddresses }): void {
   app.get('/api/v1/account', { onRequest: requireUser, config: { apiKey: true }, schema: { tags: ['account'], security: CUSTOMER_API_SECURITY, response: { 200: accountResponseSchema } } },
     async (request, reply) => {
       const userId = currentUser(request).userId;

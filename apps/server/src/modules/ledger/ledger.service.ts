@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
-import type { Database, Tx } from '../../db/database.js';
-import type { CoinColumn } from '../../db/tables/ledger.js';
+import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import type { CoinColumn, LedgerRepository } from './ledger.repository.js';
 
 export interface LedgerEntryInput {
   userId: string;
@@ -19,25 +18,12 @@ export interface LedgerEntryInput {
  * caller's transaction, so the two never disagree and a replayed reference changes nothing.
  */
 export class LedgerService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly repo: LedgerRepository) {}
 
   /** Adds money. Returns false (and changes nothing) when the reference was already booked. */
   async credit(tx: Tx, entry: LedgerEntryInput): Promise<boolean> {
     if (entry.amount <= 0n) throw new Error('credit amount must be positive');
-    const inserted = await tx.insertInto('ledger_entries')
-      .values({
-        user_id: entry.userId, coin: entry.coin, amount: entry.amount, kind: entry.kind,
-        reference: entry.reference, payment_id: entry.paymentId ?? null,
-      })
-      .onConflict((oc) => oc.column('reference').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return false;
-    await tx.insertInto('balances')
-      .values({ user_id: entry.userId, coin: entry.coin, amount: entry.amount })
-      .onConflict((oc) => oc.columns(['user_id', 'coin']).doUpdateSet({ amount: sql`balances.amount + excluded.amount` }))
-      .execute();
-    return true;
+    return this.repo.credit(tx, entry);
   }
 
   /**
@@ -48,33 +34,17 @@ export class LedgerService {
   async debit(tx: Tx, entry: LedgerEntryInput): Promise<void> {
     if (entry.amount < 0n) throw new Error('debit amount must not be negative');
     if (entry.amount === 0n) return; // a 100 % coupon: nothing to book
-    const booked = await tx
-      .with('debited', (db) => db.updateTable('balances')
-        .set({ amount: sql`amount - ${entry.amount}` })
-        .where('user_id', '=', entry.userId).where('coin', '=', entry.coin).where('amount', '>=', entry.amount)
-        .returning('user_id'))
-      .insertInto('ledger_entries')
-      .columns(['user_id', 'coin', 'amount', 'kind', 'reference', 'payment_id'])
-      .expression((eb) => eb.selectFrom('debited').select([
-        'debited.user_id', sql<string>`${entry.coin}::text`.as('coin'), sql<bigint>`${-entry.amount}::bigint`.as('amount'),
-        sql<string>`${entry.kind}::text`.as('kind'), sql<string>`${entry.reference}::text`.as('reference'),
-        sql<string | null>`${entry.paymentId ?? null}::uuid`.as('payment_id'),
-      ]))
-      .returning('id')
-      .executeTakeFirst();
-    if (!booked) throw new AppError('INSUFFICIENT_FUNDS');
+    if (!await this.repo.debit(tx, entry)) throw new AppError('INSUFFICIENT_FUNDS');
   }
 
   async balances(userId: string): Promise<Record<CoinColumn, bigint>> {
-    const rows = await this.db.selectFrom('balances').select(['coin', 'amount']).where('user_id', '=', userId).execute();
+    const rows = await this.repo.balances(userId);
     const out: Record<CoinColumn, bigint> = { btc: 0n, usdt: 0n };
     for (const r of rows) out[r.coin] = BigInt(r.amount);
     return out;
   }
 
   async balance(userId: string, coin: CoinColumn, tx?: Tx): Promise<bigint> {
-    const row = await (tx ?? this.db).selectFrom('balances').select('amount')
-      .where('user_id', '=', userId).where('coin', '=', coin).executeTakeFirst();
-    return row ? BigInt(row.amount) : 0n;
+    return (await this.repo.balance(userId, coin, tx)) ?? 0n;
   }
 }

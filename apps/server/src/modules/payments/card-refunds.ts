@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/database.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
+import type { LedgerService } from '../ledger/index.js';
 import type { Fulfilment } from './fulfilment.js';
 import type { PaymentsRepository } from './payments.repository.js';
 import { cardConsoleRefundReference, cardRefundFamily } from './refund-references.js';

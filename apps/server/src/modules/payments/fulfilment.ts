@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import type { CoinColumn } from '../../db/tables/ledger.js';
 import { AppError } from '../../lib/app-error.js';
 import { issueInvoice } from '../invoices/invoices.service.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
+import type { LedgerService } from '../ledger/index.js';
 import type { Tx } from '../../db/database.js';
 import type { NotificationsService, TextParam } from '../notifications/index.js';
 import { publishWebhookEvent } from '../webhooks/index.js';

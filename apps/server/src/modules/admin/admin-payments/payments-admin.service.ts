@@ -4,7 +4,7 @@ import type {
 } from '@cellport/shared/schemas/admin/payments';
 import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../lib/app-error.js';
-import type { LedgerService } from '../../ledger/ledger.service.js';
+import type { LedgerService } from '../../ledger/index.js';
 import type { Tx } from '../../../db/database.js';
 import type { Selectable } from 'kysely';
 import type { PaymentRefundsTable } from '../../../db/tables/admin.js';

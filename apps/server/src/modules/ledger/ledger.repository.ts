@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Database, Tx } from '../../db/database.js';
+import type { CoinColumn } from '../../db/tables/ledger.js';
+
+export type { CoinColumn } from '../../db/tables/ledger.js';
+
+/** One booking: the entry's columns. Its amount is positive here; the repository signs a debit. */
+export interface LedgerBooking {
+  userId: string;
+  coin: CoinColumn;
+  amount: bigint;
+  kind: string;
+  reference: string;
+  paymentId?: string | null;
+}
+
+/**
+ * The ledger's tables (`ledger_entries`, `balances`): the entry and its balance change always go together, in the
+ * caller's transaction. LedgerService decides what may be booked; this is how.
+ */
+export class LedgerRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Writes the entry and adds to the balance. False (and nothing written) when the reference was already booked. */
+  async credit(tx: Tx, entry: LedgerBooking): Promise<boolean> {
+    const inserted = await tx.insertInto('ledger_entries')
+      .values({
+        user_id: entry.userId, coin: entry.coin, amount: entry.amount, kind: entry.kind,
+        reference: entry.reference, payment_id: entry.paymentId ?? null,
+      })
+      .onConflict((oc) => oc.column('reference').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return false;
+    await tx.insertInto('balances')
+      .values({ user_id: entry.userId, coin: entry.coin, amount: entry.amount })
+      .onConflict((oc) => oc.columns(['user_id', 'coin']).doUpdateSet({ amount: sql`balances.amount + excluded.amount` }))
+      .execute();
+    return true;
+  }
+
+  /**
+   * Takes from the balance if it covers the amount, and writes the entry only for the balance row the update took
+   * from: one statement, so concurrent debits can never take the balance below zero (the row lock makes the second
+   * one re-check the amount). False when the balance did not cover it.
+   */
+  async debit(tx: Tx, entry: LedgerBooking): Promise<boolean> {
+    const booked = await tx
+      .with('debited', (db) => db.updateTable('balances')
+        .set({ amount: sql`amount - ${entry.amount}` })
+        .where('user_id', '=', entry.userId).where('coin', '=', entry.coin).where('amount', '>=', entry.amount)
+        .returning('user_id'))
+      .insertInto('ledger_entries')
+      .columns(['user_id', 'coin', 'amount', 'kind', 'reference', 'payment_id'])
+      .expression((eb) => eb.selectFrom('debited').select([
+        'debited.user_id', sql<string>`${entry.coin}::text`.as('coin'), sql<bigint>`${-entry.amount}::bigint`.as('amount'),
+        sql<string>`${entry.kind}::text`.as('kind'), sql<string>`${entry.reference}::text`.as('reference'),
+        sql<string | null>`${entry.paymentId ?? null}::uuid`.as('payment_id'),
+      ]))
+      .returning('id')
+      .executeTakeFirst();
+    return booked !== undefined;
+  }
+
+  async balances(userId: string): Promise<Array<{ coin: CoinColumn; amount: bigint }>> {
+    return this.db.selectFrom('balances').select(['coin', 'amount']).where('user_id', '=', userId).execute();
+  }
+
+  async balance(userId: string, coin: CoinColumn, tx?: Tx): Promise<bigint | null> {
+    const row = await (tx ?? this.db).selectFrom('balances').select('amount')
+      .where('user_id', '=', userId).where('coin', '=', coin).executeTakeFirst();
+    return row ? BigInt(row.amount) : null;
+  }
+}
