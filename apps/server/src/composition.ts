@@ -45,8 +45,7 @@ import { HealthRepository } from './modules/health/index.js';
 import { RealtimeRepository } from './modules/realtime/index.js';
 import { HostsRepository } from './modules/hosts/hosts.repository.js';
 import { GatewayLinksRepository, gatewayTrust as deriveGatewayTrust } from './modules/gateways/index.js';
-import { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
-import { InvoicesService } from './modules/invoices/invoices.service.js';
+import { InvoiceNumbering, InvoicesRepository, InvoicesService } from './modules/invoices/index.js';
 import { LedgerRepository, LedgerService } from './modules/ledger/index.js';
 import { NotificationEmails, NotificationsRepository, NotificationsService } from './modules/notifications/index.js';
 import { CardCheckout } from './modules/payments/card-checkout.js';
@@ -106,7 +105,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const sessions = new Sessions(db, bus, config);
   const pollVersions = new PollVersions(database);
   const mailer = new Mailer(db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, log);
-  const invoiceNumbering = new InvoiceNumbering(db, log);
+  const invoicesRepository = new InvoicesRepository(db);
+  const invoiceNumbering = new InvoiceNumbering(invoicesRepository, log);
   const jobs = new JobQueue(db, log, (kind) => metrics.jobFailed(kind), instanceName(config));
   const settingsRepository = new SettingsRepository(db);
   const operatorSettings = new OperatorSettingsCache(() => settingsRepository.overrides(), bus);
@@ -153,7 +153,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const captchaGate = new CaptchaGate(config, new CaptchaPassesRepository(db));
   const accountSettings = new AccountSettingsService(accountsRepository, sessions, mailer, recoveryCodes);
   const apiKeys = new ApiKeysService(new ApiKeysRepository(db), bus);
-  const invoices = new InvoicesService(db, invoiceNumbering, async () => sellerOf(await operatorSettings.overrides()));
+  const invoices = new InvoicesService(invoicesRepository, invoiceNumbering, async () => sellerOf(await operatorSettings.overrides()));
   // A rotation has no transaction for its webhook events to join: each is published on its own.
   const rotation = new RotationService(rotationRepository, bus, modemDriver, notifications,
     (userId, type, data) => publishWebhookEvent(db, userId, type, data));

@@ -7,10 +7,22 @@ import type { Mailer } from './integrations/mail/mailer.js';
 import type { Bus } from './lib/bus.js';
 import type { PollVersions } from './lib/poll-versions.js';
 import type { OperatorSettingsCache } from './lib/operator-settings-cache.js';
-import type { InvoiceNumbering } from './modules/invoices/invoice-numbers.js';
 import type { Sessions } from './plugins/session.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+/**
+ * What the context offers of the invoices' numbering. An interface, so the context imports no domain: the invoices'
+ * routes take the context, and a face that imports them would make a circle with it.
+ */
+export interface InvoiceNumberingHandle {
+  /** After a commit that issued invoices: numbers them soon, returns at once. */
+  kick(): void;
+  /** Numbers whatever is pending before invoices are read. */
+  settle(): Promise<void>;
+  /** Waits for a run in progress (shutdown). */
+  idle(): Promise<void>;
+}
 
 /** What every module is built from. Modules receive it explicitly; nothing reaches for globals. */
 export interface AppContext {
@@ -22,8 +34,8 @@ export interface AppContext {
   mailer: Mailer;
   /** Per-customer versions of polled resources, in memory (unchanged polls answer 304 without the database). */
   pollVersions: PollVersions;
-  /** Numbers invoices just after their payments commit (invoice-numbers.ts). */
-  invoiceNumbering: InvoiceNumbering;
+  /** Numbers invoices just after their payments commit (invoices' InvoiceNumbering, invoice-numbers.ts). */
+  invoiceNumbering: InvoiceNumberingHandle;
   /** The operator's console overrides (settings table), cached until the console changes them. */
   operatorSettings: OperatorSettingsCache;
   log: FastifyBaseLogger;

@@ -4,6 +4,11 @@ import type { LocalizedValue, ServerText, TextParam } from '../notifications/ind
 // rendered in the reader's language on the Purchases and Invoices pages and in the invoice PDF (issue 14, item 3).
 // Keys: notifications.json `*_description`, invoice.json `lines.*` (as `invoice_line_*`).
 
+/** `description` in the buyer's language now; `text`, when given, renders the line in each reader's language. */
+export interface InvoiceLineInput { description: string; text?: ServerText; quantity: number; unitAmount: bigint; amount: bigint }
+/** A coupon's discount, printed as its own negative line in the buyer's language. */
+export interface InvoiceDiscount { amount: bigint; coupon: string | null; lng: string }
+
 /** '4G United States Dedicated · Week - 1x port'. */
 export const purchaseDescription = (country: LocalizedValue, tariff: LocalizedValue, count: number) =>
   ({ key: 'purchase_description', params: { country, tariff, count } }) satisfies ServerText;

@@ -1,14 +1,14 @@
 import { FALLBACK_LANGUAGE, isLanguage } from '@cellport/shared/constants';
 import { invoiceFileParamsSchema, invoiceFileQuerySchema, invoicesResponseSchema } from '@cellport/shared/schemas/payments';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { readerLanguage } from '../../lib/request-language.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
+import type { InvoicesService } from './invoices.service.js';
 
 /** GET /api/v1/invoices and GET /api/v1/invoices/:id.pdf (the customer's own only; another's answers 404). */
-export function registerInvoices(app: App, ctx: AppContext, { invoices }: Services): void {
+export function registerInvoices(app: App, ctx: AppContext, { invoices }: { invoices: InvoicesService }): void {
 
   app.get('/api/v1/invoices', { onRequest: requireUser, schema: { response: { 200: invoicesResponseSchema } } },
     async (request, reply) => {

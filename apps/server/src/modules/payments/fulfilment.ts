@@ -4,7 +4,7 @@ import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
 import type { CoinColumn } from '../../db/tables/ledger.js';
 import { AppError } from '../../lib/app-error.js';
-import { issueInvoice } from '../invoices/invoices.service.js';
+import { issueInvoice } from '../invoices/index.js';
 import type { LedgerService } from '../ledger/index.js';
 import type { Tx } from '../../db/database.js';
 import type { NotificationsService, TextParam } from '../notifications/index.js';

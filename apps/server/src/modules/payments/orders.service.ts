@@ -3,7 +3,7 @@ import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/pay
 import type { Database, Tx } from '../../db/database.js';
 import type { OrderProvider } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { purchaseDescription, renewalDescription, topUpDescription } from '../invoices/invoice-lines.js';
+import { purchaseDescription, renewalDescription, topUpDescription } from '../invoices/index.js';
 import { portNamesText, renderText, type ServerText } from '../notifications/index.js';
 import type { Quote } from './order-pricing.js';
 import { cryptoToApi, ordersToApi, type OrderRow } from './order-view.js';
