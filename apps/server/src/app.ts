@@ -47,7 +47,7 @@ import { registerRequestLogging } from './plugins/request-logging.js';
 import { stdoutLogStream } from './lib/log-stream.js';
 import { registerMetrics } from './modules/metrics/index.js';
 import { registerSupport } from './modules/support/index.js';
-import { registerSubscriptions } from './modules/subscriptions/subscriptions.routes.js';
+import { registerSubscriptions } from './modules/subscriptions/index.js';
 import { trustsForwardedFor } from './lib/client-address.js';
 import type { JobQueue } from './jobs/queue.js';
 import { registerJobHandlers, runsBackground, servesRoutes, startTasks, subscriptions, timers } from './background.js';

@@ -4,8 +4,7 @@ import type { AppContext } from './context.js';
 import { startJobRunner } from './jobs/queue.js';
 import { registerIntervalRotation } from './modules/ports/index.js';
 import { registerPortLifecycleJobs } from './modules/purchases/index.js';
-import { renewedByCardSubscription } from './modules/subscriptions/index.js';
-import { registerSubscriptionJobs } from './modules/subscriptions/subscription-jobs.js';
+import { registerSubscriptionJobs, renewedByCardSubscription } from './modules/subscriptions/index.js';
 
 /**
  * What runs in the background, all of it (decision 044; docs/architecture.md, "Background work"). The composition

@@ -63,9 +63,7 @@ import { PayPalPayments } from './modules/payments/paypal-payments.js';
 import { SandboxCardsRepository } from './modules/payments/sandbox-cards.repository.js';
 import { SavedCards } from './modules/payments/saved-cards.js';
 import { PaymentSimulation } from './modules/payments/simulate-payment.js';
-import { SubscriptionSync } from './modules/subscriptions/subscription-sync.js';
-import { SubscriptionsRepository } from './modules/subscriptions/subscriptions.repository.js';
-import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
+import { SubscriptionSync, SubscriptionsRepository, SubscriptionsService } from './modules/subscriptions/index.js';
 import {
   PortsAdminRepository, PortsAdminService, PortsListCache, PortsRepository, PortsService, RotationRepository, RotationService,
 } from './modules/ports/index.js';

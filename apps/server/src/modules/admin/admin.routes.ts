@@ -16,7 +16,7 @@ import { registerOperatorAlertsAdminRoutes } from '../operator-alerts/index.js';
 import { registerTelegramAdminRoutes } from '../telegram/index.js';
 import { registerLegalAdminRoutes } from '../legal/index.js';
 import { registerSupportAdminRoutes } from '../support/index.js';
-import { registerSubscriptionsAdminRoutes } from './admin-subscriptions/subscriptions-admin.routes.js';
+import { registerSubscriptionsAdminRoutes } from '../subscriptions/index.js';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 

@@ -1,7 +1,6 @@
 import type { Language } from '@cellport/shared';
 import type { AppContext } from '../../context.js';
 import type { CardEvent, CardPaymentEvent } from '../../integrations/stripe/card-event.js';
-import type { SubscriptionSync } from '../subscriptions/subscription-sync.js';
 import type { CardRefunds } from './card-refunds.js';
 import type { Fulfilment, SettleResult } from './fulfilment.js';
 import type { OrdersRepository } from './orders.repository.js';
@@ -15,13 +14,21 @@ const CENT = 10_000n; // micro-USD per cent
  * is credited only here. Each credit's reference is the payment intent (or invoice) id, so a redelivered event, or
  * a second event about the same payment, changes nothing.
  */
+/**
+ * What keeps our row of a card subscription true to the provider (subscriptions' SubscriptionSync): a card event
+ * about a subscription ends there. An interface, so payments does not import subscriptions, which imports payments.
+ */
+export interface SubscriptionEvents {
+  sync(subscriptionId: string, failure?: { eventId: string; message: string | null }): Promise<boolean>;
+}
+
 export class CardPayments {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly payments: PaymentsRepository,
     private readonly fulfilment: Fulfilment,
     private readonly refunds: CardRefunds,
-    private readonly subscriptions: SubscriptionSync,
+    private readonly subscriptions: SubscriptionEvents,
     private readonly ctx: Pick<AppContext, 'log'>,
   ) {}
 

@@ -1,12 +1,9 @@
+import { JOBS } from '../../jobs/job-kinds.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { NotificationsService } from '../notifications/index.js';
-import type { CardCustomers } from '../payments/card-customers.js';
-import { REMIND_JOB, SANDBOX_DUE_JOB } from './subscription-sync.js';
+import type { CardCustomers } from '../payments/index.js';
 import { isoDay, subscriptionParams } from './subscription-texts.js';
 import type { SubscriptionsRepository } from './subscriptions.repository.js';
-
-interface RemindPayload { subscriptionId: string; chargeAt: string }
-interface DuePayload { subscriptionId: string; dueAt: string }
 
 /**
  * The card subscriptions' jobs. `subscription.remind`: a few days before a charge, the customer is told by e-mail
@@ -18,8 +15,7 @@ interface DuePayload { subscriptionId: string; dueAt: string }
 export function registerSubscriptionJobs(queue: JobQueue, deps: { repo: SubscriptionsRepository; customers: CardCustomers; notifications: NotificationsService }): void {
   const { repo, customers, notifications } = deps;
 
-  queue.handle(REMIND_JOB, async (tx, payload) => {
-    const p = payload as unknown as RemindPayload;
+  queue.handle(JOBS.subscriptionRemind, async (tx, p) => {
     const locked = await repo.lock(tx, p.subscriptionId);
     if (!locked || locked.status !== 'active' || locked.cancel_at_period_end || locked.current_period_end?.toISOString() !== p.chargeAt) return;
     const row = await repo.one(p.subscriptionId, tx);
@@ -27,8 +23,7 @@ export function registerSubscriptionJobs(queue: JobQueue, deps: { repo: Subscrip
     await notifications.notify(row.user_id, 'other', 'subscription_charge_upcoming', { ...subscriptionParams(row), date: isoDay(new Date(p.chargeAt)) }, tx);
   });
 
-  queue.handle(SANDBOX_DUE_JOB, async (tx, payload, now) => {
-    const p = payload as unknown as DuePayload;
+  queue.handle(JOBS.subscriptionSandboxDue, async (tx, p, now) => {
     const sandbox = customers.sandbox();
     if (!sandbox) return; // the provider changed to Stripe since: Stripe keeps its own schedule
     const row = await repo.one(p.subscriptionId, tx);

@@ -2,15 +2,16 @@ import { SUBSCRIPTION_REMINDER_DAYS } from '@cellport/shared/schemas/subscriptio
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import type { SubscriptionState } from '../../integrations/stripe/card-provider.js';
+import { JOBS } from '../../jobs/job-kinds.js';
 import type { JobQueue, ScheduledJob } from '../../jobs/queue.js';
 import type { NotificationsService } from '../notifications/index.js';
-import type { CardCustomers } from '../payments/card-customers.js';
+import type { CardCustomers } from '../payments/index.js';
 import { isoDay, subscriptionParams } from './subscription-texts.js';
 import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';
 
 const DAY_MS = 86_400_000;
-export const REMIND_JOB = 'subscription.remind';
-export const SANDBOX_DUE_JOB = 'subscription.sandbox_due';
+const REMIND_JOB = JOBS.subscriptionRemind;
+const SANDBOX_DUE_JOB = JOBS.subscriptionSandboxDue;
 
 /** What an event told that the customer must hear of: a failed charge, once per event id. */
 export interface ChargeFailure { eventId: string; message: string | null }
@@ -75,7 +76,7 @@ export class SubscriptionSync {
     const end = state.currentPeriodEnd;
     if (state.status === 'active' && !state.cancelAtPeriodEnd && end) {
       jobs.push({
-        kind: REMIND_JOB, key: `${REMIND_JOB}:${state.id}:${end.toISOString()}`,
+        kind: REMIND_JOB, key: `${REMIND_JOB.name}:${state.id}:${end.toISOString()}`,
         runAt: new Date(end.getTime() - SUBSCRIPTION_REMINDER_DAYS * DAY_MS), payload: { subscriptionId: state.id, chargeAt: end.toISOString() },
       });
     }
@@ -83,7 +84,7 @@ export class SubscriptionSync {
     if (this.deps.customers.sandbox()) {
       const due = state.status === 'past_due' ? state.nextRetryAt : state.status === 'active' ? end : null;
       if (due) {
-        jobs.push({ kind: SANDBOX_DUE_JOB, key: `${SANDBOX_DUE_JOB}:${state.id}:${due.toISOString()}`, runAt: due, payload: { subscriptionId: state.id, dueAt: due.toISOString() } });
+        jobs.push({ kind: SANDBOX_DUE_JOB, key: `${SANDBOX_DUE_JOB.name}:${state.id}:${due.toISOString()}`, runAt: due, payload: { subscriptionId: state.id, dueAt: due.toISOString() } });
       }
     }
     await this.deps.jobs.schedule(tx, jobs);

@@ -1,10 +1,10 @@
 import {
   subscriptionCardRequestSchema, subscriptionParamsSchema, subscriptionResponseSchema, subscriptionsResponseSchema,
 } from '@cellport/shared/schemas/subscriptions';
-import type { Services } from '../../composition.js';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../../lib/request-language.js';
+import type { SubscriptionsService } from './subscriptions.service.js';
 
 const limited = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
@@ -12,8 +12,7 @@ const limited = { rateLimit: { max: 30, timeWindow: '1 minute' } };
  * The customer's card subscriptions (the dashboard's session; no API key): list, cancel at the period's end,
  * resume, and the card charged.
  */
-export function registerSubscriptions(app: App, services: Pick<Services, 'subscriptions'>): void {
-  const { subscriptions } = services;
+export function registerSubscriptions(app: App, { subscriptions }: { subscriptions: SubscriptionsService }): void {
   app.get('/api/v1/subscriptions', { onRequest: requireUser, schema: { response: { 200: subscriptionsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');

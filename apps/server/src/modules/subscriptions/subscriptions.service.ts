@@ -3,7 +3,7 @@ import type { AdminSubscription, Subscription, SubscriptionStatus } from '@cellp
 import type { SubscriptionState } from '../../integrations/stripe/card-provider.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuditActor, AuditLog } from '../audit/index.js';
-import { cardError, type CardCustomers } from '../payments/card-customers.js';
+import { cardError, type CardCustomers } from '../payments/index.js';
 import type { SubscriptionSync } from './subscription-sync.js';
 import { toAdminSubscription, toSubscription } from './subscription-view.js';
 import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';

@@ -2,9 +2,9 @@ import {
   adminSubscriptionCancelSchema, adminSubscriptionResponseSchema, adminSubscriptionsQuerySchema, adminSubscriptionsResponseSchema,
   subscriptionParamsSchema,
 } from '@cellport/shared/schemas/subscriptions';
-import type { App } from '../../../context.js';
-import type { SubscriptionsService } from '../../subscriptions/subscriptions.service.js';
-import { actorOf, adminRateLimits } from '../../../lib/console-http.js';
+import type { App } from '../../context.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
+import type { SubscriptionsService } from './subscriptions.service.js';
 
 /** GET /admin/subscriptions (everyone's, or ?userId= one customer's) and POST /admin/subscriptions/:id/cancel (audited). */
 export function registerSubscriptionsAdminRoutes(admin: App, subscriptions: SubscriptionsService): void {
