@@ -26,7 +26,7 @@ import { registerPorts } from './modules/ports/index.js';
 import { registerFingerprint } from './modules/fingerprint/index.js';
 import { registerPortHistory } from './modules/port-history/index.js';
 import { registerPurchases } from './modules/purchases/index.js';
-import { registerPayments } from './modules/payments/payments.routes.js';
+import { registerPayments } from './modules/payments/index.js';
 import { registerInvoices } from './modules/invoices/index.js';
 import { registerSettings } from './modules/settings/index.js';
 import { registerExchangeRates } from './modules/exchange-rates/index.js';

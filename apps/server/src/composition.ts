@@ -24,14 +24,12 @@ import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
 import { GatewaysService } from './modules/admin/admin-inventory/gateways.service.js';
 import { ModemsRepository } from './modules/admin/admin-inventory/modems.repository.js';
 import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
-import { PaymentsAdminService } from './modules/admin/admin-payments/payments-admin.service.js';
-import { AdminPaymentsRepository } from './modules/admin/admin-payments/payments.repository.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
 import { OverviewCache, OverviewRepository } from './modules/console-overview/index.js';
 import { DashboardRepository, DashboardService } from './modules/dashboard/index.js';
 import { DevOutboxRepository } from './modules/dev/index.js';
 import { sellerOf, SettingsAdminService, SettingsRepository } from './modules/settings/index.js';
-import { OperatorSettingsCache } from './lib/operator-settings-cache.js';
+import { effectivePayPalReceiver, OperatorSettingsCache } from './lib/operator-settings-cache.js';
 import { OperatorAlertsRepository, OperatorAlertsService } from './modules/operator-alerts/index.js';
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
@@ -48,21 +46,11 @@ import { GatewayLinksRepository, gatewayTrust as deriveGatewayTrust } from './mo
 import { InvoiceNumbering, InvoicesRepository, InvoicesService } from './modules/invoices/index.js';
 import { LedgerRepository, LedgerService } from './modules/ledger/index.js';
 import { NotificationEmails, NotificationsRepository, NotificationsService } from './modules/notifications/index.js';
-import { CardCheckout } from './modules/payments/card-checkout.js';
-import { CardCustomers } from './modules/payments/card-customers.js';
-import { CardPayments } from './modules/payments/card-payments.js';
-import { CardRefunds } from './modules/payments/card-refunds.js';
-import { CryptoPayments } from './modules/payments/crypto-payments.js';
-import { Fulfilment } from './modules/payments/fulfilment.js';
-import { OrderPricing } from './modules/payments/order-pricing.js';
-import { OrdersRepository } from './modules/payments/orders.repository.js';
-import { OrdersService } from './modules/payments/orders.service.js';
-import { createPaymentsRuntime } from './modules/payments/payments-runtime.js';
-import { PaymentsRepository } from './modules/payments/payments.repository.js';
-import { PayPalPayments } from './modules/payments/paypal-payments.js';
-import { SandboxCardsRepository } from './modules/payments/sandbox-cards.repository.js';
-import { SavedCards } from './modules/payments/saved-cards.js';
-import { PaymentSimulation } from './modules/payments/simulate-payment.js';
+import {
+  AdminPaymentsRepository, CardCheckout, CardCustomers, CardPayments, CardRefunds, createPaymentsRuntime, CryptoPayments,
+  Fulfilment, OrderPricing, OrdersRepository, OrdersService, PaymentsAdminService, PaymentsRepository, PaymentSimulation,
+  PayPalPayments, SandboxCardsRepository, SavedCards,
+} from './modules/payments/index.js';
 import { SubscriptionSync, SubscriptionsRepository, SubscriptionsService } from './modules/subscriptions/index.js';
 import {
   PortsAdminRepository, PortsAdminService, PortsListCache, PortsRepository, PortsService, RotationRepository, RotationService,
@@ -182,6 +170,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const savedCards = new SavedCards(cardCustomers, payments);
   const paypalPayments = new PayPalPayments({
     orderRows: ordersRepository, orders, payments: paymentsRepository, pricing: orderPricing, rt: payments, fulfilment, ctx,
+    receiver: () => effectivePayPalReceiver(ctx),
   });
   const paymentSimulation = new PaymentSimulation(orders, fulfilment, paypalPayments, payments, config);
   const webhooks = new WebhooksService({

@@ -4,7 +4,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, seedTestCatalog } from '../../../test/fixtures.js';
 import { call, signedIn, type Signed } from './admin.test-helpers.js';
 import { paging } from '../../lib/console-http.js';
-import { AdminPaymentsRepository } from './admin-payments/payments.repository.js';
+import { AdminPaymentsRepository } from '../payments/index.js';
 import { CustomersRepository } from '../accounts/index.js';
 import { ModemsRepository } from './admin-inventory/modems.repository.js';
 import { AuditLog, AuditRepository } from '../audit/index.js';

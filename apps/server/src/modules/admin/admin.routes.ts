@@ -6,7 +6,7 @@ import { registerAccountsAdminRoutes } from '../accounts/index.js';
 import { registerCouponsAdminRoutes } from '../coupons/index.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
 import { registerPortsAdminRoutes } from '../ports/index.js';
-import { registerPaymentsAdminRoutes } from './admin-payments/payments-admin.routes.js';
+import { registerPaymentsAdminRoutes } from '../payments/index.js';
 import { registerNotificationsAdminRoutes } from '../notifications/index.js';
 import { registerSettingsAdminRoutes } from '../settings/index.js';
 import { registerAuditAdminRoutes } from '../audit/index.js';

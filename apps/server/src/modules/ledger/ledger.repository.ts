@@ -66,6 +66,22 @@ export class LedgerRepository {
     return this.db.selectFrom('balances').select(['coin', 'amount']).where('user_id', '=', userId).execute();
   }
 
+  /**
+   * The entries that moved a payment's money: booked with its id, or naming it in their reference. Looked up among
+   * its customer's entries (ledger_user): the pattern alone read the whole ledger (bench/BENCHMARKS.md, "Scale").
+   */
+  ofPayment(userId: string, paymentId: string) {
+    return this.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('payment_id', '=', paymentId), eb('reference', 'like', `%${paymentId}%`)]))
+      .orderBy('id').execute();
+  }
+
+  /** The reference of an entry matching a LIKE pattern (a family of references), if one was booked. */
+  async firstReferenceLike(tx: Tx, pattern: string): Promise<string | undefined> {
+    const row = await tx.selectFrom('ledger_entries').select('reference').where('reference', 'like', pattern).executeTakeFirst();
+    return row?.reference;
+  }
+
   async balance(userId: string, coin: CoinColumn, tx?: Tx): Promise<bigint | null> {
     const row = await (tx ?? this.db).selectFrom('balances').select('amount')
       .where('user_id', '=', userId).where('coin', '=', coin).executeTakeFirst();

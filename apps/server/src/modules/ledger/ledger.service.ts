@@ -1,6 +1,14 @@
+import type { LedgerEntry } from '@cellport/shared/schemas/admin/customers';
 import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { CoinColumn, LedgerRepository } from './ledger.repository.js';
+
+interface LedgerRow { id: string | bigint; coin: CoinColumn; amount: bigint; kind: string; reference: string; payment_id: string | null; created_at: Date }
+/** A ledger entry as the console shows it. */
+export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
+  id: String(r.id), coin: r.coin, amount: BigInt(r.amount).toString(), kind: r.kind, reference: r.reference,
+  paymentId: r.payment_id, createdAt: r.created_at.toISOString(),
+});
 
 export interface LedgerEntryInput {
   userId: string;
@@ -35,6 +43,16 @@ export class LedgerService {
     if (entry.amount < 0n) throw new Error('debit amount must not be negative');
     if (entry.amount === 0n) return; // a 100 % coupon: nothing to book
     if (!await this.repo.debit(tx, entry)) throw new AppError('INSUFFICIENT_FUNDS');
+  }
+
+  /** The entries that moved a payment's money, as the console shows them. */
+  async paymentEntries(userId: string, paymentId: string): Promise<LedgerEntry[]> {
+    return (await this.repo.ofPayment(userId, paymentId)).map(toLedgerEntry);
+  }
+
+  /** The reference of a booked entry matching a LIKE pattern (a family of references, escaped), if any. */
+  firstReferenceLike(tx: Tx, pattern: string): Promise<string | undefined> {
+    return this.repo.firstReferenceLike(tx, pattern);
   }
 
   async balances(userId: string): Promise<Record<CoinColumn, bigint>> {

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@cellport/shared';
+import type { BuyRequest, RenewRequest } from '@cellport/shared/schemas/catalog';
 import { microToDollars } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
-import type { CoinColumn } from '../../db/tables/ledger.js';
+import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { issueInvoice } from '../invoices/index.js';
-import type { LedgerService } from '../ledger/index.js';
-import type { Tx } from '../../db/database.js';
+import type { CoinColumn, LedgerService } from '../ledger/index.js';
 import type { NotificationsService, TextParam } from '../notifications/index.js';
 import { publishWebhookEvent } from '../webhooks/index.js';
-import type { PurchasesService } from '../purchases/index.js';
 import type { OrderRow } from './order-view.js';
 import type { OrdersRepository } from './orders.repository.js';
 import type { OrdersService } from './orders.service.js';
@@ -43,12 +42,21 @@ const orderDescription = (o: OrderRow): TextParam => o.description_text ?? o.des
 
 const target = (o: OrderRow) => (o.coin === 'btc' ? o.provider_amount : o.amount);
 
+/**
+ * How a paid order becomes ports (purchases' PurchasesService, in the caller's transaction). An interface, so
+ * payments does not import purchases: purchases buys from the balance, payments only hands it the paid order.
+ */
+export interface OrderPurchases {
+  buyWithin(tx: Tx, userId: string, req: BuyRequest, lng: Language, paid?: { paymentId?: string; provider?: string }): Promise<unknown>;
+  renewWithin(tx: Tx, userId: string, req: RenewRequest, lng: Language, paymentId: string, kind?: string, provider?: string): Promise<unknown>;
+}
+
 /** What the fulfilment is built from (the composition root hands them in). */
 export interface FulfilmentDeps {
   orderRows: OrdersRepository;
   orders: OrdersService;
   payments: PaymentsRepository;
-  purchases: PurchasesService;
+  purchases: OrderPurchases;
   ledger: LedgerService;
   notifications: NotificationsService;
   /** Bus events after a commit, the invoice numbering kick, the log. */
@@ -67,7 +75,7 @@ export class Fulfilment {
   private readonly orderRows: OrdersRepository;
   private readonly orders: OrdersService;
   private readonly payments: PaymentsRepository;
-  private readonly purchases: PurchasesService;
+  private readonly purchases: OrderPurchases;
   private readonly ledger: LedgerService;
   private readonly notifications: NotificationsService;
   private readonly ctx: FulfilmentDeps['ctx'];

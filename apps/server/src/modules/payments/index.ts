@@ -1,3 +1,22 @@
-// The payments' face (decision 044), begun for the domains that charge saved cards (subscriptions); payments is not
-// yet a domain itself (not-yet-domains.json).
+// Payments (decision 044): money in through crypto, cards and PayPal, settled once into the ledger by Fulfilment;
+// pending orders, saved cards, the card provider's events, and the console's search, refunds and manual completion.
+export { CardCheckout } from './card-checkout.js';
 export { cardError, CardCustomers } from './card-customers.js';
+export { CardPayments, type SubscriptionEvents } from './card-payments.js';
+export { CardRefunds } from './card-refunds.js';
+export { CryptoPayments } from './crypto-payments.js';
+export { Fulfilment, type OrderPurchases } from './fulfilment.js';
+export { OrderPricing } from './order-pricing.js';
+export { OrdersRepository } from './orders.repository.js';
+export { OrdersService } from './orders.service.js';
+export { paymentRateLimit, type PaymentRateLimit } from './payment-rate-limit.js';
+export { AdminPaymentsRepository } from './payments-admin.repository.js';
+export { registerPaymentsAdminRoutes } from './payments-admin.routes.js';
+export { PaymentsAdminService } from './payments-admin.service.js';
+export { createPaymentsRuntime, type PaymentsRuntime } from './payments-runtime.js';
+export { PaymentsRepository } from './payments.repository.js';
+export { registerPayments, type PaymentsModule } from './payments.routes.js';
+export { PayPalPayments } from './paypal-payments.js';
+export { SandboxCardsRepository } from './sandbox-cards.repository.js';
+export { SavedCards } from './saved-cards.js';
+export { PaymentSimulation } from './simulate-payment.js';

@@ -1,13 +1,11 @@
 import type { Language } from '@cellport/shared';
 import { couponDiscount, PERIOD_DAYS, renewalPrice, roundToCent } from '@cellport/shared/schemas/catalog';
 import { purchasePrice, type PriceBreakdown } from '@cellport/shared/schemas/pricing';
-import type { OrderDetails, OrderKind } from '../../db/tables/payments.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { localized, type CatalogService } from '../catalog/catalog.service.js';
-import { discountsToApi, trialToApi } from '../catalog/tariff-offers.js';
+import { discountsToApi, localized, trialToApi, type CatalogService } from '../catalog/index.js';
 import type { CouponsService } from '../coupons/index.js';
 import { renderNotification } from '../notifications/index.js';
-import type { OrdersRepository } from './orders.repository.js';
+import type { OrderDetails, OrderKind, OrdersRepository } from './orders.repository.js';
 
 /** What a client sends to start any payment (crypto, card, PayPal), after schema validation. */
 export interface OrderInput {

@@ -1,18 +1,9 @@
 import type { Language } from '@cellport/shared';
 import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/payments';
-import type { Selectable } from 'kysely';
-import type { LocalizedNames } from '../../db/tables/catalog.js';
-import type { PaymentOrdersTable } from '../../db/tables/payments.js';
-import { portName, renderStored, type NamedPort } from '../notifications/index.js';
+import { portName, renderStored } from '../notifications/index.js';
+import type { OrderNames, OrderRow } from './orders.repository.js';
 
-export type OrderRow = Selectable<PaymentOrdersTable>;
-
-/** The names the views of some orders show (OrdersRepository.names reads them in one round of queries). */
-export interface OrderNames {
-  tariffs: Array<{ id: string; names: LocalizedNames }>;
-  countries: Array<{ id: string; code: string; names: LocalizedNames }>;
-  ports: Array<{ id: string } & NamedPort>;
-}
+export type { OrderNames, OrderRow } from './orders.repository.js';
 
 /**
  * The orders as the API shows them (spec §3 Payment), with the names the crypto modal needs; the description and

@@ -1,8 +1,19 @@
+import type { Selectable } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
-import type { OrderProvider, StoredText } from '../../db/tables/payments.js';
-import type { OrderNames, OrderRow } from './order-view.js';
+import type { LocalizedNames } from '../../db/tables/catalog.js';
+import type { OrderProvider, PaymentOrdersTable, StoredText } from '../../db/tables/payments.js';
+import type { NamedPort } from '../notifications/index.js';
 
-export type { OrderRow } from './order-view.js';
+export type { OrderDetails, OrderKind, OrderProvider } from '../../db/tables/payments.js';
+
+export type OrderRow = Selectable<PaymentOrdersTable>;
+
+/** The names the views of some orders show (OrdersRepository.names reads them in one round of queries). */
+export interface OrderNames {
+  tariffs: Array<{ id: string; names: LocalizedNames }>;
+  countries: Array<{ id: string; code: string; names: LocalizedNames }>;
+  ports: Array<{ id: string } & NamedPort>;
+}
 type Q = Database | Tx;
 
 /** A new order: what the customer pays for (the quote's fields) and how. */

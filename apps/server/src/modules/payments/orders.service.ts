@@ -1,13 +1,12 @@
 import type { Language } from '@cellport/shared';
 import type { CryptoPayment, PendingPayment } from '@cellport/shared/schemas/payments';
-import type { Database, Tx } from '../../db/database.js';
-import type { OrderProvider } from '../../db/tables/payments.js';
+import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { purchaseDescription, renewalDescription, topUpDescription } from '../invoices/index.js';
 import { portNamesText, renderText, type ServerText } from '../notifications/index.js';
 import type { Quote } from './order-pricing.js';
 import { cryptoToApi, ordersToApi, type OrderRow } from './order-view.js';
-import type { OrdersRepository } from './orders.repository.js';
+import type { OrderProvider, OrdersRepository } from './orders.repository.js';
 import { announcePendingCrypto } from './pending-crypto-poll.js';
 
 export interface CreateOrderInput {
@@ -21,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class OrdersService {
   constructor(private readonly repo: OrdersRepository) {}
 
-  async create(input: CreateOrderInput, q?: Database | Tx): Promise<OrderRow> {
+  async create(input: CreateOrderInput, q?: Tx): Promise<OrderRow> {
     const { quote, ...rest } = input;
     const descriptionText = await this.descriptionText(quote, input.lng, q);
     return this.repo.create({
@@ -33,7 +32,7 @@ export class OrdersService {
    * The order's description as a stored text, rendered in each reader's language (issue 14, item 3): a top-up (null
    * when the customer wrote their own words, a PayPal top-up's), the ports renewed, or the tariff bought.
    */
-  private async descriptionText(quote: Quote, lng: Language, q?: Database | Tx): Promise<ServerText | null> {
+  private async descriptionText(quote: Quote, lng: Language, q?: Tx): Promise<ServerText | null> {
     const d = quote.details;
     if (quote.kind === 'topup') return quote.description === renderText(lng, topUpDescription.key) ? topUpDescription : null;
     const names = await this.repo.names([{ details: d } as OrderRow], q);
@@ -46,19 +45,19 @@ export class OrdersService {
     return tariff && country ? purchaseDescription(country.names, tariff.names, d.modemCount ?? 1) : null;
   }
 
-  async own(userId: string, id: string, q?: Database | Tx): Promise<OrderRow> {
+  async own(userId: string, id: string, q?: Tx): Promise<OrderRow> {
     const row = await this.repo.own(userId, id, q);
     if (!row) throw notFound();
     return row;
   }
 
   /** The orders as the API shows them (spec §3 Payment), described in the reader's `language` when given. */
-  async view(rows: OrderRow[], q?: Database | Tx, language?: Language): Promise<PendingPayment[]> {
+  async view(rows: OrderRow[], q?: Tx, language?: Language): Promise<PendingPayment[]> {
     if (!rows.length) return [];
     return ordersToApi(rows, await this.repo.names(rows, q), language);
   }
 
-  async cryptoView(row: OrderRow, q?: Database | Tx): Promise<CryptoPayment> {
+  async cryptoView(row: OrderRow, q?: Tx): Promise<CryptoPayment> {
     return cryptoToApi(row, await this.repo.names([row], q));
   }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
-import type { OrderRow } from './order-view.js';
+import type { OrderRow } from './orders.repository.js';
 import { likeFamily } from './refund-references.js';
 
 /**

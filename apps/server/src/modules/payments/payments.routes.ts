@@ -15,7 +15,7 @@ import type { PayPalPayments } from './paypal-payments.js';
 import { registerPendingRoutes } from './pending.routes.js';
 import { registerQuoteRoutes } from './quote.routes.js';
 import type { OrderPricing } from './order-pricing.js';
-import type { CatalogService } from '../catalog/catalog.service.js';
+import type { CatalogService } from '../catalog/index.js';
 import { registerSavedCardRoutes } from './saved-cards.routes.js';
 import type { SavedCards } from './saved-cards.js';
 import type { PaymentSimulation } from './simulate-payment.js';

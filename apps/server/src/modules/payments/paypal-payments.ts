@@ -3,12 +3,10 @@ import type { PaypalPendingResponse } from '@cellport/shared/schemas/payments';
 import type { AppContext } from '../../context.js';
 import type { IpnOutcome } from '../../integrations/paypal/check-ipn.js';
 import { IpnVerificationError } from '../../integrations/paypal/ipn-verifier.js';
-import { effectivePayPalReceiver } from '../../lib/operator-settings-cache.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Fulfilment } from './fulfilment.js';
 import { microToCentsUp, type OrderInput, type OrderPricing } from './order-pricing.js';
-import type { OrderRow } from './order-view.js';
-import type { OrdersRepository } from './orders.repository.js';
+import type { OrderRow, OrdersRepository } from './orders.repository.js';
 import type { OrdersService } from './orders.service.js';
 import type { PaymentsRepository } from './payments.repository.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
@@ -32,8 +30,10 @@ export interface PayPalPaymentsDeps {
   pricing: OrderPricing;
   rt: PaymentsRuntime;
   fulfilment: Fulfilment;
-  /** The log, the public URL, and the operator's settings (the receiving PayPal account). */
+  /** The log and the public URL. */
   ctx: AppContext;
+  /** The receiving PayPal account: the operator's setting, else the configured one. */
+  receiver: () => Promise<string>;
 }
 
 export class PayPalPayments {
@@ -44,6 +44,7 @@ export class PayPalPayments {
   private readonly rt: PaymentsRuntime;
   private readonly fulfilment: Fulfilment;
   private readonly ctx: AppContext;
+  private readonly receiver: () => Promise<string>;
 
   constructor(deps: PayPalPaymentsDeps) {
     this.orderRows = deps.orderRows;
@@ -53,6 +54,7 @@ export class PayPalPayments {
     this.rt = deps.rt;
     this.fulfilment = deps.fulfilment;
     this.ctx = deps.ctx;
+    this.receiver = deps.receiver;
   }
 
   /**
@@ -68,7 +70,7 @@ export class PayPalPayments {
     const clientSecret = `${PAYPAL_SECRET_PREFIX}${order.id}`;
     const form = this.rt.paypal.checkoutForm({
       itemName: description, amountCents: Number(cents), custom: clientSecret, orderId: order.id, origin: this.ctx.config.publicUrl, notifyPath: IPN_PATH,
-      receiverEmail: await effectivePayPalReceiver(this.ctx),
+      receiverEmail: await this.receiver(),
     });
     return {
       error: null,
@@ -103,7 +105,7 @@ export class PayPalPayments {
       }
       throw err;
     }
-    const receiver = await effectivePayPalReceiver(this.ctx);
+    const receiver = await this.receiver();
     await this.apply(order, this.rt.paypal.check(verification, fields, Number(order.provider_amount), receiver));
   }
 

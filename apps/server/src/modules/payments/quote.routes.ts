@@ -1,8 +1,8 @@
 import { quoteRequestSchema, quoteResponseSchema, trialStatusResponseSchema } from '@cellport/shared/schemas/quote';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import type { CatalogService } from '../catalog/catalog.service.js';
 import { askedLanguage } from '../../lib/request-language.js';
+import type { CatalogService } from '../catalog/index.js';
 import type { OrderPricing } from './order-pricing.js';
 import type { PaymentRateLimit } from './payment-rate-limit.js';
 

@@ -1,8 +1,13 @@
-import { sql } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { AdminPayment, AdminPaymentsQuery } from '@cellport/shared/schemas/admin/payments';
-import type { Database, Tx } from '../../../db/database.js';
-import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal } from '../../../lib/console-lists.repository.js';
-import type { Paging } from '../../../lib/console-http.js';
+import type { Database, Tx } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
+import type { PaymentRefundsTable } from '../../db/tables/admin.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Paging } from '../../lib/console-http.js';
+import { cappedTotal, containsPattern, LIST_COUNT_CAP, type ListTotal } from '../../lib/console-lists.repository.js';
+
+export type RefundRow = Selectable<PaymentRefundsTable>;
 
 export type PaymentFilter = Omit<AdminPaymentsQuery, 'page' | 'pageSize'>;
 
@@ -20,10 +25,71 @@ export const toAdminPayment = (r: PaymentRow): AdminPayment => ({
   createdAt: r.created_at.toISOString(),
 });
 
-/** Payments across every provider, with the customer's e-mail and what was refunded. */
+/**
+ * Payments across every provider, with the customer's e-mail and what was refunded; the console's refunds
+ * (`payment_refunds`) and what its completion and refunds read and lock.
+ */
 export class AdminPaymentsRepository {
   /** countCap: the list's total counts at most this many payments (lib/console-lists.repository.ts, cappedTotal). */
   constructor(private readonly db: Database, private readonly countCap = LIST_COUNT_CAP) {}
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** A transaction that books a refund: the unique payment_refunds.payment_id turns a racing second one into REFUND_EXISTS. */
+  refundTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.transaction(work).catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw new AppError('REFUND_EXISTS');
+      throw error;
+    });
+  }
+
+  refunds(paymentId: string): Promise<RefundRow[]> {
+    return this.db.selectFrom('payment_refunds').selectAll().where('payment_id', '=', paymentId).execute();
+  }
+
+  /** The ports a payment bought or renewed. */
+  ports(paymentId: string): Promise<Array<{ id: string; name: string }>> {
+    return this.db.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id').select(['ports.id', 'ports.name'])
+      .where('payment_ports.payment_id', '=', paymentId).execute();
+  }
+
+  /** What the provider's order of a payment holds (none for a balance payment). */
+  order(paymentId: string) {
+    return this.db.selectFrom('payment_orders').select(['provider', 'coin', 'address', 'external_id', 'provider_amount', 'received', 'status',
+      'fulfil_error', 'expires_at', 'completed_at', 'details']).where('id', '=', paymentId).executeTakeFirst();
+  }
+
+  /** The payment's row, locked: a second refund of it waits here and then finds the first. */
+  lockPayment(tx: Tx, id: string) {
+    return tx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
+  async hasRefund(tx: Tx, paymentId: string): Promise<boolean> {
+    const existing = await tx.selectFrom('payment_refunds').select('id').where('payment_id', '=', paymentId).executeTakeFirst();
+    return existing !== undefined;
+  }
+
+  insertRefund(tx: Tx, refund: Insertable<PaymentRefundsTable>): Promise<RefundRow> {
+    return tx.insertInto('payment_refunds').values(refund).returningAll().executeTakeFirstOrThrow();
+  }
+
+  setRefundProviderRef(tx: Tx, id: string, providerRef: string | null): Promise<RefundRow> {
+    return tx.updateTable('payment_refunds').set({ provider_ref: providerRef }).where('id', '=', id)
+      .returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** The provider's id of a payment's order (a card payment's intent is `pi_…`). */
+  async orderExternalId(tx: Tx, paymentId: string): Promise<string | null> {
+    const order = await tx.selectFrom('payment_orders').select('external_id').where('id', '=', paymentId).executeTakeFirst();
+    return order?.external_id ?? null;
+  }
+
+  /** A provider's order, locked, for the console to complete. */
+  lockOrder(tx: Tx, orderId: string) {
+    return tx.selectFrom('payment_orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
+  }
 
   private base(q: Database | Tx) {
     return q.selectFrom('payments as p').innerJoin('users as u', 'u.id', 'p.user_id');

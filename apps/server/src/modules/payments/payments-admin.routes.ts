@@ -3,8 +3,8 @@ import {
   adminPaymentDetailResponseSchema, adminPaymentsQuerySchema, adminPaymentsResponseSchema,
   completePaymentRequestSchema, completePaymentResponseSchema, refundRequestSchema, refundResponseSchema,
 } from '@cellport/shared/schemas/admin/payments';
-import type { App } from '../../../context.js';
-import { actorOf, adminRateLimits } from '../../../lib/console-http.js';
+import type { App } from '../../context.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
 import type { PaymentsAdminService } from './payments-admin.service.js';
 
 export function registerPaymentsAdminRoutes(app: App, payments: PaymentsAdminService): void {

@@ -2,25 +2,20 @@ import type {
   AdminPaymentDetailResponse, AdminPaymentsQuery, AdminPaymentsResponse, CompletePaymentResponse, RefundRequest,
   RefundResponse,
 } from '@cellport/shared/schemas/admin/payments';
-import type { AppContext } from '../../../context.js';
-import { AppError } from '../../../lib/app-error.js';
-import type { LedgerService } from '../../ledger/index.js';
-import type { Tx } from '../../../db/database.js';
-import type { Selectable } from 'kysely';
-import type { PaymentRefundsTable } from '../../../db/tables/admin.js';
-import type { CardRefunds } from '../../payments/card-refunds.js';
-import type { Fulfilment } from '../../payments/fulfilment.js';
-import { cardRefundFamily, likeFamily, paypalConsoleRefundReference, paypalRefundFamily } from '../../payments/refund-references.js';
-import { paging } from '../../../lib/console-http.js';
-import type { CardProvider } from '../../../integrations/stripe/card-provider.js';
-import type { AuditActor, AuditLog } from '../../audit/index.js';
-import { toLedgerEntry } from '../../accounts/index.js';
-import { isUniqueViolation } from '../../../db/pg-errors.js';
-import type { AdminPaymentsRepository } from './payments.repository.js';
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/database.js';
+import type { CardProvider } from '../../integrations/stripe/card-provider.js';
+import { AppError } from '../../lib/app-error.js';
+import { TOPICS } from '../../lib/bus-topics.js';
+import { paging } from '../../lib/console-http.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
+import type { LedgerService } from '../ledger/index.js';
+import type { CardRefunds } from './card-refunds.js';
+import type { Fulfilment } from './fulfilment.js';
+import type { AdminPaymentsRepository, RefundRow } from './payments-admin.repository.js';
+import { cardRefundFamily, likeFamily, paypalConsoleRefundReference, paypalRefundFamily } from './refund-references.js';
 import { MICRO_PER_CENT, toRefund } from './refunds.js';
-import { TOPICS } from '../../../lib/bus-topics.js';
 
-type RefundRow = Selectable<PaymentRefundsTable>;
 interface BookedRefund { userId: string; refund: RefundRow }
 /** A card refund claimed in the console, to be sent through the provider. */
 interface CardRefundClaim {
@@ -29,12 +24,6 @@ interface CardRefundClaim {
   userId: string;
   to: 'balance' | 'source';
   before: { status: string; amount: bigint; provider: string };
-}
-
-/** A second refund of a payment racing the first: the unique payment_refunds.payment_id says REFUND_EXISTS. */
-function refundExists(error: unknown): never {
-  if (isUniqueViolation(error)) throw new AppError('REFUND_EXISTS');
-  throw error;
 }
 
 /**
@@ -77,26 +66,17 @@ export class PaymentsAdminService {
     const payment = await this.repo.byId(id);
     if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
     const [ledger, refunds, ports, order] = await Promise.all([
-      // A payment's entries move its customer's balance: looked up among that customer's entries (ledger_user), the
-      // pattern no longer reads the whole ledger (bench/BENCHMARKS.md, "Scale").
-      this.ctx.db.selectFrom('ledger_entries').selectAll().where('user_id', '=', payment.userId)
-        .where((eb) => eb.or([eb('payment_id', '=', id), eb('reference', 'like', `%${id}%`)]))
-        .orderBy('id').execute(),
-      this.ctx.db.selectFrom('payment_refunds').selectAll().where('payment_id', '=', id).execute(),
-      this.ctx.db.selectFrom('payment_ports').innerJoin('ports', 'ports.id', 'payment_ports.port_id').select(['ports.id', 'ports.name'])
-        .where('payment_ports.payment_id', '=', id).execute(),
-      this.ctx.db.selectFrom('payment_orders').select(['provider', 'coin', 'address', 'external_id', 'provider_amount', 'received', 'status',
-        'fulfil_error', 'expires_at', 'completed_at', 'details']).where('id', '=', id).executeTakeFirst(),
+      this.ledger.paymentEntries(payment.userId, id), this.repo.refunds(id), this.repo.ports(id), this.repo.order(id),
     ]);
     return {
       payment,
       details: order ? JSON.parse(JSON.stringify(order, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) as Record<string, unknown> : {},
-      ledger: ledger.map(toLedgerEntry), refunds: refunds.map(toRefund), ports,
+      ledger, refunds: refunds.map(toRefund), ports,
     };
   }
 
   async refund(actor: AuditActor, id: string, req: RefundRequest): Promise<RefundResponse> {
-    const started = await this.ctx.db.transaction().execute((tx) => this.startRefund(tx, actor, id, req)).catch(refundExists);
+    const started = await this.repo.refundTransaction((tx) => this.startRefund(tx, actor, id, req));
     const row = 'card' in started ? await this.refundByCard(actor, started.card) : started.row;
     await this.ctx.bus.publish(TOPICS.balanceChanged, { userId: row.userId }).catch(() => {});
     return { refund: toRefund(row.refund), payment: (await this.repo.byId(id))! };
@@ -108,11 +88,10 @@ export class PaymentsAdminService {
    * this transaction commits, and the money moves once it answered or its event came (refundByCard).
    */
   private async startRefund(tx: Tx, actor: AuditActor, id: string, req: RefundRequest): Promise<{ row: BookedRefund } | { card: CardRefundClaim }> {
-    const payment = await tx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    const payment = await this.repo.lockPayment(tx, id);
     if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
     if (payment.status !== 'completed') throw new AppError('REFUND_NOT_ALLOWED');
-    const existing = await tx.selectFrom('payment_refunds').select('id').where('payment_id', '=', id).executeTakeFirst();
-    if (existing) throw new AppError('REFUND_EXISTS');
+    if (await this.repo.hasRefund(tx, id)) throw new AppError('REFUND_EXISTS');
     await this.refuseWhenProviderRefunded(tx, payment.provider, id);
     const amount = req.amount ? BigInt(req.amount) : BigInt(payment.amount);
     if (amount <= 0n) throw new AppError('REFUND_NOT_ALLOWED'); // a 100 % coupon purchase: nothing was paid
@@ -120,9 +99,9 @@ export class PaymentsAdminService {
     const to = req.to ?? (payment.provider === 'balance' ? 'balance' : 'source');
     const userId = payment.user_id;
     const base = { userId, coin: 'usdt' as const, amount, paymentId: id };
-    const refundRow = (method: 'provider' | 'manual' | 'balance') => tx.insertInto('payment_refunds').values({
+    const refundRow = (method: 'provider' | 'manual' | 'balance') => this.repo.insertRefund(tx, {
       payment_id: id, amount, method, provider_ref: null, reason: req.reason, admin_id: actor.adminId,
-    }).returningAll().executeTakeFirstOrThrow();
+    });
     const audited = async (refund: RefundRow, after: Record<string, unknown>) => {
       await this.audit.record(tx, actor, {
         action: 'payment.refund', targetType: 'payment', targetId: id,
@@ -166,13 +145,12 @@ export class PaymentsAdminService {
       this.ctx.log.warn({ err: error, payment: paymentId }, 'card refund refused by the provider');
       // Its event may already have booked the claim (the refund went through and only the answer was lost): then
       // the claim stands; otherwise it goes, and the operator may try again.
-      const withdrawn = await this.ctx.db.transaction().execute((tx) => this.cardRefunds.withdraw(tx, c.claim.id, c.intent, paymentId));
+      const withdrawn = await this.repo.transaction((tx) => this.cardRefunds.withdraw(tx, c.claim.id, c.intent, paymentId));
       if (withdrawn) throw new AppError('REFUND_PROVIDER_FAILED');
     }
-    const refund = await this.ctx.db.transaction().execute(async (tx) => {
+    const refund = await this.repo.transaction(async (tx) => {
       await this.cardRefunds.book(tx, { userId: c.userId, intent: c.intent, paymentId, event: null });
-      const row = await tx.updateTable('payment_refunds').set({ provider_ref: providerRef }).where('id', '=', c.claim.id)
-        .returningAll().executeTakeFirstOrThrow();
+      const row = await this.repo.setRefundProviderRef(tx, c.claim.id, providerRef);
       await this.audit.record(tx, actor, {
         action: 'payment.refund', targetType: 'payment', targetId: paymentId,
         before: { ...c.before, refunded: '0' },
@@ -195,13 +173,13 @@ export class PaymentsAdminService {
       if (intent) family = cardRefundFamily(intent);
     }
     if (!family) return;
-    const taken = await tx.selectFrom('ledger_entries').select('reference').where('reference', 'like', likeFamily(family)).executeTakeFirst();
-    if (taken) throw new AppError('REFUND_DONE_BY_PROVIDER', 409, undefined, { reference: taken.reference });
+    const taken = await this.ledger.firstReferenceLike(tx, likeFamily(family));
+    if (taken !== undefined) throw new AppError('REFUND_DONE_BY_PROVIDER', 409, undefined, { reference: taken });
   }
 
   private async cardIntent(tx: Tx, paymentId: string): Promise<string | null> {
-    const order = await tx.selectFrom('payment_orders').select('external_id').where('id', '=', paymentId).executeTakeFirst();
-    return order?.external_id?.startsWith('pi_') ? order.external_id : null;
+    const externalId = await this.repo.orderExternalId(tx, paymentId);
+    return externalId?.startsWith('pi_') ? externalId : null;
   }
 
   /**
@@ -210,8 +188,8 @@ export class PaymentsAdminService {
    * provider had confirmed it — ports bought or renewed, invoice issued, customer notified.
    */
   async complete(actor: AuditActor, orderId: string, reason: string): Promise<CompletePaymentResponse> {
-    const result = await this.ctx.db.transaction().execute(async (tx) => {
-      const order = await tx.selectFrom('payment_orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
+    const result = await this.repo.transaction(async (tx) => {
+      const order = await this.repo.lockOrder(tx, orderId);
       if (!order) throw new AppError('PAYMENT_NOT_FOUND');
       if (order.status !== 'pending') throw new AppError('PAYMENT_NOT_STUCK');
       const coin = order.coin ?? 'usdt';

@@ -1,14 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, onPostgres, type TestApp } from '../../../../test/helpers.js';
-import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest, type StripeReply } from '../../../integrations/stripe/testing/fake-stripe-api.js';
-import { expectLedgerMatchesBalances } from '../../ledger/ledger.test-helpers.js';
-import { CardPayments } from '../../payments/card-payments.js';
-import { CardRefunds, type CardRefundReport } from '../../payments/card-refunds.js';
-import { createCustomer, json, usdtBalance } from '../../../../test/fixtures.js';
-import { netRevenue } from '../../console-overview/overview.repository.js';
-import { call, signedIn, type Signed } from '../admin.test-helpers.js';
+import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
+import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest, type StripeReply } from '../../integrations/stripe/testing/fake-stripe-api.js';
+import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
+import { CardPayments } from './card-payments.js';
+import { CardRefunds, type CardRefundReport } from './card-refunds.js';
+import { createCustomer, json, usdtBalance } from '../../../test/fixtures.js';
+import { netRevenue } from '../console-overview/overview.repository.js';
+import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
 
 // Issue 28, item 1: one card refund is one ledger movement, whichever side reports it first — the console (after
 // Stripe answered its refund call) or Stripe's charge.refunded event — under any order and concurrency, on PGlite

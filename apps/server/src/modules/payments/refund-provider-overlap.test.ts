@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeHttpServer, type FakeHttpServer } from '../../../../test/fake-http.js';
-import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest } from '../../../integrations/stripe/testing/fake-stripe-api.js';
-import { expectLedgerMatchesBalances } from '../../ledger/ledger.test-helpers.js';
-import { createCustomer, json, usdtBalance } from '../../../../test/fixtures.js';
-import { call, signedIn, type Signed } from '../admin.test-helpers.js';
+import { startFakeHttpServer, type FakeHttpServer } from '../../../test/fake-http.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest } from '../../integrations/stripe/testing/fake-stripe-api.js';
+import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
+import { createCustomer, json, usdtBalance } from '../../../test/fixtures.js';
+import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
 
 // A refund made in the console and the provider's own notice of the same refund (PayPal Refunded IPN, Stripe
 // charge.refunded) must take the money back once, whichever arrives first. Real adapters against fake servers.
