@@ -36,7 +36,7 @@ import { registerRealtime, startRealtime } from './modules/realtime/index.js';
 import { startHostProtocol, type HostProtocolServer } from './modules/hosts/hosts.server.js';
 import { registerOpenApi } from './modules/openapi/openapi.plugin.js';
 import { registerApiKeys } from './modules/api-keys/index.js';
-import { registerTraffic } from './modules/traffic/traffic.routes.js';
+import { registerTraffic } from './modules/traffic/index.js';
 import { registerDashboard } from './modules/dashboard/index.js';
 import { registerWebhooks } from './modules/webhooks/index.js';
 import { registerMcp } from './modules/mcp/mcp.routes.js';

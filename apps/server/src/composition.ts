@@ -58,7 +58,7 @@ import {
 import { FingerprintCheckService, FingerprintRepository } from './modules/fingerprint/index.js';
 import { hostServesDesired } from './modules/hosts/host-serves-desired.js';
 import { PurchasesRepository, PurchasesService } from './modules/purchases/index.js';
-import { TrafficRepository } from './modules/traffic/traffic.repository.js';
+import { TrafficRepository } from './modules/traffic/index.js';
 import { PortHistoryRepository, PortHistoryService } from './modules/port-history/index.js';
 import { TelegramBot, TelegramNotifications, TelegramRepository, TelegramService } from './modules/telegram/index.js';
 import { parsePortList } from './lib/webhook-ports.js';

@@ -2,7 +2,7 @@
 import { loginSchema } from '@cellport/shared/schemas/auth';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
-import { issueHostKey } from '../modules/traffic/host-keys.js';
+import { issueHostKey } from '../modules/traffic/index.js';
 
 export class AdminCommandError extends Error {}
 

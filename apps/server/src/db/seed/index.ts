@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { seedCatalog } from './catalog.js';
 import { seedDemoUser } from './demo-user.js';
-import { seedTraffic } from '../../modules/traffic/traffic.seed.js';
+import { seedTraffic } from './traffic.js';
 
 type SeedStep = (ctx: AppContext) => Promise<void>;
 

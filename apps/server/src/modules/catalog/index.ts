@@ -2,3 +2,4 @@
 // (not-yet-domains.json).
 export { CatalogService, localized, regionNames } from './catalog.service.js';
 export { discountsToApi, trialToApi } from './tariff-offers.js';
+export { limitsToApi } from './tariff-limits.js';

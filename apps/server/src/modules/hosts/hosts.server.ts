@@ -13,13 +13,10 @@ import {
 } from '../../integrations/modem-control/agent-driver.js';
 import { BUS_RESYNC } from '../../lib/bus.js';
 import { hashToken } from '../../lib/tokens.js';
-import { hostForKey } from '../traffic/host-keys.js';
 import type { ModemQualityTracker } from '../catalog/modem-quality-tracker.js';
 import { signLinkTicket, type GatewayLinksRepository, type GatewayTrust } from '../gateways/index.js';
 import type { NotificationsService } from '../notifications/index.js';
-import { recordQuotaCrossings } from '../traffic/port-quota.js';
-import { screenSamples } from '../traffic/traffic-samples.js';
-import type { TrafficRepository } from '../traffic/traffic.repository.js';
+import { hostForKey, recordQuotaCrossings, screenSamples, type TrafficRepository } from '../traffic/index.js';
 import { loadDesiredStates } from './host-state.js';
 import type { HostsRepository, ModemChange } from './hosts.repository.js';
 import { TOPICS } from '../../lib/bus-topics.js';
@@ -273,7 +270,7 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
       traffic.ingestReport(hostId, report.batchId, screened.samples).then(async ({ duplicate, accepted, refused }) => {
         // Quotas (decision 030): a failure here is caught by the port's next batch, so the batch stays acknowledged.
         if (!duplicate) {
-          await recordQuotaCrossings(ctx.db, notifications, screened.samples.map((s) => s.port_id))
+          await recordQuotaCrossings(traffic, notifications, screened.samples.map((s) => s.port_id))
             .catch((err: unknown) => log.error({ err, hostId }, 'quota crossings not recorded'));
         }
         const notTaken = screened.refused.length + refused;

@@ -9,7 +9,7 @@ import { call, signedIn } from '../admin/admin.test-helpers.js';
 import { announced } from '../../../test/announcements.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
-import { issueHostKey } from '../traffic/host-keys.js';
+import { issueHostKey } from '../traffic/index.js';
 
 let t: TestApp;
 let url: string;

@@ -4,7 +4,7 @@ import { HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shar
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { signedIn } from '../admin/admin.test-helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
-import { issueHostKey } from '../traffic/host-keys.js';
+import { issueHostKey } from '../traffic/index.js';
 
 // Issue 15, item 5: the agent's health checks reach the server in the heartbeat. Each modem's health and reason are
 // recorded when they change; a modem that goes offline, and one that comes back, is told to the customers with

@@ -13,7 +13,7 @@ import type { Tx } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { ApiKeyGrant } from '../../plugins/session.js';
 import { presetEntries } from '../fingerprint/index.js';
-import { trafficReport } from '../traffic/traffic-report.js';
+import { trafficReport } from '../traffic/index.js';
 import { toolFailure } from './mcp-errors.js';
 
 /** The customer an MCP request acts for (resolved from its API key), and what their money tools are limited by. */

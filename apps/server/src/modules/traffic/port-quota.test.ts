@@ -7,7 +7,7 @@ import { quotaMonth } from '@cellport/shared/schemas/port-limits';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { loadDesiredStates } from '../hosts/host-state.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
-import { issueHostKey } from './host-keys.js';
+import { issueHostKey } from './host-keys.repository.js';
 
 // Issue 18, item 3: a port's monthly quota. Traffic batches are counted into the port's month; crossing 80 % and
 // 100 % notifies its customer once each, and 100 % makes the desired state say blocked (or throttled) until the next

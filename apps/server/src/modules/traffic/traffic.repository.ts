@@ -3,8 +3,8 @@ import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/po
 import type { PortQuota, TrafficGranularity, TrafficRow } from '@cellport/shared/schemas/traffic';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { limitsToApi } from '../catalog/tariff-limits.js';
+import type { Database, Tx } from '../../db/database.js';
+import { limitsToApi } from '../catalog/index.js';
 import { portName } from '../notifications/index.js';
 
 /** PostgreSQL's bigint limit: counts saturate here rather than fail (a failing batch would fail on every resend). */
@@ -12,9 +12,42 @@ const MAX_BIGINT = sql.raw('9223372036854775807');
 /** One per-port sample of an agent's traffic report (port_id a uuid, counts decimal strings within bigint). */
 export interface PortSample { port_id: string; interval_start: string; bytes_in: string; bytes_out: string }
 
+export interface QuotaCrossing {
+  port_id: string; user_id: string; name: string; default_number: number | null; monthly_quota_gb: number; over_quota: 'throttle' | 'block'; over_quota_mbps: number | null;
+}
+
+const QUOTA_BYTES = sql`t.monthly_quota_gb::numeric * ${PORT_LIMITS.bytesPerGb}`;
+
+function crossings(tx: Tx, portIds: string[], month: string, threshold: 'reached' | 'warned') {
+  const over = threshold === 'reached'
+    ? sql`q.bytes::numeric >= ${QUOTA_BYTES}`
+    : sql`q.bytes::numeric * 100 >= ${QUOTA_BYTES} * ${PORT_LIMITS.warnPercent}`;
+  const set = threshold === 'reached' ? sql`reached_at = now(), warned_at = coalesce(q.warned_at, now())` : sql`warned_at = now()`;
+  const unset = threshold === 'reached' ? sql`q.reached_at is null` : sql`q.warned_at is null`;
+  return sql<QuotaCrossing>`
+    update port_traffic_months q set ${set}
+    from ports p join tariffs t on t.id = p.tariff_id
+    where q.port_id = p.id and q.port_id in (${sql.join(portIds)}) and q.month = ${month}::date
+      and ${unset} and t.monthly_quota_gb is not null and ${over}
+    returning q.port_id, p.user_id, p.name, p.default_number, t.monthly_quota_gb, t.over_quota, t.over_quota_mbps`.execute(tx);
+}
+
 /** Traffic samples: written by proxy hosts, read per customer (every read is scoped by the user id). */
 export class TrafficRepository {
   constructor(private readonly db: Database) {}
+
+  /** Runs work in one transaction (a quota's flag and its notification are written together: port-quota.ts). */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /**
+   * Flags the ports of this month that crossed the threshold (only while the flag is unset, so each threshold is
+   * crossed once per port and month whichever instance records which batch) and returns them.
+   */
+  async quotaCrossings(tx: Tx, portIds: string[], month: string, threshold: 'reached' | 'warned'): Promise<QuotaCrossing[]> {
+    return (await crossings(tx, portIds, month, threshold)).rows;
+  }
 
   /**
    * Counts an agent's traffic report once, in one statement: the batch id goes into traffic_batches, and only when

@@ -1,18 +1,17 @@
 import { trafficQuerySchema, trafficQuotaResponseSchema, trafficResponseSchema } from '@cellport/shared/schemas/traffic';
-import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../../lib/request-language.js';
 import { trafficCsv } from './traffic-csv.js';
 import { trafficReport, trafficRows } from './traffic-report.js';
+import type { TrafficRepository } from './traffic.repository.js';
 
 /**
  * Traffic: per-port series for the customer, CSV export, usage against quotas. Proxy hosts report traffic over the
  * host protocol only (hosts.server.ts → traffic-samples.ts, TrafficRepository.ingestReport): the HTTP ingest route
  * that once stood here had no production caller and its own, looser limits (issue 26, item 12).
  */
-export function registerTraffic(app: App, ctx: AppContext, services: Services): void {
-  const repository = services.trafficRepository;
+export function registerTraffic(app: App, ctx: AppContext, { trafficRepository: repository }: { trafficRepository: TrafficRepository }): void {
 
   app.get('/api/v1/traffic', {
     onRequest: requireUser, schema: { tags: ['traffic'], querystring: trafficQuerySchema, response: { 200: trafficResponseSchema } },

@@ -7,7 +7,7 @@ import type {
 import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import type { Database } from '../../../db/database.js';
 import { AppError } from '../../../lib/app-error.js';
-import { issueHostKey } from '../../traffic/host-keys.js';
+import { issueHostKey } from '../../traffic/index.js';
 import { iso } from '../../../lib/console-http.js';
 import type { AuditActor, AuditLog } from '../../audit/index.js';
 import { isUniqueViolation } from '../../../db/pg-errors.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { seedTestCatalog } from '../../../../test/fixtures.js';
-import { hostForKey } from '../../traffic/host-keys.js';
+import { hostForKey } from '../../traffic/index.js';
 import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
 
 interface HostItem {
