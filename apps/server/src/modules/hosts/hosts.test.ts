@@ -8,6 +8,7 @@ import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js
 import { call, signedIn } from '../admin/admin.test-helpers.js';
 import { announced } from '../../../test/announcements.js';
 import { buildCountingApp } from '../notifications/test-support.js';
+import { portName } from '../notifications/index.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { issueHostKey } from '../traffic/index.js';
 
@@ -370,7 +371,8 @@ describe('host protocol: heartbeats and silence', () => {
       modems: state.modems.map((m) => ({ imei: m.imei, state: m.id === modem.id ? modemState : 'online', extIp: m.extIp, connections: 0 })) });
     const texts = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/notifications', ...json(erin.cookie) })).json()
       .data.filter((n: { type: string }) => n.type === 'other').map((n: { text: string }) => n.text);
-    const name = (await t.ctx.db.selectFrom('ports').select('name').where('id', '=', port._id).executeTakeFirstOrThrow()).name;
+    // The port's name as its Russian reader sees it: a default name ("Proxy 1") reads "Прокси 1" (issue 27, item 12).
+    const name = portName(await t.ctx.db.selectFrom('ports').select(['name', 'default_number']).where('id', '=', port._id).executeTakeFirstOrThrow(), 'ru');
     const down = `${name} недоступен: модем перестал отвечать. Мы сообщим, когда он снова заработает.`;
     const up = `${name} снова работает.`;
 
@@ -399,7 +401,8 @@ describe('host protocol: heartbeats and silence', () => {
       modems: state.modems.map((m) => ({ imei: m.imei, state: 'online', extIp: m.extIp, connections: 0 })) } satisfies Heartbeat);
     await t.ctx.db.updateTable('hosts').set({ last_seen_at: new Date(Date.now() - 5 * 60_000) }).where('id', '=', modem.host_id).execute();
     await t.app.hostProtocol.sweep(Date.now() - 3_600_000);
-    const name = (await t.ctx.db.selectFrom('ports').select('name').where('id', '=', port._id).executeTakeFirstOrThrow()).name;
+    // The port's name as its Russian reader sees it: a default name ("Proxy 1") reads "Прокси 1" (issue 27, item 12).
+    const name = portName(await t.ctx.db.selectFrom('ports').select(['name', 'default_number']).where('id', '=', port._id).executeTakeFirstOrThrow(), 'ru');
     const told = await t.ctx.db.selectFrom('notifications').select(['text_key', 'text']).where('user_id', '=', erin.id)
       .where('text_key', 'in', ['modem_down', 'modem_up']).execute();
     expect(told).toEqual([{ text_key: 'modem_down',
