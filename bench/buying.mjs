@@ -53,7 +53,7 @@ async function serve() {
   const { migrateToLatest } = await import('../apps/server/src/db/migrate.ts');
   const { buildApp } = await import('../apps/server/src/app.ts');
   const { seedCatalog } = await import('../apps/server/src/db/seed/catalog.ts');
-  const { LedgerService } = await import('../apps/server/src/modules/ledger/ledger.service.ts');
+  const { LedgerRepository, LedgerService } = await import('../apps/server/src/modules/ledger/index.ts');
   const Fastify = (await import('fastify')).default;
 
   const dbName = `cellport_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -72,7 +72,7 @@ async function serve() {
   await seedCatalog(ctx);
   // Enough dedicated stock in the US for every purchase of the run (closed and open loop).
   await addDedicatedStock(database.db, STOCK);
-  const ledger = new LedgerService(database.db);
+  const ledger = new LedgerService(new LedgerRepository(database.db));
   const newCustomer = (label, i) => fundedCustomer({ db: database.db, ledger, sessions: ctx.sessions }, label, i);
   const body = await usDayPurchase(database.db);
   const cookies = [];

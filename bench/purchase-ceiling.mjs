@@ -44,7 +44,7 @@ async function setup(dbName) {
   const { openDatabase } = await import('../apps/server/src/db/database.ts');
   const { migrateToLatest } = await import('../apps/server/src/db/migrate.ts');
   const { seedCatalog } = await import('../apps/server/src/db/seed/catalog.ts');
-  const { LedgerService } = await import('../apps/server/src/modules/ledger/ledger.service.ts');
+  const { LedgerRepository, LedgerService } = await import('../apps/server/src/modules/ledger/index.ts');
   const { sql } = await import('kysely');
   const admin = new pg.Client({ connectionString: BASE_URL });
   await admin.connect();
@@ -60,7 +60,7 @@ async function setup(dbName) {
   const log = { warn: (...args) => console.error(...args) };
   await seedCatalog({ db: database.db, config, log });
   await addDedicatedStock(database.db, STOCK);
-  const ledger = new LedgerService(database.db);
+  const ledger = new LedgerService(new LedgerRepository(database.db));
   await sql`create table bench_customers (n int primary key, id uuid not null)`.execute(database.db);
   for (let n = 0; n < CUSTOMERS; n++) {
     const id = randomUUID();

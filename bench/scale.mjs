@@ -76,7 +76,7 @@ async function serve(dbName, bulk) {
   const { migrateToLatest } = await import('../apps/server/src/db/migrate.ts');
   const { buildApp } = await import('../apps/server/src/app.ts');
   const { seedCatalog } = await import('../apps/server/src/db/seed/catalog.ts');
-  const { LedgerService } = await import('../apps/server/src/modules/ledger/ledger.service.ts');
+  const { LedgerRepository, LedgerService } = await import('../apps/server/src/modules/ledger/index.ts');
 
   const url = databaseUrl(BASE_URL, dbName);
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -121,7 +121,7 @@ async function serve(dbName, bulk) {
   const adminCookie = `cp_session=${await ctx.sessions.create(adminId, { ip: '127.0.0.1', headers: {} })}`;
 
   // The measured customer: the same shape on both databases.
-  const ledger = new LedgerService(db);
+  const ledger = new LedgerService(new LedgerRepository(db));
   const userId = randomUUID();
   const email = `measured-${userId.slice(0, 8)}@bench.local`;
   await db.insertInto('users').values({ id: userId, email, name: 'Measured Customer', company_name: 'Measured Ltd', password_hash: 'x', is_verified: true }).execute();

@@ -83,7 +83,7 @@ async function serve(webhookUrl) {
   const { migrateToLatest } = await import('../apps/server/src/db/migrate.ts');
   const { buildApp } = await import('../apps/server/src/app.ts');
   const { seedCatalog } = await import('../apps/server/src/db/seed/catalog.ts');
-  const { LedgerService } = await import('../apps/server/src/modules/ledger/ledger.service.ts');
+  const { LedgerRepository, LedgerService } = await import('../apps/server/src/modules/ledger/index.ts');
 
   const dbName = `cellport_soak_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: BASE_URL });
@@ -102,7 +102,7 @@ async function serve(webhookUrl) {
   await seedCatalog(ctx);
   await addDedicatedStock(database.db, STOCK);
   const body = await usDayPurchase(database.db);
-  const ledger = new LedgerService(database.db);
+  const ledger = new LedgerService(new LedgerRepository(database.db));
   const customers = [];
   for (let i = 0; i < CUSTOMERS; i++) {
     const cookie = await fundedCustomer({ db: database.db, ledger, sessions: ctx.sessions }, 'soak', i, HOST);
