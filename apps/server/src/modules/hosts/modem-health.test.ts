@@ -5,6 +5,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { signedIn } from '../admin/admin.test-helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 import { issueHostKey } from '../traffic/index.js';
+import { portName } from '../notifications/index.js';
 
 // Issue 15, item 5: the agent's health checks reach the server in the heartbeat. Each modem's health and reason are
 // recorded when they change; a modem that goes offline, and one that comes back, is told to the customers with
@@ -46,7 +47,9 @@ describe('modem health from the heartbeat', () => {
     expect(bought.statusCode, bought.body).toBe(200);
     const portId = (bought.json().data.modems[0] as { _id: string })._id;
     const port = await t.ctx.db.selectFrom('ports').innerJoin('modems', 'modems.id', 'ports.modem_id').innerJoin('hosts', 'hosts.id', 'modems.host_id')
-      .select(['ports.name', 'modems.id as modemId', 'modems.imei', 'hosts.name as host']).where('ports.id', '=', portId).executeTakeFirstOrThrow();
+      .select(['ports.name', 'ports.default_number', 'modems.id as modemId', 'modems.imei', 'hosts.name as host']).where('ports.id', '=', portId).executeTakeFirstOrThrow();
+    // Erin reads the port's default name in Russian: "Прокси 1", not the stored "Proxy 1" (issue 27, item 12).
+    const erinsName = portName(port, 'ru');
     const operator = await signedIn(t, 'admin');
     await t.ctx.db.updateTable('users').set({ language: 'cn' }).where('id', '=', operator.id).execute();
 
@@ -77,7 +80,7 @@ describe('modem health from the heartbeat', () => {
     const offline = hb({ state: 'offline', problem: dead, health: { state: 'offline', reason: dead } });
     await send(offline);
     expect(await row()).toMatchObject({ online: false, health: 'offline', health_reason: dead });
-    const down = `${port.name} недоступен: модем перестал отвечать. Мы сообщим, когда он снова заработает.`;
+    const down = `${erinsName} недоступен: модем перестал отвечать. Мы сообщим, когда он снова заработает.`;
     const opDown = `主机 ${port.host} 上的调制解调器已离线：${port.imei} (${dead})`;
     expect(await texts(erin.cookie)).toEqual([down]);
     expect(await texts(operator.cookie)).toEqual([opDown]);
@@ -93,7 +96,7 @@ describe('modem health from the heartbeat', () => {
     await send(hb({ health: { state: 'online' } }));
     await send(hb({ health: { state: 'online' } }));
     expect(await row()).toMatchObject({ online: true, health: 'online', health_reason: null, problem: null });
-    expect(await texts(erin.cookie)).toEqual([`${port.name} снова работает.`, down]);
+    expect(await texts(erin.cookie)).toEqual([`${erinsName} снова работает.`, down]);
     expect(await texts(operator.cookie)).toEqual([`主机 ${port.host} 上的调制解调器已恢复在线：${port.imei}`, opDown]);
   });
 
