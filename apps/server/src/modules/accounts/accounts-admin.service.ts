@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
   AdminPort, BalanceAdjustmentRequest, BalanceAdjustmentResponse, CustomerDetailResponse, CustomerSummary, CustomersResponse,
-  LedgerEntry,
 } from '@cellport/shared/schemas/admin/customers';
 import type { AdminPayment } from '@cellport/shared/schemas/admin/payments';
 import type { Tx } from '../../db/database.js';
@@ -10,17 +9,10 @@ import type { Paging } from '../../lib/console-http.js';
 import type { Sessions } from '../../plugins/session.js';
 import type { AuditActor, AuditLog } from '../audit/index.js';
 import type { AuthService } from '../auth/index.js';
+import { toLedgerEntry, type LedgerBooking } from '../ledger/index.js';
 import type { LegalService } from '../legal/index.js';
 import type { CustomersRepository } from './customers.repository.js';
 
-interface LedgerRow { id: string | bigint; coin: 'btc' | 'usdt'; amount: bigint; kind: string; reference: string; payment_id: string | null; created_at: Date }
-export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
-  id: String(r.id), coin: r.coin, amount: BigInt(r.amount).toString(), kind: r.kind, reference: r.reference,
-  paymentId: r.payment_id, createdAt: r.created_at.toISOString(),
-});
-
-/** A ledger booking of the balance adjustment (the ledger's own operations, in the adjustment's transaction). */
-interface LedgerBooking { userId: string; coin: 'btc' | 'usdt'; amount: bigint; kind: string; reference: string }
 
 /**
  * What the console's customers take from other domains, by what they do: the composition root hands in the parts

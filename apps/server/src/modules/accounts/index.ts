@@ -2,7 +2,7 @@
 // console's customers (search, one customer's picture, deactivation, balance adjustments, all audited).
 export { AccountSettingsService } from './account-settings.service.js';
 export { registerAccountsAdminRoutes } from './accounts-admin.routes.js';
-export { AccountsAdminService, toLedgerEntry, type AccountsAdminDeps } from './accounts-admin.service.js';
+export { AccountsAdminService, type AccountsAdminDeps } from './accounts-admin.service.js';
 export { AccountsRepository } from './accounts.repository.js';
 export { registerAccounts } from './accounts.routes.js';
 export { CustomersRepository } from './customers.repository.js';

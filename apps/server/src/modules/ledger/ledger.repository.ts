@@ -8,8 +8,10 @@ export type { CoinColumn } from '../../db/tables/ledger.js';
 export interface LedgerBooking {
   userId: string;
   coin: CoinColumn;
+  /** Positive minor units; credit adds it, debit takes it. */
   amount: bigint;
   kind: string;
+  /** Unique across the ledger: booking the same reference twice is refused by the database. */
   reference: string;
   paymentId?: string | null;
 }

@@ -1,7 +1,7 @@
 import type { LedgerEntry } from '@cellport/shared/schemas/admin/customers';
 import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import type { CoinColumn, LedgerRepository } from './ledger.repository.js';
+import type { CoinColumn, LedgerBooking, LedgerRepository } from './ledger.repository.js';
 
 interface LedgerRow { id: string | bigint; coin: CoinColumn; amount: bigint; kind: string; reference: string; payment_id: string | null; created_at: Date }
 /** A ledger entry as the console shows it. */
@@ -10,16 +10,8 @@ export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
   paymentId: r.payment_id, createdAt: r.created_at.toISOString(),
 });
 
-export interface LedgerEntryInput {
-  userId: string;
-  coin: CoinColumn;
-  /** Positive minor units; credit adds it, debit takes it. */
-  amount: bigint;
-  kind: string;
-  /** Unique across the ledger: booking the same reference twice is refused by the database. */
-  reference: string;
-  paymentId?: string | null;
-}
+/** What a caller books: the repository's booking, checked here first (positive amounts). */
+export type LedgerEntryInput = LedgerBooking;
 
 /**
  * The only code that changes balances. Every change is a ledger entry plus the matching balance update in the
