@@ -6,7 +6,7 @@ import type { Services } from '../../composition.js';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { requestLanguage } from '../../lib/request-language.js';
-import { paymentRateLimit } from '../payments/index.js';
+import { paymentRateLimit } from '../../lib/payment-rate-limit.js';
 import { errorMessage } from './mcp-errors.js';
 import { FINGERPRINT_CHECKS_PER_MINUTE } from '../fingerprint/index.js';
 import { createMcpServer } from './mcp-tools.js';

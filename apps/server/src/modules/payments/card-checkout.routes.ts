@@ -6,7 +6,7 @@ import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../../lib/request-language.js';
 import type { CardCheckout } from './card-checkout.js';
-import type { PaymentRateLimit } from './payment-rate-limit.js';
+import type { PaymentRateLimit } from '../../lib/payment-rate-limit.js';
 
 /** Paying by card (spec §7): a payment intent, a subscription, a saved card, and the sandbox's card form. */
 export function registerCardCheckoutRoutes(app: App, deps: { checkout: CardCheckout; limited: PaymentRateLimit }): void {

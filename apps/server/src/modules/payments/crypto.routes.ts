@@ -7,7 +7,7 @@ import { conditionalPoll } from '../../lib/poll-versions.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../../lib/request-language.js';
 import type { CryptoPayments } from './crypto-payments.js';
-import type { PaymentRateLimit } from './payment-rate-limit.js';
+import type { PaymentRateLimit } from '../../lib/payment-rate-limit.js';
 
 /** POST /api/v1/payment/crypto/pending and GET /api/v1/pending-crypto-payment-active. */
 export function registerCryptoRoutes(app: App, ctx: AppContext, deps: { crypto: CryptoPayments; limited: PaymentRateLimit }): void {

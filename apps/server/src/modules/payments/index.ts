@@ -9,7 +9,6 @@ export { Fulfilment, type OrderPurchases } from './fulfilment.js';
 export { OrderPricing } from './order-pricing.js';
 export { OrdersRepository } from './orders.repository.js';
 export { OrdersService } from './orders.service.js';
-export { paymentRateLimit, type PaymentRateLimit } from './payment-rate-limit.js';
 export { AdminPaymentsRepository } from './payments-admin.repository.js';
 export { registerPaymentsAdminRoutes } from './payments-admin.routes.js';
 export { PaymentsAdminService } from './payments-admin.service.js';

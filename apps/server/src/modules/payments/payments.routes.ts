@@ -8,7 +8,7 @@ import type { CryptoPayments } from './crypto-payments.js';
 import { registerCryptoRoutes } from './crypto.routes.js';
 import type { Fulfilment } from './fulfilment.js';
 import type { OrdersService } from './orders.service.js';
-import { paymentRateLimit } from './payment-rate-limit.js';
+import { paymentRateLimit } from '../../lib/payment-rate-limit.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
 import { registerPayPalRoutes } from './paypal.routes.js';
 import type { PayPalPayments } from './paypal-payments.js';

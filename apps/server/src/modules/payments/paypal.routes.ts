@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { requestLanguage } from '../../lib/request-language.js';
-import type { PaymentRateLimit } from './payment-rate-limit.js';
+import type { PaymentRateLimit } from '../../lib/payment-rate-limit.js';
 import type { PaymentsRuntime } from './payments-runtime.js';
 import { IPN_PATH, type PayPalPayments } from './paypal-payments.js';
 

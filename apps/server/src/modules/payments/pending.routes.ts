@@ -6,7 +6,7 @@ import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
 import { askedLanguage } from '../../lib/request-language.js';
 import type { OrdersService } from './orders.service.js';
-import type { PaymentRateLimit } from './payment-rate-limit.js';
+import type { PaymentRateLimit } from '../../lib/payment-rate-limit.js';
 import type { PaymentSimulation } from './simulate-payment.js';
 
 /** The customer's pending payments: list, one by reference, cancel, and (sandbox only) complete offline. */

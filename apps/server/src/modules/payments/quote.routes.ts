@@ -4,7 +4,7 @@ import { currentUser, requireUser } from '../../plugins/session.js';
 import { askedLanguage } from '../../lib/request-language.js';
 import type { CatalogService } from '../catalog/index.js';
 import type { OrderPricing } from './order-pricing.js';
-import type { PaymentRateLimit } from './payment-rate-limit.js';
+import type { PaymentRateLimit } from '../../lib/payment-rate-limit.js';
 
 /**
  * The price of a purchase before paying (issue 27, item 8): base price, volume discount, coupon and total, priced

@@ -4,7 +4,7 @@ import {
 } from '@cellport/shared/schemas/payments';
 import type { App } from '../../context.js';
 import { currentUser, requireUser } from '../../plugins/session.js';
-import type { PaymentRateLimit } from './payment-rate-limit.js';
+import type { PaymentRateLimit } from '../../lib/payment-rate-limit.js';
 import type { SavedCards } from './saved-cards.js';
 
 /** The customer's saved cards: add (setup intent), list, remove, and the sandbox's stand-in for Stripe.js confirmSetup. */
