@@ -262,6 +262,19 @@ const ops: Record<string, (args: never) => unknown> = {
     return null;
   },
   problems: () => Object.fromEntries(must().host.problems()),
+  /**
+   * The SYN retransmissions the kernel of the first modem's preset namespace counted (TcpExt TCPSynRetrans). Read from
+   * here: the namespace's name is mounted in this process's mount namespace (`ip netns exec` gave it its own).
+   */
+  synRetransmissions: async (args: { preset: Exclude<FingerprintPresetId, 'native'> }) => {
+    const ns = must().host.namespaceOf('861234567890009', args.preset);
+    if (!ns) throw new Error(`no ${args.preset} namespace`);
+    const { stdout } = await exec('ip', ['netns', 'exec', ns, 'cat', '/proc/net/netstat']);
+    const [names, values] = stdout.split('\n').filter((l) => l.startsWith('TcpExt:')).map((l) => l.split(/\s+/));
+    const at = names?.indexOf('TCPSynRetrans') ?? -1;
+    if (at < 0) throw new Error('no TCPSynRetrans in /proc/net/netstat');
+    return Number(values![at]);
+  },
   /** Deletes the Windows namespace's layout swap: its SYNs leave in Linux's no-timestamp layout. */
   breakWindowsSwap: async (args: { which?: string }) => {
     const ns = must().host.namespaceOf(IMEIS[args.which ?? ''] ?? '861234567890009', 'windows');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FINGERPRINT_PRESETS } from '@cellport/shared/fingerprint-presets';
-import { renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
+import { CLOSED_FLOW_SECONDS, renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
 
 // The host's rules per address family (decision 037): what the netns test proves on the wire, pinned here line by
 // line where it runs without root: a slot checks and SNATs only its egress's family and drops the other's TCP/UDP.
@@ -29,6 +29,17 @@ describe('the host ruleset by family', () => {
     expect(lines).toContain('iifname "cp3" tcp flags & (fin|syn|rst|ack) == syn tcp window != 64800 drop');
     expect(lines).toContain('iifname "wwan1" meta nfproto ipv6 drop');
     expect(lines.some((l) => l.includes('ip ttl'))).toBe(false);
+  });
+
+  it('closed TCP flows leaving by a modem leave conntrack after 1 s: the namespaces\' (forwarded) and native sockets bound to its egress', () => {
+    const lines = linesOf(renderRuleset('cp', 'cp', [slot({}), slot({ slot: 1, preset: 'ios' }), slot({ slot: 2, egress: '2a00:1::5' }),
+      slot({ slot: 3, egress: '127.0.0.9', loopback: true })], []));
+    expect(lines).toContain(`policy = { time_wait : ${CLOSED_FLOW_SECONDS}, close : ${CLOSED_FLOW_SECONDS} }`);
+    expect(lines).toContain('iifname "cp*" meta l4proto tcp ct timeout set "closed-flows"');
+    // One rule per family, each modem's egress once; a simulated modem's flows are not SNATed, so not listed.
+    expect(lines).toContain('ip saddr { 10.0.0.5 } meta l4proto tcp ct timeout set "closed-flows"');
+    expect(lines).toContain('ip6 saddr { 2a00:1::5 } meta l4proto tcp ct timeout set "closed-flows"');
+    expect(lines.filter((l) => l.includes('127.0.0.9'))).toEqual([]);
   });
 
   it('a simulated modem stays IPv4: DNAT to 127.0.0.1, no SNAT', () => {

@@ -61,6 +61,17 @@ const appleStart = (shift: number) => `0x010303${hex(shift)}0101080a`;
 
 export const isApple = (preset: FingerprintPresetId) => preset === 'macos' || preset === 'ios';
 
+/**
+ * How long the conntrack entry of a closed TCP flow leaving by a modem stays (seconds; the kernel's defaults are 120
+ * for TIME_WAIT and 10 for CLOSE, host-wide). The preset flows are SNATed to the modem's egress address, where the
+ * native sockets bound to it also leave, toward the same sites: NAT will not reuse a source port whose tuple conntrack
+ * still tracks, so at 120 s the ~28,000 ports to one site ip:port ran out above ~230 new connections a second and
+ * SYNs waited for retransmission. Past the close, the entry only lets a late retransmitted FIN or ACK through; the
+ * sockets at both ends keep their own TIME_WAIT (decision 037).
+ */
+export const CLOSED_FLOW_SECONDS = 1;
+const CLOSED = 'closed-flows';
+
 /** The rules inside a preset's namespace (its veth end is eth0): the Windows swap; nothing for the others. */
 export function renderNamespaceRuleset(preset: Preset): string | null {
   if (preset !== 'windows') return null;
@@ -75,7 +86,11 @@ export function renderNamespaceRuleset(preset: Preset): string | null {
   ].join('\n');
 }
 
-/** The host's rules: the check of every preset SYN, the guard, the SNAT (and a simulated modem's way back to 127.0.0.1). */
+/**
+ * The host's rules: the check of every preset SYN, the guard, the SNAT (and a simulated modem's way back to
+ * 127.0.0.1), and the short conntrack life of closed flows that leave by a modem: the preset namespaces' (forwarded)
+ * and the agent's native sockets bound to those modems' egress addresses (local), which share the SNAT's tuples.
+ */
 export function renderRuleset(table: string, prefix: string, slots: readonly PresetSlot[], guardedUplinks: ReadonlyArray<{ device: string; family: 4 | 6 }>): string {
   const check: string[] = [];
   const nat: string[] = [];
@@ -105,8 +120,28 @@ export function renderRuleset(table: string, prefix: string, slots: readonly Pre
     else nat.push(`${iif} meta nfproto ipv6 snat ip6 to ${s.egress}`);
   }
   const wildcard = `"${prefix}*"`;
+  // Native sockets bound to a modem that has preset namespaces (a simulated modem's flows stay on this host, unSNATed).
+  const egresses = (family: 4 | 6) => [...new Set(slots.filter((s) => !s.loopback && familyOf(s.egress) === family).map((s) => s.egress))];
+  const native = ([4, 6] as const).flatMap((family) => {
+    const set = egresses(family);
+    return set.length === 0 ? [] : [`${family === 4 ? 'ip' : 'ip6'} saddr { ${set.join(', ')} } meta l4proto tcp ct timeout set "${CLOSED}"`];
+  });
   return [
     `table inet ${table} {`,
+    // Applied to a flow's first packet (conntrack has made its entry, not yet confirmed it); only the states after
+    // the close are shortened, so the guard's `ct state established,related` holds for as long as a flow is open.
+    `  ct timeout ${CLOSED} {`,
+    '    protocol tcp;',
+    `    policy = { time_wait : ${CLOSED_FLOW_SECONDS}, close : ${CLOSED_FLOW_SECONDS} }`,
+    '  }',
+    '  chain closed-forwarded {',
+    '    type filter hook prerouting priority filter; policy accept;',
+    `    iifname ${wildcard} meta l4proto tcp ct timeout set "${CLOSED}"`,
+    '  }',
+    '  chain closed-local {',
+    '    type filter hook output priority filter; policy accept;',
+    ...native.map((r) => `    ${r}`),
+    '  }',
     // Before anything else sees them (the NAT at dstnat, the forwarding): what came out of a preset namespace.
     '  chain check {',
     '    type filter hook prerouting priority mangle; policy accept;',
