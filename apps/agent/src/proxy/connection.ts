@@ -49,7 +49,10 @@ export class ClientConnection implements MeteredConnection {
   authHeader: string | undefined = undefined;
   /** HTTP: wrong credentials offered on this connection so far (it is closed at MAX_FAILURES_PER_CONNECTION). */
   authFailures = 0;
-  /** SOCKS: handshake stage and bytes of an incomplete handshake message (or read past the request). */
+  /**
+   * SOCKS: handshake stage and bytes of an incomplete handshake message (or read past the request). HTTP: the first
+   * request's bytes while it is not yet known to be a CONNECT or its head has not ended (http-proxy.ts onHeadData).
+   */
   stage = SOCKS_GREETING;
   pending: Buffer | null = null;
   /** The client's address once read (undefined: not read yet). */

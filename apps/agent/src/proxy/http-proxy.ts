@@ -2,14 +2,18 @@ import { createServer, request as httpRequest, STATUS_CODES } from 'node:http';
 import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAX_FAILURES_PER_CONNECTION } from './auth-guard.js';
+import { INCOMPLETE, MAX_HEAD_BYTES, MAX_HEADER_LINES, NOT_CONNECT, readConnectHead } from './connect-head.js';
 import { destroySelf, kConn, UpstreamError } from './connection.js';
 import { relay } from './relay.js';
 import { splice } from './splice.js';
 import type { ClientConnection, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 
-// The HTTP proxy listener: absolute-URI forwarding of http:// requests and CONNECT tunnels. Node's HTTP parser does
-// the request parsing; headersTimeout closes slow (slowloris) headers, maxHeaderSize oversized ones, and malformed
-// input gets Node's own 400 and a closed socket (the server's default 'clientError' behaviour).
+// The HTTP proxy listener: absolute-URI forwarding of http:// requests and CONNECT tunnels. A connection that opens
+// with CONNECT is read here (connect-head.ts) and never meets Node's HTTP server: its parser's set-up per connection
+// was most of what a new tunnel cost beyond the kernel's work (issue 31, bench/BENCHMARKS.md). Any other connection
+// is handed to Node's HTTP server with the bytes read so far; its parser reads the requests (a CONNECT after other
+// requests on a keep-alive connection too): headersTimeout closes slow (slowloris) headers, maxHeaderSize oversized
+// ones, and malformed input gets Node's own 400 and a closed socket (the server's default 'clientError' behaviour).
 
 const REALM = 'Basic realm="Cellport"';
 
@@ -18,6 +22,7 @@ const MESSAGES: Record<number, string> = {
   403: 'This proxy port is not active (expired, suspended or deactivated).\n',
   407: 'Proxy authentication required.\n',
   429: 'Too many open connections on this proxy port.\n',
+  431: `The request head is larger than the proxy reads (${MAX_HEAD_BYTES / 1024} KB, ${MAX_HEADER_LINES} header lines at most).\n`,
 };
 /** authorize's answer for a client blocked for guessing passwords (auth-guard.ts): 429 with its own text, and close. */
 const BLOCKED = 1;
@@ -327,19 +332,25 @@ function forward(conn: ClientConnection, req: IncomingMessage, res: ServerRespon
   else upstream.end();
 }
 
+/** A CONNECT that came after other requests on a keep-alive connection: Node's HTTP server read it. */
 function onConnect(req: IncomingMessage, socket: Socket, head: Buffer): void {
-  const conn = connOf(socket);
-  const core = conn.core;
   // The socket is ours now, not the HTTP server's: hold its bytes until the tunnel is up.
   socket.pause();
-  socket.setTimeout(core.limits.handshakeTimeoutMs);
+  socket.setTimeout(connOf(socket).core.limits.handshakeTimeoutMs);
   socket.on('timeout', destroySelf);
-  const status = authorize(core, conn, req.headers['proxy-authorization']);
+  connectRequest(connOf(socket), req.url ?? '', req.headers['proxy-authorization'], head);
+}
+
+/** A CONNECT request read (the socket paused, its handshake timeout set): the tunnel, or the answer why not. */
+function connectRequest(conn: ClientConnection, authority: string, authorization: string | undefined, head: Buffer): void {
+  const core = conn.core;
+  const socket = conn.socket;
+  const status = authorize(core, conn, authorization);
   if (status !== 0) {
     refuseRaw(socket, rawResponse(status === BLOCKED ? 429 : status, refusal(conn, status)));
     return;
   }
-  const target = splitHostPort(req.url ?? '', 443);
+  const target = splitHostPort(authority, 443);
   if (target === null) {
     core.counters.refuse('bad_request');
     refuseRaw(socket, rawResponse(400, 'CONNECT needs host:port.\n'));
@@ -356,6 +367,8 @@ function onConnect(req: IncomingMessage, socket: Socket, head: Buffer): void {
   );
 }
 
+const MALFORMED_CONNECT = 'The CONNECT request is malformed: send "CONNECT host:port HTTP/1.1" and header lines ' +
+  '"Name: value", each ending in CRLF.\n';
 const ESTABLISHED = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n');
 
 function startTunnel(conn: ClientConnection, upstream: Socket, head: Buffer): void {
@@ -368,6 +381,62 @@ function startTunnel(conn: ClientConnection, upstream: Socket, head: Buffer): vo
   socket.write(ESTABLISHED);
   if (head.length > 0) upstream.write(head);
   splice(socket, upstream);
+}
+
+// The front end every connection starts in. Node's HTTP server keeps the listening socket (listen, close, the
+// headersTimeout checker, acceptStream's 'connection'), but its own 'connection' listener, which sets up a parser, is
+// moved to HAND_OVER and called only for connections that do not open with CONNECT.
+const HAND_OVER = 'cellport:http-server-connection';
+const kServer = Symbol('cellport.http-server');
+type FrontSocket = TrackedSocket & { [kServer]?: Server };
+
+/** Every new connection: read its first bytes ourselves (onHeadData). */
+function startConnection(core: ProxyCore, server: Server, socket: Socket): void {
+  core.accept(socket, 'http');
+  if (socket.destroyed) return; // the proxy is stopping
+  (socket as FrontSocket)[kServer] = server;
+  socket.setTimeout(core.limits.handshakeTimeoutMs);
+  socket.on('timeout', destroySelf);
+  // A client that hangs up before its first head ends is gone (the socket is half-open for the tunnel's sake only).
+  socket.on('end', destroySelf);
+  socket.on('data', onHeadData);
+}
+
+/** Bytes of a connection's first request, until it shows whether it is a CONNECT and, if so, until its head ends. */
+function onHeadData(this: FrontSocket, chunk: Buffer): void {
+  const conn = this[kConn]!;
+  // The socket's timeout is an idle timeout; a byte now and then must not keep a head open for ever.
+  if (Date.now() - conn.acceptedAt > conn.core.limits.handshakeTimeoutMs) {
+    this.destroy();
+    return;
+  }
+  const buf = conn.pending === null ? chunk : Buffer.concat([conn.pending, chunk]);
+  conn.pending = null;
+  const head = readConnectHead(buf);
+  if (head === INCOMPLETE) {
+    conn.pending = buf;
+    return;
+  }
+  this.removeListener('data', onHeadData);
+  this.removeListener('end', destroySelf);
+  this.pause();
+  if (head === NOT_CONNECT) {
+    handOver(this, buf);
+  } else if (typeof head === 'number') {
+    conn.core.counters.refuse('bad_request');
+    refuseRaw(this, rawResponse(head, head === 431 ? MESSAGES[431]! : MALFORMED_CONNECT));
+  } else {
+    connectRequest(conn, head.authority, head.authorization, buf.subarray(head.length));
+  }
+}
+
+/** Gives a connection that is not a CONNECT to Node's HTTP server, the bytes already read first. */
+function handOver(socket: FrontSocket, read: Buffer): void {
+  socket.removeListener('timeout', destroySelf);
+  socket.setTimeout(0);
+  socket.unshift(read);
+  socket[kServer]!.emit(HAND_OVER, socket);
+  socket.resume();
 }
 
 /** The HTTP proxy server of one modem; the caller listens and closes it. */
@@ -384,7 +453,11 @@ export function createHttpProxyServer(core: ProxyCore): Server {
     noDelay: true,
   }, onRequest);
   server.timeout = idleTimeoutMs;
-  server.on('connection', (socket: Socket) => core.accept(socket, 'http'));
+  const nodeConnection = server.listeners('connection');
+  if (nodeConnection.length !== 1) throw new Error('Node\'s HTTP server has no single connection listener to move');
+  server.removeAllListeners('connection');
+  server.on(HAND_OVER, nodeConnection[0] as (socket: Socket) => void);
+  server.on('connection', (socket: Socket) => startConnection(core, server, socket));
   server.on('connect', onConnect);
   return server;
 }
