@@ -1,3 +1,3 @@
-// The API docs' face (decision 044), begun for the domains whose routes the docs describe; openapi is not yet a domain
-// itself (not-yet-domains.json).
+// The API docs' face (decision 044): the app registers the document from here, and the domains whose routes it
+// describes take the customer API's security and the internal tag from here.
 export { CUSTOMER_API_SECURITY, INTERNAL_TAG, registerOpenApi } from './openapi.plugin.js';
