@@ -3,9 +3,7 @@ import type { ApiKeyScope } from '@cellport/shared/schemas/api-keys';
 // this file (the e2e and bench type check does, through the seed) sees them, not only the one that reaches app.ts.
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
 import { AppError } from '../lib/app-error.js';
 import { BUS_RESYNC, type Bus } from '../lib/bus.js';
 import { hashToken, newToken } from '../lib/tokens.js';
@@ -28,6 +26,19 @@ export interface ApiKeyGrant { id: string; scope: ApiKeyScope; monthlySpendLimit
 interface Cached extends SessionUser { expiresAt: number; cachedAt: number; touchedAt: number }
 
 /**
+ * Where sessions are stored: the auth domain's SessionsRepository, handed in by the composition root (an interface,
+ * so this plugin, which every domain's routes import, imports no domain).
+ */
+export interface SessionStore {
+  insert(session: { id: string; userId: string; ip: string; userAgent: string; expiresAt: Date }): Promise<void>;
+  find(id: string): Promise<{ id: string; user_id: string; expires_at: Date; role: 'customer' | 'admin'; is_active: boolean } | undefined>;
+  touch(id: string): Promise<void>;
+  deleteMany(ids: string[]): Promise<void>;
+  /** Deletes every session of a user but `keepId`; the ids deleted. */
+  deleteForUser(userId: string, keepId?: string): Promise<string[]>;
+}
+
+/**
  * Server-side sessions in the database, with a short in-memory cache so that polls do not touch the database.
  * Revocations (sign-out, deactivation) are published on the bus and drop the cache on every instance.
  */
@@ -44,7 +55,7 @@ export class Sessions {
   /** Set by the api-keys module: resolves `Authorization: Bearer cpk_…` on routes marked `config: { apiKey: true }`. */
   apiKeyResolver: ((key: string) => Promise<SessionUser | null>) | undefined;
 
-  constructor(private readonly db: Database, private readonly bus: Bus, private readonly config: Config) {
+  constructor(private readonly store: SessionStore, private readonly bus: Bus, private readonly config: Config) {
     bus.on(TOPICS.sessionRevoked, ({ ids, userId }: { ids?: string[]; userId?: string }) => {
       for (const id of ids ?? []) this.drop(id);
       if (userId) for (const [id, s] of this.cache) if (s.userId === userId) this.drop(id);
@@ -61,16 +72,9 @@ export class Sessions {
   async create(userId: string, request: FastifyRequest): Promise<string> {
     const token = newToken();
     const expiresAt = new Date(Date.now() + this.config.SESSION_TTL_DAYS * 86_400_000);
-    await this.db
-      .insertInto('sessions')
-      .values({
-        id: hashToken(token),
-        user_id: userId,
-        ip: request.ip,
-        user_agent: String(request.headers['user-agent'] ?? '').slice(0, 300),
-        expires_at: expiresAt,
-      })
-      .execute();
+    await this.store.insert({
+      id: hashToken(token), userId, ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '').slice(0, 300), expiresAt,
+    });
     return token;
   }
 
@@ -98,12 +102,7 @@ export class Sessions {
       if (now - hit.touchedAt > TOUCH_MS) this.touch(hit, now);
       return hit;
     }
-    const row = await this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id', 'sessions.user_id', 'sessions.expires_at', 'users.role', 'users.is_active'])
-      .where('sessions.id', '=', id)
-      .executeTakeFirst();
+    const row = await this.store.find(id);
     if (!row || !row.is_active || row.expires_at.getTime() <= now) {
       this.drop(id);
       return null;
@@ -121,22 +120,19 @@ export class Sessions {
 
   private touch(entry: Cached, now: number): void {
     entry.touchedAt = now;
-    void this.db.updateTable('sessions').set({ last_seen_at: sql`now()` }).where('id', '=', entry.sessionId)
-      .execute().catch(() => {});
+    void this.store.touch(entry.sessionId).catch(() => {});
   }
 
   async revoke(sessionIds: string[]): Promise<void> {
     if (!sessionIds.length) return;
-    await this.db.deleteFrom('sessions').where('id', 'in', sessionIds).execute();
+    await this.store.deleteMany(sessionIds);
     await this.bus.publish(TOPICS.sessionRevoked, { ids: sessionIds });
   }
 
   /** Ends every session of a user, optionally keeping one (sign out the others). */
   async revokeAllForUser(userId: string, keepSessionId?: string): Promise<void> {
-    let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
-    if (keepSessionId) q = q.where('id', '!=', keepSessionId);
-    const removed = await q.returning('id').execute();
-    await this.bus.publish(TOPICS.sessionRevoked, { ids: removed.map((r) => r.id), userId: keepSessionId ? undefined : userId });
+    const removed = await this.store.deleteForUser(userId, keepSessionId);
+    await this.bus.publish(TOPICS.sessionRevoked, { ids: removed, userId: keepSessionId ? undefined : userId });
   }
 
   setCookie(reply: FastifyReply, token: string): void {

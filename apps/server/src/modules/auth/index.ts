@@ -7,3 +7,4 @@ export { CaptchaGate } from './captcha-gate.js';
 export { CaptchaPassesRepository } from './captcha-passes.repository.js';
 export type { AccessHolders } from './password-reset.routes.js';
 export { RecoveryCodesRepository } from './recovery-codes.repository.js';
+export { SessionsRepository } from './sessions.repository.js';
