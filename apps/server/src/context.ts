@@ -6,6 +6,7 @@ import type { Database, DatabaseHandle } from './db/database.js';
 import type { Mailer } from './integrations/mail/mailer.js';
 import type { Bus } from './lib/bus.js';
 import type { PollVersions } from './lib/poll-versions.js';
+import type { StoredLanguages } from './lib/request-language.js';
 import type { OperatorSettingsCache } from './lib/operator-settings-cache.js';
 import type { Sessions } from './plugins/session.js';
 
@@ -38,5 +39,7 @@ export interface AppContext {
   invoiceNumbering: InvoiceNumberingHandle;
   /** The operator's console overrides (settings table), cached until the console changes them. */
   operatorSettings: OperatorSettingsCache;
+  /** Each customer's stored language (accounts), which readerLanguage falls back to. */
+  languages: StoredLanguages;
   log: FastifyBaseLogger;
 }

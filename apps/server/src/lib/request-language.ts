@@ -1,6 +1,10 @@
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@cellport/shared';
 import type { FastifyRequest } from 'fastify';
-import type { Database } from '../db/database.js';
+
+/** The customers' stored languages (the accounts domain's, handed in through the AppContext). */
+export interface StoredLanguages {
+  storedLanguage(userId: string): Promise<string | null>;
+}
 
 /** The language a request asks for: ?lng= first, then Accept-Language (zh → cn); null when it names none of ours. */
 export function askedLanguage(request: FastifyRequest): Language | null {
@@ -25,9 +29,9 @@ export function requestLanguage(request: FastifyRequest): Language {
  * issue 14, item 3): what the request asks for (the web app sends its page language as Accept-Language on every
  * API call, so /ru reads Russian whatever the browser's own setting), else the customer's stored language.
  */
-export async function readerLanguage(request: FastifyRequest, db: Database, userId: string): Promise<Language> {
+export async function readerLanguage(request: FastifyRequest, languages: StoredLanguages, userId: string): Promise<Language> {
   const asked = askedLanguage(request);
   if (asked) return asked;
-  const row = await db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
-  return isLanguage(row?.language) ? row.language : FALLBACK_LANGUAGE;
+  const stored = await languages.storedLanguage(userId);
+  return isLanguage(stored) ? stored : FALLBACK_LANGUAGE;
 }

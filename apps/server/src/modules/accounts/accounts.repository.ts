@@ -16,6 +16,12 @@ export class AccountsRepository {
     return this.db.selectFrom('users').select(meColumns).where('id', '=', userId).executeTakeFirst();
   }
 
+  /** The language the customer chose (server-made texts are read in it when the request asks for none). */
+  async storedLanguage(userId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
+    return row?.language ?? null;
+  }
+
   async updateProfile(userId: string, profile: { name: string; company_name: string; billing_address: string; vat_number: string }): Promise<void> {
     await this.db.updateTable('users').set({ ...profile, updated_at: new Date() }).where('id', '=', userId).execute();
   }

@@ -10,7 +10,7 @@ export function registerDashboard(app: App, ctx: AppContext, dashboard: Dashboar
     onRequest: requireUser, schema: { tags: ['dashboard'], response: { 200: dashboardResponseSchema } },
   }, async (request, reply) => {
     const { userId } = currentUser(request);
-    const summary = await dashboard.summary(userId, () => readerLanguage(request, ctx.db, userId));
+    const summary = await dashboard.summary(userId, () => readerLanguage(request, ctx.languages, userId));
     reply.header('cache-control', 'no-store');
     return summary;
   });

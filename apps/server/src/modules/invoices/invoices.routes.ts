@@ -14,7 +14,7 @@ export function registerInvoices(app: App, ctx: AppContext, { invoices }: { invo
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const { userId } = currentUser(request);
-      return { data: await invoices.list(userId, await readerLanguage(request, ctx.db, userId)) };
+      return { data: await invoices.list(userId, await readerLanguage(request, ctx.languages, userId)) };
     });
 
   // ':file' is '<uuid>.pdf'; the router cannot split a parameter at a dot, so it is checked here.

@@ -30,7 +30,7 @@ export function registerNotifications(
     if (version === null) return reply;
     // The texts are in the reader's language: a client that switches language polls afresh (no If-None-Match).
     reply.header('vary', 'Accept-Language');
-    return { version, data: await repository.latest(userId, undefined, await readerLanguage(request, ctx.db, userId)) };
+    return { version, data: await repository.latest(userId, undefined, await readerLanguage(request, ctx.languages, userId)) };
   });
 
   app.post('/api/v1/notifications/read-all', {
@@ -45,7 +45,7 @@ export function registerNotifications(
     schema: { tags: ['notifications'], params: notificationParamsSchema, response: { 200: notificationSchema } },
   }, async (request, reply) => {
     const { userId } = currentUser(request);
-    const notification = await repository.markRead(userId, request.params.id, await readerLanguage(request, ctx.db, userId));
+    const notification = await repository.markRead(userId, request.params.id, await readerLanguage(request, ctx.languages, userId));
     if (!notification) throw notFound();
     reply.header('cache-control', 'no-store');
     return notification;

@@ -40,6 +40,6 @@ export function registerPurchases(app: App, ctx: AppContext, { purchases }: { pu
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const { userId } = currentUser(request);
-      return purchases.history(userId, await readerLanguage(request, ctx.db, userId));
+      return purchases.history(userId, await readerLanguage(request, ctx.languages, userId));
     });
 }
