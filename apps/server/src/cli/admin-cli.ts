@@ -140,22 +140,22 @@ async function run(database: DatabaseHandle, config: Config, command: string, em
       return;
     }
     case 'deactivate': {
-      const { email: who, sessionsEnded } = await setActive(db, accounts(), email, false);
+      const { email: who, sessionsEnded } = await setActive(accounts(), email, false);
       io.out(`${who} is deactivated: it cannot sign in; ${sessionsEnded} session(s) ended.`);
       return;
     }
     case 'activate': {
-      const { email: who } = await setActive(db, accounts(), email, true);
+      const { email: who } = await setActive(accounts(), email, true);
       io.out(`${who} is active again: it can sign in.`);
       return;
     }
     case 'list': {
-      const accounts = await listAccounts(db);
-      if (!accounts.length) {
+      const listed = await listAccounts(accounts());
+      if (!listed.length) {
         io.out('No accounts yet.');
         return;
       }
-      const rows = accounts.map((a) => [
+      const rows = listed.map((a) => [
         a.email, a.role, a.isActive ? 'active' : 'deactivated', a.isVerified ? 'verified' : 'unverified',
         a.uses2fa ? '2fa' : '-', a.createdAt.toISOString().slice(0, 10),
       ]);

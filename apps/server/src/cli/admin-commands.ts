@@ -1,20 +1,14 @@
-// What the operator CLI does to accounts, as plain functions over the database (the CLI wraps them, tests call them).
+// What the operator CLI does to accounts, as plain functions over the domains' operations (the CLI wraps them, tests
+// call them).
 import { loginSchema } from '@cellport/shared/schemas/auth';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { AccountListing } from '../modules/accounts/index.js';
 import { issueHostKey } from '../modules/traffic/index.js';
 
 export class AdminCommandError extends Error {}
 
-export interface AccountSummary {
-  email: string;
-  name: string;
-  role: 'customer' | 'admin';
-  isActive: boolean;
-  isVerified: boolean;
-  uses2fa: boolean;
-  createdAt: Date;
-}
+export type AccountSummary = AccountListing;
 
 export type MakeAdminResult = { created: false; email: string } | { created: true; email: string; password: string };
 
@@ -35,9 +29,15 @@ export async function makeAdmin(operators: AdminCreation, rawEmail: string): Pro
 /** Who acted, in the audit log, when the operator used the command line: no admin, address 'cli'. */
 export const CLI_ACTOR = { adminId: null, ip: 'cli' } as const;
 
-/** The console's own operation (AccountsAdminService.setActive), so the command line is audited the same way. */
-export interface AccountActivation {
+/**
+ * The console's customers (AccountsAdminService): its own setActive, so the command line is audited the same way,
+ * and the reads the CLI names accounts by.
+ */
+export interface CliAccounts {
   setActive(actor: typeof CLI_ACTOR, userId: string, active: boolean): Promise<unknown>;
+  findByEmail(email: string): Promise<{ id: string; email: string } | undefined>;
+  sessionCount(userId: string): Promise<number>;
+  everyAccount(): Promise<AccountListing[]>;
 }
 
 /**
@@ -45,14 +45,13 @@ export interface AccountActivation {
  * together, and deactivating ends every session of that account at once (the revocation goes out on the bus), so a
  * signed-in browser is out on its next request, not when its cookie expires.
  */
-export async function setActive(db: Database, accounts: AccountActivation, rawEmail: string, active: boolean): Promise<{ email: string; sessionsEnded: number }> {
+export async function setActive(accounts: CliAccounts, rawEmail: string, active: boolean): Promise<{ email: string; sessionsEnded: number }> {
   const email = normalizeEmail(rawEmail);
-  const user = await findUser(db, email);
+  const user = await accounts.findByEmail(email);
   if (!user) throw new AdminCommandError(`No account with the e-mail ${email}.`);
-  const sessions = active ? { n: 0 } : await db.selectFrom('sessions').select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  const sessionsEnded = active ? 0 : await accounts.sessionCount(user.id);
   await accounts.setActive(CLI_ACTOR, user.id, active);
-  return { email: user.email, sessionsEnded: Number(sessions.n) };
+  return { email: user.email, sessionsEnded };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -101,20 +100,8 @@ export async function listHosts(db: Database): Promise<HostSummary[]> {
 }
 
 /** Every account, admins first, then by e-mail. */
-export async function listAccounts(db: Database): Promise<AccountSummary[]> {
-  const rows = await db.selectFrom('users')
-    .select(['email', 'name', 'role', 'is_active', 'is_verified', 'totp_secret', 'created_at'])
-    .orderBy(sql`role = 'admin'`, 'desc')
-    .orderBy('email')
-    .execute();
-  return rows.map((r) => ({
-    email: r.email, name: r.name, role: r.role, isActive: r.is_active, isVerified: r.is_verified,
-    uses2fa: r.totp_secret !== null, createdAt: r.created_at,
-  }));
-}
-
-function findUser(db: Database, email: string) {
-  return db.selectFrom('users').select(['id', 'email']).where(sql<string>`lower(email)`, '=', email).executeTakeFirst();
+export function listAccounts(accounts: Pick<CliAccounts, 'everyAccount'>): Promise<AccountSummary[]> {
+  return accounts.everyAccount();
 }
 
 function normalizeEmail(raw: string): string {

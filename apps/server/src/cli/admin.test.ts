@@ -5,7 +5,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { passwordSchema } from '@cellport/shared/schemas/auth';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as z from 'zod/mini';
-import { openDatabase, type Database, type DatabaseHandle } from '../db/database.js';
+import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { openTestDatabase } from '../../test/template-db.js';
 import { runAdminCli } from './admin-cli.js';
 import { hostForKey } from '../modules/traffic/index.js';
@@ -78,11 +78,12 @@ describe('makeAdmin', () => {
   });
 });
 
+// The console's customers and their own operations, composed as the CLI composes them.
+const accounts = () => composeServices({ config: loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cellport-test' }), database, log: cliLogger({ err: () => {} }) })
+  .services.admin.customers;
+
 describe('setActive', () => {
-  // The console's own operation, composed as the CLI composes it.
-  const accounts = () => composeServices({ config: loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cellport-test' }), database, log: cliLogger({ err: () => {} }) })
-    .services.admin.customers;
-  const setActive = (db: Database, email: string, active: boolean) => setActiveOf(db, accounts(), email, active);
+  const setActive = (email: string, active: boolean) => setActiveOf(accounts(), email, active);
 
   it('deactivating ends every session of that account and only of that account', async () => {
     const bob = await customer('bob@example.com');
@@ -90,7 +91,7 @@ describe('setActive', () => {
     await addSession(bob, 'bob-1');
     await addSession(bob, 'bob-2');
     await addSession(eve, 'eve-1');
-    expect(await setActive(database.db, 'bob@example.com', false)).toEqual({ email: 'bob@example.com', sessionsEnded: 2 });
+    expect(await setActive('bob@example.com', false)).toEqual({ email: 'bob@example.com', sessionsEnded: 2 });
     expect((await user('bob@example.com')).is_active).toBe(false);
     const left = await database.db.selectFrom('sessions').select('id').where('id', 'in', ['bob-1', 'bob-2', 'eve-1']).execute();
     expect(left.map((s) => s.id)).toEqual(['eve-1']);
@@ -103,8 +104,8 @@ describe('setActive', () => {
 
   it('activating lets the account sign in again', async () => {
     await customer('carl@example.com');
-    await setActive(database.db, 'carl@example.com', false);
-    expect(await setActive(database.db, 'carl@example.com', true)).toEqual({ email: 'carl@example.com', sessionsEnded: 0 });
+    await setActive('carl@example.com', false);
+    expect(await setActive('carl@example.com', true)).toEqual({ email: 'carl@example.com', sessionsEnded: 0 });
     expect((await user('carl@example.com')).is_active).toBe(true);
     const carl = (await user('carl@example.com')).id;
     const audited = await database.db.selectFrom('audit_log').select('action').where('target_id', '=', carl).orderBy('id').execute();
@@ -112,19 +113,19 @@ describe('setActive', () => {
   });
 
   it('answers clearly for an unknown account and changes nothing', async () => {
-    await expect(setActive(database.db, 'nobody@example.com', false)).rejects.toThrow('No account with the e-mail nobody@example.com.');
+    await expect(setActive('nobody@example.com', false)).rejects.toThrow('No account with the e-mail nobody@example.com.');
   });
 });
 
 describe('listAccounts', () => {
   it('lists admins first, then by e-mail, with status and two-factor', async () => {
     await database.db.updateTable('users').set({ totp_secret: 'JBSWY3DPEHPK3PXP' }).where('email', '=', 'eve@example.com').execute();
-    const accounts = await listAccounts(database.db);
-    const admins = accounts.filter((a) => a.role === 'admin').map((a) => a.email);
-    expect(accounts.slice(0, admins.length).every((a) => a.role === 'admin')).toBe(true);
+    const listed = await listAccounts(accounts());
+    const admins = listed.filter((a) => a.role === 'admin').map((a) => a.email);
+    expect(listed.slice(0, admins.length).every((a) => a.role === 'admin')).toBe(true);
     expect(admins).toEqual([...admins].sort());
-    expect(accounts.find((a) => a.email === 'bob@example.com')).toMatchObject({ isActive: false, uses2fa: false });
-    expect(accounts.find((a) => a.email === 'eve@example.com')).toMatchObject({ isActive: true, uses2fa: true });
+    expect(listed.find((a) => a.email === 'bob@example.com')).toMatchObject({ isActive: false, uses2fa: false });
+    expect(listed.find((a) => a.email === 'eve@example.com')).toMatchObject({ isActive: true, uses2fa: true });
   });
 });
 

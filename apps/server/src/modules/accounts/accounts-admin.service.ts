@@ -11,7 +11,7 @@ import type { AuditActor, AuditLog } from '../audit/index.js';
 import type { AuthService } from '../auth/index.js';
 import { toLedgerEntry, type LedgerBooking } from '../ledger/index.js';
 import type { LegalService } from '../legal/index.js';
-import type { CustomersRepository } from './customers.repository.js';
+import type { AccountListing, CustomersRepository } from './customers.repository.js';
 
 
 /**
@@ -99,6 +99,21 @@ export class AccountsAdminService {
     });
     if (!active) await this.deps.sessions.revokeAllForUser(userId);
     return this.mustFind(userId);
+  }
+
+  /** The account with this e-mail (any case), for the operator CLI, which names accounts by e-mail. */
+  findByEmail(email: string): Promise<{ id: string; email: string } | undefined> {
+    return this.repo.findByEmail(email);
+  }
+
+  /** How many sessions the account has open. */
+  sessionCount(userId: string): Promise<number> {
+    return this.repo.sessionCount(userId);
+  }
+
+  /** Every account, admins first, then by e-mail (the CLI's `list`). */
+  everyAccount(): Promise<AccountListing[]> {
+    return this.repo.everyAccount();
   }
 
   /** A signed ledger entry with its own unique reference; a debit is a conditional update that cannot go below zero. */

@@ -20,6 +20,17 @@ const toSummary = (r: SummaryRow): CustomerSummary => ({
   createdAt: r.created_at.toISOString(),
 });
 
+/** An account as the operator CLI lists it. */
+export interface AccountListing {
+  email: string;
+  name: string;
+  role: 'customer' | 'admin';
+  isActive: boolean;
+  isVerified: boolean;
+  uses2fa: boolean;
+  createdAt: Date;
+}
+
 /**
  * The customer queries of the console: one list query with balances and port counts, the detail lists, and the
  * steps of the operator's actions on an account, each in the transaction the service opens with `transaction`.
@@ -107,6 +118,31 @@ export class CustomersRepository {
   async clearTwoFactor(tx: Tx, userId: string): Promise<void> {
     await tx.updateTable('users').set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null, updated_at: new Date() })
       .where('id', '=', userId).execute();
+  }
+
+  /** The account with this e-mail, compared as the sign-in compares it (lower case); the operator CLI names accounts so. */
+  findByEmail(email: string) {
+    return this.db.selectFrom('users').select(['id', 'email']).where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+  }
+
+  /** How many sessions the account has open (the CLI says how many a deactivation ended). */
+  async sessionCount(userId: string): Promise<number> {
+    const row = await this.db.selectFrom('sessions').select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Every account, admins first, then by e-mail: the operator CLI's list. */
+  async everyAccount(): Promise<AccountListing[]> {
+    const rows = await this.db.selectFrom('users')
+      .select(['email', 'name', 'role', 'is_active', 'is_verified', 'totp_secret', 'created_at'])
+      .orderBy(sql`role = 'admin'`, 'desc')
+      .orderBy('email')
+      .execute();
+    return rows.map((r) => ({
+      email: r.email, name: r.name, role: r.role, isActive: r.is_active, isVerified: r.is_verified,
+      uses2fa: r.totp_secret !== null, createdAt: r.created_at,
+    }));
   }
 
   /** The ledger entry booked under a reference in this transaction (the console shows the adjustment it made). */

@@ -5,4 +5,4 @@ export { registerAccountsAdminRoutes } from './accounts-admin.routes.js';
 export { AccountsAdminService, type AccountsAdminDeps } from './accounts-admin.service.js';
 export { AccountsRepository } from './accounts.repository.js';
 export { registerAccounts } from './accounts.routes.js';
-export { CustomersRepository } from './customers.repository.js';
+export { CustomersRepository, type AccountListing } from './customers.repository.js';

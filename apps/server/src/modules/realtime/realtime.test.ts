@@ -212,7 +212,7 @@ describeOnPostgres('two server instances on one database', () => {
     expect((await poll()).statusCode).toBe(200);
     const { email } = await a.ctx.db.selectFrom('users').select('email').where('id', '=', carol.id).executeTakeFirstOrThrow();
     // As the CLI does it: the console's operation, in a composition of its own (a process without a Bus listening).
-    await setActive(a.ctx.db, composeServices({ config: a.ctx.config, database: a.ctx.database, log: cliLogger({ err: () => {} }) }).services.admin.customers, email, false);
+    await setActive(composeServices({ config: a.ctx.config, database: a.ctx.database, log: cliLogger({ err: () => {} }) }).services.admin.customers, email, false);
     // The revocation travels on the bus channel (NOTIFY on the CLI's commit): B has heard it once its sentinel is back.
     await announced(b!);
     expect((await poll()).statusCode).toBe(401);
