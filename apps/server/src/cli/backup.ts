@@ -6,13 +6,10 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
-import { sql } from 'kysely';
-import { openDatabase, type Database, type DatabaseHandle } from '../db/database.js';
+import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { AdminCommandError } from './admin-commands.js';
-
-/** What a backup holds, counted after a restore (and shown to the operator). */
-export interface BackupContents { customers: number; ports: number; ledgerEntries: number; invoices: number }
+import { checkpointed, countContents, type BackupContents } from './backup.repository.js';
 
 /**
  * A consistent copy of an open embedded database: it takes the database's only connection, so no transaction is
@@ -21,8 +18,7 @@ export interface BackupContents { customers: number; ports: number; ledgerEntrie
 export async function dumpEmbedded(handle: DatabaseHandle): Promise<Buffer> {
   const pglite = (handle as unknown as { pglite?: PGlite }).pglite;
   if (handle.kind !== 'pglite' || !pglite) throw new AdminCommandError('Only the embedded database is backed up this way; PostgreSQL is backed up with pg_dump.');
-  return handle.db.connection().execute(async (connection) => {
-    await sql`checkpoint`.execute(connection);
+  return checkpointed(handle.db, async () => {
     const dump = await pglite.dumpDataDir('gzip');
     return Buffer.from(await dump.arrayBuffer());
   });
@@ -136,13 +132,6 @@ function tarNames(tar: Buffer): string[] {
     offset += 512 + Math.ceil(size / 512) * 512;
   }
   return names;
-}
-
-export async function countContents(db: Database): Promise<BackupContents> {
-  const count = async (table: 'ports' | 'ledger_entries' | 'invoices') =>
-    Number((await db.selectFrom(table).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
-  const customers = await db.selectFrom('users').select(sql<string>`count(*)`.as('n')).where('role', '=', 'customer').executeTakeFirstOrThrow();
-  return { customers: Number(customers.n), ports: await count('ports'), ledgerEntries: await count('ledger_entries'), invoices: await count('invoices') };
 }
 
 /** True when DATA_DIR holds an embedded database (a non-empty DATA_DIR/pglite). */
