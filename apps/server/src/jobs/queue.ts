@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Database, Tx } from '../db/database.js';
 import type { z } from 'zod';
 import { jobKindOf, type DeclaredJob, type JobInput, type JobKind, type JobPayload, type JobRef } from './job-kinds.js';
+import { claimDueJob, inJobTransaction, insertJobs, markJobDone, recordJobFailure } from './jobs.repository.js';
 
 /** One job to schedule: its kind (jobs/job-kinds.ts), a unique key, when, and a payload its kind's schema accepts. */
 export type ScheduledJob = DeclaredJob extends infer J ? J extends DeclaredJob
@@ -76,17 +76,11 @@ export class JobQueue {
 
   /** The statement `schedule` runs, unexecuted: for a caller that puts it in a statement of its own as a CTE. */
   scheduleQuery(q: Database | Tx, list: AnyScheduled[], options: { rearmDone?: boolean } = {}) {
-    return q.insertInto('jobs')
-      .values(list.map((job) => {
-        const kind = jobKindOf(job.kind as JobRef);
-        // Checked here, where the mistake is made, not when the job runs days later.
-        return { kind: kind.name, key: job.key, run_at: job.runAt, payload: JSON.stringify(kind.payload.parse(job.payload)) };
-      }))
-      .onConflict((oc) => options.rearmDone
-        ? oc.column('key').doUpdateSet((eb) => ({
-          run_at: eb.ref('excluded.run_at'), payload: eb.ref('excluded.payload'), done_at: null, attempts: 0, last_error: null,
-        })).where('jobs.done_at', 'is not', null)
-        : oc.column('key').doNothing());
+    return insertJobs(q, list.map((job) => {
+      const kind = jobKindOf(job.kind as JobRef);
+      // Checked here, where the mistake is made, not when the job runs days later.
+      return { kind: kind.name, key: job.key, run_at: job.runAt, payload: JSON.stringify(kind.payload.parse(job.payload)) };
+    }), options.rearmDone ?? false);
   }
 
   /** Runs every job due at `now` (tests pass a future time to travel). Returns how many ran successfully. */
@@ -115,18 +109,14 @@ export class JobQueue {
   private async runOne(now: Date, failed: Set<string>, afterCommit: Array<Promise<void>>): Promise<'none' | 'done' | 'failed'> {
     let claimed: { id: string; kind: string; attempts: number } | undefined;
     try {
-      const result = await this.db.transaction().execute(async (tx) => {
-        let q = tx.selectFrom('jobs').select(['id', 'kind', 'payload', 'attempts'])
-          .where('done_at', 'is', null).where('run_at', '<=', now);
-        if (failed.size) q = q.where('id', 'not in', [...failed]);
-        const job = await q.orderBy('run_at').orderBy('id').limit(1).forUpdate().skipLocked().executeTakeFirst();
+      const result = await inJobTransaction(this.db, async (tx) => {
+        const job = await claimDueJob(tx, now, failed);
         if (!job) return 'none' as const;
         claimed = job;
         const handling = this.handlers.get(job.kind);
         if (!handling) throw new Error(`no handler for job kind ${job.kind}`);
         const after = await handling.handler(tx, handling.kind.payload.parse(job.payload), now);
-        await tx.updateTable('jobs').set({ done_at: sql`now()`, done_by: this.instance, attempts: job.attempts + 1, last_error: null })
-          .where('id', '=', job.id).execute();
+        await markJobDone(tx, job.id, job.attempts + 1, this.instance);
         return { outcome: 'done' as const, after };
       });
       if (result === 'none') return result;
@@ -144,9 +134,9 @@ export class JobQueue {
       const delay = Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** Math.min(attempts, 10));
       this.log?.error({ err, job: claimed.id, kind: claimed.kind }, 'job failed; will retry');
       this.onFailure?.(claimed.kind);
-      await this.db.updateTable('jobs')
-        .set({ attempts, last_error: String((err as Error)?.message ?? err).slice(0, 1000), run_at: new Date(now.getTime() + delay) })
-        .where('id', '=', claimed.id).execute();
+      await recordJobFailure(this.db, claimed.id, {
+        attempts, error: String((err as Error)?.message ?? err).slice(0, 1000), retryAt: new Date(now.getTime() + delay),
+      });
       return 'failed';
     }
   }

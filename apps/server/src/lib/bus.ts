@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.js';
 import { TOPICS, topicNamed, topicOf, type TopicInput, type TopicPayload, type TopicRef } from './bus-topics.js';
+import { BUS_CHANNEL, notifyInstances } from './bus.repository.js';
 
-const CHANNEL = 'cellport_bus';
 /** The local resync event (TOPICS.busResync); kept under its old name for code written before TOPICS. */
 export const BUS_RESYNC = TOPICS.busResync;
 
@@ -31,7 +30,7 @@ export class Bus {
 
   async start(): Promise<void> {
     if (this.database.kind !== 'postgres') return;
-    this.unlisten = await this.database.listen(CHANNEL, (payload) => this.heard(payload), () => this.local.emit(TOPICS.busResync.name, {}));
+    this.unlisten = await this.database.listen(BUS_CHANNEL, (payload) => this.heard(payload), () => this.local.emit(TOPICS.busResync.name, {}));
   }
 
   /** A message from another instance: a declared topic with a payload its schema accepts, or it is dropped. */
@@ -55,7 +54,7 @@ export class Bus {
     this.local.emit(topic.name, checked);
     if (this.database.kind !== 'postgres' || topic.local) return;
     const message: BusMessage = { origin: this.origin, topic: topic.name, data: checked };
-    await sql`select pg_notify(${CHANNEL}, ${encodeBusMessage(message)})`.execute(this.database.db);
+    await notifyInstances(this.database.db, encodeBusMessage(message));
   }
 
   /** A handler that returns a promise is tracked until it settles (its rejection is its own to handle). */

@@ -1,13 +1,12 @@
 import type { RealtimeEventName } from '@cellport/shared/schemas/realtime';
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Database, DatabaseHandle, Tx } from '../db/database.js';
+import { bumpAndNotify, committedPollVersion, notifyBumped, POLL_CHANNEL, upsertPollVersion } from './poll-versions.repository.js';
 
 /** Polled resources whose per-customer version lives in memory (docs/decisions/012-realtime.md). */
 export type PollKind = 'notifications' | 'pendingCrypto';
 
-const CHANNEL = 'cellport_poll';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; an event that does not fit is left out. */
 const PAYLOAD_MAX = 7500;
 
@@ -31,10 +30,7 @@ export interface PollChange {
 export async function bumpPollVersion(
   tx: Tx | Database, kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'> = {},
 ): Promise<number> {
-  const bump = pollBump(kind, userId, extra);
-  const row = await tx.with('bumped', () => bump.upsert(tx)).selectFrom('bumped')
-    .select(['bumped.version', bump.notify.as('notified')]).executeTakeFirstOrThrow();
-  return Number(row.version);
+  return bumpAndNotify(tx, kind, userId, pollPayload(kind, userId, extra));
 }
 
 /**
@@ -43,15 +39,18 @@ export async function bumpPollVersion(
  * the database sets into the payload.
  */
 export function pollBump(kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'> = {}) {
-  const change: PollChange = { kind, userId, version: 0, ...extra };
-  let payload = JSON.stringify(change, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-  if (Buffer.byteLength(payload) > PAYLOAD_MAX) payload = JSON.stringify({ kind, userId, version: 0, mail: extra.mail });
+  const payload = pollPayload(kind, userId, extra);
   return {
-    upsert: (db: Tx | Database) => db.insertInto('poll_versions').values({ user_id: userId, kind, version: 1n })
-      .onConflict((oc) => oc.columns(['user_id', 'kind']).doUpdateSet({ version: sql`poll_versions.version + 1` }))
-      .returning('version'),
-    notify: sql<string>`pg_notify(${CHANNEL}, jsonb_set(${payload}::jsonb, '{version}', to_jsonb(bumped.version))::text)`,
+    upsert: (db: Tx | Database) => upsertPollVersion(db, kind, userId),
+    notify: notifyBumped(payload),
   };
+}
+
+/** The NOTIFY's payload, its version 0 until the database sets the new one; an event too large is left out. */
+function pollPayload(kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'>): string {
+  const change: PollChange = { kind, userId, version: 0, ...extra };
+  const payload = JSON.stringify(change, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  return Buffer.byteLength(payload) > PAYLOAD_MAX ? JSON.stringify({ kind, userId, version: 0, mail: extra.mail }) : payload;
 }
 
 /**
@@ -71,7 +70,7 @@ export class PollVersions {
   }
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(CHANNEL, (payload) => {
+    this.unlisten = await this.database.listen(POLL_CHANNEL, (payload) => {
       let change: PollChange;
       try { change = JSON.parse(payload) as PollChange; } catch { return; }
       if (typeof change?.userId !== 'string' || typeof change.version !== 'number') return;
@@ -93,10 +92,9 @@ export class PollVersions {
     const inFlight = this.loading.get(key);
     if (inFlight) return inFlight.promise;
     const entry = { heard: 0, promise: Promise.resolve(0) };
-    entry.promise = this.database.db.selectFrom('poll_versions').select('version')
-      .where('user_id', '=', userId).where('kind', '=', kind).executeTakeFirst()
-      .then((row) => {
-        const version = Math.max(Number(row?.version ?? 0), entry.heard, this.versions.get(key) ?? 0);
+    entry.promise = committedPollVersion(this.database.db, kind, userId)
+      .then((committed) => {
+        const version = Math.max(committed, entry.heard, this.versions.get(key) ?? 0);
         this.versions.set(key, version);
         return version;
       })

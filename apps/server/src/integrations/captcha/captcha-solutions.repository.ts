@@ -1,11 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-
-/** Remembers solved challenges so each is accepted once. */
-export interface SolutionStore {
-  /** True the first time a challenge is presented, false on every replay. */
-  claim(challenge: string, expiresAt: Date): Promise<boolean>;
-}
+import type { SolutionStore } from './solution-store.js';
 
 /**
  * In the database rather than in memory, so a replay against another instance behind the load balancer fails too.

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
+import { addToOutbox, markFailed, markSent } from './mail-outbox.repository.js';
 
 export interface MailMessage { to: string; subject: string; text: string; html: string }
 export interface Transport { send(from: string, message: MailMessage): Promise<void> }
@@ -17,22 +18,17 @@ export class Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<void> {
-    const row = await this.db
-      .insertInto('mail_outbox')
-      .values({ to_email: message.to, subject: message.subject, text: message.text, html: message.html })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await addToOutbox(this.db, message);
     if (!this.transport) return;
     const transport = this.transport;
     // Delivery happens after the response: a slow mail server must not slow a sign-up.
     setImmediate(async () => {
       try {
         await transport.send(this.from, message);
-        await this.db.updateTable('mail_outbox').set({ sent_at: new Date() }).where('id', '=', row.id).execute();
+        await markSent(this.db, id);
       } catch (err) {
         this.log.error({ err, to: message.to }, 'smtp delivery failed');
-        await this.db.updateTable('mail_outbox').set({ error: String(err) }).where('id', '=', row.id).execute()
-          .catch(() => {});
+        await markFailed(this.db, id, String(err)).catch(() => {});
       }
     });
   }

@@ -1,0 +1,33 @@
+// The statements of the polled versions (docs/decisions/012-realtime.md): the `poll_versions` table is theirs alone.
+// lib/poll-versions.ts builds the payloads and keeps the versions in memory; these run in the caller's transaction.
+import { sql } from 'kysely';
+import type { Database, Tx } from '../db/database.js';
+
+/** The channel every bump is announced on. */
+export const POLL_CHANNEL = 'cellport_poll';
+
+/** Bumps a customer's version of a polled kind (1 the first time), returning the new one: a CTE to name 'bumped'. */
+export function upsertPollVersion(db: Tx | Database, kind: string, userId: string) {
+  return db.insertInto('poll_versions').values({ user_id: userId, kind, version: 1n })
+    .onConflict((oc) => oc.columns(['user_id', 'kind']).doUpdateSet({ version: sql`poll_versions.version + 1` }))
+    .returning('version');
+}
+
+/** Selected from 'bumped': the NOTIFY of `payload`, into which the database sets the new version. */
+export function notifyBumped(payload: string) {
+  return sql<string>`pg_notify(${POLL_CHANNEL}, jsonb_set(${payload}::jsonb, '{version}', to_jsonb(bumped.version))::text)`;
+}
+
+/** Bumps and announces in one statement, in the caller's transaction; returns the new version. */
+export async function bumpAndNotify(tx: Tx | Database, kind: string, userId: string, payload: string): Promise<number> {
+  const row = await tx.with('bumped', () => upsertPollVersion(tx, kind, userId)).selectFrom('bumped')
+    .select(['bumped.version', notifyBumped(payload).as('notified')]).executeTakeFirstOrThrow();
+  return Number(row.version);
+}
+
+/** The committed version of a customer's kind, 0 when it was never bumped. */
+export async function committedPollVersion(db: Database, kind: string, userId: string): Promise<number> {
+  const row = await db.selectFrom('poll_versions').select('version')
+    .where('user_id', '=', userId).where('kind', '=', kind).executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
