@@ -6,7 +6,7 @@ import { AltchaCaptcha } from './integrations/captcha/altcha.js';
 import type { Captcha } from './integrations/captcha/captcha.js';
 import { OffCaptcha } from './integrations/captcha/off.js';
 import { RecaptchaCaptcha } from './integrations/captcha/recaptcha.js';
-import { DatabaseSolutionStore } from './integrations/captcha/solution-store.js';
+import { DatabaseSolutionStore } from './integrations/captcha/captcha-solutions.repository.js';
 import { Mailer } from './integrations/mail/mailer.js';
 import { smtpTransport } from './integrations/mail/smtp.js';
 import { GrammyTelegram } from './integrations/telegram/telegram-grammy.js';
@@ -34,7 +34,7 @@ import { OperatorAlertsRepository, OperatorAlertsService } from './modules/opera
 import { OperatorsRepository, OperatorsService } from './modules/operators/index.js';
 import { LegalRepository, LegalService } from './modules/legal/index.js';
 import { ApiKeysRepository, ApiKeysService } from './modules/api-keys/index.js';
-import { AuthRepository, AuthService, CaptchaGate, CaptchaPassesRepository, RecoveryCodesRepository } from './modules/auth/index.js';
+import { AuthRepository, AuthService, CaptchaGate, CaptchaPassesRepository, RecoveryCodesRepository, SessionsRepository } from './modules/auth/index.js';
 import { CatalogOffersCache } from './modules/catalog/catalog-offers.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { ModemQualityTracker } from './modules/catalog/modem-quality-tracker.js';
@@ -88,7 +88,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   // versions, mail, durable jobs.
   const metrics = new ServerMetrics(database, new ScrapeCounts(new MetricsRepository(db), log), { processMetrics: Boolean(config.METRICS_TOKEN) });
   const bus = new Bus(database);
-  const sessions = new Sessions(db, bus, config);
+  const sessions = new Sessions(new SessionsRepository(db), bus, config);
   const pollVersions = new PollVersions(database);
   const mailer = new Mailer(db, config.MAIL_FROM, config.SMTP_URL ? smtpTransport(config.SMTP_URL) : null, log);
   const invoicesRepository = new InvoicesRepository(db);
@@ -96,7 +96,10 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const jobs = new JobQueue(db, log, (kind) => metrics.jobFailed(kind), instanceName(config));
   const settingsRepository = new SettingsRepository(db);
   const operatorSettings = new OperatorSettingsCache(() => settingsRepository.overrides(), bus);
-  const ctx: AppContext = { config, database, db, bus, sessions, mailer, pollVersions, invoiceNumbering, operatorSettings, log };
+  const accountsRepository = new AccountsRepository(db);
+  const ctx: AppContext = {
+    config, database, db, bus, sessions, mailer, pollVersions, invoiceNumbering, operatorSettings, languages: accountsRepository, log,
+  };
 
   // Adapters and drivers, chosen from the config.
   const captcha = chooseCaptcha(config, database);
@@ -115,7 +118,6 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   // Repositories.
   const authRepository = new AuthRepository(db);
-  const accountsRepository = new AccountsRepository(db);
   const recoveryCodes = new RecoveryCodesRepository(db, config.secret);
   const notificationsRepository = new NotificationsRepository(db);
   const trafficRepository = new TrafficRepository(db);
