@@ -20,7 +20,6 @@ import { instanceName } from './lib/instance-name.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { AccountSettingsService, AccountsAdminService, AccountsRepository, CustomersRepository } from './modules/accounts/index.js';
 import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
-import { HostsService } from './modules/admin/admin-inventory/hosts.service.js';
 import { GatewaysService } from './modules/admin/admin-inventory/gateways.service.js';
 import { ModemsRepository } from './modules/admin/admin-inventory/modems.repository.js';
 import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
@@ -41,7 +40,7 @@ import { ModemQualityTracker } from './modules/catalog/modem-quality-tracker.js'
 import { CouponsAdminService, CouponsRepository, CouponsService } from './modules/coupons/index.js';
 import { HealthRepository } from './modules/health/index.js';
 import { RealtimeRepository } from './modules/realtime/index.js';
-import { HostsRepository } from './modules/hosts/hosts.repository.js';
+import { HostsAdminRepository, HostsAdminService, HostsRepository, hostServesDesired, HostStateRepository } from './modules/hosts/index.js';
 import { GatewayLinksRepository, gatewayTrust as deriveGatewayTrust } from './modules/gateways/index.js';
 import { InvoiceNumbering, InvoicesRepository, InvoicesService } from './modules/invoices/index.js';
 import { LedgerRepository, LedgerService } from './modules/ledger/index.js';
@@ -56,7 +55,6 @@ import {
   PortsAdminRepository, PortsAdminService, PortsListCache, PortsRepository, PortsService, RotationRepository, RotationService,
 } from './modules/ports/index.js';
 import { FingerprintCheckService, FingerprintRepository } from './modules/fingerprint/index.js';
-import { hostServesDesired } from './modules/hosts/host-serves-desired.js';
 import { PurchasesRepository, PurchasesService } from './modules/purchases/index.js';
 import { TrafficRepository } from './modules/traffic/index.js';
 import { PortHistoryRepository, PortHistoryService } from './modules/port-history/index.js';
@@ -122,6 +120,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const notificationsRepository = new NotificationsRepository(db);
   const trafficRepository = new TrafficRepository(db);
   const hostsRepository = new HostsRepository(db);
+  const hostStateRepository = new HostStateRepository(db);
   const gatewayLinks = new GatewayLinksRepository(db);
   const portsRepository = new PortsRepository(db, config.secret, config.publicUrl);
   const rotationRepository = new RotationRepository(db);
@@ -147,7 +146,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     (userId, type, data) => publishWebhookEvent(db, userId, type, data));
   const ports = new PortsService(portsRepository, rotationRepository, config.secret, config.publicUrl, jobs);
   const fingerprintCheck = new FingerprintCheckService(new FingerprintRepository(db), { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS },
-    (hostId) => hostServesDesired(db, bus, hostId));
+    (hostId) => hostServesDesired(hostStateRepository, bus, hostId));
   const purchases = new PurchasesService({
     repo: purchasesRepository, ports: portsRepository, jobs, coupons, ledger, notifications,
     secret: config.secret, graceDays: config.PORT_GRACE_DAYS,
@@ -198,13 +197,15 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const subscriptions = new SubscriptionsService(subscriptionsRepository, cardCustomers, subscriptionSync, audit);
   const legal = new LegalService(new LegalRepository(db), audit);
   const portsAdmin = new PortsAdminService(new PortsAdminRepository(db), audit);
+  const gateways = new GatewaysService(db, audit, gatewayTrust.publicKey);
   const admin = {
     admins: new OperatorsService(new OperatorsRepository(db), bus, audit),
     customers: new AccountsAdminService({
       repo: new CustomersRepository(db), audit, sessions, ports: portsAdmin,
       payments: adminPaymentsRepository, ledger, auth, legal,
     }),
-    hosts: new HostsService(db, audit, new GatewaysService(db, audit, gatewayTrust.publicKey)),
+    hosts: new HostsAdminService(new HostsAdminRepository(db), audit, gateways),
+    gateways,
     modems: new ModemsService(db, audit, new ModemsRepository(db)),
     ports: portsAdmin,
     catalog: new CatalogAdminService(ctx, audit),
@@ -231,7 +232,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const services = {
     metrics, health, realtimeRepository, bus, sessions, pollVersions, mailer, invoiceNumbering, jobs,
     captcha, modemDriver, payments, webhookSecretBox, operatorSettings, portsLists, gatewayTrust, catalogOffers, modemQuality,
-    authRepository, recoveryCodes, gatewayLinks, accountsRepository, notificationsRepository, trafficRepository, hostsRepository, portsRepository,
+    authRepository, recoveryCodes, gatewayLinks, accountsRepository, notificationsRepository, trafficRepository, hostsRepository, hostStateRepository, portsRepository,
     rotationRepository,
     adminPaymentsRepository,
     catalog, coupons, ledger, notifications, notificationEmails, auth, captchaGate, accountSettings, apiKeys, invoices,

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from './context.js';
 import { hashToken } from './lib/tokens.js';
-import { demoHostKey } from './modules/traffic/index.js';
+import { demoHostKey } from './modules/hosts/index.js';
 
 // The agent's bundle, at the same depth from src/ and dist/ (apps/server/{src,dist} → apps/agent/dist).
 const AGENT_ENTRY = fileURLToPath(new URL('../../agent/dist/main.js', import.meta.url));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { gatewayTrust } from '../src/modules/gateways/gateway-trust.js';
-import { issueHostKey } from '../src/modules/traffic/index.js';
+import { issueHostKey } from '../src/modules/hosts/index.js';
 import { createCustomer, json, type Customer } from './fixtures.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
 import { spawnAgent } from './agent-fixtures.js';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import type { TestApp } from './helpers.js';
 import { json, type Customer } from './fixtures.js';
-import { issueHostKey } from '../src/modules/traffic/index.js';
+import { issueHostKey } from '../src/modules/hosts/index.js';
 
 // What the process tests share: a purchase from the demo catalog, the key of the host serving it, and the agent as a
 // real process (from source through tsx) speaking the host protocol to a test server.

@@ -11,7 +11,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { demoHostKey } from '../src/modules/traffic/index.js';
+import { demoHostKey } from '../src/modules/hosts/index.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { createCustomer } from './fixtures.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent } from './agent-fixtures.js';

@@ -8,7 +8,7 @@ import { FINGERPRINT_PRESETS, type FingerprintEchoResult } from '@cellport/share
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCustomer, json, type Customer } from './fixtures.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { APPLY_WAIT_MS } from '../src/modules/hosts/host-serves-desired.js';
+import { APPLY_WAIT_MS } from '../src/modules/hosts/index.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 import { buyUsPorts, hostKeyOfModem, spawnAgent, type BoughtPort } from './agent-fixtures.js';
 

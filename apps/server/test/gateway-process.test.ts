@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { issueHostKey } from '../src/modules/traffic/index.js';
+import { issueHostKey } from '../src/modules/hosts/index.js';
 import { createCustomer, json } from './fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { seedPortEnv } from './seed-ports.js';

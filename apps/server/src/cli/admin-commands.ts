@@ -4,7 +4,7 @@ import { loginSchema } from '@cellport/shared/schemas/auth';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { AccountListing } from '../modules/accounts/index.js';
-import { issueHostKey } from '../modules/traffic/index.js';
+import { issueHostKey } from '../modules/hosts/index.js';
 
 export class AdminCommandError extends Error {}
 

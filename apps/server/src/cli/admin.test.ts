@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { openTestDatabase } from '../../test/template-db.js';
 import { runAdminCli } from './admin-cli.js';
-import { hostForKey } from '../modules/traffic/index.js';
+import { hostForKey } from '../modules/hosts/index.js';
 import { AdminCommandError, issueKeyForHost, listAccounts, listHosts, makeAdmin, setActive as setActiveOf } from './admin-commands.js';
 import { generatePassword } from '../modules/operators/index.js';
 import { cliLogger } from './cli-logger.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { runSeed } from '../../db/seed/index.js';
 import { json } from '../../../test/fixtures.js';
-import { demoHostKey, hostForKey } from '../../modules/traffic/index.js';
+import { demoHostKey, hostForKey } from '../../modules/hosts/index.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await buildTestApp(); });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { hashToken } from '../../lib/tokens.js';
-import { demoHostKey } from '../../modules/traffic/index.js';
+import { demoHostKey } from '../../modules/hosts/index.js';
 
 const HISTORY_DAYS = 14;
 

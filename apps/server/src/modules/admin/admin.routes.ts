@@ -5,6 +5,7 @@ import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes
 import { registerAccountsAdminRoutes } from '../accounts/index.js';
 import { registerCouponsAdminRoutes } from '../coupons/index.js';
 import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
+import { registerHostsAdminRoutes } from '../hosts/index.js';
 import { registerPortsAdminRoutes } from '../ports/index.js';
 import { registerPaymentsAdminRoutes } from '../payments/index.js';
 import { registerNotificationsAdminRoutes } from '../notifications/index.js';
@@ -31,7 +32,8 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     admin.addHook('onSend', async (_request, reply) => { reply.header('cache-control', 'no-store'); });
     registerOperatorsAdminRoutes(admin, operators.admins);
     registerAccountsAdminRoutes(admin, operators.customers);
-    registerInventoryRoutes(admin, ctx, operators.hosts, operators.modems);
+    registerHostsAdminRoutes(admin, operators.hosts);
+    registerInventoryRoutes(admin, ctx, operators.gateways, operators.modems);
     registerPortsAdminRoutes(admin, operators.ports);
     registerCatalogAdminRoutes(admin, operators.catalog);
     registerCouponsAdminRoutes(admin, operators.coupons);

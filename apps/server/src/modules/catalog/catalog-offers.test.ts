@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { announced } from '../../../test/announcements.js';
 import { call, signedIn } from '../admin/admin.test-helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
-import { issueHostKey } from '../traffic/index.js';
+import { issueHostKey } from '../hosts/index.js';
 import { offersOf } from './catalog-offers.js';
 import { QUALITY_WINDOW, windowMedian } from './modem-quality-tracker.js';
 

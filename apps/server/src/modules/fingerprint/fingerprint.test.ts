@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { call, signedIn } from '../admin/admin.test-helpers.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
-import { issueHostKey } from '../traffic/index.js';
+import { issueHostKey } from '../hosts/index.js';
 
 // Issue 30, the product side: presets listed, chosen per port (own → modem default → tariff default → native), sent
 // to the agent in the desired state within seconds, refused on a host that cannot apply them, failures shown; the

@@ -5,7 +5,7 @@ import { jwtVerify } from 'jose';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedTestCatalog } from '../../../test/fixtures.js';
-import { issueHostKey } from '../traffic/index.js';
+import { issueHostKey } from '../hosts/index.js';
 import { gatewayTrust } from './gateway-trust.js';
 
 // Issue 26, item 10: a gateway link ticket binds the agent's link key (cnf), so that the gateway can ask the agent to

@@ -1,8 +1,7 @@
-import type { Database } from '../../db/database.js';
 import type { Bus } from '../../lib/bus.js';
 import { TOPICS } from '../../lib/bus-topics.js';
 import { loadDesiredStates } from './host-state.js';
-import { reportedStateVersion } from './hosts.repository.js';
+import type { HostStateRepository } from './host-state.repository.js';
 
 /** Issue 30: a preset change applies to new connections within 3 s; a check waits no longer than that for it. */
 export const APPLY_WAIT_MS = 3_000;
@@ -15,7 +14,7 @@ export const APPLY_WAIT_MS = 3_000;
  * A host whose agent never reported a version is not waited for: there is nothing to wait for, and the check's own
  * connection says whether the port answers.
  */
-export async function hostServesDesired(db: Database, bus: Bus, hostId: string, waitMs = APPLY_WAIT_MS): Promise<boolean> {
+export async function hostServesDesired(repo: HostStateRepository, bus: Bus, hostId: string, waitMs = APPLY_WAIT_MS): Promise<boolean> {
   let wake: () => void = () => {};
   const off = bus.on(TOPICS.hostServes, (m) => { if (m.hostId === hostId) wake(); });
   const deadline = Date.now() + waitMs;
@@ -23,7 +22,7 @@ export async function hostServesDesired(db: Database, bus: Bus, hostId: string, 
     for (;;) {
       // Armed before the reads, so a report arriving while they run wakes the next round at once.
       const reported = new Promise<void>((resolve) => { wake = resolve; });
-      const [served, desired] = await Promise.all([reportedStateVersion(db, hostId), loadDesiredStates(db, [hostId])]);
+      const [served, desired] = await Promise.all([repo.reportedVersion(hostId), loadDesiredStates(repo, [hostId])]);
       const want = desired.get(hostId)?.state.version;
       if (!served || !want || served === want) return true;
       const left = deadline - Date.now();

@@ -2,9 +2,16 @@ import { createHash } from 'node:crypto';
 import type { DesiredModem, DesiredState, PortAccessState, PortLimits } from '@cellport/shared/schemas/host-protocol';
 import { activeFingerprint } from '@cellport/shared/schemas/fingerprint';
 import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/port-limits';
-import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { TariffLimitColumns } from '../catalog/tariff-limits.js';
+import type { HostStateRepository } from './host-state.repository.js';
+
+/** A tariff's per-port limit columns (the catalog's TariffLimitColumns; migration 2026_12_08_0200_port_limits). */
+interface TariffLimitColumns {
+  bandwidth_mbps: number | null;
+  max_connections: number;
+  monthly_quota_gb: number | null;
+  over_quota: 'throttle' | 'block';
+  over_quota_mbps: number | null;
+}
 
 export interface HostDesired {
   state: DesiredState;
@@ -47,28 +54,14 @@ export function stateVersion(content: Pick<DesiredState, 'hostId' | 'hostName' |
  * The desired state of each of these hosts, in two queries whatever their number: the non-retired modems and
  * their ports that are not released, whatever their state. A host that no longer exists is absent from the map.
  */
-export async function loadDesiredStates(db: Database, hostIds: string[]): Promise<Map<string, HostDesired>> {
+export async function loadDesiredStates(repo: HostStateRepository, hostIds: string[]): Promise<Map<string, HostDesired>> {
   const result = new Map<string, HostDesired>();
   if (hostIds.length === 0) return result;
-  const hosts = await db.selectFrom('hosts as h').leftJoin('gateways as g', 'g.id', 'h.gateway_id')
-    .select(['h.id', 'h.name', 'h.ingest_key_hash', 'g.id as gateway_id', 'g.link_url']).where('h.id', 'in', hostIds).execute();
+  const hosts = await repo.hosts(hostIds);
   if (hosts.length === 0) return result;
   const now = Date.now();
-  // A date, not a timestamp: compared with a timestamptz the column would be read in the session's time zone.
   const month = quotaMonth(new Date(now)).start.toISOString().slice(0, 10);
-  const rows = await db.selectFrom('modems as m')
-    .leftJoin('ports as p', (j) => j.onRef('p.modem_id', '=', 'm.id').on('p.status', '<>', 'released'))
-    .leftJoin('users as u', 'u.id', 'p.user_id')
-    .leftJoin('tariffs as t', 't.id', 'p.tariff_id')
-    .leftJoin('port_traffic_months as q', (j) => j.onRef('q.port_id', '=', 'p.id').on('q.month', '=', sql<Date>`${month}::date`))
-    .select([
-      'm.host_id', 'm.id as modem_id', 'm.imei', 'm.http_port', 'm.socks_port', 'm.ext_ip', 'm.driver', 'm.is_shared',
-      'p.id as port_id', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.status', 'p.expires_at', 'p.suspended_at',
-      'u.is_active', 't.bandwidth_mbps', 't.max_connections', 't.monthly_quota_gb', 't.over_quota', 't.over_quota_mbps',
-      'q.bytes as month_bytes', 'p.http_port as port_http', 'p.socks_port as port_socks', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
-    ])
-    .where('m.host_id', 'in', hosts.map((h) => h.id)).where('m.retired', '=', false)
-    .orderBy('m.imei').orderBy('p.id').execute();
+  const rows = await repo.modemsWithPorts(hosts.map((h) => h.id), month);
 
   const modems = new Map<string, DesiredModem[]>();
   const byId = new Map<string, DesiredModem>();

@@ -155,12 +155,3 @@ export function inventoryRows(inventory: HostModemInfo[] | undefined): Array<{ i
   for (const { imei, ...report } of inventory ?? []) byImei.set(imei, report);
   return [...byImei].map(([imei, report]) => ({ imei, report }));
 }
-
-/**
- * The desired-state version the host's agent last reported serving (hosts.state_version, written by its heartbeats
- * on whichever instance holds its connection); null: none reported; undefined: no such host.
- */
-export async function reportedStateVersion(db: Database, hostId: string): Promise<string | null | undefined> {
-  const row = await db.selectFrom('hosts').select('state_version').where('id', '=', hostId).executeTakeFirst();
-  return row?.state_version;
-}

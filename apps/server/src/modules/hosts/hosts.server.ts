@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import {
   HOST_KEY_REFUSED, HOST_PROTOCOL, heartbeatSchema, rotateReplySchema, rotationStatusSchema, trafficReportSchema,
-  type AgentError, type RotateReply, type TrafficAck,
+  type AgentError, type Heartbeat, type RotateReply, type TrafficAck,
 } from '@cellport/shared/schemas/host-protocol';
 import { gatewayTicketRequestSchema } from '@cellport/shared/schemas/gateway-protocol';
 import { Server, type Socket } from 'socket.io';
@@ -13,11 +13,12 @@ import {
 } from '../../integrations/modem-control/agent-driver.js';
 import { BUS_RESYNC } from '../../lib/bus.js';
 import { hashToken } from '../../lib/tokens.js';
-import type { ModemQualityTracker } from '../catalog/modem-quality-tracker.js';
 import { signLinkTicket, type GatewayLinksRepository, type GatewayTrust } from '../gateways/index.js';
 import type { NotificationsService } from '../notifications/index.js';
-import { hostForKey, recordQuotaCrossings, screenSamples, type TrafficRepository } from '../traffic/index.js';
+import { recordQuotaCrossings, screenSamples, type TrafficRepository } from '../traffic/index.js';
+import { hostForKey } from './host-keys.repository.js';
 import { loadDesiredStates } from './host-state.js';
+import type { HostStateRepository } from './host-state.repository.js';
 import type { HostsRepository, ModemChange } from './hosts.repository.js';
 import { TOPICS } from '../../lib/bus-topics.js';
 
@@ -62,10 +63,15 @@ export interface HostProtocolServer {
 type Ack = (reply: unknown) => void;
 const answer = (ack: unknown, reply: unknown) => { if (typeof ack === 'function') (ack as Ack)(reply); };
 
+/** Where the heartbeats' speed tests go: the catalog's ModemQualityTracker keeps each modem's median (decision 039). */
+export interface ModemQualityRecorder {
+  record(hostId: string, modems: Heartbeat['modems']): Promise<void>;
+}
+
 /** What the host protocol's server works with (the composition root builds them). */
 export interface HostProtocolDeps {
-  hostsRepository: HostsRepository; notifications: NotificationsService; trafficRepository: TrafficRepository;
-  gatewayLinks: GatewayLinksRepository; gatewayTrust: GatewayTrust; modemQuality: ModemQualityTracker;
+  hostsRepository: HostsRepository; hostStateRepository: HostStateRepository; notifications: NotificationsService;
+  trafficRepository: TrafficRepository; gatewayLinks: GatewayLinksRepository; gatewayTrust: GatewayTrust; modemQuality: ModemQualityRecorder;
 }
 
 /**
@@ -81,7 +87,7 @@ export interface HostProtocolDeps {
  */
 export async function startHostProtocol(server: HttpServer, ctx: AppContext, deps: HostProtocolDeps): Promise<HostProtocolServer> {
   const { bus, log } = ctx;
-  const { hostsRepository: hostsRepo, notifications, trafficRepository: traffic, gatewayLinks, gatewayTrust, modemQuality } = deps;
+  const { hostsRepository: hostsRepo, hostStateRepository: hostState, notifications, trafficRepository: traffic, gatewayLinks, gatewayTrust, modemQuality } = deps;
   const instance = randomUUID();
   /** When this instance started listening to agents: a host it has not heard from before is not silent yet. */
   const startedAt = Date.now();
@@ -137,7 +143,7 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
   let again = false;
   const recompute = async () => {
     const ids = [...hosts.keys()];
-    const states = await loadDesiredStates(ctx.db, ids);
+    const states = await loadDesiredStates(hostState, ids);
     for (const id of ids) {
       const conn = hosts.get(id);
       if (!conn) continue;
@@ -170,7 +176,7 @@ export async function startHostProtocol(server: HttpServer, ctx: AppContext, dep
   const off: Array<() => void> = [bus.on(BUS_RESYNC, schedule)];
 
   const sendState = async (hostId: string, conn: HostConnection) => {
-    const desired = (await loadDesiredStates(ctx.db, [hostId])).get(hostId);
+    const desired = (await loadDesiredStates(hostState, [hostId])).get(hostId);
     if (!desired || hosts.get(hostId) !== conn) return;
     conn.version = desired.state.version;
     conn.socket.emit('state', desired.state);

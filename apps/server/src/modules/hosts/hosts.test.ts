@@ -10,7 +10,7 @@ import { announced } from '../../../test/announcements.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { portName } from '../notifications/index.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
-import { issueHostKey } from '../traffic/index.js';
+import { issueHostKey } from './host-keys.repository.js';
 
 let t: TestApp;
 let url: string;

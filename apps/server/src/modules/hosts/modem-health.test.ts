@@ -4,7 +4,7 @@ import { HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shar
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { signedIn } from '../admin/admin.test-helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
-import { issueHostKey } from '../traffic/index.js';
+import { issueHostKey } from './host-keys.repository.js';
 import { portName } from '../notifications/index.js';
 
 // Issue 15, item 5: the agent's health checks reach the server in the heartbeat. Each modem's health and reason are

@@ -3,7 +3,7 @@ import { SPEED_TEST } from '@cellport/shared/schemas/host-protocol';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
-import { hostForKey } from '../traffic/index.js';
+import { hostForKey } from './host-keys.repository.js';
 
 // The agents' default speed-test target (issue 27, item 8; apps/agent README, "Speed tests"): GET sends the bytes
 // asked for (at most SPEED_TEST.maxBytes), POST reads and counts the body. Only a host key gets an answer, so

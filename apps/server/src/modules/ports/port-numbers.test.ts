@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { up as portsOwnListeningNumbers } from '../../db/migrations/2026_12_12_1710_ports_own_listening_numbers.js';
 import { loadDesiredStates } from '../hosts/host-state.js';
+import { HostStateRepository } from '../hosts/index.js';
 
 // Decision 045: each port owns its listening numbers. Given when sold (a dedicated port its modem's, a shared one a
 // pair no modem or live port of the farm uses), and given by the migration to ports sold before it (dedicated: the
@@ -90,7 +91,7 @@ describe('a port\'s own listening numbers', () => {
     const listed = async (c: Customer) => (await t.app.inject({ method: 'GET', url: '/api/v1/modems', ...json(c.cookie) })).json()[0];
     expect(await listed(alice)).toMatchObject({ http_port: dedicated.modem_http, socks_port: dedicated.modem_socks });
     expect(await listed(bob)).toMatchObject({ http_port: shared.modem_http, socks_port: shared.modem_socks });
-    const state = (await loadDesiredStates(t.ctx.db, [shared.host_id])).get(shared.host_id)!.state;
+    const state = (await loadDesiredStates(new HostStateRepository(t.ctx.db), [shared.host_id])).get(shared.host_id)!.state;
     const ports = state.modems.flatMap((m) => m.ports);
     expect(ports.find((p) => p.id === dedicatedId)?.listen).toEqual({ httpPort: dedicated.modem_http, socksPort: dedicated.modem_socks });
     expect(ports.find((p) => p.id === sharedId)?.listen).toBeUndefined();

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadDesiredStates } from '../hosts/host-state.js';
+import { HostStateRepository } from '../hosts/index.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 
@@ -94,7 +95,7 @@ describe('a replacement keeps the customer\'s address', () => {
     // The modems keep their own numbers; the port's own listener (where the customer connects) now leads to the new one.
     expect(await modemRow(sameHost.id)).toMatchObject({ http_port: sameHost.http_port, socks_port: sameHost.socks_port });
     expect(await modemRow(oldId)).toMatchObject({ http_port: old.http_port, socks_port: old.socks_port });
-    const state = (await loadDesiredStates(t.ctx.db, [old.host_id])).get(old.host_id)!.state;
+    const state = (await loadDesiredStates(new HostStateRepository(t.ctx.db), [old.host_id])).get(old.host_id)!.state;
     expect(state.portListeners).toBe(true);
     const serving = state.modems.find((m) => m.ports.some((p) => p.id === portId));
     expect(serving?.imei).toBe(sameHost.imei);

@@ -1,6 +1,5 @@
-// Traffic (decision 044): what proxy hosts report (counted once per batch), the customers' series, CSV and quotas,
-// and the hosts' ingest keys.
-export { demoHostKey, HOST_KEY_PREFIX, hostForKey, issueHostKey } from './host-keys.repository.js';
+// Traffic (decision 044): what proxy hosts report (counted once per batch), the customers' series, CSV and quotas.
+// The hosts' ingest keys are the hosts domain's (hosts/index.ts).
 export { recordQuotaCrossings } from './port-quota.js';
 export { trafficReport } from './traffic-report.js';
 export { screenSamples } from './traffic-samples.js';

@@ -6,8 +6,9 @@ import { HOST_PROTOCOL, type DesiredState, type PortAccess } from '@cellport/sha
 import { quotaMonth } from '@cellport/shared/schemas/port-limits';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { loadDesiredStates } from '../hosts/host-state.js';
+import { HostStateRepository } from '../hosts/index.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
-import { issueHostKey } from './host-keys.repository.js';
+import { issueHostKey } from '../hosts/index.js';
 
 // Issue 18, item 3: a port's monthly quota. Traffic batches are counted into the port's month; crossing 80 % and
 // 100 % notifies its customer once each, and 100 % makes the desired state say blocked (or throttled) until the next
@@ -90,7 +91,7 @@ describe('monthly traffic quota', () => {
 
     // Next month: this month's bytes become last month's; the port is under its quota again and is told again.
     await sql`update port_traffic_months set month = (month - interval '1 month')::date where port_id = ${portId}`.execute(t.ctx.db);
-    const desired = (await loadDesiredStates(t.ctx.db, [hostId])).get(hostId)!.state;
+    const desired = (await loadDesiredStates(new HostStateRepository(t.ctx.db), [hostId])).get(hostId)!.state;
     expect(accessOf(desired, portId)?.limits?.quota).toEqual({ state: 'ok' });
     await send(portId, 0.9 * GB);
     expect((await told(ann.id)).map((n) => n.text_key)).toEqual(['quota_warning', 'quota_reached', 'quota_warning']);

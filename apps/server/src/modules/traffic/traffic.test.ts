@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
-import { issueHostKey } from './host-keys.repository.js';
+import { issueHostKey } from '../hosts/index.js';
 
 let t: TestApp;
 let alice: Customer;

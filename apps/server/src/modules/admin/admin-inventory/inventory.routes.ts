@@ -1,41 +1,27 @@
 import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
 import {
-  hostKeyResponseSchema, hostPatchRequestSchema, hostRequestSchema, hostResponseSchema,
-} from '@cellport/shared/schemas/admin/hosts';
-import {
   modemImportRequestSchema, modemImportResponseSchema, modemPatchRequestSchema, modemRequestSchema,
   modemResponseSchema, modemsQuerySchema, modemsResponseSchema, stockResponseSchema,
 } from '@cellport/shared/schemas/admin/modems';
-import { adoptModemRequestSchema, inventoryHostsResponseSchema } from '@cellport/shared/schemas/admin/host-inventory';
+import { adoptModemRequestSchema } from '@cellport/shared/schemas/admin/host-inventory';
 import {
   gatewayPatchRequestSchema, gatewayRequestSchema, gatewayResponseSchema, gatewaysResponseSchema,
 } from '@cellport/shared/schemas/admin/gateways';
 import type { App, AppContext } from '../../../context.js';
 import { actorOf, adminRateLimits } from '../../../lib/console-http.js';
-import type { HostsService } from './hosts.service.js';
+import type { GatewaysService } from './gateways.service.js';
 import type { ModemsService } from './modems.service.js';
 import { stockReport } from './stock.service.js';
 
-/** Hosts, the gateways hosts behind NAT are reached through, modems (with CSV import) and the stock report. */
-export function registerInventoryRoutes(app: App, ctx: AppContext, hosts: HostsService, modems: ModemsService): void {
+/** The gateways hosts behind NAT are reached through, modems (with CSV import) and the stock report; hosts: modules/hosts. */
+export function registerInventoryRoutes(app: App, ctx: AppContext, gateways: GatewaysService, modems: ModemsService): void {
   const { read, write } = adminRateLimits;
   const byId = { params: adminIdParamsSchema };
 
-  app.get('/hosts', { config: read, schema: { response: { 200: inventoryHostsResponseSchema } } }, async () => hosts.list());
-  app.post('/hosts', { config: write, schema: { body: hostRequestSchema, response: { 200: hostResponseSchema } } },
-    async (request) => ({ host: await hosts.create(actorOf(request), request.body) }));
-  app.patch('/hosts/:id', { config: write, schema: { ...byId, body: hostPatchRequestSchema, response: { 200: hostResponseSchema } } },
-    async (request) => ({ host: await hosts.update(actorOf(request), request.params.id, request.body) }));
-  // The key is in this answer only; the audit entry says a key was issued, never which.
-  app.post('/hosts/:id/key', { config: write, schema: { ...byId, response: { 200: hostKeyResponseSchema } } },
-    async (request) => ({ key: await hosts.issueKey(actorOf(request), request.params.id) }));
   // A modem the host's agent reports and the inventory does not know: added with ports the host has free.
   app.post('/hosts/:id/modems', { config: write, schema: { ...byId, body: adoptModemRequestSchema, response: { 200: modemResponseSchema } } },
     async (request) => ({ modem: await modems.adopt(actorOf(request), request.params.id, request.body) }));
-  app.delete('/hosts/:id', { config: write, schema: { ...byId, response: { 200: okResponseSchema } } },
-    async (request) => { await hosts.remove(actorOf(request), request.params.id); return { ok: true as const }; });
 
-  const gateways = hosts.gateways;
   app.get('/gateways', { config: read, schema: { response: { 200: gatewaysResponseSchema } } }, async () => gateways.list());
   app.post('/gateways', { config: write, schema: { body: gatewayRequestSchema, response: { 200: gatewayResponseSchema } } },
     async (request) => ({ gateway: await gateways.create(actorOf(request), request.body) }));

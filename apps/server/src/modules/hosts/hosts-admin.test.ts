@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
-import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { seedTestCatalog } from '../../../../test/fixtures.js';
-import { hostForKey } from '../../traffic/index.js';
-import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { seedTestCatalog } from '../../../test/fixtures.js';
+import { hostForKey } from './host-keys.repository.js';
+import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
 
 interface HostItem {
   id: string; name: string; hasKey: boolean; lastSeenAt: string | null; online: boolean; agentVersion: string | null;

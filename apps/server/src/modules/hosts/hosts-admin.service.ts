@@ -1,24 +1,32 @@
-import { sql } from 'kysely';
-import { HOST_PROTOCOL, hostCapability } from '@cellport/shared/schemas/host-protocol';
+import { hostCapability, type HostModemInfo } from '@cellport/shared/schemas/host-protocol';
 import type { HostPatchRequest, HostRequest } from '@cellport/shared/schemas/admin/hosts';
 import type {
   InventoryHost, InventoryHostsResponse, ModemReport, NewHostModem, ReportedHostModem,
 } from '@cellport/shared/schemas/admin/host-inventory';
-import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
-import type { Database } from '../../../db/database.js';
-import { AppError } from '../../../lib/app-error.js';
-import { issueHostKey } from '../../traffic/index.js';
-import { iso } from '../../../lib/console-http.js';
-import type { AuditActor, AuditLog } from '../../audit/index.js';
-import { isUniqueViolation } from '../../../db/pg-errors.js';
-import type { GatewaysService } from './gateways.service.js';
+import type { Tx } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { iso } from '../../lib/console-http.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
+import { issueHostKey } from './host-keys.repository.js';
+import type { HostsAdminRepository } from './hosts-admin.repository.js';
+
+/** Who acts on hosts: an operator in the console, or the command line (`npm run admin -- host-key`: no admin, ip 'cli'). */
+export type HostsActor = AuditActor | { adminId: null; ip: string };
+
+/** What pinning a host to a gateway asks of the console's gateways (modules/gateways): that its ports are free there. */
+export interface GatewayPins {
+  checkPin(tx: Tx, hostId: string, gatewayId: string): Promise<void>;
+}
+
+/** A key just issued (shown once), with what the command line tells of it. */
+export interface IssuedHostKey { key: string; name: string; replaced: boolean }
 
 /**
  * Proxy hosts: add, rename or re-address, pin to a gateway or make direct; delete only while no modem was ever on it.
- * The gateways' own service comes with it: pinning asks it, and the inventory routes serve both.
+ * The console and the command line call the same operations, each audited once.
  */
-export class HostsService {
-  constructor(private readonly db: Database, private readonly audit: AuditLog, readonly gateways: GatewaysService) {}
+export class HostsAdminService {
+  constructor(private readonly repo: HostsAdminRepository, private readonly audit: AuditLog, private readonly gateways: GatewayPins) {}
 
   /**
    * Every host with its agent's last contact, its modems (each with the agent's latest report of it), the modems
@@ -26,27 +34,7 @@ export class HostsService {
    * agent's last report of that link; `now` is the database's clock, which judged `online`.
    */
   async list(): Promise<InventoryHostsResponse> {
-    const offline = HOST_PROTOCOL.offlineAfterSeconds;
-    const [rows, modems, reports, clock] = await Promise.all([
-      this.db.selectFrom('hosts as h')
-        .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
-        .leftJoin('host_gateway_links as l', 'l.host_id', 'h.id')
-        .select(['h.id', 'h.name', 'h.address', 'h.last_seen_at', 'h.agent_version', 'h.agent_started_at', 'h.fingerprint'])
-        .select(['g.id as gateway_id', 'g.name as gateway_name', 'g.public_host', 'l.state as link_state', 'l.problem as link_problem',
-          'l.changed_at as link_changed_at'])
-        .select(sql<boolean>`h.ingest_key_hash is not null`.as('has_key'))
-        .select(sql<boolean>`coalesce(h.last_seen_at > now() - make_interval(secs => ${sql.lit(offline)}), false)`.as('online'))
-        .orderBy('h.name').execute(),
-      this.db.selectFrom('modems')
-        .select(['id', 'host_id', 'imei', 'http_port', 'socks_port', 'ext_ip', 'online', 'retired', 'connections', 'problem',
-          'health', 'health_reason', 'health_changed_at'])
-        .orderBy('host_id').orderBy('imei').execute(),
-      this.db.selectFrom('host_modem_reports as r')
-        .select(['r.host_id', 'r.imei', 'r.report', 'r.first_seen_at', 'r.changed_at'])
-        .select((eb) => eb.exists(eb.selectFrom('modems as m').select('m.id').whereRef('m.imei', '=', 'r.imei')).as('known'))
-        .orderBy('r.host_id').orderBy('r.first_seen_at').orderBy('r.imei').execute(),
-      sql<{ now: Date }>`select now() as now`.execute(this.db),
-    ]);
+    const { hosts: rows, modems, reports, now } = await this.repo.inventory();
     const reportOf = new Map<string, ModemReport>();
     const newByHost = new Map<string, NewHostModem[]>();
     for (const r of reports) {
@@ -78,7 +66,7 @@ export class HostsService {
         fingerprintUnavailable: hostCapability(r.fingerprint).reason,
       };
     });
-    return { items, now: new Date(clock.rows[0]!.now).toISOString() };
+    return { items, now: now.toISOString() };
   }
 
   private async one(id: string): Promise<InventoryHost> {
@@ -88,9 +76,8 @@ export class HostsService {
   }
 
   async create(actor: AuditActor, req: HostRequest): Promise<InventoryHost> {
-    const id = await this.db.transaction().execute(async (tx) => {
-      const row = await tx.insertInto('hosts').values({ name: req.name, address: req.address }).returning(['id', 'name', 'address'])
-        .executeTakeFirstOrThrow().catch(rethrowDuplicate);
+    const id = await this.repo.transaction(async (tx) => {
+      const row = await this.repo.insert(tx, { name: req.name, address: req.address });
       await this.audit.record(tx, actor, { action: 'host.create', targetType: 'host', targetId: row.id, before: null, after: row });
       return row.id;
     });
@@ -99,15 +86,14 @@ export class HostsService {
 
   /** Renames, re-addresses, or pins the host to a gateway (gatewayId; null: direct) once its ports are free there. */
   async update(actor: AuditActor, id: string, patch: HostPatchRequest): Promise<InventoryHost> {
-    await this.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('hosts').select(['id', 'name', 'address', 'gateway_id']).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND');
+    await this.repo.transaction(async (tx) => {
+      const locked = await this.repo.lock(tx, id);
+      if (!locked) throw new AppError('NOT_FOUND');
+      const before = { id: locked.id, name: locked.name, address: locked.address, gateway_id: locked.gateway_id };
       const gatewayId = patch.gatewayId === undefined ? before.gateway_id : patch.gatewayId;
       // Only a new pin is checked: a rename of a host already behind its gateway is not refused for its ports.
       if (gatewayId && gatewayId !== before.gateway_id) await this.gateways.checkPin(tx, id, gatewayId);
-      const after = await tx.updateTable('hosts')
-        .set({ name: patch.name ?? before.name, address: patch.address ?? before.address, gateway_id: gatewayId })
-        .where('id', '=', id).returning(['id', 'name', 'address', 'gateway_id']).executeTakeFirstOrThrow().catch(rethrowDuplicate);
+      const after = await this.repo.update(tx, id, { name: patch.name ?? before.name, address: patch.address ?? before.address, gateway_id: gatewayId });
       await this.audit.record(tx, actor, { action: 'host.update', targetType: 'host', targetId: id, before, after });
     });
     return this.one(id);
@@ -115,37 +101,33 @@ export class HostsService {
 
   /**
    * A new key for the host's agent, returned once: only its hash is stored, and it replaces the previous key, which
-   * stops authenticating at once (an agent already connected with it is the hosts module's to drop). The audit entry
-   * records that a key was issued, never the key.
+   * stops authenticating at once (an agent already connected with it is the host protocol's to drop). The audit entry
+   * records that a key was issued, never the key; one issued outside the console says from where (`via: 'cli'`).
    */
-  async issueKey(actor: AuditActor, id: string): Promise<string> {
-    return this.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('hosts').select(['id', 'name', 'ingest_key_hash']).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND');
+  async issueKey(actor: HostsActor, id: string): Promise<IssuedHostKey> {
+    return this.repo.transaction(async (tx) => {
+      const host = await this.repo.lock(tx, id);
+      if (!host) throw new AppError('NOT_FOUND');
       const key = await issueHostKey(tx, id);
       await this.audit.record(tx, actor, {
         action: 'host.key-issue', targetType: 'host', targetId: id,
-        before: { name: before.name, hadKey: before.ingest_key_hash !== null }, after: { name: before.name, keyReplaced: before.ingest_key_hash !== null },
+        before: { name: host.name, hadKey: host.hasKey },
+        after: { name: host.name, keyReplaced: host.hasKey, ...(actor.adminId === null ? { via: actor.ip } : {}) },
       });
-      return key;
+      return { key, name: host.name, replaced: host.hasKey };
     });
   }
 
   async remove(actor: AuditActor, id: string): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('hosts').select(['id', 'name', 'address']).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) throw new AppError('NOT_FOUND');
-      const used = await tx.selectFrom('modems').select('id').where('host_id', '=', id).limit(1).executeTakeFirst();
-      if (used) throw new AppError('IN_USE');
-      await tx.deleteFrom('hosts').where('id', '=', id).execute();
+    await this.repo.transaction(async (tx) => {
+      const locked = await this.repo.lock(tx, id);
+      if (!locked) throw new AppError('NOT_FOUND');
+      if (await this.repo.hasModems(tx, id)) throw new AppError('IN_USE');
+      await this.repo.delete(tx, id);
+      const before = { id: locked.id, name: locked.name, address: locked.address };
       await this.audit.record(tx, actor, { action: 'host.delete', targetType: 'host', targetId: id, before, after: null });
     });
   }
-}
-
-function rethrowDuplicate(error: unknown): never {
-  if (isUniqueViolation(error)) throw new AppError('ALREADY_EXISTS');
-  throw error;
 }
 
 /** A stored report: the heartbeat's HostModemInfo without its IMEI. */
