@@ -126,12 +126,12 @@ async function backupCommand(command: 'backup' | 'restore', file: string | undef
 }
 
 async function run(database: DatabaseHandle, config: Config, command: string, email: string, io: CliIo): Promise<void> {
-  const db = database.db;
   const publicUrl = config.publicUrl;
   // The console's operations, built by the same composition root as the server's (decision 019): what the CLI
   // changes is audited and announced on the bus exactly as the console's change is.
   const accounts = () => composeServices({ config, database, log: cliLogger(io) }).services.admin.customers;
   const operators = () => composeServices({ config, database, log: cliLogger(io) }).services.admin.admins;
+  const hosts = () => composeServices({ config, database, log: cliLogger(io) }).services.admin.hosts;
   switch (command) {
     case 'create': {
       const result = await makeAdmin(operators(), email);
@@ -163,7 +163,7 @@ async function run(database: DatabaseHandle, config: Config, command: string, em
       return;
     }
     case 'host-key': {
-      const issued = await issueKeyForHost(db, email);
+      const issued = await issueKeyForHost(hosts(), email);
       io.out([
         `A new key for the host ${issued.name} (${issued.hostId})${issued.replaced ? '; its previous key no longer works' : ''}.`,
         'It is shown only now (the server keeps only its hash). On that host, start the agent with:',
@@ -174,12 +174,12 @@ async function run(database: DatabaseHandle, config: Config, command: string, em
       return;
     }
     case 'hosts': {
-      const hosts = await listHosts(db);
-      if (!hosts.length) {
+      const listed = await listHosts(hosts());
+      if (!listed.length) {
         io.out('No hosts yet: add one in the console (Inventory → Hosts).');
         return;
       }
-      const rows = hosts.map((h) => [
+      const rows = listed.map((h) => [
         h.name, h.id, h.address, String(h.modems), h.hasKey ? 'yes' : 'no', h.lastSeenAt ? h.lastSeenAt.toISOString() : 'never',
       ]);
       io.out(table(['NAME', 'ID', 'ADDRESS', 'MODEMS', 'KEY', 'LAST CONTACT'], rows));

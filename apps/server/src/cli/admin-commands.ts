@@ -1,10 +1,7 @@
-// What the operator CLI does to accounts, as plain functions over the domains' operations (the CLI wraps them, tests
-// call them).
+// What the operator CLI does to accounts and hosts, as plain functions over the domains' operations (the CLI wraps
+// them, tests call them).
 import { loginSchema } from '@cellport/shared/schemas/auth';
-import { sql } from 'kysely';
-import type { Database } from '../db/database.js';
 import type { AccountListing } from '../modules/accounts/index.js';
-import { issueHostKey } from '../modules/hosts/index.js';
 
 export class AdminCommandError extends Error {}
 
@@ -56,46 +53,37 @@ export async function setActive(accounts: CliAccounts, rawEmail: string, active:
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The console's own hosts operations (HostsAdminService): the list, and a key issued and audited as the console's. */
+export interface HostKeys {
+  list(): Promise<{ items: Array<{ id: string; name: string; address: string; hasKey: boolean; lastSeenAt: string | null; modemCount: number }> }>;
+  issueKey(actor: typeof CLI_ACTOR, id: string): Promise<{ key: string; name: string; replaced: boolean }>;
+}
+
 /**
  * A new key for a host's agent, found by its name (exactly, else case-insensitively) or its id. Only the key's hash
- * is stored and it replaces the previous key, which stops working at once. The audit log records that a key was
- * issued from the command line (no admin, ip 'cli'), never the key.
+ * is stored and it replaces the previous key, which stops working at once. Issued by the console's operation, so the
+ * audit log records once that a key was issued from the command line (no admin, ip 'cli'), never the key.
  */
-export async function issueKeyForHost(db: Database, nameOrId: string): Promise<{ hostId: string; name: string; replaced: boolean; key: string }> {
+export async function issueKeyForHost(hosts: HostKeys, nameOrId: string): Promise<{ hostId: string; name: string; replaced: boolean; key: string }> {
   const wanted = nameOrId.trim();
   if (!wanted) throw new AdminCommandError('Name the host: npm run admin -- host-key <host name or id>.');
-  return db.transaction().execute(async (trx) => {
-    const hosts = await trx.selectFrom('hosts').select(['id', 'name', 'ingest_key_hash'])
-      .where((eb) => eb.or([
-        eb(sql<string>`lower(name)`, '=', wanted.toLowerCase()),
-        ...(UUID.test(wanted) ? [eb('id', '=', wanted.toLowerCase())] : []),
-      ]))
-      .forUpdate().execute();
-    const host = hosts.find((h) => h.id === wanted.toLowerCase()) ?? hosts.find((h) => h.name === wanted) ?? (hosts.length === 1 ? hosts[0] : undefined);
-    if (!host) {
-      if (hosts.length > 1) throw new AdminCommandError(`Several hosts are named like "${wanted}": give the exact name or the id (npm run admin -- hosts).`);
-      throw new AdminCommandError(`No host named "${wanted}" or with that id. The hosts are listed by: npm run admin -- hosts`);
-    }
-    const key = await issueHostKey(trx, host.id);
-    const replaced = host.ingest_key_hash !== null;
-    await trx.insertInto('audit_log').values({
-      admin_id: null, action: 'host.key-issue', target_type: 'host', target_id: host.id,
-      before: JSON.stringify({ name: host.name, hadKey: replaced }), after: JSON.stringify({ name: host.name, keyReplaced: replaced, via: 'cli' }), ip: 'cli',
-    }).execute();
-    return { hostId: host.id, name: host.name, replaced, key };
-  });
+  const id = UUID.test(wanted) ? wanted.toLowerCase() : null;
+  const named = (await hosts.list()).items.filter((h) => h.id === id || h.name.toLowerCase() === wanted.toLowerCase());
+  const host = named.find((h) => h.id === id) ?? named.find((h) => h.name === wanted) ?? (named.length === 1 ? named[0] : undefined);
+  if (!host) {
+    if (named.length > 1) throw new AdminCommandError(`Several hosts are named like "${wanted}": give the exact name or the id (npm run admin -- hosts).`);
+    throw new AdminCommandError(`No host named "${wanted}" or with that id. The hosts are listed by: npm run admin -- hosts`);
+  }
+  const { key, name, replaced } = await hosts.issueKey(CLI_ACTOR, host.id);
+  return { hostId: host.id, name, replaced, key };
 }
 
 export interface HostSummary { id: string; name: string; address: string; hasKey: boolean; lastSeenAt: Date | null; modems: number }
 
-/** Every host by name, with whether it has a key and when its agent last called. */
-export async function listHosts(db: Database): Promise<HostSummary[]> {
-  const rows = await db.selectFrom('hosts as h')
-    .select(['h.id', 'h.name', 'h.address', 'h.ingest_key_hash', 'h.last_seen_at'])
-    .select((eb) => eb.selectFrom('modems').select(sql<string>`count(*)`.as('n')).whereRef('modems.host_id', '=', 'h.id').as('modems'))
-    .orderBy('h.name').execute();
-  return rows.map((r) => ({
-    id: r.id, name: r.name, address: r.address, hasKey: r.ingest_key_hash !== null, lastSeenAt: r.last_seen_at, modems: Number(r.modems ?? 0),
+/** Every host by name, with whether it has a key and when its agent last called (the console's list). */
+export async function listHosts(hosts: HostKeys): Promise<HostSummary[]> {
+  return (await hosts.list()).items.map((h) => ({
+    id: h.id, name: h.name, address: h.address, hasKey: h.hasKey, lastSeenAt: h.lastSeenAt ? new Date(h.lastSeenAt) : null, modems: h.modemCount,
   }));
 }
 

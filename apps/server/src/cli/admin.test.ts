@@ -130,12 +130,16 @@ describe('listAccounts', () => {
 });
 
 describe('issueKeyForHost', () => {
+  // The console's own operations, composed as the CLI composes them.
+  const hosts = () => composeServices({ config: loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/cellport-test' }), database, log: cliLogger({ err: () => {} }) })
+    .services.admin.hosts;
+
   it('issues a key by host name or id; the new one authenticates, the old one no longer; audited without the key', async () => {
     const host = await database.db.insertInto('hosts').values({ name: 'Farm-CLI-1', address: '10.0.9.1' }).returning('id').executeTakeFirstOrThrow();
-    const first = await issueKeyForHost(database.db, 'farm-cli-1');
+    const first = await issueKeyForHost(hosts(), 'farm-cli-1');
     expect(first).toMatchObject({ hostId: host.id, name: 'Farm-CLI-1', replaced: false });
     expect(await hostForKey(database.db, first.key)).toBe(host.id);
-    const second = await issueKeyForHost(database.db, host.id);
+    const second = await issueKeyForHost(hosts(), host.id);
     expect(second.replaced).toBe(true);
     expect(await hostForKey(database.db, first.key)).toBeNull();
     expect(await hostForKey(database.db, second.key)).toBe(host.id);
@@ -145,12 +149,12 @@ describe('issueKeyForHost', () => {
       { admin_id: null, ip: 'cli', before: { name: 'Farm-CLI-1', hadKey: false }, after: { name: 'Farm-CLI-1', keyReplaced: false, via: 'cli' } },
       { admin_id: null, ip: 'cli', before: { name: 'Farm-CLI-1', hadKey: true }, after: { name: 'Farm-CLI-1', keyReplaced: true, via: 'cli' } },
     ]);
-    expect((await listHosts(database.db)).find((h) => h.id === host.id)).toMatchObject({ hasKey: true, lastSeenAt: null, modems: 0 });
+    expect((await listHosts(hosts())).find((h) => h.id === host.id)).toMatchObject({ hasKey: true, lastSeenAt: null, modems: 0 });
   });
 
   it('names what is wrong for an unknown host and issues nothing', async () => {
-    await expect(issueKeyForHost(database.db, 'no-such-host')).rejects.toThrow('No host named "no-such-host" or with that id.');
-    await expect(issueKeyForHost(database.db, '  ')).rejects.toBeInstanceOf(AdminCommandError);
+    await expect(issueKeyForHost(hosts(), 'no-such-host')).rejects.toThrow('No host named "no-such-host" or with that id.');
+    await expect(issueKeyForHost(hosts(), '  ')).rejects.toBeInstanceOf(AdminCommandError);
   });
 });
 
