@@ -111,6 +111,28 @@ describe('HTTP CONNECT: what is refused', () => {
     }
   });
 
+  it('a CONNECT head that trickles in is cut at handshakeTimeoutMs, though it is never idle that long', async () => {
+    const quick = await startModem({ ports: [P1], limits: { handshakeTimeoutMs: 300 } });
+    try {
+      const socket = await rawConnect(quick.http);
+      const head = Buffer.from(`CONNECT 127.0.0.1:${targets.tcpPort} HTTP/1.1\r\nProxy-Authorization: ${AUTH}\r\n\r\n`);
+      let sent = 0;
+      // One byte every 50 ms would take seconds; the proxy must close the connection long before the head is whole.
+      const drip = setInterval(() => {
+        if (!socket.destroyed && sent < head.length) socket.write(head.subarray(sent, ++sent));
+      }, 50);
+      try {
+        await readAll(socket);
+      } finally {
+        clearInterval(drip);
+      }
+      expect(sent).toBeLessThan(head.length);
+      await vi.waitFor(() => expect(quick.connectionCount).toBe(0));
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('a client that leaves before its CONNECT head ends leaves nothing open', async () => {
     const socket = await rawConnect(modem.http);
     socket.end(`CONNECT 127.0.0.1:${targets.tcpPort} HTTP/1.1\r\nProxy-Auth`);

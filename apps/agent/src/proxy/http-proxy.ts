@@ -405,16 +405,14 @@ function startConnection(core: ProxyCore, server: Server, socket: Socket): void 
 /** Bytes of a connection's first request, until it shows whether it is a CONNECT and, if so, until its head ends. */
 function onHeadData(this: FrontSocket, chunk: Buffer): void {
   const conn = this[kConn]!;
-  // The socket's timeout is an idle timeout; a byte now and then must not keep a head open for ever.
-  if (Date.now() - conn.acceptedAt > conn.core.limits.handshakeTimeoutMs) {
-    this.destroy();
-    return;
-  }
   const buf = conn.pending === null ? chunk : Buffer.concat([conn.pending, chunk]);
   conn.pending = null;
   const head = readConnectHead(buf);
   if (head === INCOMPLETE) {
-    conn.pending = buf;
+    // The socket's timeout is an idle timeout; a byte now and then must not keep a head open for ever. (A head that
+    // is complete is taken however late: a stall of this process is not the client's doing.)
+    if (Date.now() - conn.acceptedAt > conn.core.limits.handshakeTimeoutMs) this.destroy();
+    else conn.pending = buf;
     return;
   }
   this.removeListener('data', onHeadData);
