@@ -11,7 +11,7 @@ import { Mailer } from './integrations/mail/mailer.js';
 import { smtpTransport } from './integrations/mail/smtp.js';
 import { GrammyTelegram } from './integrations/telegram/telegram-grammy.js';
 import { SandboxTelegram } from './integrations/telegram/telegram-sandbox.js';
-import { AgentModemDriver } from './integrations/modem-control/agent-driver.js';
+import { AgentModemDriver, type ModemHosts } from './integrations/modem-control/agent-driver.js';
 import type { ModemDriver } from './integrations/modem-control/modem-control.js';
 import { SimulatedModemDriver } from './integrations/modem-control/simulated-driver.js';
 import { JobQueue } from './jobs/queue.js';
@@ -101,7 +101,6 @@ export function composeServices({ config, database, log }: CompositionBase) {
 
   // Adapters and drivers, chosen from the config.
   const captcha = chooseCaptcha(config, database);
-  const modemDriver = chooseModemDriver(config, database, bus);
   const payments = createPaymentsRuntime(config, log, new SandboxCardsRepository(db));
   const webhookSecretBox = new WebhookSecretBox(config.secret);
   const portsLists = countPortsListServes(new PortsListCache(database), metrics);
@@ -120,6 +119,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const notificationsRepository = new NotificationsRepository(db);
   const trafficRepository = new TrafficRepository(db);
   const hostsRepository = new HostsRepository(db);
+  const modemDriver = chooseModemDriver(config, hostsRepository, bus);
   const hostStateRepository = new HostStateRepository(db);
   const gatewayLinks = new GatewayLinksRepository(db);
   const portsRepository = new PortsRepository(db, config.secret, config.publicUrl);
@@ -264,9 +264,9 @@ function chooseCaptcha(config: Config, database: DatabaseHandle): Captcha {
 }
 
 /** The modem-control driver (MODEM_CONTROL): the host agent that owns the modem (default) or the simulation. */
-function chooseModemDriver(config: Config, database: DatabaseHandle, bus: Bus): ModemDriver {
+function chooseModemDriver(config: Config, modems: ModemHosts, bus: Bus): ModemDriver {
   if (config.MODEM_CONTROL === 'simulated') {
     return new SimulatedModemDriver({ delayMs: config.MODEM_SIM_DELAY_MS, sameIpRate: config.MODEM_SIM_SAME_IP_RATE });
   }
-  return new AgentModemDriver(database.db, bus);
+  return new AgentModemDriver(modems, bus);
 }

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from './context.js';
 import { hashToken } from './lib/tokens.js';
-import { demoHostKey } from './modules/hosts/index.js';
+import { demoHostKey, demoHosts } from './modules/hosts/index.js';
 
 // The agent's bundle, at the same depth from src/ and dist/ (apps/server/{src,dist} → apps/agent/dist).
 const AGENT_ENTRY = fileURLToPath(new URL('../../agent/dist/main.js', import.meta.url));
@@ -22,8 +22,7 @@ export interface EmbeddedAgent { stop(): Promise<void> }
  */
 export async function startEmbeddedAgent(ctx: AppContext, serverPort: number): Promise<EmbeddedAgent | null> {
   const { config, log } = ctx;
-  const hosts = await ctx.db.selectFrom('hosts').select(['name', 'ingest_key_hash'])
-    .where('name', 'like', '%.proxy.cellport.local').orderBy('name').execute();
+  const hosts = await demoHosts(ctx.db);
   const keys = hosts.map((h) => ({ key: demoHostKey(h.name, config.secret), hash: h.ingest_key_hash }))
     .filter((h) => h.hash === hashToken(h.key)).map((h) => h.key);
   if (keys.length === 0) {

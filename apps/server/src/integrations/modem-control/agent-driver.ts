@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { HOST_PROTOCOL, type RotateReply } from '@cellport/shared/schemas/host-protocol';
-import type { Database } from '../../db/database.js';
 import type { Bus } from '../../lib/bus.js';
 import { ModemOfflineError, RotationCollisionError, type ModemDriver, type ModemRef } from './modem-control.js';
 import { TOPICS } from '../../lib/bus-topics.js';
@@ -21,6 +20,11 @@ export interface HostRotateClaimed { commandId: string }
 export interface HostRotateStatus { commandId: string; status: 'rotating' | 'applying' }
 export interface HostRotateReply { commandId: string; reply: RotateReply }
 
+/** Which host's agent serves a modem, and the modem's IMEI there (the hosts domain's HostsRepository). */
+export interface ModemHosts {
+  modemHost(modemId: string): Promise<{ host_id: string; imei: string } | undefined>;
+}
+
 export interface AgentDriverOptions {
   /** How long to wait for an instance to say it holds the host's connection (then the modem is offline). */
   claimTimeoutMs?: number;
@@ -37,14 +41,14 @@ export class AgentModemDriver implements ModemDriver {
   private readonly claimTimeoutMs: number;
   private readonly replyTimeoutMs: number;
 
-  constructor(private readonly db: Database, private readonly bus: Bus, options: AgentDriverOptions = {}) {
+  constructor(private readonly modems: ModemHosts, private readonly bus: Bus, options: AgentDriverOptions = {}) {
     this.claimTimeoutMs = options.claimTimeoutMs ?? 2000;
     // The holder's own ack timeout is rotateTimeoutSeconds; a little more here lets its failure reply arrive first.
     this.replyTimeoutMs = options.replyTimeoutMs ?? HOST_PROTOCOL.rotateTimeoutSeconds * 1000 + 5000;
   }
 
   async rotate(modem: ModemRef, onStatus: (status: 'rotating' | 'applying') => void): Promise<{ extIp: string }> {
-    const row = await this.db.selectFrom('modems').select(['host_id', 'imei']).where('id', '=', modem.id).executeTakeFirst();
+    const row = await this.modems.modemHost(modem.id);
     if (!row) throw new ModemOfflineError('no such modem');
     const commandId = randomUUID();
     const off: Array<() => void> = [];

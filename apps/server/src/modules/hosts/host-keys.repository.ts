@@ -15,6 +15,12 @@ export async function issueHostKey(db: Database, hostId: string): Promise<string
 export const demoHostKey = (hostName: string, secret: string) =>
   `${HOST_KEY_PREFIX}${createHmac('sha256', secret).update(`demo-host-key:${hostName}`).digest('base64url').slice(0, 32)}`;
 
+/** The seeded demo hosts (named `*.proxy.cellport.local`) by name, with their key's hash (null: none issued). */
+export function demoHosts(db: Database): Promise<Array<{ name: string; ingest_key_hash: string | null }>> {
+  return db.selectFrom('hosts').select(['name', 'ingest_key_hash'])
+    .where('name', 'like', '%.proxy.cellport.local').orderBy('name').execute();
+}
+
 /** The host an ingest key belongs to, or null. */
 export async function hostForKey(db: Database, key: string): Promise<string | null> {
   if (!key.startsWith(HOST_KEY_PREFIX) || key.length > 100) return null;

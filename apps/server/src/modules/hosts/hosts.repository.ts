@@ -20,9 +20,14 @@ const ROTATION_QUIET_SECONDS = 30;
 const offlineHealth = (reason: string) => sql`health = 'offline', health_reason = ${reason},
   health_changed_at = case when m.health <> 'offline' then now() else m.health_changed_at end`;
 
-/** The hosts' contact with their agents: heartbeats, silence, disconnection. */
+/** The hosts' contact with their agents: heartbeats, silence, disconnection; and whose agent a rotation goes to. */
 export class HostsRepository {
   constructor(private readonly db: Database) {}
+
+  /** The host whose agent serves a modem, and the modem's IMEI there (a rotation is relayed to that agent). */
+  modemHost(modemId: string): Promise<{ host_id: string; imei: string } | undefined> {
+    return this.db.selectFrom('modems').select(['host_id', 'imei']).where('id', '=', modemId).executeTakeFirst();
+  }
 
   /** The agent connected: the host is seen now. Returns that moment (to the millisecond, as compared later). */
   async touch(hostId: string): Promise<Date | null> {

@@ -1,7 +1,7 @@
 // Hosts (decision 044): the proxy hosts — the console's inventory of them (hosts-admin.*), their agents' ingest keys
 // (host-keys.repository.ts) and the host protocol the agents speak (hosts.server.ts, decision 016: desired state,
 // heartbeats, traffic batches, rotation relay), with the speed-test target they measure against.
-export { demoHostKey, HOST_KEY_PREFIX, hostForKey, issueHostKey } from './host-keys.repository.js';
+export { demoHostKey, demoHosts, HOST_KEY_PREFIX, hostForKey, issueHostKey } from './host-keys.repository.js';
 export { APPLY_WAIT_MS, hostServesDesired } from './host-serves-desired.js';
 export { HostStateRepository } from './host-state.repository.js';
 export { registerHostsAdminRoutes } from './hosts-admin.routes.js';
