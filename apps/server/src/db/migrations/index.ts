@@ -46,6 +46,7 @@ import * as hostServedStateVersion from './2026_12_12_1720_host_served_state_ver
 import * as regionNames from './2026_12_12_1830_region_names.js';
 import * as defaultPortNames from './2026_12_12_1831_default_port_names.js';
 import * as portNumbersCheckByNumber from './2026_12_12_1870_port_numbers_check_by_number.js';
+import * as portNumbersLookups from './2026_12_13_0600_port_numbers_lookups.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_12_1830_region_names': regionNames,
   '2026_12_12_1831_default_port_names': defaultPortNames,
   '2026_12_12_1870_port_numbers_check_by_number': portNumbersCheckByNumber,
+  '2026_12_13_0600_port_numbers_lookups': portNumbersLookups,
 };

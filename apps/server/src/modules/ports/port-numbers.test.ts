@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import type { Tx } from '../../db/database.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { up as portsOwnListeningNumbers } from '../../db/migrations/2026_12_12_1710_ports_own_listening_numbers.js';
 import { loadDesiredStates } from '../hosts/host-state.js';
@@ -98,5 +99,85 @@ describe('a port\'s own listening numbers', () => {
     // And the next sale gets numbers again (the trigger is back).
     const carol = await createCustomer(t, 1000);
     expect((await row(await buy(carol, true))).http_port).not.toBeNull();
+  });
+});
+
+describe('the number check and the pool read what they need, not the farm (issue 31, item 3)', () => {
+  /** Rows the transaction has read from ports and modems so far (sequential and index fetches). */
+  const rowsRead = async (tx: Tx) => Number((await sql<{ n: string }>`
+    select coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0) as n from pg_stat_xact_user_tables
+    where relname in ('ports', 'modems')`.execute(tx)).rows[0]!.n);
+
+  it('a dedicated sale\'s check reads the ports holding its two numbers, whatever the host\'s size', async () => {
+    const owner = await createCustomer(t);
+    const seeded = await t.ctx.db.selectFrom('modems').select(['host_id', 'carrier_id']).where('country_id', '=', cat.usId)
+      .where('is_shared', '=', false).executeTakeFirstOrThrow();
+    // A host of 2,000 more modems with numbers of their own, half of them sold (their ports hold their numbers), as on
+    // the benches' farm, where the check of 2026_12_12_1870 walked every modem of the host.
+    await sql`insert into modems (imei, host_id, http_port, socks_port, ext_ip, country_id, carrier_id, is_shared, capacity)
+      select 'N' || lpad(g::text, 14, '0'), ${seeded.host_id}, 40000 + 2 * g, 40001 + 2 * g, '198.51.100.7', ${cat.usId},
+        ${seeded.carrier_id}, false, 1
+      from generate_series(1, 2000) g`.execute(t.ctx.db);
+    await sql`insert into ports (id, user_id, modem_id, tariff_id, is_shared, name, proxy_login, proxy_password,
+        rotation_nonce, rotation_token_hash, expires_at, http_port, socks_port)
+      select gen_random_uuid(), ${owner.id}, m.id, ${cat.dedicatedMonth.id}, false, 'Proxy', 'n' || m.imei, 'p', 'n',
+        'n' || m.imei, now() + interval '30 days', m.http_port, m.socks_port
+      from modems m where m.imei between 'N00000000000001' and 'N00000000001000'`.execute(t.ctx.db);
+    const modem = (imei: string) => t.ctx.db.selectFrom('modems').select(['host_id', 'http_port', 'socks_port'])
+      .where('imei', '=', imei).executeTakeFirstOrThrow();
+    const sold = await modem('N00000000000500');
+    const soldPort = await t.ctx.db.selectFrom('ports as p').innerJoin('modems as m', 'm.id', 'p.modem_id').select('p.id')
+      .where('m.imei', '=', 'N00000000000500').executeTakeFirstOrThrow();
+    const free = await modem('N00000000001500');
+
+    await t.ctx.db.transaction().execute(async (tx) => {
+      const check = async (m: typeof free, exceptPort: string | null) => {
+        const before = await rowsRead(tx);
+        const { rows } = await sql<{ taken: boolean }>`select cellport_port_numbers_taken(${m.host_id}::uuid,
+          array[${m.http_port}, ${m.socks_port}]::integer[], ${exceptPort}::uuid) as taken`.execute(tx);
+        return { taken: rows[0]!.taken, read: await rowsRead(tx) - before };
+      };
+      const onFree = await check(free, null);
+      expect(onFree.taken).toBe(false);
+      expect(onFree.read).toBeLessThan(20);
+      const onSold = await check(sold, null);
+      expect(onSold.taken).toBe(true);
+      // It read the port holding them (so the count counts), and little else.
+      expect(onSold.read).toBeGreaterThan(0);
+      expect(onSold.read).toBeLessThan(20);
+      // The port holding them is not in its own way.
+      expect((await check(sold, soldPort.id)).taken).toBe(false);
+    });
+  });
+
+  it('a shared sale takes the lowest pair from 30000 of which no modem and no live port uses either number', async () => {
+    const alice = await createCustomer(t, 1000);
+    const seeded = await t.ctx.db.selectFrom('modems').select(['host_id', 'carrier_id']).where('country_id', '=', cat.usId)
+      .executeTakeFirstOrThrow();
+    const inUse = async () => {
+      const { rows } = await sql<{ n: number }>`select http_port as n from modems union select socks_port from modems
+        union select http_port from ports where status <> 'released' and http_port is not null
+        union select socks_port from ports where status <> 'released' and socks_port is not null`.execute(t.ctx.db);
+      return new Set(rows.map((r) => r.n));
+    };
+    const lowestFree = (used: Set<number>) => {
+      for (let c = 30000; c <= 65532; c += 2) if (!used.has(c) && !used.has(c + 1)) return c;
+      throw new Error('no pair left');
+    };
+    const first = lowestFree(await inUse());
+    // The pair's odd number on a retired modem blocks it; a released port's numbers block nothing.
+    await sql`insert into modems (imei, host_id, http_port, socks_port, ext_ip, country_id, carrier_id, is_shared, capacity, retired)
+      values ('P00000000000001', ${seeded.host_id}, 29998, ${first + 1}, '198.51.100.8', ${cat.usId}, ${seeded.carrier_id}, false, 1, true)`
+      .execute(t.ctx.db);
+    const next = lowestFree(await inUse());
+    expect(next).toBeGreaterThan(first);
+    const released = await row(await buy(alice, true));
+    await t.ctx.db.updateTable('ports').set({ status: 'released', http_port: next + 2, socks_port: next + 3 })
+      .where('user_id', '=', alice.id).execute();
+    expect(lowestFree(await inUse())).toBe(next);
+    expect(released.http_port).toBe(next);
+
+    const port = await row(await buy(alice, true));
+    expect([port.http_port, port.socks_port]).toEqual([next, next + 1]);
   });
 });
