@@ -158,7 +158,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     registerInvoices(app, ctx, services);
     registerSettings(app, ctx, services.payments);
     registerExchangeRates(app, ctx, services);
-    await registerAdmin(app, ctx, services);
+    await registerAdmin(app, services);
     registerNotifications(app, ctx, services);
     registerRealtime(app, ctx);
     registerApiKeys(app, ctx, services.apiKeys);

@@ -20,9 +20,6 @@ import { instanceName } from './lib/instance-name.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { AccountSettingsService, AccountsAdminService, AccountsRepository, CustomersRepository } from './modules/accounts/index.js';
 import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
-import { GatewaysService } from './modules/admin/admin-inventory/gateways.service.js';
-import { ModemsRepository } from './modules/admin/admin-inventory/modems.repository.js';
-import { ModemsService } from './modules/admin/admin-inventory/modems.service.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
 import { OverviewCache, OverviewRepository } from './modules/console-overview/index.js';
 import { DashboardRepository, DashboardService } from './modules/dashboard/index.js';
@@ -40,8 +37,13 @@ import { ModemQualityTracker } from './modules/catalog/modem-quality-tracker.js'
 import { CouponsAdminService, CouponsRepository, CouponsService } from './modules/coupons/index.js';
 import { HealthRepository } from './modules/health/index.js';
 import { RealtimeRepository } from './modules/realtime/index.js';
-import { HostsAdminRepository, HostsAdminService, HostsRepository, hostServesDesired, HostStateRepository } from './modules/hosts/index.js';
-import { GatewayLinksRepository, gatewayTrust as deriveGatewayTrust } from './modules/gateways/index.js';
+import {
+  HostsAdminRepository, HostsAdminService, HostsRepository, hostServesDesired, HostStateRepository, ModemsAdminService, ModemsRepository,
+} from './modules/hosts/index.js';
+import {
+  GatewayLinksRepository, GatewayPorts, GatewayPortsRepository, GatewaysAdminRepository, GatewaysAdminService,
+  gatewayTrust as deriveGatewayTrust,
+} from './modules/gateways/index.js';
 import { InvoiceNumbering, InvoicesRepository, InvoicesService } from './modules/invoices/index.js';
 import { LedgerRepository, LedgerService } from './modules/ledger/index.js';
 import { NotificationEmails, NotificationsRepository, NotificationsService } from './modules/notifications/index.js';
@@ -197,16 +199,17 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const subscriptions = new SubscriptionsService(subscriptionsRepository, cardCustomers, subscriptionSync, audit);
   const legal = new LegalService(new LegalRepository(db), audit);
   const portsAdmin = new PortsAdminService(new PortsAdminRepository(db), audit);
-  const gateways = new GatewaysService(db, audit, gatewayTrust.publicKey);
+  // A gateway listens on the same numbers for every host behind it: a host's pin and a modem's write both ask it.
+  const gatewayPorts = new GatewayPorts(new GatewayPortsRepository());
   const admin = {
     admins: new OperatorsService(new OperatorsRepository(db), bus, audit),
     customers: new AccountsAdminService({
       repo: new CustomersRepository(db), audit, sessions, ports: portsAdmin,
       payments: adminPaymentsRepository, ledger, auth, legal,
     }),
-    hosts: new HostsAdminService(new HostsAdminRepository(db), audit, gateways),
-    gateways,
-    modems: new ModemsService(db, audit, new ModemsRepository(db)),
+    hosts: new HostsAdminService(new HostsAdminRepository(db), audit, gatewayPorts),
+    gateways: new GatewaysAdminService(new GatewaysAdminRepository(db), audit, gatewayTrust.publicKey),
+    modems: new ModemsAdminService(new ModemsRepository(db), audit, gatewayPorts),
     ports: portsAdmin,
     catalog: new CatalogAdminService(ctx, audit),
     coupons: new CouponsAdminService(couponsRepo, audit),

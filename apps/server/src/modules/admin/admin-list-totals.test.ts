@@ -6,7 +6,7 @@ import { call, signedIn, type Signed } from './admin.test-helpers.js';
 import { paging } from '../../lib/console-http.js';
 import { AdminPaymentsRepository } from '../payments/index.js';
 import { CustomersRepository } from '../accounts/index.js';
-import { ModemsRepository } from './admin-inventory/modems.repository.js';
+import { ModemsRepository } from '../hosts/index.js';
 import { AuditLog, AuditRepository } from '../audit/index.js';
 
 // The console's list totals are counted up to a cap (lib/console-lists.repository.ts cappedTotal, decision 029): past it the answer is

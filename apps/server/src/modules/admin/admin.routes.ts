@@ -1,11 +1,11 @@
 import type { Services } from '../../composition.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
 import { requireAdmin } from '../../plugins/session.js';
 import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes.js';
 import { registerAccountsAdminRoutes } from '../accounts/index.js';
 import { registerCouponsAdminRoutes } from '../coupons/index.js';
-import { registerInventoryRoutes } from './admin-inventory/inventory.routes.js';
-import { registerHostsAdminRoutes } from '../hosts/index.js';
+import { registerHostsAdminRoutes, registerModemsAdminRoutes } from '../hosts/index.js';
+import { registerGatewaysAdminRoutes } from '../gateways/index.js';
 import { registerPortsAdminRoutes } from '../ports/index.js';
 import { registerPaymentsAdminRoutes } from '../payments/index.js';
 import { registerNotificationsAdminRoutes } from '../notifications/index.js';
@@ -25,7 +25,7 @@ export const ADMIN_PREFIX = '/api/v1/admin';
  * The operator console's API: every route under /api/v1/admin, admins only. The check runs onRequest (before body
  * validation), so a visitor gets 401 and a customer 403 whatever they send.
  */
-export async function registerAdmin(app: App, ctx: AppContext, services: Services): Promise<void> {
+export async function registerAdmin(app: App, services: Services): Promise<void> {
   const { admin: operators, audit, notifications } = services;
   await app.register(async (admin: App) => {
     admin.addHook('onRequest', requireAdmin);
@@ -33,7 +33,8 @@ export async function registerAdmin(app: App, ctx: AppContext, services: Service
     registerOperatorsAdminRoutes(admin, operators.admins);
     registerAccountsAdminRoutes(admin, operators.customers);
     registerHostsAdminRoutes(admin, operators.hosts);
-    registerInventoryRoutes(admin, ctx, operators.gateways, operators.modems);
+    registerModemsAdminRoutes(admin, operators.modems);
+    registerGatewaysAdminRoutes(admin, operators.gateways);
     registerPortsAdminRoutes(admin, operators.ports);
     registerCatalogAdminRoutes(admin, operators.catalog);
     registerCouponsAdminRoutes(admin, operators.coupons);

@@ -2,11 +2,11 @@ import { ERRORS } from '@cellport/shared';
 import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
 import { MODEM_CSV_COLUMNS } from '@cellport/shared/schemas/admin/modems';
 import * as z from 'zod/mini';
-import type { Tx } from '../../../db/database.js';
-import { AppError } from '../../../lib/app-error.js';
+import type { Tx } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
 import { parseCsv } from './csv.js';
 import { normalizeModem } from './modem-values.js';
-import { portNumbersByHost } from './port-numbers-in-use.js';
+import type { ModemsRepository } from './modems.repository.js';
 
 type Column = (typeof MODEM_CSV_COLUMNS)[number];
 type RowCode = 'CSV_FIELD' | 'CSV_DUPLICATE' | 'CSV_GATEWAY_PORT' | 'IMEI_TAKEN' | 'MODEM_PORT_TAKEN' | 'HOST_UNKNOWN' | 'COUNTRY_UNKNOWN' | 'CARRIER_UNKNOWN' | 'REGION_UNKNOWN';
@@ -33,10 +33,10 @@ const lower = (s: string) => s.trim().toLowerCase();
 /**
  * Reads the CSV and decides, row by row, what would be inserted and why a row cannot be. Looks everything up once
  * (hosts, countries, carriers, regions, taken IMEIs and host ports), so a file of thousands of rows costs a handful
- * of queries. Rows are checked against the database and against the rows above them in the file, including the ports
- * of the other hosts behind a pinned host's gateway.
+ * of queries (ModemsRepository.importLookups). Rows are checked against the database and against the rows above them
+ * in the file, including the ports of the other hosts behind a pinned host's gateway.
  */
-export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRow[] }> {
+export async function planImport(repo: ModemsRepository, tx: Tx, csv: string): Promise<{ rows: PlannedRow[] }> {
   const [header, ...lines] = parseCsv(csv);
   const index = new Map((header?.fields ?? []).map((name, i) => [lower(name), i]));
   if (!header || MODEM_CSV_COLUMNS.some((c) => c !== 'region' && c !== 'capacity' && !index.has(lower(c)))) {
@@ -44,18 +44,8 @@ export async function planImport(tx: Tx, csv: string): Promise<{ rows: PlannedRo
   }
   if (lines.length > ADMIN_LIMITS.csvMaxRows) throw new AppError('CSV_TOO_LARGE');
 
-  // Gateway ports (gateway-ports.ts): the pinned hosts, then the gateways, locked before anything is read, in the
-  // order pins and modem writes take them.
-  await tx.selectFrom('hosts').select('id').where('gateway_id', 'is not', null).forShare().execute();
-  await tx.selectFrom('gateways').select('id').forUpdate().execute();
-  const [hosts, countries, carriers, regions, modems, portNumbers] = await Promise.all([
-    tx.selectFrom('hosts').select(['id', 'name', 'gateway_id']).execute(),
-    tx.selectFrom('countries').select(['id', 'code']).execute(),
-    tx.selectFrom('carriers').select(['id', 'country_id', 'name']).execute(),
-    tx.selectFrom('regions').select(['id', 'country_id', 'carrier_id', 'name']).execute(),
-    tx.selectFrom('modems').select(['imei', 'host_id', 'http_port', 'socks_port', 'retired']).execute(),
-    portNumbersByHost(tx),
-  ]);
+  // Gateway ports (gateways/gateway-ports.ts): the lookups lock the pinned hosts, then the gateways, before reading.
+  const { hosts, countries, carriers, regions, modems, portNumbers } = await repo.importLookups(tx);
   const hostByName = new Map(hosts.map((h) => [lower(h.name), h.id]));
   const countryByCode = new Map(countries.map((c) => [c.code.toUpperCase(), c.id]));
   const imeis = new Set(modems.map((m) => m.imei));

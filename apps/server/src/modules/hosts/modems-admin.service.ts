@@ -1,21 +1,24 @@
 import type {
-  AdminModem, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemsQuery, ModemsResponse,
+  AdminModem, ModemImportResponse, ModemPatchRequest, ModemRequest, ModemsQuery, ModemsResponse, StockResponse,
 } from '@cellport/shared/schemas/admin/modems';
 import { ADOPTED_MODEM_PORT_BASE, type AdoptModemRequest } from '@cellport/shared/schemas/admin/host-inventory';
 import type { HostModemInfo } from '@cellport/shared/schemas/host-protocol';
-import type { Database } from '../../../db/database.js';
-import { AppError } from '../../../lib/app-error.js';
-import { paging } from '../../../lib/console-http.js';
-import type { AuditActor, AuditLog } from '../../audit/index.js';
-import { assertModemPortsFreeOnGateway } from './gateway-ports.js';
-import { assertModemRefs, MODEM_AUDIT_COLUMNS, normalizeModem, rethrowModemConflict } from './modem-values.js';
+import { AppError } from '../../lib/app-error.js';
+import { paging } from '../../lib/console-http.js';
+import type { AuditActor, AuditLog } from '../audit/index.js';
+import type { GatewayPorts } from '../gateways/index.js';
+import { assertModemRefs, normalizeModem } from './modem-values.js';
 import { planImport } from './modem-import.js';
-import { assertModemPortsFreeOfPorts, portNumbersNear } from './port-numbers-in-use.js';
+import { stockReport } from './modem-stock.js';
+import { assertModemPortsFreeOfPorts } from './port-numbers-in-use.js';
 import type { ModemsRepository } from './modems.repository.js';
 
-/** Modems: list with users, add, edit, retire (never delete one with history), and CSV import. */
-export class ModemsService {
-  constructor(private readonly db: Database, private readonly audit: AuditLog, private readonly repo: ModemsRepository) {}
+/**
+ * The console's modems: list with users, add, edit, retire (never delete one with history), CSV import and the stock
+ * report. `gatewayPorts` keeps a modem of a pinned host off the numbers other hosts behind its gateway serve.
+ */
+export class ModemsAdminService {
+  constructor(private readonly repo: ModemsRepository, private readonly audit: AuditLog, private readonly gatewayPorts: GatewayPorts) {}
 
   async search(query: ModemsQuery): Promise<ModemsResponse> {
     const page = paging(query);
@@ -38,12 +41,11 @@ export class ModemsService {
       country_id: req.countryId, carrier_id: req.carrierId, region_id: req.regionId ?? null, is_shared: req.isShared,
       capacity: req.capacity ?? 1, rotation_interval: req.rotationInterval ?? null, online: req.online ?? true,
     });
-    const id = await this.db.transaction().execute(async (tx) => {
-      await assertModemRefs(tx, values);
-      await assertModemPortsFreeOnGateway(tx, values.host_id, [values.http_port, values.socks_port]);
-      await assertModemPortsFreeOfPorts(tx, values.host_id, [values.http_port, values.socks_port]);
-      const row = await tx.insertInto('modems').values({ ...values, ...(from ? { driver: from.report.driver } : {}) })
-        .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
+    const id = await this.repo.transaction(async (tx) => {
+      await assertModemRefs(this.repo, tx, values);
+      await this.gatewayPorts.assertModemPortsFree(tx, values.host_id, [values.http_port, values.socks_port]);
+      await assertModemPortsFreeOfPorts(this.repo, tx, values.host_id, [values.http_port, values.socks_port]);
+      const row = await this.repo.insert(tx, { ...values, ...(from ? { driver: from.report.driver } : {}) });
       await this.audit.record(tx, actor, from
         ? { action: 'modem.adopt', targetType: 'modem', targetId: row.id, before: null, after: { ...row, driver: from.report.driver, reported: reportSummary(from.report) } }
         : { action: 'modem.create', targetType: 'modem', targetId: row.id, before: null, after: row });
@@ -59,12 +61,11 @@ export class ModemsService {
    * capacity). Two operators adding modems of one host at once: the loser of a port pair takes the next one.
    */
   async adopt(actor: AuditActor, hostId: string, req: AdoptModemRequest): Promise<AdminModem> {
-    const row = await this.db.selectFrom('host_modem_reports').select('report')
-      .where('host_id', '=', hostId).where('imei', '=', req.imei).executeTakeFirst();
-    if (!row) throw new AppError('NOT_FOUND');
-    const report = row.report as StoredReport;
+    const stored = await this.repo.reportOf(hostId, req.imei);
+    if (stored === undefined) throw new AppError('NOT_FOUND');
+    const report = stored as StoredReport;
     for (let attempt = 1; ; attempt++) {
-      const ports = await freePortPair(this.db, hostId);
+      const ports = await freePortPair(this.repo, hostId);
       try {
         return await this.create(actor, {
           imei: req.imei, hostId, httpPort: ports.http, socksPort: ports.socks, extIp: report.extIp ?? '',
@@ -80,8 +81,8 @@ export class ModemsService {
 
   /** Any field; the row lock keeps a concurrent purchase from filling a slot while capacity shrinks. */
   async update(actor: AuditActor, id: string, patch: ModemPatchRequest): Promise<AdminModem> {
-    await this.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('modems').select(MODEM_AUDIT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+    await this.repo.transaction(async (tx) => {
+      const before = await this.repo.lock(tx, id);
       if (!before) throw new AppError('NOT_FOUND');
       const next = normalizeModem({
         imei: patch.imei ?? before.imei, host_id: patch.hostId ?? before.host_id, http_port: patch.httpPort ?? before.http_port,
@@ -96,17 +97,16 @@ export class ModemsService {
         throw new AppError('IN_USE'); // customers' ports are on it: it cannot change what it sells
       }
       if (next.capacity < before.used_slots) throw new AppError('CAPACITY_BELOW_USED');
-      await assertModemRefs(tx, next);
+      await assertModemRefs(this.repo, tx, next);
       const retired = patch.retired ?? before.retired;
       const moved = next.host_id !== before.host_id || next.http_port !== before.http_port || next.socks_port !== before.socks_port;
       // Serving new ports (or serving again): they must be free on the host's gateway, if it has one.
       if (!retired && (moved || before.retired)) {
-        await assertModemPortsFreeOnGateway(tx, next.host_id, [next.http_port, next.socks_port], id);
-        await assertModemPortsFreeOfPorts(tx, next.host_id, [next.http_port, next.socks_port], id);
+        await this.gatewayPorts.assertModemPortsFree(tx, next.host_id, [next.http_port, next.socks_port], id);
+        await assertModemPortsFreeOfPorts(this.repo, tx, next.host_id, [next.http_port, next.socks_port], id);
       }
       const fingerprint_default = patch.fingerprintDefault !== undefined ? patch.fingerprintDefault : before.fingerprint_default;
-      const after = await tx.updateTable('modems').set({ ...next, retired: patch.retired ?? before.retired, fingerprint_default }).where('id', '=', id)
-        .returning(MODEM_AUDIT_COLUMNS).executeTakeFirstOrThrow().catch(rethrowModemConflict);
+      const after = await this.repo.update(tx, id, { ...next, retired: patch.retired ?? before.retired, fingerprint_default });
       const action = patch.retired === true && !before.retired ? 'modem.retire'
         : patch.retired === false && before.retired ? 'modem.unretire' : 'modem.update';
       await this.audit.record(tx, actor, { action, targetType: 'modem', targetId: id, before, after });
@@ -120,26 +120,24 @@ export class ModemsService {
 
   /** Only a modem that never carried a port; one with history is retired instead. */
   async remove(actor: AuditActor, id: string): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('modems').select(MODEM_AUDIT_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
+    await this.repo.transaction(async (tx) => {
+      const before = await this.repo.lock(tx, id);
       if (!before) throw new AppError('NOT_FOUND');
-      const history = await tx.selectFrom('ports').select('id').where('modem_id', '=', id).limit(1).executeTakeFirst();
-      if (history) throw new AppError('IN_USE');
-      await tx.deleteFrom('modems').where('id', '=', id).execute();
+      if (await this.repo.hasCarriedPorts(tx, id)) throw new AppError('IN_USE');
+      await this.repo.delete(tx, id);
       await this.audit.record(tx, actor, { action: 'modem.delete', targetType: 'modem', targetId: id, before, after: null });
     });
   }
 
   /** Inserts the valid rows of the file in one transaction and reports every row. */
   async import(actor: AuditActor, csv: string): Promise<ModemImportResponse> {
-    return this.db.transaction().execute(async (tx) => {
-      const plan = await planImport(tx, csv);
+    return this.repo.transaction(async (tx) => {
+      const plan = await planImport(this.repo, tx, csv);
       const rows = plan.rows.map((r) => ({ row: r.row, ok: !r.error, error: r.error?.message ?? null, code: r.error?.code ?? null,
         field: r.error?.field ?? null, imei: r.imei, id: null as string | null }));
       const valid = plan.rows.filter((r) => r.values && !r.error);
       if (valid.length) {
-        const inserted = await tx.insertInto('modems').values(valid.map((r) => r.values!)).returning(['id', 'imei'])
-          .execute().catch(rethrowModemConflict);
+        const inserted = await this.repo.insertMany(tx, valid.map((r) => r.values!));
         const ids = new Map(inserted.map((m) => [m.imei, m.id]));
         for (const r of rows) if (r.ok && r.imei) r.id = ids.get(r.imei) ?? null;
         await this.audit.record(tx, actor, {
@@ -149,6 +147,10 @@ export class ModemsService {
       }
       return { inserted: valid.length, failed: rows.length - valid.length, rows };
     });
+  }
+
+  stock(): Promise<StockResponse> {
+    return stockReport(this.repo);
   }
 }
 
@@ -164,15 +166,9 @@ const reportSummary = (r: StoredReport) => ({
  * The lowest HTTP/SOCKS pair (p, p + 1) from ADOPTED_MODEM_PORT_BASE of which neither the host's modems nor the
  * serving modems of the other hosts behind its gateway (if any) use either.
  */
-async function freePortPair(db: Database, hostId: string): Promise<{ http: number; socks: number }> {
-  const rows = await db.selectFrom('modems as m').select(['m.http_port', 'm.socks_port'])
-    .where((eb) => eb.or([
-      eb('m.host_id', '=', hostId),
-      eb.and([eb('m.retired', '=', false), eb('m.host_id', 'in', eb.selectFrom('hosts as peer').innerJoin('hosts as self', 'self.gateway_id', 'peer.gateway_id')
-        .select('peer.id').where('self.id', '=', hostId))]),
-    ])).execute();
+async function freePortPair(repo: ModemsRepository, hostId: string): Promise<{ http: number; socks: number }> {
   // Customers' ports keep their own numbers wherever they move (decision 045): those are not free either.
-  const used = new Set([...rows.flatMap((r) => [r.http_port, r.socks_port]), ...await portNumbersNear(db, hostId)]);
+  const used = new Set([...await repo.modemNumbersNear(hostId), ...await repo.portNumbersNear(hostId)]);
   for (let p = ADOPTED_MODEM_PORT_BASE; p < 65535; p += 2) {
     if (!used.has(p) && !used.has(p + 1)) return { http: p, socks: p + 1 };
   }

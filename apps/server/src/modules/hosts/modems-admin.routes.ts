@@ -1,35 +1,21 @@
 import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
+import { adoptModemRequestSchema } from '@cellport/shared/schemas/admin/host-inventory';
 import {
   modemImportRequestSchema, modemImportResponseSchema, modemPatchRequestSchema, modemRequestSchema,
   modemResponseSchema, modemsQuerySchema, modemsResponseSchema, stockResponseSchema,
 } from '@cellport/shared/schemas/admin/modems';
-import { adoptModemRequestSchema } from '@cellport/shared/schemas/admin/host-inventory';
-import {
-  gatewayPatchRequestSchema, gatewayRequestSchema, gatewayResponseSchema, gatewaysResponseSchema,
-} from '@cellport/shared/schemas/admin/gateways';
-import type { App, AppContext } from '../../../context.js';
-import { actorOf, adminRateLimits } from '../../../lib/console-http.js';
-import type { GatewaysService } from './gateways.service.js';
-import type { ModemsService } from './modems.service.js';
-import { stockReport } from './stock.service.js';
+import type { App } from '../../context.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
+import type { ModemsAdminService } from './modems-admin.service.js';
 
-/** The gateways hosts behind NAT are reached through, modems (with CSV import) and the stock report; hosts: modules/hosts. */
-export function registerInventoryRoutes(app: App, ctx: AppContext, gateways: GatewaysService, modems: ModemsService): void {
+/** The console's modems (with CSV import), the modems a host reports that the inventory adds, and the stock report. */
+export function registerModemsAdminRoutes(app: App, modems: ModemsAdminService): void {
   const { read, write } = adminRateLimits;
   const byId = { params: adminIdParamsSchema };
 
   // A modem the host's agent reports and the inventory does not know: added with ports the host has free.
   app.post('/hosts/:id/modems', { config: write, schema: { ...byId, body: adoptModemRequestSchema, response: { 200: modemResponseSchema } } },
     async (request) => ({ modem: await modems.adopt(actorOf(request), request.params.id, request.body) }));
-
-  app.get('/gateways', { config: read, schema: { response: { 200: gatewaysResponseSchema } } }, async () => gateways.list());
-  app.post('/gateways', { config: write, schema: { body: gatewayRequestSchema, response: { 200: gatewayResponseSchema } } },
-    async (request) => ({ gateway: await gateways.create(actorOf(request), request.body) }));
-  app.patch('/gateways/:id', { config: write, schema: { ...byId, body: gatewayPatchRequestSchema, response: { 200: gatewayResponseSchema } } },
-    async (request) => ({ gateway: await gateways.update(actorOf(request), request.params.id, request.body) }));
-  // Refused (IN_USE) while a host is pinned to it.
-  app.delete('/gateways/:id', { config: write, schema: { ...byId, response: { 200: okResponseSchema } } },
-    async (request) => { await gateways.remove(actorOf(request), request.params.id); return { ok: true as const }; });
 
   app.get('/modems', { config: read, schema: { querystring: modemsQuerySchema, response: { 200: modemsResponseSchema } } },
     async (request) => modems.search(request.query));
@@ -55,5 +41,5 @@ export function registerInventoryRoutes(app: App, ctx: AppContext, gateways: Gat
     });
   });
 
-  app.get('/stock', { config: read, schema: { response: { 200: stockResponseSchema } } }, async () => stockReport(ctx.db));
+  app.get('/stock', { config: read, schema: { response: { 200: stockResponseSchema } } }, async () => modems.stock());
 }

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
-import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { gatewayTrust } from '../../gateways/gateway-trust.js';
-import { createCustomer, json, seedTestCatalog } from '../../../../test/fixtures.js';
-import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { gatewayTrust } from './gateway-trust.js';
+import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
+import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
 
 interface GatewayItem { id: string; name: string; publicHost: string; linkUrl: string; hostCount: number; linkedHostCount: number; createdAt: string }
 interface HostItem {
