@@ -1,0 +1,114 @@
+// Instructions our proxy core executes per new tunnel, counted by valgrind's callgrind: a measure the machine's load
+// does not change, for A/Bs of the proxy on a shared machine where rates and even CPU µs swing (bench/BENCHMARKS.md).
+// The proxy (bench/lib/proxy-ours.ts bundled as bench/proxy.mjs does) runs under callgrind; a Node client outside it
+// opens FEW and then, in a second run, MANY tunnels (4 at a time, each: CONNECT or SOCKS5 with login/password to an
+// echo, 16 bytes there and back, close). Startup and the JIT's warm-up cancel out of (MANY − FEW) ÷ (MANY − FEW tunnels).
+//
+//   node bench/proxy-callgrind.mjs                          (the tree's apps/agent/src/proxy, HTTP CONNECT)
+//   BENCH_BASELINE_DIR=/tmp/old/apps/agent/src/proxy node bench/proxy-callgrind.mjs   (also that copy: an A/B)
+//   Knobs: BENCH_KIND (connect | socks, connect), BENCH_FEW (1000), BENCH_MANY (3000). A run of 3,000 tunnels takes
+//   about 10 minutes on a quiet 2-core machine (valgrind runs the proxy some 50 times slower).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { openTunnelAsync } from './lib/proxy-client.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PROXY_DIR = join(ROOT, 'apps/agent/src/proxy/');
+const KIND = process.env.BENCH_KIND ?? 'connect';
+const FEW = Number(process.env.BENCH_FEW ?? 1000);
+const MANY = Number(process.env.BENCH_MANY ?? 3000);
+const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
+const LOOPS = 4;
+const USER = 'bench';
+const PASS = 'bench-secret-1';
+
+const dir = mkdtempSync(join(os.tmpdir(), 'cellport-proxy-callgrind-'));
+try {
+  const echo = net.createServer({ noDelay: true }, (s) => {
+    s.on('error', () => s.destroy());
+    s.once('data', (c) => s.end(c));
+  });
+  await new Promise((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  const copies = [['ours', null], ...(BASELINE_DIR ? [['before', BASELINE_DIR]] : [])];
+  console.log(`instructions per ${KIND} tunnel, (${MANY} − ${FEW} tunnels), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const [name, from] of copies) {
+    const bundle = join(dir, `${name}.mjs`);
+    await bundleProxy(from, bundle);
+    const few = await count(bundle, FEW, echo.address().port);
+    const many = await count(bundle, MANY, echo.address().port);
+    console.log(`${name}: ${Math.round((many - few) / (MANY - FEW)).toLocaleString('en-US')} (${FEW}: ${few.toLocaleString('en-US')}, ${MANY}: ${many.toLocaleString('en-US')})`);
+  }
+  echo.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** bench/lib/proxy-ours.ts bundled, its apps/agent/src/proxy read from `from` when given (as bench/proxy.mjs does). */
+async function bundleProxy(from, outfile) {
+  const plugins = from ? [{
+    name: 'proxy-from',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => (args.path.startsWith(PROXY_DIR)
+        ? { contents: readFileSync(join(from, args.path.slice(PROXY_DIR.length)), 'utf8'), loader: 'ts', resolveDir: PROXY_DIR }
+        : undefined));
+    },
+  }] : [];
+  await build({
+    entryPoints: [join(ROOT, 'bench/lib/proxy-ours.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    logLevel: 'warning', plugins,
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+}
+
+/** The proxy's instruction total (all its threads) over its whole life, having carried `n` tunnels. */
+async function count(bundle, n, echoPort) {
+  const [httpPort, socksPort] = [await freePort(), await freePort()];
+  const options = {
+    listenHost: '127.0.0.1', httpPort, socksPort, egress: '127.0.9.9', login: USER, password: PASS, whitelisted: '127.0.0.2',
+    // Valgrind slows the proxy so much that a loaded machine could stall a handshake past the usual 10 s.
+    limits: { maxConnectionsPerPort: 5000, handshakeTimeoutMs: 120_000 },
+  };
+  const out = join(dir, `callgrind-${n}.out`);
+  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, bundle, JSON.stringify(options)],
+    { stdio: ['pipe', 'pipe', 'ignore'] });
+  await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the proxy exited with ${code} before it was ready (is valgrind installed?)`)));
+  });
+  const via = { kind: KIND, host: '127.0.0.1', port: KIND === 'connect' ? httpPort : socksPort, user: USER, pass: PASS };
+  let left = n;
+  const loop = async () => {
+    while (left-- > 0) {
+      const { socket, leftover } = await openTunnelAsync(via, { host: '127.0.0.1', port: echoPort });
+      await new Promise((resolve, reject) => {
+        let got = leftover ? leftover.length : 0;
+        socket.on('data', (c) => { got += c.length; });
+        socket.on('error', reject);
+        socket.on('close', () => (got === 16 ? resolve() : reject(new Error(`the echo returned ${got} of 16 bytes`))));
+        socket.end(Buffer.alloc(16, 1));
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: LOOPS }, loop));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.stdin.end(); // the proxy closes and exits; callgrind then writes its totals
+  await exited;
+  const totals = /^totals: (\d+)/m.exec(readFileSync(out, 'utf8'));
+  if (!totals) throw new Error(`no totals in ${out}`);
+  return Number(totals[1]);
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
