@@ -21,7 +21,8 @@
 //   BENCH_QUICK=1 node bench/gateway.mjs   (quick mode: 16 MiB, 1 s per step, 200 streams; installs nothing, fails when
 //                                           wrk, sshd or ssh is missing or a path answers wrongly)
 //   knobs: BENCH_BULK_BYTES, BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_WRK_CONNECTIONS (32), BENCH_CONCURRENCY (32),
-//          BENCH_STREAMS (5000), BENCH_ONLY=bulk,rps,tunnels,streams,udp
+//          BENCH_STREAMS (5000), BENCH_ONLY=bulk,rps,tunnels,streams,udp, BENCH_PATHS=direct,gateway,ssh (the paths
+//          measured in bulk, rps and tunnels; without ssh no sshd is started)
 import dgram from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,7 +30,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startGatewayPair } from './lib/gateway-pair.mjs';
-import { cpuSeconds, ensureInstalled, firstLine, rssMb, runToEnd, spawnWithLimit } from './lib/proxy-procs.mjs';
+import { cpuSeconds, ensureInstalled, firstLine, ioSyscalls, rssMb, runToEnd, spawnWithLimit } from './lib/proxy-procs.mjs';
 import { QUICK, fault, knob as env } from './lib/quick.mjs';
 import { startSshReverse } from './lib/ssh-reverse.mjs';
 
@@ -46,6 +47,7 @@ const PAUSE_MS = QUICK ? 0 : 3000;
  * `node bench/lib/proxy-profile.mjs /tmp/prof/*.cpuprofile`: the bundles carry source maps). */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'bulk,rps,tunnels,streams,udp').split(',').map((s) => s.trim()));
+const PATHS = new Set((process.env.BENCH_PATHS ?? 'direct,gateway,ssh').split(',').map((s) => s.trim()));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LIB = fileURLToPath(new URL('./lib/', import.meta.url));
 const HOST = '127.0.0.1';
@@ -74,7 +76,7 @@ async function main() {
   console.log(`$ node bench/gateway.mjs${QUICK ? ' (BENCH_QUICK=1)' : ''}`);
   console.log(`${results.date} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · Node ${process.version} · load average ${loadavg()}`);
   if (ONLY.has('rps')) ensureInstalled(['wrk'], { install: !QUICK });
-  const withSsh = ONLY.has('bulk') || ONLY.has('rps') || ONLY.has('tunnels');
+  const withSsh = PATHS.has('ssh') && (ONLY.has('bulk') || ONLY.has('rps') || ONLY.has('tunnels'));
   if (withSsh) ensureInstalled(['sshd', 'ssh', 'ssh-keygen'], { install: !QUICK });
 
   const origin = await startOrigin();
@@ -91,7 +93,7 @@ async function main() {
   }
   /** CPU seconds so far: agent, gateway, sshd with its session processes, ssh client. */
   const cpuNow = () => [cpuSeconds(agent.pid), cpuSeconds(gateway.pid), sshPeer ? cpuSeconds(sshPeer.sshd.pid, true) : 0, sshPeer ? cpuSeconds(sshPeer.client.pid) : 0];
-  const paths = [['direct', direct], ['gateway', viaGateway], ['ssh -R', viaSsh]];
+  const paths = [['direct', direct], ['gateway', viaGateway], ['ssh -R', viaSsh]].filter(([label]) => PATHS.has(label.split(' ')[0]));
 
   if (ONLY.has('bulk')) {
     section(`1. Bulk: ${BULK_BYTES / 2 ** 20} MiB per transfer, one tunnel, ${ROUNDS} round(s) interleaved, medians`);
@@ -100,9 +102,15 @@ async function main() {
       for (const direction of ['down', 'up']) {
         for (const [label, via] of paths) {
           const cpu0 = cpuNow();
+          const io0 = [ioSyscalls(agent.pid), ioSyscalls(gateway.pid)];
           const res = await load({ mode: 'bulk', via, target: { host: HOST, port: direction === 'down' ? origin.source : origin.sink }, direction, bytes: BULK_BYTES });
           const cpu = cpuNow().map((c, i) => c - cpu0[i]);
-          console.log(`  · ${direction} ${label}: ${res.mbPerSecond.toFixed(0)} MB/s, CPU agent ${cpu[0].toFixed(2)} s, gateway ${cpu[1].toFixed(2)} s, sshd ${cpu[2].toFixed(2)} s, ssh ${cpu[3].toFixed(2)} s`);
+          // System calls per MiB relayed: what the link's chunking costs the kernel side, a count the load cannot skew.
+          const perMiB = (pid, i) => {
+            const io = ioSyscalls(pid);
+            return `${((io.reads - io0[i].reads) / (res.bytes / 2 ** 20)).toFixed(1)} r + ${((io.writes - io0[i].writes) / (res.bytes / 2 ** 20)).toFixed(1)} w`;
+          };
+          console.log(`  · ${direction} ${label}: ${res.mbPerSecond.toFixed(0)} MB/s, CPU agent ${cpu[0].toFixed(2)} s, gateway ${cpu[1].toFixed(2)} s, sshd ${cpu[2].toFixed(2)} s, ssh ${cpu[3].toFixed(2)} s; syscalls per MiB agent ${perMiB(agent.pid, 0)}, gateway ${perMiB(gateway.pid, 1)}`);
           runs.push({ direction, label, ...res, cpuAgent: cpu[0], cpuGateway: cpu[1], cpuSshd: cpu[2], cpuSsh: cpu[3] });
         }
       }
@@ -143,7 +151,7 @@ async function main() {
     writeFileSync(script, `wrk.path = "${url}"\nwrk.headers["Host"] = "${HOST}:${origin.http}"\nwrk.headers["Proxy-Authorization"] = "Basic ${Buffer.from(`${USER}:${PASS}`).toString('base64')}"\n`);
     const runs = [];
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [label, host, port] of [['direct', HOST, ports.direct.http], ['gateway', GATEWAY_HOST, ports.gateway.http], ['ssh -R', SSH_HOST, sshPeer.ports.http]]) {
+      for (const [label, host, port] of [['direct', HOST, ports.direct.http], ['gateway', GATEWAY_HOST, ports.gateway.http], ['ssh -R', SSH_HOST, sshPeer?.ports.http]].filter(([label]) => PATHS.has(label.split(' ')[0]))) {
         const out = await run('wrk', ['-t1', `-c${WRK_CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-s', script, `http://${host}:${port}/`]);
         const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
         const p99 = /\s99%\s+(\S+)/.exec(out)?.[1] ?? '?';

@@ -144,6 +144,17 @@ function statFields(pid) {
   return text.slice(text.lastIndexOf(')') + 2).split(' ');
 }
 
+/** Read and write system calls `pid` has made so far (/proc/<pid>/io: counts, not rates, so a busy machine does not
+ * skew them); zeros when the file cannot be read (another user's process). */
+export function ioSyscalls(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return { reads: Number(/syscr: (\d+)/.exec(text)?.[1] ?? 0), writes: Number(/syscw: (\d+)/.exec(text)?.[1] ?? 0) };
+  } catch {
+    return { reads: 0, writes: 0 };
+  }
+}
+
 /** The pids of `pid` and all its descendants. */
 export function processTree(pid) {
   const children = new Map();

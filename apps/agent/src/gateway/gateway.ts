@@ -9,7 +9,7 @@ import { GATEWAY_PROTOCOL, type ProxyKind } from '@cellport/shared/schemas/gatew
 import { closeStreamLater } from '../link/close-stream-later.js';
 import { DatagramDeframer, frameDatagram } from '../link/datagram-frames.js';
 import { linkChallenge, linkProofHolds } from '../link/link-proof.js';
-import { splice } from '../proxy/splice.js';
+import { markBurstyReader, splice } from '../proxy/splice.js';
 import type { Logger } from '../proxy/types.js';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from './link-settings.js';
 import { TicketError, verifyLinkTicket, type LinkTicket } from './link-ticket.js';
@@ -422,6 +422,7 @@ export class Gateway {
         closeStreamLater(stream, constants.NGHTTP2_CANCEL);
         return refuse('not_served');
       }
+      markBurstyReader(stream as unknown as Socket);
       splice(socket, stream as unknown as Socket);
     });
     // The link went away before the agent answered: the same clear refusal as a link that is down.

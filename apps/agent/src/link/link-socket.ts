@@ -1,6 +1,8 @@
 import { constants, type Http2Stream } from 'node:http2';
 import { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import type { ClientDatagramChannel } from '../proxy/udp-client-channel.js';
+import { markBurstyReader } from '../proxy/splice.js';
 import { closeStreamLater } from './close-stream-later.js';
 
 // A customer connection that arrived over the gateway link (an HTTP/2 stream), dressed as the socket the proxy front
@@ -24,6 +26,8 @@ export class LinkSocket extends Duplex {
     readonly localAddress: string) {
     super({ allowHalfOpen: true });
     this.remoteFamily = remoteAddress?.includes(':') ? 'IPv6' : 'IPv4';
+    // Its chunks are the link's DATA frames, many per turn: the proxy's splice writes them on together.
+    markBurstyReader(this as unknown as Socket);
     stream.on('data', (chunk: Buffer) => {
       this.bytesRead += chunk.length;
       this.touch();

@@ -11,10 +11,42 @@ import { charge, isThrottled, limitFlow } from './port-rate-limit.js';
 // charged to the port's bandwidth bucket of its direction (port-rate-limit.ts), which pauses the reader while in debt.
 
 const kPeer = Symbol('cellport.peer');
-type Spliced = Socket & { [kPeer]?: Socket };
+const kBursty = Symbol('cellport.bursty');
+type Spliced = Socket & { [kPeer]?: Socket; [kBursty]?: true };
+
+/**
+ * How much a bursty reader (markBurstyReader) may leave unsent at its peer before it is paused: one turn's burst of
+ * a gateway link stream fits (a link read is ≤ 64 KiB), and it stays well under the link's 1 MiB stream window.
+ */
+const BURST_BYTES = 256 * 1024;
+
+/**
+ * Marks `reader` as one that hands over many small chunks in one turn of the event loop: a gateway link's HTTP/2
+ * stream gives one chunk per DATA frame (≤ 16 KiB, often split further by the link's reads), so writing each at once
+ * cost a write system call per chunk, 4–5 times the direct path's (bench/BENCHMARKS.md, "Gateway", 2026-12-06 dev).
+ * Its chunks are written to the peer together when the turn ends (one writev, no copy), and backpressure pauses it at
+ * BURST_BYTES unsent rather than at the peer's 16 KiB high-water mark, which a single frame would already reach.
+ */
+export function markBurstyReader(reader: Socket): void {
+  (reader as Spliced)[kBursty] = true;
+}
+
+function uncork(socket: Socket): void {
+  socket.uncork();
+}
 
 function onData(this: Spliced, chunk: Buffer): void {
-  if (!this[kPeer]!.write(chunk)) this.pause();
+  const peer = this[kPeer]!;
+  if (this[kBursty]) {
+    if (!peer.writableCorked) {
+      peer.cork();
+      setImmediate(uncork, peer);
+    }
+    peer.write(chunk);
+    if (peer.writableLength > BURST_BYTES) this.pause();
+  } else if (!peer.write(chunk)) {
+    this.pause();
+  }
   charge(this, chunk.length);
 }
 function onDrain(this: Spliced): void {

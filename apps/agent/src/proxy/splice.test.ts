@@ -1,0 +1,79 @@
+import { once } from 'node:events';
+import { createServer, connect, type Socket } from 'node:net';
+import { Duplex, PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { markBurstyReader, splice } from './splice.js';
+
+// A gateway link's stream hands the proxy one chunk per HTTP/2 DATA frame, many in one turn of the event loop; the
+// splice writes them on together (one writev) and pauses the reader only past a burst, not at the first frame.
+
+const FRAME = 16 * 1024;
+const cleanups: Array<() => void> = [];
+afterEach(() => { for (const c of cleanups.splice(0)) c(); });
+
+/** A connected TCP pair on loopback: `peer` is the splice's writer, `far` reads what it wrote. */
+async function socketPair(): Promise<{ peer: Socket; far: Socket }> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  const accepted = once(server, 'connection');
+  const peer = connect(port, '127.0.0.1');
+  const [far] = (await accepted) as [Socket];
+  await once(peer, 'connect');
+  cleanups.push(() => { peer.destroy(); far.destroy(); server.close(); });
+  return { peer, far };
+}
+
+/** Frames of FRAME bytes, each filled with its index, so order and content can be checked. */
+function frames(n: number): Buffer[] {
+  return Array.from({ length: n }, (_, i) => Buffer.alloc(FRAME, i));
+}
+
+describe('splice', () => {
+  it('writes the chunks a bursty reader gives in one turn to its peer in one writev, in order, every byte', async () => {
+    const { peer, far } = await socketPair();
+    const calls = { write: 0, writev: 0, chunksPerWritev: [] as number[] };
+    const ownWrite = peer._write.bind(peer);
+    const ownWritev = peer._writev!.bind(peer);
+    peer._write = (chunk, encoding, cb) => { calls.write++; ownWrite(chunk, encoding, cb); };
+    peer._writev = (chunks, cb) => { calls.writev++; calls.chunksPerWritev.push(chunks.length); ownWritev(chunks, cb); };
+    const reader = new PassThrough();
+    markBurstyReader(reader as unknown as Socket);
+    splice(reader as unknown as Socket, peer);
+    const sent = frames(8);
+    const received: Buffer[] = [];
+    let bytes = 0;
+    const all = new Promise<void>((resolve) => far.on('data', (c: Buffer) => {
+      received.push(c);
+      bytes += c.length;
+      if (bytes === sent.length * FRAME) resolve();
+    }));
+    for (const f of sent) reader.write(f);
+    await all;
+    expect(Buffer.concat(received).equals(Buffer.concat(sent))).toBe(true);
+    expect(calls).toEqual({ write: 0, writev: 1, chunksPerWritev: [8] });
+  });
+
+  it('pauses a bursty reader only once its peer holds more than 256 KiB unsent, and resumes it when the peer drains', async () => {
+    // A peer that takes nothing until released: what it holds is exactly what the splice gave it.
+    const held: Array<() => void> = [];
+    const peer = new Duplex({ read() {}, write(_chunk, _encoding, cb) { held.push(cb); } }) as unknown as Socket;
+    const reader = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
+    markBurstyReader(reader as unknown as Socket);
+    splice(reader as unknown as Socket, peer);
+    for (const f of frames(4)) reader.write(f);
+    await new Promise(setImmediate);
+    // One frame already reaches a socket's 16 KiB high-water mark; a burst of them must not stop the reader.
+    expect(reader.isPaused()).toBe(false);
+    for (const f of frames(14)) reader.write(f);
+    await new Promise(setImmediate);
+    expect(reader.isPaused()).toBe(true);
+    expect(peer.writableLength).toBeGreaterThan(256 * 1024);
+    expect(peer.writableLength).toBeLessThanOrEqual(256 * 1024 + FRAME);
+    const resumed = once(reader, 'resume');
+    while (held.length > 0) held.shift()!();
+    await resumed;
+    expect(reader.isPaused()).toBe(false);
+  });
+});
