@@ -1,6 +1,6 @@
 import type { CatalogOffer } from '@cellport/shared/schemas/catalog';
 import type { DatabaseHandle } from '../../db/database.js';
-import { PORTS_CHANNEL } from '../ports/index.js';
+import { PORTS_CHANNEL } from '../../lib/ports-channel.js';
 import { median } from './modem-quality-tracker.js';
 
 // What each choice on Add Proxies buys (issue 27, item 8): stock, measured speeds, latency, UDP and the carrier's

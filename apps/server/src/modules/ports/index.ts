@@ -6,7 +6,7 @@ export { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } 
 export { PortsAdminRepository } from './ports-admin.repository.js';
 export { registerPortsAdminRoutes } from './ports-admin.routes.js';
 export { PortsAdminService } from './ports-admin.service.js';
-export { PORTS_CHANNEL, PortsListCache, type ChangeAnnouncements, type PortsListCacheOptions } from './ports-list-cache.js';
+export { PortsListCache, type PortsListCacheOptions } from './ports-list-cache.js';
 export { PortsRepository } from './ports.repository.js';
 export { registerPorts } from './ports.routes.js';
 export { PortsService } from './ports.service.js';

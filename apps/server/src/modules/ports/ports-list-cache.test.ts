@@ -6,7 +6,8 @@ import { describeOnPostgres } from '../../../test/helpers.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { buildCountingApp, type CountingApp as Counted } from '../notifications/test-support.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
-import { PORTS_CHANNEL, PortsListCache } from './ports-list-cache.js';
+import { PORTS_CHANNEL } from '../../lib/ports-channel.js';
+import { PortsListCache } from './ports-list-cache.js';
 import type { TestApp } from '../../../test/helpers.js';
 
 type Catalog = Awaited<ReturnType<typeof seedTestCatalog>>;

@@ -1,19 +1,12 @@
 import { LANGUAGES, type Language } from '@cellport/shared';
 import { portsResponseSchema, type Port } from '@cellport/shared/schemas/catalog';
-
-/** The channel the database triggers announce changes on (migration 2026_11_30_1000_ports_list_changes). */
-export const PORTS_CHANNEL = 'cellport_ports';
+import { PORTS_CHANNEL, type ChangeAnnouncements } from '../../lib/ports-channel.js';
 
 interface Entry {
   json: string;
   imeis: Set<string>;
   /** Epoch ms: the safety TTL, or the first expiry among its active ports, whichever comes first. */
   validUntil: number;
-}
-
-/** The database's change announcements (its handle's `listen`): all the cache takes from it. */
-export interface ChangeAnnouncements {
-  listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
 }
 
 /** A load from the database in progress; a change heard meanwhile makes its result unfit to keep. */
