@@ -18,7 +18,7 @@ import { registerWeb } from './modules/web/index.js';
 import { registerAuth } from './modules/auth/index.js';
 import { registerDev } from './modules/dev/index.js';
 import { registerAccounts } from './modules/accounts/index.js';
-import { registerCatalog } from './modules/catalog/catalog.routes.js';
+import { registerCatalog } from './modules/catalog/index.js';
 import { registerSpeedTest, startHostProtocol, type HostProtocolServer } from './modules/hosts/index.js';
 import { registerLedger } from './modules/ledger/index.js';
 import { registerCoupons } from './modules/coupons/index.js';
@@ -145,7 +145,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     registerWebhooks(app, services);
     registerTelegram(app, ctx, services);
     registerReplacement(app, services);
-    await registerCatalog(app, ctx, services);
+    await registerCatalog(app, services);
     await registerSpeedTest(app, ctx);
     registerLedger(app, ctx, services);
     registerCoupons(app, ctx, services);

@@ -19,7 +19,6 @@ import { Bus } from './lib/bus.js';
 import { instanceName } from './lib/instance-name.js';
 import { PollVersions } from './lib/poll-versions.js';
 import { AccountSettingsService, AccountsAdminService, AccountsRepository, CustomersRepository } from './modules/accounts/index.js';
-import { CatalogAdminService } from './modules/admin/admin-catalog/catalog-admin.service.js';
 import { AuditLog, AuditRepository } from './modules/audit/index.js';
 import { OverviewCache, OverviewRepository } from './modules/console-overview/index.js';
 import { DashboardRepository, DashboardService } from './modules/dashboard/index.js';
@@ -31,9 +30,9 @@ import { OperatorsRepository, OperatorsService } from './modules/operators/index
 import { LegalRepository, LegalService } from './modules/legal/index.js';
 import { ApiKeysRepository, ApiKeysService } from './modules/api-keys/index.js';
 import { AuthRepository, AuthService, CaptchaGate, CaptchaPassesRepository, RecoveryCodesRepository, SessionsRepository } from './modules/auth/index.js';
-import { CatalogOffersCache } from './modules/catalog/catalog-offers.js';
-import { CatalogService } from './modules/catalog/catalog.service.js';
-import { ModemQualityTracker } from './modules/catalog/modem-quality-tracker.js';
+import {
+  CatalogAdminRepository, CatalogAdminService, CatalogOffersCache, CatalogRepository, CatalogService, ModemQualityTracker,
+} from './modules/catalog/index.js';
 import { CouponsAdminService, CouponsRepository, CouponsService } from './modules/coupons/index.js';
 import { HealthRepository } from './modules/health/index.js';
 import { RealtimeRepository } from './modules/realtime/index.js';
@@ -107,8 +106,9 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const webhookSecretBox = new WebhookSecretBox(config.secret);
   const portsLists = countPortsListServes(new PortsListCache(database), metrics);
   // What each Add Proxies choice buys (stock, speeds, UDP, ASN), kept in memory; and the speed medians it reads.
-  const catalogOffers = new CatalogOffersCache(database);
-  const modemQuality = new ModemQualityTracker(db);
+  const catalogRepository = new CatalogRepository(db);
+  const catalogOffers = new CatalogOffersCache(database, catalogRepository);
+  const modemQuality = new ModemQualityTracker(catalogRepository);
   const gatewayTrust = deriveGatewayTrust(config.secret);
   // Readiness: does the database answer.
   const health = new HealthRepository(db);
@@ -132,7 +132,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const paymentsRepository = new PaymentsRepository(db);
 
   // Customer-facing services.
-  const catalog = new CatalogService(db);
+  const catalog = new CatalogService(catalogRepository);
   const couponsRepo = new CouponsRepository(db);
   const coupons = new CouponsService(couponsRepo);
   const ledger = new LedgerService(new LedgerRepository(db));
@@ -211,7 +211,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     gateways: new GatewaysAdminService(new GatewaysAdminRepository(db), audit, gatewayTrust.publicKey),
     modems: new ModemsAdminService(new ModemsRepository(db), audit, gatewayPorts),
     ports: portsAdmin,
-    catalog: new CatalogAdminService(ctx, audit),
+    catalog: new CatalogAdminService(catalogRepository, new CatalogAdminRepository(db), bus, audit),
     coupons: new CouponsAdminService(couponsRepo, audit),
     payments: new PaymentsAdminService(ctx, audit, adminPaymentsRepository, ledger, fulfilment, cardRefunds, payments.card),
     settings: new SettingsAdminService(ctx, audit, settingsRepository),

@@ -1,7 +1,7 @@
 import type { Services } from '../../composition.js';
 import type { App } from '../../context.js';
 import { requireAdmin } from '../../plugins/session.js';
-import { registerCatalogAdminRoutes } from './admin-catalog/catalog-admin.routes.js';
+import { registerCatalogAdminRoutes } from '../catalog/index.js';
 import { registerAccountsAdminRoutes } from '../accounts/index.js';
 import { registerCouponsAdminRoutes } from '../coupons/index.js';
 import { registerHostsAdminRoutes, registerModemsAdminRoutes } from '../hosts/index.js';

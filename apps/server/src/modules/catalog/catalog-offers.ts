@@ -1,6 +1,6 @@
 import type { CatalogOffer } from '@cellport/shared/schemas/catalog';
-import type { DatabaseHandle } from '../../db/database.js';
-import { PORTS_CHANNEL } from '../../lib/ports-channel.js';
+import { PORTS_CHANNEL, type ChangeAnnouncements } from '../../lib/ports-channel.js';
+import type { CatalogRepository } from './catalog.repository.js';
 import { median } from './modem-quality-tracker.js';
 
 // What each choice on Add Proxies buys (issue 27, item 8): stock, measured speeds, latency, UDP and the carrier's
@@ -69,10 +69,12 @@ export class CatalogOffersCache {
   /** Loads from the database (tests and metrics count them). */
   loads = 0;
 
-  constructor(private readonly database: DatabaseHandle, private readonly ttlMs = 30_000) {}
+  constructor(
+    private readonly announcements: ChangeAnnouncements, private readonly repo: CatalogRepository, private readonly ttlMs = 30_000,
+  ) {}
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(PORTS_CHANNEL, () => this.drop(), () => this.drop());
+    this.unlisten = await this.announcements.listen(PORTS_CHANNEL, () => this.drop(), () => this.drop());
   }
 
   async stop(): Promise<void> {
@@ -102,17 +104,7 @@ export class CatalogOffersCache {
 
   private async load(): Promise<CatalogOffer[]> {
     this.loads++;
-    const rows = await this.database.db.selectFrom('modems')
-      .leftJoin('modem_quality', 'modem_quality.modem_id', 'modems.id')
-      .leftJoin('carriers', 'carriers.id', 'modems.carrier_id')
-      .select((eb) => [
-        'modems.country_id', 'modems.carrier_id', 'modems.region_id', 'modems.is_shared', 'modems.rotation_interval',
-        'modems.capacity', 'modems.used_slots',
-        eb.and([eb('modems.online', '=', true), eb('modems.maintenance_since', 'is', null)]).as('sellable'),
-        'modem_quality.latency_ms', 'modem_quality.down_kbps', 'modem_quality.up_kbps', 'modem_quality.udp', 'carriers.asn',
-      ])
-      .where('modems.retired', '=', false)
-      .execute();
+    const rows = await this.repo.offerModems();
     return offersOf(rows as ModemRow[]);
   }
 }

@@ -2,14 +2,18 @@ import {
   catalogOffersResponseSchema, countriesResponseSchema, languageQuerySchema, modemCountParamsSchema, modemCountQuerySchema,
   modemCountResponseSchema, rotationTagsResponseSchema, tariffsResponseSchema,
 } from '@cellport/shared/schemas/catalog';
-import type { Services } from '../../composition.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
 import { requestLanguage } from '../../lib/request-language.js';
+import type { CatalogOffersCache } from './catalog-offers.js';
+import type { CatalogService } from './catalog.service.js';
+
+/** What the public catalog's routes read. */
+export interface CatalogRouteDeps { catalog: CatalogService; catalogOffers: CatalogOffersCache }
 
 const PUBLIC_CACHE = 'public, max-age=60';
 
 /** The public catalog: countries, tariffs, rotation choices and live stock counts (offers: a cache the root starts). */
-export async function registerCatalog(app: App, ctx: AppContext, { catalog, catalogOffers }: Services): Promise<void> {
+export async function registerCatalog(app: App, { catalog, catalogOffers }: CatalogRouteDeps): Promise<void> {
 
   app.get('/api/v1/countries', { schema: { querystring: languageQuerySchema, response: { 200: countriesResponseSchema } } },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { Heartbeat, ModemQuality } from '@cellport/shared/schemas/host-protocol';
-import type { Database } from '../../db/database.js';
+import type { CatalogRepository } from './catalog.repository.js';
 
 // Each modem's rolling median of its last speed tests (issue 27, item 8; docs/decisions/039-catalog-quality.md). The
 // agent sends its modem's last result with every heartbeat; a new result (a new `at`) joins the modem's window of
@@ -37,7 +37,7 @@ export class ModemQualityTracker {
   private readonly windows = new Map<string, ModemQuality[]>();
   private readonly written = new Map<string, QualityMedian>();
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly repo: CatalogRepository) {}
 
   /** Takes a heartbeat's results; writes the medians that changed (one statement per changed modem). */
   async record(hostId: string, modems: Heartbeat['modems']): Promise<void> {
@@ -60,12 +60,10 @@ export class ModemQualityTracker {
 
   private async write(hostId: string, imei: string, q: QualityMedian): Promise<void> {
     // Only a modem of the reporting host: an agent cannot write another host's numbers.
-    const modem = await this.db.selectFrom('modems').select('id').where('imei', '=', imei).where('host_id', '=', hostId).executeTakeFirst();
-    if (!modem) return;
-    const row = {
+    const modemId = await this.repo.hostModemId(hostId, imei);
+    if (!modemId) return;
+    await this.repo.saveQuality(modemId, {
       latency_ms: q.latencyMs, down_kbps: q.downKbps, up_kbps: q.upKbps, udp: q.udp, samples: q.samples, measured_at: q.at,
-    };
-    await this.db.insertInto('modem_quality').values({ modem_id: modem.id, ...row })
-      .onConflict((oc) => oc.column('modem_id').doUpdateSet(row)).execute();
+    });
   }
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { PERIOD_DAYS, renewalPrice } from '@cellport/shared/schemas/catalog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { CatalogService } from '../catalog/catalog.service.js';
+import { CatalogRepository, CatalogService } from '../catalog/index.js';
 import { CouponsRepository, CouponsService } from '../coupons/index.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { OrderPricing } from '../payments/order-pricing.js';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   }) });
   expect(bought.statusCode, bought.body).toBe(200);
   portId = bought.json().data.modems[0]._id;
-  pricing = new OrderPricing(new OrdersRepository(t.ctx.db), new CatalogService(t.ctx.db), new CouponsService(new CouponsRepository(t.ctx.db)));
+  pricing = new OrderPricing(new OrdersRepository(t.ctx.db), new CatalogService(new CatalogRepository(t.ctx.db)), new CouponsService(new CouponsRepository(t.ctx.db)));
 }, 120_000);
 afterAll(async () => { await t.close(); });
 

@@ -6,8 +6,8 @@ import {
   tariffResponseSchema,
 } from '@cellport/shared/schemas/admin/catalog';
 import { adminIdParamsSchema, okResponseSchema } from '@cellport/shared/schemas/admin/common';
-import type { App } from '../../../context.js';
-import { actorOf, adminRateLimits } from '../../../lib/console-http.js';
+import type { App } from '../../context.js';
+import { actorOf, adminRateLimits } from '../../lib/console-http.js';
 import type { CatalogAdminService } from './catalog-admin.service.js';
 
 const ok = { ok: true as const };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { auditOf, call, signedIn, type Signed } from '../admin.test-helpers.js';
-import { TOPICS } from '../../../lib/bus-topics.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { TOPICS } from '../../lib/bus-topics.js';
 
 describe('admin catalog', () => {
   let t: TestApp;
@@ -49,7 +49,7 @@ describe('admin catalog', () => {
   });
 
   it('deletes a tariff made by mistake, audited and gone from the public list, but not one a port was sold on (issue 28, item 11)', async () => {
-    const { seedTestCatalog, createCustomer, json } = await import('../../../../test/fixtures.js');
+    const { seedTestCatalog, createCustomer, json } = await import('../../../test/fixtures.js');
     const cat = await seedTestCatalog(t);
     const realtime: Array<{ action: string; tariff: { _id: string } }> = [];
     t.ctx.bus.on(TOPICS.tariffRealtime, (e) => realtime.push(e as (typeof realtime)[number]));
