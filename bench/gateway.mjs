@@ -190,11 +190,12 @@ async function main() {
       label, perSecond: m(label, 'perSecond'), p50: m(label, 'p50'), p99: m(label, 'p99'), errors: sum(runs.filter((x) => x.label === label).map((x) => x.errors)),
       gatewayUs: m(label, 'gatewayUs'), farmUs: m(label, 'farmUs'),
     }));
-    const [d, g, ssh] = results.tunnels;
+    const byLabel = (label) => results.tunnels.find((x) => x.label === label);
+    const [d, g, ssh] = [byLabel('direct'), byLabel('gateway'), byLabel('ssh -R')];
     table(['path', 'tunnels/s', '× direct', 'p50 / p99 ms', 'errors', 'gateway side CPU µs/tunnel', 'farm side CPU µs/tunnel'],
-      results.tunnels.map((x) => [x.label, x.perSecond.toFixed(0), `${(x.perSecond / d.perSecond).toFixed(2)}×`, `${x.p50.toFixed(1)} / ${x.p99.toFixed(1)}`, x.errors,
+      results.tunnels.map((x) => [x.label, x.perSecond.toFixed(0), d ? `${(x.perSecond / d.perSecond).toFixed(2)}×` : '', `${x.p50.toFixed(1)} / ${x.p99.toFixed(1)}`, x.errors,
         x.label === 'direct' ? '' : x.gatewayUs.toFixed(0), x.farmUs.toFixed(0)]));
-    console.log(`gateway × ssh -R, new tunnels/s: ${met(g.perSecond / ssh.perSecond, 1.5)} (target ≥ 1.5)`);
+    if (g && ssh) console.log(`gateway × ssh -R, new tunnels/s: ${met(g.perSecond / ssh.perSecond, 1.5)} (target ≥ 1.5)`);
   }
 
   if (ONLY.has('streams')) {

@@ -55,6 +55,22 @@ describe('splice', () => {
     expect(calls).toEqual({ write: 0, writev: 1, chunksPerWritev: [8] });
   });
 
+  it('writes a small chunk of a bursty reader at once, before the turn ends (interactive traffic is not held back)', async () => {
+    const { peer, far } = await socketPair();
+    const reader = new PassThrough();
+    markBurstyReader(reader as unknown as Socket);
+    splice(reader as unknown as Socket, peer);
+    let written = -1;
+    const ownWrite = peer._write.bind(peer);
+    peer._write = (chunk, encoding, cb) => { written = (chunk as Buffer).length; ownWrite(chunk, encoding, cb); };
+    const echoed = once(far, 'data');
+    reader.write(Buffer.from('0123456789abcdef'));
+    // The chunk reaches the peer within the same turn (process.nextTick runs before any setImmediate).
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    expect(written).toBe(16);
+    expect(String((await echoed)[0])).toBe('0123456789abcdef');
+  });
+
   it('pauses a bursty reader only once its peer holds more than 256 KiB unsent, and resumes it when the peer drains', async () => {
     // A peer that takes nothing until released: what it holds is exactly what the splice gave it.
     const held: Array<() => void> = [];

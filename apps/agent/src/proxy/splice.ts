@@ -21,6 +21,12 @@ type Spliced = Socket & { [kPeer]?: Socket; [kBursty]?: true };
 const BURST_BYTES = 256 * 1024;
 
 /**
+ * A chunk smaller than this that does not join a burst already held is written at once: it is interactive traffic
+ * (a request, an echo, a keystroke), where waiting for the turn's end costs latency and saves no system call.
+ */
+const SMALL_CHUNK = 4 * 1024;
+
+/**
  * Marks `reader` as one that hands over many small chunks in one turn of the event loop: a gateway link's HTTP/2
  * stream gives one chunk per DATA frame (≤ 16 KiB, often split further by the link's reads), so writing each at once
  * cost a write system call per chunk, 4–5 times the direct path's (bench/BENCHMARKS.md, "Gateway", 2026-12-06 dev).
@@ -38,7 +44,7 @@ function uncork(socket: Socket): void {
 function onData(this: Spliced, chunk: Buffer): void {
   const peer = this[kPeer]!;
   if (this[kBursty]) {
-    if (!peer.writableCorked) {
+    if (!peer.writableCorked && chunk.length >= SMALL_CHUNK) {
       peer.cork();
       setImmediate(uncork, peer);
     }
