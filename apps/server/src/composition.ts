@@ -37,7 +37,7 @@ import { CouponsAdminService, CouponsRepository, CouponsService } from './module
 import { HealthRepository } from './modules/health/index.js';
 import { RealtimeRepository } from './modules/realtime/index.js';
 import {
-  HostsAdminRepository, HostsAdminService, HostsRepository, hostServesDesired, HostStateRepository, ModemsAdminService, ModemsRepository,
+  HostsAdminRepository, HostsAdminService, HostsRepository, HostStateRepository, ModemsAdminService, ModemsRepository, portServesDesired,
 } from './modules/hosts/index.js';
 import {
   GatewayLinksRepository, GatewayPorts, GatewayPortsRepository, GatewaysAdminRepository, GatewaysAdminService,
@@ -148,7 +148,7 @@ export function composeServices({ config, database, log }: CompositionBase) {
     (userId, type, data) => publishWebhookEvent(db, userId, type, data));
   const ports = new PortsService(portsRepository, rotationRepository, config.secret, config.publicUrl, jobs);
   const fingerprintCheck = new FingerprintCheckService(new FingerprintRepository(db), { echoUrl: config.FINGERPRINT_ECHO_URL, timeoutMs: config.FINGERPRINT_CHECK_TIMEOUT_MS },
-    (hostId) => hostServesDesired(hostStateRepository, bus, hostId));
+    (hostId, portId) => portServesDesired(hostStateRepository, bus, hostId, portId));
   const purchases = new PurchasesService({
     repo: purchasesRepository, ports: portsRepository, jobs, coupons, ledger, notifications,
     secret: config.secret, graceDays: config.PORT_GRACE_DAYS,

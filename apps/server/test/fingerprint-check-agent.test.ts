@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,16 @@ async function tunnelOpens(): Promise<true | undefined> {
   const [chunk] = await Promise.race([once(socket, 'data') as Promise<[Buffer]>, once(socket, 'close').then(() => [Buffer.alloc(0)] as [Buffer])]);
   socket.destroy();
   return chunk.toString('latin1').startsWith('HTTP/1.1 200') ? true : undefined;
+}
+
+/** Whether a connection to address:port is established on this machine (/proc/net/tcp, state 01), accepted or not. */
+function queuedAt(address: string, port: number): boolean {
+  const hex = (n: number, width: number) => n.toString(16).toUpperCase().padStart(width, '0');
+  const local = `${address.split('.').map(Number).reverse().map((b) => hex(b, 2)).join('')}:${hex(port, 4)}`;
+  return readFileSync('/proc/net/tcp', 'utf8').split('\n').some((line) => {
+    const fields = line.trim().split(/\s+/);
+    return fields[1] === local && fields[3] === '01';
+  });
 }
 
 describe('the fingerprint check through a real agent', () => {
@@ -155,6 +166,29 @@ describe('the fingerprint check through a real agent', () => {
     // Resumed, the agent applies the state it received and reports it: the next check waits for that, not for time.
     const res = await check(alice);
     expect(res.statusCode, res.body).toBe(200);
+  });
+
+  // Issue 30: one customer must not disrupt another. Alice's change on the same host is not served yet (the agent is
+  // stopped, as busy as an agent gets); Bob's port did not change, so his check waits for nothing: the agent reports
+  // each port's digest, and his is served. Before, the check waited for the host's whole state (Alice's change in it)
+  // and said "still being applied" after 3 s, without ever connecting. (Bob checks: Alice has used her 6 a minute.)
+  it('a neighbour\'s change on the same host, not yet served, does not hold another customer\'s check', async () => {
+    agent!.kill('SIGSTOP');
+    let pending: Promise<Awaited<ReturnType<typeof check>>> | undefined;
+    try {
+      expect((await patch(alice, { password: 'NewPassword-30n' })).statusCode).toBe(200);
+      port.password = 'NewPassword-30n';
+      // inject() sends once it is awaited: `then` starts it.
+      pending = t.app.inject({ method: 'POST', url: `/api/v1/modems/${bobPort._id}/fingerprint-check`, ...json(bob.cookie) }).then((r) => r);
+      // The check went past the wait: its tunnel reached the agent's port (the kernel completes the handshake for a
+      // stopped process; the connection waits in the listener's queue).
+      await vi.waitFor(() => { if (!queuedAt(LISTEN, bobPort.http_port)) throw new Error('the check has not connected to the port'); }, { timeout: 10_000, interval: 50 });
+    } finally {
+      agent!.kill('SIGCONT');
+    }
+    const res = await pending;
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().seen.ip).toBe(bobPort.ext_ip);
   });
 
   // Before, a port on an offline host waited the whole 3 s for a state no agent would report, then said "still being

@@ -87,6 +87,11 @@ export class HostAgent {
   private stateReceivedAt: number | null = null;
   private readonly modems = new Map<string, ServedModem>();
   private state: DesiredState | null = null;
+  /**
+   * The state whose application ended (the heartbeat reports its version and its ports' digests): `state` is the
+   * one being applied from the moment it arrives.
+   */
+  private served: DesiredState | null = null;
   private socket: Socket | null = null;
   private applying: Promise<void> = Promise.resolve();
   private flushing: Promise<void> | null = null;
@@ -286,8 +291,13 @@ export class HostAgent {
       this.applyGateway(state);
       this.options.log.info({ version: state.version, modems: state.modems.length, ports: state.modems.reduce((n, m) => n + m.ports.length, 0) },
         'serving the desired state');
+      this.served = state;
       this.sendHeartbeat();
-    }).catch((err: unknown) => this.options.log.error({ err }, 'could not apply the desired state'));
+    }).catch((err: unknown) => {
+      // Reported as served all the same (as before), so the server does not send it again and again.
+      this.served = this.state;
+      this.options.log.error({ err }, 'could not apply the desired state');
+    });
     return this.applying;
   }
 
@@ -474,7 +484,9 @@ export class HostAgent {
     const heartbeat: Heartbeat = {
       agentVersion: this.options.agentVersion,
       uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
-      stateVersion: this.state?.version ?? null,
+      stateVersion: this.served?.version ?? null,
+      // Each port's settings as served (issue 30): a fingerprint check waits for its own port, not a neighbour's.
+      ports: (this.served?.modems ?? []).flatMap((m) => m.ports.flatMap((p): Array<[string, string]> => (p.digest ? [[p.id, p.digest]] : []))),
       modems: this.snapshot(),
       ...(this.options.inventory ? { inventory: this.options.inventory() } : {}),
       ...(this.link ? { gatewayLink: this.link.state } : {}),

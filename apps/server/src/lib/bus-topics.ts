@@ -57,7 +57,7 @@ export const TOPICS = {
   hostConnected: topic('host:connected', z.object({ hostId: z.string(), instance: z.string() })),
   /**
    * A host's agent reported serving another desired-state version than before on that connection (recorded in
-   * hosts.state_version first): "what a site sees" waits for the version holding the port's preset (issue 30).
+   * hosts.state_version and served_ports first): "what a site sees" waits for its port's settings (issue 30).
    */
   hostServes: topic('host:serves', z.object({ hostId: z.string(), version: z.string() })),
   /** Rotate a modem: the instance holding the host's socket claims the command and sends it to the agent. */

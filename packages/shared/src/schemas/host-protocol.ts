@@ -104,6 +104,12 @@ export const portAccessSchema = z.object({
   fingerprint: z.optional(fingerprintPresetIdSchema),
   /** Decision 045: the port's own HTTP and SOCKS5 listeners, routed to whichever modem lists it. */
   listen: z.optional(portListenSchema),
+  /**
+   * The server's digest of the port's settings (this entry and its modem's numbers); the agent reports it back for
+   * each port it serves (Heartbeat.ports), so "what a site sees" waits for its own port only (issue 30), not for a
+   * neighbour's change on the same host. Absent from older servers.
+   */
+  digest: z.optional(z.string().check(z.maxLength(32))),
 });
 export type PortAccess = z.infer<typeof portAccessSchema>;
 
@@ -242,8 +248,13 @@ export type ModemQuality = z.infer<typeof modemQualitySchema>;
 export const heartbeatSchema = z.object({
   agentVersion: z.string().check(z.maxLength(40)),
   uptimeSeconds: z.number().check(z.minimum(0)),
-  /** The desired-state version the agent serves. */
+  /** The desired-state version the agent serves (applied whole). */
   stateVersion: z.nullable(z.string()),
+  /**
+   * Each port of that state with its digest (PortAccess.digest), as [portId, digest]: what each port serves. Absent
+   * from older agents (the server then waits for the whole state's version).
+   */
+  ports: z.optional(z.array(z.tuple([id, z.string().check(z.maxLength(32))])).check(z.maxLength(10_000))),
   modems: z.array(z.object({
     imei,
     state: z.enum(MODEM_RUN_STATES),

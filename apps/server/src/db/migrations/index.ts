@@ -48,6 +48,7 @@ import * as defaultPortNames from './2026_12_12_1831_default_port_names.js';
 import * as portNumbersCheckByNumber from './2026_12_12_1870_port_numbers_check_by_number.js';
 import * as portNumbersLookups from './2026_12_13_0600_port_numbers_lookups.js';
 import * as portNumbersCheckPlannedPerCall from './2026_12_13_0601_port_numbers_check_planned_per_call.js';
+import * as hostServedPorts from './2026_12_13_0610_host_served_ports.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_12_1870_port_numbers_check_by_number': portNumbersCheckByNumber,
   '2026_12_13_0600_port_numbers_lookups': portNumbersLookups,
   '2026_12_13_0601_port_numbers_check_planned_per_call': portNumbersCheckPlannedPerCall,
+  '2026_12_13_0610_host_served_ports': hostServedPorts,
 };

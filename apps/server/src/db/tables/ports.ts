@@ -20,6 +20,8 @@ export interface HostsTable {
   fingerprint: ColumnType<HostFingerprintReport | null, string | null | undefined, string | null>;
   /** The desired-state version its agent last reported serving (heartbeat); null: none reported yet. */
   state_version: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What each port of that state serves, { portId: digest } (heartbeat `ports`); null: an agent that does not say. */
+  served_ports: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
 }
 export interface GatewaysTable {
   id: Generated<string>; name: string;

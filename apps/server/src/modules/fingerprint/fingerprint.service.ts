@@ -13,10 +13,10 @@ export class FingerprintCheckService {
     private readonly repo: FingerprintRepository,
     private readonly settings: { echoUrl: string | undefined; timeoutMs: number },
     /**
-     * Resolves true once the host's agent serves the desired state as it is now, false past the time a change takes
-     * (hosts/host-serves-desired.ts; the composition root passes it).
+     * Resolves true once the host's agent serves the port's desired settings as they are now (not its neighbours' on
+     * the same host), false past the time a change takes (hosts/host-serves-desired.ts; the composition root passes it).
      */
-    private readonly hostServesDesired: (hostId: string) => Promise<boolean>,
+    private readonly portServesDesired: (hostId: string, portId: string) => Promise<boolean>,
   ) {}
 
   /**
@@ -31,7 +31,7 @@ export class FingerprintCheckService {
     // and an offline agent reports no state either, so waiting for one would only end in "still applying".
     if (!port.modem_online) throw new AppError('MODEM_OFFLINE');
     // A preset chosen a moment ago: the check reports it only once the host's agent serves it (not the one before).
-    if (!(await this.hostServesDesired(port.host_id))) {
+    if (!(await this.portServesDesired(port.host_id, port.id))) {
       // The agent may be busy or briefly away; a client (the dashboard, an API script) may retry after this long.
       throw new AppError('FINGERPRINT_STILL_APPLYING', undefined, undefined, { retryAfter: 3 });
     }

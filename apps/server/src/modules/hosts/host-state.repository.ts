@@ -33,11 +33,12 @@ export class HostStateRepository {
   }
 
   /**
-   * The desired-state version the host's agent last reported serving (hosts.state_version, written by its heartbeats
-   * on whichever instance holds its connection); null: none reported; undefined: no such host.
+   * What the host's agent last reported serving (written by its heartbeats on whichever instance holds its
+   * connection): the desired-state version (hosts.state_version; null: none reported) and each port's digest
+   * (hosts.served_ports; null: an agent that does not report them); undefined: no such host.
    */
-  async reportedVersion(hostId: string): Promise<string | null | undefined> {
-    const row = await this.db.selectFrom('hosts').select('state_version').where('id', '=', hostId).executeTakeFirst();
-    return row?.state_version;
+  async reportedServing(hostId: string): Promise<{ version: string | null; ports: Record<string, string> | null } | undefined> {
+    const row = await this.db.selectFrom('hosts').select(['state_version', 'served_ports']).where('id', '=', hostId).executeTakeFirst();
+    return row && { version: row.state_version, ports: row.served_ports };
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DesiredModem, DesiredState, PortAccessState, PortLimits } from '@cellport/shared/schemas/host-protocol';
+import type { DesiredModem, DesiredState, PortAccess, PortAccessState, PortLimits } from '@cellport/shared/schemas/host-protocol';
 import { activeFingerprint } from '@cellport/shared/schemas/fingerprint';
 import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/port-limits';
 import type { HostStateRepository } from './host-state.repository.js';
@@ -51,6 +51,15 @@ export function stateVersion(content: Pick<DesiredState, 'hostId' | 'hostName' |
 }
 
 /**
+ * A digest of what one port serves: its entry and the modem it is on (its numbers serve a port without its own). The
+ * agent reports it back per port (Heartbeat.ports): a fingerprint check waits for its own port's digest, so a
+ * neighbour's change on the same host does not hold it (issue 30).
+ */
+export function portDigest(modem: Pick<DesiredModem, 'imei' | 'httpPort' | 'socksPort'>, port: Omit<PortAccess, 'digest'>): string {
+  return createHash('sha256').update(JSON.stringify([modem.imei, modem.httpPort, modem.socksPort, port])).digest('base64url').slice(0, 16);
+}
+
+/**
  * The desired state of each of these hosts, in two queries whatever their number: the non-retired modems and
  * their ports that are not released, whatever their state. A host that no longer exists is absent from the map.
  */
@@ -80,7 +89,7 @@ export async function loadDesiredStates(repo: HostStateRepository, hostIds: stri
     if (r.port_id && r.proxy_login && r.proxy_password && r.status && r.expires_at) {
       // Issue 30: the port's preset, else its modem's default, else its tariff's; absent (native) says nothing.
       const fingerprint = activeFingerprint(r.fingerprint, r.modem_fingerprint, r.tariff_fingerprint ?? null).preset;
-      modem.ports.push({
+      const port: PortAccess = {
         id: r.port_id, login: r.proxy_login, password: r.proxy_password, whitelist: r.whitelist ?? [],
         state: accessState({ is_active: r.is_active ?? false, suspended_at: r.suspended_at, status: r.status, expires_at: r.expires_at }, now),
         expiresAt: r.expires_at.toISOString(),
@@ -91,7 +100,8 @@ export async function loadDesiredStates(repo: HostStateRepository, hostIds: stri
         ...(fingerprint === 'native' ? {} : { fingerprint }),
         // Decision 045: the port's own numbers; none for a shared port sold before it (served on the modem's).
         ...(r.port_http !== null && r.port_socks !== null ? { listen: { httpPort: r.port_http, socksPort: r.port_socks } } : {}),
-      });
+      };
+      modem.ports.push({ ...port, digest: portDigest(modem, port) });
     }
   }
   const generatedAt = new Date(now).toISOString();

@@ -53,12 +53,15 @@ export class HostsRepository {
       health_reason: (m.health ? m.health.reason : m.state === 'offline' ? m.problem : undefined) ?? null,
     }));
     const inventory = inventoryRows(hb.inventory);
+    const servedPorts = hb.ports ? JSON.stringify(Object.fromEntries(hb.ports)) : null;
     const { rows } = await sql<ModemChange & { last_seen_at: Date | null; was_online: boolean; was_ext_ip: string }>`
       with host as (
         update hosts set
           last_seen_at = date_trunc('milliseconds', now()),
           agent_version = ${hb.agentVersion},
           state_version = ${hb.stateVersion},
+          -- What each port serves (issue 30), rewritten only when it changed (an unchanged value keeps its storage).
+          served_ports = case when served_ports is not distinct from ${servedPorts}::jsonb then served_ports else ${servedPorts}::jsonb end,
           -- Issue 30: what the agent can do of fingerprint presets; absent (an older agent): null, it cannot. A change
           -- announces (trigger of 2026_12_11_0700), so port lists show it; the same report again changes nothing.
           fingerprint = ${hb.fingerprint ? JSON.stringify(hb.fingerprint) : null}::jsonb,

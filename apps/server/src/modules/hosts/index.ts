@@ -3,7 +3,7 @@
 // keys (host-keys.repository.ts) and the host protocol the agents speak (hosts.server.ts, decision 016: desired state,
 // heartbeats, traffic batches, rotation relay), with the speed-test target they measure against.
 export { demoHostKey, demoHosts, HOST_KEY_PREFIX, hostForKey, issueHostKey } from './host-keys.repository.js';
-export { APPLY_WAIT_MS, hostServesDesired } from './host-serves-desired.js';
+export { APPLY_WAIT_MS, portServesDesired } from './host-serves-desired.js';
 export { HostStateRepository } from './host-state.repository.js';
 export { registerHostsAdminRoutes } from './hosts-admin.routes.js';
 export { HostsAdminRepository } from './hosts-admin.repository.js';
