@@ -7,7 +7,8 @@ interface FieldTexts {
 }
 export interface TextFieldProps extends FieldTexts, Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {}
 export interface TextAreaFieldProps extends FieldTexts, Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
-  ref?: Ref<HTMLTextAreaElement>;
+  /** Reaches the textarea (e.g. to focus it). A prop of its own: React 18 keeps `ref` from function components. */
+  textareaRef?: Ref<HTMLTextAreaElement> | undefined;
 }
 
 /** The .field around a control: its label, then the hint and the error tied to it with aria-describedby. */
@@ -29,7 +30,7 @@ export function TextField({ label, error, hint, ...input }: TextFieldProps) {
   return <Field label={label} error={error} hint={hint} control={(id, aria) => <input id={id} {...aria} {...input} />} />;
 }
 
-/** A labelled multi-line input in the same style (its ref reaches the textarea, e.g. to focus it). */
-export function TextAreaField({ label, error, hint, ...textarea }: TextAreaFieldProps) {
-  return <Field label={label} error={error} hint={hint} control={(id, aria) => <textarea id={id} {...aria} {...textarea} />} />;
+/** A labelled multi-line input in the same style. */
+export function TextAreaField({ label, error, hint, textareaRef, ...textarea }: TextAreaFieldProps) {
+  return <Field label={label} error={error} hint={hint} control={(id, aria) => <textarea id={id} ref={textareaRef} {...aria} {...textarea} />} />;
 }

@@ -1,8 +1,7 @@
-import { useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useFieldIds } from './field-ids';
 
 interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
-  ref?: Ref<HTMLInputElement>;
   name: string;
   label: string;
   error?: string;

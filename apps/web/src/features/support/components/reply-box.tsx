@@ -52,7 +52,7 @@ export function ReplyBox({ scope, busy, note, onSend, toolbar, extraActions, sen
       {note ? <p className="sp-reply__note">{note}</p> : null}
       {toolbar ? <div className="sp-reply__toolbar">{toolbar(insert)}</div> : null}
       <TextAreaField
-        ref={textarea}
+        textareaRef={textarea}
         label={t('reply.message')}
         rows={5}
         value={body}
