@@ -57,6 +57,12 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // React 18 (decision 046) keeps a `ref` from a function component's props: declared as a prop it type-checks
+      // and never arrives. A component takes its element's ref under a name of its own (textareaRef).
+      'no-restricted-syntax': ['error', {
+        selector: "TSPropertySignature[key.name='ref']",
+        message: 'React 18 does not pass `ref` to a function component: name the prop for what it reaches (textareaRef).',
+      }],
       'no-restricted-imports': ['error', {
         paths: [{ name: '@cellport/shared', message: 'Import a subpath (@cellport/shared/constants, …/schemas/auth) to keep bundles small.' }],
         patterns: [{ group: ['**/server/**', '@cellport/server', '@cellport/server/*'], message: 'The web app never imports server code.' }],
