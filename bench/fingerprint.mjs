@@ -19,6 +19,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { countersOf, deltaOf } from './lib/kernel-counters.mjs';
 import { cpuSeconds } from './lib/proxy-procs.mjs';
 import { QUICK, fault, knob } from './lib/quick.mjs';
 
@@ -56,6 +57,10 @@ for (const ns of Object.values(NS)) execFileSync('ip', ['netns', 'add', ns]);
 execFileSync('ip', ['-n', NS.agent, 'link', 'add', 'up0', 'type', 'veth', 'peer', 'name', 'eth0', 'netns', NS.target]);
 sh(NS.agent, `ip link set lo up && ip addr add ${EGRESS}/30 dev up0 && ip link set up0 up && ip route add default via 10.232.0.2`);
 sh(NS.target, `ip link set lo up && ip addr add 10.232.0.2/30 dev eth0 && ip addr add ${TARGET}/32 dev lo && ip link set eth0 up`);
+// The SYNs the site receives (a first one and each retransmission): per tunnel, what the tunnels waited on.
+sh(NS.target, 'nft add table inet bench && nft add counter inet bench syns && nft add chain inet bench in "{ type filter hook input priority 0; }" '
+  + '&& nft add rule inet bench in tcp dport 7001 tcp flags \\& \\(syn\\|ack\\) == syn counter name syns');
+const sitesSyns = () => Number(/packets (\d+)/.exec(execFileSync('ip', ['netns', 'exec', NS.target, 'nft', 'list', 'counter', 'inet', 'bench', 'syns'], { encoding: 'utf8' }))[1]);
 
 /** Starts `args` in a namespace; resolves with the child and its first stdout line, parsed. */
 function startIn(ns, args) {
@@ -106,11 +111,19 @@ const tunnels = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const bulk = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const cpuPerGb = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const cpuPerKTunnels = Object.fromEntries(PRESETS.map((p) => [p, []]));
+/** Per preset, summed over the rounds: tunnels, the site's SYNs and counters, the agent namespace's counters. */
+const counted = Object.fromEntries(PRESETS.map((p) => [p, { tunnels: 0, syns: 0, site: {}, agent: {} }]));
+const add = (into, delta) => { for (const [k, v] of Object.entries(delta)) into[k] = k === 'ConntrackEntries' ? Math.max(into[k] ?? 0, v) : (into[k] ?? 0) + v; };
 for (let round = 0; round < ROUNDS; round++) {
   for (const preset of PRESETS) {
     const tunnelCpu = cpuSeconds(agentPid, true);
+    const [site, agentNs, syns] = [countersOf(NS.target), countersOf(NS.agent), sitesSyns()];
     const t = load('tunnels', preset, SECONDS);
     cpuPerKTunnels[preset].push(((cpuSeconds(agentPid, true) - tunnelCpu) * 1000) / Math.max(1, t.ok / 1000));
+    counted[preset].tunnels += t.ok;
+    counted[preset].syns += sitesSyns() - syns;
+    add(counted[preset].site, deltaOf(site, countersOf(NS.target)));
+    add(counted[preset].agent, deltaOf(agentNs, countersOf(NS.agent)));
     if (t.errors > 0) fault(`${preset}: ${t.errors} of ${t.ok + t.errors} tunnels failed`);
     tunnels[preset].push(t.perSecond);
     const cpu = cpuSeconds(agentPid);
@@ -128,6 +141,19 @@ for (const preset of PRESETS) {
   const t = median(tunnels[preset]);
   const b = median(bulk[preset]);
   console.log(`${preset.padEnd(9)} ${t.toFixed(0).padStart(9)} ${(t / median(tunnels.native)).toFixed(2).padStart(9)} ${median(cpuPerKTunnels[preset]).toFixed(0).padStart(19)} ${b.toFixed(0).padStart(11)} ${(b / median(bulk.native)).toFixed(2).padStart(9)} ${median(cpuPerGb[preset]).toFixed(2).padStart(16)}`);
+}
+// What the tunnels waited on, counted (the machine's load does not change a count): the SYNs the site received per
+// tunnel (1.00: none retransmitted), the site's TIME_WAIT sockets killed by the client's reset after the site refused
+// a SYN on a reused tuple (TcpExtTWKilled) and those refused by timestamps (TcpExtPAWSTimewait), per 1,000 tunnels;
+// the agent namespace's conntrack: its entries at the end of the step, inserts that failed (a tuple clash) and drops;
+// its own sockets' SYN retransmissions (native's; a preset's are its namespace's, seen as the site's extra SYNs).
+console.log('\npreset    site SYNs/tunnel   TWKilled/1k   PAWSTimewait/1k   conntrack entries   insert_failed   drop   agent SynRetrans');
+for (const preset of PRESETS) {
+  const c = counted[preset];
+  const per1k = (n) => ((n ?? 0) * 1000 / Math.max(1, c.tunnels)).toFixed(1);
+  console.log(`${preset.padEnd(9)} ${(c.syns / Math.max(1, c.tunnels)).toFixed(3).padStart(16)} ${per1k(c.site.TcpExtTWKilled).padStart(13)} ${per1k(c.site.TcpExtPAWSTimewait).padStart(17)}`
+    + ` ${String(c.agent.ConntrackEntries ?? 0).padStart(19)} ${String(c.agent.ConntrackInsert_failed ?? 0).padStart(15)} ${String(c.agent.ConntrackDrop ?? 0).padStart(6)}`
+    + ` ${String(c.agent.TcpExtTCPSynRetrans ?? 0).padStart(18)}`);
 }
 // The agent stops by itself (its namespaces and rules go with it) when its stdin ends.
 agent.stdin.end();
