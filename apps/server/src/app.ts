@@ -30,7 +30,7 @@ import { registerPayments } from './modules/payments/index.js';
 import { registerInvoices } from './modules/invoices/index.js';
 import { registerSettings } from './modules/settings/index.js';
 import { registerExchangeRates } from './modules/exchange-rates/index.js';
-import { registerAdmin } from './modules/admin/admin.routes.js';
+import { registerConsoleRoutes } from './console-routes.js';
 import { registerNotifications } from './modules/notifications/index.js';
 import { registerRealtime, startRealtime } from './modules/realtime/index.js';
 import { registerOpenApi } from './modules/openapi/index.js';
@@ -158,7 +158,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     registerInvoices(app, ctx, services);
     registerSettings(app, ctx, services.payments);
     registerExchangeRates(app, ctx, services);
-    await registerAdmin(app, services);
+    await registerConsoleRoutes(app, services);
     registerNotifications(app, ctx, services);
     registerRealtime(app, ctx);
     registerApiKeys(app, ctx, services.apiKeys);

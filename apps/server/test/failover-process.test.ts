@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The fake HiLink dongles of the agent's own tests (test support; the server's code never imports the agent).
 import { FakeHilink, startEchoServer } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
+import { call, signedIn } from './console-helpers.js';
 import { createCustomer, portsAfterAnnouncements } from './fixtures.js';
 import { buyUsPorts, spawnAgent } from './agent-fixtures.js';
 import { buildTestApp, type TestApp } from './helpers.js';

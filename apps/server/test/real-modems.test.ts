@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
+import { call, signedIn } from './console-helpers.js';
 import { createCustomer, json } from './fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';
 import { seedPortEnv } from './seed-ports.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 // The fake HiLink dongles of the agent's own tests (test support; the server's code never imports the agent).
 import { FakeHilink } from '../../agent/src/runtime/drivers/hilink/fake-hilink.js';
 import { seedCatalog } from '../src/db/seed/catalog.js';
-import { call, signedIn } from '../src/modules/admin/admin.test-helpers.js';
+import { call, signedIn } from './console-helpers.js';
 import { createCustomer } from './fixtures.js';
 import { buyUsPorts, spawnAgent, type BoughtPort } from './agent-fixtures.js';
 import { describeOnPostgres, type TestApp } from './helpers.js';

@@ -1,7 +1,7 @@
 import { TEXT_MESSAGE } from '@cellport/shared/schemas/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers.js';
-import { call, signedIn, type Signed } from '../modules/admin/admin.test-helpers.js';
+import { call, signedIn, type Signed } from '../../test/console-helpers.js';
 import { postForm } from '../modules/auth/auth.test-helpers.js';
 
 const NUL = 'x\u0000y';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers.js';
-import { concrete, registeredRoutes } from '../modules/admin/admin-routes.test-helpers.js';
+import { concrete, registeredRoutes } from '../../test/registered-routes.js';
 
 /** Bodies a signed-out caller might send: none, empty, not JSON, the wrong shape, a form. */
 const VARIANTS: Array<{ name: string; headers: Record<string, string>; payload?: string }> = [

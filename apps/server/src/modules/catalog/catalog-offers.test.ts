@@ -4,7 +4,7 @@ import { HOST_PROTOCOL, SPEED_TEST, type Heartbeat, type ModemQuality } from '@c
 import type { CatalogOffer } from '@cellport/shared/schemas/catalog';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { announced } from '../../../test/announcements.js';
-import { call, signedIn } from '../admin/admin.test-helpers.js';
+import { call, signedIn } from '../../../test/console-helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 import { issueHostKey } from '../hosts/index.js';
 import { offersOf } from './catalog-offers.js';

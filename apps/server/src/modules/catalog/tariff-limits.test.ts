@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 // Issue 18, item 3: each tariff carries its ports' limits; the operator sets them, customers read them.
 describe('tariff limits', () => {

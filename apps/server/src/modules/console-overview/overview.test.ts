@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { PAYMENT_EVENTS } from '@cellport/shared/schemas/payments';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
-import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { call, signedIn, type Signed } from '../../../test/console-helpers.js';
 import { OverviewCache } from './overview-cache.js';
 import { overview } from './overview.service.js';
 import { OverviewRepository } from './overview.repository.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { signedIn, type Signed } from '../../../test/console-helpers.js';
 
 /** GET /api/v1/dev/outbox as seen from `remoteAddress`, optionally with a session cookie. */
 const outboxFrom = (t: TestApp, remoteAddress: string, cookie?: string) =>

@@ -3,7 +3,7 @@ import { HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shar
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { call, signedIn } from '../admin/admin.test-helpers.js';
+import { call, signedIn } from '../../../test/console-helpers.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 import { issueHostKey } from '../hosts/index.js';
 

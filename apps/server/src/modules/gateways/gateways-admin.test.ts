@@ -3,7 +3,7 @@ import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { gatewayTrust } from './gateway-trust.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 interface GatewayItem { id: string; name: string; publicHost: string; linkUrl: string; hostCount: number; linkedHostCount: number; createdAt: string }
 interface HostItem {

@@ -3,7 +3,7 @@ import { HOST_PROTOCOL } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedTestCatalog } from '../../../test/fixtures.js';
 import { hostForKey } from './host-keys.repository.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 interface HostItem {
   id: string; name: string; hasKey: boolean; lastSeenAt: string | null; online: boolean; agentVersion: string | null;

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { ERRORS } from '@cellport/shared';
 import { HOST_KEY_REFUSED, HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, onPostgres, type TestApp } from '../../../test/helpers.js';
-import { call, signedIn } from '../admin/admin.test-helpers.js';
+import { call, signedIn } from '../../../test/console-helpers.js';
 import { announced } from '../../../test/announcements.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { portName } from '../notifications/index.js';

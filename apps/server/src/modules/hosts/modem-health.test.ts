@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { HOST_PROTOCOL, type DesiredState, type Heartbeat } from '@cellport/shared/schemas/host-protocol';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { signedIn } from '../admin/admin.test-helpers.js';
+import { signedIn } from '../../../test/console-helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 import { issueHostKey } from './host-keys.repository.js';
 import { portName } from '../notifications/index.js';

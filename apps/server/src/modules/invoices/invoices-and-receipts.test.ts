@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectPdf } from './pdf-text.test-support.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { call, signedIn } from '../admin/admin.test-helpers.js';
+import { call, signedIn } from '../../../test/console-helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
 
 let t: TestApp;

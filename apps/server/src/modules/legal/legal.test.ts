@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 import { PASSWORD, postJson } from '../auth/auth.test-helpers.js';
 
 // Terms of Service and Refund Policy (issue 14, item 8): seeded, public, versioned, audited, accepted at sign-up.

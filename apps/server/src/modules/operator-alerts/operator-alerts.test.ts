@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationsRepository, NotificationsService } from '../notifications/index.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { seedTestCatalog } from '../../../test/fixtures.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 // Issue 28, item 8: the operators hear of their farm's trouble in the console's bell always, and by e-mail and in
 // their linked Telegram chat as each of them chose (GET/PATCH /api/v1/admin/alerts).

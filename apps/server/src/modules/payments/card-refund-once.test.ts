@@ -8,7 +8,7 @@ import { CardPayments } from './card-payments.js';
 import { CardRefunds, type CardRefundReport } from './card-refunds.js';
 import { createCustomer, json, usdtBalance } from '../../../test/fixtures.js';
 import { netRevenue } from '../console-overview/overview.repository.js';
-import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 // Issue 28, item 1: one card refund is one ledger movement, whichever side reports it first — the console (after
 // Stripe answered its refund call) or Stripe's charge.refunded event — under any order and concurrency, on PGlite

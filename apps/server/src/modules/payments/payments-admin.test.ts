@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, itOnPostgres, type TestApp } from '../../../test/helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { createCustomer, credit, json, seedTestCatalog, usdtBalance } from '../../../test/fixtures.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 
 describe('admin coupons and payments', () => {

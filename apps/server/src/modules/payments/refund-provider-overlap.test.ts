@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { startFakeStripeApi, type FakeStripeApi, type RecordedStripeRequest } from '../../integrations/stripe/testing/fake-stripe-api.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { createCustomer, json, usdtBalance } from '../../../test/fixtures.js';
-import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 // A refund made in the console and the provider's own notice of the same refund (PayPal Refunded IPN, Stripe
 // charge.refunded) must take the money back once, whichever arrives first. Real adapters against fake servers.

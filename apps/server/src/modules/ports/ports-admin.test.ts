@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedTestCatalog } from '../../../test/fixtures.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 describe('admin ports: suspend and resume (abuse handling)', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import { purchasePrice } from '@cellport/shared/schemas/pricing';
 import type { DiscountStep, VolumeDiscounts } from '@cellport/shared/schemas/tariff-offers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { createCustomer, json, seedTestCatalog, usdtBalance } from '../../../test/fixtures.js';
 

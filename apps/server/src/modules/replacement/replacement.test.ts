@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../../test/helpers.js';
-import { signedIn } from '../admin/admin.test-helpers.js';
+import { signedIn } from '../../../test/console-helpers.js';
 import { createCustomer, json, portsAfterAnnouncements, seedTestCatalog, usdtBalance, type Customer } from '../../../test/fixtures.js';
 
 // Issue 15, item 6: a port whose modem has been offline longer than the operator's setting moves to a healthy free

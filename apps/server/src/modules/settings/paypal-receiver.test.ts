@@ -3,7 +3,7 @@ import { startFakeHttpServer, type FakeHttpServer } from '../../../test/fake-htt
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../../test/helpers.js';
 import { buildCountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, usdtBalance } from '../../../test/fixtures.js';
-import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 // The console's PayPal receiver override is the one receiver: the checkout form asks PayPal to pay it, an IPN must
 // name it, and GET /api/v1/settings shows it. Real IPN post-back against a fake PayPal answering VERIFIED.

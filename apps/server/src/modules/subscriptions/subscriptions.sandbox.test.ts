@@ -3,7 +3,7 @@ import type { VolumeDiscounts } from '@cellport/shared/schemas/tariff-offers';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxCardProvider } from '../../integrations/stripe/sandbox-card-provider.js';
-import { auditOf, signedIn } from '../admin/admin.test-helpers.js';
+import { auditOf, signedIn } from '../../../test/console-helpers.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, seedTestCatalog, usdtBalance, type Customer } from '../../../test/fixtures.js';

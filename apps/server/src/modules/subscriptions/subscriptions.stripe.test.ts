@@ -155,7 +155,7 @@ describe('card subscriptions on Stripe (real adapter, fake Stripe, signed webhoo
 
   it('the console ends a subscription on Stripe', async () => {
     const { c, id } = await subscribed();
-    const { signedIn } = await import('../admin/admin.test-helpers.js');
+    const { signedIn } = await import('../../../test/console-helpers.js');
     const admin = await signedIn(t, 'admin');
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/admin/subscriptions/${id}/cancel`, ...json(admin.cookie, { reason: 'chargeback risk', when: 'period_end' }) });
     expect(res.statusCode).toBe(200);

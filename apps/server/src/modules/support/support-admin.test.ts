@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, json, type Customer } from '../../../test/fixtures.js';
-import { auditOf, call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn, type Signed } from '../../../test/console-helpers.js';
 
 // The console's support inbox (issue 17 item 4): filters and paging, the operators' checks and refusals.
 

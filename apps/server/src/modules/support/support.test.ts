@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { SupportTicketEvent } from '@cellport/shared/schemas/support';
 import { announced } from '../../../test/announcements.js';
-import { call, signedIn, type Signed } from '../admin/admin.test-helpers.js';
+import { call, signedIn, type Signed } from '../../../test/console-helpers.js';
 import { buildCountingApp, type CountingApp } from '../notifications/test-support.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { hashToken } from '../../lib/tokens.js';
-import { auditOf, call, signedIn } from '../admin/admin.test-helpers.js';
+import { auditOf, call, signedIn } from '../../../test/console-helpers.js';
 import { NotificationsRepository, NotificationsService, renderNotification } from '../notifications/index.js';
 import { createCustomer, json, seedTestCatalog, type Customer } from '../../../test/fixtures.js';
 

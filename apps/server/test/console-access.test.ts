@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { concrete, registeredRoutes } from './admin-routes.test-helpers.js';
-import { call, signedIn, type Signed } from './admin.test-helpers.js';
+import { buildTestApp, type TestApp } from './helpers.js';
+import { concrete, registeredRoutes } from './registered-routes.js';
+import { call, signedIn, type Signed } from './console-helpers.js';
 
 describe('every admin endpoint', () => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import type { App } from '../../context.js';
+import type { App } from '../src/context.js';
 
 export interface RouteEntry { method: string; url: string }
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, seedTestCatalog } from '../../../test/fixtures.js';
-import { call, signedIn, type Signed } from './admin.test-helpers.js';
-import { paging } from '../../lib/console-http.js';
-import { AdminPaymentsRepository } from '../payments/index.js';
-import { CustomersRepository } from '../accounts/index.js';
-import { ModemsRepository } from '../hosts/index.js';
-import { AuditLog, AuditRepository } from '../audit/index.js';
+import { buildTestApp, type TestApp } from './helpers.js';
+import { createCustomer, seedTestCatalog } from './fixtures.js';
+import { call, signedIn, type Signed } from './console-helpers.js';
+import { paging } from '../src/lib/console-http.js';
+import { AdminPaymentsRepository } from '../src/modules/payments/index.js';
+import { CustomersRepository } from '../src/modules/accounts/index.js';
+import { ModemsRepository } from '../src/modules/hosts/index.js';
+import { AuditLog, AuditRepository } from '../src/modules/audit/index.js';
 
 // The console's list totals are counted up to a cap (lib/console-lists.repository.ts cappedTotal, decision 029): past it the answer is
 // the cap with totalCapped, under it the exact count. The cap is 10,000 in the app; here it is made small.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { TestApp } from '../../../test/helpers.js';
+import type { TestApp } from './helpers.js';
 
 export interface Signed { id: string; cookie: string; email: string }
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
-import { registeredRoutes } from './admin-routes.test-helpers.js';
-import { call, signedIn, type Signed } from './admin.test-helpers.js';
+import { buildTestApp, type TestApp } from './helpers.js';
+import { createCustomer, json, seedTestCatalog } from './fixtures.js';
+import { registeredRoutes } from './registered-routes.js';
+import { call, signedIn, type Signed } from './console-helpers.js';
 
 interface WriteCall { method: string; route: string; url: () => string; body?: () => unknown; headers?: Record<string, string>; action: string; status?: number }
 
@@ -169,7 +169,7 @@ describe('admin audit log', () => {
     const res = await call(t, admin.cookie, 'POST', '/api/v1/admin/admins', { email: 'new-admin@ops.example' });
     const { password } = res.json();
     expect(password).toMatch(/^.{16}$/);
-    const { redact } = await import('../audit/redact.js');
+    const { redact } = await import('../src/modules/audit/redact.js');
     expect(redact({ password_hash: 'h', totp_secret: 's', rotation_token_hash: 't', nested: { apiKey: 'k', ok: 1n } }))
       .toEqual({ password_hash: '[redacted]', totp_secret: '[redacted]', rotation_token_hash: '[redacted]', nested: { apiKey: '[redacted]', ok: '1' } });
     const rows = await t.ctx.db.selectFrom('audit_log').select(['before', 'after']).execute();
