@@ -1,23 +1,20 @@
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 import importCycle from './eslint-rules/import-cycle.js';
 
 // Import boundaries (ARCHITECTURE.md): web → shared, server → shared, never web ↔ server; no cycles.
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-// Server domains (decision 044): every folder of apps/server/src/modules is a domain unless the shrinking "not yet a
-// domain" list names it. Another module, the CLI, MCP, jobs and the composition root enter a domain only through its
-// index.ts; inside a domain only its repositories touch Kysely and the database.
+// Server domains (decision 044): every folder of apps/server/src/modules is a domain (the "not yet a domain" list
+// emptied and went with issue 29). Another module, the CLI, MCP, jobs and the composition root enter a domain only
+// through its index.ts; inside a domain only its repositories touch Kysely and the database.
 const serverSrc = 'apps/server/src';
 const serverModules = readdirSync(new URL(`./${serverSrc}/modules`, import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-const notYetDomains = JSON.parse(readFileSync(new URL(`./${serverSrc}/modules/not-yet-domains.json`, import.meta.url), 'utf8')).folders;
-const stale = notYetDomains.filter((name) => !serverModules.includes(name));
-if (stale.length > 0) throw new Error(`not-yet-domains.json names folders that do not exist: ${stale.join(', ')}`);
-const serverDomains = serverModules.filter((name) => !notYetDomains.includes(name));
+const serverDomains = serverModules;
 const serverOutsideModules = readdirSync(new URL(`./${serverSrc}`, import.meta.url)).filter((name) => name !== 'modules');
 const serverTestFiles = ['**/*.test.ts', '**/*.test-*.ts', '**/test-support.ts', '**/test-fixtures.ts', 'apps/server/test/**'];
 const webOnlyServer = { group: ['**/web/src/**', '@cellport/web'], message: 'The server never imports web code.' };

@@ -2,7 +2,7 @@
  * The query-call census (issue 29 item 1; decision 044): per production file of apps/server/src, how many query calls
  * stand outside a repository and how many imports reach into another module folder's internals. Read by
  * `src/query-census.test.ts`, which holds every count to the committed baseline (`src/query-census.baseline.json`)
- * and every domain (a module folder off `not-yet-domains.json`) to 0.
+ * and every domain (every folder of modules/) to 0.
  *
  * Rewrite the baseline after a count went down: `npx tsx apps/server/test/query-census.ts --write`.
  *
@@ -22,7 +22,6 @@ import ts from 'typescript';
 
 export const SERVER_SRC = join(dirname(fileURLToPath(import.meta.url)), '../src');
 export const BASELINE_PATH = join(SERVER_SRC, 'query-census.baseline.json');
-const NOT_YET_DOMAINS_PATH = join(SERVER_SRC, 'modules/not-yet-domains.json');
 
 const QUERY_METHODS = new Set([
   'selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto', 'with',
@@ -42,10 +41,9 @@ export interface FileCounts { queries: number; crossImports: number }
 export interface Census { files: Record<string, FileCounts>; domains: string[] }
 export interface Baseline { queries: Record<string, number>; crossImports: Record<string, number> }
 
-/** Module folders that are domains: every folder of modules/ not on the shrinking "not yet" list. */
+/** Module folders that are domains: every folder of modules/ (the "not yet a domain" list emptied with issue 29). */
 export function domainFolders(): string[] {
-  const notYet = new Set<string>(JSON.parse(readFileSync(NOT_YET_DOMAINS_PATH, 'utf8')).folders);
-  return moduleFolders().filter((name) => !notYet.has(name));
+  return moduleFolders();
 }
 
 export function moduleFolders(): string[] {
