@@ -1,8 +1,8 @@
 /**
- * The channel the database triggers announce a change of ports and modems on (migration
- * 2026_11_30_1000_ports_list_changes). The ports' list cache and the catalog's offers both listen to it; it is here,
- * not in either domain, because ports reads the catalog's face, so the catalog taking it from ports' face would
- * make a cycle.
+ * The channel the database triggers announce a change of ports, modems, hosts and users on (migrations
+ * 2026_11_30_1000_ports_list_changes and 2026_12_01_1100). The ports' list cache, the catalog's offers and the hosts'
+ * protocol (each agent's desired state) listen to it; it is here, in no domain, because ports reads the catalog's
+ * face, so the catalog taking it from ports' face would make a cycle.
  */
 export const PORTS_CHANNEL = 'cellport_ports';
 

@@ -21,9 +21,8 @@ import { loadDesiredStates } from './host-state.js';
 import type { HostStateRepository } from './host-state.repository.js';
 import type { HostsRepository, ModemChange } from './hosts.repository.js';
 import { TOPICS } from '../../lib/bus-topics.js';
+import { PORTS_CHANNEL } from '../../lib/ports-channel.js';
 
-/** The channel of the ports/modems/hosts/users triggers (migrations 2026_11_30_1000 and 2026_12_01_1100). */
-const PORTS_CHANNEL = 'cellport_ports';
 /** An agent connected to some instance: any other instance drops its older connection of that host. */
 const HOST_CONNECTED = TOPICS.hostConnected;
 const RECOMPUTE_DEBOUNCE_MS = 75;
