@@ -2,6 +2,7 @@
 // them, tests call them).
 import { loginSchema } from '@cellport/shared/schemas/auth';
 import type { AccountListing } from '../modules/accounts/index.js';
+import { AppError } from '../lib/app-error.js';
 
 export class AdminCommandError extends Error {}
 
@@ -74,8 +75,16 @@ export async function issueKeyForHost(hosts: HostKeys, nameOrId: string): Promis
     if (named.length > 1) throw new AdminCommandError(`Several hosts are named like "${wanted}": give the exact name or the id (npm run admin -- hosts).`);
     throw new AdminCommandError(`No host named "${wanted}" or with that id. The hosts are listed by: npm run admin -- hosts`);
   }
-  const { key, name, replaced } = await hosts.issueKey(CLI_ACTOR, host.id);
-  return { hostId: host.id, name, replaced, key };
+  try {
+    const { key, name, replaced } = await hosts.issueKey(CLI_ACTOR, host.id);
+    return { hostId: host.id, name, replaced, key };
+  } catch (error) {
+    // Removed from the console between the list and the key (they are two transactions): say so, not a stack trace.
+    if (error instanceof AppError && error.code === 'NOT_FOUND') {
+      throw new AdminCommandError(`The host "${host.name}" was just removed. The hosts are listed by: npm run admin -- hosts`);
+    }
+    throw error;
+  }
 }
 
 export interface HostSummary { id: string; name: string; address: string; hasKey: boolean; lastSeenAt: Date | null; modems: number }

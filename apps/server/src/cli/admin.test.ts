@@ -156,6 +156,23 @@ describe('issueKeyForHost', () => {
     await expect(issueKeyForHost(hosts(), 'no-such-host')).rejects.toThrow('No host named "no-such-host" or with that id.');
     await expect(issueKeyForHost(hosts(), '  ')).rejects.toBeInstanceOf(AdminCommandError);
   });
+
+  it('says so when the host is removed between the list and the key (two transactions)', async () => {
+    const host = await database.db.insertInto('hosts').values({ name: 'farm-cli-gone', address: '10.0.9.2' }).returning('id').executeTakeFirstOrThrow();
+    const real = hosts();
+    // The console's own list, then the host removed, as an operator in the console might at that moment.
+    const racing = {
+      list: async () => {
+        const listed = await real.list();
+        await database.db.deleteFrom('hosts').where('id', '=', host.id).execute();
+        return listed;
+      },
+      issueKey: real.issueKey.bind(real),
+    };
+    const refused = issueKeyForHost(racing, 'farm-cli-gone');
+    await expect(refused).rejects.toBeInstanceOf(AdminCommandError);
+    await expect(refused).rejects.toThrow('The host "farm-cli-gone" was just removed.');
+  });
 });
 
 describe('generatePassword', () => {
