@@ -2,16 +2,8 @@ import { createHash } from 'node:crypto';
 import type { DesiredModem, DesiredState, PortAccess, PortAccessState, PortLimits } from '@cellport/shared/schemas/host-protocol';
 import { activeFingerprint } from '@cellport/shared/schemas/fingerprint';
 import { PORT_LIMITS, quotaMonth, quotaState } from '@cellport/shared/schemas/port-limits';
+import type { TariffLimitColumns } from '../catalog/index.js';
 import type { HostStateRepository } from './host-state.repository.js';
-
-/** A tariff's per-port limit columns (the catalog's TariffLimitColumns; migration 2026_12_08_0200_port_limits). */
-interface TariffLimitColumns {
-  bandwidth_mbps: number | null;
-  max_connections: number;
-  monthly_quota_gb: number | null;
-  over_quota: 'throttle' | 'block';
-  over_quota_mbps: number | null;
-}
 
 export interface HostDesired {
   state: DesiredState;
