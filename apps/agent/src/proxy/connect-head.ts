@@ -6,10 +6,10 @@
 // Strict, as RFC 9112 allows: the request line is exactly "CONNECT <authority> HTTP/1.x", lines end in CRLF, header
 // names are tokens with the colon right after them, values hold no control characters (an obs-fold line starts with a
 // space, which is no token: refused). llhttp refuses all of that too, but let three things through that this refuses
-// with 400: a request line without a version (HTTP/0.9 style), HTTP/2.0 in it, and two spaces between its parts. The head may be at most MAX_HEAD_BYTES (Node's maxHeaderSize
-// as the server had it) and carry at most MAX_HEADER_LINES headers; beyond either the answer is 431.
+// with 400: a request line without a version (HTTP/0.9 style), HTTP/2.0 in it, and two spaces between its parts. The head may be at most MAX_HEAD_BYTES (Node's server reads
+// other requests with the same maxHeaderSize) and carry at most MAX_HEADER_LINES headers; beyond either the answer is 431.
 
-/** The largest head read, request line and headers (the HTTP server's maxHeaderSize was 16 KB). */
+/** The largest head read, request line and headers; also the HTTP server's maxHeaderSize (http-proxy.ts). */
 export const MAX_HEAD_BYTES = 16 * 1024;
 /** The most header lines in a CONNECT head (Apache's LimitRequestFields default); real clients send a handful. */
 export const MAX_HEADER_LINES = 100;

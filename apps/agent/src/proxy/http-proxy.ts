@@ -444,7 +444,8 @@ export function createHttpProxyServer(core: ProxyCore): Server {
     headersTimeout: handshakeTimeoutMs,
     // 0: a long upload through plain forwarding is not cut; a stalled one is, by the idle timeout.
     requestTimeout: 0,
-    maxHeaderSize: 16 * 1024,
+    // The same bound as a CONNECT head read by connect-head.ts, so both front ends refuse the same heads.
+    maxHeaderSize: MAX_HEAD_BYTES,
     keepAliveTimeout: Math.min(idleTimeoutMs, 30_000),
     // How often Node looks for connections past headersTimeout (its default, 30 s, lets slow headers linger).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, handshakeTimeoutMs)),
