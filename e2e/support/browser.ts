@@ -28,8 +28,11 @@ export interface BrowserFixture {
   readonly errors: string[];
   /** Another page in this test's context, watched the same way. */
   newPage(): Promise<Page>;
-  /** A second, independent context (its own cookies: the operator beside the customer), watched the same way and closed after the test. */
-  secondContext(): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A second, independent context (its own cookies: the operator beside the customer; or its own browser language),
+   * watched the same way and closed after the test.
+   */
+  secondContext(options?: { locale?: string }): Promise<{ context: BrowserContext; page: Page }>;
 }
 
 /** One Chromium per spec file; each test gets a fresh context and page, closed after it. */
@@ -51,8 +54,8 @@ export function useBrowser(): BrowserFixture {
 
   beforeAll(async () => { browser = await launchChromium(); });
   afterAll(async () => { await browser?.close(); });
-  const newContext = async () => {
-    const created = await browser!.newContext({ viewport: desktopViewport, locale: 'en-US' });
+  const newContext = async (locale = 'en-US') => {
+    const created = await browser!.newContext({ viewport: desktopViewport, locale });
     created.setDefaultTimeout(15_000);
     created.setDefaultNavigationTimeout(30_000);
     return created;
@@ -88,9 +91,9 @@ export function useBrowser(): BrowserFixture {
     get page() { return need(page, 'the page'); },
     get errors() { return errors; },
     async newPage() { return watch(await need(context, 'the context').newPage()); },
-    async secondContext() {
+    async secondContext(options = {}) {
       need(context, 'the context');
-      const other = await newContext();
+      const other = await newContext(options.locale);
       others.push(other);
       return { context: other, page: watch(await other.newPage()) };
     },
