@@ -33,7 +33,15 @@ export async function startBuiltServer({ seedDemo = false } = {}) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((r) => server.once('exit', r));
-  await waitReady(url);
+  try {
+    await waitReady(url);
+  } catch (error) {
+    // A server that never became ready must not outlive the bench (it would hold its port and data directory).
+    server.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url,
     async stop() {
