@@ -5,6 +5,8 @@
 //   node bench/scale.mjs                    (full size; PostgreSQL from BENCH_DATABASE_URL, else TEST_DATABASE_URL's
 //                                            server, else postgres://postgres@127.0.0.1:5432/postgres)
 //   node bench/scale.mjs --scale 0.01       (1 % of every table: checks the script in seconds)
+//   nice node bench/scale.mjs --scale 10    (1,000,000 customers, 500,000 modems, 50,000,000 traffic samples: about
+//                                            an hour's seed beside other work; its database is `cellport_scale_x10`)
 //   node bench/scale.mjs --reuse            (keep the seeded database of an earlier run: migrations still run, so a
 //                                            new index is measured without seeding again)
 //   BENCH_REQUESTS=400 BENCH_ROUTE_SECONDS=30 BENCH_ONLY=customers,payments node bench/scale.mjs --reuse
@@ -14,16 +16,16 @@
 //
 // Two server processes (from source through tsx, logger off, the product's pool of 10), one per database:
 // `cellport_scale_empty` (the demo catalog, 2,000 free dedicated modems, the measured customer and an operator) and
-// `cellport_scale` (the same, plus the bulk rows, written set-based with generate_series in a few statements).
-// Both databases are dropped and created again by each run (`--reuse` keeps `cellport_scale`); the tests' database
-// (`test`) is never touched.
+// `cellport_scale` (the same, plus the bulk rows, written set-based with generate_series in a few statements; at another
+// --scale `cellport_scale_x<scale>`). Both databases are dropped and created again by each run (`--reuse` keeps the
+// scaled one when it was seeded at the same scale); the tests' database (`test`) is never touched.
 //
 // The measured customer is the same shape in both: a session, a top-up, 3 dedicated ports bought through the real
 // route, 30 notifications, 5 ledger entries more, and hourly traffic for the last 35 hours on each port. Every route
 // is asked BENCH_REQUESTS times per database (or for BENCH_ROUTE_SECONDS, whichever ends first), one request at a
 // time (latency of the route, not of a queue), in four blocks that alternate empty and scaled databases so the
-// machine's load drifts over both alike. Target: p99 on the scaled database within 1.2× of the empty one, and the
-// operator's searches under 100 ms p99.
+// machine's load drifts over both alike. Targets (issue 31): a customer route's p99 on the scaled database within
+// 1.2× of the empty one's or at most 5 ms; the operator's searches under 100 ms p99; the overview within 1.2×.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
@@ -48,15 +50,24 @@ const ADMIN_URL = databaseUrl(BASE_URL, 'postgres');
 // Quick mode (CI, maybe beside another run) never touches the full run's databases: it has its own, named after this
 // process (the servers get the names in their arguments).
 const QUICK_SUFFIX = QUICK ? `_quick_${process.pid}` : '';
-const SCALED_DB = `cellport_scale${QUICK_SUFFIX}`;
+// Each scale has its own database (`cellport_scale` at 1, `cellport_scale_x10` at 10), so a run at one scale never drops
+// the other's hour-long seed and `--reuse` finds it.
+const SCALED_DB = `cellport_scale${SCALE === 1 ? '' : `_x${String(SCALE).replace('.', '_')}`}${QUICK_SUFFIX}`;
 const EMPTY_DB = `cellport_scale_empty${QUICK_SUFFIX}`;
 const RATIO_TARGET = 1.2;
+/** A customer route whose p99 on the scaled database is at most this meets its target whatever the ratio (issue 31). */
+const CUSTOMER_MS_TARGET = 5;
+/** Operator sessions the servers make: one per console route of the table. */
+const OPERATORS = 16;
 const SEARCH_TARGET_MS = 100;
 
 /** The bulk sizes at --scale 1 (issue 13, item 7). */
 const SIZES = {
   customers: 100_000, modems: 50_000, ports: 300_000, notifications: 1_000_000, trafficSamples: 5_000_000, ledgerEntries: 1_000_000,
 };
+
+/** The tables the bulk seed writes millions of rows into. */
+const BULK_TABLES = ['ports', 'payments', 'payment_ports', 'invoices', 'notifications', 'ledger_entries', 'traffic_samples'];
 
 if (process.argv[2] === '--serve') await serve(process.argv[3], process.argv[4] === 'seed');
 else {
@@ -115,10 +126,15 @@ async function serve(dbName, bulk) {
   const { sql } = await import('kysely');
   await sql`analyze`.execute(db);
 
-  // The operator.
-  const adminId = randomUUID();
-  await db.insertInto('users').values({ id: adminId, email: `scale-operator-${adminId.slice(0, 8)}@bench.local`, name: 'Operator', password_hash: 'x', is_verified: true, role: 'admin' }).execute();
-  const adminCookie = `cp_session=${await ctx.sessions.create(adminId, { ip: '127.0.0.1', headers: {} })}`;
+  // The operators: one per console route, as the console's reads are limited per operator (600 a minute,
+  // lib/console-http.ts) and the bench asks one route up to 405 times a minute, the next straight after.
+  const adminCookies = [];
+  for (let i = 0; i < OPERATORS; i++) {
+    const adminId = randomUUID();
+    await db.insertInto('users').values({ id: adminId, email: `scale-operator-${adminId.slice(0, 8)}@bench.local`, name: 'Operator', password_hash: 'x', is_verified: true, role: 'admin' }).execute();
+    adminCookies.push(`cp_session=${await ctx.sessions.create(adminId, { ip: '127.0.0.1', headers: {} })}`);
+  }
+  const adminCookie = adminCookies[0];
 
   // The measured customer: the same shape on both databases.
   const ledger = new LedgerService(new LedgerRepository(db));
@@ -156,7 +172,7 @@ async function serve(dbName, bulk) {
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({
-    port: app.server.address().port, cookie, adminCookie, buyBody, userId, email, paymentId: payment.id, imei: modem.imei,
+    port: app.server.address().port, cookie, adminCookie, adminCookies, buyBody, userId, email, paymentId: payment.id, imei: modem.imei,
     counts, seedSeconds, migrateMs, reused: seeded,
   })}\n`);
   process.stdin.resume();
@@ -195,7 +211,19 @@ async function seedBulk(url) {
   // A v4-shaped uuid from a text (the API's schemas check the version and variant digits).
   await c.query(`create function pg_temp.sid(text) returns uuid language sql immutable
     as $$ select overlay(overlay(md5($1) placing '4' from 13) placing '8' from 17)::uuid $$`);
-  await c.query(`set session_replication_role = replica; set synchronous_commit = off; set maintenance_work_mem = '256MB'; set work_mem = '64MB'`);
+  await c.query(`set session_replication_role = replica; set synchronous_commit = off; set maintenance_work_mem = '1GB'; set work_mem = '64MB'`);
+  // The PostgreSQL server is shared (other tests, other benches): the seed's backend runs at a lower priority and on one
+  // core (no parallel workers, which would run at the normal priority).
+  await c.query('set max_parallel_workers_per_gather = 0; set max_parallel_maintenance_workers = 0');
+  const backendPid = (await c.query('select pg_backend_pid() as pid')).rows[0].pid;
+  try {
+    os.setPriority(backendPid, 10);
+  } catch {
+    // Not the database's machine or not allowed: the seed runs at the server's priority.
+  }
+  // The bulk tables are filled without their secondary indexes and unreferenced keys, which are built afterwards in one
+  // sorted pass each: 50,000,000 random insertions into a btree (traffic samples at --scale 10) cost many times a sort.
+  const deferred = await deferIndexes(c, BULK_TABLES);
   await step('customers', `
     insert into users (id, email, name, company_name, password_hash, language, is_verified, created_at, updated_at)
     select pg_temp.sid('u' || g), 'customer' || g || '@scale.example', 'Customer ' || g,
@@ -283,12 +311,37 @@ async function seedBulk(url) {
     from ports p join modems m on m.id = p.modem_id cross join generate_series(1, $1::int) h
     where p.status = 'active' and p.proxy_login like 'scale%'
     limit $2`, [samplesPerPort, n.trafficSamples]);
+  for (const { table, name, create } of deferred) await step(`index ${table}.${name}`, create);
   await c.query('set session_replication_role = origin');
   await step('vacuum analyze', 'vacuum analyze');
   await c.query('create table scale_seed (scale double precision not null)');
   await c.query('insert into scale_seed values ($1)', [SCALE]);
   await c.end();
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * Drops the indexes of `tables` that no foreign key depends on (plain indexes, and primary keys and unique constraints
+ * nothing references) and returns the statements that build them again, in the same definitions.
+ */
+async function deferIndexes(c, tables) {
+  const { rows } = await c.query(`
+    select t.relname as table, ic.relname as name, con.conname, pg_get_indexdef(i.indexrelid) as indexdef,
+      pg_get_constraintdef(con.oid) as condef
+    from pg_index i
+    join pg_class t on t.oid = i.indrelid
+    join pg_class ic on ic.oid = i.indexrelid
+    left join pg_constraint con on con.conindid = i.indexrelid and con.conrelid = i.indrelid and con.contype in ('p', 'u', 'x')
+    where t.relname = any($1) and t.relnamespace = 'public'::regnamespace
+      and not exists (select 1 from pg_constraint f where f.contype = 'f' and f.conindid = i.indexrelid)
+    order by t.relname, ic.relname`, [tables]);
+  for (const r of rows) {
+    await c.query(r.conname ? `alter table ${r.table} drop constraint ${r.conname}` : `drop index ${r.name}`);
+  }
+  return rows.map((r) => ({
+    table: r.table, name: r.name,
+    create: r.conname ? `alter table ${r.table} add constraint ${r.conname} ${r.condef}` : r.indexdef,
+  }));
 }
 
 // ---- parent: the load generator ---------------------------------------------------------------------------------
@@ -328,7 +381,7 @@ async function main() {
     { name: 'admin payments ?q=<e-mail part>', kind: 'admin', search: true, path: (s) => `/api/v1/admin/payments?q=${q(s.email.slice(0, 17))}` },
     { name: 'admin payment detail', kind: 'admin', search: true, path: (s) => `/api/v1/admin/payments/${s.paymentId}` },
     { name: 'admin overview (30 days)', kind: 'admin', path: () => '/api/v1/admin/overview?days=30' },
-  ].filter((r) => !ONLY || ONLY.some((o) => r.name.includes(o)));
+  ].map((r, i) => ({ ...r, operator: i % OPERATORS })).filter((r) => !ONLY || ONLY.some((o) => r.name.includes(o)));
 
   const servers = { empty, scaled };
   const results = [];
@@ -374,8 +427,9 @@ async function main() {
   console.log('|---|---|---|---|---|---|---|');
   for (const { route, e, s } of results) {
     const ratio = s.p99 / e.p99;
-    const ok = (route.search ? s.p99 < SEARCH_TARGET_MS : true) && (route.search || ratio <= RATIO_TARGET);
-    const target = route.search ? `< ${SEARCH_TARGET_MS} ms` : `≤ ${RATIO_TARGET}×`;
+    const ok = route.search ? s.p99 < SEARCH_TARGET_MS
+      : ratio <= RATIO_TARGET || (route.kind === 'customer' && s.p99 <= CUSTOMER_MS_TARGET);
+    const target = route.search ? `< ${SEARCH_TARGET_MS} ms` : route.kind === 'customer' ? `≤ ${RATIO_TARGET}× or ≤ ${CUSTOMER_MS_TARGET} ms` : `≤ ${RATIO_TARGET}×`;
     console.log(`| ${route.name} | ${e.p50.toFixed(1)} / ${e.p99.toFixed(1)} | ${s.p50.toFixed(1)} / ${s.p99.toFixed(1)} | ${ratio.toFixed(2)}× | ${e.n}, ${s.n} | ${e.errors + s.errors} | ${target} ${ok ? 'met' : '**missed**'} |`);
   }
 
@@ -418,7 +472,7 @@ function ask(agent, setup, route, etag) {
     const req = http.request({
       host: '127.0.0.1', port, method: route.method ?? 'GET', path: route.path(setup), agent,
       headers: {
-        cookie: route.kind === 'admin' ? setup.adminCookie : setup.cookie, origin: `http://127.0.0.1:${port}`,
+        cookie: route.kind === 'admin' ? setup.adminCookies[route.operator] : setup.cookie, origin: `http://127.0.0.1:${port}`,
         ...(etag ? { 'if-none-match': etag } : {}),
         ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
       },
