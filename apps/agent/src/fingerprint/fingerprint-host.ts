@@ -11,6 +11,7 @@ import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protoc
 import type { Logger } from '../proxy/types.js';
 import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-egress.js';
 import { buildOnHost } from './host-build.js';
+import { parsePortRange, presetPortSlice, type PortRange } from './egress-port-slices.js';
 import { NamespaceDialer } from './namespace-dialer.js';
 import { namespaceSockets, nodeHeaders } from './namespace-socket.js';
 import { isApple, renderNamespaceRuleset, renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
@@ -105,6 +106,8 @@ export class FingerprintHost {
   private readonly uplinks = new Map<string, { device: string; family: 4 | 6; was: string }>();
   private rendering: Promise<void> = Promise.resolve();
   private closed = false;
+  /** The agent's own (the host's) ephemeral ports, read once: native's, which the preset slices stay out of. */
+  private hostPorts: Promise<PortRange> | null = null;
 
   constructor(private readonly options: FingerprintHostOptions) {
     this.nsPrefix = options.namespacePrefix ?? 'cellport-fp';
@@ -178,7 +181,7 @@ export class FingerprintHost {
         imei, preset, egress, slot: n, loopback, ttlAtVeth: FINGERPRINT_PRESETS[preset].ttl + hops + (loopback ? 0 : 1),
         namespace: `${this.nsPrefix}-${n}`, device: `${this.devPrefix}${n}`, hostAddress: at(1), nsAddress: at(2),
         hostAddress6: `fd63:7066:${n.toString(16)}::1`, nsAddress6: `fd63:7066:${n.toString(16)}::2`,
-        table: 'main', dialer: null, ready: null, problem: null, helper: null, helperReady: null, helperProblem: null, helperStartedAt: 0,
+        ports: null, table: 'main', dialer: null, ready: null, problem: null, helper: null, helperReady: null, helperProblem: null, helperStartedAt: 0,
       };
       this.slots.set(key, slot);
     }
@@ -218,6 +221,10 @@ export class FingerprintHost {
     s.helperReady = null;
     s.helperProblem = null;
     const p = FINGERPRINT_PRESETS[s.preset];
+    // Its own source ports on the egress, apart from native's and the other presets' (egress-port-slices.ts).
+    this.hostPorts ??= readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').then(parsePortRange);
+    s.ports = presetPortSlice(s.preset, await this.hostPorts);
+    if (s.ports === null) this.options.log.warn({ preset: s.preset }, 'Fingerprint: the host\'s ephemeral port range leaves no room for the preset\'s own source ports; a site may refuse some of its SYNs once');
     await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
     await run('ip', ['link', 'del', s.device]).catch(() => undefined);
     await run('ip', ['netns', 'add', s.namespace]);
@@ -253,6 +260,7 @@ export class FingerprintHost {
     await run('ip', ['netns', 'exec', s.namespace, 'sysctl', '-qw',
       `net.ipv4.ip_default_ttl=${s.ttlAtVeth}`, `net.ipv4.tcp_timestamps=${p.timestamps ? 1 : 0}`,
       'net.ipv4.tcp_rmem=4096 131072 33554432', 'net.ipv4.tcp_ecn=0',
+      ...(s.ports ? [`net.ipv4.ip_local_port_range=${s.ports.first} ${s.ports.last}`] : []),
       `net.ipv6.conf.all.hop_limit=${s.ttlAtVeth}`, `net.ipv6.conf.eth0.hop_limit=${s.ttlAtVeth}`, 'net.ipv6.auto_flowlabels=0']);
     // On the host: only this veth forwards (not the whole host), without reverse-path checks on its private address.
     await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/forwarding`, '1');

@@ -6,7 +6,7 @@ import { CLOSED_FLOW_SECONDS, renderRuleset, synShape, type PresetSlot } from '.
 // line where it runs without root: a slot checks and SNATs only its egress's family and drops the other's TCP/UDP.
 
 const slot = (over: Partial<PresetSlot>): PresetSlot => ({
-  slot: 0, preset: 'windows', egress: '10.0.0.5', ttlAtVeth: 129, loopback: false, hostAddress: '100.127.0.1', ...over,
+  slot: 0, preset: 'windows', egress: '10.0.0.5', ttlAtVeth: 129, loopback: false, hostAddress: '100.127.0.1', ports: null, ...over,
 });
 const linesOf = (ruleset: string) => ruleset.split('\n').map((l) => l.trim());
 
@@ -16,6 +16,7 @@ describe('the host ruleset by family', () => {
     expect(lines).toContain('iifname "cp0" meta nfproto ipv6 meta l4proto { tcp, udp } drop');
     expect(lines).toContain('iifname "cp0" ip ttl != 129 drop');
     expect(lines).toContain('iifname "cp0" meta nfproto ipv4 snat ip to 10.0.0.5');
+    expect(lines.some((l) => l.includes('l4proto { tcp, udp } snat'))).toBe(false);
     expect(lines).toContain(`iifname "cp0" tcp flags & (fin|syn|rst|ack) == syn tcp window != ${FINGERPRINT_PRESETS.windows.window} drop`);
     expect(lines).toContain('iifname "wwan0" meta nfproto ipv4 drop');
     expect(lines.some((l) => l.includes('hoplimit'))).toBe(false);
@@ -47,6 +48,19 @@ describe('the host ruleset by family', () => {
     expect(lines).toContain('iifname "cp1" ip daddr 100.127.0.5 dnat ip to 127.0.0.1');
     expect(lines).toContain('iifname "cp1" ip ttl != 128 drop');
     expect(lines.some((l) => l.includes('snat'))).toBe(false);
+  });
+});
+
+describe('the SNAT keeps a namespace\'s source ports in its slice', () => {
+  it('TCP and UDP within the slice, both families; what has no ports (ICMP) by the plain rule after', () => {
+    const ports = { first: 8960, last: 16895 };
+    const lines = linesOf(renderRuleset('cp', 'cp', [slot({ preset: 'macos', ports }), slot({ slot: 2, egress: '2a00:1::5', ports })], []));
+    const v4 = lines.indexOf('iifname "cp0" meta nfproto ipv4 meta l4proto { tcp, udp } snat ip to 10.0.0.5:8960-16895');
+    expect(v4).toBeGreaterThanOrEqual(0);
+    expect(lines.indexOf('iifname "cp0" meta nfproto ipv4 snat ip to 10.0.0.5')).toBeGreaterThan(v4);
+    const v6 = lines.indexOf('iifname "cp2" meta nfproto ipv6 meta l4proto { tcp, udp } snat ip6 to [2a00:1::5]:8960-16895');
+    expect(v6).toBeGreaterThanOrEqual(0);
+    expect(lines.indexOf('iifname "cp2" meta nfproto ipv6 snat ip6 to 2a00:1::5')).toBeGreaterThan(v6);
   });
 });
 

@@ -1,4 +1,5 @@
 import { FINGERPRINT_PRESETS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
+import type { PortRange } from './egress-port-slices.js';
 
 // The netfilter rules of the fingerprint presets (docs/decisions/037-fingerprint-presets.md). Each preset namespace's
 // SYNs are already right in TTL, window, scale, MSS and timestamps (its own sysctls and route); the option layout is
@@ -27,6 +28,8 @@ export interface PresetSlot {
   loopback: boolean;
   /** The host's address on the veth (loopback slots: their connections to 127.0.0.1 are sent here, DNATed back). */
   hostAddress: string;
+  /** The namespace's own source ports on the egress (egress-port-slices.ts): the SNAT keeps TCP and UDP inside them. */
+  ports: PortRange | null;
 }
 
 /** IPv6's header is 20 bytes longer than IPv4's: at the veth's MTU of 1500 the kernel's MSS is 1440, not 1460. */
@@ -116,8 +119,13 @@ export function renderRuleset(table: string, prefix: string, slots: readonly Pre
     // ICMPv6 keeps its own hop limits (neighbour discovery must carry 255): only TCP and UDP are checked.
     check.push(family === 4 ? `${iif} ip ttl != ${s.ttlAtVeth} drop` : `${iif} meta l4proto { tcp, udp } ip6 hoplimit != ${s.ttlAtVeth} drop`);
     if (s.loopback) dnat.push(`${iif} ip daddr ${s.hostAddress} dnat ip to 127.0.0.1`);
-    else if (family === 4) nat.push(`${iif} meta nfproto ipv4 snat ip to ${s.egress}`);
-    else nat.push(`${iif} meta nfproto ipv6 snat ip6 to ${s.egress}`);
+    else {
+      // The namespace's port when its tuple is free (disjoint slices keep it free), else another of its slice; what
+      // has no ports (ICMP) by the rule after.
+      const [match, to, address] = family === 4 ? ['meta nfproto ipv4', 'ip', s.egress] : ['meta nfproto ipv6', 'ip6', `[${s.egress}]`];
+      if (s.ports) nat.push(`${iif} ${match} meta l4proto { tcp, udp } snat ${to} to ${address}:${s.ports.first}-${s.ports.last}`);
+      nat.push(`${iif} ${match} snat ${to} to ${s.egress}`);
+    }
   }
   const wildcard = `"${prefix}*"`;
   // Native sockets bound to a modem that has preset namespaces (a simulated modem's flows stay on this host, unSNATed).
