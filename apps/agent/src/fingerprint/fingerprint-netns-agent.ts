@@ -275,6 +275,12 @@ const ops: Record<string, (args: never) => unknown> = {
     if (at < 0) throw new Error('no TCPSynRetrans in /proc/net/netstat');
     return Number(values![at]);
   },
+  /** The ephemeral source ports of the first modem's preset namespace (its own `ip_local_port_range`). */
+  portRange: async (args: { preset: Exclude<FingerprintPresetId, 'native'> }) => {
+    const ns = must().host.namespaceOf('861234567890009', args.preset);
+    if (!ns) throw new Error(`no ${args.preset} namespace`);
+    return (await exec('ip', ['netns', 'exec', ns, 'cat', '/proc/sys/net/ipv4/ip_local_port_range'])).stdout;
+  },
   /** Deletes the Windows namespace's layout swap: its SYNs leave in Linux's no-timestamp layout. */
   breakWindowsSwap: async (args: { which?: string }) => {
     const ns = must().host.namespaceOf(IMEIS[args.which ?? ''] ?? '861234567890009', 'windows');

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FINGERPRINT_PRESETS, fingerprintEchoResultSchema, ja4tOf, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
+import { parsePortRange, presetPortSlice, type PortRange } from './egress-port-slices.js';
 import { nodeHeaders } from './namespace-socket.js';
 import { CLOSED_FLOW_SECONDS, synShape } from './preset-ruleset.js';
 
@@ -87,6 +88,18 @@ async function startIn(ns: string, command: string[], onLine: (message: Record<s
 const inNs = (ns: string, ...args: string[]) => exec('ip', ['netns', 'exec', ns, ...args]);
 
 interface Check { status: number; result?: unknown; body?: string }
+
+/** The agent's own ephemeral ports (native's), as the agent's namespace has them. */
+const hostPorts = async () => parsePortRange((await inNs(NS.agent, 'cat', '/proc/sys/net/ipv4/ip_local_port_range')).stdout);
+const within = (port: number, range: PortRange) => port >= range.first && port <= range.last;
+
+/** The source port the far end saw on the SYN of the next connection through the port. */
+async function sourcePortOfNext(): Promise<number> {
+  const before = syns.length;
+  await through();
+  await vi.waitFor(() => expect(syns.length).toBeGreaterThan(before));
+  return syns[before]!.clientPort;
+}
 
 /** A connection through the port to the echo, with the echo's answer checked against its schema. */
 async function through(op: 'check' | 'checkHttp' | 'plainGet' = 'check') {
@@ -193,6 +206,8 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     const result = await through();
     expect(result.p0f.signature).toMatch(/^4:64\+0:0:1460:mss\*44,\d+:mss,sok,ts,nop,ws:df,id\+:0$/);
     expect(result.p0f.label).toMatch(/^Linux/);
+    // Native leaves from the host's ephemeral ports, which no preset's slice overlaps (egress-port-slices.ts).
+    expect(within(await sourcePortOfNext(), await hostPorts())).toBe(true);
   });
 
   for (const preset of ['windows', 'macos', 'ios', 'android'] as const) {
@@ -203,6 +218,14 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       const socks = await call<{ reply: number; result: unknown }>('socksCheck', { host: TARGET, port: ECHO_PORT });
       expect(socks.reply).toBe(0);
       expectPreset(fingerprintEchoResultSchema.parse(socks.result), preset);
+      // Its source port at the far end is the namespace's own, in the preset's slice of the egress's ports: no other
+      // source of the egress (native, another preset) used that tuple last, so the site's TIME_WAIT takes its SYN.
+      const slice = presetPortSlice(preset, await hostPorts());
+      expect(slice).not.toBeNull();
+      // The namespace's kernel picks it there (the SNAT keeps it; it would only move a port from outside).
+      expect(parsePortRange(await call<string>('portRange', { preset }))).toEqual(slice);
+      const port = await sourcePortOfNext();
+      expect([port, within(port, slice!)]).toEqual([port, true]);
     }, 30_000);
   }
 
