@@ -14,7 +14,7 @@ import type { Logger } from '../../apps/agent/src/proxy/types.js';
 
 interface Options {
   listenHost: string; httpPort: number; socksPort: number; egress: string; login: string; password: string;
-  gateway: { linkUrl: string; id: string; privateKeyPem: string; httpPort: number; socksPort: number };
+  gateway: { linkUrl: string; id: string; privateKeyPem: string; httpPort: number; socksPort: number; poolSize?: number };
   maxConnectionsPerPort: number;
 }
 const options = JSON.parse(process.argv[2] ?? '{}') as Options;
@@ -36,7 +36,7 @@ proxy.setPorts([{ id: 'bench-port', login: options.login, password: options.pass
 const key = createPrivateKey(options.gateway.privateKeyPem);
 const gw = options.gateway;
 const link = new GatewayLink({
-  linkUrl: gw.linkUrl, log,
+  linkUrl: gw.linkUrl, log, ...(gw.poolSize === undefined ? {} : { poolSize: gw.poolSize }),
   ticket: (linkKey) => new SignJWT({
     epoch: 1, ports: [{ port: gw.httpPort, kind: 'http' }, { port: gw.socksPort, kind: 'socks' }],
     cnf: { jwk: { kty: 'OKP', crv: 'Ed25519', x: linkKey } },

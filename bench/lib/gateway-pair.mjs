@@ -12,10 +12,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Starts the pair; `dir` holds the bundles, `nodeArgs` go to both processes, `track(child)` is called for each child
- * as soon as it exists (the caller's cleanup kills it). Resolves when the gateway serves the customer ports.
+ * as soon as it exists (the caller's cleanup kills it); `poolSize` is the agent's (0: every customer over an HTTP/2
+ * stream, as before decision 047). Resolves when the gateway serves the customer ports.
  * Returns { agent, gateway, ports: { direct: { http, socks }, gateway: { http, socks } } }.
  */
-export async function startGatewayPair({ dir, nodeArgs = [], track, maxConnections, host, gatewayHost, egress, user, pass }) {
+export async function startGatewayPair({ dir, nodeArgs = [], track, maxConnections, host, gatewayHost, egress, user, pass, poolSize }) {
   const { build } = await import('esbuild');
   for (const name of ['gateway-agent', 'gateway-proc']) {
     await build({ entryPoints: [join(LIB, `${name}.ts`)], outfile: join(dir, `${name}.mjs`), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', sourcemap: nodeArgs.length > 0 });
@@ -33,7 +34,7 @@ export async function startGatewayPair({ dir, nodeArgs = [], track, maxConnectio
   const agentChild = spawnWithLimit(process.execPath, [...nodeArgs, join(dir, 'gateway-agent.mjs'), JSON.stringify({
     listenHost: host, httpPort: ports.direct.http, socksPort: ports.direct.socks, egress, login: user, password: pass,
     maxConnectionsPerPort: maxConnections,
-    gateway: { linkUrl: `http://${host}:${linkPort}`, id, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }), httpPort: ports.gateway.http, socksPort: ports.gateway.socks },
+    gateway: { linkUrl: `http://${host}:${linkPort}`, id, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }), httpPort: ports.gateway.http, socksPort: ports.gateway.socks, poolSize },
   })], { cwd: ROOT });
   track(agentChild);
   agentChild.stderr.pipe(process.stderr);

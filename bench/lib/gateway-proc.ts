@@ -16,6 +16,6 @@ const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
   if (line.trim() !== 'stats') return;
   (globalThis as { gc?: () => void }).gc?.();
-  process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage() })}\n`);
+  process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage(), paths: gateway.stats().paths })}\n`);
 });
 lines.on('close', () => { void gateway.close().then(() => process.exit(0)); });

@@ -4,7 +4,7 @@ import type { GatewayStats } from './gateway.js';
 
 /**
  * The gateway's Prometheus metrics (issue 17), read from its own counts when scraped (Gateway.stats): links, ports,
- * customers' connections (each one stream over a link), refusals, bytes. Process metrics are prom-client's defaults but the GC histogram
+ * customers' connections (each over a pooled link connection or a stream on the link: decision 047), refusals, bytes. Process metrics are prom-client's defaults but the GC histogram
  * (runtime/process-metrics.ts).
  */
 export function gatewayMetrics(stats: () => GatewayStats, options: { processMetrics?: boolean } = {}): Registry {
@@ -26,10 +26,20 @@ export function gatewayMetrics(stats: () => GatewayStats, options: { processMetr
   });
   gauge('cellport_gateway_links', 'Hosts whose link to this gateway is up', (s) => s.links);
   gauge('cellport_gateway_ports', 'Customer ports this gateway listens on for its hosts', (s) => s.ports);
-  gauge('cellport_gateway_open_connections', 'Customers\' connections open (each carried as one stream over its host\'s link)', (s) => s.openConnections);
+  gauge('cellport_gateway_open_connections', 'Customers\' connections open (each over a pooled link connection or a stream on its host\'s link)', (s) => s.openConnections);
   new Counter({
     name: 'cellport_gateway_connections_total', help: 'Customers\' connections accepted', registers,
     collect() { this.reset(); this.inc(read().connections); },
+  });
+  new Counter({
+    name: 'cellport_gateway_connections_by_path_total',
+    help: 'Customers\' connections relayed, by path: pooled (a pooled link connection), stream (an HTTP/2 stream on the link, when no pooled one was ready)',
+    labelNames: ['path'], registers,
+    collect() {
+      this.reset();
+      const paths = read().paths;
+      for (const path of ['pooled', 'stream'] as const) this.inc({ path }, paths[path]);
+    },
   });
   new Counter({
     name: 'cellport_gateway_refused_connections_total', help: 'Customers refused: link_down (the host has no link), not_served (the agent does not serve the port)',

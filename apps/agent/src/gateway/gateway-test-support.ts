@@ -44,9 +44,11 @@ export async function startGateway(trust: TestTrust, options: { now?: () => numb
 export interface ModemPorts { http: number; socks: number }
 
 /** An agent's link serving `modem` for the ports it has at the gateway. */
-export function linkModem(linkUrl: string, modem: TestModem, ports: ModemPorts, ticket: (linkKey: string) => Promise<string>): GatewayLink {
+export function linkModem(
+  linkUrl: string, modem: TestModem, ports: ModemPorts, ticket: (linkKey: string) => Promise<string>, poolSize?: number,
+): GatewayLink {
   const link = new GatewayLink({
-    linkUrl, ticket, log: silentLog,
+    linkUrl, ticket, log: silentLog, ...(poolSize === undefined ? {} : { poolSize }),
     route: (port) => port === ports.http ? (s) => modem.acceptStream(s, 'http')
       : port === ports.socks ? (s) => modem.acceptStream(s, 'socks') : null,
   });

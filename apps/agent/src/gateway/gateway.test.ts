@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayLink } from '../link/gateway-link.js';
+import { POOL, POOL_SIZE, POOL_WAIT_MS } from '../link/pool-protocol.js';
 import type { PortAccess } from '../proxy/types.js';
 import {
   access, basic, destroyTestClients, EGRESS, freePort, httpConnect, parseSocksUdpReply, rawConnect, readAll, readUntil,
@@ -51,7 +52,7 @@ interface Host {
 }
 
 async function linkedHost(
-  hostId: string, opts: { epoch?: number; ports?: PortAccess[]; rateClock?: () => number; egress?: string } = {},
+  hostId: string, opts: { epoch?: number; ports?: PortAccess[]; rateClock?: () => number; egress?: string; poolSize?: number } = {},
 ): Promise<Host> {
   const modem = await startModem({ ports: opts.ports ?? [P1], rateClock: opts.rateClock, ...(opts.egress ? { egress: opts.egress } : {}) });
   cleanup.push(() => modem.close());
@@ -69,9 +70,11 @@ async function linkedHost(
     const issued = await current(linkKey);
     tickets.push(issued);
     return issued;
-  });
+  }, opts.poolSize);
   cleanup.push(() => link.stop());
   await vi.waitFor(() => expect(gateway.linkedHosts()).toContain(hostId), { timeout: 20_000 });
+  // Its pool is full before a test's customers come: they ride pooled connections (decision 047) unless a test says not.
+  await vi.waitFor(() => expect(gateway.idlePooled(hostId)).toBe(opts.poolSize ?? POOL_SIZE), { timeout: 20_000 });
   await vi.waitFor(() => expect(gateway.portsOf(hostId)).toEqual([ports.http, ports.socks].sort((a, b) => a - b)), { timeout: 20_000 });
   return { hostId, modem, ports, link, cutter, epoch, tickets, setTicket: (next) => { current = next; } };
 }
@@ -112,13 +115,18 @@ async function bulkServer(bytes: number): Promise<{ port: number; server: Server
 }
 
 describe('through the gateway', () => {
-  it('an HTTP CONNECT and a SOCKS5 connection leave from the modem', async () => {
+  it('an HTTP CONNECT and a SOCKS5 connection leave from the modem, each over a pooled link connection', async () => {
     const host = await linkedHost('host-a');
+    const before = gateway.stats().paths;
     const viaHttp = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(viaHttp.status).toBe(200);
     expect(await seenThrough(viaHttp.socket)).toBe(EGRESS);
     const viaSocks = await socksConnect(host.ports.socks, '127.0.0.1', targets.tcpPort, { userId: P1.login, password: P1.password });
     expect(await seenThrough(viaSocks)).toBe(EGRESS);
+    expect(gateway.stats().paths).toEqual({ pooled: before.pooled + 2, stream: before.stream });
+    expect(host.link.pool.served).toBe(2);
+    // The agent opened a pooled connection for each one taken.
+    await vi.waitFor(() => expect(gateway.idlePooled('host-a')).toBe(POOL_SIZE), { timeout: 20_000 });
     // The customer's traffic is counted for the port, as on a direct connection.
     viaHttp.socket.destroy();
     viaSocks.destroy();
@@ -138,6 +146,41 @@ describe('through the gateway', () => {
     const other = await rawConnect(host.ports.http, '127.0.0.78');
     other.write(`GET http://127.0.0.1:${targets.httpPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect((await readAll(other)).toString()).toMatch(/^HTTP\/1\.1 407/);
+  });
+});
+
+describe('pooled link connections (decision 047)', () => {
+  it('with none ready (an agent that keeps none), a customer waits briefly and rides an HTTP/2 stream, UDP included', async () => {
+    const host = await linkedHost('host-s', { poolSize: 0 });
+    const before = gateway.stats().paths;
+    const started = Date.now();
+    const viaHttp = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(viaHttp.socket)).toBe(EGRESS);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(POOL_WAIT_MS);
+    const echo = await startUdpEcho();
+    cleanup.push(() => echo.close());
+    const { reply, relay } = await socksUdpAssociate(host.ports.socks, { auth: [P1.login, P1.password] });
+    expect(reply).toBe(0);
+    const client = await udpClient();
+    client.send(relay, socksUdpDatagram(echo.address, echo.port, 'over a stream'));
+    expect(parseSocksUdpReply(await client.next()).payload.toString()).toBe(`${EGRESS}\nover a stream`);
+    expect(gateway.stats().paths).toEqual({ pooled: before.pooled, stream: before.stream + 2 });
+    expect(host.link.pool.served).toBe(0);
+  });
+
+  it('opens only with the pool key of a current link: another key is refused, and a cut link\'s pool is refilled once it is back', async () => {
+    const host = await linkedHost('host-k');
+    const socket = await rawConnect(gateway.linkPort);
+    socket.write(`GET ${POOL.path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: ${POOL.upgrade}\r\nAuthorization: Bearer nothere.${'A'.repeat(43)}\r\n\r\n`);
+    expect((await readAll(socket)).toString()).toMatch(/^HTTP\/1\.1 401/);
+    const ticketsBefore = host.tickets.length;
+    host.cutter.cut(); // the link and every pooled connection with it
+    await vi.waitFor(() => expect(host.tickets.length).toBeGreaterThan(ticketsBefore), { timeout: 20_000 });
+    await vi.waitFor(() => expect(gateway.idlePooled('host-k')).toBe(POOL_SIZE), { timeout: 20_000 });
+    const before = gateway.stats().paths.pooled;
+    const again = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(again.socket)).toBe(EGRESS);
+    expect(gateway.stats().paths.pooled).toBe(before + 1);
   });
 });
 
@@ -177,8 +220,10 @@ describe('SOCKS5 UDP through the gateway', () => {
     const host = await linkedHost('host-u');
     const echo = await startUdpEcho();
     cleanup.push(() => echo.close());
+    const pooledBefore = gateway.stats().paths.pooled;
     const { control, reply, relay } = await socksUdpAssociate(host.ports.socks, { auth: [P1.login, P1.password] });
     expect(reply).toBe(0);
+    expect(gateway.stats().paths.pooled).toBe(pooledBefore + 1); // the control connection is a pooled one
     expect(relay.address).toBe('127.0.0.1');
     expect(relay.port).not.toBe(host.ports.socks);
     const client = await udpClient();
@@ -256,6 +301,8 @@ describe('the link', () => {
     expect(value(during, 'cellport_gateway_ports')).toBeGreaterThanOrEqual(2);
     expect(value(during, 'cellport_gateway_open_connections')).toBeGreaterThanOrEqual(1);
     expect(value(during, 'cellport_gateway_connections_total') - value(before, 'cellport_gateway_connections_total')).toBe(1);
+    const pooled = 'cellport_gateway_connections_by_path_total{path="pooled"}';
+    expect(value(during, pooled) - value(before, pooled)).toBe(1);
     viaHttp.socket.destroy();
     await once(viaHttp.socket, 'close');
     const moved = await vi.waitFor(async () => {

@@ -4,19 +4,22 @@ import { connect as h2connect, constants, type ClientHttp2Session } from 'node:h
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, isIPv4, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { KeyObject } from 'node:crypto';
+import { randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { GATEWAY_PROTOCOL, type ProxyKind } from '@cellport/shared/schemas/gateway-protocol';
 import { closeStreamLater } from '../link/close-stream-later.js';
 import { DatagramDeframer, frameDatagram } from '../link/datagram-frames.js';
 import { linkChallenge, linkProofHolds } from '../link/link-proof.js';
+import { POOL, POOL_ANSWER_TIMEOUT_MS, POOL_WAIT_MS, poolHeader } from '../link/pool-protocol.js';
 import { markBurstyReader, splice } from '../proxy/splice.js';
 import type { Logger } from '../proxy/types.js';
+import { HostPool } from './host-pool.js';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from './link-settings.js';
 import { TicketError, verifyLinkTicket, type LinkTicket } from './link-ticket.js';
 import { refuseCustomer } from './refusal.js';
 
 // The gateway (issue 18, docs/decisions/031-gateway.md): customers connect to it on their ports' numbers; it relays
-// each connection as an HTTP/2 stream over the link the port's host keeps to it. It holds no state of its own but what
+// each connection over one of the pooled plain connections the port's host keeps open to it (decision 047), or as an
+// HTTP/2 stream over the host's link when none is idle in time. It holds no state of its own but what
 // the tickets say: which host owns which ports, and the host's fencing epoch. Links are taken only from the newest
 // epoch a host has shown (an agent the server has replaced cannot take the ports back), and a newer link of the same
 // epoch replaces the older one (the same agent reconnecting).
@@ -41,8 +44,15 @@ interface HostLinks {
   ports: Map<number, ProxyKind>;
   expiresAt: number;
   stopPing: (() => void) | null;
-  /** Customers' connections on the current link by their stream's id (a UDP association names its control stream). */
-  streams: Map<number, Socket>;
+  /**
+   * Customers' connections on the current link by the name a UDP association gives its control connection: the
+   * stream's id, or `p<customer id>` for a pooled connection.
+   */
+  streams: Map<string, Socket>;
+  /** The current link's pooled connections, and the id and secret they present (a new link gets new ones). */
+  pool: HostPool | null;
+  poolId: string;
+  poolSecret: Buffer;
 }
 
 /** A port number listened on and the host it leads to now (a port that moved to another host is re-pointed: decision 045). */
@@ -58,6 +68,8 @@ export interface GatewayStats {
   connections: number;
   /** Customers refused: the host's link down (or lost before the agent answered), or the agent not serving the port. */
   refused: { link_down: number; not_served: number };
+  /** Customers' connections by how they reached their host: a pooled connection, or an HTTP/2 stream on the link. */
+  paths: { pooled: number; stream: number };
   /** Bytes to customers and from them, of closed connections and open ones so far. */
   bytesIn: number;
   bytesOut: number;
@@ -72,7 +84,11 @@ export class Gateway {
   private readonly now: () => number;
   private closed = false;
   /** Plain running counts for the metrics: added to once per connection, never per chunk. */
-  private readonly counts = { connections: 0, refused: { link_down: 0, not_served: 0 }, bytesIn: 0, bytesOut: 0 };
+  private readonly counts = { connections: 0, refused: { link_down: 0, not_served: 0 }, paths: { pooled: 0, stream: 0 }, bytesIn: 0, bytesOut: 0 };
+  /** Hosts by the id of their current link's pool (a pooled connection names it with its secret). */
+  private readonly pools = new Map<string, HostLinks>();
+  /** Names customers' connections on pooled connections (their UDP associations refer to them by it). */
+  private customerIds = 0;
 
   constructor(private readonly options: GatewayOptions) {
     this.now = options.now ?? Date.now;
@@ -103,8 +119,13 @@ export class Gateway {
     }
     return {
       links: this.linkedHosts().length, ports: this.listeners.size, openConnections: this.customers.size,
-      connections: this.counts.connections, refused: { ...this.counts.refused }, bytesIn, bytesOut,
+      connections: this.counts.connections, refused: { ...this.counts.refused }, paths: { ...this.counts.paths }, bytesIn, bytesOut,
     };
+  }
+
+  /** Idle pooled connections of a host's current link. */
+  idlePooled(hostId: string): number {
+    return this.hosts.get(hostId)?.pool?.idleCount ?? 0;
   }
 
   /** The ports listened on for a host. */
@@ -143,6 +164,7 @@ export class Gateway {
       socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 409 ? 'Conflict' : 'Bad Request'}\r\n`
         + `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
+    if (req.url === POOL.path && req.headers.upgrade === POOL.upgrade) return this.onPooled(socket, req.headers.authorization, head, reject);
     if (req.url !== GATEWAY_PROTOCOL.linkPath || req.headers.upgrade !== GATEWAY_PROTOCOL.upgrade) {
       return reject(400, `this is a Cellport gateway: agents upgrade ${GATEWAY_PROTOCOL.linkPath} to ${GATEWAY_PROTOCOL.upgrade}`);
     }
@@ -179,6 +201,24 @@ export class Gateway {
     this.takeLink(ticket, session);
   }
 
+  /**
+   * A pooled connection from an agent (decision 047): it presents the pool key the gateway gave its proven link, and
+   * joins that link's pool. A key of a link that is gone (replaced, fenced, expired, a restarted gateway) opens nothing.
+   */
+  private onPooled(socket: Socket, authorization: string | undefined, head: Buffer, reject: (status: number, message: string) => void): void {
+    const [poolId = '', secret = ''] = (/^Bearer (\S+)$/.exec(authorization ?? '')?.[1] ?? '').split('.');
+    const host = this.pools.get(poolId);
+    const given = Buffer.from(secret, 'base64url');
+    if (!host?.pool || given.length !== host.poolSecret.length || !timingSafeEqual(given, host.poolSecret)) {
+      return reject(401, 'no link holds this pool key: the agent opens pooled connections with the key of its current link');
+    }
+    // The agent sends nothing before a customer's header has been answered: bytes here are not this protocol.
+    if (this.closed || socket.destroyed || head.length > 0) return void socket.destroy();
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${POOL.upgrade}\r\n\r\n`);
+    socket.setNoDelay(true);
+    host.pool.add(socket);
+  }
+
   /** Asks the agent on a new link to sign a fresh challenge; true when the signature is by the ticket's link key. */
   private proofOf(session: ClientHttp2Session, ticket: LinkTicket): Promise<boolean> {
     const challenge = linkChallenge();
@@ -209,7 +249,10 @@ export class Gateway {
   private takeLink(ticket: LinkTicket, session: ClientHttp2Session): void {
     let host = this.hosts.get(ticket.hostId);
     if (!host) {
-      host = { epoch: ticket.epoch, linkKey: ticket.linkKey, session: null, ports: new Map(), expiresAt: 0, stopPing: null, streams: new Map() };
+      host = {
+        epoch: ticket.epoch, linkKey: ticket.linkKey, session: null, ports: new Map(), expiresAt: 0, stopPing: null, streams: new Map(),
+        pool: null, poolId: '', poolSecret: Buffer.alloc(0),
+      };
       this.hosts.set(ticket.hostId, host);
     }
     if (host.session) {
@@ -220,6 +263,10 @@ export class Gateway {
     host.linkKey = ticket.linkKey;
     host.session = session;
     host.streams = new Map();
+    host.pool = new HostPool();
+    host.poolId = randomBytes(9).toString('base64url');
+    host.poolSecret = randomBytes(32);
+    this.pools.set(host.poolId, host);
     host.stopPing = keepAlive(session);
     this.applyTicket(ticket.hostId, host, ticket);
     this.options.log.info({ hostId: ticket.hostId, epoch: ticket.epoch, ports: ticket.ports.length }, 'host linked');
@@ -229,14 +276,18 @@ export class Gateway {
       current.stopPing?.();
       current.session = null;
       current.stopPing = null;
+      this.closePool(current);
       this.options.log.warn({ hostId: ticket.hostId }, 'host link down: its ports are refused until it is back');
     });
-    this.readTickets(ticket.hostId, session);
+    this.readTickets(ticket.hostId, session, `${host.poolId}.${host.poolSecret.toString('base64url')}`);
   }
 
-  /** The agent's newer tickets (ports added or removed, the renewal), on a stream the gateway opens. */
-  private readTickets(hostId: string, session: ClientHttp2Session): void {
-    const stream = session.request({ ':method': 'GET', ':path': GATEWAY_PROTOCOL.ticketsPath });
+  /**
+   * The agent's newer tickets (ports added or removed, the renewal), on a stream the gateway opens; its request gives
+   * the agent the key its pooled connections present.
+   */
+  private readTickets(hostId: string, session: ClientHttp2Session, poolKey: string): void {
+    const stream = session.request({ ':method': 'GET', ':path': GATEWAY_PROTOCOL.ticketsPath, [POOL.keyHeader]: poolKey });
     stream.on('error', () => {});
     stream.setEncoding('utf8');
     let pending = '';
@@ -247,7 +298,7 @@ export class Gateway {
       while ((nl = pending.indexOf('\n')) >= 0) {
         const line = pending.slice(0, nl).trim();
         pending = pending.slice(nl + 1);
-        if (line.startsWith('udp ')) this.openUdp(hostId, session, Number(line.slice(4)));
+        if (line.startsWith('udp ')) this.openUdp(hostId, session, line.slice(4));
         else if (line) void this.renewTicket(hostId, session, line);
       }
     });
@@ -272,7 +323,7 @@ export class Gateway {
    * customer's TCP connection reached, for that customer's address only (the first datagram fixes its port), and a
    * stream to the agent carrying the datagrams. Either side closing ends both.
    */
-  private openUdp(hostId: string, session: ClientHttp2Session, controlId: number): void {
+  private openUdp(hostId: string, session: ClientHttp2Session, controlId: string): void {
     const host = this.hosts.get(hostId);
     const customer = host?.session === session ? host.streams.get(controlId) : undefined;
     const local = customer?.localAddress?.replace(/^::ffff:/, '');
@@ -342,6 +393,13 @@ export class Gateway {
     const session = host.session;
     host.session = null;
     session?.destroy();
+    this.closePool(host);
+  }
+
+  private closePool(host: HostLinks): void {
+    host.pool?.close();
+    host.pool = null;
+    this.pools.delete(host.poolId);
   }
 
   // ---- customers
@@ -392,9 +450,66 @@ export class Gateway {
       this.counts.refused[reason]++;
       refuseCustomer(socket, kind);
     };
+    const host = this.hosts.get(hostId);
+    if (!host?.session || host.session.closed || host.session.destroyed) return refuse();
+    socket.pause();
+    void this.throughPool(host, socket, port, refuse).then((done) => {
+      if (!done && !socket.destroyed) this.throughStream(hostId, socket, port, refuse);
+    });
+  }
+
+  /**
+   * The customer over one of the host's pooled connections: an idle one, or the next to open within POOL_WAIT_MS.
+   * False (and nothing sent) when none came, or the one taken ended before the agent answered: the caller then uses
+   * an HTTP/2 stream, so a customer is never refused for want of a pooled connection.
+   */
+  private async throughPool(host: HostLinks, socket: Socket, port: number, refuse: (reason?: keyof GatewayStats['refused']) => void): Promise<boolean> {
+    const pool = host.pool;
+    const link = pool ? await pool.take(POOL_WAIT_MS) : null;
+    if (!link) return false;
+    if (socket.destroyed) {
+      link.destroy();
+      return true;
+    }
+    const id = ++this.customerIds;
+    const answer = await new Promise<Buffer | null>((resolve) => {
+      const done = (chunk: Buffer | null) => {
+        clearTimeout(timer);
+        // Held until splice() takes it over: no byte after the answer can go unread.
+        link.pause();
+        link.removeListener('data', done);
+        link.removeListener('close', gone);
+        resolve(chunk);
+      };
+      const gone = () => done(null);
+      const timer = setTimeout(() => { link.destroy(); done(null); }, POOL_ANSWER_TIMEOUT_MS).unref();
+      link.on('data', done);
+      link.once('close', gone);
+      link.write(poolHeader(id, port, socket.remoteAddress ?? ''));
+    });
+    if (!answer) return false;
+    if (answer[0] !== POOL.served) {
+      link.destroy();
+      refuse('not_served');
+      return true;
+    }
+    if (socket.destroyed) {
+      link.destroy();
+      return true;
+    }
+    this.counts.paths.pooled++;
+    const key = `p${id}`;
+    host.streams.set(key, socket);
+    socket.once('close', () => host.streams.delete(key));
+    // The agent may already have sent the customer's first bytes with its answer.
+    if (answer.length > 1) socket.write(answer.subarray(1));
+    splice(socket, link);
+    return true;
+  }
+
+  private throughStream(hostId: string, socket: Socket, port: number, refuse: (reason?: keyof GatewayStats['refused']) => void): void {
     const session = this.hosts.get(hostId)?.session;
     if (!session || session.closed || session.destroyed) return refuse();
-    socket.pause();
     let stream;
     try {
       stream = session.request({
@@ -406,9 +521,10 @@ export class Gateway {
     }
     stream.on('error', () => {});
     // A UDP ASSOCIATE on this connection will name its stream's id (assigned at once on an open link, or when ready).
+    this.counts.paths.stream++;
     const streams = this.hosts.get(hostId)!.streams;
     const remember = () => {
-      const id = stream.id;
+      const id = stream.id === undefined ? undefined : String(stream.id);
       if (id === undefined || streams.has(id)) return;
       streams.set(id, socket);
       socket.once('close', () => streams.delete(id));

@@ -2,15 +2,20 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { createServer as createH2Server, type Http2Server, type ServerHttp2Session, type ServerHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { GATEWAY_PROTOCOL, type GatewayLinkReport } from '@cellport/shared/schemas/gateway-protocol';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from '../gateway/link-settings.js';
 import type { Logger } from '../proxy/types.js';
 import { LinkDatagramChannel } from './link-datagram-channel.js';
 import { newLinkKey, type LinkKey } from './link-proof.js';
+import { LinkPool } from './link-pool.js';
 import { LinkSocket } from './link-socket.js';
+import { POOL, POOL_SIZE } from './pool-protocol.js';
 
 // The agent's end of the gateway link (docs/decisions/031-gateway.md): one outbound connection, upgraded to HTTP/2
-// with the agent as the HTTP/2 server, on which the gateway opens a stream per customer connection. Reconnects with
+// with the agent as the HTTP/2 server, on which the gateway proves the link, takes tickets and carries UDP datagrams.
+// Customers' connections come over pooled plain connections (link-pool.ts, decision 047), or as HTTP/2 streams on the
+// link when the pool is empty (or the gateway is older than the pool). Reconnects with
 // backoff and jitter from GATEWAY_PROTOCOL.reconnectMinMs to reconnectMaxMs; renews its ticket at half its life and
 // whenever the host's ports change. Its tickets bind a key it holds, and it proves that to the gateway on each link.
 
@@ -19,7 +24,9 @@ export interface GatewayLinkOptions {
   /** A fresh ticket from the server, bound to this link's key (the host agent asks over its server connection). */
   ticket(linkKey: string): Promise<string>;
   /** The handler of a customer connection that reached this port at the gateway, or null when no modem serves it. */
-  route(port: number): ((socket: LinkSocket) => void) | null;
+  route(port: number): ((socket: Duplex) => void) | null;
+  /** Idle pooled connections kept ready (POOL_SIZE; 0 sends every customer over an HTTP/2 stream). */
+  poolSize?: number;
   /** Every change of the link's state (sent to the server in heartbeats). */
   onState?(report: GatewayLinkReport): void;
   log: Logger;
@@ -38,9 +45,15 @@ export class GatewayLink {
   /** The key this link proves itself with to the gateway; its tickets bind the public half. */
   private readonly key: LinkKey = newLinkKey();
   /** UDP associations waiting for the gateway's datagram stream, by the id of their control stream. */
-  private readonly udpWaiters = new Map<number, (channel: LinkDatagramChannel | null) => void>();
+  private readonly udpWaiters = new Map<string, (channel: LinkDatagramChannel | null) => void>();
+  /** The pooled connections customers' bytes ride (filled once the gateway gave this link a pool key). */
+  readonly pool: LinkPool;
 
   constructor(private readonly options: GatewayLinkOptions) {
+    this.pool = new LinkPool({
+      linkUrl: options.linkUrl, size: options.poolSize ?? POOL_SIZE, route: (port) => options.route(port), log: options.log,
+      openDatagramChannel: (key) => this.openDatagramChannel(key),
+    });
     this.h2 = createH2Server({ settings: LINK_SETTINGS });
     this.h2.on('session', (session) => this.onSession(session));
     this.h2.on('stream', (stream, headers) => this.onStream(stream, headers));
@@ -65,6 +78,7 @@ export class GatewayLink {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.renewTimer) clearTimeout(this.renewTimer);
     this.retryTimer = this.renewTimer = null;
+    this.pool.stop();
     this.stopPing?.();
     this.session?.destroy();
     this.session = null;
@@ -144,6 +158,7 @@ export class GatewayLink {
       if (this.session !== session) return;
       this.session = null;
       this.tickets = null;
+      this.pool.stop();
       this.stopPing?.();
       this.stopPing = null;
       if (this.renewTimer) clearTimeout(this.renewTimer);
@@ -164,10 +179,13 @@ export class GatewayLink {
       stream.respond({ ':status': 200, 'content-type': 'text/plain' });
       this.tickets = stream;
       this.scheduleRenewal();
+      // A gateway with the pool names this link's key on the same request (an older one does not: streams only).
+      const poolKey = headers[POOL.keyHeader];
+      if (typeof poolKey === 'string' && poolKey) this.pool.start(poolKey);
       return;
     }
     const udpFor = headers[GATEWAY_PROTOCOL.udpForHeader];
-    if (udpFor !== undefined) return this.onDatagramStream(stream, headers, Number(udpFor));
+    if (typeof udpFor === 'string') return this.onDatagramStream(stream, headers, udpFor);
     const port = Number(headers[GATEWAY_PROTOCOL.portHeader]);
     const handler = headers[':method'] === 'CONNECT' && Number.isInteger(port) ? this.options.route(port) : null;
     if (!handler) {
@@ -177,18 +195,18 @@ export class GatewayLink {
     stream.respond({ ':status': 200 });
     const client = headers[GATEWAY_PROTOCOL.clientHeader];
     const socket = new LinkSocket(stream, typeof client === 'string' && client ? client : undefined, port, '0.0.0.0');
-    socket.openDatagramChannel = () => this.openDatagramChannel(stream);
+    socket.openDatagramChannel = () => this.openDatagramChannel(String(stream.id));
     handler(socket);
   }
 
   /**
-   * A UDP association of a customer whose control connection is this stream: the gateway binds a UDP socket for the
-   * customer and opens a stream for the datagrams (decision 031). Rejects when it does not come in time.
+   * A UDP association of a customer whose control connection is named `id` (an HTTP/2 stream's id, or `p<customer
+   * id>` for a pooled connection): the gateway binds a UDP socket for the customer and opens a stream for the datagrams
+   * (decision 031). Rejects when it does not come in time.
    */
-  private openDatagramChannel(control: ServerHttp2Stream): Promise<LinkDatagramChannel> {
+  private openDatagramChannel(id: string): Promise<LinkDatagramChannel> {
     const tickets = this.tickets;
-    const id = control.id;
-    if (!tickets || tickets.destroyed || id === undefined) return Promise.reject(new Error('no gateway link for UDP'));
+    if (!tickets || tickets.destroyed || id === 'undefined') return Promise.reject(new Error('no gateway link for UDP'));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.udpWaiters.delete(id);
@@ -204,7 +222,7 @@ export class GatewayLink {
     });
   }
 
-  private onDatagramStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, controlId: number): void {
+  private onDatagramStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, controlId: string): void {
     const waiter = this.udpWaiters.get(controlId);
     const address = headers[GATEWAY_PROTOCOL.udpAddressHeader];
     const port = Number(headers[GATEWAY_PROTOCOL.udpPortHeader]);

@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io-client';
+import type { Duplex } from 'node:stream';
 import { gatewayTicketReplySchema, type GatewayTicketRequest } from '@cellport/shared/schemas/gateway-protocol';
 import {
   HOST_PROTOCOL, agentErrorSchema, desiredStateSchema, rotateCommandSchema, trafficAckSchema,
@@ -8,7 +9,6 @@ import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protoc
 import type { FingerprintEgress } from '../fingerprint/fingerprint-egress.js';
 import { fingerprintReport, hopsAfterHost } from '../fingerprint/fingerprint-report.js';
 import { GatewayLink } from '../link/gateway-link.js';
-import type { LinkSocket } from '../link/link-socket.js';
 import { ModemProxy } from '../proxy/modem-proxy.js';
 import { PortListeners, type WantedPortListener } from '../proxy/port-listeners.js';
 import { AuthGuard } from '../proxy/auth-guard.js';
@@ -416,7 +416,7 @@ export class HostAgent {
   }
 
   /** Who serves a customer connection that reached this port at the gateway: the port or modem with that number, if serving. */
-  private routeFromGateway(port: number): ((socket: LinkSocket) => void) | null {
+  private routeFromGateway(port: number): ((socket: Duplex) => void) | null {
     const own = this.portListeners?.route(port);
     if (own) return own;
     for (const m of this.modems.values()) {
