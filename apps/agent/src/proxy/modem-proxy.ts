@@ -12,6 +12,7 @@ import { ProxyCounters } from './proxy-counters.js';
 import { bindClient, PortRateLimits } from './port-rate-limit.js';
 import type { PortEntry } from './port-access.js';
 import { createSocksServer } from './socks5-proxy.js';
+import { systemSourcePort } from './source-ports.js';
 import type { TargetPolicy } from './target-policy.js';
 import type { TrafficMeter } from './traffic-meter.js';
 import { UdpAssociation } from './udp-association.js';
@@ -65,6 +66,11 @@ export interface ModemProxyOptions {
    * such ports refuse new connections (fail closed) instead of leaving with the host's own fingerprint.
    */
   fingerprint?: FingerprintEgress;
+  /**
+   * The source port of the next target connection (0: the kernel's choice). Default: a random port of the kernel's
+   * ephemeral range (source-ports.ts); tests name ports to show the retries.
+   */
+  sourcePort?: () => number;
 }
 
 type Preset = Exclude<NonNullable<PortAccess['fingerprint']>, 'native'>;
@@ -83,8 +89,38 @@ function onClientClose(this: TrackedSocket): void {
 // ignored as for every relayed socket), so a tunnel costs no closures and no listener removals here; four closures and
 // three removeListener calls per tunnel were on the profile of new tunnels (bench/BENCHMARKS.md, 2026-12-06).
 const kSettle = Symbol('cellport.settle');
-interface Settle { resolve: (socket: Socket) => void; reject: (err: Error) => void; proxy: ModemProxy }
+interface Settle {
+  resolve: (socket: Socket) => void;
+  reject: (err: Error) => void;
+  proxy: ModemProxy;
+  conn: ClientConnection;
+  address: string;
+  port: number;
+  /** Source ports tried so far (source-ports.ts): a taken one is retried with another. */
+  tries: number;
+}
 type Connecting = Socket & { [kSettle]?: Settle | null };
+
+/** Named source ports tried before the last try leaves the choice to the kernel (port 0). */
+const SOURCE_PORT_TRIES = 3;
+
+/** One try at the target connection (a named source port, or on the last try the kernel's). */
+function dial(settle: Settle): void {
+  const { proxy, conn } = settle;
+  const localPort = settle.tries < SOURCE_PORT_TRIES ? proxy.sourcePort() : 0;
+  settle.tries++;
+  // noDelay as an option: set once when connected, where setNoDelay() before connecting cost a second setsockopt.
+  const upstream: Connecting = connect({
+    host: settle.address, port: settle.port, localAddress: proxy.egress, localPort, allowHalfOpen: true, noDelay: true,
+  });
+  conn.upstream = upstream; // from now on, the client's close, setEgress and close() destroy it too
+  upstream[kSettle] = settle;
+  upstream.setTimeout(proxy.limits.connectTimeoutMs);
+  upstream.on('timeout', onTargetTimeout);
+  upstream.on('error', onTargetError);
+  upstream.on('close', onTargetClose);
+  upstream.on('connect', onTargetConnect);
+}
 
 function settled(socket: Connecting): Settle | null {
   const settle = socket[kSettle] ?? null;
@@ -105,10 +141,25 @@ function onTargetTimeout(this: Connecting): void {
   settle?.reject(new UpstreamError('timeout'));
 }
 function onTargetError(this: Connecting, err: NodeJS.ErrnoException): void {
-  settled(this)?.reject(new UpstreamError(connectFailure(err.code), err.message));
+  const settle = settled(this);
+  if (settle === null) return;
+  // The named source port is held by a listener (bind) or the four-tuple by another connection (connect): another port.
+  if ((err.code === 'EADDRINUSE' || err.code === 'EADDRNOTAVAIL') && settle.tries <= SOURCE_PORT_TRIES &&
+    !settle.conn.socket.destroyed && settle.conn.upstream === this) {
+    dial(settle);
+    return;
+  }
+  settle.reject(new UpstreamError(connectFailure(err.code), err.message));
 }
 function onTargetClose(this: Connecting): void {
   settled(this)?.reject(new UpstreamError('failed', 'closed while connecting'));
+}
+
+// carried()'s count of a target connection ends with it; module-level so a tunnel costs no closure for it.
+const kCounted = Symbol('cellport.counted');
+type Counted = Socket & { [kCounted]?: ModemProxy };
+function onCountedClose(this: Counted): void {
+  this[kCounted]!.uncountUpstream(this);
 }
 
 function connectFailure(code: string | undefined): UpstreamFailure {
@@ -150,6 +201,8 @@ export class ModemProxy implements ProxyCore {
   /** Connections to targets through the egress, open, and what the closed ones received (carried()). */
   private readonly upstreams = new Set<Socket>();
   private upstreamsClosed = 0;
+  /** The source port of the next target connection (ModemProxyOptions.sourcePort). */
+  readonly sourcePort: () => number;
 
   constructor(options: ModemProxyOptions) {
     this.options = options;
@@ -162,6 +215,7 @@ export class ModemProxy implements ProxyCore {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.egressAddress = options.egress;
     this.egressFamily = ModemProxy.family(options.egress);
+    this.sourcePort = options.sourcePort ?? systemSourcePort;
     this.httpServer = createHttpProxyServer(this);
     this.socksServer = createSocksServer(this);
     // A failure to listen is start()'s to report (the runtime logs one line); errors after that are logged here.
@@ -224,10 +278,14 @@ export class ModemProxy implements ProxyCore {
   /** Counts a target connection in carried() (its own, once connected). */
   countUpstream(socket: Socket): void {
     this.upstreams.add(socket);
-    socket.once('close', () => {
-      this.upstreams.delete(socket);
-      this.upstreamsClosed += socket.bytesRead + 1;
-    });
+    (socket as Counted)[kCounted] = this;
+    socket.once('close', onCountedClose);
+  }
+
+  /** A counted target connection closed: what it received stays in carried(). */
+  uncountUpstream(socket: Socket): void {
+    this.upstreams.delete(socket);
+    this.upstreamsClosed += socket.bytesRead + 1;
   }
 
   /** New connections waiting for the rotation to end. */
@@ -529,17 +587,7 @@ export class ModemProxy implements ProxyCore {
     const address = await this.resolveTarget(conn, host, port);
     if (conn.socket.destroyed) throw new UpstreamError('failed', 'client gone');
     if (preset !== null) return this.connectWithPreset(conn, preset, address, port);
-    return new Promise((resolve, reject) => {
-      const upstream: Connecting = connect({ host: address, port, localAddress: this.egressAddress, allowHalfOpen: true });
-      conn.upstream = upstream; // from now on, the client's close, setEgress and close() destroy it too
-      upstream[kSettle] = { resolve, reject, proxy: this };
-      upstream.setNoDelay(true);
-      upstream.setTimeout(this.limits.connectTimeoutMs);
-      upstream.on('timeout', onTargetTimeout);
-      upstream.on('error', onTargetError);
-      upstream.on('close', onTargetClose);
-      upstream.on('connect', onTargetConnect);
-    });
+    return new Promise((resolve, reject) => dial({ resolve, reject, proxy: this, conn, address, port, tries: 0 }));
   }
 
   /** Throws the refusal of a port whose preset cannot be applied now (fail closed: no native SYN, no native TTL). */
