@@ -28,6 +28,12 @@ const cases: Array<{ what: string; query: string; indexes: string[] }> = [
     indexes: ['users_email_trgm', 'payments_description_trgm', 'payments_coupon_trgm'],
   },
   {
+    what: "an order's stock check, at most the ports it wants (catalog.repository.ts freeSlots with upTo, issue 31)",
+    query: `select capacity - used_slots from modems where country_id = '${someone}' and is_shared = false and online
+      and not retired and maintenance_since is null and used_slots < capacity order by country_id, is_shared, imei limit 3`,
+    indexes: ['Index Scan using modems_free_stock'],
+  },
+  {
     what: "the overview's ports expiring this week",
     query: `select count(*) from ports where status = 'active' and expires_at <= now() + interval '7 days'`,
     indexes: ['ports_active_expiry'],

@@ -76,4 +76,12 @@ export class CatalogService {
   availableCount(filter: StockFilter, tx?: Tx): Promise<number> {
     return this.repo.freeSlots(filter, tx);
   }
+
+  /**
+   * Whether `wanted` ports are purchasable now: the free slots, exact when fewer than `wanted`, else at least `wanted`
+   * (reads at most `wanted` modems, however large the stock: catalog.repository.ts freeSlots).
+   */
+  availableUpTo(filter: StockFilter, wanted: number, tx?: Tx): Promise<number> {
+    return this.repo.freeSlots(filter, tx, wanted);
+  }
 }

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedCatalog } from '../../db/seed/catalog.js';
+import { CatalogRepository } from './catalog.repository.js';
+import { CatalogService } from './catalog.service.js';
 import { expectLedgerMatchesBalances } from '../ledger/ledger.test-helpers.js';
-import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
+import { createCustomer, json, leaveFreeDedicated, seedTestCatalog } from '../../../test/fixtures.js';
 
 let t: TestApp;
 beforeEach(async () => { t = await buildTestApp(); });
@@ -49,6 +51,22 @@ describe('catalog', () => {
     expect(res.json()).toEqual({ count: 4 });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/modems/count/not-a-uuid' })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/modems/count/${cat.usId}?isShared=maybe` })).statusCode).toBe(400);
+  });
+
+  it("checks an order's stock up to what it wants: exact below it, at least it otherwise (issue 31)", async () => {
+    const cat = await seedTestCatalog(t);
+    const catalog = new CatalogService(new CatalogRepository(t.ctx.db));
+    const dedicated = { countryId: cat.usId, isShared: false, rotationInterval: 0 };
+    const all = await catalog.availableCount(dedicated);
+    expect(all).toBeGreaterThan(3);
+    expect(await catalog.availableUpTo(dedicated, 3)).toBe(3);
+    expect(await catalog.availableUpTo(dedicated, all + 5)).toBe(all);
+    await leaveFreeDedicated(t, cat.usId, 2);
+    expect(await catalog.availableUpTo(dedicated, 3)).toBe(2);
+    // A shared modem has several slots: one modem read answers for them all.
+    const shared = { countryId: cat.usId, isShared: true, rotationInterval: cat.sharedMonth.rotation_interval };
+    expect(await catalog.availableUpTo(shared, 1)).toBeGreaterThanOrEqual(1);
+    expect(await catalog.availableUpTo(shared, 1000)).toBe(await catalog.availableCount(shared));
   });
 });
 

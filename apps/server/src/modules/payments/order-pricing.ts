@@ -99,7 +99,7 @@ export class OrderPricing {
       if (!country) throw new AppError('COUNTRY_NOT_FOUND');
       const count = input.modemCount ?? 1;
       const rotationInterval = input.rotationInterval ?? tariff.rotation_interval;
-      const available = await this.catalog.availableCount({ countryId, isShared, carrierId, regionId, rotationInterval });
+      const available = await this.catalog.availableUpTo({ countryId, isShared, carrierId, regionId, rotationInterval }, count);
       if (available < count) {
         throw new AppError('OUT_OF_STOCK', 409, `Not enough free ports for this choice: ${available} available`, { available });
       }
