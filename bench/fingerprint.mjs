@@ -6,11 +6,14 @@
 //      tunnels (a figure that holds up better than the rate on a busy machine: it counts work, not waiting);
 //   2. bulk: one download of BENCH_BULK_BYTES through a tunnel: each preset against native (target ≥ 0.95×), and the
 //      agent's CPU seconds per GB moved (the preset's namespace forwards through the host: its softirq time is the
-//      kernel's, not the agent's; the table says so).
+//      kernel's, not the agent's; the table says so), and what the site's sending waited on (tcp_info's
+//      rwnd_limited: the receiving end's window; the same share for a preset as for native says its window scale is
+//      not what holds it back).
 //
 //   sudo node bench/fingerprint.mjs          (root: namespaces, nftables, iptables, a C compiler, libnetfilter-queue-dev)
 //   BENCH_QUICK=1 node bench/fingerprint.mjs (quick mode: 1 s per step, 8 MiB; fails when a preset's port does not work)
-//   Knobs: BENCH_SECONDS (per step, 3), BENCH_ROUNDS (2; medians), BENCH_BULK_BYTES (256 MiB), BENCH_CONCURRENCY (16).
+//   Knobs: BENCH_SECONDS (per step, 3), BENCH_ROUNDS (2; medians; each round starts one preset later, so 5 rounds put
+//   every preset in every place), BENCH_BULK_BYTES (256 MiB), BENCH_CONCURRENCY (16).
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': extra flags for the agent's Node (profile it; the profile is
 //   written when the agent stops at the end of the run).
 //
@@ -22,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { countersOf, deltaOf } from './lib/kernel-counters.mjs';
 import { cpuSeconds } from './lib/proxy-procs.mjs';
 import { QUICK, fault, knob } from './lib/quick.mjs';
+import { watchSender } from './lib/sender-limits.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PRESETS = ['native', 'windows', 'macos', 'ios', 'android'];
@@ -111,11 +115,15 @@ const tunnels = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const bulk = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const cpuPerGb = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const cpuPerKTunnels = Object.fromEntries(PRESETS.map((p) => [p, []]));
+/** Per bulk download: the share of the site's sending limited by the receiver's window, and by its own buffer (%). */
+const senderLimits = Object.fromEntries(PRESETS.map((p) => [p, []]));
 /** Per preset, summed over the rounds: tunnels, the site's SYNs and counters, the agent namespace's counters. */
 const counted = Object.fromEntries(PRESETS.map((p) => [p, { tunnels: 0, syns: 0, site: {}, agent: {} }]));
 const add = (into, delta) => { for (const [k, v] of Object.entries(delta)) into[k] = k === 'ConntrackEntries' ? Math.max(into[k] ?? 0, v) : (into[k] ?? 0) + v; };
 for (let round = 0; round < ROUNDS; round++) {
-  for (const preset of PRESETS) {
+  // Each round starts one preset later: over 5 rounds every preset takes every place once, so what a place costs
+  // (the round's first step after the last one's bulk, conntrack filling up along the round) is not one preset's.
+  for (const preset of PRESETS.map((_, i) => PRESETS[(i + round) % PRESETS.length])) {
     const tunnelCpu = cpuSeconds(agentPid, true);
     const [site, agentNs, syns] = [countersOf(NS.target), countersOf(NS.agent), sitesSyns()];
     const t = load('tunnels', preset, SECONDS);
@@ -127,7 +135,9 @@ for (let round = 0; round < ROUNDS; round++) {
     if (t.errors > 0) fault(`${preset}: ${t.errors} of ${t.ok + t.errors} tunnels failed`);
     tunnels[preset].push(t.perSecond);
     const cpu = cpuSeconds(agentPid);
+    const watch = watchSender(NS.target, 7002);
     const b = load('bulk', preset, BULK);
+    senderLimits[preset].push(await watch.stop());
     if (!b.ok) fault(`${preset}: the bulk download got ${b.bytes} of ${BULK} bytes`);
     bulk[preset].push(b.bytes / b.seconds / 1e6);
     cpuPerGb[preset].push((cpuSeconds(agentPid) - cpu) / (b.bytes / 1e9));
@@ -154,6 +164,13 @@ for (const preset of PRESETS) {
   console.log(`${preset.padEnd(9)} ${(c.syns / Math.max(1, c.tunnels)).toFixed(3).padStart(16)} ${per1k(c.site.TcpExtTWKilled).padStart(13)} ${per1k(c.site.TcpExtPAWSTimewait).padStart(17)}`
     + ` ${String(c.agent.ConntrackEntries ?? 0).padStart(19)} ${String(c.agent.ConntrackInsert_failed ?? 0).padStart(15)} ${String(c.agent.ConntrackDrop ?? 0).padStart(6)}`
     + ` ${String(c.agent.TcpExtTCPSynRetrans ?? 0).padStart(18)}`);
+}
+// What the site's bulk sending waited on (tcp_info): the receiving end's window (its scale, its buffers, the agent
+// reading slowly) or its own send buffer; the rest of its busy time it sent as fast as the path took it.
+console.log('\npreset    bulk: site rwnd-limited %   sndbuf-limited %   (medians; sampled: rounds)');
+for (const preset of PRESETS) {
+  const l = senderLimits[preset];
+  console.log(`${preset.padEnd(9)} ${median(l.map((x) => x.rwndLimited)).toFixed(1).padStart(24)} ${median(l.map((x) => x.sndbufLimited)).toFixed(1).padStart(18)}   ${l.filter((x) => x.seen).length}/${l.length}`);
 }
 // The agent stops by itself (its namespaces and rules go with it) when its stdin ends.
 agent.stdin.end();
