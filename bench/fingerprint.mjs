@@ -169,8 +169,10 @@ for (const preset of PRESETS) {
 // reading slowly) or its own send buffer; the rest of its busy time it sent as fast as the path took it.
 console.log('\npreset    bulk: site rwnd-limited %   sndbuf-limited %   (medians; sampled: rounds)');
 for (const preset of PRESETS) {
-  const l = senderLimits[preset];
-  console.log(`${preset.padEnd(9)} ${median(l.map((x) => x.rwndLimited)).toFixed(1).padStart(24)} ${median(l.map((x) => x.sndbufLimited)).toFixed(1).padStart(18)}   ${l.filter((x) => x.seen).length}/${l.length}`);
+  // A download shorter than the poll (quick mode's 8 MiB) leaves no sample: no figure, not a zero.
+  const l = senderLimits[preset].filter((x) => x.seen);
+  const share = (key) => (l.length === 0 ? '-' : median(l.map((x) => x[key])).toFixed(1));
+  console.log(`${preset.padEnd(9)} ${share('rwndLimited').padStart(24)} ${share('sndbufLimited').padStart(18)}   ${l.length}/${senderLimits[preset].length}`);
 }
 // The agent stops by itself (its namespaces and rules go with it) when its stdin ends.
 agent.stdin.end();
