@@ -173,9 +173,11 @@ describe('pooled link connections (decision 047)', () => {
     const socket = await rawConnect(gateway.linkPort);
     socket.write(`GET ${POOL.path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: ${POOL.upgrade}\r\nAuthorization: Bearer nothere.${'A'.repeat(43)}\r\n\r\n`);
     expect((await readAll(socket)).toString()).toMatch(/^HTTP\/1\.1 401/);
-    const ticketsBefore = host.tickets.length;
+    const keysBefore = host.link.pool.keys;
     host.cutter.cut(); // the link and every pooled connection with it
-    await vi.waitFor(() => expect(host.tickets.length).toBeGreaterThan(ticketsBefore), { timeout: 20_000 });
+    // The agent has the new link's key once the gateway took that link (and closed the old link's pool, if it had not
+    // seen the cut yet): from then on the gateway's pool for the host is the new one.
+    await vi.waitFor(() => expect(host.link.pool.keys).toBeGreaterThan(keysBefore), { timeout: 20_000 });
     await vi.waitFor(() => expect(gateway.idlePooled('host-k')).toBe(POOL_SIZE), { timeout: 20_000 });
     const before = gateway.stats().paths.pooled;
     const again = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);

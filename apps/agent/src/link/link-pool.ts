@@ -32,6 +32,8 @@ export class LinkPool {
   private retryTimer: NodeJS.Timeout | null = null;
   /** Customers served over pooled connections (tests and the bench tell the paths apart with it). */
   served = 0;
+  /** Keys this pool was started with: one per link the gateway took (tests wait for a new link's pool by it). */
+  keys = 0;
 
   constructor(private readonly options: LinkPoolOptions) {}
 
@@ -44,6 +46,7 @@ export class LinkPool {
   start(key: string): void {
     this.stop();
     this.key = key;
+    this.keys++;
     this.fill();
   }
 
