@@ -6,10 +6,13 @@
 //
 //   node bench/proxy-callgrind.mjs                          (the tree's apps/agent/src/proxy, HTTP CONNECT)
 //   BENCH_BASELINE_DIR=/tmp/old/apps/agent/src/proxy node bench/proxy-callgrind.mjs   (also that copy: an A/B)
-//   Knobs: BENCH_KIND (connect | socks, connect), BENCH_FEW (1000), BENCH_MANY (3000). A run of 3,000 tunnels takes
+//   BENCH_KIND=http: instructions per plain 1 KB request instead (GET http://… through 4 keep-alive connections, as
+//   wrk does in bench/proxy.mjs), the count for the forwarder of decision 048.
+//   Knobs: BENCH_KIND (connect | socks | http, connect), BENCH_FEW (1000), BENCH_MANY (3000). A run of 3,000 tunnels takes
 //   about 10 minutes on a quiet 2-core machine (valgrind runs the proxy some 50 times slower).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -35,16 +38,23 @@ try {
     s.once('data', (c) => s.end(c));
   });
   await new Promise((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  const KB = Buffer.alloc(1024, 'x');
+  const origin = http.createServer((req, res) => res.end(KB)); // 1 KB with its Content-Length, kept alive
+  origin.keepAliveTimeout = 600_000;
+  await new Promise((resolve) => origin.listen(0, '127.0.0.1', resolve));
   const copies = [['ours', null], ...(BASELINE_DIR ? [['before', BASELINE_DIR]] : [])];
-  console.log(`instructions per ${KIND} tunnel, (${MANY} − ${FEW} tunnels), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`instructions per ${KIND === 'http' ? 'plain 1 KB request' : `${KIND} tunnel`}, (${MANY} − ${FEW} tunnels), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [name, from] of copies) {
     const bundle = join(dir, `${name}.mjs`);
     await bundleProxy(from, bundle);
-    const few = await count(bundle, FEW, echo.address().port);
-    const many = await count(bundle, MANY, echo.address().port);
+    const target = KIND === 'http' ? origin.address().port : echo.address().port;
+    const few = await count(bundle, FEW, target);
+    const many = await count(bundle, MANY, target);
     console.log(`${name}: ${Math.round((many - few) / (MANY - FEW)).toLocaleString('en-US')} (${FEW}: ${few.toLocaleString('en-US')}, ${MANY}: ${many.toLocaleString('en-US')})`);
   }
   echo.close();
+  origin.close();
+  origin.closeAllConnections();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -83,7 +93,31 @@ async function count(bundle, n, echoPort) {
   });
   const via = { kind: KIND, host: '127.0.0.1', port: KIND === 'connect' ? httpPort : socksPort, user: USER, pass: PASS };
   let left = n;
-  const loop = async () => {
+  const requests = async () => {
+    const socket = net.connect(httpPort, '127.0.0.1');
+    const auth = `Basic ${Buffer.from(`${USER}:${PASS}`).toString('base64')}`;
+    const request = `GET http://127.0.0.1:${echoPort}/1k HTTP/1.1\r\nHost: 127.0.0.1:${echoPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`;
+    let buf = Buffer.alloc(0);
+    let answered = null;
+    socket.on('data', (c) => {
+      buf = Buffer.concat([buf, c]);
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(buf.toString('latin1', 0, end))?.[1] ?? NaN);
+      if (buf.length < end + 4 + length) return;
+      if (!buf.toString('latin1', 0, 12).startsWith('HTTP/1.1 200') || length !== 1024) throw new Error(`not a 1 KB answer: ${buf.toString('latin1', 0, end)}`);
+      buf = buf.subarray(end + 4 + length);
+      answered();
+    });
+    while (left-- > 0) {
+      await new Promise((resolve) => {
+        answered = resolve;
+        socket.write(request);
+      });
+    }
+    socket.destroy();
+  };
+  const loop = KIND === 'http' ? requests : async () => {
     while (left-- > 0) {
       const { socket, leftover } = await openTunnelAsync(via, { host: '127.0.0.1', port: echoPort });
       await new Promise((resolve, reject) => {

@@ -1,9 +1,9 @@
-import type { Agent } from 'node:http';
 import type { Socket } from 'node:net';
 import type { PortEntry } from './port-access.js';
 import type { ConnectionKind, ProxyCounters } from './proxy-counters.js';
 import type { ByteCounts, MeteredConnection } from './traffic-meter.js';
 import type { UdpAssociation } from './udp-association.js';
+import type { UpstreamPool } from './upstream-pool.js';
 import type { RelayAddress } from './udp-client-channel.js';
 import type { Logger, ProxyLimits, UpstreamFailure } from './types.js';
 
@@ -94,8 +94,8 @@ export type Identity = 'ok' | 'refused' | 'blocked';
 export interface ProxyCore {
   readonly limits: ProxyLimits;
   readonly log: Logger;
-  /** The keep-alive agent for plain HTTP forwarding of one port (never shared between ports), bound to the egress. */
-  forwardAgent(portId: string): Agent;
+  /** The kept-alive target connections for plain HTTP forwarding of one port (never shared between ports). */
+  forwardPool(portId: string): UpstreamPool;
   readonly egress: string;
   /** Running counts of connections and refusals, for the metrics. */
   readonly counters: ProxyCounters;

@@ -1,5 +1,3 @@
-import { Agent } from 'node:http';
-import type { Server } from 'node:http';
 import { connect, isIP } from 'node:net';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -7,6 +5,7 @@ import { AuthGuard } from './auth-guard.js';
 import { ClientConnection, destroySelf, ignore, kConn, kListener, UpstreamError } from './connection.js';
 import type { Admission, Identity, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import { createHttpProxyServer } from './http-proxy.js';
+import type { HttpProxyServer } from './http-proxy.js';
 import { AMBIGUOUS, closedReason, isPortOpen, PortAccessTable } from './port-access.js';
 import { ProxyCounters } from './proxy-counters.js';
 import { bindClient, PortRateLimits } from './port-rate-limit.js';
@@ -16,6 +15,7 @@ import { systemSourcePort } from './source-ports.js';
 import type { TargetPolicy } from './target-policy.js';
 import type { TrafficMeter } from './traffic-meter.js';
 import { UdpAssociation } from './udp-association.js';
+import { UpstreamPool } from './upstream-pool.js';
 import { DirectClientChannel } from './udp-client-channel.js';
 import type { ClientDatagramChannel, RelayAddress } from './udp-client-channel.js';
 import type { Logger, PortAccess, ProxyLimits } from './types.js';
@@ -176,7 +176,7 @@ export class ModemProxy implements ProxyCore {
   private readonly guard: AuthGuard;
   private readonly options: ModemProxyOptions;
   private readonly now: () => number;
-  private readonly httpServer: Server;
+  private readonly httpServer: HttpProxyServer;
   private readonly socksServer: NetServer;
   private table = new PortAccessTable([]);
   private readonly conns = new Set<ClientConnection>();
@@ -191,7 +191,7 @@ export class ModemProxy implements ProxyCore {
    * reused for another customer's request, so one whose framing a client managed to upset can only ever hurt the
    * customer who sent it. Made on a port's first forwarded request; destroyed when the port leaves the table.
    */
-  private readonly agents = new Map<string, Agent>();
+  private readonly agents = new Map<string, UpstreamPool>();
   private rotating = false;
   private readonly waiters = new Set<RotationWaiter>();
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -233,10 +233,10 @@ export class ModemProxy implements ProxyCore {
     return this.egressAddress;
   }
 
-  forwardAgent(portId: string): Agent {
-    let agent = this.agents.get(portId);
-    if (agent === undefined) this.agents.set(portId, (agent = this.createAgent(presetOf(this.table.get(portId)?.access))));
-    return agent;
+  forwardPool(portId: string): UpstreamPool {
+    let pool = this.agents.get(portId);
+    if (pool === undefined) this.agents.set(portId, (pool = this.createPool(presetOf(this.table.get(portId)?.access))));
+    return pool;
   }
 
   /** Upstream keep-alive pools open (one per port that forwarded plain HTTP since it was last cut). */
@@ -662,37 +662,30 @@ export class ModemProxy implements ProxyCore {
 
   // Internals.
 
-  private createAgent(preset: Preset | null): Agent {
-    const agent = new Agent({
-      keepAlive: true,
-      localAddress: this.egressAddress,
-      timeout: this.limits.idleTimeoutMs,
-      maxFreeSockets: 64,
-      scheduling: 'lifo',
-    });
-    // Plain requests' connections count as carried too (carried()).
-    const create = agent.createConnection.bind(agent);
-    agent.createConnection = (options, callback) => {
+  /** A port's pool of kept target connections for plain HTTP, dialed from the egress (with the port's preset). */
+  private createPool(preset: Preset | null): UpstreamPool {
+    return new UpstreamPool((address, port, done) => {
+      // Plain requests' connections count as carried too (carried()).
       if (preset !== null) {
         // The pool of a port with a preset: connections come from the preset's namespace, asynchronously.
         const fingerprint = this.options.fingerprint;
         const problem = fingerprint ? fingerprint.problem(preset) : 'This host cannot apply OS fingerprint presets.';
         if (problem !== null || !fingerprint) {
-          callback?.(new UpstreamError('fingerprint', problem ?? ''), undefined as unknown as Socket);
-          return undefined;
+          done(new UpstreamError('fingerprint', problem ?? ''));
+          return;
         }
-        fingerprint.connect(preset, this.egressAddress, String(options.host), Number(options.port), this.limits.connectTimeoutMs).then((socket) => {
+        fingerprint.connect(preset, this.egressAddress, address, port, this.limits.connectTimeoutMs).then((socket) => {
           socket.resume();
           this.countUpstream(socket);
-          callback?.(null, socket);
-        }, (err: Error) => callback?.(err instanceof FingerprintUnavailable ? new UpstreamError('fingerprint', err.message) : err, undefined as unknown as Socket));
-        return undefined;
+          done(null, socket);
+        }, (err: Error) => done(err instanceof FingerprintUnavailable ? new UpstreamError('fingerprint', err.message) : err));
+        return;
       }
-      const socket = create(options, callback) as Socket;
+      // Written to at once: the request waits in the socket until it connects; a failure comes as its 'error'.
+      const socket = connect({ host: address, port, localAddress: this.egressAddress });
       socket.once('connect', () => this.countUpstream(socket));
-      return socket;
-    };
-    return agent;
+      done(null, socket);
+    });
   }
 
   private waitForRotation(): Promise<boolean> {

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { ChunkedReader } from './chunked-body.js';
+import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './connect-head.js';
+import { FRAMING, hasBareLineFeed, headEnd, INCOMPLETE, parseRequestHead, parseResponseHead } from './http-message-head.js';
+import type { RequestHead, ResponseHead } from './http-message-head.js';
+
+function request(text: string): RequestHead | number {
+  const buf = Buffer.from(text, 'latin1');
+  const end = headEnd(buf);
+  return end === INCOMPLETE || end === 431 ? end : parseRequestHead(buf, end);
+}
+
+function response(text: string): ResponseHead | null {
+  const buf = Buffer.from(text, 'latin1');
+  return parseResponseHead(buf, headEnd(buf) as number);
+}
+
+describe('request heads read by the forwarder', () => {
+  it('keeps end-to-end lines as sent, drops hop-by-hop ones, those Connection names, and the credentials', () => {
+    const head = request('GET http://a.example/x?y HTTP/1.1\r\nHost: a.example\r\nX-Kept: 1\r\nProxy-Authorization:  Basic abc \r\n' +
+      'Connection: X-Secret, keep-alive\r\nX-Secret: s\r\nKeep-Alive: timeout=5\r\nTE: trailers\r\nUpgrade: h2c\r\n' +
+      'Proxy-Connection: keep-alive\r\n\r\n') as RequestHead;
+    expect(head).toMatchObject({
+      method: 'GET', target: 'http://a.example/x?y', minor: 1, authorization: 'Basic abc', hasHost: true,
+      contentLength: -1, chunked: false, keepAlive: true, expectContinue: false,
+    });
+    expect(head.lines).toBe('Host: a.example\r\nX-Kept: 1\r\n');
+  });
+
+  it('tells keep-alive by version and Connection, and Expect: 100-continue', () => {
+    expect((request('GET http://a/ HTTP/1.1\r\nConnection: close\r\n\r\n') as RequestHead).keepAlive).toBe(false);
+    expect((request('GET http://a/ HTTP/1.0\r\n\r\n') as RequestHead).keepAlive).toBe(false);
+    expect((request('GET http://a/ HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n') as RequestHead).keepAlive).toBe(true);
+    expect((request('POST http://a/ HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 3\r\n\r\n') as RequestHead))
+      .toMatchObject({ expectContinue: true, contentLength: 3, lines: 'Expect: 100-Continue\r\nContent-Length: 3\r\n' });
+  });
+
+  it('refuses ambiguous framing (FRAMING) and malformed heads (400)', () => {
+    const start = 'POST http://a/ HTTP/1.1\r\n';
+    for (const fields of ['Content-Length: 5\r\nContent-Length: 5', 'Content-Length: +5', 'Content-Length: 5, 5',
+      'Transfer-Encoding: gzip, chunked', 'Transfer-Encoding: chunked\r\nContent-Length: 3',
+      'Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked']) {
+      expect(request(`${start}${fields}\r\n\r\n`), fields).toBe(FRAMING);
+    }
+    expect(request('POST http://a/ HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n')).toBe(FRAMING);
+    expect((request(`${start}Transfer-Encoding:  Chunked \r\n\r\n`) as RequestHead).chunked).toBe(true);
+    for (const bad of ['GET http://a/\r\n\r\n', 'GET  http://a/ HTTP/1.1\r\n\r\n', 'GET http://a/ HTTP/2.0\r\n\r\n',
+      `${start}Name : v\r\n\r\n`, `${start} folded\r\n\r\n`, `${start}X: a\x0bb\r\n\r\n`, `${start}X: a\nY: b\r\n\r\n`]) {
+      expect(request(bad), JSON.stringify(bad)).toBe(400);
+    }
+    expect(hasBareLineFeed(Buffer.from('GET http://a/ HTTP/1.1\nHost: a\n'))).toBe(true);
+    expect(hasBareLineFeed(Buffer.from('GET http://a/ HTTP/1.1\r\nHost: a\r\n'))).toBe(false);
+  });
+
+  it('431 past MAX_HEAD_BYTES (ended or not) and past MAX_HEADER_LINES', () => {
+    const big = `GET http://a/ HTTP/1.1\r\nX: ${'a'.repeat(MAX_HEAD_BYTES)}`;
+    expect(request(big)).toBe(431);
+    expect(request(`${big}\r\n\r\n`)).toBe(431);
+    const lines = Array.from({ length: MAX_HEADER_LINES + 1 }, (_, i) => `X-${i}: v\r\n`).join('');
+    expect(request(`GET http://a/ HTTP/1.1\r\n${lines}\r\n`)).toBe(431);
+    expect(request('GET http://a/ HTTP/1.1\r\nHost: a\r\n')).toBe(INCOMPLETE);
+  });
+});
+
+describe('response heads read by the forwarder', () => {
+  it('reads status, reason and framing; a Transfer-Encoding overrides a Content-Length', () => {
+    expect(response('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n')).toMatchObject({
+      status: 200, reason: 'OK', contentLength: 3, chunked: false, keepAlive: true, lines: 'Content-Length: 3\r\n',
+    });
+    expect(response('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n')).toMatchObject({
+      contentLength: -1, chunked: true, transferEncoding: 'chunked', lines: '',
+    });
+    expect(response('HTTP/1.1 204 \r\n\r\n')).toMatchObject({ status: 204, reason: '' });
+    expect(response('HTTP/1.1 200\r\n\r\n')).toMatchObject({ status: 200, reason: '', contentLength: -1 });
+    expect(response('HTTP/1.0 200 OK\r\n\r\n')!.keepAlive).toBe(false);
+    expect(response('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n')!.keepAlive).toBe(false);
+    expect(response('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n')).toBeNull();
+    expect(response('SSH-2.0-OpenSSH\r\n\r\n')).toBeNull();
+  });
+});
+
+describe('ChunkedReader', () => {
+  const body = '5;ext=1\r\nhello\r\n0\r\nX-Trailer: t\r\n\r\n';
+
+  it('finds the end of a chunked body, trailers included, byte by byte or whole, and decodes it', () => {
+    const whole = Buffer.from(`${body}NEXT`);
+    const reader = new ChunkedReader();
+    const parts: Buffer[] = [];
+    expect(reader.read(whole, 0, parts)).toBe(body.length);
+    expect(reader.done).toBe(true);
+    expect(Buffer.concat(parts).toString()).toBe('hello');
+    const slow = new ChunkedReader();
+    for (let i = 0; i < body.length; i++) {
+      const end = slow.read(whole.subarray(i, i + 1), 0);
+      expect(slow.done, `byte ${i}`).toBe(i === body.length - 1);
+      expect(end).toBe(1);
+    }
+  });
+
+  it('refuses what is not chunked framing', () => {
+    for (const bad of ['x\r\n', '5\nhello\r\n', '5\r\nhelloX\r\n', '0\r\n folded\r\n\r\n', '1234567890abc\r\n', ';\r\n']) {
+      const reader = new ChunkedReader();
+      expect(reader.read(Buffer.from(bad), 0), JSON.stringify(bad)).toBe(-1);
+      expect(reader.failed).toBe(true);
+    }
+  });
+});
