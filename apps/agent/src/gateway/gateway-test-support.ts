@@ -31,9 +31,9 @@ export function testTrust(): TestTrust {
 
 export const GATEWAY_ID = '8b0f3c1e-4a5d-4f6e-9b7a-0c1d2e3f4a5b';
 
-export async function startGateway(trust: TestTrust, options: { now?: () => number; log?: Logger } = {}): Promise<Gateway> {
+export async function startGateway(trust: TestTrust, options: { now?: () => number; log?: Logger; linkPort?: number } = {}): Promise<Gateway> {
   const gateway = new Gateway({
-    id: GATEWAY_ID, trustKey: trust.publicKey, linkHost: '127.0.0.1', linkPort: 0, listenHost: '127.0.0.1',
+    id: GATEWAY_ID, trustKey: trust.publicKey, linkHost: '127.0.0.1', linkPort: options.linkPort ?? 0, listenHost: '127.0.0.1',
     log: options.log ?? silentLog, ...(options.now ? { now: options.now } : {}),
   });
   await gateway.start();

@@ -184,6 +184,29 @@ describe('pooled link connections (decision 047)', () => {
     expect(await seenThrough(again.socket)).toBe(EGRESS);
     expect(gateway.stats().paths.pooled).toBe(before + 1);
   });
+
+  it('a gateway restart: the pool goes with the old process and comes back under the new one\'s key', async () => {
+    const first = await startGateway(trust);
+    const linkPort = first.linkPort;
+    const modem = await startModem({ ports: [P1] });
+    cleanup.push(() => modem.close());
+    const ports = { http: await freePort(), socks: await freePort() };
+    const link = linkModem(`http://127.0.0.1:${linkPort}`, modem, ports, (linkKey) => trust.sign({
+      linkKey, gatewayId: GATEWAY_ID, hostId: 'host-r', epoch: 1, ports: [{ port: ports.http, kind: 'http' }, { port: ports.socks, kind: 'socks' }],
+    }));
+    cleanup.push(() => link.stop());
+    await vi.waitFor(() => expect(first.idlePooled('host-r')).toBe(POOL_SIZE), { timeout: 20_000 });
+    const keys = link.pool.keys;
+    await first.close();
+    await vi.waitFor(() => expect(link.pool.idleCount).toBe(0), { timeout: 20_000 });
+    const second = await startGateway(trust, { linkPort });
+    cleanup.push(() => second.close());
+    await vi.waitFor(() => expect(link.pool.keys).toBeGreaterThan(keys), { timeout: 20_000 });
+    await vi.waitFor(() => expect(second.idlePooled('host-r')).toBe(POOL_SIZE), { timeout: 20_000 });
+    const via = await httpConnect(ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(via.socket)).toBe(EGRESS);
+    expect(second.stats().paths).toEqual({ pooled: 1, stream: 0 });
+  });
 });
 
 describe('per-port limits through the gateway', () => {
@@ -384,8 +407,12 @@ describe('the link', () => {
     // The replaced agent's link is closed with its streams; it then keeps being refused.
     await closedSocket(tunnel.socket);
     await vi.waitFor(() => expect(host.link.state.state).toBe('refused'), { timeout: 20_000 });
+    // The replaced agent's pool went with its link; the newer link's pool serves the next customer.
+    expect(host.link.pool.idleCount).toBe(0);
+    await vi.waitFor(() => expect(gateway.idlePooled('host-g')).toBe(POOL_SIZE), { timeout: 20_000 });
     const viaNewer = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(viaNewer.socket)).toBe(EGRESS);
+    expect(newer.pool.served).toBe(1);
   });
 
   it('refuses a ticket for another gateway, a forged one and an expired one, saying why', async () => {
