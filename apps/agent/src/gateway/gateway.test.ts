@@ -509,6 +509,14 @@ describe('the link', () => {
     tunnel.socket.write('still here\n');
     const echoed = await readUntil(tunnel.socket, (d) => d.includes('still here'));
     expect(echoed.toString()).toContain('still here');
+    // No modem of the agent serves the new number yet: its answer on the pooled connection says so, and the customer
+    // gets the gateway's refusal.
+    const before = gateway.stats();
+    const http = await rawConnect(extra);
+    http.write(`GET http://127.0.0.1:${targets.httpPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect((await readAll(http)).toString()).toMatch(/^HTTP\/1\.1 502/);
+    expect(gateway.stats().refused.not_served).toBe(before.refused.not_served + 1);
+    expect(gateway.stats().paths).toEqual(before.paths);
   });
 });
 
