@@ -203,6 +203,21 @@ describe('HTTP forwarder: framing it handles itself', () => {
     expect(origin.seen.flat().filter((r) => r.includes('/post'))).toHaveLength(1);
   });
 
+  it('timers: a response quiet past connectTimeoutMs (but not idleTimeoutMs) once begun is delivered; a kept client idle past idleTimeoutMs is closed', async () => {
+    script = (_path, _request, _c, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nsl');
+      setTimeout(() => socket.write('ow'), 600);
+      return null;
+    };
+    modem = await startModem({ limits: { connectTimeoutMs: 150, idleTimeoutMs: 1500, handshakeTimeoutMs: 150 } });
+    const client = await rawConnect(modem.http);
+    client.write(get('/slow'));
+    expect(text(await readUntil(client, (d) => text(d).endsWith('slow')))).toBe(OK('slow'));
+    const answered = Date.now();
+    await closed(client);
+    expect(Date.now() - answered).toBeGreaterThanOrEqual(1400);
+  });
+
   it('oversized heads get 431 and malformed ones 400, and are closed, never reaching the target', async () => {
     modem = await startModem();
     for (const raw of [

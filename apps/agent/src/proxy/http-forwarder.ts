@@ -9,6 +9,7 @@ import {
 } from './http-answers.js';
 import { FRAMING, hasBareLineFeed, headEnd, INCOMPLETE, parseRequestHead, parseResponseHead } from './http-message-head.js';
 import type { RequestHead } from './http-message-head.js';
+import type { ProxyLimits } from './types.js';
 import { charge, isThrottled, limitFlow } from './port-rate-limit.js';
 import type { UpstreamPool } from './upstream-pool.js';
 
@@ -45,8 +46,10 @@ const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
 
 const kFwd = Symbol('cellport.forwarding');
 type Client = Socket & { [kFwd]?: Forwarding };
-type Upstream = Socket & { [kFwd]?: Forwarding | null; [kTimeoutMs]?: number };
+type Upstream = Socket & { [kFwd]?: Forwarding | null; [kTimeoutMs]?: number; [kLimits]?: ProxyLimits };
 const kTimeoutMs = Symbol('cellport.timeout-ms');
+/** The modem's limits, on a target connection (its timer's handler needs them while it idles in the pool). */
+const kLimits = Symbol('cellport.limits');
 
 /** A CONNECT read after other requests on a kept connection: the tunnel path takes the socket (http-proxy.ts). */
 export type ConnectHandler = (conn: ClientConnection, authority: string, authorization: string | undefined, head: Buffer) => void;
@@ -188,8 +191,16 @@ function onClientEnd(this: Client): void {
   else f.closeAfter = true;
 }
 
+/**
+ * The client's timer runs at the kept connection's wait (or handshakeTimeoutMs while a head trickles in) all along, so
+ * a request costs no timer changes: a quiet spell within an exchange (a stalled upload or response) extends it once to
+ * idleTimeoutMs, the limit Node's server had, and the next request starts from the kept connection's wait again.
+ */
 function onClientTimeout(this: Client): void {
-  this.destroy();
+  const f = this[kFwd]!;
+  const { idleTimeoutMs } = f.conn.core.limits;
+  if (f.phase !== HEAD && f.phase !== GONE && f.timeoutMs !== idleTimeoutMs) setClientTimeout(f, idleTimeoutMs);
+  else this.destroy();
 }
 
 function onClientClose(this: Client): void {
@@ -277,7 +288,6 @@ function startRequest(f: Forwarding, head: RequestHead): void {
   f.requestLeft = head.chunked ? 0 : Math.max(head.contentLength, 0);
   f.requestChunks = head.chunked ? new ChunkedReader() : null;
   f.phase = RESOLVING;
-  setClientTimeout(f, conn.core.limits.idleTimeoutMs);
   if (head.expectContinue && hasBody) f.socket.write(CONTINUE);
   conn.core.resolveTarget(conn, f.host, f.port).then(f.resolved, f.unresolved);
 }
@@ -326,6 +336,7 @@ function dial(f: Forwarding): void {
       return;
     }
     const up = socket as Upstream;
+    up[kLimits] = f.conn.core.limits;
     up.setNoDelay(true);
     up.on('data', onUpstreamData);
     up.on('end', onUpstreamEnd);
@@ -402,15 +413,21 @@ function onUpstreamError(this: Upstream, err: Error): void {
   if (f) f.upstreamError = err;
 }
 
+/**
+ * A target connection's timer runs at connectTimeoutMs all along (no timer change per request): until the target
+ * starts answering that is the limit (504); a quiet spell later in the response, or in the pool, extends it once to
+ * idleTimeoutMs, and a connection taken from the pool after such a spell is set back.
+ */
 function onUpstreamTimeout(this: Upstream): void {
   const f = this[kFwd];
-  // Until the target starts answering, connectTimeoutMs applies (504); then the idle timeout.
   if (f && !f.responded) {
     f.conn.core.counters.upstreamFailed('timeout');
     answer(f, 504, FAILURE_MESSAGES.timeout, !f.requestDone); // closes this connection too
     return;
   }
-  this.destroy();
+  const { idleTimeoutMs, connectTimeoutMs } = this[kLimits]!;
+  if (this[kTimeoutMs] === connectTimeoutMs && idleTimeoutMs > connectTimeoutMs) setUpstreamTimeout(this, idleTimeoutMs);
+  else this.destroy();
 }
 
 function onUpstreamEnd(this: Upstream): void {
@@ -486,8 +503,6 @@ function readResponseHead(f: Forwarding, chunk: Buffer): void {
       continue;
     }
     const request = f.head!;
-    const up = f.upstream!;
-    setUpstreamTimeout(up, f.conn.core.limits.idleTimeoutMs);
     let mode = R_LENGTH;
     if (request.method === 'HEAD' || head.status === 204 || head.status === 304) f.responseLeft = 0;
     else if (head.chunked) mode = R_CHUNKED;

@@ -161,9 +161,12 @@ class Fields {
 
   /** The header names the Connection header names besides close and keep-alive (null: none, the common case). */
   named(): Set<string> | null {
-    if (this.connection === undefined) return null;
+    const c = this.connection;
+    if (c === undefined) return null;
+    const only = c.trim().toLowerCase(); // the usual values, without splitting
+    if (only === 'keep-alive' || only === 'close') return null;
     let named: Set<string> | null = null;
-    for (const t of this.connection.split(',')) {
+    for (const t of c.split(',')) {
       const token = t.trim().toLowerCase();
       if (token !== '' && token !== 'close' && token !== 'keep-alive') (named ??= new Set()).add(token);
     }
