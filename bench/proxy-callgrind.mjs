@@ -43,7 +43,7 @@ try {
   origin.keepAliveTimeout = 600_000;
   await new Promise((resolve) => origin.listen(0, '127.0.0.1', resolve));
   const copies = [['ours', null], ...(BASELINE_DIR ? [['before', BASELINE_DIR]] : [])];
-  console.log(`instructions per ${KIND === 'http' ? 'plain 1 KB request' : `${KIND} tunnel`}, (${MANY} − ${FEW} tunnels), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`instructions per ${KIND === 'http' ? 'plain 1 KB request' : `${KIND} tunnel`}, (${MANY} − ${FEW} ${KIND === 'http' ? 'requests' : 'tunnels'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [name, from] of copies) {
     const bundle = join(dir, `${name}.mjs`);
     await bundleProxy(from, bundle);
