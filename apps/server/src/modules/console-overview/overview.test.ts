@@ -166,9 +166,15 @@ describe('admin overview totals (one pass per table, decision 029)', () => {
     expect((await cache.get(7)).customers.total).toBe(1);
     // Another period is asked afresh.
     expect((await cache.get(30)).customers.total).toBe(2);
-    // Past the age: asked afresh.
+    // Past the age (decision 052): the kept answer at once, and a fresh one loaded behind it, answered next.
     now += 1_500;
+    expect((await cache.get(7)).customers.total).toBe(1);
+    await cache.refreshed(7);
     expect((await cache.get(7)).customers.total).toBe(2);
+    // Past the stale limit (no ask for a minute): the caller waits for a fresh answer.
+    await createCustomer(t);
+    now += 60_001;
+    expect((await cache.get(7)).customers.total).toBe(3);
     // A payment completes (announced on the bus): the next answer shows it at once.
     await t.ctx.db.insertInto('payments').values({
       id: randomUUID(), user_id: c.id, provider: 'card', kind: 'topup', status: 'completed', amount: 7_000_000n, description: 'Top-up', modem_count: 0,
