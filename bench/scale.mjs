@@ -276,14 +276,19 @@ async function seedBulk(url) {
     from ports p join tariffs t on t.id = p.tariff_id where p.proxy_login like 'scale%'`);
   await step('payment_ports', `
     insert into payment_ports (payment_id, port_id) select pg_temp.sid('pay' || name), id from ports where proxy_login like 'scale%'`);
+  // Numbered per year from 000001 as invoice-number-format.ts writes them (at least 6 digits, more past 999,999).
   await step('invoices', `
     insert into invoices (user_id, payment_id, provider, description, amount, lines, customer, issued_at, number)
-    select p.user_id, p.id, p.provider, p.description, p.amount,
-      jsonb_build_array(jsonb_build_object('description', p.description, 'quantity', 1, 'unitAmount', p.amount::text, 'amount', p.amount::text)),
-      jsonb_build_object('name', u.name, 'email', u.email, 'company_name', u.company_name), p.created_at,
-      'CP-' || extract(year from p.created_at at time zone 'UTC') || '-' ||
-        lpad((row_number() over (partition by extract(year from p.created_at at time zone 'UTC') order by p.created_at, p.id))::text, 6, '0')
-    from payments p join users u on u.id = p.user_id where u.email like '%@scale.example'`);
+    select user_id, id, provider, description, amount,
+      jsonb_build_array(jsonb_build_object('description', description, 'quantity', 1, 'unitAmount', amount::text, 'amount', amount::text)),
+      jsonb_build_object('name', name, 'email', email, 'company_name', company_name), created_at,
+      'CP-' || year || '-' || case when seq < 1000000 then lpad(seq::text, 6, '0') else seq::text end
+    from (
+      select p.user_id, p.id, p.provider, p.description, p.amount, p.created_at, u.name, u.email, u.company_name,
+        extract(year from p.created_at at time zone 'UTC') as year,
+        row_number() over (partition by extract(year from p.created_at at time zone 'UTC') order by p.created_at, p.id) as seq
+      from payments p join users u on u.id = p.user_id where u.email like '%@scale.example'
+    ) numbered`);
   await step('invoice_counters', `
     insert into invoice_counters (year, last)
     select extract(year from issued_at at time zone 'UTC')::int, count(*) from invoices group by 1
