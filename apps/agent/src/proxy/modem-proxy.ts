@@ -12,6 +12,7 @@ import { bindClient, PortRateLimits } from './port-rate-limit.js';
 import type { PortEntry } from './port-access.js';
 import { createSocksServer } from './socks5-proxy.js';
 import { systemSourcePort } from './source-ports.js';
+import { TARGET_READS } from './target-reads.js';
 import type { TargetPolicy } from './target-policy.js';
 import type { TrafficMeter } from './traffic-meter.js';
 import { UdpAssociation } from './udp-association.js';
@@ -112,6 +113,7 @@ function dial(settle: Settle): void {
   // noDelay as an option: set once when connected, where setNoDelay() before connecting cost a second setsockopt.
   const upstream: Connecting = connect({
     host: settle.address, port: settle.port, localAddress: proxy.egress, localPort, allowHalfOpen: true, noDelay: true,
+    onread: TARGET_READS,
   });
   conn.upstream = upstream; // from now on, the client's close, setEgress and close() destroy it too
   upstream[kSettle] = settle;

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { ignore } from './connection.js';
 import { charge, isThrottled, limitFlow } from './port-rate-limit.js';
+import { deliverReads } from './target-reads.js';
 
 // Joins a tunnel's two sockets. stream.pipeline, twice per tunnel, allocated an AbortController, a dozen closures
 // and an end-of-stream watcher per direction: most of the ~18 KB an idle tunnel held and 7–10 % of the proxy's CPU
@@ -9,6 +10,7 @@ import { charge, isThrottled, limitFlow } from './port-rate-limit.js';
 // the reader until the peer drains. Half-close travels (an 'end' ends the peer), and a socket that closes without
 // having been ended gracefully (a reset, a timeout, a cut by the proxy) takes its peer down with it. Each chunk is
 // charged to the port's bandwidth bucket of its direction (port-rate-limit.ts), which pauses the reader while in debt.
+// The target's side reads into reused buffers (target-reads.ts): its chunks reach onData as the read's callback.
 
 const kPeer = Symbol('cellport.peer');
 const kBursty = Symbol('cellport.bursty');
@@ -76,6 +78,9 @@ export function splice(client: Socket, upstream: Socket): void {
   (b as Spliced)[kPeer] = a;
   limitFlow(a, b, a, true);
   limitFlow(b, a, a, false);
+  // A target connection made with TARGET_READS (the dialer's) hands its chunks to onData itself, not as 'data'.
+  const early = deliverReads(b, a, onData);
+  for (const chunk of early) onData.call(b as Spliced, chunk);
   for (const s of [a, b]) {
     s.on('data', onData);
     s.on('drain', onDrain);
