@@ -34,6 +34,11 @@ const cases: Array<{ what: string; query: string; indexes: string[] }> = [
     indexes: ['Index Scan using modems_free_stock'],
   },
   {
+    what: "the start's check of stored whitelists, only the ports that have one (ports.repository.ts storedWhitelists)",
+    query: `select id, modem_id, whitelist from ports where status <> 'released' and whitelist <> '[]'::jsonb order by modem_id, id`,
+    indexes: ['ports_with_whitelist'],
+  },
+  {
     what: "the overview's ports expiring this week",
     query: `select count(*) from ports where status = 'active' and expires_at <= now() + interval '7 days'`,
     indexes: ['ports_active_expiry'],
