@@ -67,6 +67,8 @@ export function subscriptions(ctx: AppContext, services: Services): BackgroundTa
       start: async () => {
         const off = ctx.pollVersions.onChange((change) => {
           if (change.mail) emails.send(change.mail).catch((err: unknown) => ctx.log.error({ err }, 'notification e-mail failed'));
+          // Written with its notification: only the hand-over to SMTP is left (nothing to do without SMTP).
+          if (change.mailed) emails.handWritten(change.mailed).catch((err: unknown) => ctx.log.error({ err }, 'notification e-mail failed'));
         });
         return async () => { off(); };
       },

@@ -136,7 +136,8 @@ export function composeServices({ config, database, log }: CompositionBase) {
   const couponsRepo = new CouponsRepository(db);
   const coupons = new CouponsService(couponsRepo);
   const ledger = new LedgerService(new LedgerRepository(db));
-  const notifications = new NotificationsService(notificationsRepository);
+  // Given the links, a notification whose caller knows the reader's address writes its e-mail in its own transaction.
+  const notifications = new NotificationsService(notificationsRepository, config);
   const notificationEmails = new NotificationEmails(ctx, notificationsRepository);
   const auth = new AuthService(authRepository, ctx, recoveryCodes);
   const captchaGate = new CaptchaGate(config, new CaptchaPassesRepository(db));

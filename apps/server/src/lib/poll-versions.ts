@@ -19,6 +19,8 @@ export interface PollChange {
   event?: { name: RealtimeEventName; data: unknown };
   /** A notification id waiting to be e-mailed. */
   mail?: string;
+  /** A notification id whose e-mail was written with it, waiting to be handed to SMTP (integrations/mail/mailer.ts). */
+  mailed?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface PollChange {
  * poll answered from memory is never stale for longer than the commit takes to reach the listener.
  */
 export async function bumpPollVersion(
-  tx: Tx | Database, kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'> = {},
+  tx: Tx | Database, kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail' | 'mailed'> = {},
 ): Promise<number> {
   return bumpAndNotify(tx, kind, userId, pollPayload(kind, userId, extra));
 }
@@ -38,7 +40,7 @@ export async function bumpPollVersion(
  * `upsert(tx)` is the CTE to name 'bumped'; `notify` selects from it and sends the NOTIFY with the new version, which
  * the database sets into the payload.
  */
-export function pollBump(kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'> = {}) {
+export function pollBump(kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail' | 'mailed'> = {}) {
   const payload = pollPayload(kind, userId, extra);
   return {
     upsert: (db: Tx | Database) => upsertPollVersion(db, kind, userId),
@@ -47,10 +49,10 @@ export function pollBump(kind: PollKind, userId: string, extra: Pick<PollChange,
 }
 
 /** The NOTIFY's payload, its version 0 until the database sets the new one; an event too large is left out. */
-function pollPayload(kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail'>): string {
+function pollPayload(kind: PollKind, userId: string, extra: Pick<PollChange, 'event' | 'mail' | 'mailed'>): string {
   const change: PollChange = { kind, userId, version: 0, ...extra };
   const payload = JSON.stringify(change, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-  return Buffer.byteLength(payload) > PAYLOAD_MAX ? JSON.stringify({ kind, userId, version: 0, mail: extra.mail }) : payload;
+  return Buffer.byteLength(payload) > PAYLOAD_MAX ? JSON.stringify({ kind, userId, version: 0, mail: extra.mail, mailed: extra.mailed }) : payload;
 }
 
 /**

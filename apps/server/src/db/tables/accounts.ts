@@ -59,6 +59,10 @@ export interface MailOutboxTable {
   sent_at: Date | null;
   error: string | null;
   created_at: CreatedAt;
+  /** The notification this e-mail tells, when written with it (one e-mail per notification: a unique index). */
+  notification_id: string | null;
+  /** When one instance claimed it to hand to SMTP; null: written in a transaction, not yet claimed (mailer.ts). */
+  handed_at: Date | null;
 }
 
 export interface AccountsTables {

@@ -3,13 +3,18 @@ import type { Language } from '@cellport/shared';
 import { NOTIFICATIONS_PAGE, type Notification } from '@cellport/shared/schemas/notifications';
 import { sql } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
+import type { MailMessage } from '../../integrations/mail/mailer.js';
+import { notificationMailInsert } from '../../integrations/mail/mail-outbox.repository.js';
 import { bumpPollVersion, pollBump } from '../../lib/poll-versions.js';
 import { toNotification, type NotificationParams, type NotificationType } from './notification-view.js';
 
 const COLUMNS = ['id', 'text', 'text_key', 'params', 'unread', 'type', 'created_at'] as const;
 
-/** A notification to store: its key and params, its text in the recipient's language now, and whether it is mailed. */
-export interface NewNotification { type: NotificationType; key: string; params: NotificationParams; text: string; mail: boolean }
+/**
+ * A notification to store: its key and params, its text in the recipient's language now, and whether it is mailed
+ * after the commit (`mail`) or its e-mail is written with it (`written`).
+ */
+export interface NewNotification { type: NotificationType; key: string; params: NotificationParams; text: string; mail: boolean; written?: MailMessage | undefined }
 
 /**
  * Notifications, and what deciding them reads: recipients' language and consent, the ports on a modem, the operators
@@ -59,26 +64,38 @@ export class NotificationsRepository {
 
   // ---- storing
 
-  /** The notification, the poll bump and its NOTIFY in one statement (the id and time are chosen here for the event). */
+  /**
+   * The notification, its written e-mail, the poll bump and its NOTIFY in one statement (the id and time are chosen
+   * here for the event). A written e-mail is marked sent: it is in the outbox, committed with the notification.
+   */
   async insert(tx: Tx, userId: string, n: NewNotification): Promise<void> {
     const row = { id: randomUUID(), text: n.text, unread: true, type: n.type, created_at: new Date(), text_key: n.key, params: n.params };
     const bump = pollBump('notifications', userId, {
       event: { name: 'notification', data: toNotification(row) },
-      ...(n.mail ? { mail: row.id } : {}),
+      ...(n.written ? { mailed: row.id } : n.mail ? { mail: row.id } : {}),
     });
-    await tx
-      .with('note', (db) => db.insertInto('notifications').values({
-        id: row.id, user_id: userId, type: n.type, text_key: n.key, params: JSON.stringify(n.params), text: n.text,
-        email: n.mail ? 'pending' : null, created_at: row.created_at,
-      }))
-      .with('bumped', () => bump.upsert(tx))
-      .selectFrom('bumped').select(bump.notify.as('notified'))
-      .execute();
+    const note = {
+      id: row.id, user_id: userId, type: n.type, text_key: n.key, params: JSON.stringify(n.params), text: n.text,
+      email: n.written ? 'sent' as const : n.mail ? 'pending' as const : null, created_at: row.created_at,
+    };
+    const written = n.written;
+    const notified = bump.notify.as('notified');
+    if (!written) {
+      await tx.with('note', (db) => db.insertInto('notifications').values(note))
+        .with('bumped', () => bump.upsert(tx)).selectFrom('bumped').select(notified).execute();
+      return;
+    }
+    await tx.with('note', (db) => db.insertInto('notifications').values(note))
+      .with('mailed', () => notificationMailInsert(tx, row.id, written))
+      .with('bumped', () => bump.upsert(tx)).selectFrom('bumped').select(notified).execute();
   }
 
-  /** A customer's language and marketing consent, or undefined when there is no such user. */
-  async recipient(tx: Tx, userId: string): Promise<{ language: string; marketing_consent: boolean } | undefined> {
-    return tx.selectFrom('users').select(['language', 'marketing_consent']).where('id', '=', userId).executeTakeFirst();
+  /**
+   * A customer's language and marketing consent, and their address, name and standing (so the notification's e-mail
+   * is written with it), or undefined when there is no such user.
+   */
+  async recipient(tx: Tx, userId: string) {
+    return tx.selectFrom('users').select(['language', 'marketing_consent', 'email', 'name', 'is_active']).where('id', '=', userId).executeTakeFirst();
   }
 
   async userExists(userId: string): Promise<boolean> {

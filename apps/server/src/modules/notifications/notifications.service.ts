@@ -1,49 +1,13 @@
 import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@cellport/shared';
-import { OPERATOR_ALERT_KEYS, type OperatorAlertKey } from '@cellport/shared/schemas/admin/alerts';
+import type { OperatorAlertKey } from '@cellport/shared/schemas/admin/alerts';
 import { OPERATOR_MESSAGE_MAX } from '@cellport/shared/schemas/notifications';
 import type { Tx } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import { mailsTo } from './mail-rules.js';
+import { notificationMail, type MailLinks } from './notification-mail.js';
 import { renderNotification, type NotificationParams, type NotificationType } from './notification-view.js';
 import type { NotificationsRepository } from './notifications.repository.js';
 import { portNameText } from './port-name.js';
-
-/**
- * What notifies (issue 14, item 5). Payment items (type 'payment': purchase, renewal, auto-renewal, payment received
- * or not fulfilled) are listed on the dashboard and left out of the bell (spec §7). The bell ('other') tells what
- * happens to a port without the customer asking: expiring in 3 days and tomorrow, expired, released, its modem
- * offline and back (modemAvailability), an IP change that failed, and operator messages. A rotation that worked does
- * not notify: the customer who asked sees the new IP at once, and interval rotations every few minutes would bury
- * everything else.
- *
- * Service messages — what happens to the customer's ports, money and integrations — are e-mailed always, without an
- * unsubscribe link: the marketing consent at sign-up is about news, not about the service bought (issue 28,
- * item 10; decision 036). Only the operators' own messages are news, mailed with the consent. A failed IP change is
- * told in the bell only: the customer who asked sees it at once, and a mail would come after they retried.
- */
-export const MUST_MAIL_KEYS = new Set<string>([
-  // Payments and renewals.
-  'payment_received', 'payment_unfulfilled', 'purchase_completed', 'renewal_completed', 'auto_renew_completed',
-  'auto_renew_short_balance',
-  // Expiry.
-  'expiry_reminder_3d', 'expiry_reminder_1d', 'port_expired', 'port_released',
-  // The port's service: its modem down and back, replaced or waiting for one, its traffic allowance.
-  'modem_down', 'modem_up', 'port_replaced', 'port_replaced_offline', 'port_replacement_queued', 'quota_warning', 'quota_reached',
-  // The customer's webhook endpoint turned off.
-  'webhook_disabled',
-  // Support (issue 17 item 4): an answer the customer asked for, and operators' alerts of a customer waiting
-  // (also the ticket another operator handed them).
-  'support_reply', 'support_ticket_new', 'support_customer_reply', 'support_assigned',
-  // Card subscriptions (issue 27 item 1): what the card will be charged and when, a charge that failed, the end.
-  'subscription_charge_upcoming', 'subscription_charge_failed', 'subscription_ended',
-]);
-/** Told in the bell (and Telegram, by the customer's choice), never e-mailed. */
-const BELL_ONLY_KEYS = new Set<string>(['rotation_failed']);
-/** Service mail: sent without asking for the marketing consent and without an unsubscribe link (the operators' alerts are mailed as each operator chose). */
-export const isServiceMail = (key: string) => MUST_MAIL_KEYS.has(key) || (OPERATOR_ALERT_KEYS as readonly string[]).includes(key);
-/** Whether a customer's notification is e-mailed: service mail always, news only with the marketing consent. */
-export const mailsTo = (key: string, recipient: { marketing_consent: boolean }) =>
-  !BELL_ONLY_KEYS.has(key) && (isServiceMail(key) || recipient.marketing_consent);
-
 
 /** How many modems an operator alert names one by one; the rest are counted. */
 const OPERATOR_ALERT_MODEMS = 10;
@@ -51,8 +15,15 @@ const OPERATOR_ALERT_MODEMS = 10;
 /** Operator message texts per language; English is required and stands in for a missing language. */
 export type OperatorTexts = { en: string } & Partial<Record<Language, string>>;
 
-/** Whom a notification speaks to: their language, and whether they agreed to mail beyond the essentials. */
-export interface Recipient { language: string; marketing_consent: boolean }
+/**
+ * Whom a notification speaks to: their language, and whether they agreed to mail beyond the essentials. With their
+ * address, name and standing too, the e-mail is written in the notification's own transaction (no statements after
+ * its commit: issue 31, item 3); without, it is marked pending and mailed after the commit (notification-emails.ts).
+ */
+export interface Recipient {
+  language: string; marketing_consent: boolean;
+  email?: string | undefined; name?: string | undefined; is_active?: boolean | undefined;
+}
 
 /**
  * Stores notifications (key and params, rendered in the reader's language when read, and the text in the
@@ -61,7 +32,8 @@ export interface Recipient { language: string; marketing_consent: boolean }
  * change that rolled back. E-mails go out after the commit (notification-emails.ts).
  */
 export class NotificationsService {
-  constructor(private readonly repo: NotificationsRepository) {}
+  /** `links`: what an e-mail written with its notification links to; without them every e-mail waits for the commit. */
+  constructor(private readonly repo: NotificationsRepository, private readonly links?: MailLinks) {}
 
   /**
    * Pass the caller's transaction so the notification commits (or not) with what it tells about, and the
@@ -69,13 +41,20 @@ export class NotificationsService {
    */
   async notify(userId: string, type: NotificationType, key: string, params: NotificationParams, tx?: Tx, recipient?: Recipient): Promise<void> {
     if (!tx) return this.repo.transaction((own) => this.notify(userId, type, key, params, own, recipient));
-    const user = recipient ?? await this.repo.recipient(tx, userId);
+    const user: Recipient | undefined = recipient ?? await this.repo.recipient(tx, userId);
     if (!user) return;
-    await this.repo.insert(tx, userId, {
-      type, key, params,
-      text: renderNotification(user.language, key, params),
-      mail: mailsTo(key, user),
-    });
+    const text = renderNotification(user.language, key, params);
+    const mail = mailsTo(key, user);
+    const { email, name, is_active: isActive } = user;
+    if (mail && this.links && email !== undefined && name !== undefined && isActive !== undefined) {
+      const written = notificationMail(this.links, {
+        user_id: userId, text_key: key, text, params, email, name, is_active: isActive,
+        language: user.language, marketing_consent: user.marketing_consent,
+      });
+      await this.repo.insert(tx, userId, { type, key, params, text, mail: false, written: written ?? undefined });
+      return;
+    }
+    await this.repo.insert(tx, userId, { type, key, params, text, mail });
   }
 
   /**

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { buildTestApp, describeOnPostgres, type TestApp } from '../../../test/helpers.js';
 import { createCustomer, json, seedTestCatalog } from '../../../test/fixtures.js';
+import { announced } from '../../../test/announcements.js';
 
 // What a purchase costs in round trips to PostgreSQL (issue 31, item 3). On this machine the cost per statement, a
 // socket write and a wake-up on both sides, is most of a purchase (bench/BENCHMARKS.md), so a statement added to the
@@ -19,8 +20,9 @@ describeOnPostgres('round trips of a purchase', () => {
     await t.close();
   });
 
-  it('one dedicated port from the balance is one transaction of 11 statements, BEGIN and COMMIT included', async () => {
+  it('one dedicated port from the balance is one transaction of 11 statements, BEGIN and COMMIT included, its e-mail written in it', async () => {
     const c = await createCustomer(t, 1000);
+    const mailedAfterCommit = vi.spyOn(t.app.notificationEmails, 'send');
     const sent: Array<{ client: pg.Client; text: string }> = [];
     const query = pg.Client.prototype.query;
     vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
@@ -42,5 +44,18 @@ describeOnPostgres('round trips of a purchase', () => {
     expect(begin).toBeGreaterThanOrEqual(0);
     const transaction = own.slice(begin, commit + 1).map((s) => s.slice(0, 60));
     expect(transaction, transaction.join('\n')).toHaveLength(11);
+    // The e-mail is written in the notification's statement (2026-12-07: it was two statements and two commits after
+    // the purchase's, a claim and the outbox row), so nothing is left to do for it after the commit without SMTP.
+    expect(own.slice(begin, commit + 1).filter((s) => /insert into "mail_outbox"/.test(s) && /insert into "notifications"/.test(s))).toHaveLength(1);
+    // Positive marker: once the purchase's NOTIFY has been heard, an after-commit send would have started.
+    await announced(t);
+    expect(mailedAfterCommit).not.toHaveBeenCalled();
+    const committed = sent.findIndex((s, i) => i > sent.indexOf(payment!) && s.client === payment!.client && s.text === 'commit');
+    const after = sent.slice(committed + 1).map((s) => s.text);
+    expect(after.filter((s) => /"notifications"|"mail_outbox"/.test(s)), after.join('\n')).toEqual([]);
+    const [mail] = await t.ctx.db.selectFrom('mail_outbox').innerJoin('users', 'users.email', 'mail_outbox.to_email')
+      .select(['mail_outbox.subject', 'mail_outbox.notification_id']).where('users.id', '=', c.id).execute();
+    expect(mail).toMatchObject({ subject: 'Payment completed' });
+    expect(mail!.notification_id).not.toBeNull();
   });
 });

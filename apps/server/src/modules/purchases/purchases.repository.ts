@@ -57,10 +57,13 @@ export class PurchasesRepository {
     return (await tx.selectFrom('carriers').select('name').where('id', '=', carrierId).executeTakeFirst())?.name ?? null;
   }
 
-  /** Who a notification speaks to, and how many ports they have had (new ones are named "Proxy n+1"…), in one read. */
+  /**
+   * Who a notification speaks to (with their address, so its e-mail is written in the purchase's transaction), and how
+   * many ports they have had (new ones are named "Proxy n+1"…), in one read.
+   */
   buyer(tx: Tx, userId: string) {
     return tx.selectFrom('users')
-      .select(['language', 'marketing_consent', sql<string>`(select count(*) from ports where ports.user_id = users.id)`.as('port_count')])
+      .select(['language', 'marketing_consent', 'email', 'name', 'is_active', sql<string>`(select count(*) from ports where ports.user_id = users.id)`.as('port_count')])
       .where('id', '=', userId).executeTakeFirstOrThrow();
   }
 
