@@ -49,8 +49,8 @@ import * as portNumbersCheckByNumber from './2026_12_12_1870_port_numbers_check_
 import * as portNumbersLookups from './2026_12_13_0600_port_numbers_lookups.js';
 import * as portNumbersCheckPlannedPerCall from './2026_12_13_0601_port_numbers_check_planned_per_call.js';
 import * as hostServedPorts from './2026_12_13_0610_host_served_ports.js';
-import * as mailOutboxNotificationDelivery from './2026_12_13_0700_mail_outbox_notification_delivery.js';
 import * as portsWithWhitelist from './2026_12_13_0800_ports_with_whitelist.js';
+import * as mailOutboxNotificationDelivery from './2026_12_13_0810_mail_outbox_notification_delivery.js';
 
 // Forward-only, in name order. Add a new file and one line here; never edit a migration that has landed.
 export const migrations: Record<string, Migration> = {
@@ -104,6 +104,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_13_0600_port_numbers_lookups': portNumbersLookups,
   '2026_12_13_0601_port_numbers_check_planned_per_call': portNumbersCheckPlannedPerCall,
   '2026_12_13_0610_host_served_ports': hostServedPorts,
-  '2026_12_13_0700_mail_outbox_notification_delivery': mailOutboxNotificationDelivery,
   '2026_12_13_0800_ports_with_whitelist': portsWithWhitelist,
+  '2026_12_13_0810_mail_outbox_notification_delivery': mailOutboxNotificationDelivery,
 };
