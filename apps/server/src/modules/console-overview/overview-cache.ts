@@ -7,7 +7,7 @@ import type { OverviewRepository } from './overview.repository.js';
 /** How old an overview may be when it is answered again (decision 029). */
 export const OVERVIEW_MAX_AGE_MS = 5_000;
 /**
- * How old a kept overview may still be answered while a fresh one loads behind it (decision 052); an older one is
+ * How old a kept overview may still be answered while a fresh one loads behind it (decision 049); an older one is
  * loaded while the operator waits, so a console opened after a quiet minute never shows a stale figure.
  */
 export const OVERVIEW_STALE_MS = 60_000;
@@ -17,9 +17,9 @@ interface Kept { at: number; value: Promise<OverviewResponse>; settled: boolean 
 /**
  * The console overview's answer, kept a few seconds per period (`days`). Its totals cover every customer, port and
  * modem, so an answer costs time that grows with the business (decision 029: about 20 ms of database work on 100,000
- * customers after the indexes, against about 3 ms empty; decision 052: 300-550 ms a total at 1,000,000 customers).
+ * customers after the indexes, against about 3 ms empty; decision 049: 300-550 ms a total at 1,000,000 customers).
  * - Up to OVERVIEW_MAX_AGE_MS old: answered as kept.
- * - Older, up to OVERVIEW_STALE_MS: answered as kept at once, and one fresh load starts behind it (decision 052), so
+ * - Older, up to OVERVIEW_STALE_MS: answered as kept at once, and one fresh load starts behind it (decision 049), so
  *   an operator never waits for the totals of the whole business while one was answered within the last minute.
  *   A sign-up, a purchase from the balance or an expiry shows within the age plus one load.
  * - Older still, or none: loaded while the caller waits (callers asking meanwhile share the load).

@@ -166,7 +166,7 @@ describe('admin overview totals (one pass per table, decision 029)', () => {
     expect((await cache.get(7)).customers.total).toBe(1);
     // Another period is asked afresh.
     expect((await cache.get(30)).customers.total).toBe(2);
-    // Past the age (decision 052): the kept answer at once, and a fresh one loaded behind it, answered next.
+    // Past the age (decision 049): the kept answer at once, and a fresh one loaded behind it, answered next.
     now += 1_500;
     expect((await cache.get(7)).customers.total).toBe(1);
     await cache.refreshed(7);
