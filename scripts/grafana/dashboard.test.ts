@@ -39,7 +39,7 @@ describe('the Grafana dashboard', () => {
     server = families(scraped.body);
     const agent = families(await new AgentMetrics().registry.metrics());
     const gateway = families(await gatewayMetrics(() => ({
-      links: 0, ports: 0, openConnections: 0, connections: 0, refused: { link_down: 0, not_served: 0 }, bytesIn: 0, bytesOut: 0,
+      links: 0, ports: 0, openConnections: 0, connections: 0, refused: { link_down: 0, not_served: 0 }, paths: { pooled: 0, stream: 0 }, bytesIn: 0, bytesOut: 0,
     })).metrics());
     exported = new Set([...server, ...agent, ...gateway]);
   });
