@@ -9,7 +9,7 @@ import { GATEWAY_PROTOCOL, type ProxyKind } from '@cellport/shared/schemas/gatew
 import { closeStreamLater } from '../link/close-stream-later.js';
 import { DatagramDeframer, frameDatagram } from '../link/datagram-frames.js';
 import { linkChallenge, linkProofHolds } from '../link/link-proof.js';
-import { POOL, POOL_ANSWER_TIMEOUT_MS, poolHeader } from '../link/pool-protocol.js';
+import { POOL, POOL_ANSWER_TIMEOUT_MS, POOL_WAIT_MS, poolHeader } from '../link/pool-protocol.js';
 import { markBurstyReader, splice } from '../proxy/splice.js';
 import type { Logger } from '../proxy/types.js';
 import { HostPool } from './host-pool.js';
@@ -459,14 +459,13 @@ export class Gateway {
   }
 
   /**
-   * The customer over one of the host's idle pooled connections. False (and nothing sent) when none is idle, or the one
-   * taken ended before the agent answered: the caller then uses an HTTP/2 stream at once, so a customer is never
-   * refused or kept waiting for want of a pooled connection (waiting 100 ms for the next one held a storm of short
-   * connections to the rate the agent could open them, and gave every customer of an agent without a pool 100 ms).
+   * The customer over one of the host's pooled connections: an idle one, or the next to open within POOL_WAIT_MS.
+   * False (and nothing sent) when none came, or the one taken ended before the agent answered: the caller then uses
+   * an HTTP/2 stream, so a customer is never refused for want of a pooled connection.
    */
   private async throughPool(host: HostLinks, socket: Socket, port: number, refuse: (reason?: keyof GatewayStats['refused']) => void): Promise<boolean> {
     const pool = host.pool;
-    const link = pool ? pool.take() : null;
+    const link = pool ? await pool.take(POOL_WAIT_MS) : null;
     if (!link) return false;
     if (socket.destroyed) {
       link.destroy();

@@ -1,13 +1,13 @@
 import type { Socket } from 'node:net';
 
 // A host's pooled link connections at the gateway (link/pool-protocol.ts, decision 047): the idle ones, handed out one
-// per customer, oldest first, and the taken ones, which end with the link they were opened for (a replaced, fenced or
-// expired link takes its customers down, as its streams do). A customer who finds none idle is not kept waiting for
-// the next: the caller sends them over an HTTP/2 stream at once.
+// per customer, oldest first; the customers who wait for one while the pool is empty; and the taken ones, which end
+// with the link they were opened for (a replaced, fenced or expired link takes its customers down, as its streams do).
 
 export class HostPool {
   /** Idle connections, in the order they came, with the listener that forgets one that closes while idle. */
   private readonly idle = new Map<Socket, () => void>();
+  private readonly waiters: Array<(socket: Socket | null) => void> = [];
   private readonly taken = new Set<Socket>();
   private closed = false;
 
@@ -15,31 +15,47 @@ export class HostPool {
     return this.idle.size;
   }
 
-  /** A newly opened pooled connection: idle until a customer takes it. */
+  /** A newly opened pooled connection: to the first customer waiting, or idle until one comes. */
   add(socket: Socket): void {
     if (this.closed) return void socket.destroy();
     socket.on('error', () => {});
+    const waiter = this.waiters.shift();
+    if (waiter) return this.give(socket, waiter);
     const forget = () => this.idle.delete(socket);
     this.idle.set(socket, forget);
     socket.once('close', forget);
   }
 
-  /** The oldest idle connection, or null when none is idle now. */
-  take(): Socket | null {
+  /** An idle connection now, or the next one to open within `waitMs`; null when none comes in time. */
+  take(waitMs: number): Promise<Socket | null> {
     for (const [socket, forget] of this.idle) {
       this.idle.delete(socket);
       socket.removeListener('close', forget);
-      if (!socket.destroyed) return this.hold(socket);
+      if (!socket.destroyed) return Promise.resolve(this.hold(socket));
     }
-    return null;
+    if (this.closed || waitMs <= 0) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const waiter = (socket: Socket | null) => { clearTimeout(timer); resolve(socket); };
+      const timer = setTimeout(() => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        resolve(null);
+      }, waitMs);
+      this.waiters.push(waiter);
+    });
   }
 
-  /** Ends every connection of this pool, idle and taken. */
+  /** Ends every connection of this pool, idle and taken, and sends the waiting customers elsewhere. */
   close(): void {
     this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter(null);
     for (const socket of [...this.idle.keys(), ...this.taken]) socket.destroy();
     this.idle.clear();
     this.taken.clear();
+  }
+
+  private give(socket: Socket, waiter: (socket: Socket | null) => void): void {
+    waiter(this.hold(socket));
   }
 
   private hold(socket: Socket): Socket {

@@ -27,6 +27,8 @@ export const POOL = {
 
 /** How many idle pooled connections an agent keeps ready; it opens the next one as soon as one is taken. */
 export const POOL_SIZE = 16;
+/** A customer who finds the pool empty waits this long for the next one, then rides an HTTP/2 stream: never refused. */
+export const POOL_WAIT_MS = 100;
 /** The agent's answer to a header must come within this; otherwise the connection is dropped and the customer retried. */
 export const POOL_ANSWER_TIMEOUT_MS = 5_000;
 /** After a pooled connection failed to open (or closed unused), the next attempt waits this long: no hot loop. */
