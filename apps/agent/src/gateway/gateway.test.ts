@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayLink } from '../link/gateway-link.js';
-import { POOL, POOL_SIZE, POOL_WAIT_MS } from '../link/pool-protocol.js';
+import { POOL, POOL_SIZE } from '../link/pool-protocol.js';
 import type { PortAccess } from '../proxy/types.js';
 import {
   access, basic, destroyTestClients, EGRESS, freePort, httpConnect, parseSocksUdpReply, rawConnect, readAll, readUntil,
@@ -150,13 +150,11 @@ describe('through the gateway', () => {
 });
 
 describe('pooled link connections (decision 047)', () => {
-  it('with none ready (an agent that keeps none), a customer waits briefly and rides an HTTP/2 stream, UDP included', async () => {
+  it('an agent that keeps no pool: its customers ride HTTP/2 streams without waiting for one, UDP included', async () => {
     const host = await linkedHost('host-s', { poolSize: 0 });
     const before = gateway.stats().paths;
-    const started = Date.now();
     const viaHttp = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(viaHttp.socket)).toBe(EGRESS);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(POOL_WAIT_MS);
     const echo = await startUdpEcho();
     cleanup.push(() => echo.close());
     const { reply, relay } = await socksUdpAssociate(host.ports.socks, { auth: [P1.login, P1.password] });

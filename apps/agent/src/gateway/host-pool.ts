@@ -10,6 +10,8 @@ export class HostPool {
   private readonly waiters: Array<(socket: Socket | null) => void> = [];
   private readonly taken = new Set<Socket>();
   private closed = false;
+  /** Whether the agent has ever opened a pooled connection for this link (an agent without a pool never does). */
+  private offered = false;
 
   get idleCount(): number {
     return this.idle.size;
@@ -18,6 +20,7 @@ export class HostPool {
   /** A newly opened pooled connection: to the first customer waiting, or idle until one comes. */
   add(socket: Socket): void {
     if (this.closed) return void socket.destroy();
+    this.offered = true;
     socket.on('error', () => {});
     const waiter = this.waiters.shift();
     if (waiter) return this.give(socket, waiter);
@@ -26,14 +29,17 @@ export class HostPool {
     socket.once('close', forget);
   }
 
-  /** An idle connection now, or the next one to open within `waitMs`; null when none comes in time. */
+  /**
+   * An idle connection now, or the next one to open within `waitMs`; null when none comes in time. A link whose agent
+   * has opened none (an agent without a pool, or one whose pool is not up yet) is not waited for.
+   */
   take(waitMs: number): Promise<Socket | null> {
     for (const [socket, forget] of this.idle) {
       this.idle.delete(socket);
       socket.removeListener('close', forget);
       if (!socket.destroyed) return Promise.resolve(this.hold(socket));
     }
-    if (this.closed || waitMs <= 0) return Promise.resolve(null);
+    if (this.closed || waitMs <= 0 || !this.offered) return Promise.resolve(null);
     return new Promise((resolve) => {
       const waiter = (socket: Socket | null) => { clearTimeout(timer); resolve(socket); };
       const timer = setTimeout(() => {
