@@ -218,6 +218,25 @@ describe('HTTP forwarder: framing it handles itself', () => {
     expect(Date.now() - answered).toBeGreaterThanOrEqual(1400);
   });
 
+  it('a request head and a response head of exactly 431 bytes are forwarded (431 is a length there, not a refusal)', async () => {
+    modem = await startModem();
+    const padded = (head: (pad: string) => string): string => {
+      const pad = 'a'.repeat(431 - head('').length);
+      const out = head(pad);
+      expect(out.length).toBe(431);
+      return out;
+    };
+    const response = padded((pad) => `HTTP/1.1 200 OK\r\nX-Pad: ${pad}\r\nContent-Length: 4\r\n\r\n`);
+    script = () => `${response}done`;
+    const client = await rawConnect(modem.http);
+    client.write(padded((pad) => get('/exact', `X-Pad: ${pad}\r\n`)));
+    const answer = text(await readUntil(client, (d) => text(d).endsWith('done')));
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(origin.seen.flat().map((r) => r.split(' ')[1])).toEqual(['/exact']);
+    client.end();
+    await closed(client);
+  });
+
   it('oversized heads get 431 and malformed ones 400, and are closed, never reaching the target', async () => {
     modem = await startModem();
     for (const raw of [

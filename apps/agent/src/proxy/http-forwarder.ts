@@ -7,7 +7,7 @@ import {
   authorize, BLOCKED, FAILURE_MESSAGES, FAILURE_STATUS, failureOf, FRAMING_MESSAGE, MALFORMED_REQUEST, MESSAGES,
   parseAbsolute, rawResponse, refusal,
 } from './http-answers.js';
-import { FRAMING, hasBareLineFeed, headEnd, INCOMPLETE, parseRequestHead, parseResponseHead } from './http-message-head.js';
+import { FRAMING, hasBareLineFeed, headEnd, INCOMPLETE, parseRequestHead, parseResponseHead, TOO_LARGE } from './http-message-head.js';
 import type { RequestHead } from './http-message-head.js';
 import type { ProxyLimits } from './types.js';
 import { charge, isThrottled, limitFlow } from './port-rate-limit.js';
@@ -229,7 +229,7 @@ function readHeads(f: Forwarding): void {
         return;
       }
       f.headStarted = 0;
-      if (end === 431) {
+      if (end === TOO_LARGE) {
         refuse(f, 431, MESSAGES[431]!);
         return;
       }
@@ -491,7 +491,7 @@ function readResponseHead(f: Forwarding, chunk: Buffer): void {
       f.responseHead = buf;
       return;
     }
-    const head = end === 431 ? null : parseResponseHead(buf, end);
+    const head = end === TOO_LARGE ? null : parseResponseHead(buf, end);
     if (head === null || head.status === 101) {
       badGateway(f);
       return;

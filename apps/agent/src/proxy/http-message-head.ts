@@ -13,6 +13,8 @@ import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './connect-head.js';
 
 /** The head has not ended yet: read more. */
 export const INCOMPLETE = 0;
+/** The head is larger than MAX_HEAD_BYTES (answered 431). Negative, so that no head's length can be taken for it. */
+export const TOO_LARGE = -1;
 /** Malformed (400), ambiguous body framing (FRAMING, answered 400 with its own text) or too large (431). */
 export const FRAMING = 1;
 export type HeadProblem = 400 | 431 | typeof FRAMING;
@@ -69,11 +71,11 @@ export interface ResponseHead {
   length: number;
 }
 
-/** The end of a head in `buf` (the index just past its empty line), INCOMPLETE, or 431 when it cannot fit. */
-export function headEnd(buf: Buffer): number | typeof INCOMPLETE | 431 {
+/** The end of a head in `buf` (the index just past its empty line), INCOMPLETE, or TOO_LARGE when it cannot fit. */
+export function headEnd(buf: Buffer): number {
   const end = buf.indexOf(HEAD_END);
-  if (end < 0) return buf.length >= MAX_HEAD_BYTES ? 431 : INCOMPLETE;
-  return end + HEAD_END.length > MAX_HEAD_BYTES ? 431 : end + HEAD_END.length;
+  if (end < 0) return buf.length >= MAX_HEAD_BYTES ? TOO_LARGE : INCOMPLETE;
+  return end + HEAD_END.length > MAX_HEAD_BYTES ? TOO_LARGE : end + HEAD_END.length;
 }
 
 /**
