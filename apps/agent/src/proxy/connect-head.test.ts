@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INCOMPLETE, MAX_HEAD_BYTES, MAX_HEADER_LINES, NOT_CONNECT, readConnectHead } from './connect-head.js';
+import { INCOMPLETE, NOT_CONNECT, readConnectHead } from './connect-head.js';
+import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './http-message-head.js';
 
 // The CONNECT head reader on its own: every way a head can arrive split, and what it refuses. The proxy's side of it
 // (answers, tunnels, the hand-over to Node's HTTP server) is in http-proxy-connect.test.ts.

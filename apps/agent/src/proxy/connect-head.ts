@@ -1,20 +1,18 @@
+import { CONTROL, FIELD_NAME, headEnd, INCOMPLETE as HEAD_INCOMPLETE, MAX_HEADER_LINES, OWS, TOO_LARGE } from './http-message-head.js';
+
 // Reads the head of a CONNECT request that opens an HTTP proxy connection, straight from the socket's bytes (issue 31,
 // item 1). Through Node's HTTP server every new tunnel paid for an llhttp parser's set-up, an IncomingMessage with its
 // header objects and the server's bookkeeping, only to learn two strings: the target and the credentials. Anything
-// that does not start with "CONNECT " is left to Node's server (http-proxy.ts hands it the bytes read so far).
+// that does not start with "CONNECT " is the plain forwarder's (http-forwarder.ts; http-proxy.ts hands it the bytes
+// read so far). The head's grammar and bounds are http-message-head.ts's, shared by both paths.
 //
 // Strict, as RFC 9112 allows: the request line is exactly "CONNECT <authority> HTTP/1.x", lines end in CRLF, header
 // names are tokens with the colon right after them, values hold no control characters (an obs-fold line starts with a
-// space, which is no token: refused). llhttp refuses all of that too, but let three things through that this refuses
-// with 400: a request line without a version (HTTP/0.9 style), HTTP/2.0 in it, and two spaces between its parts. The head may be at most MAX_HEAD_BYTES (Node's server reads
-// other requests with the same maxHeaderSize) and carry at most MAX_HEADER_LINES headers; beyond either the answer is 431.
+// space, which is no token: refused). llhttp refused all of that too, but let three things through that this refuses
+// with 400: a request line without a version (HTTP/0.9 style), HTTP/2.0 in it, and two spaces between its parts. The
+// head may be at most MAX_HEAD_BYTES and carry at most MAX_HEADER_LINES headers; beyond either the answer is 431.
 
-/** The largest head read, request line and headers; also the HTTP server's maxHeaderSize (http-proxy.ts). */
-export const MAX_HEAD_BYTES = 16 * 1024;
-/** The most header lines in a CONNECT head (Apache's LimitRequestFields default); real clients send a handful. */
-export const MAX_HEADER_LINES = 100;
-
-/** The bytes seen so far are not a CONNECT request (the connection is Node's HTTP server's to read). */
+/** The bytes seen so far are not a CONNECT request (the connection is the plain forwarder's to read). */
 export const NOT_CONNECT = 0;
 /** A CONNECT whose head has not ended yet: read more. */
 export const INCOMPLETE = 1;
@@ -31,15 +29,10 @@ export interface ConnectHead {
 }
 
 const PREFIX = Buffer.from('CONNECT ', 'latin1');
-const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
+/** The empty line that ends a head (headEnd's answer is just past it). */
+const HEAD_END_BYTES = 4;
 /** Visible ASCII only in the target, as llhttp's strict URL check; HTTP/1.0 and 1.1. */
 const REQUEST_LINE = /^CONNECT ([\x21-\x7e]+) HTTP\/1\.[01]$/;
-/** A header line's name and colon: a token (RFC 9110 §5.6.2) with nothing between it and the colon. */
-const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/;
-/** Control characters other than HTAB are not allowed in a field value (a lone CR or LF among them). */
-const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
-/** Optional whitespace around a value: spaces and tabs only (String.trim would also take a latin1 NBSP). */
-const OWS = /^[ \t]+|[ \t]+$/g;
 const PROXY_AUTHORIZATION = 'proxy-authorization';
 
 /** What `buf`, the first bytes of a connection, holds: a CONNECT head, not a CONNECT, too little yet, or a problem. */
@@ -47,10 +40,10 @@ export function readConnectHead(buf: Buffer): ConnectHead | HeadProblem | typeof
   const n = Math.min(buf.length, PREFIX.length);
   for (let i = 0; i < n; i++) if (buf[i] !== PREFIX[i]) return NOT_CONNECT;
   if (buf.length < PREFIX.length) return INCOMPLETE;
-  const end = buf.indexOf(HEAD_END);
-  if (end < 0) return buf.length >= MAX_HEAD_BYTES ? 431 : INCOMPLETE;
-  if (end + HEAD_END.length > MAX_HEAD_BYTES) return 431;
-  return parseHead(buf.toString('latin1', 0, end), end + HEAD_END.length);
+  const end = headEnd(buf);
+  if (end === TOO_LARGE) return 431;
+  if (end === HEAD_INCOMPLETE) return INCOMPLETE;
+  return parseHead(buf.toString('latin1', 0, end - HEAD_END_BYTES), end);
 }
 
 function parseHead(text: string, length: number): ConnectHead | HeadProblem {

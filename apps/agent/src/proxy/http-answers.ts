@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './connect-head.js';
+import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './http-message-head.js';
 import type { ClientConnection, ProxyCore, UpstreamFailure } from './connection.js';
 
 // What the HTTP proxy answers by itself, and who a client is: shared by its two paths, CONNECT tunnels

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './connect-head.js';
+import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './http-message-head.js';
 import { access, basic, closed, destroyTestClients, rawConnect, readAll, readUntil, startModem } from './test-support.js';
 import type { TestModem } from './test-support.js';
 

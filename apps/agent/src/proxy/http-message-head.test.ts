@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkedReader } from './chunked-body.js';
-import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './connect-head.js';
+import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './http-message-head.js';
 import { FRAMING, hasBareLineFeed, headEnd, INCOMPLETE, parseRequestHead, parseResponseHead, TOO_LARGE } from './http-message-head.js';
 import type { RequestHead, ResponseHead } from './http-message-head.js';
 

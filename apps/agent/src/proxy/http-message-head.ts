@@ -1,5 +1,3 @@
-import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './connect-head.js';
-
 // The heads of plain HTTP/1.1 requests and of the targets' responses, read straight from the bytes (issue 31 item 1,
 // decision 048). The forwarder (http-forwarder.ts) needs only a few facts from a head: the request line, the
 // credentials, how the body is framed, whether the connection stays open, and the header lines to pass on without the
@@ -10,6 +8,11 @@ import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './connect-head.js';
 // of it): lines end in CRLF, header names are tokens with the colon right after them, values hold no control
 // characters, obs-fold is refused. Body framing must be unambiguous (issue 26): one Content-Length of digits, or
 // "Transfer-Encoding: chunked" alone in an HTTP/1.1 request; anything else is FRAMING (400, and the connection closes).
+
+/** The largest head read, request or status line and headers, on both of the proxy's paths (CONNECT and plain). */
+export const MAX_HEAD_BYTES = 16 * 1024;
+/** The most header lines in a head (Apache's LimitRequestFields default); real clients send a handful. */
+export const MAX_HEADER_LINES = 100;
 
 /** The head has not ended yet: read more. */
 export const INCOMPLETE = 0;
@@ -22,9 +25,12 @@ export type HeadProblem = 400 | 431 | typeof FRAMING;
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) HTTP\/1\.([01])$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^\x00-\x08\x0a-\x1f\x7f]*))?$/;
-const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/;
-const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
-const OWS = /^[ \t]+|[ \t]+$/g;
+/** A header line's name and colon: a token (RFC 9110 §5.6.2) with nothing between it and the colon. */
+export const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/;
+/** Control characters other than HTAB are not allowed in a field value (a lone CR or LF among them). */
+export const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+/** Optional whitespace around a value: spaces and tabs only (String.trim would also take a latin1 NBSP). For replace(). */
+export const OWS = /^[ \t]+|[ \t]+$/g;
 const DIGITS = /^\d{1,15}$/;
 
 /** Headers that describe one hop, not the message; never passed on (RFC 9110 §7.6.1), plus our own credentials. */
