@@ -24,7 +24,8 @@
 //          BENCH_STREAMS (5000), BENCH_ONLY=bulk,rps,tunnels,streams,udp, BENCH_PATHS=direct,gateway,ssh (the paths
 //          measured in bulk, rps and tunnels; without ssh no sshd is started; `streams` adds a second gateway and agent
 //          whose agent keeps no pooled link connections, every customer an HTTP/2 stream as before decision 047: the
-//          same run's A/B of the pool)
+//          same run's A/B of the pool), BENCH_POOL_HELLO=0 (pooled connections open with an HTTP upgrade, as before
+//          the hello: A/B of the two handshakes across runs)
 import dgram from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

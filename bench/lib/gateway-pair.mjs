@@ -26,6 +26,8 @@ export async function startGatewayPair({ dir, nodeArgs = [], track, maxConnectio
   const linkPort = await freePort();
   const gatewayChild = spawnWithLimit(process.execPath, [...nodeArgs, join(dir, 'gateway-proc.mjs'), JSON.stringify({
     id, trustKey: publicKey.export({ format: 'jwk' }).x, linkPort, listenHost: gatewayHost,
+    // BENCH_POOL_HELLO=0: a gateway as before the pooled connections' hello (each one an HTTP upgrade), for an A/B.
+    offerPoolHello: process.env.BENCH_POOL_HELLO !== '0',
   })], { cwd: ROOT });
   track(gatewayChild);
   gatewayChild.stderr.pipe(process.stderr);

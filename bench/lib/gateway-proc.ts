@@ -5,10 +5,10 @@ import { createInterface } from 'node:readline';
 import { Gateway } from '../../apps/agent/src/gateway/gateway.js';
 import { trustKeyFrom } from '../../apps/agent/src/gateway/link-ticket.js';
 
-const options = JSON.parse(process.argv[2] ?? '{}') as { id: string; trustKey: string; linkPort: number; listenHost: string };
+const options = JSON.parse(process.argv[2] ?? '{}') as { id: string; trustKey: string; linkPort: number; listenHost: string; offerPoolHello?: boolean };
 const gateway = new Gateway({
   id: options.id, trustKey: trustKeyFrom(options.trustKey), linkHost: '127.0.0.1', linkPort: options.linkPort,
-  listenHost: options.listenHost, log: { info() {}, warn() {}, error: (f, m) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`) },
+  listenHost: options.listenHost, offerPoolHello: options.offerPoolHello, log: { info() {}, warn() {}, error: (f, m) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`) },
 });
 await gateway.start();
 process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, linkPort: gateway.linkPort })}\n`);

@@ -31,10 +31,13 @@ export function testTrust(): TestTrust {
 
 export const GATEWAY_ID = '8b0f3c1e-4a5d-4f6e-9b7a-0c1d2e3f4a5b';
 
-export async function startGateway(trust: TestTrust, options: { now?: () => number; log?: Logger; linkPort?: number } = {}): Promise<Gateway> {
+export async function startGateway(
+  trust: TestTrust, options: { now?: () => number; log?: Logger; linkPort?: number; offerPoolHello?: boolean } = {},
+): Promise<Gateway> {
   const gateway = new Gateway({
     id: GATEWAY_ID, trustKey: trust.publicKey, linkHost: '127.0.0.1', linkPort: options.linkPort ?? 0, listenHost: '127.0.0.1',
     log: options.log ?? silentLog, ...(options.now ? { now: options.now } : {}),
+    ...(options.offerPoolHello === undefined ? {} : { offerPoolHello: options.offerPoolHello }),
   });
   await gateway.start();
   return gateway;
@@ -61,6 +64,8 @@ export class LinkCutter {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   port = 0;
+  /** The first bytes (up to 32, as latin1) of every connection the agent opened through it, in order. */
+  readonly openings: string[] = [];
 
   constructor(private readonly target: number) {
     this.server = createServer((client) => {
@@ -70,6 +75,7 @@ export class LinkCutter {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => {});
       }
+      client.once('data', (chunk: Buffer) => this.openings.push(chunk.subarray(0, 32).toString('latin1')));
       client.pipe(upstream).pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());

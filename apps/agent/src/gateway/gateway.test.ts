@@ -183,6 +183,52 @@ describe('pooled link connections (decision 047)', () => {
     expect(gateway.stats().paths.pooled).toBe(before + 1);
   });
 
+  it('each pooled connection opens with the hello, not an HTTP upgrade; a gateway that does not offer it gets upgrades', async () => {
+    const host = await linkedHost('host-h');
+    const pooledOpenings = () => host.cutter.openings.filter((o) => o.startsWith(POOL.hello) || o.startsWith(`GET ${POOL.path} `));
+    expect(pooledOpenings()).toEqual(Array(POOL_SIZE).fill(expect.stringMatching(/^CELLPORT-POOL\/1 /)));
+    const before = gateway.stats().paths.pooled;
+    const via = await httpConnect(host.ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(via.socket)).toBe(EGRESS);
+    expect(gateway.stats().paths.pooled).toBe(before + 1);
+    // The one taken is replaced the same way.
+    await vi.waitFor(() => expect(pooledOpenings()).toHaveLength(POOL_SIZE + 1), { timeout: 20_000 });
+    expect(pooledOpenings()[POOL_SIZE]).toMatch(/^CELLPORT-POOL\/1 /);
+
+    // A gateway as before the hello: the agent upgrades, and its customers still ride pooled connections.
+    const older = await startGateway(trust, { offerPoolHello: false });
+    cleanup.push(() => older.close());
+    const modem = await startModem({ ports: [P1] });
+    cleanup.push(() => modem.close());
+    const ports = { http: await freePort(), socks: await freePort() };
+    const cutter = new LinkCutter(older.linkPort);
+    const link = linkModem(await cutter.start(), modem, ports, (linkKey) => trust.sign({
+      linkKey, gatewayId: GATEWAY_ID, hostId: 'host-u', epoch: 1, ports: [{ port: ports.http, kind: 'http' }, { port: ports.socks, kind: 'socks' }],
+    }));
+    cleanup.push(() => link.stop());
+    cleanup.push(() => cutter.close());
+    await vi.waitFor(() => expect(older.idlePooled('host-u')).toBe(POOL_SIZE), { timeout: 20_000 });
+    expect(cutter.openings.filter((o) => o.startsWith(POOL.hello))).toEqual([]);
+    expect(cutter.openings.filter((o) => o.startsWith(`GET ${POOL.path} `))).toHaveLength(POOL_SIZE);
+    const viaOlder = await httpConnect(ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
+    expect(await seenThrough(viaOlder.socket)).toBe(EGRESS);
+    expect(older.stats().paths).toEqual({ pooled: 1, stream: 0 });
+  });
+
+  it('the link listener: a hello with a key no link holds is closed without a word; an HTTP request sent in pieces is HTTP', async () => {
+    const hello = await rawConnect(gateway.linkPort);
+    hello.write(`${POOL.hello}nothere.${'A'.repeat(43)}\n`);
+    expect((await readAll(hello)).toString()).toBe('');
+    const tooLong = await rawConnect(gateway.linkPort);
+    tooLong.write(`${POOL.hello}${'A'.repeat(POOL.maxHelloBytes)}`);
+    expect((await readAll(tooLong)).toString()).toBe('');
+    // Shorter than the hello's prefix at first: nothing is decided until the bytes tell.
+    const http = await rawConnect(gateway.linkPort);
+    http.write('GE');
+    setImmediate(() => http.write('T / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    expect((await readAll(http)).toString()).toMatch(/^HTTP\/1\.1 426/);
+  });
+
   it('a gateway restart: the pool goes with the old process and comes back under the new one\'s key', async () => {
     const first = await startGateway(trust);
     const linkPort = first.linkPort;

@@ -1,7 +1,6 @@
 import { createSocket, type RemoteInfo } from 'node:dgram';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { connect as h2connect, constants, type ClientHttp2Session } from 'node:http2';
-import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, isIPv4, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
@@ -13,6 +12,7 @@ import { POOL, POOL_ANSWER_TIMEOUT_MS, POOL_WAIT_MS, poolHeader } from '../link/
 import { markBurstyReader, splice } from '../proxy/splice.js';
 import type { Logger } from '../proxy/types.js';
 import { HostPool } from './host-pool.js';
+import { createLinkListener } from './link-listener.js';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from './link-settings.js';
 import { TicketError, verifyLinkTicket, type LinkTicket } from './link-ticket.js';
 import { refuseCustomer } from './refusal.js';
@@ -34,6 +34,11 @@ export interface GatewayOptions {
   log: Logger;
   /** The gateway's clock for ticket expiries (tests move it). */
   now?: () => number;
+  /**
+   * Whether agents are told to open pooled connections with the plain hello (default true); false answers as a
+   * gateway from before it did, so agents use the HTTP upgrade (tests, and the bench's A/B of the two).
+   */
+  offerPoolHello?: boolean;
 }
 
 interface HostLinks {
@@ -78,7 +83,9 @@ export interface GatewayStats {
 export class Gateway {
   private readonly hosts = new Map<string, HostLinks>();
   private readonly listeners = new Map<number, PortListener>();
-  private readonly linkServer: HttpServer;
+  /** Agents' connections: the link and pooled connections (link-listener.ts), the HTTP ones passed to linkHttp. */
+  private readonly linkServer: NetServer;
+  private readonly linkHttp: HttpServer;
   private readonly customers = new Set<Socket>();
   private readonly expiryTimer: NodeJS.Timeout;
   private readonly now: () => number;
@@ -92,9 +99,14 @@ export class Gateway {
 
   constructor(private readonly options: GatewayOptions) {
     this.now = options.now ?? Date.now;
-    this.linkServer = options.tls ? createHttpsServer(options.tls) : createHttpServer();
-    this.linkServer.on('request', (_req, res) => { res.writeHead(426, { 'content-type': 'text/plain' }).end('Cellport gateway link: upgrade required\n'); });
-    this.linkServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.onUpgrade(req, socket as Socket, head));
+    this.linkHttp = createHttpServer();
+    this.linkHttp.on('request', (_req, res) => { res.writeHead(426, { 'content-type': 'text/plain' }).end('Cellport gateway link: upgrade required\n'); });
+    this.linkHttp.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.onUpgrade(req, socket as Socket, head));
+    this.linkServer = createLinkListener({
+      http: this.linkHttp, tls: options.tls,
+      // A key no link holds is not told why (an agent's own pool sees the close and tries again later).
+      onHello: (socket, key) => this.onPooled(socket, key, () => socket.destroy()),
+    });
     this.expiryTimer = setInterval(() => this.expireLinks(), EXPIRY_CHECK_MS).unref();
   }
 
@@ -151,7 +163,7 @@ export class Gateway {
     for (const socket of this.customers) socket.destroy();
     await Promise.all([...this.listeners.values()].map((l) => new Promise((resolve) => l.server.close(resolve))));
     this.listeners.clear();
-    this.linkServer.closeAllConnections();
+    this.linkHttp.closeAllConnections();
     await new Promise((resolve) => this.linkServer.close(resolve));
   }
 
@@ -164,7 +176,14 @@ export class Gateway {
       socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 409 ? 'Conflict' : 'Bad Request'}\r\n`
         + `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
-    if (req.url === POOL.path && req.headers.upgrade === POOL.upgrade) return this.onPooled(socket, req.headers.authorization, head, reject);
+    if (req.url === POOL.path && req.headers.upgrade === POOL.upgrade) {
+      const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      // The agent sends nothing before a customer's header has been answered: bytes here are not this protocol.
+      if (head.length > 0) return void socket.destroy();
+      return this.onPooled(socket, key, () => reject(401, 'no link holds this pool key: the agent opens pooled connections with the key of its current link'), () => {
+        socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${POOL.upgrade}\r\n\r\n`);
+      });
+    }
     if (req.url !== GATEWAY_PROTOCOL.linkPath || req.headers.upgrade !== GATEWAY_PROTOCOL.upgrade) {
       return reject(400, `this is a Cellport gateway: agents upgrade ${GATEWAY_PROTOCOL.linkPath} to ${GATEWAY_PROTOCOL.upgrade}`);
     }
@@ -202,19 +221,17 @@ export class Gateway {
   }
 
   /**
-   * A pooled connection from an agent (decision 047): it presents the pool key the gateway gave its proven link, and
-   * joins that link's pool. A key of a link that is gone (replaced, fenced, expired, a restarted gateway) opens nothing.
+   * A pooled connection from an agent (decision 047), by its hello or an HTTP upgrade: it presents the pool key the
+   * gateway gave its proven link (`<pool id>.<secret>`), and joins that link's pool. A key of a link that is gone
+   * (replaced, fenced, expired, a restarted gateway) opens nothing. `accepted` answers the upgrade (the hello has none).
    */
-  private onPooled(socket: Socket, authorization: string | undefined, head: Buffer, reject: (status: number, message: string) => void): void {
-    const [poolId = '', secret = ''] = (/^Bearer (\S+)$/.exec(authorization ?? '')?.[1] ?? '').split('.');
+  private onPooled(socket: Socket, key: string, refuse: () => void, accepted?: () => void): void {
+    const [poolId = '', secret = ''] = key.split('.');
     const host = this.pools.get(poolId);
     const given = Buffer.from(secret, 'base64url');
-    if (!host?.pool || given.length !== host.poolSecret.length || !timingSafeEqual(given, host.poolSecret)) {
-      return reject(401, 'no link holds this pool key: the agent opens pooled connections with the key of its current link');
-    }
-    // The agent sends nothing before a customer's header has been answered: bytes here are not this protocol.
-    if (this.closed || socket.destroyed || head.length > 0) return void socket.destroy();
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${POOL.upgrade}\r\n\r\n`);
+    if (!host?.pool || given.length !== host.poolSecret.length || !timingSafeEqual(given, host.poolSecret)) return refuse();
+    if (this.closed || socket.destroyed) return void socket.destroy();
+    accepted?.();
     socket.setNoDelay(true);
     host.pool.add(socket);
   }
@@ -284,10 +301,13 @@ export class Gateway {
 
   /**
    * The agent's newer tickets (ports added or removed, the renewal), on a stream the gateway opens; its request gives
-   * the agent the key its pooled connections present.
+   * the agent the key its pooled connections present, and says they may open with the hello.
    */
   private readTickets(hostId: string, session: ClientHttp2Session, poolKey: string): void {
-    const stream = session.request({ ':method': 'GET', ':path': GATEWAY_PROTOCOL.ticketsPath, [POOL.keyHeader]: poolKey });
+    const stream = session.request({
+      ':method': 'GET', ':path': GATEWAY_PROTOCOL.ticketsPath, [POOL.keyHeader]: poolKey,
+      ...(this.options.offerPoolHello === false ? {} : { [POOL.helloHeader]: '1' }),
+    });
     stream.on('error', () => {});
     stream.setEncoding('utf8');
     let pending = '';
@@ -485,6 +505,8 @@ export class Gateway {
       const timer = setTimeout(() => { link.destroy(); done(null); }, POOL_ANSWER_TIMEOUT_MS).unref();
       link.on('data', done);
       link.once('close', gone);
+      // A hello's connection was left paused by the link listener (an upgraded one was not): read now.
+      link.resume();
       link.write(poolHeader(id, port, socket.remoteAddress ?? ''));
     });
     if (!answer) return false;

@@ -179,9 +179,10 @@ export class GatewayLink {
       stream.respond({ ':status': 200, 'content-type': 'text/plain' });
       this.tickets = stream;
       this.scheduleRenewal();
-      // A gateway with the pool names this link's key on the same request (an older one does not: streams only).
+      // A gateway with the pool names this link's key on the same request (an older one does not: streams only), and
+      // says whether pooled connections may open with the hello (an older one takes only the HTTP upgrade).
       const poolKey = headers[POOL.keyHeader];
-      if (typeof poolKey === 'string' && poolKey) this.pool.start(poolKey);
+      if (typeof poolKey === 'string' && poolKey) this.pool.start(poolKey, headers[POOL.helloHeader] === '1');
       return;
     }
     const udpFor = headers[GATEWAY_PROTOCOL.udpForHeader];

@@ -1,10 +1,11 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Socket } from 'node:net';
+import { isIP, connect as netConnect, Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../proxy/types.js';
 import type { ClientDatagramChannel } from '../proxy/udp-client-channel.js';
-import { parsePoolHeader, POOL, POOL_RETRY_MS, type PoolHeader } from './pool-protocol.js';
+import { parsePoolHeader, POOL, POOL_RETRY_MS, poolHello, type PoolHeader } from './pool-protocol.js';
 
 // The agent's pool of idle link connections (pool-protocol.ts, decision 047). It is filled while the HTTP/2 link is
 // up and the gateway has given that link a pool key, topped up the moment one is taken, and emptied when the link
@@ -25,6 +26,8 @@ const bytesWrittenOf = Object.getOwnPropertyDescriptor(Socket.prototype, 'bytesW
 
 export class LinkPool {
   private key: string | null = null;
+  /** Whether the gateway takes the hello (else each pooled connection is an HTTP upgrade, as older gateways want). */
+  private hello = false;
   /** Bumped by every start and stop: a connection that opens for an older key is closed, not pooled. */
   private generation = 0;
   private opening = 0;
@@ -42,10 +45,14 @@ export class LinkPool {
     return this.idle.size;
   }
 
-  /** Fills the pool with connections that present `key`, replacing whatever an older key opened. */
-  start(key: string): void {
+  /**
+   * Fills the pool with connections that present `key` (by the hello when the gateway offers it), replacing whatever
+   * an older key opened.
+   */
+  start(key: string, hello = false): void {
     this.stop();
     this.key = key;
+    this.hello = hello;
     this.keys++;
     this.fill();
   }
@@ -70,6 +77,7 @@ export class LinkPool {
   }
 
   private open(key: string): void {
+    if (this.hello) return this.openWithHello(key);
     const generation = this.generation;
     this.opening++;
     const url = new URL(POOL.path, this.options.linkUrl);
@@ -103,6 +111,41 @@ export class LinkPool {
       this.fill();
     });
     request.end();
+  }
+
+  /**
+   * A pooled connection that opens with the hello: a connect and one write, no answer. It is idle once connected; a
+   * gateway that does not take its key closes it, which the idle connection's close handles (a later retry).
+   */
+  private openWithHello(key: string): void {
+    const generation = this.generation;
+    this.opening++;
+    const url = new URL(this.options.linkUrl);
+    const secure = url.protocol === 'https:';
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(url.port) || (secure ? 443 : 80);
+    // As https.request would: the name checked against the certificate, not sent for an address.
+    const socket = secure ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host }) : netConnect({ host, port });
+    socket.write(poolHello(key));
+    socket.setTimeout(10_000, () => socket.destroy(new Error('not connected within 10 s')));
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      this.opening--;
+      return generation === this.generation;
+    };
+    socket.on('error', (err) => {
+      if (!settle()) return;
+      if (this.retryTimer === null) this.options.log.warn({ why: err.message }, 'pooled link connection not opened; trying again shortly');
+      this.retryLater();
+    });
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      socket.setTimeout(0);
+      if (!settle()) return void socket.destroy();
+      this.adopt(socket, Buffer.alloc(0));
+      this.fill();
+    });
   }
 
   /** An open pooled connection: idle until the gateway's header arrives with a customer. */

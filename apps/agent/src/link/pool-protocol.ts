@@ -4,7 +4,10 @@
 // stream, no Duplex wrapper on either side. The HTTP/2 link stays for what it is good at: proof, tickets, UDP
 // datagrams, and customers who arrive while the pool is empty.
 //
-//   agent → gateway  GET POOL.path, `Upgrade: POOL.upgrade`, `Authorization: Bearer <pool key>`; answered 101 (or 401)
+//   agent → gateway  `POOL.hello<pool key>\n` as the connection's first bytes, when the gateway offers it (POOL.helloHeader
+//                    on its tickets request): no answer, the connection is pooled (or closed, for a key no link holds).
+//                    A gateway that does not offer it (before 2026-12-07 04:00) takes only the HTTP/1.1 form:
+//                    GET POOL.path, `Upgrade: POOL.upgrade`, `Authorization: Bearer <pool key>`; answered 101 (or 401).
 //                    The pool key is the gateway's random secret for the link the agent proved (it travels in
 //                    POOL.keyHeader on the gateway's tickets request): a pooled connection is worth what its link is,
 //                    and it dies with it.
@@ -19,6 +22,15 @@ export const POOL = {
   upgrade: 'cellport-pool/1',
   /** On the gateway's GET of the tickets path: the key the agent's pooled connections present (the bearer). */
   keyHeader: 'cellport-pool-key',
+  /**
+   * On the same request, `1` when the gateway takes the hello on the link listener: a pooled connection then costs
+   * a connect and one write, not an HTTP request and response parsed on both sides (issue 31 item 2, decision 047).
+   */
+  helloHeader: 'cellport-pool-hello',
+  /** A pooled connection's first bytes on a gateway that offers the hello; no HTTP request starts so. */
+  hello: 'CELLPORT-POOL/1 ',
+  /** The longest hello: the prefix, a pool id and secret in base64url (12 + 1 + 43 characters), the newline; slack. */
+  maxHelloBytes: 128,
   served: 0x31,
   notServed: 0x30,
   /** The longest header line: an id, a port, an IPv6 address with its zone, spaces. */
@@ -52,4 +64,27 @@ export function parsePoolHeader(buf: Buffer): { header: PoolHeader; rest: Buffer
   const header = { customerId: Number(id), port: Number(port), client };
   if (!Number.isInteger(header.customerId) || !Number.isInteger(header.port)) throw new Error('pool header malformed');
   return { header, rest: buf.subarray(nl + 1) };
+}
+
+/** A pooled connection's hello, for a gateway that offers it. */
+export function poolHello(key: string): string {
+  return `${POOL.hello}${key}\n`;
+}
+
+const HELLO = Buffer.from(POOL.hello, 'latin1');
+
+/**
+ * What a link connection's first bytes are: `more` while they could still be either (shorter than the hello's prefix,
+ * or the hello without its newline), `http` when they are not a hello, or the hello's key and the bytes after it.
+ * Throws for a hello too long to be one.
+ */
+export function readPoolHello(buf: Buffer): 'more' | 'http' | { key: string; rest: Buffer } {
+  const prefix = Math.min(buf.length, HELLO.length);
+  if (buf.compare(HELLO, 0, prefix, 0, prefix) !== 0) return 'http';
+  const nl = buf.indexOf(0x0a, HELLO.length);
+  if (nl < 0) {
+    if (buf.length > POOL.maxHelloBytes) throw new Error('pool hello too long');
+    return 'more';
+  }
+  return { key: buf.subarray(HELLO.length, nl).toString('latin1'), rest: buf.subarray(nl + 1) };
 }
