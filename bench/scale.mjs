@@ -376,6 +376,8 @@ async function main() {
     { name: 'GET /traffic (7 days, hourly)', kind: 'customer', path: () => `/api/v1/traffic?from=${q(from)}&to=${q(to)}` },
     { name: 'GET /invoices', kind: 'customer', path: () => '/api/v1/invoices' },
     { name: 'GET /dashboard', kind: 'customer', path: () => '/api/v1/dashboard' },
+    { name: 'GET /catalog/offers (Add Proxies)', kind: 'customer', path: () => '/api/v1/catalog/offers' },
+    { name: 'GET /modems/count/:country (Add Proxies)', kind: 'customer', path: (s) => `/api/v1/modems/count/${s.buyBody.country_id}?isShared=false` },
     { name: 'POST /payment/balance/buy (1 port)', kind: 'customer', method: 'POST', body: (s) => JSON.stringify(s.buyBody), path: () => '/api/v1/payment/balance/buy' },
     { name: 'admin customers, first page', kind: 'admin', search: true, path: () => '/api/v1/admin/customers' },
     { name: 'admin customers ?q=<e-mail part>', kind: 'admin', search: true, path: (s) => `/api/v1/admin/customers?q=${q(s.email.slice(0, 17))}` },

@@ -1,65 +1,52 @@
 import type { CatalogOffer } from '@cellport/shared/schemas/catalog';
 import { PORTS_CHANNEL, type ChangeAnnouncements } from '../../lib/ports-channel.js';
-import type { CatalogRepository } from './catalog.repository.js';
-import { median } from './modem-quality-tracker.js';
+import type { CatalogRepository, OfferGroupRow, StockFilter } from './catalog.repository.js';
 
 // What each choice on Add Proxies buys (issue 27, item 8): stock, measured speeds, latency, UDP and the carrier's
-// ASN, per country, carrier, region, port type and rotation interval. The whole list is computed from one query
-// and kept in memory: the page and the public API read it without touching the database. A change to any modem
+// ASN, per country, carrier, region, port type and rotation interval. The whole list is summed by one query and
+// kept in memory: the page, its stock count and the public API read it without touching the database. A change to any modem
 // (a sale, a modem going offline: the 'cellport_ports' announcement) drops it; so does its age (carriers' ASNs and
 // new speed medians are not announced, and are allowed to show up to `ttlMs` late).
 
-interface ModemRow {
-  country_id: string; carrier_id: string; region_id: string | null; is_shared: boolean; rotation_interval: number | null;
-  capacity: number; used_slots: number; sellable: boolean;
-  latency_ms: number | null; down_kbps: number | null; up_kbps: number | null; udp: boolean | null; asn: number | null;
-}
-
-interface Group {
-  offer: Omit<CatalogOffer, 'downMbps' | 'upMbps' | 'latencyMs' | 'udp' | 'asn'>;
-  down: number[]; up: number[]; latency: number[]; udpYes: number; udpChecked: number; asns: Set<number | null>;
-}
-
-/** Groups modems into every choice a buyer can make: each carrier and region, and "any" of each. */
-export function offersOf(rows: readonly ModemRow[]): CatalogOffer[] {
-  const groups = new Map<string, Group>();
-  for (const m of rows) {
-    const interval = m.is_shared ? m.rotation_interval : null;
-    for (const carrier of [m.carrier_id, null]) {
-      for (const region of m.region_id ? [m.region_id, null] : [null]) {
-        const key = [m.country_id, carrier, region, m.is_shared, interval].join('|');
-        let g = groups.get(key);
-        if (!g) {
-          g = {
-            offer: { country_id: m.country_id, carrier_id: carrier, region_id: region, isShared: m.is_shared, rotationInterval: interval, inStock: 0, modems: 0, measured: 0 },
-            down: [], up: [], latency: [], udpYes: 0, udpChecked: 0, asns: new Set(),
-          };
-          groups.set(key, g);
-        }
-        g.offer.modems++;
-        if (m.sellable) g.offer.inStock += Math.max(0, m.capacity - m.used_slots);
-        g.asns.add(m.asn);
-        if (m.down_kbps !== null && m.up_kbps !== null && m.latency_ms !== null) {
-          g.offer.measured++;
-          g.down.push(m.down_kbps);
-          g.up.push(m.up_kbps);
-          g.latency.push(m.latency_ms);
-        }
-        if (m.udp !== null) {
-          g.udpChecked++;
-          if (m.udp) g.udpYes++;
-        }
-      }
-    }
+/**
+ * The offers from the database's groups (catalog.repository.ts offerGroups). A modem without a region is counted in
+ * its carrier's "any region" row, which is also the row its (carrier, no region) group would make: that group is
+ * left out, and so is (any carrier, no region), which is the "any of both" row's share.
+ */
+export function offersOf(groups: readonly OfferGroupRow[]): CatalogOffer[] {
+  const offers: CatalogOffer[] = [];
+  for (const g of groups) {
+    if (!g.any_region && g.region_id === null) continue;
+    const mbps = (kbps: number | null) => (kbps === null ? null : Math.round(kbps / 100) / 10);
+    offers.push({
+      country_id: g.country_id, carrier_id: g.any_carrier ? null : g.carrier_id, region_id: g.any_region ? null : g.region_id,
+      isShared: g.is_shared, rotationInterval: g.rotation_interval,
+      inStock: g.in_stock, modems: g.modems, measured: g.measured,
+      downMbps: mbps(g.down_kbps), upMbps: mbps(g.up_kbps), latencyMs: g.latency_ms === null ? null : Math.round(g.latency_ms),
+      udp: g.udp_checked ? g.udp_yes * 2 >= g.udp_checked : null,
+      // One carrier's ASN; "any carrier" has one only when they all share it (no ASN counts as a kind of its own).
+      asn: g.asn_kinds === 1 ? g.asn : null,
+    });
   }
-  const mbps = (kbps: number[]) => (kbps.length ? Math.round(median(kbps) / 100) / 10 : null);
-  return [...groups.values()].map((g) => ({
-    ...g.offer,
-    downMbps: mbps(g.down), upMbps: mbps(g.up), latencyMs: g.latency.length ? Math.round(median(g.latency)) : null,
-    udp: g.udpChecked ? g.udpYes * 2 >= g.udpChecked : null,
-    // One carrier's ASN; "any carrier" has one only when they all share it.
-    asn: g.asns.size === 1 ? [...g.asns][0]! : null,
-  }));
+  return offers;
+}
+
+/**
+ * Ports purchasable now for a choice on Add Proxies (GET /api/v1/modems/count), summed from the offers: the same
+ * modems as catalog.repository.ts freeSlots counts. Without a port type both types count; a rotation interval narrows
+ * the shared ports only (a dedicated port has none).
+ */
+export function stockOf(offers: readonly CatalogOffer[], filter: StockFilter): number {
+  const carrier = filter.carrierId ?? null;
+  const region = filter.regionId ?? null;
+  let free = 0;
+  for (const o of offers) {
+    if (o.country_id !== filter.countryId || o.carrier_id !== carrier || o.region_id !== region) continue;
+    if (filter.isShared !== undefined && o.isShared !== filter.isShared) continue;
+    if (o.isShared && filter.rotationInterval !== undefined && o.rotationInterval !== filter.rotationInterval) continue;
+    free += o.inStock;
+  }
+  return free;
 }
 
 export class CatalogOffersCache {
@@ -91,7 +78,9 @@ export class CatalogOffersCache {
 
   async offers(): Promise<CatalogOffer[]> {
     if (this.kept && Date.now() < this.kept.until) return this.kept.offers;
-    if (!this.loading) {
+    // A load that began before a change (a stale one) may not hold it: a buyer asking after their purchase waits for one
+    // that began after it.
+    if (!this.loading || this.loading.stale) {
       const load = { promise: this.load(), stale: false };
       this.loading = load;
       void load.promise.then((offers) => {
@@ -102,9 +91,13 @@ export class CatalogOffersCache {
     return this.loading.promise;
   }
 
+  /** Ports purchasable now for a choice (GET /api/v1/modems/count), from the kept offers. */
+  async stock(filter: StockFilter): Promise<number> {
+    return stockOf(await this.offers(), filter);
+  }
+
   private async load(): Promise<CatalogOffer[]> {
     this.loads++;
-    const rows = await this.repo.offerModems();
-    return offersOf(rows as ModemRow[]);
+    return offersOf(await this.repo.offerGroups());
   }
 }

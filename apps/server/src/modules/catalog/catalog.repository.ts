@@ -11,6 +11,15 @@ export interface StockFilter {
   rotationInterval?: number | undefined;
 }
 
+/** One group of modems as offerGroups sums it; `any_carrier` / `any_region`: the row is every carrier's / region's. */
+export interface OfferGroupRow {
+  country_id: string; carrier_id: string | null; region_id: string | null; is_shared: boolean; rotation_interval: number | null;
+  any_carrier: boolean; any_region: boolean;
+  in_stock: number; modems: number; measured: number;
+  down_kbps: number | null; up_kbps: number | null; latency_ms: number | null;
+  udp_yes: number; udp_checked: number; asn_kinds: number; asn: number | null;
+}
+
 /** A modem's median speed test as stored (modem-quality-tracker.ts computes it). */
 export type QualityValues = Omit<Insertable<ModemQualityTable>, 'modem_id'>;
 
@@ -85,19 +94,42 @@ export class CatalogRepository {
     return Number(row?.free ?? 0);
   }
 
-  /** Every modem not retired, with what a buyer's choice shows of it: stock, its speed median, its carrier's ASN. */
-  offerModems() {
-    return this.db.selectFrom('modems')
-      .leftJoin('modem_quality', 'modem_quality.modem_id', 'modems.id')
-      .leftJoin('carriers', 'carriers.id', 'modems.carrier_id')
-      .select((eb) => [
-        'modems.country_id', 'modems.carrier_id', 'modems.region_id', 'modems.is_shared', 'modems.rotation_interval',
-        'modems.capacity', 'modems.used_slots',
-        eb.and([eb('modems.online', '=', true), eb('modems.maintenance_since', 'is', null)]).as('sellable'),
-        'modem_quality.latency_ms', 'modem_quality.down_kbps', 'modem_quality.up_kbps', 'modem_quality.udp', 'carriers.asn',
-      ])
-      .where('modems.retired', '=', false)
-      .execute();
+  /**
+   * What every buyer's choice buys, summed by the database (catalog-offers.ts shapes the rows): one row per country ×
+   * port type × rotation interval (shared ports only) × carrier or any × region or any, so the server reads a few
+   * hundred rows, not every modem (half a million at `bench/scale.mjs --scale 10`). A modem counts in its carrier's
+   * and its region's rows and in the "any" rows; medians are over the measured modems (down, up and latency known).
+   */
+  async offerGroups(): Promise<OfferGroupRow[]> {
+    const { rows } = await sql<OfferGroupRow>`
+      with m as (
+        select m.country_id, m.carrier_id, m.region_id, m.is_shared,
+          case when m.is_shared then m.rotation_interval end as rotation_interval,
+          case when m.online and m.maintenance_since is null then greatest(0, m.capacity - m.used_slots) else 0 end as free,
+          q.latency_ms, q.down_kbps, q.up_kbps, q.udp, c.asn,
+          (q.latency_ms is not null and q.down_kbps is not null and q.up_kbps is not null) as measured
+        from modems m
+        left join modem_quality q on q.modem_id = m.id
+        left join carriers c on c.id = m.carrier_id
+        where not m.retired
+      )
+      select country_id, carrier_id, region_id, is_shared, rotation_interval,
+        grouping(carrier_id) = 1 as any_carrier, grouping(region_id) = 1 as any_region,
+        sum(free)::int as in_stock, count(*)::int as modems, count(*) filter (where measured)::int as measured,
+        percentile_cont(0.5) within group (order by down_kbps) filter (where measured) as down_kbps,
+        percentile_cont(0.5) within group (order by up_kbps) filter (where measured) as up_kbps,
+        percentile_cont(0.5) within group (order by latency_ms) filter (where measured) as latency_ms,
+        count(*) filter (where udp)::int as udp_yes, count(udp)::int as udp_checked,
+        count(distinct coalesce(asn, -1))::int as asn_kinds, min(asn) as asn
+      from m
+      group by grouping sets (
+        (country_id, is_shared, rotation_interval, carrier_id, region_id),
+        (country_id, is_shared, rotation_interval, carrier_id),
+        (country_id, is_shared, rotation_interval, region_id),
+        (country_id, is_shared, rotation_interval))
+      order by country_id, is_shared, rotation_interval nulls first, carrier_id nulls first, region_id nulls first`
+      .execute(this.db);
+    return rows;
   }
 
   /** The modem of this IMEI on this host, or undefined: an agent cannot write another host's numbers. */

@@ -14,6 +14,12 @@ const PUBLIC_CACHE = 'public, max-age=60';
 
 /** The public catalog: countries, tariffs, rotation choices and live stock counts (offers: a cache the root starts). */
 export async function registerCatalog(app: App, { catalog, catalogOffers }: CatalogRouteDeps): Promise<void> {
+  // A buyer reads the stock after their own purchase: any write of a signed-in customer on this instance drops the kept
+  // offers before it is answered, without waiting for the database's announcement (as the ports' lists do, decision 015).
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.user && request.method !== 'GET' && request.method !== 'HEAD') catalogOffers.drop();
+    done(null, payload);
+  });
 
   app.get('/api/v1/countries', { schema: { querystring: languageQuerySchema, response: { 200: countriesResponseSchema } } },
     async (request, reply) => {
@@ -45,7 +51,9 @@ export async function registerCatalog(app: App, { catalog, catalogOffers }: Cata
     async (request, reply) => {
       const q = request.query;
       reply.header('cache-control', 'no-store');
-      const count = await catalog.availableCount({
+      // From the kept offers (catalog-offers.ts): the page asks on every change of the form, and summing the stock
+      // of a country is a scan of its modems (116,000 for one country at `bench/scale.mjs --scale 10`).
+      const count = await catalogOffers.stock({
         countryId: request.params.country_id,
         isShared: q.isShared === undefined ? undefined : q.isShared === 'true',
         carrierId: q.carrier_id, regionId: q.region_id, rotationInterval: q.rotationInterval,
