@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import type { OnReadOpts, Socket } from 'node:net';
 import type { FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 
 /**
@@ -12,9 +12,11 @@ export interface FingerprintEgress {
   /**
    * A connected socket to address:port that opened with the preset's SYN. Rejects with a FingerprintUnavailable
    * when the preset cannot be applied now (the connection is refused, never made native), or with the network's
-   * error (`code`: ECONNREFUSED, ETIMEDOUT, …).
+   * error (`code`: ECONNREFUSED, ETIMEDOUT, …). `onread`: how the socket reads (Node's option; a tunnel's target gives
+   * proxy/target-reads.ts's, as its native twin does), absent for 'data' events.
    */
-  connect(preset: Exclude<FingerprintPresetId, 'native'>, egress: string, address: string, port: number, timeoutMs: number): Promise<Socket>;
+  connect(preset: Exclude<FingerprintPresetId, 'native'>, egress: string, address: string, port: number, timeoutMs: number,
+    onread?: OnReadOpts): Promise<Socket>;
   /** The TTL (hop limit) of the port's UDP datagrams, compensated for the hops after the host. */
   datagramTtl(preset: Exclude<FingerprintPresetId, 'native'>): number;
   /** Why the preset cannot be applied now (its ports refuse new connections), or null. */

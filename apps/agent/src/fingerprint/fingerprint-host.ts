@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import type { Socket } from 'node:net';
+import type { OnReadOpts, Socket } from 'node:net';
 import { FINGERPRINT_PRESETS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protocol';
 import type { Logger } from '../proxy/types.js';
@@ -136,7 +136,7 @@ export class FingerprintHost {
   forModem(imei: string, hops: number): FingerprintEgress {
     return {
       prepare: (preset, egress) => { void this.ensure(imei, preset, egress, hops).catch(() => undefined); },
-      connect: (preset, egress, address, port, timeoutMs) => this.connect(imei, preset, egress, hops, address, port, timeoutMs),
+      connect: (preset, egress, address, port, timeoutMs, onread) => this.connect(imei, preset, egress, hops, address, port, timeoutMs, onread),
       datagramTtl: (preset) => FINGERPRINT_PRESETS[preset].ttl + hops,
       problem: (preset) => this.problemOf(this.slots.get(`${imei}/${preset}`) ?? null),
     };
@@ -156,7 +156,8 @@ export class FingerprintHost {
     return out;
   }
 
-  private async connect(imei: string, preset: Preset, egress: string, hops: number, address: string, port: number, timeoutMs: number): Promise<Socket> {
+  private async connect(imei: string, preset: Preset, egress: string, hops: number, address: string, port: number, timeoutMs: number,
+    onread: OnReadOpts | undefined): Promise<Socket> {
     const slot = await this.ensure(imei, preset, egress, hops);
     if (isApple(preset) && slot.problem === null) await this.ensureHelper(slot);
     const problem = this.problemOf(slot);
@@ -164,7 +165,7 @@ export class FingerprintHost {
     // A simulated modem reaches this machine's loopback: from its namespace, through the veth to the host's end,
     // which the host's rules send on to 127.0.0.1 (its demo site, the echo).
     const target = slot.loopback && isLoopback(address) ? slot.hostAddress : address;
-    return slot.dialer!.connect(target, port, timeoutMs);
+    return slot.dialer!.connect(target, port, timeoutMs, onread);
   }
 
   private async ensure(imei: string, preset: Preset, egress: string, hops: number): Promise<Slot> {

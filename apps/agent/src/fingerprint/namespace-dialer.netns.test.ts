@@ -102,6 +102,24 @@ describe.skipIf(why !== null)(`the namespace socket addon${why ? ` (skipped: ${w
     dialer.close();
   });
 
+  it('a socket asked to read with `onread` reads through its callback, not as \'data\' (a tunnel\'s target)', async () => {
+    const dialer = new NamespaceDialer(sockets, namespace);
+    const read: string[] = [];
+    const buffer = Buffer.alloc(64);
+    const socket = await dialer.connect('127.0.0.1', port, 5000, {
+      buffer,
+      callback: (n, buf) => { read.push(buf.toString('latin1', 0, n)); return true; },
+    });
+    let dataEvents = 0;
+    socket.on('data', () => dataEvents++);
+    socket.resume();
+    await once(socket, 'end'); // the listener's end (the dialer's sockets allow half-open, so no 'close' yet)
+    socket.destroy();
+    expect(read.join('')).toBe('inside\n');
+    expect(dataEvents).toBe(0);
+    dialer.close();
+  });
+
   it('the network\'s errors come back with their code; a closed dialer refuses', async () => {
     const dialer = new NamespaceDialer(sockets, namespace);
     // A port that listens here but not in the namespace: refused there.

@@ -1,5 +1,6 @@
 import { closeSync } from 'node:fs';
 import { isIP, Socket } from 'node:net';
+import type { OnReadOpts, SocketConstructorOpts } from 'node:net';
 import type { NamespaceSockets } from './namespace-socket.js';
 
 // Connections made inside a preset's network namespace (docs/decisions/037-fingerprint-presets.md). A socket belongs
@@ -23,13 +24,18 @@ export class NamespaceDialer {
     this.namespaceFd = sockets.openNamespace(`/var/run/netns/${namespace}`);
   }
 
-  /** A connected socket to host:port from inside the namespace, paused (the caller resumes it when it reads). */
-  connect(host: string, port: number, timeoutMs: number): Promise<Socket> {
+  /**
+   * A connected socket to host:port from inside the namespace, paused (the caller resumes it when it reads). `onread`
+   * is Node's option of that name, given when the descriptor is wrapped (it cannot be added later): a tunnel's target
+   * reads into reused buffers with it, as a native one does (proxy/target-reads.ts); without it the socket emits
+   * 'data', which the plain HTTP forwarder's pool and other readers need.
+   */
+  connect(host: string, port: number, timeoutMs: number, onread?: OnReadOpts): Promise<Socket> {
     if (this.namespaceFd === null) return Promise.reject(new DialError('EFAILED', `the dialer of ${this.namespace} is closed`));
     let socket: Socket;
     try {
       const fd = this.sockets.tcpSocketIn(this.namespaceFd, isIP(host) === 6 ? 6 : 4);
-      socket = adopt(fd);
+      socket = adopt(fd, onread);
     } catch (err) {
       // Out of descriptors, say: the caller hears it as the network's error, with the errno's code.
       return Promise.reject(new DialError((err as NodeJS.ErrnoException).code ?? 'EFAILED', `no socket could be made in ${this.namespace}: ${(err as Error).message}`));
@@ -61,9 +67,12 @@ export class NamespaceDialer {
 }
 
 /** A net.Socket over a fresh TCP descriptor (the socket owns it from here; it is closed by hand if Node refuses it). */
-function adopt(fd: number): Socket {
+function adopt(fd: number, onread: OnReadOpts | undefined): Socket {
+  // Node's Socket constructor takes `onread` (net.connect hands it its options); @types/node lists it only for connect.
+  const options: SocketConstructorOpts & { onread?: OnReadOpts } = { fd, allowHalfOpen: true };
+  if (onread) options.onread = onread;
   try {
-    return new Socket({ fd, allowHalfOpen: true });
+    return new Socket(options);
   } catch (err) {
     closeSync(fd);
     throw err;

@@ -603,7 +603,8 @@ export class ModemProxy implements ProxyCore {
   private async connectWithPreset(conn: ClientConnection, preset: Preset, address: string, port: number): Promise<Socket> {
     let upstream: Socket;
     try {
-      upstream = await this.options.fingerprint!.connect(preset, this.egressAddress, address, port, this.limits.connectTimeoutMs);
+      // Reads into reused buffers, as dial()'s native target does: the tunnel hands its chunks on within the read.
+      upstream = await this.options.fingerprint!.connect(preset, this.egressAddress, address, port, this.limits.connectTimeoutMs, TARGET_READS);
     } catch (err) {
       if (err instanceof FingerprintUnavailable) throw new UpstreamError('fingerprint', err.message);
       const code = (err as NodeJS.ErrnoException).code;

@@ -1,0 +1,72 @@
+import { once } from 'node:events';
+import { connect, type OnReadOpts, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  access, basic, destroyTestClients, httpConnect, rawConnect, readAll, seenThrough, socksConnect, startModem, startTargets,
+  type Targets, type TestModem,
+} from '../proxy/test-support.js';
+import { TARGET_READS } from '../proxy/target-reads.js';
+import type { FingerprintEgress } from './fingerprint-egress.js';
+
+// How a preset port's target connections read (issue 30, item 7): a tunnel's (CONNECT, SOCKS5) reads into reused
+// buffers as its native twin does (proxy/target-reads.ts: native's agent CPU per GB was about half a preset's without
+// it), while the plain HTTP forwarder's pool gets sockets that emit 'data', which its readers take. The namespace's
+// socket is wrapped once, so the proxy says how it reads when it asks for the connection; this egress records what
+// it was asked (namespace-dialer.netns.test.ts shows the dialer wraps the socket with it).
+
+let targets: Targets;
+let modem: TestModem;
+const windows = access('w', { fingerprint: 'windows' });
+const asked: Array<OnReadOpts | undefined> = [];
+
+/** A preset egress that connects from this host, recording the `onread` each connection was asked for. */
+const egress: FingerprintEgress = {
+  prepare: () => undefined,
+  async connect(_preset, _egress, address, port, _timeoutMs, onread) {
+    asked.push(onread);
+    const socket: Socket = connect(onread ? { host: address, port, allowHalfOpen: true, onread } : { host: address, port, allowHalfOpen: true });
+    socket.pause();
+    await once(socket, 'connect');
+    return socket;
+  },
+  datagramTtl: () => 128,
+  problem: () => null,
+};
+
+beforeAll(async () => {
+  targets = await startTargets();
+  modem = await startModem({ ports: [windows], fingerprint: egress });
+});
+afterEach(async () => {
+  asked.length = 0;
+  await destroyTestClients();
+});
+afterAll(async () => {
+  await modem.close();
+  await targets.close();
+});
+
+describe('a preset port\'s target connections', () => {
+  it('a CONNECT tunnel\'s target reads into reused buffers, and the tunnel carries', async () => {
+    const { socket, status } = await httpConnect(modem.http, `127.0.0.1:${targets.tcpPort}`, basic(windows.login, windows.password));
+    expect(status).toBe(200);
+    expect(await seenThrough(socket)).toBe('127.0.0.1');
+    expect(asked).toEqual([TARGET_READS]);
+  });
+
+  it('a SOCKS5 tunnel\'s target reads into reused buffers, and the tunnel carries', async () => {
+    const socket = await socksConnect(modem.socks, '127.0.0.1', targets.tcpPort, { userId: windows.login, password: windows.password });
+    expect(await seenThrough(socket)).toBe('127.0.0.1');
+    expect(asked).toEqual([TARGET_READS]);
+  });
+
+  it('the plain HTTP forwarder\'s pool gets a socket that emits \'data\', and the response arrives', async () => {
+    const socket = await rawConnect(modem.http);
+    socket.write(`GET http://127.0.0.1:${targets.httpPort}/x HTTP/1.1\r\nHost: 127.0.0.1\r\n`
+      + `Proxy-Authorization: ${basic(windows.login, windows.password)}\r\nConnection: close\r\n\r\n`);
+    const text = (await readAll(socket)).toString();
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text).toContain('"url":"/x"');
+    expect(asked).toEqual([undefined]);
+  });
+});
