@@ -108,7 +108,7 @@ describe.skipIf(why !== null)(`the namespace socket addon${why ? ` (skipped: ${w
     const buffer = Buffer.alloc(64);
     const socket = await dialer.connect('127.0.0.1', port, 5000, {
       buffer,
-      callback: (n, buf) => { read.push(buf.toString('latin1', 0, n)); return true; },
+      callback: (n) => { read.push(buffer.toString('latin1', 0, n)); return true; },
     });
     let dataEvents = 0;
     socket.on('data', () => dataEvents++);
