@@ -155,3 +155,9 @@ export function parseAbsolute(url: string): [string, number, string] | null {
   if (path === '' || path[0] === '?') path = `/${path}`;
   return [hostPort[0], hostPort[1], path];
 }
+
+/** The Host field for a request the client sent without one: an IPv6 literal in brackets, the port unless 80 (RFC 9110). */
+export function hostField(host: string, port: number): string {
+  const name = host.includes(':') ? `[${host}]` : host;
+  return port === 80 ? name : `${name}:${port}`;
+}

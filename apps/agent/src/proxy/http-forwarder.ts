@@ -5,7 +5,7 @@ import type { ClientConnection, UpstreamFailure } from './connection.js';
 import { MAX_FAILURES_PER_CONNECTION } from './auth-guard.js';
 import {
   authorize, BLOCKED, FAILURE_MESSAGES, FAILURE_STATUS, failureOf, FRAMING_MESSAGE, MALFORMED_REQUEST, MESSAGES,
-  parseAbsolute, rawResponse, refusal,
+  hostField, parseAbsolute, rawResponse, refusal,
 } from './http-answers.js';
 import { FRAMING, hasBareLineFeed, headEnd, INCOMPLETE, parseRequestHead, parseResponseHead, TOO_LARGE } from './http-message-head.js';
 import type { RequestHead } from './http-message-head.js';
@@ -283,7 +283,7 @@ function startRequest(f: Forwarding, head: RequestHead): void {
   f.port = target[1];
   f.closeUpstream = hasBody && BODYLESS_METHODS.has(head.method);
   f.upstreamHead = `${head.method} ${target[2]} HTTP/1.1\r\n${head.lines}` +
-    (head.hasHost ? '' : `Host: ${f.port === 80 ? f.host : `${f.host}:${f.port}`}\r\n`) +
+    (head.hasHost ? '' : `Host: ${hostField(f.host, f.port)}\r\n`) +
     (head.chunked ? 'Transfer-Encoding: chunked\r\n' : '') + (f.closeUpstream ? 'Connection: close\r\n' : '') + '\r\n';
   f.requestLeft = head.chunked ? 0 : Math.max(head.contentLength, 0);
   f.requestChunks = head.chunked ? new ChunkedReader() : null;
