@@ -44,6 +44,17 @@ describe('invoice numbers, given after the payment commits', () => {
     expect(await numberPendingInvoices(t.ctx.db)).toBe(0);
   });
 
+  it('the numbers are written as the formats say, past six digits too, in both series', async () => {
+    const c = await createCustomer(t);
+    await t.ctx.db.insertInto('invoice_counters').values({ year: 2026, last: 999_998 }).execute();
+    await t.ctx.db.insertInto('receipt_counters').values({ year: 2026, last: 41 }).execute();
+    await paidInvoice(t, c.id, new Date('2026-03-01T00:00:00Z'));
+    await paidInvoice(t, c.id, new Date('2026-03-01T00:00:01Z'));
+    await paidInvoice(t, c.id, new Date('2026-03-01T00:00:02Z'), 'topup');
+    expect(await numberPendingInvoices(t.ctx.db)).toBe(3);
+    expect((await numbers(t)).map((r) => r.number)).toEqual([invoiceNumber(2026, 999_999), invoiceNumber(2026, 1_000_000), receiptNumber(2026, 42)]);
+  });
+
   it('a rolled-back payment leaves no invoice and no gap', async () => {
     const c = await createCustomer(t);
     await paidInvoice(t, c.id);

@@ -2,7 +2,6 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database, Tx } from '../../db/database.js';
 import type { InvoiceLineRow } from '../../db/tables/payments.js';
 import { discountLineText, type InvoiceDiscount, type InvoiceLineInput } from './invoice-lines.js';
-import { invoiceNumber, receiptNumber } from './invoice-number-format.js';
 import { invoiceTexts } from './invoice-texts.js';
 
 export type { InvoiceCustomer, InvoiceLineRow, InvoiceSeller, StoredText } from '../../db/tables/payments.js';
@@ -53,8 +52,6 @@ const COLUMNS = [
   'document', 'seller',
 ] as const;
 
-type InvoiceDocument = 'invoice' | 'receipt';
-
 /** The invoices and receipts, their two series' counters, and the numbering's steps. */
 export class InvoicesRepository {
   constructor(private readonly db: Database) {}
@@ -93,52 +90,59 @@ export class InvoicesRepository {
 const BATCH = 500;
 
 /**
- * Gives every committed, unnumbered invoice the next numbers of its year, oldest first, in one short transaction
- * per batch. Numbering happens after the payment commits rather than inside it: a counter row locked inside every
- * payment made concurrent purchases queue on it until each one committed. Here the counter row is locked only
- * for the two statements of a batch, and many payments share one batch.
+ * Gives every committed, unnumbered invoice the next numbers of its year, oldest first, a batch per statement.
+ * Numbering happens after the payment commits rather than inside it: a counter row locked inside every payment made
+ * concurrent purchases queue on it until each one committed. Here the counter row is locked only for one statement
+ * and its commit, and many payments share one batch.
  *
- * Gap-free and unique across instances: the invoices are claimed with SKIP LOCKED (two numberers never take the
- * same one), the counter moves by exactly the batch's size in the transaction that writes those numbers, and a
- * rolled-back batch gives its numbers back. Returns how many invoices it numbered.
+ * One statement, so one round trip and one commit per batch (it was a transaction of five, BEGIN to COMMIT: issue 31).
+ * Gap-free and unique across instances: the invoices are claimed with SKIP LOCKED (two numberers never take the same
+ * one), each series' counter moves by exactly its share of the batch in the statement that writes those numbers, and
+ * a failed statement gives its numbers back. The counters are taken invoice series first, years in order, as the
+ * transaction took them. Returns how many invoices it numbered.
  */
 export async function numberPendingInvoices(db: Database): Promise<number> {
   let total = 0;
   for (;;) {
-    const numbered = await db.transaction().execute(async (tx) => {
-      const pending = await tx.selectFrom('invoices').select(['id', 'issued_at', 'document'])
-        .where('number', 'is', null).orderBy('issued_at').orderBy('id').limit(BATCH)
-        .forUpdate().skipLocked().execute();
-      // One series per kind of document and year, each counted in its own table.
-      const bySeries = new Map<string, { document: InvoiceDocument; year: number; ids: string[] }>();
-      for (const row of pending) {
-        const year = row.issued_at.getUTCFullYear();
-        const key = `${row.document}:${year}`;
-        const series = bySeries.get(key) ?? { document: row.document, year, ids: [] };
-        series.ids.push(row.id);
-        bySeries.set(key, series);
-      }
-      for (const { document, year, ids } of [...bySeries.values()].sort((a, b) => a.year - b.year || a.document.localeCompare(b.document))) {
-        const counter = document === 'receipt'
-          ? await tx.insertInto('receipt_counters').values({ year, last: ids.length })
-            .onConflict((oc) => oc.column('year').doUpdateSet({ last: sql`receipt_counters.last + ${ids.length}` }))
-            .returning('last').executeTakeFirstOrThrow()
-          : await tx.insertInto('invoice_counters').values({ year, last: ids.length })
-            .onConflict((oc) => oc.column('year').doUpdateSet({ last: sql`invoice_counters.last + ${ids.length}` }))
-            .returning('last').executeTakeFirstOrThrow();
-        const first = counter.last - ids.length + 1;
-        const format = document === 'receipt' ? receiptNumber : invoiceNumber;
-        const numbers = ids.map((_, i) => format(year, first + i));
-        await sql`
-          update invoices set number = numbered.number
-          from unnest(${ids}::uuid[], ${numbers}::text[]) as numbered(id, number)
-          where invoices.id = numbered.id`.execute(tx);
-      }
-      return pending.length;
-    });
+    const result = await sql`
+      with pending as (
+        select id, document, issued_at, extract(year from issued_at at time zone 'UTC')::int as year
+        from invoices where number is null
+        order by issued_at, id limit ${BATCH}
+        for update skip locked
+      ), series as (
+        select document, year, count(*)::int as size from pending group by document, year
+      ), invoice_counter as (
+        insert into invoice_counters (year, last) select year, size from series where document = 'invoice' order by year
+        on conflict (year) do update set last = invoice_counters.last + excluded.last
+        returning year, last
+      ), receipt_counter as (
+        insert into receipt_counters (year, last) select year, size from series where document = 'receipt' order by year
+        on conflict (year) do update set last = receipt_counters.last + excluded.last
+        returning year, last
+      ), counters as (
+        select 'invoice'::text as document, year, last from invoice_counter
+        union all select 'receipt', year, last from receipt_counter
+      ), ranked as (
+        select p.id, p.document, p.year,
+          c.last - s.size + row_number() over (partition by p.document, p.year order by p.issued_at, p.id) as seq
+        from pending p
+        join series s on s.document = p.document and s.year = p.year
+        join counters c on c.document = p.document and c.year = p.year
+      )
+      update invoices set number = ${numberText(sql`ranked.document`, sql`ranked.year`, sql`ranked.seq`)}
+      from ranked where invoices.id = ranked.id`.execute(db);
+    const numbered = Number(result.numAffectedRows ?? 0n);
     total += numbered;
     if (numbered < BATCH) return total;
   }
 }
+
+/**
+ * invoiceNumber and receiptNumber (invoice-number-format.ts) in SQL, for the numbering's one statement: `document` is
+ * 'invoice' or 'receipt'. At least six digits, never cut (lpad alone would cut a seventh; padStart does not).
+ */
+const numberText = (document: RawBuilder<unknown>, year: RawBuilder<unknown>, seq: RawBuilder<unknown>): RawBuilder<string> =>
+  sql<string>`case when ${document} = 'receipt' then 'CP-R-' else 'CP-' end || ${year} || '-' || lpad(${seq}::text, greatest(6, length(${seq}::text)), '0')`;
 
 export type InvoiceRow = Awaited<ReturnType<InvoicesRepository['list']>>[number];

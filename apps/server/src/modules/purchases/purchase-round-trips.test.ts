@@ -20,7 +20,7 @@ describeOnPostgres('round trips of a purchase', () => {
     await t.close();
   });
 
-  it('one dedicated port from the balance is one transaction of 11 statements, BEGIN and COMMIT included, its e-mail written in it', async () => {
+  it('one dedicated port from the balance is one transaction of 11 statements, BEGIN and COMMIT included, its e-mail written in it, its invoice numbered by one statement after', async () => {
     const c = await createCustomer(t, 1000);
     const mailedAfterCommit = vi.spyOn(t.app.notificationEmails, 'send');
     const sent: Array<{ client: pg.Client; text: string }> = [];
@@ -57,5 +57,13 @@ describeOnPostgres('round trips of a purchase', () => {
       .select(['mail_outbox.subject', 'mail_outbox.notification_id']).where('users.id', '=', c.id).execute();
     expect(mail).toMatchObject({ subject: 'Payment completed' });
     expect(mail!.notification_id).not.toBeNull();
+    // Its invoice's number: one statement after the commit, no transaction of its own (2026-12-07: it was BEGIN, the
+    // claim, the counter, the numbers, COMMIT; shared by the purchases of a batch, but one commit and five round trips).
+    await t.ctx.invoiceNumbering.idle();
+    const afterPurchase = sent.slice(committed + 1);
+    const numberers = new Set(afterPurchase.filter((s) => /\binvoices\b/.test(s.text)).map((s) => s.client));
+    const numbering = afterPurchase.filter((s) => numberers.has(s.client)).map((s) => s.text);
+    expect(numbering, numbering.join('\n')).toHaveLength(1);
+    expect(numbering[0]).toMatch(/^with pending as \( ?select .* from invoices where number is null .* for update skip locked ?\).* update invoices set number/);
   });
 });
