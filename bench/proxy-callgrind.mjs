@@ -10,6 +10,8 @@
 //   wrk does in bench/proxy.mjs), the count for the forwarder of decision 048.
 //   Knobs: BENCH_KIND (connect | socks | http, connect), BENCH_FEW (1000), BENCH_MANY (3000). A run of 3,000 tunnels takes
 //   about 10 minutes on a quiet 2-core machine (valgrind runs the proxy some 50 times slower).
+//   BENCH_COUNT=syscalls: system calls per tunnel instead (strace -c -f on the proxy; each kind of call is printed);
+//   BENCH_COUNT=cpu: CPU µs per tunnel (user+system from /proc, no tracer; this one does move with the machine's load).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -20,6 +22,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { openTunnelAsync } from './lib/proxy-client.mjs';
+import { cpuSeconds } from './lib/proxy-procs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PROXY_DIR = join(ROOT, 'apps/agent/src/proxy/');
@@ -28,6 +31,8 @@ const FEW = Number(process.env.BENCH_FEW ?? 1000);
 const MANY = Number(process.env.BENCH_MANY ?? 3000);
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 const LOOPS = 4;
+const COUNT = process.env.BENCH_COUNT ?? 'instructions';
+if (!['instructions', 'syscalls', 'cpu'].includes(COUNT)) throw new Error(`BENCH_COUNT=${COUNT}: instructions, syscalls or cpu`);
 const USER = 'bench';
 const PASS = 'bench-secret-1';
 
@@ -43,14 +48,17 @@ try {
   origin.keepAliveTimeout = 600_000;
   await new Promise((resolve) => origin.listen(0, '127.0.0.1', resolve));
   const copies = [['ours', null], ...(BASELINE_DIR ? [['before', BASELINE_DIR]] : [])];
-  console.log(`instructions per ${KIND === 'http' ? 'plain 1 KB request' : `${KIND} tunnel`}, (${MANY} − ${FEW} ${KIND === 'http' ? 'requests' : 'tunnels'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`${COUNT === 'cpu' ? 'CPU µs' : COUNT} per ${KIND === 'http' ? 'plain 1 KB request' : `${KIND} tunnel`}, (${MANY} − ${FEW} ${KIND === 'http' ? 'requests' : 'tunnels'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [name, from] of copies) {
     const bundle = join(dir, `${name}.mjs`);
     await bundleProxy(from, bundle);
     const target = KIND === 'http' ? origin.address().port : echo.address().port;
     const few = await count(bundle, FEW, target);
     const many = await count(bundle, MANY, target);
-    console.log(`${name}: ${Math.round((many - few) / (MANY - FEW)).toLocaleString('en-US')} (${FEW}: ${few.toLocaleString('en-US')}, ${MANY}: ${many.toLocaleString('en-US')})`);
+    const per = (a, b) => ((b - a) / (MANY - FEW)).toFixed(COUNT === 'instructions' ? 0 : 2);
+    console.log(`${name}: ${Number(per(few.total, many.total)).toLocaleString('en-US')} (${FEW}: ${few.total.toLocaleString('en-US')}, ${MANY}: ${many.total.toLocaleString('en-US')})`);
+    // Each kind of call per tunnel, those of start-up and close (less than one in a hundred tunnels) left out.
+    for (const [call, n] of many.calls) if (Number(per(few.calls.get(call) ?? 0, n)) >= 0.01) console.log(`  ${call}: ${per(few.calls.get(call) ?? 0, n)}`);
   }
   echo.close();
   origin.close();
@@ -76,7 +84,10 @@ async function bundleProxy(from, outfile) {
   });
 }
 
-/** The proxy's instruction total (all its threads) over its whole life, having carried `n` tunnels. */
+/**
+ * The proxy's instruction total (all its threads), system calls (and each kind's) or CPU µs over its whole life,
+ * having carried `n` tunnels: { total, calls }.
+ */
 async function count(bundle, n, echoPort) {
   const [httpPort, socksPort] = [await freePort(), await freePort()];
   const options = {
@@ -84,9 +95,11 @@ async function count(bundle, n, echoPort) {
     // Valgrind slows the proxy so much that a loaded machine could stall a handshake past the usual 10 s.
     limits: { maxConnectionsPerPort: 5000, handshakeTimeoutMs: 120_000 },
   };
-  const out = join(dir, `callgrind-${n}.out`);
-  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, bundle, JSON.stringify(options)],
-    { stdio: ['pipe', 'pipe', 'ignore'] });
+  const out = join(dir, `${COUNT}-${n}.out`);
+  const proxy = [process.execPath, bundle, JSON.stringify(options)];
+  const command = COUNT === 'instructions' ? ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, ...proxy]
+    : COUNT === 'syscalls' ? ['strace', '-c', '-f', '-o', out, ...proxy] : proxy;
+  const child = spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'ignore'] });
   await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the proxy exited with ${code} before it was ready (is valgrind installed?)`)));
@@ -130,12 +143,34 @@ async function count(bundle, n, echoPort) {
     }
   };
   await Promise.all(Array.from({ length: LOOPS }, loop));
+  const cpu = COUNT === 'cpu' ? cpuSeconds(child.pid) * 1e6 : 0; // before close: the tunnels' work and start-up only
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.stdin.end(); // the proxy closes and exits; callgrind then writes its totals
+  child.stdin.end(); // the proxy closes and exits; callgrind or strace then writes its totals
   await exited;
-  const totals = /^totals: (\d+)/m.exec(readFileSync(out, 'utf8'));
+  if (COUNT === 'cpu') return { total: cpu, calls: new Map() };
+  const text = readFileSync(out, 'utf8');
+  if (COUNT === 'syscalls') return syscalls(text, out);
+  const totals = /^totals: (\d+)/m.exec(text);
   if (!totals) throw new Error(`no totals in ${out}`);
-  return Number(totals[1]);
+  return { total: Number(totals[1]), calls: new Map() };
+}
+
+/** strace -c's table: calls of each kind (and errors among them) and the total. */
+function syscalls(text, out) {
+  const calls = new Map();
+  let total = null;
+  for (const line of text.split('\n')) {
+    // % time, seconds, usecs/call, calls, [errors,] syscall
+    const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:(\d+)\s+)?(\S+)\s*$/.exec(line);
+    if (m === null) continue;
+    if (m[3] === 'total') total = Number(m[1]);
+    else {
+      calls.set(m[3], Number(m[1]));
+      if (m[2]) calls.set(`${m[3]} (errors)`, Number(m[2]));
+    }
+  }
+  if (total === null) throw new Error(`no totals in ${out}`);
+  return { total, calls };
 }
 
 function freePort() {

@@ -276,6 +276,40 @@ describe('HTTP proxy: idle tunnels', () => {
   });
 });
 
+describe('HTTP proxy: a tunnel busy one way only', () => {
+  it('keeps a CONNECT tunnel whose target sends steadily open past idleTimeoutMs, and closes it once the target is silent', async () => {
+    // The tunnel's idle timer is the client socket's: bytes written to the client must keep it alive as bytes read do.
+    let ticker: NodeJS.Timeout | null = null;
+    const talker = createServer((socket) => {
+      socket.on('error', () => {});
+      let ticks = 0;
+      ticker = setInterval(() => {
+        socket.write('.');
+        if (++ticks === 10 && ticker !== null) clearInterval(ticker);
+      }, 40);
+    });
+    talker.listen(0, '127.0.0.1');
+    await once(talker, 'listening');
+    const quick = await startModem({ ports: [P1], limits: { idleTimeoutMs: 150 } });
+    try {
+      const port = (talker.address() as AddressInfo).port;
+      const { socket, status } = await httpConnect(quick.http, `127.0.0.1:${port}`, AUTH);
+      expect(status).toBe(200);
+      let received = 0;
+      const closed = once(socket, 'close');
+      socket.on('data', (c: Buffer) => { received += c.length; });
+      socket.resume();
+      await closed;
+      // Ten dots 40 ms apart (400 ms, over twice idleTimeoutMs with the client silent): all of them came through.
+      expect(received).toBe(10);
+    } finally {
+      if (ticker !== null) clearInterval(ticker);
+      await quick.close();
+      talker.close();
+    }
+  });
+});
+
 describe('HTTP proxy: traffic', () => {
   it('counts exactly what the client moved on its socket: a plain request and a CONNECT tunnel', async () => {
     const meterModem = await startModem({ ports: [P1] });

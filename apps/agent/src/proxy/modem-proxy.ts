@@ -132,11 +132,14 @@ function settled(socket: Connecting): Settle | null {
 function onTargetConnect(this: Connecting): void {
   const settle = settled(this);
   if (settle === null) return;
-  this.setTimeout(settle.proxy.limits.idleTimeoutMs);
+  // No idle timer of its own once connected: the tunnel's is the client socket's, which every byte either way refreshes
+  // (relayed bytes are read from it or written to it), and the client's close takes this socket with it (release).
+  // A second timer per tunnel cost a Timeout, a bound function and a refresh per read and write.
+  this.setTimeout(0);
   settle.proxy.countUpstream(this);
   settle.resolve(this);
 }
-/** Before the connection is up: connectTimeoutMs (504); after: the idle timeout. Either way the socket goes. */
+/** Before the connection is up: connectTimeoutMs (504). */
 function onTargetTimeout(this: Connecting): void {
   const settle = settled(this);
   this.destroy();
@@ -583,7 +586,23 @@ export class ModemProxy implements ProxyCore {
     return resolution.address;
   }
 
-  async connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket> {
+  connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket> {
+    // The usual tunnel (an address, no preset, no rotation) is dialed at once: one promise, where the general path's
+    // awaits cost three more promises and their turns of the microtask queue per tunnel.
+    if (!this.rotating && this.state !== 'closed' && presetOf(conn.entry?.access) === null) {
+      const resolution = this.options.policy.resolveNow(host, this.egressFamily, port);
+      if (resolution !== null) {
+        if (!resolution.ok) return Promise.reject(new UpstreamError(resolution.reason));
+        if (conn.socket.destroyed) return Promise.reject(new UpstreamError('failed', 'client gone'));
+        const address = resolution.address;
+        return new Promise((resolve, reject) => dial({ resolve, reject, proxy: this, conn, address, port, tries: 0 }));
+      }
+    }
+    return this.connectResolving(conn, host, port);
+  }
+
+  /** connectTarget for a name, a port with a preset or while rotating. */
+  private async connectResolving(conn: ClientConnection, host: string, port: number): Promise<Socket> {
     const preset = presetOf(conn.entry?.access);
     if (preset !== null) this.presetProblem(preset); // refused before anything is resolved or sent
     const address = await this.resolveTarget(conn, host, port);

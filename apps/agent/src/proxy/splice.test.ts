@@ -11,14 +11,14 @@ const FRAME = 16 * 1024;
 const cleanups: Array<() => void> = [];
 afterEach(() => { for (const c of cleanups.splice(0)) c(); });
 
-/** A connected TCP pair on loopback: `peer` is the splice's writer, `far` reads what it wrote. */
+/** A connected TCP pair on loopback: `peer` is the splice's writer, `far` reads what it wrote (both half-open). */
 async function socketPair(): Promise<{ peer: Socket; far: Socket }> {
-  const server = createServer();
+  const server = createServer({ allowHalfOpen: true });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as { port: number }).port;
   const accepted = once(server, 'connection');
-  const peer = connect(port, '127.0.0.1');
+  const peer = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
   const [far] = (await accepted) as [Socket];
   await once(peer, 'connect');
   cleanups.push(() => { peer.destroy(); far.destroy(); server.close(); });
@@ -92,4 +92,35 @@ describe('splice', () => {
     await resumed;
     expect(reader.isPaused()).toBe(false);
   });
+
+  it('closes a socket whose own FIN came first once its peer ends, with no shutdown: the far end gets every byte and a FIN', async () => {
+    const client = await socketPair();
+    const target = await socketPair();
+    splice(client.peer, target.peer);
+    const clientClosed = once(client.peer, 'close');
+    const shutdowns: string[] = [];
+    for (const [name, s] of [['client', client.peer], ['target', target.peer]] as const) s.on('finish', () => shutdowns.push(name));
+    // The client sends and ends first (its FIN ends the target side, a shutdown); the target answers and ends last.
+    client.far.end('request');
+    const request = Buffer.concat(await readToEnd(target.far));
+    expect(String(request)).toBe('request');
+    const answer = readToEnd(client.far);
+    let reset = false;
+    client.far.on('error', () => { reset = true; });
+    target.far.end(Buffer.alloc(100_000, 7));
+    const got = Buffer.concat(await answer);
+    expect(got.equals(Buffer.alloc(100_000, 7))).toBe(true);
+    await clientClosed;
+    expect(reset).toBe(false);
+    // The target side was shut down (its peer had not ended yet); the client's side was closed outright.
+    expect(shutdowns).toEqual(['target']);
+  });
 });
+
+/** Everything a socket reads until its 'end'. */
+async function readToEnd(socket: Socket): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  socket.on('data', (c: Buffer) => chunks.push(c));
+  await once(socket, 'end');
+  return chunks;
+}

@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { ignore } from './connection.js';
 import { charge, isThrottled, limitFlow } from './port-rate-limit.js';
 import { deliverReads } from './target-reads.js';
@@ -62,7 +62,13 @@ function onDrain(this: Spliced): void {
   if (!isThrottled(reader)) reader.resume();
 }
 function onEnd(this: Spliced): void {
-  this[kPeer]!.end();
+  const peer = this[kPeer]!;
+  // A peer whose own FIN came already and that holds nothing unsent is closed outright: close() sends the FIN after
+  // what the kernel still holds, as shutdown() would, and the socket is done either way. That saves the shutdown call,
+  // its request and its callback's turn (one per tunnel whose target closes last). Not a stream that is no socket: a
+  // gateway link's would be reset, not ended.
+  if (peer.readableEnded && peer.writableLength === 0 && peer instanceof Socket) peer.destroy();
+  else peer.end();
 }
 function onClose(this: Spliced): void {
   const peer = this[kPeer]!;

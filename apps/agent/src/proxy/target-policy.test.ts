@@ -74,6 +74,21 @@ describe('target policy', () => {
     expect(await strict.resolve('no-such-host.invalid', 4, 80)).toEqual({ ok: false, reason: 'unresolvable' });
   });
 
+  it('answers addresses and refused ports at once (resolveNow), the same as resolve; a name waits for resolve', async () => {
+    const demo = createTargetPolicy({ allowLoopback: true });
+    const cases: Array<[string, 4 | 6, number]> = [
+      ['127.0.0.2', 4, 80], ['::ffff:127.0.0.3', 4, 80], ['::1', 4, 80], ['::1', 6, 80], ['127.0.0.2', 4, LOCAL_SERVICE_PORTS[0]!],
+      ['localhost', 4, LOCAL_SERVICE_PORTS[0]!],
+    ];
+    for (const [host, family, port] of cases) {
+      const now = demo.resolveNow(host, family, port);
+      expect(now, host).not.toBeNull();
+      expect(now, host).toEqual(await demo.resolve(host, family, port));
+    }
+    expect(strict.resolveNow('169.254.169.254', 4, 80)).toEqual({ ok: false, reason: 'refused' });
+    expect(demo.resolveNow('localhost', 4, 80)).toBeNull();
+  });
+
   // Issue 26, item 12: the union with the server's webhook table (webhook-target.ts). Each range: its first address,
   // one inside, its last, and the neighbours outside that stay reachable.
   it.each([

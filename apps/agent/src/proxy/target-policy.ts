@@ -36,6 +36,11 @@ export interface TargetPolicy {
    * to an IPv4 source cannot reach an IPv6 target) and checks it, with the target `port`.
    */
   resolve(host: string, family: 4 | 6, port: number): Promise<TargetResolution>;
+  /**
+   * resolve's answer at once when it needs no lookup (an IP literal, or a port refused whatever the host); null for a
+   * name. A tunnel to an address then costs no promise (modem-proxy.ts connectTarget).
+   */
+  resolveNow(host: string, family: 4 | 6, port: number): TargetResolution | null;
   /** Whether a target port may be connected to at all (deniedPorts, and the service ports while loopback is allowed). */
   isPortAllowed(port: number): boolean;
 }
@@ -129,19 +134,25 @@ export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPol
     return true;
   }
 
-  function resolve(host: string, family: 4 | 6, port: number): Promise<TargetResolution> {
-    if (!isPortAllowed(port)) return Promise.resolve({ ok: false, reason: 'refused' });
+  const REFUSED: TargetResolution = { ok: false, reason: 'refused' };
+  const FAMILY: TargetResolution = { ok: false, reason: 'family' };
+
+  function resolveNow(host: string, family: 4 | 6, port: number): TargetResolution | null {
+    if (!isPortAllowed(port)) return REFUSED;
     const literal = isIP(host);
-    if (literal !== 0) {
-      if (!isAllowed(host)) return Promise.resolve({ ok: false, reason: 'refused' });
-      // An IPv4-mapped IPv6 literal reaches an IPv4 host; connect to it as IPv4 from an IPv4 egress.
-      if (literal === 6 && family === 4) {
-        const mapped = unmapIPv4(host);
-        if (mapped !== null) return Promise.resolve({ ok: true, address: mapped });
-      }
-      if (literal !== family) return Promise.resolve({ ok: false, reason: 'family' });
-      return Promise.resolve({ ok: true, address: host });
+    if (literal === 0) return null;
+    if (!isAllowed(host)) return REFUSED;
+    // An IPv4-mapped IPv6 literal reaches an IPv4 host; connect to it as IPv4 from an IPv4 egress.
+    if (literal === 6 && family === 4) {
+      const mapped = unmapIPv4(host);
+      if (mapped !== null) return { ok: true, address: mapped };
     }
+    return literal !== family ? FAMILY : { ok: true, address: host };
+  }
+
+  function resolve(host: string, family: 4 | 6, port: number): Promise<TargetResolution> {
+    const now = resolveNow(host, family, port);
+    if (now !== null) return Promise.resolve(now);
     return new Promise((done) => {
       lookup(host, { family }, (err, address) => {
         if (err) done({ ok: false, reason: 'unresolvable' });
@@ -151,7 +162,7 @@ export function createTargetPolicy(options: TargetPolicyOptions = {}): TargetPol
     });
   }
 
-  return { isAllowed, isPortAllowed, resolve };
+  return { isAllowed, isPortAllowed, resolve, resolveNow };
 }
 
 /** "::ffff:1.2.3.4" → "1.2.3.4" (the form Node reports for IPv4 peers of a dual-stack socket); otherwise null. */
