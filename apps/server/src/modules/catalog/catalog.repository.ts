@@ -11,11 +11,16 @@ export interface StockFilter {
   rotationInterval?: number | undefined;
 }
 
-/** One group of modems as offerGroups sums it; `any_carrier` / `any_region`: the row is every carrier's / region's. */
-export interface OfferGroupRow {
+/** Alike modems' stock (stockGroups): the interval is a shared port's only. */
+export interface StockGroupRow {
+  country_id: string; carrier_id: string; region_id: string | null; is_shared: boolean; rotation_interval: number | null;
+  in_stock: number; modems: number;
+}
+
+/** One choice's speeds, UDP and ASN (qualityGroups); `any_carrier` / `any_region`: the row is every carrier's / region's. */
+export interface QualityGroupRow {
   country_id: string; carrier_id: string | null; region_id: string | null; is_shared: boolean; rotation_interval: number | null;
-  any_carrier: boolean; any_region: boolean;
-  in_stock: number; modems: number; measured: number;
+  any_carrier: boolean; any_region: boolean; measured: number;
   down_kbps: number | null; up_kbps: number | null; latency_ms: number | null;
   udp_yes: number; udp_checked: number; asn_kinds: number; asn: number | null;
 }
@@ -95,17 +100,32 @@ export class CatalogRepository {
   }
 
   /**
-   * What every buyer's choice buys, summed by the database (catalog-offers.ts shapes the rows): one row per country ×
-   * port type × rotation interval (shared ports only) × carrier or any × region or any, so the server reads a few
-   * hundred rows, not every modem (half a million at `bench/scale.mjs --scale 10`). A modem counts in its carrier's
+   * The stock of every group of alike modems (country, carrier, region, port type, rotation interval of a shared
+   * port): free slots and modems. A few hundred rows however many modems; read again after every sale, so kept cheap
+   * (one pass, hashed, no sort). catalog-offers.ts adds the groups up into the "any carrier / any region" choices.
+   */
+  async stockGroups(): Promise<StockGroupRow[]> {
+    const { rows } = await sql<StockGroupRow>`
+      select country_id, carrier_id, region_id, is_shared, case when is_shared then rotation_interval end as rotation_interval,
+        sum(case when online and maintenance_since is null then greatest(0, capacity - used_slots) else 0 end)::int as in_stock,
+        count(*)::int as modems
+      from modems where not retired
+      group by country_id, carrier_id, region_id, is_shared, case when is_shared then rotation_interval end`
+      .execute(this.db);
+    return rows;
+  }
+
+  /**
+   * What the speed tests and the carriers say of every buyer's choice: one row per country × port type × rotation
+   * interval × carrier or any × region or any. Medians do not add up from groups, hence the grouping sets; their sorts
+   * make this the dearer read, so it is kept longer than the stock (catalog-offers.ts). A modem counts in its carrier's
    * and its region's rows and in the "any" rows; medians are over the measured modems (down, up and latency known).
    */
-  async offerGroups(): Promise<OfferGroupRow[]> {
-    const { rows } = await sql<OfferGroupRow>`
+  async qualityGroups(): Promise<QualityGroupRow[]> {
+    const { rows } = await sql<QualityGroupRow>`
       with m as (
         select m.country_id, m.carrier_id, m.region_id, m.is_shared,
           case when m.is_shared then m.rotation_interval end as rotation_interval,
-          case when m.online and m.maintenance_since is null then greatest(0, m.capacity - m.used_slots) else 0 end as free,
           q.latency_ms, q.down_kbps, q.up_kbps, q.udp, c.asn,
           (q.latency_ms is not null and q.down_kbps is not null and q.up_kbps is not null) as measured
         from modems m
@@ -115,7 +135,7 @@ export class CatalogRepository {
       )
       select country_id, carrier_id, region_id, is_shared, rotation_interval,
         grouping(carrier_id) = 1 as any_carrier, grouping(region_id) = 1 as any_region,
-        sum(free)::int as in_stock, count(*)::int as modems, count(*) filter (where measured)::int as measured,
+        count(*) filter (where measured)::int as measured,
         percentile_cont(0.5) within group (order by down_kbps) filter (where measured) as down_kbps,
         percentile_cont(0.5) within group (order by up_kbps) filter (where measured) as up_kbps,
         percentile_cont(0.5) within group (order by latency_ms) filter (where measured) as latency_ms,
@@ -126,8 +146,7 @@ export class CatalogRepository {
         (country_id, is_shared, rotation_interval, carrier_id, region_id),
         (country_id, is_shared, rotation_interval, carrier_id),
         (country_id, is_shared, rotation_interval, region_id),
-        (country_id, is_shared, rotation_interval))
-      order by country_id, is_shared, rotation_interval nulls first, carrier_id nulls first, region_id nulls first`
+        (country_id, is_shared, rotation_interval))`
       .execute(this.db);
     return rows;
   }
