@@ -10,6 +10,8 @@
 //   wrk does in bench/proxy.mjs), the count for the forwarder of decision 048.
 //   Knobs: BENCH_KIND (connect | socks | http, connect), BENCH_FEW (1000), BENCH_MANY (3000). A run of 3,000 tunnels takes
 //   about 10 minutes on a quiet 2-core machine (valgrind runs the proxy some 50 times slower).
+//   BENCH_NODE_ARGS='--single-threaded': V8 compiles and collects on the proxy's main thread only, so the counts
+//   move less from run to run (its concurrent threads' share depends on timing).
 //   BENCH_COUNT=syscalls: system calls per tunnel instead (strace -c -f on the proxy; each kind of call is printed);
 //   BENCH_COUNT=cpu: CPU µs per tunnel (user+system from /proc, no tracer; this one does move with the machine's load).
 import { spawn } from 'node:child_process';
@@ -31,6 +33,8 @@ const FEW = Number(process.env.BENCH_FEW ?? 1000);
 const MANY = Number(process.env.BENCH_MANY ?? 3000);
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 const LOOPS = 4;
+/** Node options for the proxy, e.g. --single-threaded (no concurrent compiler or GC threads: steadier counts). */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const COUNT = process.env.BENCH_COUNT ?? 'instructions';
 if (!['instructions', 'syscalls', 'cpu'].includes(COUNT)) throw new Error(`BENCH_COUNT=${COUNT}: instructions, syscalls or cpu`);
 const USER = 'bench';
@@ -96,7 +100,7 @@ async function count(bundle, n, echoPort) {
     limits: { maxConnectionsPerPort: 5000, handshakeTimeoutMs: 120_000 },
   };
   const out = join(dir, `${COUNT}-${n}.out`);
-  const proxy = [process.execPath, bundle, JSON.stringify(options)];
+  const proxy = [process.execPath, ...NODE_ARGS, bundle, JSON.stringify(options)];
   const command = COUNT === 'instructions' ? ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, ...proxy]
     : COUNT === 'syscalls' ? ['strace', '-c', '-f', '-o', out, ...proxy] : proxy;
   const child = spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'ignore'] });

@@ -31,6 +31,26 @@ describe('port access table', () => {
     expect(table.authenticate('nobody', 'pw-a')).toBeUndefined();
   });
 
+  it('compares passwords exactly: padding, lengths, non-ASCII and passwords too long for the slot', () => {
+    const long = 'x'.repeat(200);
+    const odd = new PortAccessTable([
+      port('n', { password: 'pw' }), port('u', { password: 'пароль-密码-🔑' }), port('l', { password: long }),
+      port('z', { password: 'pw\u0000' }),
+    ]);
+    expect(odd.authenticate('user-n', 'pw')?.access.id).toBe('n');
+    expect(odd.authenticate('user-n', 'pw\u0000')).toBeUndefined(); // the slot's padding is no password byte
+    expect(odd.authenticate('user-z', 'pw\u0000')?.access.id).toBe('z');
+    expect(odd.authenticate('user-z', 'pw')).toBeUndefined();
+    expect(odd.authenticate('user-u', 'пароль-密码-🔑')?.access.id).toBe('u');
+    expect(odd.authenticate('user-u', 'пароль-密码-🔒')).toBeUndefined();
+    expect(odd.authenticate('user-l', long)?.access.id).toBe('l');
+    expect(odd.authenticate('user-l', long.slice(1))).toBeUndefined();
+    expect(odd.authenticate('user-n', long)).toBeUndefined();
+    expect(odd.authenticate('user-n', 'pw'.padEnd(300, '\u0000'))).toBeUndefined();
+    // After a longer offer, the reused slot holds nothing of it.
+    expect(odd.authenticate('user-n', 'pw')?.access.id).toBe('n');
+  });
+
   it('matches client addresses against whitelists: IPv4, CIDR, IPv6, IPv6 CIDR and IPv4-mapped IPv6', () => {
     for (let round = 0; round < 2; round++) { // the second round is answered from the table's memory
       expect(idFor(table, '203.0.113.7')).toBe('a');
