@@ -9,7 +9,7 @@ import { discountsToApi, localized, trialToApi } from '../catalog/index.js';
 import { invoiceInsert, invoiceTexts, purchaseDescription, purchaseLineText } from '../invoices/index.js';
 import { defaultPortName, renderText } from '../notifications/index.js';
 import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/index.js';
-import { publishWebhookEvent } from '../webhooks/index.js';
+import { webhookEventInsert } from '../webhooks/index.js';
 import { couponToShape, toApiPayment } from './payment-view.js';
 import { trialLine, volumeLine } from './offer-lines.js';
 import { termJobs, trialTermJobs } from './port-lifecycle.js';
@@ -67,8 +67,6 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     countryId: req.country_id, carrierId, regionId, isShared: req.isShared, rotationInterval: req.rotationInterval,
   }, count);
 
-  const customer = await repo.buyer(tx, userId);
-
   // Stored as a key and the names in every language, and shown in the reader's language (issue 14, item 3).
   const descriptionText = purchaseDescription(tariff.country_names, tariff.names, count);
   // The carrier the customer chose (or the tariff's own), named on the invoice line with the country.
@@ -82,8 +80,8 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
       text: lineText, quantity: count, unitAmount: priced.subtotal / BigInt(count), amount: priced.subtotal,
     }];
   if (priced.volumeDiscount > 0n) lines.push(volumeLine(lng, priced.volumePercent, priced.volumeDiscount));
-  // The payment and its invoice: one statement.
-  const payment = await repo.insertPaymentWithInvoice(tx, {
+  // The payment, its invoice and the buyer's row: one statement.
+  const { payment, buyer: customer } = await repo.insertPaymentWithInvoice(tx, {
     id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
     coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description: renderText(lng, descriptionText.key, descriptionText.params),
     description_text: JSON.stringify(descriptionText), modem_count: count, tariff_id: tariff.id,
@@ -103,13 +101,14 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     };
   });
   const jobs = ports.flatMap((p) => (trial ? trialTermJobs : termJobs)({ id: p.id, expiresAt }, deps.graceDays));
-  await repo.insertPorts(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs));
-  if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
-  await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description: descriptionText }, tx, customer);
-  await publishWebhookEvent(tx, userId, 'port.bought', {
+  // The webhook event in the ports' statement: it commits with them, as publishWebhookEvent's would (a round trip fewer).
+  const event = webhookEventInsert(userId, 'port.bought', {
     paymentId, amount: microToDollars(amount), currency: 'USD',
     ports: ports.map((p) => ({ id: p.id, name: p.name, expiresAt: expiresAt.toISOString() })),
   });
+  await repo.insertPorts(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs), event);
+  if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
+  await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description: descriptionText }, tx, customer);
   const modems = await deps.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
   return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, name: p.name, default_number: p.default_number })), lng), modems } };
 }

@@ -8,6 +8,8 @@ import type { NamedPort } from '../notifications/index.js';
 export type PaymentRow = Selectable<PaymentsTable>;
 export type NewPayment = Insertable<PaymentsTable>;
 export type NewPort = Insertable<DB['ports']>;
+/** Who a purchase's notification speaks to, and how many ports they have had (insertPaymentWithInvoice). */
+export interface Buyer { language: string; marketing_consent: boolean; email: string; name: string; is_active: boolean; port_count: number }
 /** A port a payment paid for, with its name as stored (a default one is shown in the reader's language). */
 export type PaidPort = { _id: string } & NamedPort;
 /** The term jobs' INSERT, unexecuted (`JobQueue.scheduleQuery`), for the statement that writes the ports. */
@@ -57,16 +59,6 @@ export class PurchasesRepository {
     return (await tx.selectFrom('carriers').select('name').where('id', '=', carrierId).executeTakeFirst())?.name ?? null;
   }
 
-  /**
-   * Who a notification speaks to (with their address, so its e-mail is written in the purchase's transaction), and how
-   * many ports they have had (new ones are named "Proxy n+1"…), in one read.
-   */
-  buyer(tx: Tx, userId: string) {
-    return tx.selectFrom('users')
-      .select(['language', 'marketing_consent', 'email', 'name', 'is_active', sql<string>`(select count(*) from ports where ports.user_id = users.id)`.as('port_count')])
-      .where('id', '=', userId).executeTakeFirstOrThrow();
-  }
-
   private stock(tx: Tx, f: StockFilter) {
     let q = tx.selectFrom('modems').select(['id', 'capacity', 'used_slots'])
       .where('country_id', '=', f.countryId).where('is_shared', '=', f.isShared)
@@ -110,28 +102,37 @@ export class PurchasesRepository {
   }
 
   /**
-   * The payment and its invoice in one statement (issue 31: a round trip fewer per purchase). `invoice` gets the name
-   * to read the new payment from (the CTE, as the table does not show it to a sibling statement) and returns the
-   * invoice's INSERT (invoices.service.ts `invoiceInsert`).
+   * The payment, its invoice and its buyer in one statement (issue 31: two round trips fewer per purchase). `invoice`
+   * gets the name to read the new payment from (the CTE, as the table does not show it to a sibling statement) and
+   * returns the invoice's INSERT (invoices.service.ts `invoiceInsert`). The buyer is who the purchase's notification
+   * speaks to (with their address, so its e-mail is written in the purchase's transaction) and how many ports they
+   * have had (new ones are named "Proxy n+1"…): read after the debit, so a parallel purchase of the same customer,
+   * which waited on the balance's row, counts this one's ports.
    */
-  async insertPaymentWithInvoice(tx: Tx, payment: NewPayment, invoice: (payments: RawBuilder<unknown>) => RawBuilder<unknown>): Promise<PaymentRow> {
-    const { rows } = await sql<PaymentRow>`with new_payment as (${tx.insertInto('payments').values(payment).returningAll()}),
+  async insertPaymentWithInvoice(tx: Tx, payment: NewPayment, invoice: (payments: RawBuilder<unknown>) => RawBuilder<unknown>): Promise<{ payment: PaymentRow; buyer: Buyer }> {
+    const { rows } = await sql<PaymentRow & { buyer: Buyer }>`with new_payment as (${tx.insertInto('payments').values(payment).returningAll()}),
       new_invoice as (${invoice(sql`new_payment`)})
-      select * from new_payment`.execute(tx);
-    return rows[0]!;
+      select p.*, (select jsonb_build_object('language', u.language, 'marketing_consent', u.marketing_consent, 'email', u.email,
+          'name', u.name, 'is_active', u.is_active, 'port_count', (select count(*) from ports where ports.user_id = u.id))
+        from users u where u.id = p.user_id) as buyer
+      from new_payment p`.execute(tx);
+    const { buyer, ...row } = rows[0]!;
+    return { payment: row, buyer };
   }
 
   async recordPayment(tx: Tx, payment: NewPayment): Promise<void> {
     await tx.insertInto('payments').values(payment).execute();
   }
 
-  /** The ports, their term jobs and their links to the payment in one statement (the links' foreign keys are checked at its end). */
-  async insertPorts(tx: Tx, paymentId: string, ports: NewPort[], termJobs: TermJobsInsert): Promise<void> {
-    await tx.with('new_ports', (db) => db.insertInto('ports').values(ports).returning('id'))
-      .with('term_jobs', () => termJobs)
-      .insertInto('payment_ports').columns(['payment_id', 'port_id'])
-      .expression((eb) => eb.selectFrom('new_ports').select([sql<string>`${paymentId}::uuid`.as('payment_id'), 'new_ports.id']))
-      .execute();
+  /**
+   * The ports, their term jobs, their links to the payment and the webhook event that tells of them, in one statement
+   * (the links' foreign keys are checked at its end). `event`: webhooks' `webhookEventInsert`, unexecuted.
+   */
+  async insertPorts(tx: Tx, paymentId: string, ports: NewPort[], termJobs: TermJobsInsert, event: RawBuilder<unknown>): Promise<void> {
+    await sql`with new_ports as (${tx.insertInto('ports').values(ports).returning('id')}),
+      term_jobs as (${termJobs}),
+      port_event as (${event})
+      insert into payment_ports (payment_id, port_id) select ${paymentId}::uuid, new_ports.id from new_ports`.execute(tx);
   }
 
   /** The customer's live ports among `ids` (no lock). */

@@ -3,5 +3,5 @@
 export { DeliveryWorker } from './delivery-worker.js';
 export { WebhookSecretBox } from './webhook-signing.js';
 export { registerWebhooks } from './webhooks.routes.js';
-export { publishWebhookEvent, WebhooksRepository } from './webhooks.repository.js';
+export { publishWebhookEvent, webhookEventInsert, WebhooksRepository } from './webhooks.repository.js';
 export { WebhooksService } from './webhooks.service.js';

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { WebhookEventType } from '@cellport/shared/schemas/webhooks';
 import type { Database, Tx } from '../../db/database.js';
 import { newMessageId, webhookPayload } from './webhook-events.js';
@@ -31,13 +31,18 @@ const ENDPOINT_COLUMNS = ['id', 'user_id', 'url', 'event_types', 'secret_enc', '
 export async function publishWebhookEvent(
   q: Q, userId: string, type: WebhookEventType, data: Record<string, unknown>,
 ): Promise<void> {
+  await webhookEventInsert(userId, type, data).execute(q);
+}
+
+/** publishWebhookEvent's statement, unexecuted: for a caller that puts it in a statement of its own as a CTE. */
+export function webhookEventInsert(userId: string, type: WebhookEventType, data: Record<string, unknown>): RawBuilder<unknown> {
   const payload = JSON.stringify(webhookPayload(type, data), (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-  await sql`
+  return sql`
     insert into webhook_deliveries (endpoint_id, user_id, msg_id, event_type, payload)
     select e.id, e.user_id, ${newMessageId()}, ${type}, ${payload}::jsonb
     from webhook_endpoints e
     where e.user_id = ${userId} and e.enabled and ${type} = any(e.event_types)
-    order by e.created_at`.execute(q);
+    order by e.created_at`;
 }
 
 /** Customers' webhook endpoints, their deliveries, and the modems' last state the modem events were judged by. */
