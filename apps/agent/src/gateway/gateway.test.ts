@@ -1,5 +1,6 @@
 import { createSocket, type Socket as DgramSocket } from 'node:dgram';
 import { once } from 'node:events';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayLink } from '../link/gateway-link.js';
@@ -250,6 +251,47 @@ describe('pooled link connections (decision 047)', () => {
     const via = await httpConnect(ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(via.socket)).toBe(EGRESS);
     expect(second.stats().paths).toEqual({ pooled: 1, stream: 0 });
+  });
+});
+
+describe('the gateway\'s relayed sockets read into reused buffers (issue 31 item 2)', () => {
+  /** An echo server: what a connection sends comes back, then it ends. */
+  async function echoServer(): Promise<number> {
+    const sockets = new Set<Socket>();
+    const server = createServer({ allowHalfOpen: true }, (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+      socket.pipe(socket);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    cleanup.push(() => new Promise((r) => { server.close(r); for (const socket of sockets) socket.destroy(); }));
+    return (server.address() as AddressInfo).port;
+  }
+
+  /** Sends `bytes` through `socket` to the echo and hashes what comes back. */
+  async function roundTrip(socket: Socket, bytes: Buffer): Promise<string> {
+    const hash = createHash('sha256');
+    let received = 0;
+    const done = new Promise<void>((resolve) => {
+      socket.on('data', (c: Buffer) => { hash.update(c); received += c.length; if (received >= bytes.length) resolve(); });
+    });
+    socket.resume();
+    for (let at = 0; at < bytes.length; at += 256 * 1024) socket.write(bytes.subarray(at, at + 256 * 1024));
+    await done;
+    return hash.digest('hex');
+  }
+
+  it('8 MiB there and back arrive intact, over a pooled connection and over a stream', async () => {
+    const echo = await echoServer();
+    const bytes = randomBytes(8 * 1024 * 1024);
+    const expected = createHash('sha256').update(bytes).digest('hex');
+    for (const host of [await linkedHost('host-b1'), await linkedHost('host-b2', { poolSize: 0 })]) {
+      const via = await httpConnect(host.ports.http, `127.0.0.1:${echo}`, AUTH);
+      expect(via.status).toBe(200);
+      expect(await roundTrip(via.socket, bytes)).toBe(expected);
+    }
   });
 });
 

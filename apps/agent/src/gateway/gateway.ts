@@ -11,6 +11,7 @@ import { linkChallenge, linkProofHolds } from '../link/link-proof.js';
 import { POOL, POOL_ANSWER_TIMEOUT_MS, POOL_WAIT_MS, poolHeader } from '../link/pool-protocol.js';
 import { markBurstyReader, splice } from '../proxy/splice.js';
 import type { Logger } from '../proxy/types.js';
+import { readChunks, withReusedReads } from './accepted-reads.js';
 import { HostPool } from './host-pool.js';
 import { createLinkListener } from './link-listener.js';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from './link-settings.js';
@@ -447,7 +448,9 @@ export class Gateway {
       this.listeners.delete(port);
       existing.server.close();
     }
-    const server = createNetServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.onCustomer(socket, listener.hostId, port, kind));
+    const server = createNetServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: true }, (socket) => {
+      this.onCustomer(withReusedReads(socket), listener.hostId, port, kind);
+    });
     const listener: PortListener = { server, hostId, kind, issuedAt };
     this.listeners.set(port, listener);
     server.on('error', (err) => {
@@ -497,13 +500,14 @@ export class Gateway {
         clearTimeout(timer);
         // Held until splice() takes it over: no byte after the answer can go unread.
         link.pause();
-        link.removeListener('data', done);
+        stopReading();
         link.removeListener('close', gone);
         resolve(chunk);
       };
       const gone = () => done(null);
       const timer = setTimeout(() => { link.destroy(); done(null); }, POOL_ANSWER_TIMEOUT_MS).unref();
-      link.on('data', done);
+      // As 'data' (an upgraded connection) or from its reads' callback (a hello's: accepted-reads.ts).
+      const stopReading = readChunks(link, done);
       link.once('close', gone);
       // A hello's connection was left paused by the link listener (an upgraded one was not): read now.
       link.resume();

@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { readPoolHello } from '../link/pool-protocol.js';
+import { withReusedReads } from './accepted-reads.js';
 
 // The gateway's link listener (decision 047): one port for two kinds of connection from agents, told apart by their
 // first bytes. A pooled connection that opens with the hello (link/pool-protocol.ts) is handed over with its key and
@@ -51,7 +52,8 @@ function sortByFirstBytes(socket: Socket, options: LinkListenerOptions): void {
     }
     // The agent sends nothing after its hello until a customer's header was answered: more is not this protocol.
     if (verdict.rest.length > 0) return void socket.destroy();
-    options.onHello(socket, verdict.key);
+    // From here on it carries only relayed bytes (and the agent's one-byte answers): reused read buffers.
+    options.onHello(withReusedReads(socket), verdict.key);
   };
   socket.on('data', onData);
 }

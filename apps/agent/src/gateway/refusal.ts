@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { ProxyKind } from '@cellport/shared/schemas/gateway-protocol';
+import { readChunks } from './accepted-reads.js';
 
 // What a customer gets from the gateway when the host of the port they reached has no link right now: an HTTP proxy
 // port answers 502 with a sentence that says what to do; a SOCKS5 port goes through the handshake (it must, to be
@@ -18,13 +19,19 @@ export function refuseCustomer(socket: Socket, kind: ProxyKind): void {
   socket.setTimeout(REFUSAL_TIMEOUT_MS, () => socket.destroy());
   if (kind === 'http') {
     // Answer once the request arrives, so the client reads it as the answer to its request.
-    socket.once('data', () => { socket.end(HTTP_502); socket.resume(); });
+    let answered = false;
+    readChunks(socket, () => {
+      if (answered) return;
+      answered = true;
+      socket.end(HTTP_502);
+    });
     socket.resume();
     return;
   }
   let buf = Buffer.alloc(0);
-  let stage: 'greeting' | 'auth' | 'request' = 'greeting';
+  let stage: 'greeting' | 'auth' | 'request' | 'answered' = 'greeting';
   const onData = (chunk: Buffer) => {
+    if (stage === 'answered') return;
     buf = Buffer.concat([buf, chunk]);
     if (buf.length > 1024) return socket.destroy();
     for (;;) {
@@ -45,13 +52,12 @@ export function refuseCustomer(socket: Socket, kind: ProxyKind): void {
         stage = 'request';
       } else {
         if (buf.length < 4) return;
-        socket.removeListener('data', onData);
+        stage = 'answered';
         socket.end(SOCKS_HOST_UNREACHABLE);
-        socket.resume();
         return;
       }
     }
   };
-  socket.on('data', onData);
+  readChunks(socket, onData);
   socket.resume();
 }

@@ -84,9 +84,10 @@ export function splice(client: Socket, upstream: Socket): void {
   (b as Spliced)[kPeer] = a;
   limitFlow(a, b, a, true);
   limitFlow(b, a, a, false);
-  // A target connection made with TARGET_READS (the dialer's) hands its chunks to onData itself, not as 'data'.
-  const early = deliverReads(b, a, onData);
-  for (const chunk of early) onData.call(b as Spliced, chunk);
+  // A connection made with TARGET_READS (the dialer's targets, the gateway's relayed sockets) hands its chunks to onData
+  // itself, not as 'data'.
+  for (const chunk of deliverReads(a, b, onData)) onData.call(a as Spliced, chunk);
+  for (const chunk of deliverReads(b, a, onData)) onData.call(b as Spliced, chunk);
   for (const s of [a, b]) {
     s.on('data', onData);
     s.on('drain', onDrain);
