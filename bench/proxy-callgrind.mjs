@@ -12,6 +12,9 @@
 //   about 10 minutes on a quiet 2-core machine (valgrind runs the proxy some 50 times slower).
 //   BENCH_NODE_ARGS='--single-threaded': V8 compiles and collects on the proxy's main thread only, so the counts
 //   move less from run to run (its concurrent threads' share depends on timing).
+//   BENCH_WINDOW=1: instructions counted in one proxy process only, between tunnel FEW and tunnel MANY, each end after
+//   a full collection (callgrind_control zeroes, then dumps): start-up, warm-up and the timing of V8's background work
+//   stay out, so the per-tunnel figure moves far less between runs than the difference of two processes' totals.
 //   BENCH_COUNT=syscalls: system calls per tunnel instead (strace -c -f on the proxy; each kind of call is printed);
 //   BENCH_COUNT=cpu: CPU µs per tunnel (user+system from /proc, no tracer; this one does move with the machine's load).
 import { spawn } from 'node:child_process';
@@ -34,7 +37,9 @@ const MANY = Number(process.env.BENCH_MANY ?? 3000);
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 const LOOPS = 4;
 /** Node options for the proxy, e.g. --single-threaded (no concurrent compiler or GC threads: steadier counts). */
-const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const WINDOW = process.env.BENCH_WINDOW === '1';
+const NODE_ARGS = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(WINDOW ? ['--expose-gc'] : [])];
+if (WINDOW && process.env.BENCH_COUNT !== undefined && process.env.BENCH_COUNT !== 'instructions') throw new Error('BENCH_WINDOW=1 counts instructions');
 const COUNT = process.env.BENCH_COUNT ?? 'instructions';
 if (!['instructions', 'syscalls', 'cpu'].includes(COUNT)) throw new Error(`BENCH_COUNT=${COUNT}: instructions, syscalls or cpu`);
 const USER = 'bench';
@@ -57,6 +62,11 @@ try {
     const bundle = join(dir, `${name}.mjs`);
     await bundleProxy(from, bundle);
     const target = KIND === 'http' ? origin.address().port : echo.address().port;
+    if (WINDOW) {
+      const within = await countWindow(bundle, target);
+      console.log(`${name}: ${Math.round(within / (MANY - FEW)).toLocaleString('en-US')} (${within.toLocaleString('en-US')} over tunnels ${FEW} to ${MANY} of one process)`);
+      continue;
+    }
     const few = await count(bundle, FEW, target);
     const many = await count(bundle, MANY, target);
     const per = (a, b) => ((b - a) / (MANY - FEW)).toFixed(COUNT === 'instructions' ? 0 : 2);
@@ -92,7 +102,7 @@ async function bundleProxy(from, outfile) {
  * The proxy's instruction total (all its threads), system calls (and each kind's) or CPU µs over its whole life,
  * having carried `n` tunnels: { total, calls }.
  */
-async function count(bundle, n, echoPort) {
+async function count(bundle, n, echoPort, window = null) {
   const [httpPort, socksPort] = [await freePort(), await freePort()];
   const options = {
     listenHost: '127.0.0.1', httpPort, socksPort, egress: '127.0.9.9', login: USER, password: PASS, whitelisted: '127.0.0.2',
@@ -104,8 +114,9 @@ async function count(bundle, n, echoPort) {
   const command = COUNT === 'instructions' ? ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, ...proxy]
     : COUNT === 'syscalls' ? ['strace', '-c', '-f', '-o', out, ...proxy] : proxy;
   const child = spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'ignore'] });
+  const lines = createInterface({ input: child.stdout });
   await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
+    lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the proxy exited with ${code} before it was ready (is valgrind installed?)`)));
   });
   const via = { kind: KIND, host: '127.0.0.1', port: KIND === 'connect' ? httpPort : socksPort, user: USER, pass: PASS };
@@ -146,7 +157,20 @@ async function count(bundle, n, echoPort) {
       });
     }
   };
-  await Promise.all(Array.from({ length: LOOPS }, loop));
+  if (window !== null) {
+    // The window: from a collection after FEW tunnels to one after MANY (the proxy's "stats gc" answers a line).
+    left = FEW;
+    await Promise.all(Array.from({ length: LOOPS }, loop));
+    await collectGarbage(child, lines);
+    await callgrindControl('-z', child.pid);
+    left = MANY - FEW;
+    await Promise.all(Array.from({ length: LOOPS }, loop));
+    await collectGarbage(child, lines);
+    await callgrindControl('-d', child.pid);
+    window.total = totals(readFileSync(`${out}.1`, 'utf8'), `${out}.1`);
+  } else {
+    await Promise.all(Array.from({ length: LOOPS }, loop));
+  }
   const cpu = COUNT === 'cpu' ? cpuSeconds(child.pid) * 1e6 : 0; // before close: the tunnels' work and start-up only
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.stdin.end(); // the proxy closes and exits; callgrind or strace then writes its totals
@@ -154,9 +178,34 @@ async function count(bundle, n, echoPort) {
   if (COUNT === 'cpu') return { total: cpu, calls: new Map() };
   const text = readFileSync(out, 'utf8');
   if (COUNT === 'syscalls') return syscalls(text, out);
-  const totals = /^totals: (\d+)/m.exec(text);
-  if (!totals) throw new Error(`no totals in ${out}`);
-  return { total: Number(totals[1]), calls: new Map() };
+  return { total: totals(text, out), calls: new Map() };
+}
+
+function totals(text, file) {
+  const found = /^totals: (\d+)/m.exec(text);
+  if (!found) throw new Error(`no totals in ${file}`);
+  return Number(found[1]);
+}
+
+/** Instructions the proxy runs within the window of countWindow's one process. */
+async function countWindow(bundle, echoPort) {
+  const window = { total: 0 };
+  await count(bundle, MANY, echoPort, window);
+  return window.total;
+}
+
+function collectGarbage(child, lines) {
+  return new Promise((resolve) => {
+    lines.once('line', resolve);
+    child.stdin.write('stats gc\n');
+  });
+}
+
+function callgrindControl(flag, pid) {
+  return new Promise((resolve, reject) => {
+    const control = spawn('callgrind_control', [flag, String(pid)], { stdio: 'ignore' });
+    control.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`callgrind_control ${flag} exited with ${code}`))));
+  });
 }
 
 /** strace -c's table: calls of each kind (and errors among them) and the total. */

@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   access, basic, destroyTestClients, EGRESS, httpConnect, rawConnect, readAll, readUntil, seenThrough, startModem,
@@ -138,5 +142,48 @@ describe('HTTP CONNECT: what is refused', () => {
     socket.end(`CONNECT 127.0.0.1:${targets.tcpPort} HTTP/1.1\r\nProxy-Auth`);
     await readAll(socket);
     await vi.waitFor(() => expect(modem.connectionCount).toBe(0));
+  });
+});
+
+/**
+ * A target whose SYNs go unanswered: a listener in a stopped process with its accept queue filled (the kernel then
+ * drops further SYNs), so a connection to it neither completes nor fails. Loopback only, no route needed.
+ */
+async function unansweringTarget(): Promise<{ port: number; close: () => void }> {
+  const script = "require('net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, function () " +
+    "{ console.log(this.address().port); })";
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const port = Number(String(line).trim());
+  child.kill('SIGSTOP');
+  // Fill the accept queue (backlog 1 holds two); a connection past it stays in SYN_SENT.
+  const fillers: Socket[] = [];
+  for (let i = 0; i < 2; i++) {
+    const filler = connect(port, '127.0.0.1');
+    filler.on('error', () => {});
+    await once(filler, 'connect');
+    fillers.push(filler);
+  }
+  return { port, close: () => { for (const f of fillers) f.destroy(); child.kill('SIGKILL'); } };
+}
+
+describe('HTTP CONNECT: a target that never answers', () => {
+  it('answers 504 at connectTimeoutMs, for each of several tunnels waiting at once, and lets their connections go', async () => {
+    const target = await unansweringTarget();
+    const quick = await startModem({ ports: [P1], limits: { connectTimeoutMs: 200 } });
+    try {
+      const started = Date.now();
+      const answers = await Promise.all([0, 1, 2].map(async () => {
+        const socket = await rawConnect(quick.http);
+        socket.write(`CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nProxy-Authorization: ${AUTH}\r\n\r\n`);
+        return (await readUntil(socket, wholeResponse)).toString('latin1');
+      }));
+      for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 504[^]*did not answer in time/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      await vi.waitFor(() => expect(quick.connectionCount).toBe(0));
+    } finally {
+      await quick.close();
+      target.close();
+    }
   });
 });

@@ -3,6 +3,8 @@ import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AuthGuard } from './auth-guard.js';
 import { ClientConnection, destroySelf, ignore, kConn, kListener, UpstreamError } from './connection.js';
+import { ConnectDeadlines } from './connect-deadlines.js';
+import type { Waiting } from './connect-deadlines.js';
 import type { Admission, Identity, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import { createHttpProxyServer } from './http-proxy.js';
 import type { HttpProxyServer } from './http-proxy.js';
@@ -86,19 +88,23 @@ function onClientClose(this: TrackedSocket): void {
 }
 
 // A tunnel's target connection while it connects: how to settle connectTarget's promise, null once settled. The
-// handlers are module-level and stay on the socket after it connected (a timeout is then the idle timeout, an error is
-// ignored as for every relayed socket), so a tunnel costs no closures and no listener removals here; four closures and
-// three removeListener calls per tunnel were on the profile of new tunnels (bench/BENCHMARKS.md, 2026-12-06).
+// handlers are module-level and stay on the socket after it connected (an error is then ignored as for every relayed
+// socket), so a tunnel costs no closures and no listener removals here; four closures and three removeListener calls
+// per tunnel were on the profile of new tunnels (bench/BENCHMARKS.md, 2026-12-06). Its connect timeout is a place in
+// the modem's ConnectDeadlines (connect-deadlines.ts), not a timer of its own.
 const kSettle = Symbol('cellport.settle');
-interface Settle {
-  resolve: (socket: Socket) => void;
-  reject: (err: Error) => void;
-  proxy: ModemProxy;
-  conn: ClientConnection;
-  address: string;
-  port: number;
+class Settle implements Waiting {
   /** Source ports tried so far (source-ports.ts): a taken one is retried with another. */
-  tries: number;
+  tries = 0;
+  /** The try connecting now. */
+  socket: Connecting | null = null;
+  deadline = 0;
+  prevWaiting: Waiting | null = null;
+  nextWaiting: Waiting | null = null;
+  waiting = false;
+
+  constructor(readonly resolve: (socket: Socket) => void, readonly reject: (err: Error) => void,
+    readonly proxy: ModemProxy, readonly conn: ClientConnection, readonly address: string, readonly port: number) {}
 }
 type Connecting = Socket & { [kSettle]?: Settle | null };
 
@@ -117,8 +123,8 @@ function dial(settle: Settle): void {
   });
   conn.upstream = upstream; // from now on, the client's close, setEgress and close() destroy it too
   upstream[kSettle] = settle;
-  upstream.setTimeout(proxy.limits.connectTimeoutMs);
-  upstream.on('timeout', onTargetTimeout);
+  settle.socket = upstream;
+  proxy.connectDeadlines.add(settle);
   upstream.on('error', onTargetError);
   upstream.on('close', onTargetClose);
   upstream.on('connect', onTargetConnect);
@@ -127,6 +133,7 @@ function dial(settle: Settle): void {
 function settled(socket: Connecting): Settle | null {
   const settle = socket[kSettle] ?? null;
   socket[kSettle] = null;
+  if (settle !== null) settle.proxy.connectDeadlines.remove(settle);
   return settle;
 }
 function onTargetConnect(this: Connecting): void {
@@ -134,16 +141,16 @@ function onTargetConnect(this: Connecting): void {
   if (settle === null) return;
   // No idle timer of its own once connected: the tunnel's is the client socket's, which every byte either way refreshes
   // (relayed bytes are read from it or written to it), and the client's close takes this socket with it (release).
-  // A second timer per tunnel cost a Timeout, a bound function and a refresh per read and write.
-  this.setTimeout(0);
   settle.proxy.countUpstream(this);
   settle.resolve(this);
 }
-/** Before the connection is up: connectTimeoutMs (504). */
-function onTargetTimeout(this: Connecting): void {
-  const settle = settled(this);
-  this.destroy();
-  settle?.reject(new UpstreamError('timeout'));
+/** connectTimeoutMs passed while connecting (504); the socket goes. */
+function onConnectExpired(settle: Settle): void {
+  const socket = settle.socket!;
+  if (socket[kSettle] !== settle) return;
+  socket[kSettle] = null;
+  socket.destroy();
+  settle.reject(new UpstreamError('timeout'));
 }
 function onTargetError(this: Connecting, err: NodeJS.ErrnoException): void {
   const settle = settled(this);
@@ -208,6 +215,8 @@ export class ModemProxy implements ProxyCore {
   private upstreamsClosed = 0;
   /** The source port of the next target connection (ModemProxyOptions.sourcePort). */
   readonly sourcePort: () => number;
+  /** Target connections still connecting, and when each runs out of connectTimeoutMs. */
+  readonly connectDeadlines: ConnectDeadlines<Settle>;
 
   constructor(options: ModemProxyOptions) {
     this.options = options;
@@ -221,6 +230,7 @@ export class ModemProxy implements ProxyCore {
     this.egressAddress = options.egress;
     this.egressFamily = ModemProxy.family(options.egress);
     this.sourcePort = options.sourcePort ?? systemSourcePort;
+    this.connectDeadlines = new ConnectDeadlines(this.limits.connectTimeoutMs, onConnectExpired);
     this.httpServer = createHttpProxyServer(this);
     this.socksServer = createSocksServer(this);
     // A failure to listen is start()'s to report (the runtime logs one line); errors after that are logged here.
@@ -447,6 +457,7 @@ export class ModemProxy implements ProxyCore {
     this.destroyAgents();
     if (wasOpen !== 'new') closing.push(closeServer(this.httpServer), closeServer(this.socksServer));
     await Promise.all(closing);
+    this.connectDeadlines.clear(); // its connections closed with their clients; its timer goes too
   }
 
   /**
@@ -595,7 +606,7 @@ export class ModemProxy implements ProxyCore {
         if (!resolution.ok) return Promise.reject(new UpstreamError(resolution.reason));
         if (conn.socket.destroyed) return Promise.reject(new UpstreamError('failed', 'client gone'));
         const address = resolution.address;
-        return new Promise((resolve, reject) => dial({ resolve, reject, proxy: this, conn, address, port, tries: 0 }));
+        return new Promise((resolve, reject) => dial(new Settle(resolve, reject, this, conn, address, port)));
       }
     }
     return this.connectResolving(conn, host, port);
@@ -608,7 +619,7 @@ export class ModemProxy implements ProxyCore {
     const address = await this.resolveTarget(conn, host, port);
     if (conn.socket.destroyed) throw new UpstreamError('failed', 'client gone');
     if (preset !== null) return this.connectWithPreset(conn, preset, address, port);
-    return new Promise((resolve, reject) => dial({ resolve, reject, proxy: this, conn, address, port, tries: 0 }));
+    return new Promise((resolve, reject) => dial(new Settle(resolve, reject, this, conn, address, port)));
   }
 
   /** Throws the refusal of a port whose preset cannot be applied now (fail closed: no native SYN, no native TTL). */
