@@ -10,7 +10,8 @@ import { deliverReads } from './target-reads.js';
 // the reader until the peer drains. Half-close travels (an 'end' ends the peer), and a socket that closes without
 // having been ended gracefully (a reset, a timeout, a cut by the proxy) takes its peer down with it. Each chunk is
 // charged to the port's bandwidth bucket of its direction (port-rate-limit.ts), which pauses the reader while in debt.
-// The target's side reads into reused buffers (target-reads.ts): its chunks reach onData as the read's callback.
+// A side that reads into reused buffers (target-reads.ts: the agent's target connections, both of the gateway's relayed
+// sockets) hands its chunks to onData as the read's callback.
 
 const kPeer = Symbol('cellport.peer');
 const kBursty = Symbol('cellport.bursty');
