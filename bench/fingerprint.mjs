@@ -6,7 +6,9 @@
 //      tunnels (a figure that holds up better than the rate on a busy machine: it counts work, not waiting);
 //   2. bulk: one download of BENCH_BULK_BYTES through a tunnel: each preset against native (target ≥ 0.95×), and the
 //      agent's CPU seconds per GB moved (the preset's namespace forwards through the host: its softirq time is the
-//      kernel's, not the agent's; the table says so), and what the site's sending waited on (tcp_info's
+//      kernel's, not the agent's; the table says so), the site's (its sending, and the receive path the kernel runs
+//      in its context, a preset's forwarding hop included), the datagrams the host forwarded per MB (a preset's hop:
+//      the veth, forwarding, conntrack; native 0), and what the site's sending waited on (tcp_info's
 //      rwnd_limited: the receiving end's window; the same share for a preset as for native says its window scale is
 //      not what holds it back).
 //
@@ -85,7 +87,8 @@ net.createServer((s) => { s.on('error', () => {}); s.once('data', (d) => {
   let left = Number(String(d).trim());
   const pump = () => { while (left > 0) { const n = Math.min(left, chunk.length); left -= n; if (!s.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return s.once('drain', pump); } s.end(); };
   pump(); }); }).listen(7002, '${TARGET}', () => console.log('{"ready":true}'));`;
-await startIn(NS.target, [process.execPath, '-e', origin]);
+const { child: site } = await startIn(NS.target, [process.execPath, '-e', origin]);
+const sitePid = site.pid;
 const { child: agent, first } = await startIn(NS.agent, [process.execPath, ...NODE_ARGS, '--import', 'tsx', 'bench/lib/fingerprint-agent.ts', EGRESS, tag]);
 const agentPid = agent.pid;
 
@@ -114,6 +117,10 @@ for (const preset of QUICK ? [] : PRESETS) {
 const tunnels = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const bulk = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const cpuPerGb = Object.fromEntries(PRESETS.map((p) => [p, []]));
+/** Per bulk download: the site's CPU per GB (its sending, and the receive path the kernel runs in its context). */
+const siteCpuPerGb = Object.fromEntries(PRESETS.map((p) => [p, []]));
+/** Per bulk download: datagrams the agent namespace forwarded per MB (a preset's hop through the host; native 0). */
+const forwardedPerMb = Object.fromEntries(PRESETS.map((p) => [p, []]));
 const cpuPerKTunnels = Object.fromEntries(PRESETS.map((p) => [p, []]));
 /** Per bulk download: the share of the site's sending limited by the receiver's window, and by its own buffer (%). */
 const senderLimits = Object.fromEntries(PRESETS.map((p) => [p, []]));
@@ -135,22 +142,26 @@ for (let round = 0; round < ROUNDS; round++) {
     if (t.errors > 0) fault(`${preset}: ${t.errors} of ${t.ok + t.errors} tunnels failed`);
     tunnels[preset].push(t.perSecond);
     const cpu = cpuSeconds(agentPid);
+    const siteCpu = cpuSeconds(sitePid);
+    const forwarded = countersOf(NS.agent).IpForwDatagrams;
     const watch = watchSender(NS.target, 7002);
     const b = load('bulk', preset, BULK);
     senderLimits[preset].push(await watch.stop());
     if (!b.ok) fault(`${preset}: the bulk download got ${b.bytes} of ${BULK} bytes`);
     bulk[preset].push(b.bytes / b.seconds / 1e6);
     cpuPerGb[preset].push((cpuSeconds(agentPid) - cpu) / (b.bytes / 1e9));
+    siteCpuPerGb[preset].push((cpuSeconds(sitePid) - siteCpu) / (b.bytes / 1e9));
+    forwardedPerMb[preset].push((countersOf(NS.agent).IpForwDatagrams - forwarded) / (b.bytes / 1e6));
   }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`\nFingerprint presets against native, ${ROUNDS} round(s), medians (not figures of record on a shared machine)`);
-console.log('preset    tunnels/s   ×native   CPU ms/1k tunnels   bulk MB/s   ×native   agent CPU s/GB');
+console.log('preset    tunnels/s   ×native   CPU ms/1k tunnels   bulk MB/s   ×native   agent CPU s/GB   site CPU s/GB   forwarded/MB');
 for (const preset of PRESETS) {
   const t = median(tunnels[preset]);
   const b = median(bulk[preset]);
-  console.log(`${preset.padEnd(9)} ${t.toFixed(0).padStart(9)} ${(t / median(tunnels.native)).toFixed(2).padStart(9)} ${median(cpuPerKTunnels[preset]).toFixed(0).padStart(19)} ${b.toFixed(0).padStart(11)} ${(b / median(bulk.native)).toFixed(2).padStart(9)} ${median(cpuPerGb[preset]).toFixed(2).padStart(16)}`);
+  console.log(`${preset.padEnd(9)} ${t.toFixed(0).padStart(9)} ${(t / median(tunnels.native)).toFixed(2).padStart(9)} ${median(cpuPerKTunnels[preset]).toFixed(0).padStart(19)} ${b.toFixed(0).padStart(11)} ${(b / median(bulk.native)).toFixed(2).padStart(9)} ${median(cpuPerGb[preset]).toFixed(2).padStart(16)} ${median(siteCpuPerGb[preset]).toFixed(2).padStart(15)} ${median(forwardedPerMb[preset]).toFixed(1).padStart(14)}`);
 }
 // What the tunnels waited on, counted (the machine's load does not change a count): the SYNs the site received per
 // tunnel (1.00: none retransmitted), the site's TIME_WAIT sockets killed by the client's reset after the site refused
