@@ -1,4 +1,4 @@
-import { CONTROL, FIELD_NAME, headEnd, INCOMPLETE as HEAD_INCOMPLETE, MAX_HEADER_LINES, OWS, TOO_LARGE } from './http-message-head.js';
+import { CONTROL, FIELD_NAME, headEnd, INCOMPLETE as HEAD_INCOMPLETE, MAX_HEADER_LINES, TOO_LARGE, trimOws } from './http-message-head.js';
 
 // Reads the head of a CONNECT request that opens an HTTP proxy connection, straight from the socket's bytes (issue 31,
 // item 1). Through Node's HTTP server every new tunnel paid for an llhttp parser's set-up, an IncomingMessage with its
@@ -61,7 +61,7 @@ function parseHead(text: string, length: number): ConnectHead | HeadProblem {
     if (CONTROL.test(value)) return 400;
     if (authorization === undefined && colon === PROXY_AUTHORIZATION.length &&
       line.slice(0, colon).toLowerCase() === PROXY_AUTHORIZATION) {
-      authorization = value.replace(OWS, '');
+      authorization = trimOws(value);
     }
   }
   return { authority: request[1]!, authorization, length };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkedReader } from './chunked-body.js';
 import { MAX_HEAD_BYTES, MAX_HEADER_LINES } from './http-message-head.js';
-import { FRAMING, hasBareLineFeed, headEnd, INCOMPLETE, parseRequestHead, parseResponseHead, TOO_LARGE } from './http-message-head.js';
+import { FRAMING, hasBareLineFeed, headEnd, INCOMPLETE, parseRequestHead, parseResponseHead, TOO_LARGE, trimOws } from './http-message-head.js';
 import type { RequestHead, ResponseHead } from './http-message-head.js';
 
 function request(text: string): RequestHead | number {
@@ -104,5 +104,17 @@ describe('ChunkedReader', () => {
       expect(reader.read(Buffer.from(bad), 0), JSON.stringify(bad)).toBe(-1);
       expect(reader.failed).toBe(true);
     }
+  });
+});
+
+describe('trimOws', () => {
+  it('takes spaces and tabs from both ends only, and nothing else', () => {
+    expect(trimOws('Basic abc')).toBe('Basic abc');
+    expect(trimOws(' \t Basic  abc\t ')).toBe('Basic  abc');
+    expect(trimOws('\u00a0Basic abc\u00a0')).toBe('\u00a0Basic abc\u00a0'); // latin1 NBSP is not OWS
+    expect(trimOws(' \t ')).toBe('');
+    expect(trimOws('')).toBe('');
+    expect(trimOws('x')).toBe('x');
+    expect(trimOws('\vx\f')).toBe('\vx\f');
   });
 });
