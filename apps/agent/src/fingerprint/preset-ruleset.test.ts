@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FINGERPRINT_PRESETS } from '@cellport/shared/fingerprint-presets';
-import { CLOSED_FLOW_SECONDS, renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
+import { checkChain, CLOSED_FLOW_SECONDS, renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
 
 // The host's rules per address family (decision 037): what the netns test proves on the wire, pinned here line by
 // line where it runs without root: a slot checks and SNATs only its egress's family and drops the other's TCP/UDP.
@@ -9,25 +9,42 @@ const slot = (over: Partial<PresetSlot>): PresetSlot => ({
   slot: 0, preset: 'windows', egress: '10.0.0.5', ttlAtVeth: 129, loopback: false, hostAddress: '100.127.0.1', ports: null, ...over,
 });
 const linesOf = (ruleset: string) => ruleset.split('\n').map((l) => l.trim());
+/** The rules of one chain of a rendered ruleset (its body, trimmed). */
+function chainOf(ruleset: string, name: string): string[] {
+  const lines = linesOf(ruleset);
+  const start = lines.indexOf(`chain ${name} {`);
+  if (start < 0) return [];
+  return lines.slice(start + 1, lines.indexOf('}', start));
+}
+/** A slot's checks: its veth's packets reach them (the dispatch names its chain), and no other packet does. */
+function checksOf(ruleset: string, prefix: string, slot: number): string[] {
+  const dispatch = chainOf(ruleset, 'check').find((l) => l.startsWith('iifname vmap {')) ?? '';
+  expect(dispatch).toContain(`"${prefix}${slot}" : jump ${checkChain(slot)}`);
+  return chainOf(ruleset, checkChain(slot));
+}
 
 describe('the host ruleset by family', () => {
   it('an IPv4 egress: TTL checked, SNAT to it, the namespace\'s IPv6 TCP and UDP dropped (neighbour discovery kept)', () => {
-    const lines = linesOf(renderRuleset('cp', 'cp', [slot({})], [{ device: 'wwan0', family: 4 }]));
-    expect(lines).toContain('iifname "cp0" meta nfproto ipv6 meta l4proto { tcp, udp } drop');
-    expect(lines).toContain('iifname "cp0" ip ttl != 129 drop');
+    const ruleset = renderRuleset('cp', 'cp', [slot({})], [{ device: 'wwan0', family: 4 }]);
+    const lines = linesOf(ruleset);
+    const checks = checksOf(ruleset, 'cp', 0);
+    expect(checks).toContain('meta nfproto ipv6 meta l4proto { tcp, udp } drop');
+    expect(checks).toContain('ip ttl != 129 drop');
     expect(lines).toContain('iifname "cp0" meta nfproto ipv4 snat ip to 10.0.0.5');
     expect(lines.some((l) => l.includes('l4proto { tcp, udp } snat'))).toBe(false);
-    expect(lines).toContain(`iifname "cp0" tcp flags & (fin|syn|rst|ack) == syn tcp window != ${FINGERPRINT_PRESETS.windows.window} drop`);
+    expect(checks).toContain(`tcp flags & (fin|syn|rst|ack) == syn tcp window != ${FINGERPRINT_PRESETS.windows.window} drop`);
     expect(lines).toContain('iifname "wwan0" meta nfproto ipv4 drop');
     expect(lines.some((l) => l.includes('hoplimit'))).toBe(false);
   });
 
   it('an IPv6 egress: hop limit checked on TCP and UDP only, SNAT6 to it, the IPv6 window, the namespace\'s IPv4 dropped', () => {
-    const lines = linesOf(renderRuleset('cp', 'cp', [slot({ slot: 3, egress: '2a00:1::5' })], [{ device: 'wwan1', family: 6 }]));
-    expect(lines).toContain('iifname "cp3" meta nfproto ipv4 drop');
-    expect(lines).toContain('iifname "cp3" meta l4proto { tcp, udp } ip6 hoplimit != 129 drop');
+    const ruleset = renderRuleset('cp', 'cp', [slot({ slot: 3, egress: '2a00:1::5' })], [{ device: 'wwan1', family: 6 }]);
+    const lines = linesOf(ruleset);
+    const checks = checksOf(ruleset, 'cp', 3);
+    expect(checks).toContain('meta nfproto ipv4 drop');
+    expect(checks).toContain('meta l4proto { tcp, udp } ip6 hoplimit != 129 drop');
     expect(lines).toContain('iifname "cp3" meta nfproto ipv6 snat ip6 to 2a00:1::5');
-    expect(lines).toContain('iifname "cp3" tcp flags & (fin|syn|rst|ack) == syn tcp window != 64800 drop');
+    expect(checks).toContain('tcp flags & (fin|syn|rst|ack) == syn tcp window != 64800 drop');
     expect(lines).toContain('iifname "wwan1" meta nfproto ipv6 drop');
     expect(lines.some((l) => l.includes('ip ttl'))).toBe(false);
   });
@@ -44,10 +61,29 @@ describe('the host ruleset by family', () => {
   });
 
   it('a simulated modem stays IPv4: DNAT to 127.0.0.1, no SNAT', () => {
-    const lines = linesOf(renderRuleset('cp', 'cp', [slot({ slot: 1, egress: '127.0.0.9', loopback: true, ttlAtVeth: 128, hostAddress: '100.127.0.5' })], []));
+    const ruleset = renderRuleset('cp', 'cp', [slot({ slot: 1, egress: '127.0.0.9', loopback: true, ttlAtVeth: 128, hostAddress: '100.127.0.5' })], []);
+    const lines = linesOf(ruleset);
     expect(lines).toContain('iifname "cp1" ip daddr 100.127.0.5 dnat ip to 127.0.0.1');
-    expect(lines).toContain('iifname "cp1" ip ttl != 128 drop');
+    expect(checksOf(ruleset, 'cp', 1)).toContain('ip ttl != 128 drop');
     expect(lines.some((l) => l.includes('snat'))).toBe(false);
+  });
+});
+
+describe('the check of a preset SYN', () => {
+  it('each slot\'s checks in a chain of its own, reached by its veth only: one lookup per packet, however many slots', () => {
+    const ruleset = renderRuleset('cp', 'cp', [slot({}), slot({ slot: 1, preset: 'ios', ttlAtVeth: 65 }), slot({ slot: 2, preset: 'android', ttlAtVeth: 65 })], []);
+    expect(chainOf(ruleset, 'check')).toEqual([
+      'type filter hook prerouting priority mangle; policy accept;',
+      `iifname vmap { "cp0" : jump ${checkChain(0)}, "cp1" : jump ${checkChain(1)}, "cp2" : jump ${checkChain(2)} }`,
+    ]);
+    expect(checksOf(ruleset, 'cp', 1)).toContain('tcp flags & (fin|syn|rst|ack) == syn @th,320,32 != 0x04020000 drop');
+    expect(checksOf(ruleset, 'cp', 2)).toContain('tcp flags & (fin|syn|rst|ack) == syn @th,312,8 != 3 drop');
+    // A slot's own chain holds no other slot's rules (its packets meet only their preset's checks).
+    expect(checksOf(ruleset, 'cp', 0).some((l) => l.includes('0x04020000'))).toBe(false);
+  });
+
+  it('no slots: the hook is there, with nothing to look up', () => {
+    expect(chainOf(renderRuleset('cp', 'cp', [], []), 'check')).toEqual(['type filter hook prerouting priority mangle; policy accept;']);
   });
 });
 
