@@ -113,4 +113,37 @@ describe('traffic meter: things that keep their own counts', () => {
     expect(meter.drainCounted()).toEqual([{ portId: 'u', intervalStart: 0, bytesIn: 0n, bytesOut: 88n }]);
     expect(meter.size).toBe(0);
   });
+
+  it("adds each port's bytes to its own sample per interval, across drains, interval changes and late flushes", () => {
+    const start = Date.parse('2030-01-01T00:00:00Z');
+    let clock = start + 1000;
+    const meter = new TrafficMeter(() => clock);
+    const counts = { bytesRead: 0, bytesWritten: 0 };
+    const other = { bytesRead: 0, bytesWritten: 0 };
+    const a: MeteredConnection = { portId: 'a', counts, meteredRead: 0, meteredWritten: 0 };
+    const b: MeteredConnection = { portId: 'b', counts: other, meteredRead: 0, meteredWritten: 0 };
+    meter.track(a);
+    meter.track(b);
+    const move = (c: { bytesRead: number; bytesWritten: number }, n: number) => { c.bytesRead += n; c.bytesWritten += 2 * n; };
+    const sample = (portId: string, intervalStart: number, n: number) =>
+      ({ portId, intervalStart, bytesIn: BigInt(2 * n), bytesOut: BigInt(n) });
+    move(counts, 10);
+    meter.flush(a);
+    move(other, 5);
+    meter.flush(b);
+    move(counts, 1);
+    meter.flush(a);
+    expect(meter.drainCounted()).toEqual([sample('a', start, 11), sample('b', start, 5)]);
+    move(counts, 3); // the same interval after a drain: a new sample
+    meter.flush(a);
+    clock = start + TRAFFIC_INTERVAL_MS + 5; // the next interval
+    move(counts, 7);
+    meter.flush(a);
+    move(counts, 2); // a flush dated in the earlier interval, after the later one began
+    meter.flush(a, start + 10);
+    move(counts, 1);
+    meter.flush(a);
+    expect(meter.drainCounted()).toEqual([sample('a', start, 5), sample('a', start + TRAFFIC_INTERVAL_MS, 8)]);
+    expect(meter.drainCounted()).toEqual([]);
+  });
 });

