@@ -36,6 +36,8 @@ const FEW = Number(process.env.BENCH_FEW ?? 1000);
 const MANY = Number(process.env.BENCH_MANY ?? 3000);
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 const LOOPS = 4;
+/** Proxy processes started so far (each writes files of its own). */
+let runs = 0;
 /** Node options for the proxy, e.g. --single-threaded (no concurrent compiler or GC threads: steadier counts). */
 const WINDOW = process.env.BENCH_WINDOW === '1';
 const NODE_ARGS = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(WINDOW ? ['--expose-gc'] : [])];
@@ -109,7 +111,8 @@ async function count(bundle, n, echoPort, window = null) {
     // Valgrind slows the proxy so much that a loaded machine could stall a handshake past the usual 10 s.
     limits: { maxConnectionsPerPort: 5000, handshakeTimeoutMs: 120_000 },
   };
-  const out = join(dir, `${COUNT}-${n}.out`);
+  // One file per process: callgrind_control's dumps go to <out>.1, which a second copy's run must not find ready-made.
+  const out = join(dir, `${COUNT}-${n}-${++runs}.out`);
   const proxy = [process.execPath, ...NODE_ARGS, bundle, JSON.stringify(options)];
   const command = COUNT === 'instructions' ? ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, ...proxy]
     : COUNT === 'syscalls' ? ['strace', '-c', '-f', '-o', out, ...proxy] : proxy;
