@@ -294,7 +294,8 @@ export class ModemProxy implements ProxyCore {
   countUpstream(socket: Socket): void {
     this.upstreams.add(socket);
     (socket as Counted)[kCounted] = this;
-    socket.once('close', onCountedClose);
+    // on, not once: a socket closes once, and once() wraps the handler in a new closure per tunnel, removed when it fires.
+    socket.on('close', onCountedClose);
   }
 
   /** A counted target connection closed: what it received stays in carried(). */
