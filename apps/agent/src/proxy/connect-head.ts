@@ -1,4 +1,4 @@
-import { CONTROL, FIELD_NAME, headEnd, INCOMPLETE as HEAD_INCOMPLETE, MAX_HEADER_LINES, TOO_LARGE, trimOws } from './http-message-head.js';
+import { CONTROL, fieldNameEnd, headEnd, INCOMPLETE as HEAD_INCOMPLETE, MAX_HEADER_LINES, TOO_LARGE, trimOws } from './http-message-head.js';
 
 // Reads the head of a CONNECT request that opens an HTTP proxy connection, straight from the socket's bytes (issue 31,
 // item 1). Through Node's HTTP server every new tunnel paid for an llhttp parser's set-up, an IncomingMessage with its
@@ -54,9 +54,8 @@ function parseHead(text: string, length: number): ConnectHead | HeadProblem {
   let authorization: string | undefined;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
-    const name = FIELD_NAME.exec(line);
-    if (name === null) return 400;
-    const colon = name[0].length - 1;
+    const colon = fieldNameEnd(line);
+    if (colon < 0) return 400;
     const value = line.slice(colon + 1);
     if (CONTROL.test(value)) return 400;
     if (authorization === undefined && colon === PROXY_AUTHORIZATION.length &&

@@ -25,8 +25,23 @@ export type HeadProblem = 400 | 431 | typeof FRAMING;
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) HTTP\/1\.([01])$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^\x00-\x08\x0a-\x1f\x7f]*))?$/;
-/** A header line's name and colon: a token (RFC 9110 §5.6.2) with nothing between it and the colon. */
-export const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/;
+/** Characters of a token (RFC 9110 §5.6.2), by code: !#$%&'*+-.^_`|~, digits and letters. */
+const TOKEN = new Uint8Array(128);
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN[c.charCodeAt(0)] = 1;
+
+/**
+ * Where a header line's colon is, when the line opens with a field name (a token, nothing between it and the colon);
+ * -1 when it does not. A loop over a table, where /^[token]+:/.exec built a match array for every header line
+ * (0.4 % of a new CONNECT tunnel's CPU in a V8 profile, 2026-12-07 dev).
+ */
+export function fieldNameEnd(line: string): number {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 58 /* : */) return i > 0 ? i : -1;
+    if (c >= 128 || TOKEN[c] === 0) return -1;
+  }
+  return -1;
+}
 /** Control characters other than HTAB are not allowed in a field value (a lone CR or LF among them). */
 export const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 /**
@@ -131,9 +146,8 @@ class Fields {
       const line = text.slice(at, eol);
       at = eol + 2;
       if (++count > maxLines) return 431;
-      const name = FIELD_NAME.exec(line);
-      if (name === null) return 400;
-      const colon = name[0].length - 1;
+      const colon = fieldNameEnd(line);
+      if (colon < 0) return 400;
       const raw = line.slice(colon + 1);
       if (CONTROL.test(raw)) return 400;
       this.field(line, line.slice(0, colon).toLowerCase(), raw);
