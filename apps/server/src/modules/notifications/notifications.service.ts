@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error.js';
 import { mailsTo } from './mail-rules.js';
 import { notificationMail, type MailLinks } from './notification-mail.js';
 import { renderNotification, type NotificationParams, type NotificationType } from './notification-view.js';
-import type { NotificationsRepository } from './notifications.repository.js';
+import type { AlongsideCtes, NotificationsRepository } from './notifications.repository.js';
 import { portNameText } from './port-name.js';
 
 /** How many modems an operator alert names one by one; the rest are counted. */
@@ -43,6 +43,18 @@ export class NotificationsService {
     if (!tx) return this.repo.transaction((own) => this.notify(userId, type, key, params, own, recipient));
     const user: Recipient | undefined = recipient ?? await this.repo.recipient(tx, userId);
     if (!user) return;
+    await this.write(tx, userId, user, type, key, params);
+  }
+
+  /**
+   * The same, in one statement with the caller's own CTEs (`alongside`, e.g. a purchase's ports: a round trip fewer).
+   * The caller has read the recipient, so the statement, theirs included, always runs.
+   */
+  notifyAlongside(userId: string, type: NotificationType, key: string, params: NotificationParams, tx: Tx, recipient: Recipient, alongside: AlongsideCtes): Promise<void> {
+    return this.write(tx, userId, recipient, type, key, params, alongside);
+  }
+
+  private async write(tx: Tx, userId: string, user: Recipient, type: NotificationType, key: string, params: NotificationParams, alongside?: AlongsideCtes): Promise<void> {
     const text = renderNotification(user.language, key, params);
     const mail = mailsTo(key, user);
     const { email, name, is_active: isActive } = user;
@@ -51,10 +63,10 @@ export class NotificationsService {
         user_id: userId, text_key: key, text, params, email, name, is_active: isActive,
         language: user.language, marketing_consent: user.marketing_consent,
       });
-      await this.repo.insert(tx, userId, { type, key, params, text, mail: false, written: written ?? undefined });
+      await this.repo.insert(tx, userId, { type, key, params, text, mail: false, written: written ?? undefined }, alongside);
       return;
     }
-    await this.repo.insert(tx, userId, { type, key, params, text, mail });
+    await this.repo.insert(tx, userId, { type, key, params, text, mail }, alongside);
   }
 
   /**

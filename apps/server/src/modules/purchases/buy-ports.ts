@@ -101,14 +101,15 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     };
   });
   const jobs = ports.flatMap((p) => (trial ? trialTermJobs : termJobs)({ id: p.id, expiresAt }, deps.graceDays));
-  // The webhook event in the ports' statement: it commits with them, as publishWebhookEvent's would (a round trip fewer).
+  if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
+  // The ports, their jobs and links, and the webhook event that tells of them, written in the notification's statement:
+  // one round trip for all of it (issue 31); it commits with them, as publishWebhookEvent's would.
   const event = webhookEventInsert(userId, 'port.bought', {
     paymentId, amount: microToDollars(amount), currency: 'USD',
     ports: ports.map((p) => ({ id: p.id, name: p.name, expiresAt: expiresAt.toISOString() })),
   });
-  await repo.insertPorts(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs), event);
-  if (coupon) await deps.coupons.redeem(tx, coupon.id, userId, paymentId);
-  await deps.notifications.notify(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description: descriptionText }, tx, customer);
+  await deps.notifications.notifyAlongside(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description: descriptionText }, tx, customer,
+    repo.portsCtes(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs), event));
   const modems = await deps.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
   return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, name: p.name, default_number: p.default_number })), lng), modems } };
 }

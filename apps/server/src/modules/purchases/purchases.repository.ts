@@ -125,14 +125,16 @@ export class PurchasesRepository {
   }
 
   /**
-   * The ports, their term jobs, their links to the payment and the webhook event that tells of them, in one statement
-   * (the links' foreign keys are checked at its end). `event`: webhooks' `webhookEventInsert`, unexecuted.
+   * The ports, their term jobs, their links to the payment and the webhook event that tells of them, as CTEs for the
+   * purchase's notification's statement (notifications' `notifyAlongside`: one round trip for both, issue 31). The
+   * links' foreign keys are checked at the statement's end, when the ports are in. `event`: webhooks'
+   * `webhookEventInsert`, unexecuted.
    */
-  async insertPorts(tx: Tx, paymentId: string, ports: NewPort[], termJobs: TermJobsInsert, event: RawBuilder<unknown>): Promise<void> {
-    await sql`with new_ports as (${tx.insertInto('ports').values(ports).returning('id')}),
+  portsCtes(tx: Tx, paymentId: string, ports: NewPort[], termJobs: TermJobsInsert, event: RawBuilder<unknown>): RawBuilder<unknown> {
+    return sql`new_ports as (${tx.insertInto('ports').values(ports).returning('id')}),
       term_jobs as (${termJobs}),
-      port_event as (${event})
-      insert into payment_ports (payment_id, port_id) select ${paymentId}::uuid, new_ports.id from new_ports`.execute(tx);
+      port_event as (${event}),
+      port_links as (insert into payment_ports (payment_id, port_id) select ${paymentId}::uuid, new_ports.id from new_ports)`;
   }
 
   /** The customer's live ports among `ids` (no lock). */
