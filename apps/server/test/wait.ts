@@ -1,6 +1,7 @@
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { vi } from 'vitest';
+
+/** A port for a listener the test opens later: outside the kernel's ephemeral range (node-common/free-port.ts says why). */
+export { freePort } from '@cellport/node-common/free-port';
 
 /**
  * Waits (vi.waitFor, every 100 ms) until the probe gives a value, and returns it; past `timeout` the test fails
@@ -13,11 +14,3 @@ export const until = <T>(probe: () => Promise<T | undefined> | T | undefined, wh
     return value;
   }, { timeout, interval: 100 });
 
-/** A TCP port free on `host` right now (a listener opened and closed), for a process the test starts later. */
-export async function freePort(host = '127.0.0.1'): Promise<number> {
-  const s = createServer().listen(0, host);
-  await once(s, 'listening');
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}

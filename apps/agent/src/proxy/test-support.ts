@@ -13,6 +13,9 @@ import { createTargetPolicy } from './target-policy.js';
 import { TrafficMeter } from './traffic-meter.js';
 import type { Logger, PortAccess } from './types.js';
 
+/** A port for a listener the test opens later: outside the kernel's ephemeral range (node-common/free-port.ts says why). */
+export { freePort } from '@cellport/node-common/free-port';
+
 // Shared by the proxy tests: real target servers on loopback that report the address they see, a ModemProxy on free
 // ports, and raw clients that report exactly what they moved on their own socket.
 
@@ -446,12 +449,3 @@ export function resourceCounts(): { sockets: number; timers: number; servers: nu
   };
 }
 
-/** A TCP port free on 127.0.0.1 right now (a listener opened and closed), for a server the test starts later. */
-export async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const { port } = s.address() as AddressInfo;
-  s.close();
-  await once(s, 'close');
-  return port;
-}

@@ -102,7 +102,7 @@ const stateOf = (version: string, modems: DesiredModem[]): DesiredState =>
 /** Where a customer connects: a modem's numbers, or (decision 045) a port's own. */
 type Address = { httpPort: number; socksPort: number };
 
-async function viaHttp(m: Address, login: string, password: string, tunnel = false): Promise<{ status: number; body: string }> {
+async function viaHttp(m: Address, login: string, password: string, tunnel = false): Promise<{ status: number; body: string; error?: string }> {
   const dispatcher = new ProxyAgent({
     uri: `http://127.0.0.1:${m.httpPort}`, token: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`, proxyTunnel: tunnel,
   });
@@ -112,7 +112,8 @@ async function viaHttp(m: Address, login: string, password: string, tunnel = fal
   } catch (err) {
     // A refused CONNECT surfaces as an error carrying the proxy's status.
     const status = Number(/\b(\d{3})\b/.exec(String((err as Error).message))?.[1] ?? 0);
-    return { status, body: '' };
+    // The message too, so a failure that is no refusal says what it was.
+    return { status, body: '', error: `${(err as Error).name}: ${(err as Error).message}` };
   } finally {
     await dispatcher.close();
   }
@@ -166,14 +167,15 @@ function startAgent(serverUrl: string, dir: string, key = KEY): HostAgent {
   return agent;
 }
 
-const serving = (agent: HostAgent, imei: string) => () => agent.snapshot().find((m) => m.imei === imei && m.state === 'online');
+const serving = (agent: HostAgent, ...imeis: string[]) => () =>
+  imeis.every((imei) => agent.snapshot().some((m) => m.imei === imei && m.state === 'online')) || undefined;
 
 describe('host agent runtime', () => {
   it('serves the desired state: each modem sends from its own address, over HTTP and SOCKS5', async () => {
     const m1 = await modem('111', '127.0.7.1', [port()]);
     const m2 = await modem('222', '127.0.7.2', [port({ id: 'port-b', login: 'bob', password: 'secret-b' })]);
     const { server, agent } = await setup(stateOf('v1', [m1, m2]));
-    await until(serving(agent, '222'), 'both modems served');
+    await until(serving(agent, '111', '222'), 'both modems served');
 
     expect(await viaHttp(m1, 'alice', 'secret-a')).toEqual({ status: 200, body: '127.0.7.1' });
     expect(await viaHttp(m2, 'bob', 'secret-b', true)).toEqual({ status: 200, body: '127.0.7.2' });
@@ -276,7 +278,7 @@ describe('host agent runtime', () => {
     const old = await modem('111', '127.0.7.9', [port()]);
     const free = await modem('222', '127.0.7.10', []);
     const { server, agent } = await setup(stateOf('v1', [old, free]));
-    await until(serving(agent, '222'), 'both modems served');
+    await until(serving(agent, '111', '222'), 'both modems served');
     expect(await viaHttp(old, 'alice', 'secret-a')).toEqual({ status: 200, body: '127.0.7.9' });
 
     server.push(stateOf('v2', [
@@ -347,7 +349,7 @@ describe('ports with listeners of their own (decision 045)', () => {
     const shared = { ...(await modem('111', '127.0.8.2', [alice, bob])), isShared: true };
     const spare = { ...(await modem('222', '127.0.8.3', [])), isShared: true };
     const { server, agent } = await setup(withListeners('v1', [shared, spare]));
-    await until(serving(agent, '222'), 'both modems served');
+    await until(serving(agent, '111', '222'), 'both modems served');
     const bobTunnel = await socksTunnel(b, 'bob', 'secret-b');
 
     server.push(withListeners('v2', [{ ...shared, ports: [bob] }, { ...spare, ports: [alice] }]));

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
+
+// A port for a listener a test opens later (its own server, an agent's modem, a child process). Asking the kernel
+// (listen on port 0) gives a port of its ephemeral range, which every connect() without a named port, and the proxy's
+// dialer (source-ports.ts), also draw from: in a full parallel test run one of them could take the port as a source
+// port before the test's listener binds it (seen in CI: a modem's listener missed its port, its requests were refused).
+// So the port is drawn below that range, where the kernel never hands one out, and checked free on `host` now.
+
+/** The lowest port of net.ipv4.ip_local_port_range (Linux's default, 32768, when unreadable). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(/^\s*(\d+)/.exec(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8'))?.[1]);
+    return Number.isInteger(low) && low > 0 ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+const HIGH = ephemeralLow() - 1;
+/** Up to 12,000 ports below the ephemeral range, none below 1024 (the privileged ones). */
+const LOW = Math.max(1024, HIGH - 11_999);
+
+async function bindable(port: number, host: string): Promise<boolean> {
+  const server = createServer();
+  server.on('error', () => {});
+  server.listen(port, host);
+  const [event] = await Promise.race([once(server, 'listening').then(() => ['listening']), once(server, 'error').then(() => ['error'])]);
+  if (event !== 'listening') return false;
+  await new Promise((resolve) => server.close(resolve));
+  return true;
+}
+
+/** A TCP port free on `host` right now and outside the kernel's ephemeral range (the kernel's own pick when that is too small). */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (let i = 0; HIGH - LOW >= 1000 && i < 50; i++) {
+    const port = LOW + Math.floor(Math.random() * (HIGH - LOW + 1));
+    if (await bindable(port, host)) return port;
+  }
+  const server = createServer().listen(0, host);
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
