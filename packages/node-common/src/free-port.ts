@@ -21,6 +21,17 @@ function ephemeralLow(): number {
 const HIGH = ephemeralLow() - 1;
 /** Up to 12,000 ports below the ephemeral range, none below 1024 (the privileged ones). */
 const LOW = Math.max(1024, HIGH - 11_999);
+/**
+ * Each test worker its own slice of them (vitest numbers its workers in VITEST_POOL_ID), handed out in turn from a
+ * random start and never twice: two ports asked for before either is bound (a modem's HTTP and SOCKS ports) differ,
+ * and two workers never pick the same port between its check and its bind.
+ */
+const SLICES = 8;
+const SLICE = Math.floor((HIGH - LOW + 1) / SLICES);
+const slot = (Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) % SLICES;
+const sliceLow = LOW + slot * SLICE;
+let next = Math.floor(Math.random() * SLICE);
+let handed = 0;
 
 async function bindable(port: number, host: string): Promise<boolean> {
   const server = createServer();
@@ -32,12 +43,14 @@ async function bindable(port: number, host: string): Promise<boolean> {
   return true;
 }
 
-/** A TCP port free on `host` right now and outside the kernel's ephemeral range (the kernel's own pick when that is too small). */
+/** A TCP port free on `host` right now, outside the kernel's ephemeral range, not given before by this process. */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
-  for (let i = 0; HIGH - LOW >= 1000 && i < 50; i++) {
-    const port = LOW + Math.floor(Math.random() * (HIGH - LOW + 1));
+  while (SLICE >= 100 && handed < SLICE) {
+    const port = sliceLow + (next++ % SLICE);
+    handed++;
     if (await bindable(port, host)) return port;
   }
+  // No room below the ephemeral range (or every port of the slice given): the kernel's choice.
   const server = createServer().listen(0, host);
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
