@@ -2,6 +2,7 @@
 // coin, buys ports by each method, renews a port by crypto with a basket, and the balance, invoices and ports agree.
 // Every page and dialog visited is screenshotted and checked with axe; the dialogs also on a phone and in ru/cn.
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Port } from '../packages/shared/src/schemas/catalog.js';
@@ -13,19 +14,21 @@ import { exact, startsWith, t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 
 // The BTC/USD rate comes from a ticker; offline there is none, so a fake blockchain.info ticker on 127.0.0.1
-// answers (registered before the server so it is listening when the server starts).
-const tickerPort = 20_000 + Math.floor(Math.random() * 20_000);
+// answers (registered before the server so it is listening, on a port it holds, when the server starts and reads
+// RATE_TICKER_URL).
+let tickerPort = 0;
 let ticker: Server | undefined;
 beforeAll(async () => {
   ticker = createServer((_req, res) => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ USD: { last: 64250.5, buy: 64250.5, sell: 64250.5, symbol: '$' } }));
   });
-  await new Promise<void>((resolve) => ticker!.listen(tickerPort, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => ticker!.listen(0, '127.0.0.1', resolve));
+  tickerPort = (ticker.address() as AddressInfo).port;
 });
 afterAll(async () => { await new Promise((resolve) => ticker?.close(resolve)); });
 
-const server = useServer({ name: 'payments', env: { RATE_TICKER_URL: `http://127.0.0.1:${tickerPort}/ticker` } });
+const server = useServer({ name: 'payments', env: { get RATE_TICKER_URL() { return `http://127.0.0.1:${tickerPort}/ticker`; } } });
 const browser = useBrowser();
 
 async function api<T>(page: Page, path: string): Promise<T> {

@@ -6,7 +6,9 @@ import { once } from 'node:events';
 // (listen on port 0) gives a port of its ephemeral range, which every connect() without a named port, and the proxy's
 // dialer (source-ports.ts), also draw from: in a full parallel test run one of them could take the port as a source
 // port before the test's listener binds it (seen in CI: a modem's listener missed its port, its requests were refused).
-// So the port is drawn below that range, where the kernel never hands one out, and checked free on `host` now.
+// So the port is drawn from 10000-20999, where the kernel never hands one out, away from the seeded modems' blocks of
+// the tests (22000-32000, apps/server/test/seed-ports.ts), `npm start`'s demo modems (21000+, 41000+) and the usual
+// fixed ports (3000, 5432, 6379, 7400, 9100, 9464), and checked free on `host` now.
 
 /** The lowest port of net.ipv4.ip_local_port_range (Linux's default, 32768, when unreadable). */
 function ephemeralLow(): number {
@@ -18,9 +20,9 @@ function ephemeralLow(): number {
   }
 }
 
-const HIGH = ephemeralLow() - 1;
-/** Up to 12,000 ports below the ephemeral range, none below 1024 (the privileged ones). */
-const LOW = Math.max(1024, HIGH - 11_999);
+const LOW = 10_000;
+/** Below the ephemeral range also where it has been moved down. */
+const HIGH = Math.min(20_999, ephemeralLow() - 1);
 /**
  * Each test worker its own slice of them (vitest numbers its workers in VITEST_POOL_ID), handed out in turn from a
  * random start and never twice: two ports asked for before either is bound (a modem's HTTP and SOCKS ports) differ,
