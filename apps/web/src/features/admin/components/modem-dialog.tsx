@@ -4,7 +4,7 @@ import type { Host } from '@cellport/shared/schemas/admin/hosts';
 import type { AdminModem, ModemRequest } from '@cellport/shared/schemas/admin/modems';
 import { modemRequestSchema } from '@cellport/shared/schemas/admin/modems';
 import * as z from 'zod/mini';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
@@ -41,9 +41,12 @@ export function ModemDialog({ open, modem, hosts, catalog, onClose }: {
   open: boolean; modem: AdminModem | null; hosts: Host[]; catalog: AdminCatalogResponse; onClose: () => void;
 }) {
   const { t, language } = useT(['admin', 'proxies']);
+  // Made when the dialog mounts, which the page does for each opening (keyed by the modem): a draft filled by an effect
+  // after the first render could lag behind the operator's first keys under load (its render has a lower priority
+  // than their input), and a save then checked the empty draft (CI, 2026-12-07); a background refetch of the hosts or
+  // the catalog must not reset what they typed either.
   const [draft, setDraft] = useState<Draft>(() => fromModem(modem, hosts, catalog));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  useEffect(() => { if (open) { setDraft(fromModem(modem, hosts, catalog)); setErrors({}); } }, [open, modem, hosts, catalog]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const save = useAdminMutation(
     // A new modem takes the tariff's preset: its own default is set once it exists (the create request has none).

@@ -133,8 +133,9 @@ function ModemsPanel() {
           </>
         )}
       </QueryView>
-      {ready ? (
-        <ModemDialog open={editing !== null} modem={editing === 'new' ? null : editing} hosts={hosts.data.items} catalog={catalog.data} onClose={() => setEditing(null)} />
+      {ready && editing !== null ? (
+        <ModemDialog key={editing === 'new' ? 'new' : editing.id} open modem={editing === 'new' ? null : editing}
+          hosts={hosts.data.items} catalog={catalog.data} onClose={() => setEditing(null)} />
       ) : null}
       <ConfirmDialog
         open={retiring !== null}
