@@ -78,27 +78,13 @@ export class LinkPool {
 
   private open(key: string): void {
     if (this.hello) return this.openWithHello(key);
-    const generation = this.generation;
-    this.opening++;
+    const { settle, failed } = this.startOpening();
     const url = new URL(POOL.path, this.options.linkUrl);
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       agent: false,
       headers: { connection: 'Upgrade', upgrade: POOL.upgrade, authorization: `Bearer ${key}` },
       timeout: 10_000,
     });
-    let settled = false;
-    const settle = (): boolean => {
-      if (settled) return false;
-      settled = true;
-      this.opening--;
-      return generation === this.generation;
-    };
-    const failed = (why: string) => {
-      if (!settle()) return;
-      // Once per retry, not per connection: a pool of 16 failing at once says it once.
-      if (this.retryTimer === null) this.options.log.warn({ why }, 'pooled link connection not opened; trying again shortly');
-      this.retryLater();
-    };
     request.on('timeout', () => request.destroy(new Error('no answer within 10 s')));
     request.on('error', (err) => failed(err.message));
     request.on('response', (res: IncomingMessage) => {
@@ -118,8 +104,7 @@ export class LinkPool {
    * gateway that does not take its key closes it, which the idle connection's close handles (a later retry).
    */
   private openWithHello(key: string): void {
-    const generation = this.generation;
-    this.opening++;
+    const { settle, failed } = this.startOpening();
     const url = new URL(this.options.linkUrl);
     const secure = url.protocol === 'https:';
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -128,6 +113,22 @@ export class LinkPool {
     const socket = secure ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host }) : netConnect({ host, port });
     socket.write(poolHello(key));
     socket.setTimeout(10_000, () => socket.destroy(new Error('not connected within 10 s')));
+    socket.on('error', (err) => failed(err.message));
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      socket.setTimeout(0);
+      if (!settle()) return void socket.destroy();
+      this.adopt(socket, Buffer.alloc(0));
+      this.fill();
+    });
+  }
+
+  /**
+   * One pooled connection being opened (by either way): `settle()` ends it once, true when the pool still wants it
+   * (no newer key since); `failed(why)` settles it and tries again shortly.
+   */
+  private startOpening(): { settle: () => boolean; failed: (why: string) => void } {
+    const generation = this.generation;
+    this.opening++;
     let settled = false;
     const settle = (): boolean => {
       if (settled) return false;
@@ -135,17 +136,13 @@ export class LinkPool {
       this.opening--;
       return generation === this.generation;
     };
-    socket.on('error', (err) => {
+    const failed = (why: string) => {
       if (!settle()) return;
-      if (this.retryTimer === null) this.options.log.warn({ why: err.message }, 'pooled link connection not opened; trying again shortly');
+      // Once per retry, not per connection: a pool of 16 failing at once says it once.
+      if (this.retryTimer === null) this.options.log.warn({ why }, 'pooled link connection not opened; trying again shortly');
       this.retryLater();
-    });
-    socket.once(secure ? 'secureConnect' : 'connect', () => {
-      socket.setTimeout(0);
-      if (!settle()) return void socket.destroy();
-      this.adopt(socket, Buffer.alloc(0));
-      this.fill();
-    });
+    };
+    return { settle, failed };
   }
 
   /** An open pooled connection: idle until the gateway's header arrives with a customer. */
