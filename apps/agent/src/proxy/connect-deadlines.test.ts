@@ -12,30 +12,24 @@ afterEach(() => { vi.useRealTimers(); });
 
 describe('ConnectDeadlines', () => {
   it('expires each record at its own deadline, in order, and never one that left the list', () => {
-    vi.useFakeTimers();
-    let now = 0;
+    vi.useFakeTimers({ now: 0 }); // the deadlines' clock (Date.now) moves with the timers
     const expired: string[] = [];
-    const list = new ConnectDeadlines<Record>(100, (r) => expired.push(r.name), () => now);
+    const list = new ConnectDeadlines<Record>(100, (r) => expired.push(r.name), () => Date.now());
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(record) as [Record, Record, Record, Record];
     list.add(a);
-    now = 30;
     vi.advanceTimersByTime(30);
     list.add(b);
     list.add(c);
-    now = 60;
     vi.advanceTimersByTime(30);
     list.add(d);
     list.remove(c); // connected
     list.remove(c); // a second removal changes nothing
     expect(list.size).toBe(3);
-    now = 100;
     vi.advanceTimersByTime(40);
     expect(expired).toEqual(['a']);
-    now = 130;
     vi.advanceTimersByTime(30);
     expect(expired).toEqual(['a', 'b']);
     list.remove(d);
-    now = 200;
     vi.advanceTimersByTime(70);
     expect(expired).toEqual(['a', 'b']);
     expect(list.size).toBe(0);
@@ -56,24 +50,19 @@ describe('ConnectDeadlines', () => {
   });
 
   it('a record added again after it expired or left waits anew', () => {
-    vi.useFakeTimers();
-    let now = 0;
+    vi.useFakeTimers({ now: 0 }); // the deadlines' clock (Date.now) moves with the timers
     const expired: string[] = [];
-    const list = new ConnectDeadlines<Record>(50, (r) => expired.push(r.name), () => now);
+    const list = new ConnectDeadlines<Record>(50, (r) => expired.push(r.name), () => Date.now());
     const a = record('a');
     list.add(a);
-    now = 50;
     vi.advanceTimersByTime(50);
     expect(expired).toEqual(['a']);
     list.add(a); // a retry with another source port
-    now = 80;
     vi.advanceTimersByTime(30);
     list.remove(a);
     list.add(a);
-    now = 129;
     vi.advanceTimersByTime(49);
     expect(expired).toEqual(['a']);
-    now = 130;
     vi.advanceTimersByTime(1);
     expect(expired).toEqual(['a', 'a']);
   });
