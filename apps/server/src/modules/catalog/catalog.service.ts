@@ -72,11 +72,6 @@ export class CatalogService {
     }));
   }
 
-  /** Ports purchasable now (the free slots of the modems matching the filter: catalog.repository.ts). */
-  availableCount(filter: StockFilter, tx?: Tx): Promise<number> {
-    return this.repo.freeSlots(filter, tx);
-  }
-
   /**
    * Whether `wanted` ports are purchasable now: the free slots, exact when fewer than `wanted`, else at least `wanted`
    * (reads at most `wanted` modems, however large the stock: catalog.repository.ts freeSlots).
