@@ -1,7 +1,7 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readlinkSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DialError, NamespaceDialer } from './namespace-dialer.js';
+import { DialError, NamespaceDialer, STASH } from './namespace-dialer.js';
 import { namespaceSockets, nodeHeaders, type NamespaceSockets } from './namespace-socket.js';
 
 // The namespace socket addon (namespace-socket.c) and the dialer over it: a socket made by this very thread inside
@@ -100,6 +100,52 @@ describe.skipIf(why !== null)(`the namespace socket addon${why ? ` (skipped: ${w
     const lines = await Promise.all(Array.from({ length: 50 }, async () => firstLine(await dialer.connect('127.0.0.1', port, 5000))));
     expect(new Set(lines)).toEqual(new Set(['inside']));
     dialer.close();
+  });
+
+  it('sockets are made a stash at a time per family on one entry, refilled when empty; close() closes what is left', async () => {
+    const before = ownNamespace();
+    // The addon, watched: every batch it makes, and each descriptor in it.
+    const batches: Array<{ family: number; fds: number[] }> = [];
+    const watched: NamespaceSockets = {
+      openNamespace: (path) => sockets.openNamespace(path),
+      tcpSocketsIn: (ns, family, count) => {
+        const fds = sockets.tcpSocketsIn(ns, family, count);
+        batches.push({ family, fds });
+        return fds;
+      },
+    };
+    const dialer = new NamespaceDialer(watched, namespace);
+    expect(await firstLine(await dialer.connect('127.0.0.1', port, 5000))).toBe('inside');
+    expect(batches.map((b) => [b.family, b.fds.length])).toEqual([[4, STASH]]);
+    expect(dialer.stashed()).toEqual({ 4: STASH - 1, 6: 0 });
+    // Every socket of the stash connects inside, however long it waited there; the next one past it starts a new batch.
+    for (let i = 1; i < STASH; i++) expect(await firstLine(await dialer.connect('127.0.0.1', port, 5000))).toBe('inside');
+    expect(dialer.stashed()).toEqual({ 4: 0, 6: 0 });
+    expect(await firstLine(await dialer.connect('127.0.0.1', port, 5000))).toBe('inside');
+    expect(await firstLine(await dialer.connect('::1', port, 5000))).toBe('inside');
+    expect(batches.map((b) => b.family)).toEqual([4, 4, 6]);
+    expect(dialer.stashed()).toEqual({ 4: STASH - 1, 6: STASH - 1 });
+    expect(ownNamespace()).toBe(before);
+    // The descriptors still stashed are closed with the dialer (a torn down or rebuilt namespace keeps none open).
+    const unused = [...batches[1]!.fds.slice(0, STASH - 1), ...batches[2]!.fds.slice(0, STASH - 1)];
+    for (const fd of unused) expect(() => fstatSync(fd)).not.toThrow();
+    dialer.close();
+    expect(dialer.stashed()).toEqual({ 4: 0, 6: 0 });
+    for (const fd of unused) expect(() => fstatSync(fd)).toThrow(/EBADF/);
+  });
+
+  it('the addon makes what it can, and refuses a count it does not take', () => {
+    const ns = sockets.openNamespace(`/var/run/netns/${namespace}`);
+    try {
+      const fds = sockets.tcpSocketsIn(ns, 6, 3);
+      expect(fds).toHaveLength(3);
+      expect(new Set(fds).size).toBe(3);
+      for (const fd of fds) closeSync(fd);
+      expect(() => sockets.tcpSocketsIn(ns, 4, 0)).toThrow(/count/);
+      expect(() => sockets.tcpSocketsIn(ns, 4, 65)).toThrow(/count/);
+    } finally {
+      closeSync(ns);
+    }
   });
 
   it('a socket asked to read with `onread` reads through its callback, not as \'data\' (a tunnel\'s target)', async () => {

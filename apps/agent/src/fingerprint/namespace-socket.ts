@@ -9,8 +9,11 @@ import { buildOnHost } from './host-build.js';
 export interface NamespaceSockets {
   /** A descriptor of the network namespace at `path` (ip netns: /var/run/netns/<name>); close it with fs.closeSync. */
   openNamespace(path: string): number;
-  /** A new unconnected, non-blocking TCP socket of that namespace; throws an Error whose code is the errno's name. */
-  tcpSocketIn(namespace: number, family: 4 | 6): number;
+  /**
+   * 1..count (at most 64) new unconnected, non-blocking TCP sockets of that namespace, made on one entry into it (fewer
+   * when the process ran out of descriptors part-way); throws an Error whose code is the errno's name when none.
+   */
+  tcpSocketsIn(namespace: number, family: 4 | 6, count: number): number[];
 }
 
 /** Where Node's own headers are (Debian's nodejs package and Node's release archives put them there). */
