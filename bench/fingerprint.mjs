@@ -2,7 +2,7 @@
 // modem's ports, one per preset, the real agent code (bench/lib/fingerprint-agent.ts) in an "agent" network namespace,
 // a target in another (veth between them), all in one run, interleaved round by round:
 //   1. new tunnels per second (CONNECT, 16 bytes there and back, close; BENCH_CONCURRENCY loops): each preset against
-//      native (target ≥ 0.9×), and the CPU the agent and its children (the Apple rewrite helpers) spent per 1,000
+//      native (target ≥ 0.9×), and the CPU the agent and its children spent per 1,000
 //      tunnels (a figure that holds up better than the rate on a busy machine: it counts work, not waiting);
 //   2. bulk: one download of BENCH_BULK_BYTES through a tunnel: each preset against native (target ≥ 0.95×), and the
 //      agent's CPU seconds per GB moved (the preset's namespace forwards through the host: its softirq time is the
@@ -12,7 +12,7 @@
 //      rwnd_limited: the receiving end's window; the same share for a preset as for native says its window scale is
 //      not what holds it back).
 //
-//   sudo node bench/fingerprint.mjs          (root: namespaces, nftables, iptables, a C compiler, libnetfilter-queue-dev)
+//   sudo node bench/fingerprint.mjs          (root: namespaces, nftables, clang, libbpf-dev)
 //   BENCH_QUICK=1 node bench/fingerprint.mjs (quick mode: 1 s per step, 8 MiB; fails when a preset's port does not work)
 //   Knobs: BENCH_SECONDS (per step, 3), BENCH_ROUNDS (2; medians; each round starts one preset later, so 5 rounds put
 //   every preset in every place), BENCH_BULK_BYTES (256 MiB), BENCH_CONCURRENCY (16).
@@ -42,14 +42,14 @@ const tag = randomBytes(2).toString('hex');
 const NS = { agent: `bfp-agent-${tag}`, target: `bfp-target-${tag}` };
 
 if (process.getuid?.() !== 0) {
-  console.error('bench/fingerprint.mjs needs root (network namespaces, nftables, iptables): run it as root, as CI does.');
+  console.error('bench/fingerprint.mjs needs root (network namespaces, nftables, tc): run it as root, as CI does.');
   process.exit(1);
 }
 
 const sh = (ns, script) => execFileSync('ip', ['netns', 'exec', ns, 'sh', '-c', script], { stdio: ['ignore', 'ignore', 'inherit'] });
 const children = [];
 function cleanUp() {
-  // Each child leads its own process group (the agent's namespace children and rewrite helper are in it).
+  // Each child leads its own process group (whatever the agent starts is in it).
   for (const child of children) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
   const names = execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').map((l) => l.split(' ')[0]);
   for (const ns of names.filter((n) => n && (Object.values(NS).includes(n) || n.startsWith(`bfp-${tag}-`)))) {

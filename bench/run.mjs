@@ -9,8 +9,8 @@ import { availableParallelism } from 'node:os';
 // local server); purchase-ceiling also needs pgbench, sign-in-bundle Chromium.
 // proxy.mjs installs tinyproxy, squid, dante, microsocks and wrk from Debian when they are missing (gateway.mjs: wrk
 // and OpenSSH, run as root for its private sshd); their quick modes install nothing and fail without them (.ci/run
-// installs them). fingerprint.mjs needs root (network namespaces, nftables, iptables, the Apple rewrite built with
-// libnetfilter-queue-dev), as CI runs.
+// installs them). fingerprint.mjs needs root (network namespaces, nftables, the Apple rewrite built with clang and
+// libbpf-dev), as CI runs.
 // scale.mjs is not in the full list: it seeds millions of rows for minutes; run it by itself (`node bench/scale.mjs`).
 // soak.mjs is not in the full list either: it churns for an hour (`node bench/soak.mjs [--minutes N]`); its quick mode
 // (seconds) is in the quick list.

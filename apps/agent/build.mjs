@@ -24,6 +24,6 @@ await build({
 
 // The fingerprint presets' C sources (the Apple SYN rewrite, the namespace socket addon) go with the bundle: the agent
 // builds them on the host on first use (issue 30; host-build.ts finds them beside dist/main.js).
-for (const source of ['apple-syn-rewrite.c', 'namespace-socket.c']) {
+for (const source of ['apple-syn-rewrite.bpf.c', 'namespace-socket.c']) {
   copyFileSync(new URL(`./src/fingerprint/${source}`, import.meta.url), new URL(`./dist/${source}`, import.meta.url));
 }

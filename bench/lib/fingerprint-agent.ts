@@ -14,9 +14,9 @@ import { createLogger } from '../../apps/agent/src/runtime/log.js';
 
 const [egress, tag] = process.argv.slice(2);
 const log = createLogger('warn', { component: 'bench-fingerprint' }, (line) => process.stderr.write(line));
-// Where the Apple rewrite helper is built: removed when the agent stops.
+// Where the presets' addon and Apple rewrite program are built: removed when the agent stops.
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-fp-'));
-const host = new FingerprintHost({ log, dataDir, namespacePrefix: `bfp-${tag}`, devicePrefix: `bfp${tag}`, queue: 3900 });
+const host = new FingerprintHost({ log, dataDir, namespacePrefix: `bfp-${tag}`, devicePrefix: `bfp${tag}` });
 await host.cleanUp();
 const proxy = new ModemProxy({
   imei: '861234567890077', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: egress!,

@@ -1,16 +1,15 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import type { OnReadOpts, Socket } from 'node:net';
 import { FINGERPRINT_PRESETS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protocol';
 import type { Logger } from '../proxy/types.js';
 import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-egress.js';
-import { buildOnHost } from './host-build.js';
+import { buildOnHost, builtPath } from './host-build.js';
 import { parsePortRange, presetPortSlice, type PortRange } from './egress-port-slices.js';
 import { NamespaceDialer } from './namespace-dialer.js';
 import { namespaceSockets, nodeHeaders } from './namespace-socket.js';
@@ -19,7 +18,7 @@ import { isApple, renderNamespaceRuleset, renderRuleset, synShape, type PresetSl
 // The host side of the fingerprint presets (issue 30; docs/decisions/037-fingerprint-presets.md). Each (modem,
 // preset) in use gets a network namespace whose kernel sends the preset's SYN by itself: its sysctls give the TTL and
 // timestamps, its routes' `window` metric the window scale, and its own rules the option layout (nftables for
-// Windows, an NFQUEUE helper for Apple's longer one). A veth joins it to the host, which drops any SYN that is not
+// Windows, a tc-eBPF program on the veth's egress for Apple's longer one). A veth joins it to the host, which drops any SYN that is not
 // exactly the preset's, forwards the rest by the modem's own routing table and SNATs them to the modem's egress address
 // (a simulated modem's: delivered to this machine's 127.0.0.1). The agent's own thread makes each connection's socket
 // inside the namespace (a small addon built on the host, namespace-socket.c) and connects it (namespace-dialer.ts).
@@ -29,15 +28,11 @@ const exec = promisify(execFile);
 
 export interface FingerprintHostOptions {
   log: Logger;
-  /** Where the Apple rewrite helper is built (once per source version). */
+  /** Where the namespace socket addon and the Apple rewrite program are built (once per source version). */
   dataDir: string;
   /** Names: namespaces `<namespacePrefix>-<slot>`, host veth ends `<devicePrefix><slot>`, nft table `<devicePrefix>`. */
   namespacePrefix?: string;
   devicePrefix?: string;
-  /** The NFQUEUE queue of the Apple rewrite. */
-  queue?: number;
-  /** A dead helper is started again on a later connection, at most this often (ms). */
-  restartBackoffMs?: number;
 }
 
 interface Slot extends PresetSlot {
@@ -52,11 +47,6 @@ interface Slot extends PresetSlot {
   dialer: NamespaceDialer | null;
   ready: Promise<void> | null;
   problem: string | null;
-  /** Apple presets: the namespace's NFQUEUE rewrite helper, and why it cannot run (null: it runs, or is not needed). */
-  helper: ChildProcess | null;
-  helperReady: Promise<void> | null;
-  helperProblem: string | null;
-  helperStartedAt: number;
 }
 
 const isLoopback = (address: string) => /^127\./.test(address) || address === '::1';
@@ -74,11 +64,11 @@ const run = async (cmd: string, args: string[], input?: string): Promise<string>
 export async function probeFingerprintSupport(): Promise<HostFingerprintReport> {
   if (process.platform !== 'linux') return { supported: false, reason: 'Fingerprint presets need a Linux host.' };
   if (process.getuid?.() !== 0) return { supported: false, reason: 'The agent does not run as root, so it cannot set up the kernel rules the presets need.' };
-  for (const [tool, args] of [['nft', ['--version']], ['ip', ['-V']], ['iptables', ['--version']]] as const) {
+  for (const [tool, args] of [['nft', ['--version']], ['ip', ['-V']], ['tc', ['-V']]] as const) {
     try {
       await exec(tool, [...args]);
     } catch {
-      return { supported: false, reason: `The ${tool} command is missing on this host (Debian: ${tool === 'nft' ? 'nftables' : tool === 'ip' ? 'iproute2' : 'iptables'}).` };
+      return { supported: false, reason: `The ${tool} command is missing on this host (Debian: ${tool === 'nft' ? 'nftables' : 'iproute2'}).` };
     }
   }
   // The namespace socket maker and the Apple rewrite are built here on first use (host-build.ts).
@@ -101,7 +91,6 @@ export class FingerprintHost {
   private readonly slots = new Map<string, Slot>();
   private readonly nsPrefix: string;
   private readonly devPrefix: string;
-  private readonly queue: number;
   /** Uplinks whose forwarding the agent turned on, by sysctl file: the value before (restored on close). */
   private readonly uplinks = new Map<string, { device: string; family: 4 | 6; was: string }>();
   private rendering: Promise<void> = Promise.resolve();
@@ -112,17 +101,15 @@ export class FingerprintHost {
   constructor(private readonly options: FingerprintHostOptions) {
     this.nsPrefix = options.namespacePrefix ?? 'cellport-fp';
     this.devPrefix = options.devicePrefix ?? 'cpfp';
-    this.queue = options.queue ?? 3030;
   }
 
   /**
    * Names of one agent's kernel objects, from its data folder: two agents on one machine (the demo and a test, say)
-   * never touch each other's namespaces, table or queue.
+   * never touch each other's namespaces or table.
    */
-  static namesFor(dataDir: string): Pick<FingerprintHostOptions, 'namespacePrefix' | 'devicePrefix' | 'queue'> {
-    const hash = createHash('sha256').update(dataDir).digest();
-    const tag = hash.toString('hex').slice(0, 4);
-    return { namespacePrefix: `cellport-fp-${tag}`, devicePrefix: `cp${tag}`, queue: 3000 + (hash.readUInt16BE(2) % 1000) };
+  static namesFor(dataDir: string): Pick<FingerprintHostOptions, 'namespacePrefix' | 'devicePrefix'> {
+    const tag = createHash('sha256').update(dataDir).digest('hex').slice(0, 4);
+    return { namespacePrefix: `cellport-fp-${tag}`, devicePrefix: `cp${tag}` };
   }
 
   /** Removes what a previous agent that was killed left (namespaces by prefix, the table). */
@@ -143,7 +130,7 @@ export class FingerprintHost {
   }
 
   private problemOf(slot: Slot | null): string | null {
-    return slot?.problem ?? slot?.helperProblem ?? null;
+    return slot?.problem ?? null;
   }
 
   /** Failing presets per modem, for the heartbeat (the host agent maps them to its ports). */
@@ -159,7 +146,6 @@ export class FingerprintHost {
   private async connect(imei: string, preset: Preset, egress: string, hops: number, address: string, port: number, timeoutMs: number,
     onread: OnReadOpts | undefined): Promise<Socket> {
     const slot = await this.ensure(imei, preset, egress, hops);
-    if (isApple(preset) && slot.problem === null) await this.ensureHelper(slot);
     const problem = this.problemOf(slot);
     if (problem) throw new FingerprintUnavailable(problem);
     // A simulated modem reaches this machine's loopback: from its namespace, through the veth to the host's end,
@@ -182,7 +168,7 @@ export class FingerprintHost {
         imei, preset, egress, slot: n, loopback, ttlAtVeth: FINGERPRINT_PRESETS[preset].ttl + hops + (loopback ? 0 : 1),
         namespace: `${this.nsPrefix}-${n}`, device: `${this.devPrefix}${n}`, hostAddress: at(1), nsAddress: at(2),
         hostAddress6: `fd63:7066:${n.toString(16)}::1`, nsAddress6: `fd63:7066:${n.toString(16)}::2`,
-        ports: null, table: 'main', dialer: null, ready: null, problem: null, helper: null, helperReady: null, helperProblem: null, helperStartedAt: 0,
+        ports: null, table: 'main', dialer: null, ready: null, problem: null,
       };
       this.slots.set(key, slot);
     }
@@ -211,16 +197,11 @@ export class FingerprintHost {
     const sockets = await namespaceSockets(this.options.dataDir);
     // What an earlier run of this agent left (it was killed) goes before the first namespace is made.
     await (this.cleaned ??= this.cleanUp().catch(() => undefined));
-    // A rebuild (the last one failed half-way): what it made goes, its rewrite helper too, and starts anew.
+    // A rebuild (the last one failed half-way): what it made goes (its stashed sockets with the dialer), and starts anew.
     s.dialer?.close();
     s.dialer = null;
-    if (s.helper) {
-      const old = s.helper;
-      s.helper = null;
-      old.kill('SIGKILL');
-    }
-    s.helperReady = null;
-    s.helperProblem = null;
+    // Apple's rewrite program, before anything is made too: a host without clang or libbpf-dev says so at once.
+    const appleProgram = isApple(s.preset) ? await buildAppleRewrite(this.options.dataDir) : null;
     const p = FINGERPRINT_PRESETS[s.preset];
     // Its own source ports on the egress, apart from native's and the other presets' (egress-port-slices.ts).
     this.hostPorts ??= readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').then(parsePortRange);
@@ -269,11 +250,12 @@ export class FingerprintHost {
     // The option layout, rewritten inside the namespace on its way out (preset-ruleset.ts).
     const inside = renderNamespaceRuleset(s.preset);
     if (inside) await run('ip', ['netns', 'exec', s.namespace, 'nft', '-f', '-'], `${inside}\n`);
-    if (isApple(s.preset)) {
-      for (const tables of ['iptables', 'ip6tables']) {
-        await run('ip', ['netns', 'exec', s.namespace, tables, '-w', '-t', 'mangle', '-A', 'POSTROUTING', '-o', 'eth0', '-p', 'tcp',
-          '--tcp-flags', 'SYN,ACK,FIN,RST', 'SYN', '-j', 'NFQUEUE', '--queue-num', String(this.queue)]);
-      }
+    if (appleProgram !== null) {
+      // In the kernel, on the veth's way out (apple-syn-rewrite.bpf.c): no process woken per SYN. Without it attached
+      // no preset connection starts (this build fails: the port refuses with the reason); detached later, the
+      // namespace's SYNs leave in Linux's layout, which the host's check chain drops.
+      await run('ip', ['netns', 'exec', s.namespace, 'tc', 'qdisc', 'add', 'dev', 'eth0', 'clsact']);
+      await run('ip', ['netns', 'exec', s.namespace, 'tc', 'filter', 'add', 'dev', 'eth0', 'egress', 'bpf', 'direct-action', 'obj', appleProgram, 'sec', 'tc']);
     }
     await this.route(s);
     await this.render();
@@ -328,59 +310,14 @@ export class FingerprintHost {
     return this.rendering;
   }
 
-  /** The Apple rewrite helper of a slot's namespace, started (again) when it is not running. */
-  private ensureHelper(s: Slot): Promise<void> {
-    // One start at a time: concurrent connections share it (a second helper could not bind the same queue).
-    if (s.helperReady) return s.helperReady;
-    if (s.helperProblem && Date.now() - s.helperStartedAt < (this.options.restartBackoffMs ?? 5000)) return Promise.resolve();
-    s.helperStartedAt = Date.now();
-    s.helperReady = (async () => {
-      const binary = await buildAppleHelper(this.options.dataDir);
-      // `ip netns exec` becomes the helper (no fork): its parent is this agent, whose death ends it (PDEATHSIG).
-      const child = spawn('ip', ['netns', 'exec', s.namespace, binary, String(this.queue)], { stdio: ['ignore', 'pipe', 'pipe'] });
-      s.helper = child;
-      let stderr = '';
-      child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-200); });
-      await new Promise<void>((resolve, reject) => {
-        child.once('error', reject);
-        child.once('exit', (code) => reject(new Error(`exited (${code}) ${stderr.trim()}`)));
-        createInterface({ input: child.stdout! }).once('line', () => resolve());
-      });
-      child.removeAllListeners('exit');
-      child.once('exit', (code, signal) => {
-        if (s.helper !== child) return;
-        s.helper = null;
-        s.helperReady = null;
-        s.helperStartedAt = Date.now();
-        if (!this.closed) {
-          s.helperProblem = `The Apple SYN rewrite stopped (${signal ?? code}); ${s.preset} ports refuse new connections until it runs again.`;
-          this.options.log.error({ preset: s.preset, code, signal }, 'Fingerprint: the Apple SYN rewrite stopped');
-        }
-      });
-      s.helperProblem = null;
-    })().catch((err: unknown) => {
-      s.helper = null;
-      s.helperReady = null;
-      s.helperProblem = `The Apple SYN rewrite cannot run on this host: ${(err as Error).message}`.slice(0, 300);
-      this.options.log.error({ err: String(err) }, 'Fingerprint: the Apple SYN rewrite cannot run');
-    });
-    return s.helperReady;
-  }
-
   /** The namespace of a modem's preset (tests break its rewrite to see the host's check drop the SYN). */
   namespaceOf(imei: string, preset: Preset): string | undefined {
     return this.slots.get(`${imei}/${preset}`)?.namespace;
   }
 
-  /** The pid of the Apple rewrite helper of a modem's preset (tests stop it to see the port fail closed). */
-  helperPid(imei: string, preset: Preset): number | undefined {
-    return this.slots.get(`${imei}/${preset}`)?.helper?.pid;
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     for (const s of this.slots.values()) {
-      s.helper?.kill('SIGKILL');
       s.dialer?.close();
       await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
       await this.dropRules(s);
@@ -390,7 +327,17 @@ export class FingerprintHost {
   }
 }
 
-/** Builds the helper with the host's C compiler and Debian's libnetfilter-queue-dev, once per source version. */
-export function buildAppleHelper(dataDir: string): Promise<string> {
-  return buildOnHost(dataDir, 'apple-syn-rewrite.c', 'apple-syn-rewrite', '', ['-lnetfilter_queue'], 'a C compiler and libnetfilter-queue-dev');
+/** Debian's directory of the architecture's kernel headers (asm/types.h), which clang -target bpf does not search. */
+const MULTIARCH: Record<string, string> = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu', arm: 'arm-linux-gnueabihf', ia32: 'i386-linux-gnu' };
+
+const APPLE_REWRITE = ['apple-syn-rewrite.bpf.c', 'apple-syn-rewrite', '.bpf.o'] as const;
+
+/** Where the Apple rewrite's object is built (a test spoils it to see a program that cannot be attached fail closed). */
+export const appleRewriteObject = (dataDir: string): string => builtPath(dataDir, ...APPLE_REWRITE);
+
+/** Builds the Apple rewrite's tc-eBPF object with clang and Debian's libbpf-dev headers, once per source version. */
+export function buildAppleRewrite(dataDir: string): Promise<string> {
+  const include = MULTIARCH[process.arch];
+  return buildOnHost(dataDir, ...APPLE_REWRITE,
+    ['-c', '-g', '-target', 'bpf', ...(include ? [`-I/usr/include/${include}`] : [])], 'clang and libbpf-dev', ['clang']);
 }

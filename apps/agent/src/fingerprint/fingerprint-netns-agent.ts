@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, isIPv6, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { createTargetPolicy } from '../proxy/target-policy.js';
 import { TrafficMeter } from '../proxy/traffic-meter.js';
 import { createLogger } from '../runtime/log.js';
 import { promisify } from 'node:util';
-import { FingerprintHost } from './fingerprint-host.js';
+import { appleRewriteObject, FingerprintHost } from './fingerprint-host.js';
 
 const exec = promisify(execFile);
 
@@ -25,15 +25,18 @@ const log = createLogger('warn', { component: 'fingerprint-netns-agent' }, (line
 const PORT = { id: 'p1', login: 'fp', password: 'fp-secret', whitelist: [], state: 'active' as const, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
 const AUTH = `Basic ${Buffer.from(`${PORT.login}:${PORT.password}`).toString('base64')}`;
 
-let state: { host: FingerprintHost; proxy: ModemProxy; dataDir: string; simulated?: ModemProxy; more: Map<string, ModemProxy> } | null = null;
+let state: {
+  host: FingerprintHost; proxy: ModemProxy; dataDir: string; simulated?: ModemProxy; more: Map<string, ModemProxy>;
+  names: { namespacePrefix: string; devicePrefix: string }; spoiled?: { host: FingerprintHost; dataDir: string };
+} | null = null;
 const must = () => {
   if (!state) throw new Error('start first');
   return state;
 };
 
-async function start(args: { egress: string; namespacePrefix: string; devicePrefix: string; queue: number; hops?: number }) {
+async function start(args: { egress: string; namespacePrefix: string; devicePrefix: string; hops?: number }) {
   const dataDir = await mkdtemp(join(tmpdir(), 'cellport-fp-'));
-  const host = new FingerprintHost({ log, dataDir, namespacePrefix: args.namespacePrefix, devicePrefix: args.devicePrefix, queue: args.queue, restartBackoffMs: 60_000 });
+  const host = new FingerprintHost({ log, dataDir, namespacePrefix: args.namespacePrefix, devicePrefix: args.devicePrefix });
   await host.cleanUp();
   const proxy = new ModemProxy({
     imei: '861234567890009', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
@@ -44,7 +47,7 @@ async function start(args: { egress: string; namespacePrefix: string; devicePref
   });
   await proxy.start();
   proxy.setPorts([PORT]);
-  state = { host, proxy, dataDir, more: new Map() };
+  state = { host, proxy, dataDir, more: new Map(), names: { namespacePrefix: args.namespacePrefix, devicePrefix: args.devicePrefix } };
   return proxy.listeningPorts;
 }
 
@@ -81,6 +84,28 @@ async function startModem(args: { which: string; egress: string; hops?: number }
   await proxy.start();
   proxy.setPorts([PORT]);
   more.set(args.which, proxy);
+  return null;
+}
+
+/**
+ * A modem of a second FingerprintHost whose Apple rewrite object is spoiled before its first use (not an eBPF object):
+ * its macOS preset cannot be attached, so its ports must refuse with the reason (called `spoiled`).
+ */
+async function startSpoiled(args: { egress: string }) {
+  const s = must();
+  const dataDir = await mkdtemp(join(tmpdir(), 'cellport-fp-'));
+  await mkdir(join(dataDir, 'fingerprint'), { recursive: true });
+  await writeFile(appleRewriteObject(dataDir), 'not an eBPF object\n');
+  const host = new FingerprintHost({ log, dataDir, namespacePrefix: `${s.names.namespacePrefix}s`, devicePrefix: `${s.names.devicePrefix}s` });
+  s.spoiled = { host, dataDir };
+  const proxy = new ModemProxy({
+    imei: '861234567890013', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
+    policy: createTargetPolicy({}), meter: new TrafficMeter(), log,
+    fingerprint: host.forModem('861234567890013', 0), limits: { connectTimeoutMs: 3000 },
+  });
+  await proxy.start();
+  proxy.setPorts([PORT]);
+  s.more.set('spoiled', proxy);
   return null;
 }
 
@@ -232,10 +257,14 @@ const pendingUdp: Array<() => void> = [];
 async function stop() {
   for (const close of pendingUdp.splice(0)) close();
   if (!state) return;
-  const { host, proxy, dataDir, simulated, more } = state;
+  const { host, proxy, dataDir, simulated, more, spoiled } = state;
   state = null;
   await simulated?.close();
   for (const modem of more.values()) await modem.close();
+  if (spoiled) {
+    await spoiled.host.close();
+    await rm(spoiled.dataDir, { recursive: true, force: true });
+  }
   await proxy.close();
   await host.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -245,6 +274,7 @@ const ops: Record<string, (args: never) => unknown> = {
   start,
   startSimulated,
   startModem,
+  startSpoiled,
   setPreset,
   check,
   checkHttp,
@@ -252,16 +282,14 @@ const ops: Record<string, (args: never) => unknown> = {
   socksCheck,
   udp,
   closeUdp: () => { for (const close of pendingUdp.splice(0)) close(); return null; },
-  /** Stops the macOS namespace's Apple rewrite helper (a crash), and waits until the agent knows. */
-  killHelper: async () => {
-    const { host } = must();
-    const pid = host.helperPid('861234567890009', 'macos');
-    if (pid === undefined) throw new Error('no Apple rewrite helper is running');
-    process.kill(pid, 'SIGKILL');
-    while (host.problems().size === 0) await new Promise((r) => setTimeout(r, 20));
+  /** Detaches the macOS namespace's Apple rewrite program: its SYNs leave in Linux's timestamp layout. */
+  breakAppleRewrite: async () => {
+    const ns = must().host.namespaceOf('861234567890009', 'macos');
+    if (!ns) throw new Error('no macOS namespace');
+    await exec('ip', ['netns', 'exec', ns, 'tc', 'filter', 'del', 'dev', 'eth0', 'egress']);
     return null;
   },
-  problems: () => Object.fromEntries(must().host.problems()),
+  problems: (args?: { which?: string }) => Object.fromEntries((args?.which === 'spoiled' ? must().spoiled!.host : must().host).problems()),
   /**
    * The SYN retransmissions the kernel of the first modem's preset namespace counted (TcpExt TCPSynRetrans). Read from
    * here: the namespace's name is mounted in this process's mount namespace (`ip netns exec` gave it its own).

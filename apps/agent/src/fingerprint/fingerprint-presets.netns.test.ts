@@ -15,7 +15,7 @@ import { CLOSED_FLOW_SECONDS, synShape } from './preset-ruleset.js';
 // runs the fingerprint echo (p0f capturing on its veth) on port 8443 (not 80 or 443). The agent's port is switched
 // from preset to preset; every connection through it is checked against the preset's p0f signature and label, JA4T,
 // TTL, window, scale and MSS. UDP through a SOCKS5 association is checked for its TTL with tcpdump.
-// Needs root, ip netns, nft, iptables, ethtool, p0f, tcpdump, a C compiler with libnetfilter-queue and Node's headers
+// Needs root, ip netns, nft, tc, ethtool, p0f, tcpdump, clang with libbpf-dev (the Apple rewrite) and Node's headers
 // (the namespace socket addon). CI (.ci/run sets CELLPORT_REQUIRE_ROOT_TESTS=1) fails here when any is missing;
 // elsewhere the suite is skipped by name.
 
@@ -27,14 +27,14 @@ const echoMain = fileURLToPath(new URL('../fingerprint-echo-main.ts', import.met
 function missing(): string | null {
   if (process.platform !== 'linux') return 'not Linux';
   if (process.getuid?.() !== 0) return 'not root';
-  for (const tool of ['ip', 'nft', 'iptables', 'ethtool', 'p0f', 'tcpdump', 'stdbuf', 'cc || command -v clang || command -v gcc']) {
+  for (const tool of ['ip', 'nft', 'tc', 'clang', 'ethtool', 'p0f', 'tcpdump', 'stdbuf', 'cc || command -v clang || command -v gcc']) {
     try {
       execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
     } catch {
       return `${tool.split(' ')[0]} is missing`;
     }
   }
-  if (!exists('/usr/include/libnetfilter_queue/libnetfilter_queue.h')) return 'libnetfilter-queue-dev is missing';
+  if (!exists('/usr/include/bpf/bpf_helpers.h')) return 'libbpf-dev is missing';
   if (!exists(`${nodeHeaders()}/node_api.h`)) return `Node's headers are missing in ${nodeHeaders()}`;
   return null;
 }
@@ -185,7 +185,7 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       pending.set(n, { resolve: resolve as (v: unknown) => void, reject });
       agent.stdin!.write(`${JSON.stringify({ id: n, op, args })}\n`);
     });
-    await call('start', { egress: EGRESS, namespacePrefix: `cpf-${id}`, devicePrefix: `cpf${id.slice(-4)}`, queue: 3100 + (process.pid % 500) });
+    await call('start', { egress: EGRESS, namespacePrefix: `cpf-${id}`, devicePrefix: `cpf${id.slice(-4)}` });
     await call('startModem', { which: 'v6', egress: EGRESS6 });
     await call('startModem', { which: 'hilink', egress: HILINK_EGRESS, hops: 1 });
   }, 60_000);
@@ -381,22 +381,35 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     }
   }, 30_000);
 
-  it('a broken Apple rewrite fails closed: the port refuses with the reason, and no native SYN reaches the far end', async () => {
+  it('a broken Apple rewrite fails closed: no native SYN reaches the far end', async () => {
     await call('setPreset', { preset: 'macos' });
     expectPreset(await through(), 'macos');
+    // The rewrite program goes from the namespace's veth: its SYNs leave in Linux's layout, which the host's check
+    // chain drops, so the connection times out rather than open with a Linux SYN.
+    await call('breakAppleRewrite');
     const before = syns.length;
-    await call('killHelper');
-    const problems = await call<Record<string, string>>('problems');
-    expect(Object.values(problems).join(' ')).toMatch(/Apple SYN rewrite stopped/);
-    const refused = await call<Check>('check', { host: TARGET, port: ECHO_PORT });
-    expect(refused.status).toBe(503);
-    expect(refused.body).toMatch(/fingerprint preset cannot be applied/);
-    // Android on the same port still works (its namespace needs no rewrite helper): proof the far end is listening,
-    // and the only SYN it saw since the crash is Android's.
+    expect((await call<Check>('check', { host: TARGET, port: ECHO_PORT })).status).toBe(504);
+    // Android on the same port still works (its namespace has no rewrite): proof the far end is listening, and the
+    // only SYN it saw since the break is Android's.
     await call('setPreset', { preset: 'android' });
     expectPreset(await through(), 'android');
     expect(syns.slice(before).map((s) => s.label)).toEqual([FINGERPRINT_PRESETS.android.p0f.label]);
-  });
+  }, 30_000);
+
+  it('an Apple rewrite that cannot be attached fails closed: the port refuses with the reason, no SYN leaves', async () => {
+    await call('startSpoiled', { egress: EGRESS });
+    await call('setPreset', { preset: 'ios', which: 'spoiled' });
+    const before = syns.length;
+    const refused = await call<Check>('check', { host: TARGET, port: ECHO_PORT, which: 'spoiled' });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatch(/fingerprint preset cannot be applied/);
+    const problems = await call<Record<string, string>>('problems', { which: 'spoiled' });
+    expect(problems['861234567890013/ios']).toMatch(/ios preset could not be set up on this host: .*tc/);
+    // Android through the first modem goes through: the far end listens, and saw only that SYN since.
+    await call('setPreset', { preset: 'android' });
+    expectPreset(await through(), 'android');
+    expect(syns.slice(before).map((s) => s.label)).toEqual([FINGERPRINT_PRESETS.android.p0f.label]);
+  }, 30_000);
 
   it('a simulated modem (a loopback egress, as the demo\'s) applies presets to targets on this machine too', async () => {
     // The demo's echo runs on this machine: here on the agent namespace's 127.0.0.1, p0f capturing on every interface.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-// The fingerprint presets' C parts (the Apple SYN rewrite helper, the namespace socket addon) ship as source and are
+// The fingerprint presets' C parts (the Apple SYN rewrite's tc-eBPF program, the namespace socket addon) ship as source and are
 // built on the host with its own compiler on first use (decision 037): no prebuilt binary to download or to trust,
 // and one source serves every architecture. Built once per source version into the agent's data folder.
 
@@ -23,30 +23,37 @@ export function shippedSource(name: string): string {
 
 const building = new Map<string, Promise<string>>();
 
+/** Where buildOnHost puts (and finds) the build of this version of `source`. */
+export function builtPath(dataDir: string, source: string, stem: string, suffix: string): string {
+  const hash = createHash('sha256').update(readFileSync(shippedSource(source))).digest('hex').slice(0, 12);
+  return join(dataDir, 'fingerprint', `${stem}-${hash}${suffix}`);
+}
+
 /**
  * `<dataDir>/fingerprint/<stem>-<source hash><suffix>`, compiled from the shipped `source` with `flags` by the first
- * compiler found (cc, clang, gcc). Concurrent callers share one build; the file appears whole (renamed into place),
- * so a second agent or a crash never leaves a half-written binary behind. `needs` says what a failed build lacks.
+ * of `compilers` that works (cc, clang, gcc by default). Concurrent callers share one build; the file appears whole
+ * (renamed into place), so a second agent or a crash never leaves a half-written binary behind. `needs` says what a
+ * failed build lacks.
  */
-export function buildOnHost(dataDir: string, source: string, stem: string, suffix: string, flags: string[], needs: string): Promise<string> {
+export function buildOnHost(dataDir: string, source: string, stem: string, suffix: string, flags: string[], needs: string,
+  compilers: readonly string[] = ['cc', 'clang', 'gcc']): Promise<string> {
   const path = shippedSource(source);
-  const hash = createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 12);
-  const binary = join(dataDir, 'fingerprint', `${stem}-${hash}${suffix}`);
+  const binary = builtPath(dataDir, source, stem, suffix);
   let build = building.get(binary);
   if (build === undefined) {
-    build = compile(path, binary, flags, needs);
+    build = compile(path, binary, flags, needs, compilers);
     building.set(binary, build);
     build.catch(() => building.delete(binary));
   }
   return build;
 }
 
-async function compile(source: string, binary: string, flags: string[], needs: string): Promise<string> {
+async function compile(source: string, binary: string, flags: string[], needs: string, compilers: readonly string[]): Promise<string> {
   if (existsSync(binary)) return binary;
   await mkdir(join(binary, '..'), { recursive: true });
   const partial = `${binary}.${process.pid}.tmp`;
   let lastError = '';
-  for (const cc of ['cc', 'clang', 'gcc']) {
+  for (const cc of compilers) {
     try {
       // The flags after the source: libraries (-l) must follow what uses them.
       await exec(cc, ['-O2', '-o', partial, source, ...flags]);

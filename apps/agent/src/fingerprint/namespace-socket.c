@@ -4,7 +4,7 @@
  * whoever connects it later, and Linux switches the network namespace per thread (setns): the calling thread enters
  * the preset's namespace, creates the socket and returns to its own, a few microseconds, with no other process and no
  * descriptor handed over per connection. Node cannot call setns, so this is a Node-API addon (the stable ABI: one
- * build serves every Node version), built on the host on first use like the Apple rewrite helper, against the
+ * build serves every Node version), built on the host on first use like the Apple rewrite program, against the
  * node_api.h that comes with Node (Debian: the nodejs package).
  *
  *   openNamespace(path)               a descriptor of the network namespace at path (ip netns: /var/run/netns/<name>)

@@ -7,8 +7,8 @@ import type { PortRange } from './egress-port-slices.js';
 // the host sees is what the site sees):
 // - Windows: Linux's no-timestamp layout `mss,nop,nop,sok,nop,ws` and Windows' `mss,nop,ws,nop,nop,sok` are the same
 //   three 32-bit words in another order, so one payload write swaps them (checksum-neutral, byte-exact);
-// - Apple (macOS, iOS): 4 bytes longer, so the SYN goes to an NFQUEUE rewrite (apple-syn-rewrite.c; the queue rule is
-//   an iptables rule: this kernel's nftables has no native queue expression, its xtables NFQUEUE target does).
+// - Apple (macOS, iOS): 4 bytes longer, so a tc-eBPF program on the veth's egress rewrites the SYN
+//   (apple-syn-rewrite.bpf.c, attached by fingerprint-host.ts).
 // On the host, rendered whole so one `nft -f` replaces it atomically, a check chain drops any SYN arriving from a
 // preset namespace that is not exactly the preset's layout, scale, window and TTL: a rewrite that broke fails closed,
 // it never leaks the native SYN. Then the host forwards and SNATs it to the modem's egress address. IPv4 and IPv6 alike:
