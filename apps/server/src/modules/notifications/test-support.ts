@@ -7,11 +7,22 @@ import { announced } from '../../../test/announcements.js';
 import { seedPortEnv } from '../../../test/seed-ports.js';
 import { openTestDatabase } from '../../../test/template-db.js';
 
-/** Counts every statement sent through Kysely (raw `sql` included). */
+/**
+ * Counts every statement sent through Kysely (raw `sql` included): when it is compiled, or, for one run from a kept
+ * compiled text (db/compiled-once.ts: no compile, so no transformQuery), when its result comes back.
+ */
 export class QueryCounter implements KyselyPlugin {
   count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode { this.count++; return args.node; }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> { return args.result; }
+  private readonly compiled = new WeakSet<object>();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count++;
+    this.compiled.add(args.queryId);
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (!this.compiled.has(args.queryId)) this.count++;
+    return args.result;
+  }
 }
 
 export type CountingApp = TestApp & {

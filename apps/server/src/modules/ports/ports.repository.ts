@@ -1,5 +1,6 @@
 import type { Language } from '@cellport/shared';
 import type { Port } from '@cellport/shared/schemas/catalog';
+import { CompiledOnce } from '../../db/compiled-once.js';
 import type { Database, Tx } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../lib/app-error.js';
@@ -15,6 +16,9 @@ type Q = Database | Tx;
  * settings a customer changes, the account's login prefix, and the whitelists of one modem's ports.
  */
 export class PortsRepository {
+  /** The listing's SQL, by number of ids (the purchase's answer and GET /api/v1/modems run it on every call). */
+  private readonly listQueries = new CompiledOnce<number>();
+
   constructor(private readonly db: Database, private readonly secret: string, private readonly publicUrl: string) {}
 
   /**
@@ -30,32 +34,10 @@ export class PortsRepository {
 
   async list(userId: string, lng: Language, options: { ids?: string[]; tx?: Tx } = {}): Promise<Port[]> {
     if (options.ids && options.ids.length === 0) return [];
-    let q = (options.tx ?? this.db).selectFrom('ports as p')
-      .innerJoin('modems as m', 'm.id', 'p.modem_id')
-      .innerJoin('hosts as h', 'h.id', 'm.host_id')
-      // A host behind a gateway is reached at the gateway's public host, on the same ports.
-      .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
-      .innerJoin('tariffs as t', 't.id', 'p.tariff_id')
-      .innerJoin('countries as c', 'c.id', 'm.country_id')
-      .innerJoin('carriers as ca', 'ca.id', 'm.carrier_id')
-      .leftJoin('regions as r', 'r.id', 'm.region_id')
-      .select([
-        'p.id', 'p.name', 'p.default_number', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
-        'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
-        'p.tags', 'p.note', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
-        'h.fingerprint as host_fingerprint',
-        'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.rotation_interval as modem_interval',
-        // The port's own numbers (decision 045); a shared port sold before them is served on its modem's.
-        (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
-        (eb) => eb.fn.coalesce('p.socks_port', 'm.socks_port').as('socks_port'),
-        'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',
-        (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
-        'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
-        'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name', 'r.name_ru as region_name_ru', 'r.name_cn as region_name_cn',
-      ])
-      .where('p.user_id', '=', userId).where('p.status', '<>', 'released');
-    if (options.ids) q = q.where('p.id', 'in', options.ids);
-    const rows = await q.orderBy('p.created_at').orderBy('p.id').execute();
+    const ids = options.ids ?? [];
+    const on = options.tx ?? this.db;
+    // Compiled once per number of ids (0: all the customer's ports); the parameters in the builder's order.
+    const rows = await this.listQueries.rows(on, ids.length, [userId, 'released', ...ids], () => this.listQuery(on, userId, options.ids));
     const now = Date.now();
     return rows.map((r) => ({
       _id: r.id,
@@ -93,6 +75,36 @@ export class PortsRepository {
       note: r.note,
       fingerprint: portFingerprint(r.id, r.fingerprint, r.modem_fingerprint, r.tariff_fingerprint, r.host_fingerprint),
     }));
+  }
+
+  /** The ports listing's query: the customer's live ports (those among `ids` when given) with what the page shows. */
+  private listQuery(on: Q, userId: string, ids: string[] | undefined) {
+    let q = on.selectFrom('ports as p')
+      .innerJoin('modems as m', 'm.id', 'p.modem_id')
+      .innerJoin('hosts as h', 'h.id', 'm.host_id')
+      // A host behind a gateway is reached at the gateway's public host, on the same ports.
+      .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
+      .innerJoin('tariffs as t', 't.id', 'p.tariff_id')
+      .innerJoin('countries as c', 'c.id', 'm.country_id')
+      .innerJoin('carriers as ca', 'ca.id', 'm.carrier_id')
+      .leftJoin('regions as r', 'r.id', 'm.region_id')
+      .select([
+        'p.id', 'p.name', 'p.default_number', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
+        'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
+        'p.tags', 'p.note', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
+        'h.fingerprint as host_fingerprint',
+        'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.rotation_interval as modem_interval',
+        // The port's own numbers (decision 045); a shared port sold before them is served on its modem's.
+        (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
+        (eb) => eb.fn.coalesce('p.socks_port', 'm.socks_port').as('socks_port'),
+        'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',
+        (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
+        'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
+        'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name', 'r.name_ru as region_name_ru', 'r.name_cn as region_name_cn',
+      ])
+      .where('p.user_id', '=', userId).where('p.status', '<>', 'released');
+    if (ids) q = q.where('p.id', 'in', ids);
+    return q.orderBy('p.created_at').orderBy('p.id');
   }
 
   /** A customer's live port with what a settings change checks: its modem, kind, interval, login and its host's presets. */
