@@ -1,5 +1,5 @@
 import { SUPPORT_LIMITS, type CannedReply } from '@cellport/shared/schemas/support';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -53,7 +53,9 @@ export function CannedRepliesPage() {
           </div>
         )}
       </QueryView>
-      <CannedReplyDialog open={editing !== null} reply={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      {editing !== null ? (
+        <CannedReplyDialog key={editing === 'new' ? 'new' : editing._id} reply={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
       <ConfirmDialog
         open={deleting !== null}
         title={t('support.canned.deleteTitle')}
@@ -68,12 +70,16 @@ export function CannedRepliesPage() {
   );
 }
 
-function CannedReplyDialog({ open, reply, onClose }: { open: boolean; reply: CannedReply | null; onClose: () => void }) {
+/**
+ * Mounted for each opening, keyed by the reply: its fields start filled. Filled by an effect after opening, they could
+ * lag behind the operator's Save under load (that render has a lower priority than their input), which then checked
+ * empty fields.
+ */
+function CannedReplyDialog({ reply, onClose }: { reply: CannedReply | null; onClose: () => void }) {
   const { t } = useT('admin');
-  const [title, setTitle] = useState('');
-  const [body, setBody] = useState('');
+  const [title, setTitle] = useState(reply?.title ?? '');
+  const [body, setBody] = useState(reply?.body ?? '');
   const [touched, setTouched] = useState(false);
-  useEffect(() => { if (open) { setTitle(reply?.title ?? ''); setBody(reply?.body ?? ''); setTouched(false); } }, [open, reply]);
   const save = useAdminMutation(
     (values: { title: string; body: string }) => (reply ? updateCannedReply({ id: reply._id, ...values }) : createCannedReply(values)),
     { successKey: reply ? 'support.canned.saved' : 'support.canned.created', onSuccess: onClose },
@@ -86,7 +92,7 @@ function CannedReplyDialog({ open, reply, onClose }: { open: boolean; reply: Can
     if (title.trim() && body.trim()) save.mutate({ title: title.trim(), body: body.trim() });
   };
   return (
-    <Dialog open={open} onClose={onClose} title={reply ? t('support.canned.edit') : t('support.canned.add')}>
+    <Dialog open onClose={onClose} title={reply ? t('support.canned.edit') : t('support.canned.add')}>
       <form onSubmit={submit} noValidate>
         <TextField label={t('support.canned.name')} value={title} maxLength={SUPPORT_LIMITS.cannedTitleMax} onChange={(e) => setTitle(e.target.value)} error={titleBad ? t('required') : undefined} />
         <TextAreaField label={t('support.canned.text')} rows={8} value={body} maxLength={SUPPORT_LIMITS.bodyMax}
