@@ -26,6 +26,9 @@ function renderPage() {
   render(<QueryClientProvider client={client}><CannedRepliesPage /></QueryClientProvider>);
 }
 
+// A save refetches every admin query: that fetch never answers here (the cache holds what the test set).
+vi.stubGlobal('fetch', () => new Promise<never>(() => {}));
+
 afterEach(() => { cleanup(); vi.mocked(updateCannedReply).mockClear(); });
 
 describe('canned replies, Edit', () => {
