@@ -1,7 +1,7 @@
 import type {
   AdminCarrier, AdminCatalogResponse, AdminCountry, AdminRegion, RotationInterval,
 } from '@cellport/shared/schemas/admin/catalog';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
@@ -13,12 +13,18 @@ import { useAdminMutation } from '../api/use-admin-mutation';
 import { emptyNames, NamesFields, namesFilled, type Names } from './names-fields';
 import { SelectField } from './select-field';
 
-function FormDialog({ open, title, busy, submitLabel, onClose, onSubmit, children }: {
-  open: boolean; title: string; busy: boolean; submitLabel: string; onClose: () => void; onSubmit: () => void; children: React.ReactNode;
+/**
+ * The dialogs of this file are open while mounted: the catalog page mounts one per opening, keyed by what it edits, so
+ * their fields start filled. Filled by an effect after opening, they could lag behind the operator's first keys under
+ * load (that render has a lower priority than their input), and a save checked empty fields; a refetch of the catalog
+ * reset what was typed.
+ */
+function FormDialog({ title, busy, submitLabel, onClose, onSubmit, children }: {
+  title: string; busy: boolean; submitLabel: string; onClose: () => void; onSubmit: () => void; children: React.ReactNode;
 }) {
   const { t } = useT('admin');
   return (
-    <Dialog open={open} onClose={onClose} title={title} size="md">
+    <Dialog open onClose={onClose} title={title} size="md">
       <form noValidate onSubmit={(e) => { e.preventDefault(); onSubmit(); }}>
         {children}
         <div className="dialog__footer">
@@ -31,19 +37,18 @@ function FormDialog({ open, title, busy, submitLabel, onClose, onSubmit, childre
 }
 
 /** Add or edit a country: ISO code and its name in the three languages. */
-export function CountryDialog({ open, country, onClose }: { open: boolean; country: AdminCountry | null; onClose: () => void }) {
+export function CountryDialog({ country, onClose }: { country: AdminCountry | null; onClose: () => void }) {
   const { t } = useT('admin');
-  const [code, setCode] = useState('');
-  const [names, setNames] = useState<Names>(emptyNames());
+  const [code, setCode] = useState(country?.code ?? '');
+  const [names, setNames] = useState<Names>(() => (country ? { ...country.names } : emptyNames()));
   const [touched, setTouched] = useState(false);
-  useEffect(() => { if (open) { setCode(country?.code ?? ''); setNames(country ? { ...country.names } : emptyNames()); setTouched(false); } }, [open, country]);
   const save = useAdminMutation(
     (body: { code: string; names: Names }) => (country ? updateCountry({ id: country.id, ...body }) : createCountry(body)),
     { successKey: 'catalog.saved', onSuccess: onClose },
   );
   const codeOk = /^[A-Za-z]{2}$/.test(code.trim());
   return (
-    <FormDialog open={open} title={country ? t('catalog.editCountry') : t('catalog.addCountry')} busy={save.isPending}
+    <FormDialog title={country ? t('catalog.editCountry') : t('catalog.addCountry')} busy={save.isPending}
       submitLabel={country ? t('actions.save') : t('catalog.addCountry')} onClose={onClose}
       onSubmit={() => { setTouched(true); if (codeOk && namesFilled(names)) save.mutate({ code: code.trim().toUpperCase(), names }); }}>
       <TextField label={t('fields.isoCode')} value={code} maxLength={2} autoCapitalize="characters" onChange={(e) => setCode(e.target.value)}
@@ -54,15 +59,12 @@ export function CountryDialog({ open, country, onClose }: { open: boolean; count
 }
 
 /** Add or rename a carrier of a country. */
-export function CarrierDialog({ open, carrier, catalog, onClose }: { open: boolean; carrier: AdminCarrier | null; catalog: AdminCatalogResponse; onClose: () => void }) {
+export function CarrierDialog({ carrier, catalog, onClose }: { carrier: AdminCarrier | null; catalog: AdminCatalogResponse; onClose: () => void }) {
   const { t, language } = useT('admin');
-  const [countryId, setCountryId] = useState('');
-  const [name, setName] = useState('');
-  const [asn, setAsn] = useState('');
+  const [countryId, setCountryId] = useState(carrier?.countryId ?? catalog.countries[0]?.id ?? '');
+  const [name, setName] = useState(carrier?.name ?? '');
+  const [asn, setAsn] = useState(carrier?.asn ? String(carrier.asn) : '');
   const [touched, setTouched] = useState(false);
-  useEffect(() => {
-    if (open) { setCountryId(carrier?.countryId ?? catalog.countries[0]?.id ?? ''); setName(carrier?.name ?? ''); setAsn(carrier?.asn ? String(carrier.asn) : ''); setTouched(false); }
-  }, [open, carrier, catalog]);
   // The ASN the catalog shows buyers (issue 27, item 8): digits, "AS" in front allowed; empty clears it.
   const asnValid = /^\s*(AS)?\d{1,10}\s*$/i.test(asn) || asn.trim() === '';
   const asnValue = asn.trim() === '' ? null : asn.trim();
@@ -71,7 +73,7 @@ export function CarrierDialog({ open, carrier, catalog, onClose }: { open: boole
     { successKey: 'catalog.saved', onSuccess: onClose },
   );
   return (
-    <FormDialog open={open} title={carrier ? t('catalog.editCarrier') : t('catalog.addCarrier')} busy={save.isPending}
+    <FormDialog title={carrier ? t('catalog.editCarrier') : t('catalog.addCarrier')} busy={save.isPending}
       submitLabel={carrier ? t('actions.save') : t('catalog.addCarrier')} onClose={onClose}
       onSubmit={() => { setTouched(true); if (name.trim() && countryId && asnValid) save.mutate(undefined); }}>
       {carrier ? null : (
@@ -86,17 +88,12 @@ export function CarrierDialog({ open, carrier, catalog, onClose }: { open: boole
 }
 
 /** Add or edit a region: its country, optionally one carrier, and its name in English, Russian and Chinese (the last two optional). */
-export function RegionDialog({ open, region, catalog, onClose }: { open: boolean; region: AdminRegion | null; catalog: AdminCatalogResponse; onClose: () => void }) {
+export function RegionDialog({ region, catalog, onClose }: { region: AdminRegion | null; catalog: AdminCatalogResponse; onClose: () => void }) {
   const { t, language } = useT('admin');
-  const [countryId, setCountryId] = useState('');
-  const [carrierId, setCarrierId] = useState('');
-  const [names, setNames] = useState<Names>(emptyNames());
+  const [countryId, setCountryId] = useState(region?.countryId ?? catalog.countries[0]?.id ?? '');
+  const [carrierId, setCarrierId] = useState(region?.carrierId ?? '');
+  const [names, setNames] = useState<Names>(() => (region ? { ...region.names } : emptyNames()));
   const [touched, setTouched] = useState(false);
-  useEffect(() => {
-    if (!open) return;
-    setCountryId(region?.countryId ?? catalog.countries[0]?.id ?? ''); setCarrierId(region?.carrierId ?? '');
-    setNames(region ? { ...region.names } : emptyNames()); setTouched(false);
-  }, [open, region, catalog]);
   const trimmed = { en: names.en.trim(), ru: names.ru.trim(), cn: names.cn.trim() };
   const save = useAdminMutation(
     () => (region
@@ -105,7 +102,7 @@ export function RegionDialog({ open, region, catalog, onClose }: { open: boolean
     { successKey: 'catalog.saved', onSuccess: onClose },
   );
   return (
-    <FormDialog open={open} title={region ? t('catalog.editRegion') : t('catalog.addRegion')} busy={save.isPending}
+    <FormDialog title={region ? t('catalog.editRegion') : t('catalog.addRegion')} busy={save.isPending}
       submitLabel={region ? t('actions.save') : t('catalog.addRegion')} onClose={onClose}
       onSubmit={() => { setTouched(true); if (trimmed.en && countryId) save.mutate(undefined); }}>
       {region ? null : (
@@ -120,18 +117,13 @@ export function RegionDialog({ open, region, catalog, onClose }: { open: boolean
 }
 
 /** Add or edit a rotation-interval choice: minutes (0 = on demand), optional labels, shown or hidden. */
-export function RotationDialog({ open, interval, onClose }: { open: boolean; interval: RotationInterval | null; onClose: () => void }) {
+export function RotationDialog({ interval, onClose }: { interval: RotationInterval | null; onClose: () => void }) {
   const { t } = useT('admin');
-  const [minutes, setMinutes] = useState('');
-  const [custom, setCustom] = useState(false);
-  const [labels, setLabels] = useState<Names>(emptyNames());
-  const [active, setActive] = useState(true);
+  const [minutes, setMinutes] = useState(interval ? String(interval.minutes) : '');
+  const [custom, setCustom] = useState(interval?.labels != null);
+  const [labels, setLabels] = useState<Names>(() => (interval?.labels ? { ...interval.labels } : emptyNames()));
+  const [active, setActive] = useState(interval?.active ?? true);
   const [touched, setTouched] = useState(false);
-  useEffect(() => {
-    if (!open) return;
-    setMinutes(interval ? String(interval.minutes) : ''); setCustom(interval?.labels != null);
-    setLabels(interval?.labels ? { ...interval.labels } : emptyNames()); setActive(interval?.active ?? true); setTouched(false);
-  }, [open, interval]);
   const value = Number(minutes);
   const minutesOk = /^\d{1,4}$/.test(minutes.trim()) && value <= 1440;
   const save = useAdminMutation(
@@ -142,7 +134,7 @@ export function RotationDialog({ open, interval, onClose }: { open: boolean; int
     { successKey: 'catalog.saved', onSuccess: onClose },
   );
   return (
-    <FormDialog open={open} title={interval ? t('catalog.editRotation') : t('catalog.addRotation')} busy={save.isPending}
+    <FormDialog title={interval ? t('catalog.editRotation') : t('catalog.addRotation')} busy={save.isPending}
       submitLabel={interval ? t('actions.save') : t('catalog.addRotation')} onClose={onClose}
       onSubmit={() => { setTouched(true); if (minutesOk && (!custom || namesFilled(labels))) save.mutate(undefined); }}>
       <TextField label={t('fields.minutes')} value={minutes} inputMode="numeric" disabled={interval !== null} onChange={(e) => setMinutes(e.target.value)}

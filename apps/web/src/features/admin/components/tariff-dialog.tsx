@@ -1,7 +1,7 @@
 import { FINGERPRINT_PRESET_IDS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import { TARIFF_PERIODS } from '@cellport/shared/schemas/catalog';
 import type { AdminCatalogResponse, AdminTariff, TariffRequest } from '@cellport/shared/schemas/admin/catalog';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
@@ -34,13 +34,16 @@ const fromTariff = (tf: AdminTariff | null, catalog: AdminCatalogResponse): Draf
 
 /**
  * Add or edit a tariff: names in en/ru/cn, price in dollars and whole cents, period, where, shared or dedicated,
- * rotation, recurring, per-port limits, a paid trial and volume discounts.
+ * rotation, recurring, per-port limits, a paid trial and volume discounts. Open while mounted: the page mounts it for
+ * each opening, keyed by the tariff.
  */
-export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean; tariff: AdminTariff | null; catalog: AdminCatalogResponse; onClose: () => void }) {
+export function TariffDialog({ tariff, catalog, onClose }: { tariff: AdminTariff | null; catalog: AdminCatalogResponse; onClose: () => void }) {
   const { t, language } = useT(['admin', 'proxies']);
+  // Made when the dialog mounts: a draft filled by an effect after opening could lag behind the operator's first keys
+  // under load (its render has a lower priority than their input), so a save checked an empty draft; and a refetch of
+  // the catalog (a new object) reset what they had typed.
   const [draft, setDraft] = useState<Draft>(() => fromTariff(tariff, catalog));
   const [touched, setTouched] = useState(false);
-  useEffect(() => { if (open) { setDraft(fromTariff(tariff, catalog)); setTouched(false); } }, [open, tariff, catalog]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const save = useAdminMutation(
     (body: TariffRequest) => (tariff ? updateTariff({ id: tariff.id, ...body }) : createTariff(body)),
@@ -65,7 +68,7 @@ export function TariffDialog({ open, tariff, catalog, onClose }: { open: boolean
   const carriers = catalog.carriers.filter((c) => c.countryId === draft.countryId);
   const regions = catalog.regions.filter((r) => r.countryId === draft.countryId && (!r.carrierId || !draft.carrierId || r.carrierId === draft.carrierId));
   return (
-    <Dialog open={open} onClose={onClose} title={tariff ? t('catalog.editTariff') : t('catalog.addTariff')} size="lg">
+    <Dialog open onClose={onClose} title={tariff ? t('catalog.editTariff') : t('catalog.addTariff')} size="lg">
       <form noValidate onSubmit={(e) => { e.preventDefault(); submit(); }}>
         <NamesFields label={t('fields.names')} value={draft.names} onChange={(names) => set('names', names)} touched={touched} />
         <div className="admin-form-grid">

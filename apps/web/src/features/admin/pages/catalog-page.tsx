@@ -183,11 +183,12 @@ function CatalogTab({ tab, data }: { tab: TabKey; data: AdminCatalogResponse }) 
     <>
       <div className="admin-toolbar admin-toolbar--end"><Button onClick={onAdd} disabled={tab !== 'countries' && tab !== 'rotation' && data.countries.length === 0}>{addLabel}</Button></div>
       <div className="admin-table-wrap" tabIndex={0}>{table}</div>
-      <CountryDialog open={editing?.kind === 'country'} country={editing?.kind === 'country' ? editing.item : null} onClose={close} />
-      <CarrierDialog open={editing?.kind === 'carrier'} carrier={editing?.kind === 'carrier' ? editing.item : null} catalog={data} onClose={close} />
-      <RegionDialog open={editing?.kind === 'region'} region={editing?.kind === 'region' ? editing.item : null} catalog={data} onClose={close} />
-      <TariffDialog open={editing?.kind === 'tariff'} tariff={editing?.kind === 'tariff' ? editing.item : null} catalog={data} onClose={close} />
-      <RotationDialog open={editing?.kind === 'rotation'} interval={editing?.kind === 'rotation' ? editing.item : null} onClose={close} />
+      {/* Each dialog is mounted per opening, keyed by what it edits, so its form starts filled (see tariff-dialog.tsx). */}
+      {editing?.kind === 'country' ? <CountryDialog key={editing.item?.id ?? 'new'} country={editing.item} onClose={close} /> : null}
+      {editing?.kind === 'carrier' ? <CarrierDialog key={editing.item?.id ?? 'new'} carrier={editing.item} catalog={data} onClose={close} /> : null}
+      {editing?.kind === 'region' ? <RegionDialog key={editing.item?.id ?? 'new'} region={editing.item} catalog={data} onClose={close} /> : null}
+      {editing?.kind === 'tariff' ? <TariffDialog key={editing.item?.id ?? 'new'} tariff={editing.item} catalog={data} onClose={close} /> : null}
+      {editing?.kind === 'rotation' ? <RotationDialog key={editing.item?.minutes ?? 'new'} interval={editing.item} onClose={close} /> : null}
       <ConfirmDialog
         open={deleting !== null}
         title={t('catalog.deleteTitle')}
