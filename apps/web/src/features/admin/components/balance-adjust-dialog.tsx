@@ -1,5 +1,5 @@
 import { ADMIN_LIMITS } from '@cellport/shared/schemas/admin/common';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n';
@@ -12,16 +12,17 @@ type Coin = 'usdt' | 'btc';
 
 /**
  * Credit or debit a customer's balance with a reason (a ledger entry). The amount is typed in dollars (or BTC) and
- * sent as integer minor units made by string math; a debit is confirmed in the button's own words.
+ * sent as integer minor units made by string math; a debit is confirmed in the button's own words. Open while mounted:
+ * the page mounts it for each opening, so every opening starts empty as a credit in dollars (reset by an effect after
+ * opening instead, the last opening's amount and reason could still be there when the operator's first key came).
  */
-export function BalanceAdjustDialog({ customerId, open, onClose }: { customerId: string; open: boolean; onClose: () => void }) {
+export function BalanceAdjustDialog({ customerId, onClose }: { customerId: string; onClose: () => void }) {
   const { t } = useT('admin');
   const [coin, setCoin] = useState<Coin>('usdt');
   const [direction, setDirection] = useState<'credit' | 'debit'>('credit');
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
-  useEffect(() => { if (open) { setAmount(''); setReason(''); setTouched(false); setDirection('credit'); setCoin('usdt'); } }, [open]);
   const mutation = useAdminMutation(adjustBalance, { successKey: 'customers.adjusted', onSuccess: onClose });
 
   const minor = parseMoneyInput(amount, coin);
@@ -36,7 +37,7 @@ export function BalanceAdjustDialog({ customerId, open, onClose }: { customerId:
   const amountError = touched && minor === null ? t(coin === 'usdt' ? 'customers.amountErrorUsd' : 'customers.amountErrorBtc') : undefined;
   const reasonError = touched && !reasonOk ? t('confirm.reasonError') : undefined;
   return (
-    <Dialog open={open} onClose={onClose} title={t('customers.adjustTitle')} description={t('customers.adjustText')} size="sm">
+    <Dialog open onClose={onClose} title={t('customers.adjustTitle')} description={t('customers.adjustText')} size="sm">
       <form onSubmit={submit} noValidate>
         <div className="admin-form-row">
           <div className="field">

@@ -1,6 +1,6 @@
 import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalog';
 import type { AdminCoupon, CouponRequest } from '@cellport/shared/schemas/admin/coupons';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
@@ -27,12 +27,15 @@ const optionalLimit = (text: string): number | null | 'bad' => {
   return /^\d{1,8}$/.test(text.trim()) && Number(text) >= 1 ? Number(text) : 'bad';
 };
 
-/** Create or edit a coupon: percent or fixed dollars off, dates, total and per-customer limits, a tariff or country. */
-export function CouponDialog({ open, coupon, catalog, onClose }: { open: boolean; coupon: AdminCoupon | null; catalog: AdminCatalogResponse | undefined; onClose: () => void }) {
+/**
+ * Create or edit a coupon: percent or fixed dollars off, dates, total and per-customer limits, a tariff or country.
+ * Open while mounted: the page mounts it for each opening, keyed by the coupon, so the draft starts filled (one
+ * filled by an effect after opening could lag behind the operator's first keys under load, and a save checked it empty).
+ */
+export function CouponDialog({ coupon, catalog, onClose }: { coupon: AdminCoupon | null; catalog: AdminCatalogResponse | undefined; onClose: () => void }) {
   const { t, language } = useT('admin');
   const [d, setDraft] = useState<Draft>(() => fromCoupon(coupon));
   const [touched, setTouched] = useState(false);
-  useEffect(() => { if (open) { setDraft(fromCoupon(coupon)); setTouched(false); } }, [open, coupon]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((prev) => ({ ...prev, [key]: value }));
   const save = useAdminMutation(
     (body: CouponRequest) => (coupon ? updateCoupon({ id: coupon.id, ...body }) : createCoupon(body)),
@@ -55,7 +58,7 @@ export function CouponDialog({ open, coupon, catalog, onClose }: { open: boolean
     });
   };
   return (
-    <Dialog open={open} onClose={onClose} title={coupon ? t('coupons.edit') : t('coupons.create')} size="lg">
+    <Dialog open onClose={onClose} title={coupon ? t('coupons.edit') : t('coupons.create')} size="lg">
       <form noValidate onSubmit={(e) => { e.preventDefault(); submit(); }} className="admin-form-grid">
         <TextField label={t('fields.code')} value={d.name} maxLength={64} onChange={(e) => set('name', e.target.value)} hint={t('coupons.codeHint')}
           error={touched && !nameOk ? t('coupons.codeError') : undefined} />

@@ -64,7 +64,9 @@ export function CouponsPage() {
           </div>
         )}
       </QueryView>
-      <CouponDialog open={editing !== null} coupon={editing === 'new' ? null : editing} catalog={catalog.data} onClose={() => setEditing(null)} />
+      {editing !== null ? (
+        <CouponDialog key={editing === 'new' ? 'new' : editing.id} coupon={editing === 'new' ? null : editing} catalog={catalog.data} onClose={() => setEditing(null)} />
+      ) : null}
       <ConfirmDialog open={deleting !== null} title={t('coupons.deleteTitle')} description={t('coupons.deleteText', { name: deleting?.name ?? '' })}
         confirmLabel={t('actions.delete')} danger busy={remove.isPending} onConfirm={() => { if (deleting) remove.mutate(deleting); }} onClose={() => setDeleting(null)} />
       <RedemptionsDialog coupon={viewing} onClose={() => setViewing(null)} />

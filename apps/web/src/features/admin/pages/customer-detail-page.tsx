@@ -202,7 +202,7 @@ function CustomerDetail({ data }: { data: CustomerDetailResponse }) {
         onConfirm={(reason) => { if (portPending) portMutation.mutate({ id: portPending.port.id, action: portPending.action, reason: reason || undefined }); }}
         onClose={() => setPortPending(null)}
       />
-      <BalanceAdjustDialog customerId={c.id} open={adjustOpen} onClose={() => setAdjustOpen(false)} />
+      {adjustOpen ? <BalanceAdjustDialog customerId={c.id} onClose={() => setAdjustOpen(false)} /> : null}
     </>
   );
 }
