@@ -1,6 +1,6 @@
 import { gatewayRequestSchema, type Gateway, type GatewayRequest } from '@cellport/shared/schemas/admin/gateways';
 import * as z from 'zod/mini';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
@@ -12,15 +12,12 @@ type Field = keyof GatewayRequest;
 const FIELDS: readonly Field[] = ['name', 'publicHost', 'linkUrl'];
 
 /** Add a gateway or edit one: its name, the public host customers connect to, the link URL agents dial. */
-export function GatewayDialog({ open, gateway, onClose }: { open: boolean; gateway: Gateway | null; onClose: () => void }) {
+export function GatewayDialog({ gateway, onClose }: { gateway: Gateway | null; onClose: () => void }) {
   const { t } = useT('admin');
-  const [draft, setDraft] = useState<GatewayRequest>({ name: '', publicHost: '', linkUrl: '' });
+  // Open while mounted: the page mounts it for each opening, keyed by the gateway, so the draft starts filled (filled by
+  // an effect after opening, it could lag behind the operator's first keys under load and a save checked it empty).
+  const [draft, setDraft] = useState<GatewayRequest>(() => ({ name: gateway?.name ?? '', publicHost: gateway?.publicHost ?? '', linkUrl: gateway?.linkUrl ?? '' }));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  useEffect(() => {
-    if (!open) return;
-    setDraft({ name: gateway?.name ?? '', publicHost: gateway?.publicHost ?? '', linkUrl: gateway?.linkUrl ?? '' });
-    setErrors({});
-  }, [open, gateway]);
   const save = useAdminMutation(
     (body: GatewayRequest) => (gateway ? updateGateway({ id: gateway.id, ...body }) : createGateway(body)),
     { successKey: gateway ? 'gateways.saved' : 'gateways.added', onSuccess: onClose },
@@ -43,7 +40,7 @@ export function GatewayDialog({ open, gateway, onClose }: { open: boolean; gatew
     save.mutate(parsed.data);
   };
   return (
-    <Dialog open={open} onClose={onClose} title={gateway ? t('gateways.edit') : t('gateways.add')} size="sm">
+    <Dialog open onClose={onClose} title={gateway ? t('gateways.edit') : t('gateways.add')} size="sm">
       <form onSubmit={submit} noValidate>
         <TextField label={t('gateways.name')} value={draft.name} maxLength={64} onChange={(e) => set('name', e.target.value)} error={errors.name} />
         <TextField label={t('gateways.publicHost')} value={draft.publicHost} maxLength={253} autoCapitalize="none" spellCheck={false}

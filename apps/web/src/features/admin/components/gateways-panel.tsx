@@ -69,7 +69,7 @@ export function GatewaysPanel() {
           </>
         )}
       </QueryView>
-      <GatewayDialog open={editing !== null} gateway={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      {editing !== null ? <GatewayDialog key={editing === 'new' ? 'new' : editing.id} gateway={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       <ConfirmDialog
         open={deleting !== null}
         title={deleting ? t('gateways.deleteTitle', { name: deleting.name }) : ''}

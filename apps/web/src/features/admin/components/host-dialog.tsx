@@ -1,6 +1,6 @@
 import type { HostGateway } from '@cellport/shared/schemas/admin/gateways';
 import type { Host } from '@cellport/shared/schemas/admin/hosts';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
@@ -20,16 +20,15 @@ const gatewayChoices = (host: Host | null, listed: HostGateway[]): HostGateway[]
  * Add a proxy host or edit one: its name (used by the CSV import), its address, and how customers reach it — directly
  * or through a gateway (the server refuses a gateway where another host already uses one of this host's ports).
  */
-export function HostDialog({ open, host, onClose }: { open: boolean; host: Host | null; onClose: () => void }) {
+export function HostDialog({ host, onClose }: { host: Host | null; onClose: () => void }) {
   const { t } = useT('admin');
-  const gateways = useGateways({ enabled: open });
-  const [name, setName] = useState('');
-  const [address, setAddress] = useState('');
-  const [gatewayId, setGatewayId] = useState('');
+  const gateways = useGateways();
+  // Open while mounted: the page mounts it for each opening, keyed by the host, so the fields start filled (filled by
+  // an effect after opening, they could lag behind the operator's first keys under load and a save checked them empty).
+  const [name, setName] = useState(host?.name ?? '');
+  const [address, setAddress] = useState(host?.address ?? '');
+  const [gatewayId, setGatewayId] = useState(host?.gateway?.id ?? '');
   const [touched, setTouched] = useState(false);
-  useEffect(() => {
-    if (open) { setName(host?.name ?? ''); setAddress(host?.address ?? ''); setGatewayId(host?.gateway?.id ?? ''); setTouched(false); }
-  }, [open, host]);
   const save = useAdminMutation(
     async (body: HostDraft) => {
       if (host) return updateHost({ id: host.id, ...body });
@@ -46,7 +45,7 @@ export function HostDialog({ open, host, onClose }: { open: boolean; host: Host 
     save.mutate({ name: name.trim(), address: address.trim(), gatewayId: gatewayId || null });
   };
   return (
-    <Dialog open={open} onClose={onClose} title={host ? t('inventory.editHost') : t('inventory.addHost')} size="sm">
+    <Dialog open onClose={onClose} title={host ? t('inventory.editHost') : t('inventory.addHost')} size="sm">
       <form onSubmit={submit} noValidate>
         <TextField label={t('fields.name')} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={touched && !name.trim() ? t('required') : undefined} />
         <TextField label={t('fields.address')} value={address} maxLength={255} onChange={(e) => setAddress(e.target.value)}

@@ -59,7 +59,7 @@ export function HostsPanel() {
           </div>
         )}
       </QueryView>
-      <HostDialog open={editing !== null} host={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      {editing !== null ? <HostDialog key={editing === 'new' ? 'new' : editing.id} host={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       <HostKeyFlow host={keyFor} onClose={() => setKeyFor(null)} />
       <AdoptModemDialog hostId={adopting?.host.id ?? ''} hostName={adopting?.host.name ?? ''} modem={adopting?.modem ?? null} onClose={() => setAdopting(null)} />
     </>
