@@ -1,7 +1,7 @@
 import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalog';
 import { adoptModemRequestSchema, type AdoptModemRequest, type NewHostModem } from '@cellport/shared/schemas/admin/host-inventory';
 import * as z from 'zod/mini';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
@@ -31,7 +31,7 @@ export function AdoptModemDialog({ hostId, hostName, modem, onClose }: {
     <Dialog open={modem !== null} onClose={onClose} title={title} size="lg">
       {modem ? (
         <QueryView query={catalog}>
-          {(data) => <AdoptForm hostId={hostId} modem={modem} catalog={data} onClose={onClose} />}
+          {(data) => <AdoptForm key={modem.imei} hostId={hostId} modem={modem} catalog={data} onClose={onClose} />}
         </QueryView>
       ) : null}
     </Dialog>
@@ -44,10 +44,10 @@ function AdoptForm({ hostId, modem, catalog, onClose }: {
   const { t, language } = useT('admin');
   // The carrier the modem reports, when the catalog has it, else the first country and no carrier.
   const initial = (): Draft => ({ ...EMPTY, countryId: catalog.countries[0]?.id ?? '', ...reportedCarrier(catalog, modem.operator) });
+  // Made when the form mounts, once per modem (keyed by its IMEI): a refetch of the catalog (any console write) must
+  // not reset what the operator chose.
   const [draft, setDraft] = useState<Draft>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- initial reads only these two
-  useEffect(() => { setDraft(initial()); setErrors({}); }, [modem.imei, catalog]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const save = useAdminMutation((body: AdoptModemRequest) => adoptModem({ hostId, ...body }), { successKey: 'hosts.adopted', onSuccess: onClose });
   const carriers = catalog.carriers.filter((c) => c.countryId === draft.countryId);
