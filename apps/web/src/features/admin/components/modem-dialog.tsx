@@ -37,8 +37,8 @@ function toRequest(d: Draft): ModemRequest {
 }
 
 /** Add a modem or edit one: host, ports, IP, where it is, shared or dedicated. Field errors come from the shared schema. */
-export function ModemDialog({ open, modem, hosts, catalog, onClose }: {
-  open: boolean; modem: AdminModem | null; hosts: Host[]; catalog: AdminCatalogResponse; onClose: () => void;
+export function ModemDialog({ modem, hosts, catalog, onClose }: {
+  modem: AdminModem | null; hosts: Host[]; catalog: AdminCatalogResponse; onClose: () => void;
 }) {
   const { t, language } = useT(['admin', 'proxies']);
   // Made when the dialog mounts, which the page does for each opening (keyed by the modem): a draft filled by an effect
@@ -72,7 +72,7 @@ export function ModemDialog({ open, modem, hosts, catalog, onClose }: {
     save.mutate({ body, fingerprintDefault: draft.fingerprintDefault === '' ? null : draft.fingerprintDefault as FingerprintPresetId });
   };
   return (
-    <Dialog open={open} onClose={onClose} title={modem ? t('inventory.editModem') : t('inventory.addModem')} size="lg">
+    <Dialog open onClose={onClose} title={modem ? t('inventory.editModem') : t('inventory.addModem')} size="lg">
       <form onSubmit={submit} noValidate className="admin-form-grid">
         <TextField label={t('fields.imei')} value={draft.imei} inputMode="numeric" onChange={(e) => set('imei', e.target.value)} error={errors.imei} />
         <SelectField label={t('fields.host')} value={draft.hostId} onChange={(v) => set('hostId', v)} error={errors.hostId}

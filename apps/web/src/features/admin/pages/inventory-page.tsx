@@ -134,7 +134,7 @@ function ModemsPanel() {
         )}
       </QueryView>
       {ready && editing !== null ? (
-        <ModemDialog key={editing === 'new' ? 'new' : editing.id} open modem={editing === 'new' ? null : editing}
+        <ModemDialog key={editing === 'new' ? 'new' : editing.id} modem={editing === 'new' ? null : editing}
           hosts={hosts.data.items} catalog={catalog.data} onClose={() => setEditing(null)} />
       ) : null}
       <ConfirmDialog
