@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { CompiledOnce } from '../../db/compiled-once.js';
 import type { Database, Tx } from '../../db/database.js';
 import type { CoinColumn } from '../../db/tables/ledger.js';
 
@@ -21,6 +22,9 @@ export interface LedgerBooking {
  * caller's transaction. LedgerService decides what may be booked; this is how.
  */
 export class LedgerRepository {
+  /** The debit's statement, compiled once (every purchase and renewal runs it; issue 31, item 3). */
+  private readonly debitQuery = new CompiledOnce<'debit'>(1);
+
   constructor(private readonly db: Database) {}
 
   /** Writes the entry and adds to the balance. False (and nothing written) when the reference was already booked. */
@@ -47,7 +51,15 @@ export class LedgerRepository {
    * one re-check the amount). False when the balance did not cover it.
    */
   async debit(tx: Tx, entry: LedgerBooking): Promise<boolean> {
-    const booked = await tx
+    const paymentId = entry.paymentId ?? null;
+    const booked = await this.debitQuery.rows(tx, 'debit',
+      [entry.amount, entry.userId, entry.coin, entry.amount, entry.coin, -entry.amount, entry.kind, entry.reference, paymentId],
+      () => this.debitStatement(tx, entry, paymentId));
+    return booked.length > 0;
+  }
+
+  private debitStatement(tx: Tx, entry: LedgerBooking, paymentId: string | null) {
+    return tx
       .with('debited', (db) => db.updateTable('balances')
         .set({ amount: sql`amount - ${entry.amount}` })
         .where('user_id', '=', entry.userId).where('coin', '=', entry.coin).where('amount', '>=', entry.amount)
@@ -57,11 +69,9 @@ export class LedgerRepository {
       .expression((eb) => eb.selectFrom('debited').select([
         'debited.user_id', sql<string>`${entry.coin}::text`.as('coin'), sql<bigint>`${-entry.amount}::bigint`.as('amount'),
         sql<string>`${entry.kind}::text`.as('kind'), sql<string>`${entry.reference}::text`.as('reference'),
-        sql<string | null>`${entry.paymentId ?? null}::uuid`.as('payment_id'),
+        sql<string | null>`${paymentId}::uuid`.as('payment_id'),
       ]))
-      .returning('id')
-      .executeTakeFirst();
-    return booked !== undefined;
+      .returning('id');
   }
 
   async balances(userId: string): Promise<Array<{ coin: CoinColumn; amount: bigint }>> {

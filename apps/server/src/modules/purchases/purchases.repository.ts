@@ -1,4 +1,5 @@
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
+import { CompiledOnce } from '../../db/compiled-once.js';
 import type { Database, Tx } from '../../db/database.js';
 import type { PaymentsTable } from '../../db/tables/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -29,6 +30,13 @@ export interface StockFilter {
  * transaction; every statement here is one round trip (decision 014 counts them), so keep them that way.
  */
 export class PurchasesRepository {
+  // A purchase's statements whose text depends on a shape only, compiled by Kysely once and sent again with each
+  // purchase's values: building them cost the server more CPU than the database spent on them (issue 31, item 3).
+  private readonly tariffQuery = new CompiledOnce<'tariff'>(1);
+  private readonly carrierQuery = new CompiledOnce<'carrier'>(1);
+  /** By the filter's shape (stockShape). */
+  private readonly takeQueries = new CompiledOnce<string>();
+
   constructor(private readonly db: Database) {}
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -46,9 +54,10 @@ export class PurchasesRepository {
   }
 
   /** The tariff with its country's names, in one statement. */
-  tariffWithCountry(tx: Tx, tariffId: string) {
-    return tx.selectFrom('tariffs as t').innerJoin('countries as c', 'c.id', 't.country_id')
-      .selectAll('t').select('c.names as country_names').where('t.id', '=', tariffId).executeTakeFirst();
+  async tariffWithCountry(tx: Tx, tariffId: string) {
+    const [row] = await this.tariffQuery.rows(tx, 'tariff', [tariffId], () => tx.selectFrom('tariffs as t')
+      .innerJoin('countries as c', 'c.id', 't.country_id').selectAll('t').select('c.names as country_names').where('t.id', '=', tariffId));
+    return row;
   }
 
   tariffs(tx: Tx, ids: string[]) {
@@ -56,7 +65,8 @@ export class PurchasesRepository {
   }
 
   async carrierName(tx: Tx, carrierId: string): Promise<string | null> {
-    return (await tx.selectFrom('carriers').select('name').where('id', '=', carrierId).executeTakeFirst())?.name ?? null;
+    const [row] = await this.carrierQuery.rows(tx, 'carrier', [carrierId], () => tx.selectFrom('carriers').select('name').where('id', '=', carrierId));
+    return row?.name ?? null;
   }
 
   private stock(tx: Tx, f: StockFilter) {
@@ -71,12 +81,36 @@ export class PurchasesRepository {
     return q;
   }
 
+  /** stock's parameters, in the order its builder adds them; `shape`: what decides its text. */
+  private stockShape(f: StockFilter): { shape: string; parameters: unknown[] } {
+    const parameters: unknown[] = [f.countryId, f.isShared, true, false];
+    if (f.replacing) parameters.push(f.replacing.modemId, 'online');
+    if (f.carrierId) parameters.push(f.carrierId);
+    if (f.regionId) parameters.push(f.regionId);
+    if (f.isShared) parameters.push(f.rotationInterval);
+    const shape = [f.isShared, !!f.replacing, !!f.carrierId, !!f.regionId].map(Number).join('');
+    return { shape, parameters };
+  }
+
   /**
    * Picks up to `count` free dedicated modems and takes them, in one statement: SKIP LOCKED, so a modem another
    * buyer holds is not free for us. Returns the ids taken (fewer than `count` on a shortfall; the caller's rollback
    * gives them back).
    */
   async takeDedicated(tx: Tx, f: StockFilter, count: number): Promise<string[]> {
+    const { shape, parameters } = this.stockShape(f);
+    const preferHost = f.replacing?.hostId;
+    const preferGateway = f.replacing?.gatewayId;
+    if (preferHost) parameters.push(preferHost);
+    if (preferGateway) parameters.push(preferGateway);
+    parameters.push(count);
+    const taken = await this.takeQueries.rows(tx, `${shape}${Number(!!preferHost)}${Number(!!preferGateway)}`, parameters,
+      () => this.takeDedicatedQuery(tx, f, count));
+    return taken.map((r) => r.id);
+  }
+
+  /** takeDedicated's statement: the pick, SKIP LOCKED, and the taking of what it picked. */
+  private takeDedicatedQuery(tx: Tx, f: StockFilter, count: number) {
     let q = this.stock(tx, f);
     const preferHost = f.replacing?.hostId;
     if (preferHost) q = q.orderBy(sql<number>`case when host_id = ${preferHost} then 0 else 1 end`);
@@ -85,11 +119,10 @@ export class PurchasesRepository {
     if (preferGateway) {
       q = q.orderBy(sql<number>`case when host_id in (select id from hosts where gateway_id = ${preferGateway}) then 0 else 1 end`);
     }
-    const taken = await tx.with('picked', () => q.orderBy('imei').limit(count).forUpdate().skipLocked())
+    return tx.with('picked', () => q.orderBy('imei').limit(count).forUpdate().skipLocked())
       .updateTable('modems').set({ used_slots: sql`modems.used_slots + 1` })
       .from('picked').whereRef('modems.id', '=', 'picked.id')
-      .returning('modems.id').execute();
-    return taken.map((r) => r.id);
+      .returning('modems.id');
   }
 
   /** The shared modems with free slots, locked in id order (the used_slots check is re-evaluated after a lock wait). */
