@@ -25,6 +25,11 @@ const ADAPTER_FACTORIES = [
 ];
 /** The database is opened before the composition (main.ts, the CLI and tests migrate it first). */
 const OTHER_BUILDERS = ['db/database.ts'];
+/**
+ * Exported classes that are values a part owns, not parts: a repository keeps its own, as it keeps a Map, and nothing
+ * else is handed one (`CompiledOnce`: the compiled text of a hot query, per shape).
+ */
+const OWNED_VALUES = new Set(['CompiledOnce']);
 
 const isTestCode = (file: string) =>
   /\.test\.ts$|\.test-helpers\.ts$|test-support\.ts$/.test(file) || file.split('/').includes('testing');
@@ -43,7 +48,7 @@ const text = new Map(files.map((file) => [file, readFileSync(join(SRC, file), 'u
 /** Exported classes that are not errors: the parts the composition builds. */
 const parts = new Set(files.flatMap((file) =>
   [...text.get(file)!.matchAll(/^export (?:abstract )?class (\w+)(?: extends (\w+))?/gm)]
-    .filter(([, name, base]) => !name!.endsWith('Error') && !base?.endsWith('Error'))
+    .filter(([, name, base]) => !name!.endsWith('Error') && !base?.endsWith('Error') && !OWNED_VALUES.has(name!))
     .map(([, name]) => name!)));
 const factories = new Set(ADAPTER_FACTORIES.flatMap((file) =>
   [...text.get(file)!.matchAll(/^export function (create\w+)/gm)].map(([, name]) => name!)));
