@@ -6,7 +6,9 @@
 //      tinyproxy and squid (targets ≥ 1.5× tinyproxy, ≥ 1× squid), wrk straight to the origin as the ceiling;
 //   3. new tunnels per second (connect, handshake and auth, CONNECT to an echo, 16 bytes there and back, close):
 //      HTTP CONNECT against tinyproxy and squid, SOCKS5 against dante (target ≥ 1×) and microsocks, the same Node
-//      client for every peer, and that client straight to the echo as its own ceiling;
+//      client for every peer, and that client straight to the echo as its own ceiling; and the Node floor
+//      (bench/lib/proxy-node-floor.mjs: the least a Node CONNECT proxy does), so a run shows how much of ours is
+//      our own code and how much is Node's per-connection work;
 //   4. 10,000 idle tunnels held open through ours (half CONNECT, half SOCKS5): the proxy's RSS (target < 200 MB).
 //
 //   node bench/proxy.mjs                     (the full run, about 3 minutes; installs the peers when missing)
@@ -114,6 +116,7 @@ async function main() {
       peers[name] = peer;
     }
   }
+  const nodeFloor = ONLY.has('tunnels') ? await startNodeFloor() : null;
   const echo = { host: HOST, port: origin.ports.echo };
   const auth = { user: USER, pass: PASS };
   const via = {
@@ -129,8 +132,9 @@ async function main() {
     squid: peers.squid && { kind: 'connect', host: HOST, port: peers.squid.port, ...auth },
     dante: peers.dante && { kind: 'socks', host: HOST, port: peers.dante.port },
     microsocks: peers.microsocks && { kind: 'socks', host: HOST, port: peers.microsocks.port, ...auth },
+    nodeFloor: nodeFloor && { kind: 'connect', host: HOST, port: nodeFloor.port, ...auth },
   };
-  const pidOf = { ours: ours.pid, oursMetrics: oursMetrics?.pid, baseline: baseline?.pid, tinyproxy: peers.tinyproxy?.child.pid, squid: peers.squid?.child.pid, dante: peers.dante?.child.pid, microsocks: peers.microsocks?.child.pid };
+  const pidOf = { ours: ours.pid, oursMetrics: oursMetrics?.pid, baseline: baseline?.pid, tinyproxy: peers.tinyproxy?.child.pid, squid: peers.squid?.child.pid, dante: peers.dante?.child.pid, microsocks: peers.microsocks?.child.pid, nodeFloor: nodeFloor?.child.pid };
 
   if (ONLY.has('bulk')) await bulk(origin, via, pidOf);
   if (ONLY.has('rps')) await rps(origin, ours, peers, pidOf, oursMetrics, baseline);
@@ -311,6 +315,7 @@ async function tunnels(echo, via, pidOf) {
     { group: 'http', label: 'ours, HTTP CONNECT', via: via.oursConnect, proxy: 'ours' },
     { group: 'http', label: 'tinyproxy, HTTP CONNECT', via: via.tinyproxy, proxy: 'tinyproxy' },
     { group: 'http', label: 'squid, HTTP CONNECT', via: via.squid, proxy: 'squid' },
+    { group: 'http', label: 'Node floor, HTTP CONNECT (bench/lib/proxy-node-floor.mjs)', via: via.nodeFloor, proxy: 'nodeFloor' },
     { group: 'socks', label: 'ours, SOCKS5 user/password', via: via.oursSocks, proxy: 'ours' },
     { group: 'socks', label: 'ours, SOCKS5 whitelisted (no auth)', via: via.oursSocksWhitelisted, proxy: 'ours' },
     { group: 'http', label: 'ours + /metrics, HTTP CONNECT', via: via.oursMetricsConnect, proxy: 'oursMetrics' },
@@ -453,6 +458,15 @@ async function startOrigin() {
   child.stderr.pipe(process.stderr);
   const ports = await firstLine(child, 'origin');
   return { child, ports };
+}
+
+/** The reference row of the tunnels step: the least a Node CONNECT proxy does (bench/lib/proxy-node-floor.mjs). */
+async function startNodeFloor() {
+  const child = spawnWithLimit(process.execPath, [join(LIB, 'proxy-node-floor.mjs'), USER, PASS], { cwd: ROOT });
+  children.add(child);
+  child.stderr.pipe(process.stderr);
+  const { port } = await firstLine(child, 'node floor');
+  return { child, port };
 }
 
 async function startOurs({ metrics = false, from = PROXY_DIR } = {}) {
