@@ -30,3 +30,14 @@ export async function beforeNextTask<T>(find: () => T | null | undefined): Promi
 export const click = (element: Element) => element.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
 /** A form's submission (Enter in a field, or its submit button), as the browser dispatches it. */
 export const submit = (form: Element) => form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+
+/**
+ * The race the dialogs were fixed for: the operator opens a dialog with `opener` and submits its form at once, before
+ * any default-priority render (an effect's) that the opening scheduled.
+ */
+export async function submitRightAfterOpening(opener: Element): Promise<void> {
+  await asInBrowser(async () => {
+    click(opener);
+    submit(await beforeNextTask(() => document.querySelector('dialog form')));
+  });
+}

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { asInBrowser, beforeNextTask, click, submit } from '../../../lib/discrete-input.test-support';
+import { submitRightAfterOpening } from '../../../lib/discrete-input.test-support';
 import { ConfirmDialog } from './confirm-dialog';
 
 // Texts are their keys: no locale files to load.
@@ -34,10 +34,7 @@ describe('ConfirmDialog', () => {
     expect(document.querySelector('dialog')).toBeNull();
 
     // Second opening, confirmed at once: the reason of the first must not be sent for this one.
-    await asInBrowser(async () => {
-      click(screen.getByRole('button', { name: 'Refund' }));
-      submit(await beforeNextTask(() => document.querySelector('dialog form')));
-    });
+    await submitRightAfterOpening(screen.getByRole('button', { name: 'Refund' }));
     expect(onConfirm).not.toHaveBeenCalled();
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('confirm.reasonError'));
     expect((screen.getByLabelText('confirm.reason') as HTMLTextAreaElement).value).toBe('');

@@ -3,7 +3,7 @@ import type { CannedReply } from '@cellport/shared/schemas/support';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { asInBrowser, beforeNextTask, click, submit } from '../../../lib/discrete-input.test-support';
+import { submitRightAfterOpening } from '../../../lib/discrete-input.test-support';
 import { updateCannedReply } from '../api/support';
 import { CannedRepliesPage } from './canned-replies-page';
 
@@ -34,10 +34,7 @@ afterEach(() => { cleanup(); vi.mocked(updateCannedReply).mockClear(); });
 describe('canned replies, Edit', () => {
   it('saves the reply as shown when Save comes before a default-priority render', async () => {
     renderPage();
-    await asInBrowser(async () => {
-      click(screen.getByRole('button', { name: 'actions.editNamed' }));
-      submit(await beforeNextTask(() => document.querySelector('dialog form')));
-    });
+    await submitRightAfterOpening(screen.getByRole('button', { name: 'actions.editNamed' }));
     await waitFor(() => expect(updateCannedReply).toHaveBeenCalledWith({ id: 'r1', title: 'Refund', body: 'Your refund is on its way.' }));
     expect(screen.queryByText('required')).toBeNull();
   });

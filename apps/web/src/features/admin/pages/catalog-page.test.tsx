@@ -3,7 +3,7 @@ import type { AdminCatalogResponse } from '@cellport/shared/schemas/admin/catalo
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { asInBrowser, beforeNextTask, click, submit } from '../../../lib/discrete-input.test-support';
+import { submitRightAfterOpening } from '../../../lib/discrete-input.test-support';
 import { updateCarrier } from '../api/catalog';
 import { CatalogPage } from './catalog-page';
 
@@ -39,10 +39,7 @@ afterEach(() => { cleanup(); vi.mocked(updateCarrier).mockClear(); });
 describe('catalog, Edit carrier', () => {
   it('saves the carrier as shown when Save comes before a default-priority render', async () => {
     renderCarriers();
-    await asInBrowser(async () => {
-      click(screen.getByRole('button', { name: 'actions.editNamed' }));
-      submit(await beforeNextTask(() => document.querySelector('dialog form')));
-    });
+    await submitRightAfterOpening(screen.getByRole('button', { name: 'actions.editNamed' }));
     await waitFor(() => expect(updateCarrier).toHaveBeenCalledWith({ id: catalog.carriers[0]!.id, name: 'Vodafone', asn: '3209' }));
   });
 
