@@ -6,15 +6,24 @@ import type { Database, Tx } from '../db/database.js';
 /** A job row to insert: its kind's name, unique key, due time and payload already checked by the kind's schema. */
 export interface JobRow { kind: string; key: string; run_at: Date; payload: string }
 
-/** The insert of `rows`, unexecuted (a caller may put it in a statement of its own as a CTE); a known key is skipped or, with rearmDone, a done one is due again. */
-export function insertJobs(q: Database | Tx, rows: JobRow[], rearmDone: boolean) {
-  return q.insertInto('jobs')
-    .values(rows)
-    .onConflict((oc) => rearmDone
-      ? oc.column('key').doUpdateSet((eb) => ({
-        run_at: eb.ref('excluded.run_at'), payload: eb.ref('excluded.payload'), done_at: null, attempts: 0, last_error: null,
-      })).where('jobs.done_at', 'is not', null)
-      : oc.column('key').doNothing());
+/** The insert of `rows`, unexecuted (a caller may put it in a statement of its own as a CTE); a known key is skipped. */
+export function insertJobs(q: Database | Tx, rows: JobRow[]) {
+  return q.insertInto('jobs').values(rows).onConflict((oc) => oc.column('key').doNothing());
+}
+
+/**
+ * Makes the done jobs among `rows` (by key) due again with the row's time and payload. An UPDATE, not the insert's
+ * ON CONFLICT DO UPDATE … WHERE done: that form locks every conflicting row until the planner's transaction ends,
+ * done or not, and another runner's claim (SKIP LOCKED) then passed over a due job it should have run — with two
+ * runners at once, a round could end with the job run by neither. This locks only the rows it re-arms (a row
+ * another runner has claimed is still not done in this statement's snapshot, and is left alone), and the planner's
+ * own round, which claims after it commits, runs them.
+ */
+export async function rearmDoneJobs(q: Database | Tx, rows: JobRow[]): Promise<void> {
+  await sql`update jobs set run_at = v.run_at, payload = v.payload, done_at = null, attempts = 0, last_error = null
+    from unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.run_at.toISOString())}::timestamptz[],
+      ${rows.map((r) => r.payload)}::jsonb[]) as v(key, run_at, payload)
+    where jobs.key = v.key and jobs.done_at is not null`.execute(q);
 }
 
 /** The transaction a job runs in: its claim, its handler's work and its completion commit together. */

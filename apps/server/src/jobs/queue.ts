@@ -1,7 +1,7 @@
 import type { Database, Tx } from '../db/database.js';
 import type { z } from 'zod';
 import { jobKindOf, type DeclaredJob, type JobInput, type JobKind, type JobPayload, type JobRef } from './job-kinds.js';
-import { claimDueJob, inJobTransaction, insertJobs, markJobDone, recordJobFailure } from './jobs.repository.js';
+import { claimDueJob, inJobTransaction, insertJobs, markJobDone, rearmDoneJobs, recordJobFailure, type JobRow } from './jobs.repository.js';
 
 /** One job to schedule: its kind (jobs/job-kinds.ts), a unique key, when, and a payload its kind's schema accepts. */
 export type ScheduledJob = DeclaredJob extends infer J ? J extends DeclaredJob
@@ -23,6 +23,14 @@ export type JobHandler<P = unknown> = (tx: Tx, payload: P, now: Date) => Promise
 export type JobPlanner = (now: Date) => Promise<void>;
 
 const MAX_BACKOFF_MS = 60 * 60_000;
+
+/** The rows of `list`, each payload checked by its kind's schema here, where a mistake is made, not when the job runs days later. */
+function jobRows(list: AnyScheduled[]): JobRow[] {
+  return list.map((job) => {
+    const kind = jobKindOf(job.kind as JobRef);
+    return { kind: kind.name, key: job.key, run_at: job.runAt, payload: JSON.stringify(kind.payload.parse(job.payload)) };
+  });
+}
 
 /**
  * Durable jobs: rows in `jobs`, scheduled once per unique key, claimed with FOR UPDATE SKIP LOCKED so several
@@ -62,7 +70,7 @@ export class JobQueue {
   stopClaiming(): void { this.claiming = false; }
 
   /**
-   * Schedules jobs (one statement) unless one with the same key exists (done or not). Pass the transaction they
+   * Schedules jobs (one statement; a second re-arms) unless one with the same key exists (done or not). Pass the transaction they
    * belong to. `rearmDone` makes a done job with the key due again — for callers whose handler checks a state of
    * its own (a due time in the row it acts on), so the same key may legitimately come round twice.
    */
@@ -71,16 +79,14 @@ export class JobQueue {
   async schedule(q: Database | Tx, jobs: AnyScheduled | AnyScheduled[], options: { rearmDone?: boolean } = {}): Promise<void> {
     const list = Array.isArray(jobs) ? jobs : [jobs];
     if (!list.length) return;
-    await this.scheduleQuery(q, list, options).execute();
+    const rows = jobRows(list);
+    await insertJobs(q, rows).execute();
+    if (options.rearmDone) await rearmDoneJobs(q, rows);
   }
 
-  /** The statement `schedule` runs, unexecuted: for a caller that puts it in a statement of its own as a CTE. */
-  scheduleQuery(q: Database | Tx, list: AnyScheduled[], options: { rearmDone?: boolean } = {}) {
-    return insertJobs(q, list.map((job) => {
-      const kind = jobKindOf(job.kind as JobRef);
-      // Checked here, where the mistake is made, not when the job runs days later.
-      return { kind: kind.name, key: job.key, run_at: job.runAt, payload: JSON.stringify(kind.payload.parse(job.payload)) };
-    }), options.rearmDone ?? false);
+  /** The insert `schedule` runs (without re-arming), unexecuted: for a caller that puts it in a statement of its own as a CTE. */
+  scheduleQuery(q: Database | Tx, list: AnyScheduled[]) {
+    return insertJobs(q, jobRows(list));
   }
 
   /** Runs every job due at `now` (tests pass a future time to travel). Returns how many ran successfully. */

@@ -65,7 +65,7 @@ export class ReplacementService {
     const cutoff = new Date(now.getTime() - (await this.afterMinutes()) * 60_000);
     const ids = await this.deps.repo.portsToMove(cutoff, PLAN_BATCH);
     if (ids.length === 0) return;
-    // Scheduled in a one-statement transaction (the repository holds the database; decision 044).
+    // Scheduled in a transaction of its own (the repository holds the database; decision 044).
     await this.deps.repo.transaction((tx) => this.deps.jobs.schedule(tx, ids.map((id) => ({
       kind: JOBS.portReplace, key: `${REPLACEMENT_JOB}:${id}`, runAt: now, payload: { portId: id },
     })), { rearmDone: true }));

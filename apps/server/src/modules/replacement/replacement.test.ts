@@ -262,6 +262,7 @@ describeOnPostgres('modem replacement: the race for the last free modem', () => 
       .where('kind', '=', 'port.replace').execute(),
     modems: await t.ctx.db.selectFrom('modems').select(['id', 'online', 'health', 'used_slots', 'capacity', 'maintenance_since'])
       .where('id', 'in', lastAndTaken).execute(),
+    queue: await t.ctx.db.selectFrom('port_replacements').select(['port_id', 'queued_since', 'queued_reason']).execute(),
   }, null, 1);
   let lastAndTaken: string[] = [];
 
@@ -289,12 +290,13 @@ describeOnPostgres('modem replacement: the race for the last free modem', () => 
     // Two runners (two instances) plan and run at the same moment, each on its own connection.
     await Promise.all([t.app.jobs.runDueJobs(), t.app.jobs.runDueJobs()]);
     const rows = await Promise.all(ports.map(portRow));
-    expect(rows.filter((p) => p.modem_id === last), await whatHappened()).toHaveLength(1);
-    expect((await modemRow(last)).used_slots).toBe(1);
+    const happened = await whatHappened();
+    expect(rows.filter((p) => p.modem_id === last), happened).toHaveLength(1);
+    expect((await modemRow(last)).used_slots, happened).toBe(1);
     const waiting = rows.find((p) => p.modem_id !== last)!;
-    expect(taken).toContain(waiting.modem_id);
+    expect(taken, happened).toContain(waiting.modem_id);
     const queue = await t.ctx.db.selectFrom('port_replacements').select(['port_id', 'queued_since']).where('queued_since', 'is not', null).execute();
-    expect(queue.map((q) => q.port_id)).toEqual([waiting.id]);
+    expect(queue.map((q) => q.port_id), happened).toEqual([waiting.id]);
   });
 
   it('two customers ask at once: one moves to the last free modem, the other waits', async () => {
