@@ -478,6 +478,12 @@ function startServer(dbName, mode) {
   });
 }
 
+/** The next of the route's operator sessions, in turn (each operator's console reads are limited per minute). */
+function nextOperatorCookie(setup, route) {
+  const turn = route.asked++ % OPERATORS_PER_ROUTE;
+  return setup.adminCookies[route.operator * OPERATORS_PER_ROUTE + turn];
+}
+
 /** One same-origin request as the measured customer or the operator. */
 function ask(agent, setup, route, etag) {
   const body = route.body?.(setup);
@@ -486,7 +492,7 @@ function ask(agent, setup, route, etag) {
     const req = http.request({
       host: '127.0.0.1', port, method: route.method ?? 'GET', path: route.path(setup), agent,
       headers: {
-        cookie: route.kind === 'admin' ? setup.adminCookies[route.operator * OPERATORS_PER_ROUTE + (route.asked++ % OPERATORS_PER_ROUTE)] : setup.cookie, origin: `http://127.0.0.1:${port}`,
+        cookie: route.kind === 'admin' ? nextOperatorCookie(setup, route) : setup.cookie, origin: `http://127.0.0.1:${port}`,
         ...(etag ? { 'if-none-match': etag } : {}),
         ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
       },

@@ -70,9 +70,9 @@ export class JobQueue {
   stopClaiming(): void { this.claiming = false; }
 
   /**
-   * Schedules jobs (one statement; a second re-arms) unless one with the same key exists (done or not). Pass the transaction they
-   * belong to. `rearmDone` makes a done job with the key due again — for callers whose handler checks a state of
-   * its own (a due time in the row it acts on), so the same key may legitimately come round twice.
+   * Schedules jobs (one statement) unless one with the same key exists (done or not). Pass the transaction they
+   * belong to. `rearmDone` makes a done job with the key due again (a second statement) — for callers whose handler
+   * checks a state of its own (a due time in the row it acts on), so the same key may legitimately come round twice.
    */
   async schedule(q: Database | Tx, jobs: ScheduledJob | ScheduledJob[], options?: { rearmDone?: boolean }): Promise<void>;
   async schedule<S extends z.ZodType>(q: Database | Tx, jobs: ScheduledTestJob<S> | ScheduledTestJob<S>[], options?: { rearmDone?: boolean }): Promise<void>;
