@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import { CompiledOnce } from './compiled-once.js';
 
 interface T { ports: { id: string; user_id: string; status: string } }
@@ -56,5 +57,21 @@ describe('CompiledOnce', () => {
     await run(['a', 'b']);
     await run(['a']);
     expect(built).toBe(3);
+  });
+
+  it('a fragment is the kept text with this call\'s values, numbered by the statement it is part of', async () => {
+    const cache = new CompiledOnce<number>();
+    let built = 0;
+    const part = (userId: string, ids: string[]) => cache.fragment(ids.length, [userId, 'released', ...ids], () => { built++; return listing(userId, ids); });
+    const wrap = (userId: string, ids: string[]) => sql`with first as (select ${'before'}::text) select * from (${part(userId, ids)}) as l where l.id <> ${'after'}`.compile(db);
+    const one = wrap('u1', ['a', 'b']);
+    const two = wrap('u2', ['c', 'd']);
+    expect(built).toBe(1);
+    expect(two.sql).toBe(one.sql);
+    expect(two.sql).toContain('"user_id" = $2 and "status" <> $3 and "id" in ($4, $5)) as l where l.id <> $6');
+    expect(two.parameters).toEqual(['before', 'u2', 'released', 'c', 'd', 'after']);
+    // The same text as the whole query sends (rows), so one kept shape serves both.
+    expect(await cache.rows(recorder(), 2, ['u3', 'released', 'e', 'f'], () => { built++; return listing('u3', ['e', 'f']); })).toEqual([{ params: ['u3', 'released', 'e', 'f'] }]);
+    expect(built).toBe(1);
   });
 });

@@ -1,7 +1,10 @@
-import { CompiledQuery, type Compilable, type QueryResult } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type QueryResult, type RawBuilder } from 'kysely';
 
 /** What runs a compiled query: the database or a transaction. */
 interface Executor { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> }
+
+/** A kept text cut at its placeholders: `parts[i]` comes before the value of parameter `slots[i]` (0-based). */
+interface Cut { parts: TemplateStringsArray; slots: number[] }
 
 /**
  * A hot query whose SQL text depends only on a shape key (say, how many ids it asks for): Kysely builds and compiles
@@ -14,6 +17,7 @@ interface Executor { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResu
  */
 export class CompiledOnce<K> {
   private readonly texts = new Map<K, string>();
+  private readonly cuts = new Map<K, Cut>();
 
   /** `maxKeys`: shapes kept; a rarer one past them is compiled each time, so the memory stays bounded. */
   constructor(private readonly maxKeys = 32) {}
@@ -21,11 +25,48 @@ export class CompiledOnce<K> {
   async rows<R>(on: Executor, key: K, parameters: readonly unknown[], build: () => Compilable<R>): Promise<R[]> {
     const text = this.texts.get(key);
     if (text !== undefined) return (await on.executeQuery(CompiledQuery.raw(text, [...parameters]) as CompiledQuery<R>)).rows;
+    const compiled = this.compile(key, parameters, build);
+    return (await on.executeQuery(compiled)).rows;
+  }
+
+  /**
+   * The same query as a part of a bigger statement (a CTE, a subquery): the kept text, its placeholders given this
+   * call's values, which the bigger statement numbers in its own order. A purchase writes its ports and lists them in
+   * one statement, and building the listing's select each time cost more CPU than the round trip it saved (issue 31).
+   */
+  fragment<R>(key: K, parameters: readonly unknown[], build: () => Compilable<R>): RawBuilder<R> {
+    let cut = this.cuts.get(key);
+    if (cut === undefined) {
+      const text = this.texts.get(key) ?? this.compile(key, parameters, build).sql;
+      cut = cutAtPlaceholders(text);
+      if (this.cuts.size < this.maxKeys) this.cuts.set(key, cut);
+    }
+    return sql<R>(cut.parts, ...cut.slots.map((slot) => parameters[slot]));
+  }
+
+  private compile<R>(key: K, parameters: readonly unknown[], build: () => Compilable<R>): CompiledQuery<R> {
     const compiled = build().compile();
     if (compiled.parameters.length !== parameters.length || compiled.parameters.some((p, i) => p !== parameters[i])) {
       throw new Error(`CompiledOnce: the query's parameters ${JSON.stringify(compiled.parameters)} are not the ones given ${JSON.stringify(parameters)}`);
     }
     if (this.texts.size < this.maxKeys) this.texts.set(key, compiled.sql);
-    return (await on.executeQuery(compiled)).rows;
+    return compiled;
   }
+}
+
+/**
+ * Kysely's PostgreSQL text puts a value only as `$n` and never writes `$` followed by a digit otherwise (identifiers
+ * are quoted, values are never inlined in these shapes), so a cut at `$n` is exact.
+ */
+function cutAtPlaceholders(text: string): Cut {
+  const parts: string[] = [];
+  const slots: number[] = [];
+  let from = 0;
+  for (const m of text.matchAll(/\$(\d+)/g)) {
+    parts.push(text.slice(from, m.index));
+    slots.push(Number(m[1]) - 1);
+    from = m.index + m[0].length;
+  }
+  parts.push(text.slice(from));
+  return { parts: Object.assign(parts, { raw: parts }) as unknown as TemplateStringsArray, slots };
 }

@@ -14,8 +14,16 @@ const COLUMNS = ['id', 'text', 'text_key', 'params', 'unread', 'type', 'created_
  * A notification to store: its key and params, its text in the recipient's language now, and whether it is mailed
  * after the commit (`mail`) or its e-mail is written with it (`written`).
  */
-/** CTEs of a caller's, written in a notification's statement (`insert`'s `alongside`). */
-export type AlongsideCtes = RawBuilder<unknown>;
+/** A caller's own parts of a notification's statement (`insert`'s `alongside`). */
+export interface AlongsideCtes {
+  /** More CTEs, `name as (…), …`: data-modifying, so they run unreferenced. */
+  ctes: RawBuilder<unknown>;
+  /**
+   * A select the statement answers with, which may read those CTEs (a purchase's new ports, listed: a round trip
+   * fewer, issue 31). When it finds nothing the statement answers one row of nulls.
+   */
+  rows?: RawBuilder<unknown>;
+}
 export interface NewNotification { type: NotificationType; key: string; params: NotificationParams; text: string; mail: boolean; written?: MailMessage | undefined }
 
 /**
@@ -69,10 +77,10 @@ export class NotificationsRepository {
   /**
    * The notification, its written e-mail, the poll bump and its NOTIFY in one statement (the id and time are chosen
    * here for the event). A written e-mail is marked sent: it is in the outbox, committed with the notification.
-   * `alongside`: more CTEs (`name as (…), …`, data-modifying, so they run unreferenced) of the caller's, written in the
-   * same statement (a purchase's ports: a round trip fewer, issue 31).
+   * `alongside`: the caller's CTEs, written in the same statement, and the rows it answers with (a purchase's ports and
+   * their listing: round trips fewer, issue 31); without it, nothing is answered.
    */
-  async insert(tx: Tx, userId: string, n: NewNotification, alongside?: AlongsideCtes): Promise<void> {
+  async insert<R>(tx: Tx, userId: string, n: NewNotification, alongside?: AlongsideCtes): Promise<R[]> {
     const row = { id: randomUUID(), text: n.text, unread: true, type: n.type, created_at: new Date(), text_key: n.key, params: n.params };
     const bump = pollBump('notifications', userId, {
       event: { name: 'notification', data: toNotification(row) },
@@ -84,22 +92,25 @@ export class NotificationsRepository {
     };
     const written = n.written;
     if (alongside) {
-      await sql`with note as (${tx.insertInto('notifications').values(note)}),
+      // The NOTIFY in a CTE of its own: a volatile one is run once, whatever the rows joined to it.
+      const { rows } = await sql<R>`with note as (${tx.insertInto('notifications').values(note)}),
         ${written ? sql`mailed as (${notificationMailInsert(tx, row.id, written)}),` : sql``}
         bumped as (${bump.upsert(tx)}),
-        ${alongside}
-        select ${bump.notify} as notified from bumped`.execute(tx);
-      return;
+        ${alongside.ctes},
+        notified as (select ${bump.notify} as notified from bumped)
+        ${alongside.rows ? sql`select answer.* from notified left join (${alongside.rows}) as answer on true` : sql`select from notified`}`.execute(tx);
+      return alongside.rows ? rows : [];
     }
     const notified = bump.notify.as('notified');
     if (!written) {
       await tx.with('note', (db) => db.insertInto('notifications').values(note))
         .with('bumped', () => bump.upsert(tx)).selectFrom('bumped').select(notified).execute();
-      return;
+      return [];
     }
     await tx.with('note', (db) => db.insertInto('notifications').values(note))
       .with('mailed', () => notificationMailInsert(tx, row.id, written))
       .with('bumped', () => bump.upsert(tx)).selectFrom('bumped').select(notified).execute();
+    return [];
   }
 
   /**

@@ -50,11 +50,11 @@ export class NotificationsService {
    * The same, in one statement with the caller's own CTEs (`alongside`, e.g. a purchase's ports: a round trip fewer).
    * The caller has read the recipient, so the statement, theirs included, always runs.
    */
-  notifyAlongside(userId: string, type: NotificationType, key: string, params: NotificationParams, tx: Tx, recipient: Recipient, alongside: AlongsideCtes): Promise<void> {
-    return this.write(tx, userId, recipient, type, key, params, alongside);
+  notifyAlongside<R>(userId: string, type: NotificationType, key: string, params: NotificationParams, tx: Tx, recipient: Recipient, alongside: AlongsideCtes): Promise<R[]> {
+    return this.write<R>(tx, userId, recipient, type, key, params, alongside);
   }
 
-  private async write(tx: Tx, userId: string, user: Recipient, type: NotificationType, key: string, params: NotificationParams, alongside?: AlongsideCtes): Promise<void> {
+  private async write<R>(tx: Tx, userId: string, user: Recipient, type: NotificationType, key: string, params: NotificationParams, alongside?: AlongsideCtes): Promise<R[]> {
     const text = renderNotification(user.language, key, params);
     const mail = mailsTo(key, user);
     const { email, name, is_active: isActive } = user;
@@ -63,10 +63,9 @@ export class NotificationsService {
         user_id: userId, text_key: key, text, params, email, name, is_active: isActive,
         language: user.language, marketing_consent: user.marketing_consent,
       });
-      await this.repo.insert(tx, userId, { type, key, params, text, mail: false, written: written ?? undefined }, alongside);
-      return;
+      return this.repo.insert<R>(tx, userId, { type, key, params, text, mail: false, written: written ?? undefined }, alongside);
     }
-    await this.repo.insert(tx, userId, { type, key, params, text, mail }, alongside);
+    return this.repo.insert<R>(tx, userId, { type, key, params, text, mail }, alongside);
   }
 
   /**

@@ -7,7 +7,7 @@ export { PortsAdminRepository } from './ports-admin.repository.js';
 export { registerPortsAdminRoutes } from './ports-admin.routes.js';
 export { PortsAdminService } from './ports-admin.service.js';
 export { PortsListCache, type PortsListCacheOptions } from './ports-list-cache.js';
-export { PortsRepository } from './ports.repository.js';
+export { PortsRepository, type PortListingRow } from './ports.repository.js';
 export { registerPorts } from './ports.routes.js';
 export { PortsService } from './ports.service.js';
 export { RotationRepository } from './rotation.repository.js';

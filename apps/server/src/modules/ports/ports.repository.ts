@@ -1,7 +1,9 @@
+import { sql, type InferResult, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Language } from '@cellport/shared';
 import type { Port } from '@cellport/shared/schemas/catalog';
 import { CompiledOnce } from '../../db/compiled-once.js';
 import type { Database, Tx } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../lib/app-error.js';
 import { localized, regionNames } from '../catalog/index.js';
@@ -11,6 +13,37 @@ import { rotationToken } from './port-credentials.js';
 
 type Q = Database | Tx;
 
+/** What the page shows of the ports in `from` (the table, or a statement's new rows) that are `userId`'s and live. */
+function portsListing(from: SelectQueryBuilder<DB & { p: DB['ports'] }, 'p', object>, userId: string) {
+  return from
+    .innerJoin('modems as m', 'm.id', 'p.modem_id')
+    .innerJoin('hosts as h', 'h.id', 'm.host_id')
+    // A host behind a gateway is reached at the gateway's public host, on the same ports.
+    .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
+    .innerJoin('tariffs as t', 't.id', 'p.tariff_id')
+    .innerJoin('countries as c', 'c.id', 'm.country_id')
+    .innerJoin('carriers as ca', 'ca.id', 'm.carrier_id')
+    .leftJoin('regions as r', 'r.id', 'm.region_id')
+    .select([
+      'p.id', 'p.name', 'p.default_number', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
+      'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
+      'p.tags', 'p.note', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
+      'h.fingerprint as host_fingerprint',
+      'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.rotation_interval as modem_interval',
+      // The port's own numbers (decision 045); a shared port sold before them is served on its modem's.
+      (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
+      (eb) => eb.fn.coalesce('p.socks_port', 'm.socks_port').as('socks_port'),
+      'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',
+      (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
+      'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
+      'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name', 'r.name_ru as region_name_ru', 'r.name_cn as region_name_cn',
+    ])
+    .where('p.user_id', '=', userId).where('p.status', '<>', 'released');
+}
+
+/** One row of the listing (`toPorts` gives it the API's shape). */
+export type PortListingRow = InferResult<ReturnType<typeof portsListing>>[number];
+
 /**
  * The ports' queries: a customer's ports with everything the Your Proxies page shows (always scoped by user id), the
  * settings a customer changes, the account's login prefix, and the whitelists of one modem's ports.
@@ -18,6 +51,8 @@ type Q = Database | Tx;
 export class PortsRepository {
   /** The listing's SQL, by number of ids (the purchase's answer and GET /api/v1/modems run it on every call). */
   private readonly listQueries = new CompiledOnce<number>();
+  /** newPortsListing's select, kept as text too (a purchase's statement embeds it). */
+  private readonly newListingQuery = new CompiledOnce<'new'>(1);
 
   constructor(private readonly db: Database, private readonly secret: string, private readonly publicUrl: string) {}
 
@@ -38,8 +73,24 @@ export class PortsRepository {
     const on = options.tx ?? this.db;
     // Compiled once per number of ids (0: all the customer's ports); the parameters in the builder's order.
     const rows = await this.listQueries.rows(on, ids.length, [userId, 'released', ...ids], () => this.listQuery(on, userId, options.ids));
+    return this.toPorts(rows, lng);
+  }
+
+  /**
+   * The listing of the ports a statement is writing, read from its `new_ports` CTE (`insert … returning *`), for that
+   * same statement's answer: a purchase reads its new ports back in the round trip that writes them (issue 31).
+   * Rows that are all nulls (the statement's outer join found none) are left out by `toPorts`.
+   */
+  newPortsListing(tx: Tx, userId: string) {
+    return this.newListingQuery.fragment('new', [userId, 'released'],
+      () => portsListing(tx.selectFrom(sql<Selectable<DB['ports']>>`new_ports`.as('p')), userId));
+  }
+
+  /** Listing rows (list's, or newPortsListing's) in the API's shape, in the reader's language. */
+  toPorts(rows: ReadonlyArray<PortListingRow>, lng: Language): Port[] {
     const now = Date.now();
-    return rows.map((r) => ({
+    // `id` is null only in newPortsListing's row of nulls.
+    return rows.filter((r) => (r.id as string | null) !== null).map((r) => ({
       _id: r.id,
       IMEI: r.imei,
       modem_name: portName(r, lng),
@@ -79,33 +130,11 @@ export class PortsRepository {
 
   /** The ports listing's query: the customer's live ports (those among `ids` when given) with what the page shows. */
   private listQuery(on: Q, userId: string, ids: string[] | undefined) {
-    let q = on.selectFrom('ports as p')
-      .innerJoin('modems as m', 'm.id', 'p.modem_id')
-      .innerJoin('hosts as h', 'h.id', 'm.host_id')
-      // A host behind a gateway is reached at the gateway's public host, on the same ports.
-      .leftJoin('gateways as g', 'g.id', 'h.gateway_id')
-      .innerJoin('tariffs as t', 't.id', 'p.tariff_id')
-      .innerJoin('countries as c', 'c.id', 'm.country_id')
-      .innerJoin('carriers as ca', 'ca.id', 'm.carrier_id')
-      .leftJoin('regions as r', 'r.id', 'm.region_id')
-      .select([
-        'p.id', 'p.name', 'p.default_number', 'p.status', 'p.proxy_login', 'p.proxy_password', 'p.whitelist', 'p.rotation_interval',
-        'p.rotation_nonce', 'p.expires_at', 'p.auto_renew', 'p.tariff_id', 'p.is_shared', 'p.last_rotated_at', 'p.suspended_at',
-        'p.tags', 'p.note', 'p.fingerprint', 'm.fingerprint_default as modem_fingerprint', 't.fingerprint_default as tariff_fingerprint',
-        'h.fingerprint as host_fingerprint',
-        'm.imei', 'm.apply_status', 'm.ext_ip', 'm.online', 'm.rotation_interval as modem_interval',
-        // The port's own numbers (decision 045); a shared port sold before them is served on its modem's.
-        (eb) => eb.fn.coalesce('p.http_port', 'm.http_port').as('http_port'),
-        (eb) => eb.fn.coalesce('p.socks_port', 'm.socks_port').as('socks_port'),
-        'p.rotation_due_at', 'm.rotation_due_at as modem_due_at',
-        (eb) => eb.fn.coalesce('g.public_host', 'h.address').as('host'), 't.names as tariff_names', 't.period', 't.price',
-        'c.id as country_id', 'c.code as country_code', 'c.names as country_names',
-        'ca.id as carrier_id', 'ca.name as carrier_name', 'r.id as region_id', 'r.name as region_name', 'r.name_ru as region_name_ru', 'r.name_cn as region_name_cn',
-      ])
-      .where('p.user_id', '=', userId).where('p.status', '<>', 'released');
+    let q = portsListing(on.selectFrom('ports as p'), userId);
     if (ids) q = q.where('p.id', 'in', ids);
     return q.orderBy('p.created_at').orderBy('p.id');
   }
+
 
   /** A customer's live port with what a settings change checks: its modem, kind, interval, login and its host's presets. */
   ownPortSettings(userId: string, portId: string) {

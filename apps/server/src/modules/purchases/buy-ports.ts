@@ -8,7 +8,7 @@ import { AppError } from '../../lib/app-error.js';
 import { discountsToApi, localized, trialToApi } from '../catalog/index.js';
 import { invoiceInsert, invoiceTexts, purchaseDescription, purchaseLineText } from '../invoices/index.js';
 import { defaultPortName, renderText } from '../notifications/index.js';
-import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash } from '../ports/index.js';
+import { newProxyLogin, newProxyPassword, newRotationNonce, rotationTokenHash, type PortListingRow } from '../ports/index.js';
 import { webhookEventInsert } from '../webhooks/index.js';
 import { couponToShape, toApiPayment } from './payment-view.js';
 import { trialLine, volumeLine } from './offer-lines.js';
@@ -29,10 +29,11 @@ export interface PaidWith { paymentId?: string; provider?: string }
  */
 export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: BuyRequest, lng: Language, paid: PaidWith = {}): Promise<PurchaseResponse> {
   const { repo } = deps;
-  const tariff = await repo.tariffWithCountry(tx, req.tariff_id);
-  if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND');
   const carrierId = req.carrier_id ?? null;
   const regionId = req.region_id ?? null;
+  // With the name of the carrier the invoice line names: the one chosen, or the tariff's own.
+  const tariff = await repo.tariffWithCountry(tx, req.tariff_id, carrierId);
+  if (!tariff || !tariff.active) throw new AppError('TARIFF_NOT_FOUND');
   if (tariff.country_id !== req.country_id || tariff.is_shared !== req.isShared
     || (tariff.carrier_id && tariff.carrier_id !== carrierId) || (tariff.region_id && tariff.region_id !== regionId)) {
     throw new AppError('TARIFF_MISMATCH');
@@ -63,15 +64,15 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
   const discount = priced.volumeDiscount + priced.couponDiscount;
   await deps.ledger.debit(tx, { userId, coin: 'usdt', amount, kind: 'purchase', reference: `payment:${paymentId}`, paymentId });
 
-  const slots = await takeStock(deps, tx, {
-    countryId: req.country_id, carrierId, regionId, isShared: req.isShared, rotationInterval: req.rotationInterval,
-  }, count);
+  // The stock, after the debit: shared modems are locked and filled here; dedicated ones are taken in the payment's
+  // statement below (a round trip fewer, issue 31).
+  const filter: StockFilter = { countryId: req.country_id, carrierId, regionId, isShared: req.isShared, rotationInterval: req.rotationInterval };
+  const shared = req.isShared ? await takeShared(deps, tx, filter, count) : null;
 
   // Stored as a key and the names in every language, and shown in the reader's language (issue 14, item 3).
   const descriptionText = purchaseDescription(tariff.country_names, tariff.names, count);
   // The carrier the customer chose (or the tariff's own), named on the invoice line with the country.
-  const carrierOf = carrierId ?? tariff.carrier_id;
-  const carrierName = carrierOf ? await repo.carrierName(tx, carrierOf) : null;
+  const carrierName = tariff.carrier_name;
   const lineText = purchaseLineText(tariff.names, tariff.country_names, carrierName);
   const lines = trial
     ? [trialLine(lng, trial, lineText, priced.subtotal)]
@@ -80,12 +81,16 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
       text: lineText, quantity: count, unitAmount: priced.subtotal / BigInt(count), amount: priced.subtotal,
     }];
   if (priced.volumeDiscount > 0n) lines.push(volumeLine(lng, priced.volumePercent, priced.volumeDiscount));
-  // The payment, its invoice and the buyer's row: one statement.
-  const { payment, buyer: customer } = await repo.insertPaymentWithInvoice(tx, {
+  // The payment, its invoice, the buyer's row and (dedicated) the modems taken: one statement.
+  const { payment, buyer: customer, taken } = await repo.insertPaymentWithInvoice(tx, {
     id: paymentId, user_id: userId, provider: paid.provider ?? 'balance', kind: 'purchase', status: 'completed', amount, discount,
     coupon_id: coupon?.id ?? null, coupon: coupon?.name ?? null, description: renderText(lng, descriptionText.key, descriptionText.params),
     description_text: JSON.stringify(descriptionText), modem_count: count, tariff_id: tariff.id,
-  }, (payments) => invoiceInsert(payments, paymentId, lines, { amount: priced.couponDiscount, coupon: coupon?.name ?? null, lng }));
+  }, (payments) => invoiceInsert(payments, paymentId, lines, { amount: priced.couponDiscount, coupon: coupon?.name ?? null, lng }),
+  shared ? undefined : { filter, count });
+  const slots = shared ?? taken!;
+  // A shortfall: the rollback gives back the modems taken and undoes the payment.
+  if (slots.length < count) throw outOfStock(slots.length);
 
   // A trial port lasts its hours and is never renewed by itself: the customer renews it at the tariff's price to keep it.
   const expiresAt = new Date(Date.now() + (trial ? trial.hours * HOUR_MS : PERIOD_DAYS[tariff.period] * DAY_MS));
@@ -108,23 +113,21 @@ export async function buyPorts(deps: PurchaseDeps, tx: Tx, userId: string, req: 
     paymentId, amount: microToDollars(amount), currency: 'USD',
     ports: ports.map((p) => ({ id: p.id, name: p.name, expiresAt: expiresAt.toISOString() })),
   });
-  await deps.notifications.notifyAlongside(userId, 'payment', 'purchase_completed', { amount: microToDollars(amount), description: descriptionText }, tx, customer,
-    repo.portsCtes(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs), event));
-  const modems = await deps.ports.list(userId, lng, { ids: ports.map((p) => p.id), tx });
+  // The answer's listing of the new ports too, read from the rows that statement writes (a round trip fewer).
+  const listed = await deps.notifications.notifyAlongside<PortListingRow>(userId, 'payment', 'purchase_completed',
+    { amount: microToDollars(amount), description: descriptionText }, tx, customer,
+    { ctes: repo.portsCtes(tx, paymentId, ports, deps.jobs.scheduleQuery(tx, jobs), event), rows: deps.ports.newPortsListing(tx, userId) });
+  // In id order, as the listing of the table gives ports bought together (their created_at is the transaction's).
+  const modems = deps.ports.toPorts(listed, lng).sort((a, b) => (a._id < b._id ? -1 : 1));
   return { error: null, data: { payment: toApiPayment(payment, ports.map((p) => ({ _id: p.id, name: p.name, default_number: p.default_number })), lng), modems } };
 }
 
 /**
- * Takes `count` free slots matching the filter, locked for this transaction. Dedicated modems are picked and taken
- * in one statement with SKIP LOCKED (a modem another buyer holds is not free for us); shared modems are locked in id
- * order and filled. A shortfall throws OUT_OF_STOCK and the rollback gives the modems back.
+ * Takes `count` free slots of shared modems matching the filter, locked for this transaction: locked in id order and
+ * filled. (Dedicated modems are picked and taken with SKIP LOCKED in the payment's statement.) A shortfall throws
+ * OUT_OF_STOCK and the rollback gives the modems back.
  */
-async function takeStock(deps: PurchaseDeps, tx: Tx, f: StockFilter, count: number): Promise<string[]> {
-  if (!f.isShared) {
-    const slots = await deps.repo.takeDedicated(tx, f, count);
-    if (slots.length < count) throw outOfStock(slots.length);
-    return slots;
-  }
+async function takeShared(deps: PurchaseDeps, tx: Tx, f: StockFilter, count: number): Promise<string[]> {
   const slots: string[] = [];
   const rows = await deps.repo.lockShared(tx, f);
   for (const r of rows) {

@@ -20,7 +20,7 @@ describeOnPostgres('round trips of a purchase', () => {
     await t.close();
   });
 
-  it('one dedicated port from the balance is one transaction of 8 statements, BEGIN and COMMIT included, its e-mail written in it, its invoice numbered by one statement after', async () => {
+  it('one dedicated port from the balance is one transaction of 6 statements, BEGIN and COMMIT included, its e-mail written in it, its invoice numbered by one statement after', async () => {
     const c = await createCustomer(t, 1000);
     const mailedAfterCommit = vi.spyOn(t.app.notificationEmails, 'send');
     const sent: Array<{ client: pg.Client; text: string }> = [];
@@ -44,8 +44,18 @@ describeOnPostgres('round trips of a purchase', () => {
     expect(begin).toBeGreaterThanOrEqual(0);
     const transaction = own.slice(begin, commit + 1).map((s) => s.slice(0, 60));
     // 8 since 2026-12-07 (it was 11): the buyer's row comes back from the payment's statement, and the ports, their
-    // jobs and links and the webhook event are written in the notification's statement.
-    expect(transaction, transaction.join('\n')).toHaveLength(8);
+    // jobs and links and the webhook event are written in the notification's statement. 6 since 2026-12-07 (later):
+    // the carrier's name comes with the tariff, the dedicated modem is taken in the payment's statement, and the new
+    // ports are listed for the answer by the notification's statement, which writes them.
+    expect(transaction, transaction.join('\n')).toHaveLength(6);
+    const full = own.slice(begin, commit + 1);
+    expect(full.filter((s) => /insert into "payments"/.test(s) && /update "modems" set "used_slots"/.test(s))).toHaveLength(1);
+    expect(full.filter((s) => /insert into "ports"/.test(s) && /from new_ports as "p"/.test(s))).toHaveLength(1);
+    // The answer lists the port bought, as GET /api/v1/modems does.
+    const bought = (res.json() as { data: { modems: Array<{ _id: string }> } }).data.modems;
+    const listing = await t.app.inject({ method: 'GET', url: '/api/v1/modems', headers: { cookie: c.cookie } });
+    expect(bought).toHaveLength(1);
+    expect(listing.json()).toEqual(bought);
     // The e-mail is written in the notification's statement (2026-12-07: it was two statements and two commits after
     // the purchase's, a claim and the outbox row), so nothing is left to do for it after the commit without SMTP.
     expect(own.slice(begin, commit + 1).filter((s) => /insert into "mail_outbox"/.test(s) && /insert into "notifications"/.test(s))).toHaveLength(1);

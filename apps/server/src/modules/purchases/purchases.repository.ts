@@ -33,7 +33,6 @@ export class PurchasesRepository {
   // A purchase's statements whose text depends on a shape only, compiled by Kysely once and sent again with each
   // purchase's values: building them cost the server more CPU than the database spent on them (issue 31, item 3).
   private readonly tariffQuery = new CompiledOnce<'tariff'>(1);
-  private readonly carrierQuery = new CompiledOnce<'carrier'>(1);
   /** By the filter's shape (stockShape). */
   private readonly takeQueries = new CompiledOnce<string>();
 
@@ -53,20 +52,20 @@ export class PurchasesRepository {
     return row !== undefined;
   }
 
-  /** The tariff with its country's names, in one statement. */
-  async tariffWithCountry(tx: Tx, tariffId: string) {
-    const [row] = await this.tariffQuery.rows(tx, 'tariff', [tariffId], () => tx.selectFrom('tariffs as t')
-      .innerJoin('countries as c', 'c.id', 't.country_id').selectAll('t').select('c.names as country_names').where('t.id', '=', tariffId));
+  /**
+   * The tariff with its country's names and the name of the carrier the purchase is of (the chosen one, else the
+   * tariff's own; null when neither), in one statement.
+   */
+  async tariffWithCountry(tx: Tx, tariffId: string, carrierId: string | null) {
+    const [row] = await this.tariffQuery.rows(tx, 'tariff', [carrierId, tariffId], () => tx.selectFrom('tariffs as t')
+      .innerJoin('countries as c', 'c.id', 't.country_id')
+      .leftJoin('carriers as ca', (join) => join.on('ca.id', '=', sql<string>`coalesce(${carrierId}::uuid, t.carrier_id)`))
+      .selectAll('t').select(['c.names as country_names', 'ca.name as carrier_name']).where('t.id', '=', tariffId));
     return row;
   }
 
   tariffs(tx: Tx, ids: string[]) {
     return tx.selectFrom('tariffs').selectAll().where('id', 'in', ids).execute();
-  }
-
-  async carrierName(tx: Tx, carrierId: string): Promise<string | null> {
-    const [row] = await this.carrierQuery.rows(tx, 'carrier', [carrierId], () => tx.selectFrom('carriers').select('name').where('id', '=', carrierId));
-    return row?.name ?? null;
   }
 
   private stock(tx: Tx, f: StockFilter) {
@@ -98,15 +97,20 @@ export class PurchasesRepository {
    * gives them back).
    */
   async takeDedicated(tx: Tx, f: StockFilter, count: number): Promise<string[]> {
+    const { key, parameters } = this.takeShape(f, count);
+    const taken = await this.takeQueries.rows(tx, key, parameters, () => this.takeDedicatedQuery(tx, f, count));
+    return taken.map((r) => r.id);
+  }
+
+  /** takeDedicatedQuery's kept-text key and parameters, in the order its builder adds them. */
+  private takeShape(f: StockFilter, count: number): { key: string; parameters: unknown[] } {
     const { shape, parameters } = this.stockShape(f);
     const preferHost = f.replacing?.hostId;
     const preferGateway = f.replacing?.gatewayId;
     if (preferHost) parameters.push(preferHost);
     if (preferGateway) parameters.push(preferGateway);
     parameters.push(count);
-    const taken = await this.takeQueries.rows(tx, `${shape}${Number(!!preferHost)}${Number(!!preferGateway)}`, parameters,
-      () => this.takeDedicatedQuery(tx, f, count));
-    return taken.map((r) => r.id);
+    return { key: `${shape}${Number(!!preferHost)}${Number(!!preferGateway)}`, parameters };
   }
 
   /** takeDedicated's statement: the pick, SKIP LOCKED, and the taking of what it picked. */
@@ -141,16 +145,23 @@ export class PurchasesRepository {
    * speaks to (with their address, so its e-mail is written in the purchase's transaction) and how many ports they
    * have had (new ones are named "Proxy n+1"…): read after the debit, so a parallel purchase of the same customer,
    * which waited on the balance's row, counts this one's ports.
+   * `take`: dedicated modems to take in the same statement (takeDedicated's pick, after the debit as the lock order
+   * wants: a round trip fewer, issue 31); `taken` is their ids, fewer than asked on a shortfall (the caller throws,
+   * and its rollback undoes the payment with them). Null without `take`.
    */
-  async insertPaymentWithInvoice(tx: Tx, payment: NewPayment, invoice: (payments: RawBuilder<unknown>) => RawBuilder<unknown>): Promise<{ payment: PaymentRow; buyer: Buyer }> {
-    const { rows } = await sql<PaymentRow & { buyer: Buyer }>`with new_payment as (${tx.insertInto('payments').values(payment).returningAll()}),
+  async insertPaymentWithInvoice(tx: Tx, payment: NewPayment, invoice: (payments: RawBuilder<unknown>) => RawBuilder<unknown>,
+    take?: { filter: StockFilter; count: number }): Promise<{ payment: PaymentRow; buyer: Buyer; taken: string[] | null }> {
+    const taking = take && this.takeShape(take.filter, take.count);
+    const { rows } = await sql<PaymentRow & { buyer: Buyer; taken: string[] | null }>`with new_payment as (${tx.insertInto('payments').values(payment).returningAll()}),
       new_invoice as (${invoice(sql`new_payment`)})
+      ${take && taking ? sql`, taken as (${this.takeQueries.fragment(taking.key, taking.parameters, () => this.takeDedicatedQuery(tx, take.filter, take.count))})` : sql``}
       select p.*, (select jsonb_build_object('language', u.language, 'marketing_consent', u.marketing_consent, 'email', u.email,
           'name', u.name, 'is_active', u.is_active, 'port_count', (select count(*) from ports where ports.user_id = u.id))
-        from users u where u.id = p.user_id) as buyer
+        from users u where u.id = p.user_id) as buyer,
+        ${take ? sql`(select coalesce(jsonb_agg(taken.id), '[]'::jsonb) from taken)` : sql`null::jsonb`} as taken
       from new_payment p`.execute(tx);
-    const { buyer, ...row } = rows[0]!;
-    return { payment: row, buyer };
+    const { buyer, taken, ...row } = rows[0]!;
+    return { payment: row, buyer, taken };
   }
 
   async recordPayment(tx: Tx, payment: NewPayment): Promise<void> {
@@ -161,10 +172,11 @@ export class PurchasesRepository {
    * The ports, their term jobs, their links to the payment and the webhook event that tells of them, as CTEs for the
    * purchase's notification's statement (notifications' `notifyAlongside`: one round trip for both, issue 31). The
    * links' foreign keys are checked at the statement's end, when the ports are in. `event`: webhooks'
-   * `webhookEventInsert`, unexecuted.
+   * `webhookEventInsert`, unexecuted. `new_ports` holds the new rows whole, for the ports module's listing of them in
+   * the same statement (`PortsRepository.newPortsListing`).
    */
   portsCtes(tx: Tx, paymentId: string, ports: NewPort[], termJobs: TermJobsInsert, event: RawBuilder<unknown>): RawBuilder<unknown> {
-    return sql`new_ports as (${tx.insertInto('ports').values(ports).returning('id')}),
+    return sql`new_ports as (${tx.insertInto('ports').values(ports).returningAll()}),
       term_jobs as (${termJobs}),
       port_event as (${event}),
       port_links as (insert into payment_ports (payment_id, port_id) select ${paymentId}::uuid, new_ports.id from new_ports)`;
