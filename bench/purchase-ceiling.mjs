@@ -25,8 +25,8 @@
 //               and seller as the app writes it.
 //               And since 2026-12-07 (later still) 6: the carrier's name joined to the tariff, the dedicated modem
 //               taken in the payment's statement, the new ports listed by the notification's statement from its
-//               new_ports CTE (the listing's round trip gone). Not in the script: the invoice numbering after the commit, one
-//               statement (and commit) per batch of the purchases of 50 ms
+//               new_ports CTE (the listing's round trip gone). Not in the script: the invoice numbering after the
+//               commit, one statement (and commit) per batch of the purchases of 50 ms
 //   function    the same writes inside one PL/pgSQL function: one round trip per purchase
 //   minimal     one function with only debit, ledger entry, modem, payment, port and its link (no invoice, term
 //               jobs, notification or NOTIFY): the floor of the data model
