@@ -3,6 +3,7 @@
 // ModemProxy that listens itself, the direct path, and is also linked to the gateway). Both answer "stats" on stdin
 // with one JSON line (memory) and exit when stdin ends.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstLine, freePort, spawnWithLimit, waitForPort } from './proxy-procs.mjs';
@@ -21,6 +22,8 @@ export async function startGatewayPair({ dir, nodeArgs = [], track, maxConnectio
   for (const name of ['gateway-agent', 'gateway-proc']) {
     await build({ entryPoints: [join(LIB, `${name}.ts`)], outfile: join(dir, `${name}.mjs`), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', sourcemap: nodeArgs.length > 0 });
   }
+  // Beside the bundle, as apps/agent/build.mjs puts it beside dist/gateway.js: the gateway builds its kernel relay from it.
+  copyFileSync(join(ROOT, 'apps/agent/src/relay/kernel-relay.c'), join(dir, 'kernel-relay.c'));
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const id = randomUUID();
   const linkPort = await freePort();
@@ -28,6 +31,9 @@ export async function startGatewayPair({ dir, nodeArgs = [], track, maxConnectio
     id, trustKey: publicKey.export({ format: 'jwk' }).x, linkPort, listenHost: gatewayHost,
     // BENCH_POOL_HELLO=0: a gateway as before the pooled connections' hello (each one an HTTP upgrade), for an A/B.
     offerPoolHello: process.env.BENCH_POOL_HELLO !== '0',
+    // BENCH_GATEWAY_RELAY=js: pooled connections relayed in JavaScript, as before decision 050 (the default is the
+    // kernel relay, as `npm run gateway` has it), for an A/B; built into `dir`.
+    kernelRelay: process.env.BENCH_GATEWAY_RELAY === 'js' ? null : dir,
   })], { cwd: ROOT });
   track(gatewayChild);
   gatewayChild.stderr.pipe(process.stderr);

@@ -4,9 +4,15 @@
 import { createInterface } from 'node:readline';
 import { Gateway } from '../../apps/agent/src/gateway/gateway.js';
 import { trustKeyFrom } from '../../apps/agent/src/gateway/link-ticket.js';
+import { kernelRelay } from '../../apps/agent/src/relay/kernel-relay.js';
 
-const options = JSON.parse(process.argv[2] ?? '{}') as { id: string; trustKey: string; linkPort: number; listenHost: string; offerPoolHello?: boolean };
+const options = JSON.parse(process.argv[2] ?? '{}') as {
+  id: string; trustKey: string; linkPort: number; listenHost: string; offerPoolHello?: boolean;
+  /** Where to build the kernel relay (decision 050), or null to relay in JavaScript. */
+  kernelRelay?: string | null;
+};
 const gateway = new Gateway({
+  kernelRelay: options.kernelRelay ? await kernelRelay(options.kernelRelay) : null,
   id: options.id, trustKey: trustKeyFrom(options.trustKey), linkHost: '127.0.0.1', linkPort: options.linkPort,
   listenHost: options.listenHost, offerPoolHello: options.offerPoolHello, log: { info() {}, warn() {}, error: (f, m) => process.stderr.write(`${m} ${JSON.stringify(f)}\n`) },
 });

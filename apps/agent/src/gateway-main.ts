@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Gateway } from './gateway/gateway.js';
 import { GatewayConfigError, loadGatewayConfig } from './gateway/gateway-config.js';
 import { gatewayMetrics } from './gateway/gateway-metrics.js';
 import { trustKeyFrom } from './gateway/link-ticket.js';
+import { kernelRelay } from './relay/kernel-relay.js';
 import { createLogger } from './runtime/log.js';
 import { startMetricsServer } from './runtime/metrics-server.js';
 import { startupFailure } from './runtime/startup-failure.js';
@@ -14,7 +16,14 @@ async function main(): Promise<void> {
   for (const out of [process.stdout, process.stderr]) out.on('error', () => {});
   const config = loadGatewayConfig();
   const log = createLogger(config.LOG_LEVEL, { component: 'gateway' });
+  const relay = config.GATEWAY_KERNEL_RELAY
+    ? await kernelRelay(resolve(config.GATEWAY_DATA_DIR)).catch((err: unknown) => {
+      log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'relaying in JavaScript: the kernel relay is not available here');
+      return null;
+    })
+    : null;
   const gateway = new Gateway({
+    kernelRelay: relay,
     id: config.GATEWAY_ID,
     trustKey: trustKeyFrom(config.GATEWAY_TRUST_KEY),
     linkHost: config.GATEWAY_LINK_HOST,
@@ -33,7 +42,7 @@ async function main(): Promise<void> {
     })
     : null;
   if (metrics) log.info({ host: config.GATEWAY_METRICS_HOST, port: metrics.port, token: Boolean(config.METRICS_TOKEN) }, 'metrics listening on /metrics');
-  log.info({ id: config.GATEWAY_ID, version: AGENT_VERSION }, 'gateway started');
+  log.info({ id: config.GATEWAY_ID, version: AGENT_VERSION, kernelRelay: relay !== null }, 'gateway started');
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;

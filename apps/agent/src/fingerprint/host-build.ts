@@ -12,9 +12,12 @@ import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
 
-/** A C file of the agent: beside this module in the source tree, beside dist/main.js in the bundle (build.mjs). */
+/**
+ * A C file of the agent: in the source tree beside this module or in src/relay (the kernel relay), beside dist/main.js
+ * in the bundle (build.mjs).
+ */
 export function shippedSource(name: string): string {
-  for (const rel of [`./${name}`, `../src/fingerprint/${name}`]) {
+  for (const rel of [`./${name}`, `../relay/${name}`, `../src/fingerprint/${name}`, `../src/relay/${name}`]) {
     const path = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(path)) return path;
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envMetricsToken, envOptionalPort, parseEnv } from '@cellport/node-common/env';
+import { envBool, envMetricsToken, envOptionalPort, parseEnv } from '@cellport/node-common/env';
 
 /** A gateway setting that is missing or wrong; the message names it, and the gateway stops before serving. */
 export class GatewayConfigError extends Error {}
@@ -22,6 +22,13 @@ export const gatewayConfigSchema = z.object({
   /** TLS for the link (PEM files); without them the link is plain TCP (put it behind TLS or a private network). */
   GATEWAY_TLS_CERT: z.string().trim().min(1).optional(),
   GATEWAY_TLS_KEY: z.string().trim().min(1).optional(),
+  /**
+   * Relay pooled connections in the kernel (decision 050): built on first start from its C source with the host's
+   * compiler and Node's headers, into GATEWAY_DATA_DIR. Where it cannot be built the gateway says why and relays in
+   * JavaScript.
+   */
+  GATEWAY_KERNEL_RELAY: envBool.default(true),
+  GATEWAY_DATA_DIR: z.string().trim().min(1).default('./data/gateway'),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug', 'silent']).default('info'),
   /** Prometheus /metrics on this port (unset: nothing listens), on GATEWAY_METRICS_HOST, with METRICS_TOKEN. */
   GATEWAY_METRICS_PORT: envOptionalPort,

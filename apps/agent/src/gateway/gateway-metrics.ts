@@ -42,6 +42,12 @@ export function gatewayMetrics(stats: () => GatewayStats, options: { processMetr
     },
   });
   new Counter({
+    name: 'cellport_gateway_kernel_relayed_connections_total',
+    help: 'Pooled connections relayed in the kernel (splice on the gateway\'s relay thread, decision 050); the rest of pooled in JavaScript',
+    registers,
+    collect() { this.reset(); this.inc(read().paths.kernel); },
+  });
+  new Counter({
     name: 'cellport_gateway_refused_connections_total', help: 'Customers refused: link_down (the host has no link), not_served (the agent does not serve the port)',
     labelNames: ['reason'], registers,
     collect() {

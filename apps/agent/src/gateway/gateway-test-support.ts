@@ -1,5 +1,7 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { SignJWT } from 'jose';
 import type { ProxyKind } from '@cellport/shared/schemas/gateway-protocol';
@@ -7,6 +9,7 @@ import { GatewayLink } from '../link/gateway-link.js';
 import type { TestModem } from '../proxy/test-support.js';
 import { silentLog } from '../proxy/test-support.js';
 import type { Logger } from '../proxy/types.js';
+import { kernelRelay } from '../relay/kernel-relay.js';
 import { Gateway } from './gateway.js';
 
 // The gateway tests' parts: a trust key pair and tickets signed as the server signs them, a gateway on loopback,
@@ -31,10 +34,25 @@ export function testTrust(): TestTrust {
 
 export const GATEWAY_ID = '8b0f3c1e-4a5d-4f6e-9b7a-0c1d2e3f4a5b';
 
+/** Where the tests build the kernel relay (shared by test processes: a build appears whole, host-build.ts). */
+const NATIVE_DIR = join(tmpdir(), 'cellport-test-native');
+
+/**
+ * Whether the tests' gateways relay pooled connections in the kernel: yes, as `npm run gateway` does, except in
+ * gateway-js-relay.test.ts, which runs gateway.test.ts again with the JavaScript relay.
+ */
+export const kernelRelayInTests = (): boolean => process.env.CELLPORT_TEST_GATEWAY_RELAY !== 'js';
+
+/**
+ * A gateway as `npm run gateway` starts one: with the kernel relay (decision 050; a machine that cannot build it fails
+ * the test), unless `kernelRelay: null` or kernelRelayInTests() ask for the JavaScript relay.
+ */
 export async function startGateway(
-  trust: TestTrust, options: { now?: () => number; log?: Logger; linkPort?: number; offerPoolHello?: boolean } = {},
+  trust: TestTrust, options: { now?: () => number; log?: Logger; linkPort?: number; offerPoolHello?: boolean; kernelRelay?: null } = {},
 ): Promise<Gateway> {
+  const relay = options.kernelRelay === null || !kernelRelayInTests() ? null : await kernelRelay(NATIVE_DIR);
   const gateway = new Gateway({
+    kernelRelay: relay,
     id: GATEWAY_ID, trustKey: trust.publicKey, linkHost: '127.0.0.1', linkPort: options.linkPort ?? 0, listenHost: '127.0.0.1',
     log: options.log ?? silentLog, ...(options.now ? { now: options.now } : {}),
     ...(options.offerPoolHello === undefined ? {} : { offerPoolHello: options.offerPoolHello }),

@@ -13,7 +13,7 @@ import {
 } from '../proxy/test-support.js';
 import type { Gateway } from './gateway.js';
 import {
-  GATEWAY_ID, LinkCutter, linkModem, startGateway, testTrust, type ModemPorts, type TestTrust,
+  GATEWAY_ID, kernelRelayInTests, LinkCutter, linkModem, startGateway, testTrust, type ModemPorts, type TestTrust,
 } from './gateway-test-support.js';
 import { gatewayMetrics } from './gateway-metrics.js';
 import { NOT_CONNECTED } from './refusal.js';
@@ -124,7 +124,8 @@ describe('through the gateway', () => {
     expect(await seenThrough(viaHttp.socket)).toBe(EGRESS);
     const viaSocks = await socksConnect(host.ports.socks, '127.0.0.1', targets.tcpPort, { userId: P1.login, password: P1.password });
     expect(await seenThrough(viaSocks)).toBe(EGRESS);
-    expect(gateway.stats().paths).toEqual({ pooled: before.pooled + 2, stream: before.stream });
+    // Both relayed in the kernel (decision 050), the gateway's default where it can be built (gateway-js-relay.test.ts: not).
+    expect(gateway.stats().paths).toEqual({ pooled: before.pooled + 2, stream: before.stream, kernel: before.kernel + (kernelRelayInTests() ? 2 : 0) });
     expect(host.link.pool.served).toBe(2);
     // The agent opened a pooled connection for each one taken.
     await vi.waitFor(() => expect(gateway.idlePooled('host-a')).toBe(POOL_SIZE), { timeout: 20_000 });
@@ -163,7 +164,7 @@ describe('pooled link connections (decision 047)', () => {
     const client = await udpClient();
     client.send(relay, socksUdpDatagram(echo.address, echo.port, 'over a stream'));
     expect(parseSocksUdpReply(await client.next()).payload.toString()).toBe(`${EGRESS}\nover a stream`);
-    expect(gateway.stats().paths).toEqual({ pooled: before.pooled, stream: before.stream + 2 });
+    expect(gateway.stats().paths).toEqual({ pooled: before.pooled, stream: before.stream + 2, kernel: before.kernel });
     expect(host.link.pool.served).toBe(0);
   });
 
@@ -213,7 +214,8 @@ describe('pooled link connections (decision 047)', () => {
     expect(cutter.openings.filter((o) => o.startsWith(`GET ${POOL.path} `))).toHaveLength(POOL_SIZE);
     const viaOlder = await httpConnect(ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(viaOlder.socket)).toBe(EGRESS);
-    expect(older.stats().paths).toEqual({ pooled: 1, stream: 0 });
+    // An upgraded connection has been read by the HTTP server: it stays with the JavaScript relay.
+    expect(older.stats().paths).toEqual({ pooled: 1, stream: 0, kernel: 0 });
   });
 
   it('the link listener: a hello with a key no link holds is closed without a word; an HTTP request sent in pieces is HTTP', async () => {
@@ -250,7 +252,7 @@ describe('pooled link connections (decision 047)', () => {
     await vi.waitFor(() => expect(second.idlePooled('host-r')).toBe(POOL_SIZE), { timeout: 20_000 });
     const via = await httpConnect(ports.http, `127.0.0.1:${targets.tcpPort}`, AUTH);
     expect(await seenThrough(via.socket)).toBe(EGRESS);
-    expect(second.stats().paths).toEqual({ pooled: 1, stream: 0 });
+    expect(second.stats().paths).toEqual({ pooled: 1, stream: 0, kernel: kernelRelayInTests() ? 1 : 0 });
   });
 });
 

@@ -12,6 +12,7 @@ import { POOL, POOL_ANSWER_TIMEOUT_MS, POOL_WAIT_MS, poolHeader } from '../link/
 import { markBurstyReader, splice } from '../proxy/splice.js';
 import type { Logger } from '../proxy/types.js';
 import { readChunks, withReusedReads } from './accepted-reads.js';
+import type { KernelRelay } from '../relay/kernel-relay.js';
 import { HostPool } from './host-pool.js';
 import { createLinkListener } from './link-listener.js';
 import { keepAlive, LINK_SETTINGS, LINK_WINDOW } from './link-settings.js';
@@ -40,6 +41,11 @@ export interface GatewayOptions {
    * gateway from before it did, so agents use the HTTP upgrade (tests, and the bench's A/B of the two).
    */
   offerPoolHello?: boolean;
+  /**
+   * Relays a customer and a pooled connection in the kernel once joined (decision 050): no byte copied into the
+   * process. Without it, or for a connection it cannot take (TLS links), the JavaScript relay.
+   */
+  kernelRelay?: KernelRelay | null;
 }
 
 interface HostLinks {
@@ -74,8 +80,11 @@ export interface GatewayStats {
   connections: number;
   /** Customers refused: the host's link down (or lost before the agent answered), or the agent not serving the port. */
   refused: { link_down: number; not_served: number };
-  /** Customers' connections by how they reached their host: a pooled connection, or an HTTP/2 stream on the link. */
-  paths: { pooled: number; stream: number };
+  /**
+   * Customers' connections by how they reached their host: a pooled connection, or an HTTP/2 stream on the link;
+   * `kernel`: the pooled ones relayed in the kernel (decision 050), a part of `pooled`.
+   */
+  paths: { pooled: number; stream: number; kernel: number };
   /** Bytes to customers and from them, of closed connections and open ones so far. */
   bytesIn: number;
   bytesOut: number;
@@ -92,7 +101,7 @@ export class Gateway {
   private readonly now: () => number;
   private closed = false;
   /** Plain running counts for the metrics: added to once per connection, never per chunk. */
-  private readonly counts = { connections: 0, refused: { link_down: 0, not_served: 0 }, paths: { pooled: 0, stream: 0 }, bytesIn: 0, bytesOut: 0 };
+  private readonly counts = { connections: 0, refused: { link_down: 0, not_served: 0 }, paths: { pooled: 0, stream: 0, kernel: 0 }, bytesIn: 0, bytesOut: 0 };
   /** Hosts by the id of their current link's pool (a pooled connection names it with its secret). */
   private readonly pools = new Map<string, HostLinks>();
   /** Names customers' connections on pooled connections (their UDP associations refer to them by it). */
@@ -127,8 +136,9 @@ export class Gateway {
     let bytesIn = this.counts.bytesIn;
     let bytesOut = this.counts.bytesOut;
     for (const socket of this.customers) {
-      bytesIn += socket.bytesWritten;
-      bytesOut += socket.bytesRead;
+      const relayed = this.options.kernelRelay?.bytes(socket);
+      bytesIn += socket.bytesWritten + (relayed?.written ?? 0);
+      bytesOut += socket.bytesRead + (relayed?.read ?? 0);
     }
     return {
       links: this.linkedHosts().length, ports: this.listeners.size, openConnections: this.customers.size,
@@ -529,7 +539,13 @@ export class Gateway {
     socket.once('close', () => host.streams.delete(key));
     // The agent may already have sent the customer's first bytes with its answer.
     if (answer.length > 1) socket.write(answer.subarray(1));
-    splice(socket, link);
+    // In the kernel when it can take both as they are (counted when they end), else in JavaScript.
+    const inKernel = this.options.kernelRelay?.join(socket, link, (end) => {
+      this.counts.bytesOut += end.aToB;
+      this.counts.bytesIn += end.bToA;
+    });
+    if (inKernel) this.counts.paths.kernel++;
+    else splice(socket, link);
     return true;
   }
 

@@ -120,6 +120,11 @@ function hold(socket: Reading, chunk: Buffer): void {
 /** `onread` for net.connect: the target connection reads as described above. */
 export const TARGET_READS: OnReadOpts = { buffer: nextBuffer, callback: onTargetRead as OnReadOpts['callback'] };
 
+/** Whether bytes read from `socket` wait to be delivered (a server spoke before the relay was joined). */
+export function hasHeldReads(socket: Socket): boolean {
+  return ((socket as Reading)[kEarly]?.length ?? 0) > 0;
+}
+
 /**
  * Joins a target connection that reads with TARGET_READS to the relay: `deliver` gets each chunk from now on (with
  * the socket as `this`), `peer` is where it writes them. Returns what arrived before, in order (empty if nothing, and

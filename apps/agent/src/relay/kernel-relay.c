@@ -1,0 +1,409 @@
+/*
+ * Cellport kernel relay (issue 31, item 2; docs/decisions/050-gateway-kernel-relay.md): joins two connected TCP
+ * sockets and moves their bytes with splice() on a thread of its own, so a relayed byte is never copied into the
+ * process, and JavaScript does no work per chunk. Built on the host on first use against the Node-API header that
+ * comes with Node (as namespace-socket.c is: decision 037).
+ *
+ *   start(onEnd)        once per thread that loads it: onEnd(id, aToB, bToA, error) is called on that thread when a
+ *                       relay ends (error: '' for a clean end, else the errno's name)
+ *   join(fdA, fdB)      relays both ways until each side has sent its FIN and it has reached the other (half-close
+ *                       travels), or either fails; returns the relay's id. The sockets stay the caller's: they are
+ *                       never closed here, so a descriptor is never reused under the relay (close them after onEnd)
+ *   abort(id)           ends a relay now (both sockets shut down both ways); nothing when it has ended
+ *   bytes(id)           [aToB, bToA] so far, or null when it has ended
+ *
+ * Each direction reads into a pipe and writes from it (splice, SPLICE_F_MOVE: the socket's pages are handed on, not
+ * copied). A pipe is held only while it has bytes in it: a direction that has nothing to read gives its pipe back to
+ * a small pool, so ten thousand idle relays hold no pipes (each would be two descriptors).
+ */
+#define _GNU_SOURCE
+#define NAPI_VERSION 8
+#include <errno.h>
+#include <fcntl.h>
+#include <node_api.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define PIPE_BYTES (256 * 1024)
+#define SPARE_PIPES 64
+#define EVENTS 64
+
+struct direction {
+  int from, to;
+  int pipe[2];           /* -1 while it holds none */
+  size_t pending;        /* bytes in the pipe */
+  int eof, shut;
+  uint64_t bytes;        /* written to `to`; read by bytes() on the JS thread */
+};
+
+struct relay {
+  uint64_t id;
+  int done;
+  struct direction dir[2];  /* 0: a to b, 1: b to a */
+};
+
+struct ended { uint64_t id; uint64_t a_to_b, b_to_a; int error; };
+
+/*
+ * Relays by id: an id is its slot plus the slot's use count times SLOTS_MAX, so an id whose relay has ended never
+ * names the next relay in that slot (JavaScript may still ask about it before it hears of the end).
+ */
+#define SLOTS_MAX (1u << 24)
+struct slot { struct relay *relay; uint32_t uses; uint32_t next_free; };
+
+struct state {
+  int epoll, wake;
+  pthread_t thread;
+  pthread_mutex_t lock;     /* the slots, a relay's done flag and its removal */
+  struct slot *slots;
+  uint32_t slot_count, free_slot; /* free_slot: head of the free list, slot_count when none */
+  napi_threadsafe_function on_end;
+  uint32_t active;          /* JS thread only: the callback keeps the loop alive while relays run */
+  int spare[SPARE_PIPES][2];
+  int spares;               /* relay thread only */
+};
+
+static napi_value fail(napi_env env, const char *what, int err) {
+  napi_throw_error(env, strerrorname_np(err), what);
+  return NULL;
+}
+
+/* A pipe for a direction that has bytes to move: a spare one, or a new one as large as allowed. */
+static int take_pipe(struct state *s, struct direction *d) {
+  if (s->spares > 0) {
+    s->spares--;
+    d->pipe[0] = s->spare[s->spares][0];
+    d->pipe[1] = s->spare[s->spares][1];
+    return 0;
+  }
+  if (pipe2(d->pipe, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
+  fcntl(d->pipe[1], F_SETPIPE_SZ, PIPE_BYTES); /* best effort: the default 64 KiB works too */
+  return 0;
+}
+
+/* An empty pipe back to the pool (or closed when the pool is full). */
+static void give_pipe(struct state *s, struct direction *d) {
+  if (d->pipe[0] < 0) return;
+  if (d->pending == 0 && s->spares < SPARE_PIPES) {
+    s->spare[s->spares][0] = d->pipe[0];
+    s->spare[s->spares][1] = d->pipe[1];
+    s->spares++;
+  } else {
+    close(d->pipe[0]);
+    close(d->pipe[1]);
+  }
+  d->pipe[0] = d->pipe[1] = -1;
+}
+
+/* Moves what it can: 0 when it waits for readiness, 1 when its FIN has been passed on, -errno on an error. */
+static int pump(struct state *s, struct direction *d) {
+  for (;;) {
+    if (d->pending > 0) {
+      ssize_t n = splice(d->pipe[0], NULL, d->to, NULL, d->pending, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+      if (n > 0) {
+        d->pending -= (size_t)n;
+        __atomic_add_fetch(&d->bytes, (uint64_t)n, __ATOMIC_RELAXED);
+        continue;
+      }
+      if (n < 0 && errno == EAGAIN) return 0;
+      return n == 0 ? -EPIPE : -errno;
+    }
+    if (d->eof) {
+      give_pipe(s, d);
+      if (!d->shut) {
+        if (shutdown(d->to, SHUT_WR) != 0 && errno != ENOTCONN) return -errno;
+        d->shut = 1;
+      }
+      return 1;
+    }
+    if (d->pipe[0] < 0 && take_pipe(s, d) != 0) return -errno;
+    ssize_t n = splice(d->from, NULL, d->pipe[1], NULL, PIPE_BYTES, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+    if (n > 0) {
+      d->pending = (size_t)n;
+      continue;
+    }
+    if (n == 0) {
+      d->eof = 1;
+      continue;
+    }
+    if (errno == EAGAIN) {
+      give_pipe(s, d);
+      return 0;
+    }
+    return -errno;
+  }
+}
+
+/* The relay of `id`, or NULL when it has ended (or never was). Under the lock. */
+static struct relay *find(struct state *s, uint64_t id) {
+  uint32_t slot = (uint32_t)(id % SLOTS_MAX);
+  if (slot >= s->slot_count || s->slots[slot].relay == NULL || s->slots[slot].uses != (uint32_t)(id / SLOTS_MAX)) return NULL;
+  return s->slots[slot].relay;
+}
+
+/* A slot for `r`, its id set; -1 when there is no memory. Under the lock. */
+static int take_slot(struct state *s, struct relay *r) {
+  if (s->free_slot == s->slot_count) {
+    uint32_t grown = s->slot_count ? s->slot_count * 2 : 1024;
+    if (grown > SLOTS_MAX) return -1;
+    struct slot *slots = realloc(s->slots, grown * sizeof *slots);
+    if (slots == NULL) return -1;
+    for (uint32_t i = s->slot_count; i < grown; i++) slots[i] = (struct slot){ NULL, 0, i + 1 };
+    s->slots = slots;
+    s->free_slot = s->slot_count;
+    s->slot_count = grown;
+  }
+  uint32_t slot = s->free_slot;
+  s->free_slot = s->slots[slot].next_free;
+  s->slots[slot].relay = r;
+  r->id = (uint64_t)s->slots[slot].uses * SLOTS_MAX + slot;
+  return 0;
+}
+
+/* Under the lock. */
+static void release_slot(struct state *s, uint64_t id) {
+  uint32_t slot = (uint32_t)(id % SLOTS_MAX);
+  s->slots[slot].relay = NULL;
+  s->slots[slot].uses++;
+  s->slots[slot].next_free = s->free_slot;
+  s->free_slot = slot;
+}
+
+static void finish(struct state *s, struct relay *r, int error) {
+  epoll_ctl(s->epoll, EPOLL_CTL_DEL, r->dir[0].from, NULL);
+  epoll_ctl(s->epoll, EPOLL_CTL_DEL, r->dir[1].from, NULL);
+  for (int i = 0; i < 2; i++) {
+    r->dir[i].pending = 0;
+    give_pipe(s, &r->dir[i]);
+  }
+  pthread_mutex_lock(&s->lock);
+  r->done = 1;
+  release_slot(s, r->id);
+  pthread_mutex_unlock(&s->lock);
+  struct ended *e = malloc(sizeof *e);
+  if (e) {
+    e->id = r->id;
+    e->a_to_b = r->dir[0].bytes;
+    e->b_to_a = r->dir[1].bytes;
+    e->error = error;
+    if (napi_call_threadsafe_function(s->on_end, e, napi_tsfn_nonblocking) != napi_ok) free(e);
+  }
+}
+
+/* One readiness event of a relay's socket: both directions move what they can. */
+static void on_event(struct state *s, struct relay *r, uint32_t events) {
+  int a = pump(s, &r->dir[0]);
+  int b = a < 0 ? 0 : pump(s, &r->dir[1]);
+  if (a < 0 || b < 0) finish(s, r, a < 0 ? -a : -b);
+  else if (a == 1 && b == 1) finish(s, r, 0);
+  /* Hung up (reset, or closed both ways) with a direction still open: nothing more will move. */
+  else if (events & (EPOLLERR | EPOLLHUP)) finish(s, r, ECONNRESET);
+}
+
+static void *run(void *arg) {
+  struct state *s = arg;
+  struct epoll_event events[EVENTS];
+  struct relay *ended[EVENTS];
+  for (;;) {
+    int n = epoll_wait(s->epoll, events, EVENTS, -1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      struct relay *r = events[i].data.ptr;
+      if (r == NULL) return NULL; /* the wake descriptor: the thread's environment is going away */
+      if (r->done) continue;      /* ended by an earlier event of this batch */
+      on_event(s, r, events[i].events);
+      if (r->done) ended[count++] = r;
+    }
+    /* Freed after the batch: a later event of it may name the same relay. */
+    for (int i = 0; i < count; i++) free(ended[i]);
+  }
+  return NULL;
+}
+
+static void call_on_end(napi_env env, napi_value callback, void *context, void *data) {
+  struct state *s = context;
+  struct ended *e = data;
+  if (env != NULL) {
+    napi_value argv[4], undefined;
+    napi_create_double(env, (double)e->id, &argv[0]);
+    napi_create_double(env, (double)e->a_to_b, &argv[1]);
+    napi_create_double(env, (double)e->b_to_a, &argv[2]);
+    const char *name = e->error ? strerrorname_np(e->error) : "";
+    napi_create_string_utf8(env, name ? name : "EIO", NAPI_AUTO_LENGTH, &argv[3]);
+    napi_get_undefined(env, &undefined);
+    if (--s->active == 0) napi_unref_threadsafe_function(env, s->on_end);
+    napi_call_function(env, undefined, callback, 4, argv, NULL);
+  }
+  free(e);
+}
+
+static void cleanup(void *arg) {
+  struct state *s = arg;
+  uint64_t one = 1;
+  if (write(s->wake, &one, sizeof one) == sizeof one) pthread_join(s->thread, NULL);
+  /* Relays still running when the environment goes: their sockets close with it. */
+  for (uint32_t i = 0; i < s->slot_count; i++) {
+    struct relay *r = s->slots[i].relay;
+    if (r == NULL) continue;
+    for (int j = 0; j < 2; j++) if (r->dir[j].pipe[0] >= 0) { close(r->dir[j].pipe[0]); close(r->dir[j].pipe[1]); }
+    free(r);
+  }
+  free(s->slots);
+  for (int i = 0; i < s->spares; i++) { close(s->spare[i][0]); close(s->spare[i][1]); }
+  close(s->epoll);
+  close(s->wake);
+  napi_release_threadsafe_function(s->on_end, napi_tsfn_abort);
+  pthread_mutex_destroy(&s->lock);
+  free(s);
+}
+
+static struct state *state_of(napi_env env) {
+  struct state *s = NULL;
+  napi_get_instance_data(env, (void **)&s);
+  return s;
+}
+
+static napi_value start(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], name;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (state_of(env) != NULL) return NULL;
+  struct state *s = calloc(1, sizeof *s);
+  if (s == NULL) return fail(env, "kernel relay: out of memory", ENOMEM);
+  s->epoll = epoll_create1(EPOLL_CLOEXEC);
+  s->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (s->epoll < 0 || s->wake < 0) {
+    int err = errno;
+    if (s->epoll >= 0) close(s->epoll);
+    if (s->wake >= 0) close(s->wake);
+    free(s);
+    return fail(env, "kernel relay: epoll", err);
+  }
+  struct epoll_event wake = { .events = EPOLLIN, .data.ptr = NULL };
+  epoll_ctl(s->epoll, EPOLL_CTL_ADD, s->wake, &wake);
+  pthread_mutex_init(&s->lock, NULL);
+  napi_create_string_utf8(env, "cellport kernel relay", NAPI_AUTO_LENGTH, &name);
+  if (napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, NULL, NULL, s, call_on_end, &s->on_end) != napi_ok) {
+    close(s->epoll);
+    close(s->wake);
+    free(s);
+    return fail(env, "kernel relay: callback", EINVAL);
+  }
+  napi_unref_threadsafe_function(env, s->on_end);
+  int err = pthread_create(&s->thread, NULL, run, s);
+  if (err != 0) {
+    napi_release_threadsafe_function(s->on_end, napi_tsfn_abort);
+    close(s->epoll);
+    close(s->wake);
+    free(s);
+    return fail(env, "kernel relay: thread", err);
+  }
+  napi_set_instance_data(env, s, NULL, NULL);
+  napi_add_env_cleanup_hook(env, cleanup, s);
+  return NULL;
+}
+
+static napi_value join(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2], out;
+  int32_t fd_a = -1, fd_b = -1;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  struct state *s = state_of(env);
+  if (s == NULL) return fail(env, "kernel relay: start() first", EINVAL);
+  if (argc < 2 || napi_get_value_int32(env, argv[0], &fd_a) != napi_ok || napi_get_value_int32(env, argv[1], &fd_b) != napi_ok
+    || fd_a < 0 || fd_b < 0) return fail(env, "kernel relay: join(fdA, fdB) takes two descriptors", EINVAL);
+  struct relay *r = calloc(1, sizeof *r);
+  if (r == NULL) return fail(env, "kernel relay: out of memory", ENOMEM);
+  r->dir[0] = (struct direction){ .from = fd_a, .to = fd_b, .pipe = { -1, -1 } };
+  r->dir[1] = (struct direction){ .from = fd_b, .to = fd_a, .pipe = { -1, -1 } };
+  pthread_mutex_lock(&s->lock);
+  int slotted = take_slot(s, r);
+  pthread_mutex_unlock(&s->lock);
+  if (slotted != 0) {
+    free(r);
+    return fail(env, "kernel relay: out of memory", ENOMEM);
+  }
+  if (s->active++ == 0) napi_ref_threadsafe_function(env, s->on_end);
+  /* Edge-triggered: a socket already readable is reported at once, so bytes that came before the join move too. */
+  struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = r };
+  if (epoll_ctl(s->epoll, EPOLL_CTL_ADD, fd_a, &ev) != 0 || epoll_ctl(s->epoll, EPOLL_CTL_ADD, fd_b, &ev) != 0) {
+    int err = errno;
+    epoll_ctl(s->epoll, EPOLL_CTL_DEL, fd_a, NULL);
+    pthread_mutex_lock(&s->lock);
+    r->done = 1;
+    release_slot(s, r->id);
+    pthread_mutex_unlock(&s->lock);
+    /* Not freed: the relay thread may be handling an event of fd_a that came before the DEL (a few bytes lost once,
+       on a failure that needs an invalid descriptor or no kernel memory). */
+    if (--s->active == 0) napi_unref_threadsafe_function(env, s->on_end);
+    return fail(env, "kernel relay: epoll_ctl", err);
+  }
+  napi_create_double(env, (double)r->id, &out);
+  return out;
+}
+
+static uint64_t id_arg(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  double id = -1;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc >= 1) napi_get_value_double(env, argv[0], &id);
+  return id >= 0 ? (uint64_t)id : UINT64_MAX;
+}
+
+static napi_value abort_relay(napi_env env, napi_callback_info info) {
+  uint64_t id = id_arg(env, info);
+  struct state *s = state_of(env);
+  if (s == NULL) return NULL;
+  pthread_mutex_lock(&s->lock);
+  struct relay *r = find(s, id);
+  /* Shut down, not closed: the relay thread sees both ends hang up and ends it; the descriptors stay valid. */
+  if (r != NULL && !r->done) {
+    shutdown(r->dir[0].from, SHUT_RDWR);
+    shutdown(r->dir[1].from, SHUT_RDWR);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return NULL;
+}
+
+static napi_value bytes(napi_env env, napi_callback_info info) {
+  uint64_t id = id_arg(env, info);
+  struct state *s = state_of(env);
+  napi_value out, n;
+  napi_get_null(env, &out);
+  if (s == NULL) return out;
+  pthread_mutex_lock(&s->lock);
+  struct relay *r = find(s, id);
+  if (r != NULL) {
+    napi_create_array_with_length(env, 2, &out);
+    for (uint32_t i = 0; i < 2; i++) {
+      napi_create_double(env, (double)__atomic_load_n(&r->dir[i].bytes, __ATOMIC_RELAXED), &n);
+      napi_set_element(env, out, i, n);
+    }
+  }
+  pthread_mutex_unlock(&s->lock);
+  return out;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+    { "start", NULL, start, NULL, NULL, NULL, napi_default, NULL },
+    { "join", NULL, join, NULL, NULL, NULL, napi_default, NULL },
+    { "abort", NULL, abort_relay, NULL, NULL, NULL, napi_default, NULL },
+    { "bytes", NULL, bytes, NULL, NULL, NULL, napi_default, NULL },
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

@@ -1,0 +1,147 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kernelRelay, type KernelRelay, type RelayEnd } from './kernel-relay.js';
+
+// The kernel relay (kernel-relay.c) built on this machine as the gateway builds it, between real TCP connections on
+// loopback: client ⇄ [front | relay | back] ⇄ far end. A machine without a C compiler or Node's headers fails here.
+
+let dataDir: string;
+let relay: KernelRelay;
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'cellport-relay-'));
+  relay = await kernelRelay(dataDir);
+}, 60_000);
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const servers: Server[] = [];
+afterAll(() => { for (const s of servers) s.close(); });
+
+function listen(onSocket: (s: Socket) => void): Promise<number> {
+  const server = createServer({ allowHalfOpen: true, pauseOnConnect: true }, onSocket);
+  servers.push(server);
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+const closed = (s: Socket) => new Promise<void>((resolve) => { if (s.closed) resolve(); else s.once('close', () => resolve()); });
+const digest = (chunks: Buffer[]) => createHash('sha256').update(Buffer.concat(chunks)).digest('hex');
+
+/** What a socket receives until its end, and its digest. */
+function received(s: Socket): Promise<{ bytes: number; sha: string }> {
+  const chunks: Buffer[] = [];
+  s.on('data', (c: Buffer) => chunks.push(c));
+  return new Promise((resolve) => s.once('end', () => resolve({ bytes: chunks.reduce((n, c) => n + c.length, 0), sha: digest(chunks) })));
+}
+
+/**
+ * A client connected through a front that joins its accepted socket to a connection to the far end, in the kernel.
+ * `far` gets the far end's socket.
+ */
+async function relayed(far: (s: Socket) => void) {
+  const farPort = await listen((s) => { s.resume(); far(s); });
+  let joined!: (v: { front: Socket; back: Socket; ok: boolean; end: Promise<RelayEnd> }) => void;
+  const ready = new Promise<{ front: Socket; back: Socket; ok: boolean; end: Promise<RelayEnd> }>((r) => { joined = r; });
+  const frontPort = await listen((front) => {
+    const back = connect({ port: farPort, host: '127.0.0.1', allowHalfOpen: true });
+    back.pause();
+    back.once('connect', () => {
+      let ended!: (e: RelayEnd) => void;
+      const end = new Promise<RelayEnd>((r) => { ended = r; });
+      // A socket made by connect() reads until it is paused; its first read may already be under way.
+      const ok = relay.join(front, back, ended);
+      joined({ front, back, ok, end });
+    });
+  });
+  const client = connect({ port: frontPort, host: '127.0.0.1', allowHalfOpen: true });
+  const at = await ready;
+  return { client, ...at };
+}
+
+describe('kernel relay', () => {
+  it('moves bulk both ways, byte for byte, passes each FIN on, then closes both sockets and tells the bytes', async () => {
+    const up = randomBytes(6 * 1024 * 1024 + 17);
+    const down = randomBytes(3 * 1024 * 1024 + 5);
+    let farGot!: Promise<{ bytes: number; sha: string }>;
+    const { client, front, back, ok, end } = await relayed((s) => {
+      farGot = received(s);
+      // The far end answers only after the client's FIN came through: half-close travels.
+      s.once('end', () => s.end(down));
+    });
+    expect(ok).toBe(true);
+    const clientGot = received(client);
+    client.end(up);
+    expect(await farGot).toEqual({ bytes: up.length, sha: digest([up]) });
+    expect(await clientGot).toEqual({ bytes: down.length, sha: digest([down]) });
+    expect(await end).toEqual({ aToB: up.length, bToA: down.length, error: '' });
+    await Promise.all([closed(front), closed(back)]);
+    expect(relay.bytes(front)).toBeNull();
+  });
+
+  it('counts bytes while it runs', async () => {
+    let farSocket!: Socket;
+    const { client, front, ok, end } = await relayed((s) => { farSocket = s; });
+    expect(ok).toBe(true);
+    const echoed = new Promise<void>((resolve) => {
+      let n = 0;
+      client.on('data', (c: Buffer) => { n += c.length; if (n === 5) resolve(); });
+    });
+    await new Promise<void>((resolve) => { const wait = () => (farSocket ? resolve() : setImmediate(wait)); wait(); });
+    farSocket.on('data', (c: Buffer) => farSocket.write(c));
+    client.write('hello');
+    await echoed;
+    expect(relay.bytes(front)).toEqual({ read: 5, written: 5 });
+    client.end();
+    farSocket.end();
+    expect(await end).toMatchObject({ aToB: 5, bToA: 5 });
+  });
+
+  /** The far end's 'end' (its FIN came: the relay closed the back socket), once the far end has accepted. */
+  const farEnded = (s: Socket) => new Promise<void>((resolve) => { if (s.readableEnded) resolve(); else s.once('end', () => resolve()); });
+  const accepted = (far: () => Socket | undefined) => new Promise<Socket>((resolve) => {
+    const wait = () => { const s = far(); if (s) resolve(s); else setImmediate(wait); };
+    wait();
+  });
+
+  it('destroying either socket ends the relay: both close, both far ends see their connection end', async () => {
+    let farSocket: Socket | undefined;
+    const { client, front, back, ok, end } = await relayed((s) => { farSocket = s; });
+    expect(ok).toBe(true);
+    const far = await accepted(() => farSocket);
+    const clientEnded = new Promise<void>((resolve) => { client.once('end', () => resolve()); client.resume(); });
+    front.destroy();
+    expect(await end).toMatchObject({ aToB: 0, bToA: 0 });
+    await Promise.all([closed(front), closed(back), clientEnded, farEnded(far)]);
+    expect(relay.size).toBe(0);
+  });
+
+  it('a reset on one side ends the relay with an error and closes the other', async () => {
+    let farSocket: Socket | undefined;
+    const { client, back, ok, end } = await relayed((s) => { farSocket = s; s.on('error', () => {}); });
+    expect(ok).toBe(true);
+    const far = await accepted(() => farSocket);
+    const got = new Promise<void>((resolve) => far.once('data', () => resolve()));
+    client.write('x');
+    await got;
+    client.resetAndDestroy();
+    const { error } = await end;
+    expect(error).toMatch(/^E[A-Z]+$/);
+    await Promise.all([closed(back), farEnded(far)]);
+  });
+
+  it('hands nothing over that is not plain TCP at rest: a socket reading, or holding bytes to write', async () => {
+    const farPort = await listen((s) => s.resume());
+    const a = connect({ port: farPort, host: '127.0.0.1' });
+    const b = connect({ port: farPort, host: '127.0.0.1' });
+    await Promise.all([a, b].map((s) => new Promise((r) => s.once('connect', r))));
+    a.resume(); // reading
+    expect(relay.join(a, b)).toBe(false);
+    a.pause();
+    expect(relay.join(b, b)).toBe(false);
+    a.destroy();
+    b.destroy();
+    expect(relay.size).toBe(0);
+  });
+});

@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Socket } from 'node:net';
+import { buildOnHost } from '../fingerprint/host-build.js';
+import { nodeHeaders } from '../fingerprint/namespace-socket.js';
+import { hasHeldReads } from '../proxy/target-reads.js';
+
+// Two sockets joined in the kernel (kernel-relay.c, decision 050): after a relayed connection's header, the gateway
+// hands the customer's socket and the pooled link connection to a native thread that moves their bytes with splice(),
+// so no byte is copied into the process and no JavaScript runs per chunk. A connection that cannot be handed over as
+// it is (TLS, bytes read or written but not yet passed on) stays with the JavaScript relay (proxy/splice.ts).
+
+interface Addon {
+  start(onEnd: (id: number, aToB: number, bToA: number, error: string) => void): void;
+  join(fdA: number, fdB: number): number;
+  abort(id: number): void;
+  bytes(id: number): [number, number] | null;
+}
+
+/** How a relay ended: the bytes each way and, when it failed, the errno's name ('' for a clean end). */
+export interface RelayEnd { aToB: number; bToA: number; error: string }
+
+interface Joined { a: Socket; b: Socket; onEnd: ((end: RelayEnd) => void) | undefined }
+
+const kRelay = Symbol('cellport.kernel-relay');
+type Handed = Socket & { _handle?: { fd?: number; reading?: boolean } | null; [kRelay]?: { id: number; side: 0 | 1; relay: KernelRelay } };
+
+/** Instead of closing a handed-over socket's descriptor under the relay thread: end the relay, which then closes both. */
+function destroyRelayed(this: Handed): Handed {
+  const joined = this[kRelay];
+  if (joined) joined.relay.abortRelay(joined.id);
+  return this;
+}
+
+export class KernelRelay {
+  private readonly joined = new Map<number, Joined>();
+
+  constructor(private readonly addon: Addon) {
+    addon.start((id, aToB, bToA, error) => this.ended(id, { aToB, bToA, error }));
+  }
+
+  /**
+   * Relays `a` and `b` in the kernel until both have ended (half-close travels) or one fails, then destroys both; their
+   * 'close' comes then, as with the JavaScript relay. Destroying either before that ends the relay (both are shut down).
+   * False, with nothing changed, when either socket cannot be handed over now: not plain TCP, still connecting or
+   * ended, reading, or holding bytes read or written that have not gone on.
+   */
+  join(a: Socket, b: Socket, onEnd?: (end: RelayEnd) => void): boolean {
+    const fdA = handOverable(a);
+    const fdB = handOverable(b);
+    if (fdA === null || fdB === null || fdA === fdB) return false;
+    let id: number;
+    try {
+      id = this.addon.join(fdA, fdB);
+    } catch {
+      return false;
+    }
+    this.joined.set(id, { a, b, onEnd });
+    for (const [socket, side] of [[a, 0], [b, 1]] as const) {
+      const handed = socket as Handed;
+      handed[kRelay] = { id, side, relay: this };
+      handed.destroy = destroyRelayed as Socket['destroy'];
+    }
+    return true;
+  }
+
+  /** Bytes relayed in the kernel so far from `socket` (read) and to it (written); null when it is not relayed here. */
+  bytes(socket: Socket): { read: number; written: number } | null {
+    const joined = (socket as Handed)[kRelay];
+    const both = joined && this.addon.bytes(joined.id);
+    if (!joined || !both) return null;
+    return joined.side === 0 ? { read: both[0], written: both[1] } : { read: both[1], written: both[0] };
+  }
+
+  /** Relays running now. */
+  get size(): number {
+    return this.joined.size;
+  }
+
+  /** @internal destroyRelayed's way in. */
+  abortRelay(id: number): void {
+    this.addon.abort(id);
+  }
+
+  private ended(id: number, end: RelayEnd): void {
+    const joined = this.joined.get(id);
+    if (!joined) return;
+    this.joined.delete(id);
+    for (const socket of [joined.a, joined.b]) {
+      const handed = socket as Handed;
+      delete (handed as { destroy?: unknown }).destroy;
+      handed[kRelay] = undefined;
+    }
+    joined.onEnd?.(end);
+    for (const socket of [joined.a, joined.b]) socket.destroy();
+  }
+}
+
+/** The socket's descriptor when the relay thread can take it over now, else null. */
+function handOverable(socket: Socket): number | null {
+  // Exactly a net.Socket: a TLS socket (a subclass) decrypts in the process, so its descriptor carries no plain bytes.
+  if (Object.getPrototypeOf(socket) !== Socket.prototype) return null;
+  const s = socket as Handed;
+  if (s[kRelay] || s.destroyed || s.connecting || s.readableEnded || s.writableEnded) return null;
+  if (s.readableLength > 0 || s.writableLength > 0 || hasHeldReads(s)) return null;
+  const handle = s._handle;
+  if (!handle || handle.reading || typeof handle.fd !== 'number' || handle.fd < 0) return null;
+  return handle.fd;
+}
+
+let loaded: Promise<KernelRelay> | null = null;
+
+/**
+ * The relay, built (once per source version, into `<dataDir>/fingerprint/`, as the agent's other C parts) and
+ * loaded (once per process). Rejects with what is missing when it cannot be built here: the caller relays in
+ * JavaScript then.
+ */
+export function kernelRelay(dataDir: string): Promise<KernelRelay> {
+  loaded ??= (async () => {
+    const headers = nodeHeaders();
+    if (!existsSync(join(headers, 'node_api.h'))) throw new Error(`the kernel relay needs Node's headers (node_api.h), missing in ${headers}`);
+    const addon = await buildOnHost(dataDir, 'kernel-relay.c', 'kernel-relay', '.node', ['-shared', '-fPIC', `-I${headers}`],
+      `a C compiler and Node's headers in ${headers}`);
+    return new KernelRelay(createRequire(import.meta.url)(addon) as Addon);
+  })();
+  loaded.catch(() => { loaded = null; });
+  return loaded;
+}
