@@ -73,11 +73,6 @@ export class KernelRelay {
     return joined.side === 0 ? { read: both[0], written: both[1] } : { read: both[1], written: both[0] };
   }
 
-  /** Relays running now. */
-  get size(): number {
-    return this.joined.size;
-  }
-
   /** @internal destroyRelayed's way in. */
   abortRelay(id: number): void {
     this.addon.abort(id);
