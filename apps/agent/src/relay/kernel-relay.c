@@ -11,6 +11,7 @@
  *                       never closed here, so a descriptor is never reused under the relay (close them after onEnd)
  *   abort(id)           ends a relay now (both sockets shut down both ways); nothing when it has ended
  *   bytes(id)           [aToB, bToA] so far, or null when it has ended
+ *   held(id), spareBytes()   for the tests: the bytes in a relay's pipes now; the bytes left in pooled pipes (0)
  *
  * Each direction reads into a pipe and writes from it (splice, SPLICE_F_MOVE: the socket's pages are handed on, not
  * copied). A pipe is held only while it has bytes in it: a direction that has nothing to read gives its pipe back to
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -37,7 +39,7 @@
 struct direction {
   int from, to;
   int pipe[2];           /* -1 while it holds none */
-  size_t pending;        /* bytes in the pipe */
+  size_t pending;        /* bytes in the pipe (atomic: held() reads it on the JS thread) */
   int eof, shut;
   uint64_t bytes;        /* written to `to`; read by bytes() on the JS thread */
 };
@@ -107,7 +109,7 @@ static int pump(struct state *s, struct direction *d) {
     if (d->pending > 0) {
       ssize_t n = splice(d->pipe[0], NULL, d->to, NULL, d->pending, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
       if (n > 0) {
-        d->pending -= (size_t)n;
+        __atomic_sub_fetch(&d->pending, (size_t)n, __ATOMIC_RELAXED);
         __atomic_add_fetch(&d->bytes, (uint64_t)n, __ATOMIC_RELAXED);
         continue;
       }
@@ -125,7 +127,7 @@ static int pump(struct state *s, struct direction *d) {
     if (d->pipe[0] < 0 && take_pipe(s, d) != 0) return -errno;
     ssize_t n = splice(d->from, NULL, d->pipe[1], NULL, PIPE_BYTES, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
     if (n > 0) {
-      d->pending = (size_t)n;
+      __atomic_store_n(&d->pending, (size_t)n, __ATOMIC_RELAXED);
       continue;
     }
     if (n == 0) {
@@ -178,10 +180,8 @@ static void release_slot(struct state *s, uint64_t id) {
 static void finish(struct state *s, struct relay *r, int error) {
   epoll_ctl(s->epoll, EPOLL_CTL_DEL, r->dir[0].from, NULL);
   epoll_ctl(s->epoll, EPOLL_CTL_DEL, r->dir[1].from, NULL);
-  for (int i = 0; i < 2; i++) {
-    r->dir[i].pending = 0;
-    give_pipe(s, &r->dir[i]);
-  }
+  /* A pipe that still holds bytes of this relay is closed, never pooled: the next relay would send them on. */
+  for (int i = 0; i < 2; i++) give_pipe(s, &r->dir[i]);
   pthread_mutex_lock(&s->lock);
   r->done = 1;
   release_slot(s, r->id);
@@ -395,12 +395,51 @@ static napi_value bytes(napi_env env, napi_callback_info info) {
   return out;
 }
 
+/* For the tests: [a to b, b to a] bytes sitting in the relay's pipes now, or null when it has ended. */
+static napi_value held(napi_env env, napi_callback_info info) {
+  uint64_t id = id_arg(env, info);
+  struct state *s = state_of(env);
+  napi_value out, n;
+  napi_get_null(env, &out);
+  if (s == NULL) return out;
+  pthread_mutex_lock(&s->lock);
+  struct relay *r = find(s, id);
+  if (r != NULL) {
+    napi_create_array_with_length(env, 2, &out);
+    for (uint32_t i = 0; i < 2; i++) {
+      napi_create_double(env, (double)__atomic_load_n(&r->dir[i].pending, __ATOMIC_RELAXED), &n);
+      napi_set_element(env, out, i, n);
+    }
+  }
+  pthread_mutex_unlock(&s->lock);
+  return out;
+}
+
+/* For the tests: the bytes left in pooled pipes (always 0: a pipe with bytes is closed, never pooled). */
+static napi_value spare_bytes(napi_env env, napi_callback_info info) {
+  (void)info;
+  struct state *s = state_of(env);
+  int64_t total = 0;
+  if (s != NULL) {
+    /* The pool is the relay thread's; a quiet moment (no relay running) is when a test asks. */
+    for (int i = 0; i < __atomic_load_n(&s->spares, __ATOMIC_ACQUIRE); i++) {
+      int queued = 0;
+      if (ioctl(s->spare[i][0], FIONREAD, &queued) == 0) total += queued;
+    }
+  }
+  napi_value out;
+  napi_create_int64(env, total, &out);
+  return out;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     { "start", NULL, start, NULL, NULL, NULL, napi_default, NULL },
     { "join", NULL, join, NULL, NULL, NULL, napi_default, NULL },
     { "abort", NULL, abort_relay, NULL, NULL, NULL, napi_default, NULL },
     { "bytes", NULL, bytes, NULL, NULL, NULL, napi_default, NULL },
+    { "held", NULL, held, NULL, NULL, NULL, napi_default, NULL },
+    { "spareBytes", NULL, spare_bytes, NULL, NULL, NULL, napi_default, NULL },
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

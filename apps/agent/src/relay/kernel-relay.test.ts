@@ -136,6 +136,37 @@ describe('kernel relay', () => {
     await Promise.all([closed(back), farEnded(far)]);
   });
 
+  it('a relay ended with bytes still in its pipe passes none of them to the next relay (its pipe is closed, not pooled)', async () => {
+    // The far end does not read: the relay's pipe fills behind its full socket buffers.
+    let farSocket: Socket | undefined;
+    const stalled = await relayed((s) => { farSocket = s; s.pause(); });
+    expect(stalled.ok).toBe(true);
+    const far = await accepted(() => farSocket);
+    const junk = Buffer.alloc(1024 * 1024, 0x5a);
+    const pump = () => { while (stalled.client.write(junk)); };
+    stalled.client.on('drain', pump);
+    pump();
+    await new Promise<void>((resolve) => {
+      const look = () => ((stalled.front.destroyed ? 0 : relay.held(stalled.front)?.from ?? 0) > 0 ? resolve() : setImmediate(look));
+      look();
+    });
+    stalled.client.removeListener('drain', pump);
+    stalled.client.on('error', () => {});
+    stalled.front.destroy();
+    await stalled.end;
+    far.destroy();
+    expect(relay.spareBytes()).toBe(0);
+    // The next relay carries exactly its own bytes.
+    const message = randomBytes(300 * 1024);
+    let farGot!: Promise<{ bytes: number; sha: string }>;
+    const next = await relayed((s) => { farGot = received(s); s.once('end', () => s.end()); });
+    expect(next.ok).toBe(true);
+    next.client.end(message);
+    expect(await farGot).toEqual({ bytes: message.length, sha: digest([message]) });
+    next.client.resume();
+    await next.end;
+  });
+
   it('hands nothing over that is not plain TCP at rest: a socket reading, or holding bytes to write', async () => {
     const farPort = await listen((s) => s.resume());
     const a = connect({ port: farPort, host: '127.0.0.1' });

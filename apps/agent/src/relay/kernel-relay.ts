@@ -16,6 +16,8 @@ interface Addon {
   join(fdA: number, fdB: number): number;
   abort(id: number): void;
   bytes(id: number): [number, number] | null;
+  held(id: number): [number, number] | null;
+  spareBytes(): number;
 }
 
 /** How a relay ended: the bytes each way and, when it failed, the errno's name ('' for a clean end). */
@@ -71,6 +73,19 @@ export class KernelRelay {
     const both = joined && this.addon.bytes(joined.id);
     if (!joined || !both) return null;
     return joined.side === 0 ? { read: both[0], written: both[1] } : { read: both[1], written: both[0] };
+  }
+
+  /** For the tests: bytes from `socket` waiting in the relay's pipe now, and bytes to it; null when not relayed here. */
+  held(socket: Socket): { from: number; to: number } | null {
+    const joined = (socket as Handed)[kRelay];
+    const both = joined && this.addon.held(joined.id);
+    if (!joined || !both) return null;
+    return joined.side === 0 ? { from: both[0], to: both[1] } : { from: both[1], to: both[0] };
+  }
+
+  /** For the tests: bytes left in the thread's pooled pipes (must be 0: a relay's bytes never reach the next one). */
+  spareBytes(): number {
+    return this.addon.spareBytes();
   }
 
   /** @internal destroyRelayed's way in. */
