@@ -376,7 +376,11 @@ static napi_value abort_relay(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-static napi_value bytes(napi_env env, napi_callback_info info) {
+/*
+ * One counter of a running relay, [a to b, b to a], or null when it has ended: the bytes written on (`bytes`), or the
+ * bytes waiting in its pipes now (`held`, for the tests).
+ */
+static napi_value per_direction(napi_env env, napi_callback_info info, int waiting) {
   uint64_t id = id_arg(env, info);
   struct state *s = state_of(env);
   napi_value out, n;
@@ -387,7 +391,9 @@ static napi_value bytes(napi_env env, napi_callback_info info) {
   if (r != NULL) {
     napi_create_array_with_length(env, 2, &out);
     for (uint32_t i = 0; i < 2; i++) {
-      napi_create_double(env, (double)__atomic_load_n(&r->dir[i].bytes, __ATOMIC_RELAXED), &n);
+      struct direction *d = &r->dir[i];
+      double count = waiting ? (double)__atomic_load_n(&d->pending, __ATOMIC_RELAXED) : (double)__atomic_load_n(&d->bytes, __ATOMIC_RELAXED);
+      napi_create_double(env, count, &n);
       napi_set_element(env, out, i, n);
     }
   }
@@ -395,24 +401,12 @@ static napi_value bytes(napi_env env, napi_callback_info info) {
   return out;
 }
 
-/* For the tests: [a to b, b to a] bytes sitting in the relay's pipes now, or null when it has ended. */
+static napi_value bytes(napi_env env, napi_callback_info info) {
+  return per_direction(env, info, 0);
+}
+
 static napi_value held(napi_env env, napi_callback_info info) {
-  uint64_t id = id_arg(env, info);
-  struct state *s = state_of(env);
-  napi_value out, n;
-  napi_get_null(env, &out);
-  if (s == NULL) return out;
-  pthread_mutex_lock(&s->lock);
-  struct relay *r = find(s, id);
-  if (r != NULL) {
-    napi_create_array_with_length(env, 2, &out);
-    for (uint32_t i = 0; i < 2; i++) {
-      napi_create_double(env, (double)__atomic_load_n(&r->dir[i].pending, __ATOMIC_RELAXED), &n);
-      napi_set_element(env, out, i, n);
-    }
-  }
-  pthread_mutex_unlock(&s->lock);
-  return out;
+  return per_direction(env, info, 1);
 }
 
 /* For the tests: the bytes left in pooled pipes (always 0: a pipe with bytes is closed, never pooled). */

@@ -69,18 +69,22 @@ export class KernelRelay {
 
   /** Bytes relayed in the kernel so far from `socket` (read) and to it (written); null when it is not relayed here. */
   bytes(socket: Socket): { read: number; written: number } | null {
-    const joined = (socket as Handed)[kRelay];
-    const both = joined && this.addon.bytes(joined.id);
-    if (!joined || !both) return null;
-    return joined.side === 0 ? { read: both[0], written: both[1] } : { read: both[1], written: both[0] };
+    const counts = this.fromAndTo(socket, (id) => this.addon.bytes(id));
+    return counts && { read: counts[0], written: counts[1] };
   }
 
   /** For the tests: bytes from `socket` waiting in the relay's pipe now, and bytes to it; null when not relayed here. */
   held(socket: Socket): { from: number; to: number } | null {
+    const counts = this.fromAndTo(socket, (id) => this.addon.held(id));
+    return counts && { from: counts[0], to: counts[1] };
+  }
+
+  /** A relay's [a to b, b to a] counter turned to `socket`'s side: [from it, to it]; null when not relayed here. */
+  private fromAndTo(socket: Socket, read: (id: number) => [number, number] | null): [number, number] | null {
     const joined = (socket as Handed)[kRelay];
-    const both = joined && this.addon.held(joined.id);
+    const both = joined && read(joined.id);
     if (!joined || !both) return null;
-    return joined.side === 0 ? { from: both[0], to: both[1] } : { from: both[1], to: both[0] };
+    return joined.side === 0 ? both : [both[1], both[0]];
   }
 
   /** For the tests: bytes left in the thread's pooled pipes (must be 0: a relay's bytes never reach the next one). */
