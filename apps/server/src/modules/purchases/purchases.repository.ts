@@ -152,9 +152,12 @@ export class PurchasesRepository {
   async insertPaymentWithInvoice(tx: Tx, payment: NewPayment, invoice: (payments: RawBuilder<unknown>) => RawBuilder<unknown>,
     take?: { filter: StockFilter; count: number }): Promise<{ payment: PaymentRow; buyer: Buyer; taken: string[] | null }> {
     const taking = take && this.takeShape(take.filter, take.count);
+    const takenCte = take && taking
+      ? sql`, taken as (${this.takeQueries.fragment(taking.key, taking.parameters, () => this.takeDedicatedQuery(tx, take.filter, take.count))})`
+      : sql``;
     const { rows } = await sql<PaymentRow & { buyer: Buyer; taken: string[] | null }>`with new_payment as (${tx.insertInto('payments').values(payment).returningAll()}),
       new_invoice as (${invoice(sql`new_payment`)})
-      ${take && taking ? sql`, taken as (${this.takeQueries.fragment(taking.key, taking.parameters, () => this.takeDedicatedQuery(tx, take.filter, take.count))})` : sql``}
+      ${takenCte}
       select p.*, (select jsonb_build_object('language', u.language, 'marketing_consent', u.marketing_consent, 'email', u.email,
           'name', u.name, 'is_active', u.is_active, 'port_count', (select count(*) from ports where ports.user_id = u.id))
         from users u where u.id = p.user_id) as buyer,
