@@ -4,8 +4,8 @@
 import { afterAll, vi } from 'vitest';
 
 process.env.CELLPORT_TEST_GATEWAY_RELAY = 'js';
-// The next test file in this fork shares its module cache (vitest.config.ts): it must not inherit the setting.
+// Left behind by nothing: a process that runs more test files after this one (vitest without isolation, a watch
+// run) must not inherit the setting, and must import gateway.test.ts afresh so that its suites register again.
 afterAll(() => { delete process.env.CELLPORT_TEST_GATEWAY_RELAY; });
-// gateway.test.ts may have run in this fork already: a fresh module graph, so importing it registers its suites again.
 vi.resetModules();
 await import('./gateway.test.js');
