@@ -11,18 +11,14 @@ import type { E2EServer } from './server.js';
 export const demo = { email: 'demo@cellport.local', password: 'Demo#2026' } as const;
 
 /**
- * An operator account made with the CLI, as an operator installing Cellport does. On PGlite the server stops for it
- * (PGlite allows one process) and starts again; on PostgreSQL (CI) the CLI runs beside it, as it would in production.
- * Returns the e-mail and the password the CLI printed.
+ * An operator account made with the CLI, as an operator installing Cellport does (beside the running server; on
+ * PGlite it stops for the CLI, E2EServer.admin). Returns the e-mail and the password the CLI printed.
  */
 export async function createOperator(server: E2EServer, email: string): Promise<{ email: string; password: string }> {
-  const embedded = !server.env.DATABASE_URL;
-  if (embedded) await server.stop();
   const result = await server.admin('create', email);
   expect(result, result.stderr).toMatchObject({ code: 0 });
   const password = /Password: (\S+)/.exec(result.stdout)?.[1] ?? '';
   expect(password, result.stdout).not.toBe('');
-  if (embedded) await server.start();
   return { email, password };
 }
 

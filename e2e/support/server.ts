@@ -28,8 +28,9 @@ export interface E2EServer {
   /** stop() and delete the data. */
   dispose(): Promise<void>;
   /**
-   * Runs `npm run admin -- ...args` against this server's database (stop() the server first on PGlite), from the
-   * same build as the server (ADMIN_FROM=dist), so both agree on the migrations.
+   * Runs `npm run admin -- ...args` against this server's database, from the same build as the server
+   * (ADMIN_FROM=dist), so both agree on the migrations. On PostgreSQL it runs beside the server, as in production; on
+   * PGlite, which allows one process, a running server stops for it and starts again.
    */
   admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
@@ -117,7 +118,13 @@ export async function prepareServer(options: ServerOptions): Promise<E2EServer> 
       await database.drop();
     },
     async admin(...args) {
-      return runCommand('npm', ['run', '--silent', 'admin', '--', ...args], { ...env, LOG_LEVEL: 'warn', ADMIN_FROM: 'dist' });
+      const paused = !env.DATABASE_URL && child !== undefined;
+      if (paused) await server.stop();
+      try {
+        return await runCommand('npm', ['run', '--silent', 'admin', '--', ...args], { ...env, LOG_LEVEL: 'warn', ADMIN_FROM: 'dist' });
+      } finally {
+        if (paused) await server.start();
+      }
     },
   };
   return server;
