@@ -1,7 +1,7 @@
 // Issue 30 in the operator console: the host's "cannot apply presets" reason (its agent's heartbeat) on the hosts
 // and modems tabs, a modem's default preset set with the keyboard and a tariff's in the catalog (both audited), and
 // the modems whose ports' preset is failing (they refuse new connections: fail closed) listed by a filter with the
-// reason. The embedded agent is real; it runs without /usr/sbin in its PATH, so it finds no nft and says so whether
+// reason. The embedded agent is real; it runs without /usr/sbin in its PATH, so it finds no tc and says so whether
 // or not it is root (not root, it says that instead). en, ru and cn; axe; desktop and phone.
 import type { APIRequestContext, Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
@@ -12,7 +12,7 @@ import { createOperator, demo, expectDashboard, signIn } from './support/flows.j
 import { t, type Language } from './support/locales.js';
 import { useServer } from './support/server.js';
 
-// The agent's PATH without the sbin directories: no nft, iptables or ip for it (the server needs none of them).
+// The agent's PATH without the sbin directories: no tc, nft or iptables for it (the server needs none of them).
 const pathWithoutSbin = (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(':').filter((dir) => !/sbin/.test(dir)).join(':');
 const server = useServer({ name: 'console-fingerprint', env: { EMBEDDED_AGENT: 'true', PATH: pathWithoutSbin } });
 const browser = useBrowser();
@@ -52,7 +52,7 @@ test('the operator sees why a host cannot apply presets, sets a modem\'s default
     host = (await call<{ items: AdminHost[] }>(context.request, 'GET', '/admin/hosts')).items.find((h) => h.id === hostId);
     return host?.online === true && host.fingerprintUnavailable !== null && !/has not reported/.test(host.fingerprintUnavailable);
   }, { timeout: 30_000 }).toBe(true);
-  expect(host!.fingerprintUnavailable).toMatch(/nft command is missing|not run as root/);
+  expect(host!.fingerprintUnavailable).toMatch(/tc command is missing|not run as root/);
   const reason = host!.fingerprintUnavailable!;
 
   // Hosts tab: the host says it cannot, with its agent's reason.

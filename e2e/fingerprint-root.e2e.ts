@@ -1,8 +1,8 @@
 // Issue 30's "Done when" in a real browser: a customer picks Windows on Your Proxies and "What a site sees" reports
 // Windows (p0f's label and JA4T) from the REAL fingerprint echo (Debian's p0f reading the SYN), while native still
-// reports Linux. Nothing is faked: the server's embedded agent runs as root and applies the preset with its own
-// network namespace (decision 037, "Simulated modems"), and the echo is `npm run fingerprint-echo`, started here on a
-// free port. Needs root, ip, nft, iptables and p0f: CI (CELLPORT_REQUIRE_ROOT_TESTS=1) fails here when one is
+// reports Linux. Nothing is faked: the server's embedded agent runs as root and applies the preset with its egress
+// program on the loopback interface (decision 051, "Simulated modems"), and the echo is `npm run fingerprint-echo`,
+// started here on a free port. Needs root, ip, nft, iptables and p0f: CI (CELLPORT_REQUIRE_ROOT_TESTS=1) fails here when one is
 // missing; elsewhere the test is skipped by name.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';

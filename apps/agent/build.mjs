@@ -22,9 +22,9 @@ await build({
   logLevel: 'warning',
 });
 
-// The C sources (the fingerprint presets' Apple SYN rewrite and namespace socket addon, the gateway's kernel relay) go
+// The C sources (the fingerprint presets' egress program and preset socket addon, the gateway's kernel relay) go
 // with the bundle: the agent and the gateway build them on the host on first use (issue 30, decision 050;
 // host-build.ts finds them beside dist/main.js).
-for (const source of ['fingerprint/apple-syn-rewrite.bpf.c', 'fingerprint/namespace-socket.c', 'relay/kernel-relay.c']) {
+for (const source of ['fingerprint/preset-syn-rewrite.bpf.c', 'fingerprint/preset-socket.c', 'relay/kernel-relay.c']) {
   copyFileSync(new URL(`./src/${source}`, import.meta.url), new URL(`./dist/${source.split('/').pop()}`, import.meta.url));
 }

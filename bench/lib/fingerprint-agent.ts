@@ -1,6 +1,6 @@
 // bench/fingerprint.mjs's agent: one ModemProxy (the real agent code) with one port per fingerprint preset (native
 // included), all on one modem, its presets applied by FingerprintHost; run inside the bench's agent namespace. Prints
-// {"ready":true,"http":<port>} once listening, then waits; each preset's namespace is warmed up first, so the first
+// {"ready":true,"http":<port>} once listening, then waits; each preset's egress setup is warmed up first, so the first
 // measured connection does not pay for it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ const [egress, tag] = process.argv.slice(2);
 const log = createLogger('warn', { component: 'bench-fingerprint' }, (line) => process.stderr.write(line));
 // Where the presets' addon and Apple rewrite program are built: removed when the agent stops.
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-fp-'));
-const host = new FingerprintHost({ log, dataDir, namespacePrefix: `bfp-${tag}`, devicePrefix: `bfp${tag}` });
+const host = new FingerprintHost({ log, dataDir, filterPreference: 0xe000 + (parseInt(tag!, 16) % 0x800) * 2 });
 await host.cleanUp();
 const proxy = new ModemProxy({
   imei: '861234567890077', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: egress!,

@@ -61,7 +61,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
     if (kind === 'simulated') return simulated;
     throw new Error(`a ${kind} modem needs this host's modems file (AGENT_MODEMS); without one only simulated modems are served`);
   };
-  // OS fingerprint presets (issue 30): as root with nftables, each preset gets its kernel setup on first use; otherwise
+  // OS fingerprint presets (issue 30): as root with tc and a compiler, each modem interface gets its egress program on first use; otherwise
   // the heartbeat says why not, and ports with a preset refuse new connections.
   const fingerprintSupport = await probeFingerprintSupport();
   const fingerprintHost = fingerprintSupport.supported

@@ -7,7 +7,7 @@ import type { FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
  * whose preset is not native; without one (a host that cannot apply presets) those ports refuse new connections.
  */
 export interface FingerprintEgress {
-  /** Warms up what the preset needs (its namespace), so the port's first connection does not wait for it. */
+  /** Warms up what the preset needs (its interface's egress program, the addon), so the port's first connection does not wait for it. */
   prepare(preset: Exclude<FingerprintPresetId, 'native'>, egress: string): void;
   /**
    * A connected socket to address:port that opened with the preset's SYN. Rejects with a FingerprintUnavailable

@@ -1,343 +1,328 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { closeSync, existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { OnReadOpts, Socket } from 'node:net';
 import { FINGERPRINT_PRESETS, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
 import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protocol';
 import type { Logger } from '../proxy/types.js';
 import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-egress.js';
 import { buildOnHost, builtPath } from './host-build.js';
-import { parsePortRange, presetPortSlice, type PortRange } from './egress-port-slices.js';
-import { NamespaceDialer } from './namespace-dialer.js';
-import { namespaceSockets, nodeHeaders } from './namespace-socket.js';
-import { isApple, renderNamespaceRuleset, renderRuleset, synShape, type PresetSlot } from './preset-ruleset.js';
+import { nodeHeaders, presetSockets, type PresetSockets } from './preset-socket.js';
 
-// The host side of the fingerprint presets (issue 30; docs/decisions/037-fingerprint-presets.md). Each (modem,
-// preset) in use gets a network namespace whose kernel sends the preset's SYN by itself: its sysctls give the TTL and
-// timestamps, its routes' `window` metric the window scale, and its own rules the option layout (nftables for
-// Windows, a tc-eBPF program on the veth's egress for Apple's longer one). A veth joins it to the host, which drops any SYN that is not
-// exactly the preset's, forwards the rest by the modem's own routing table and SNATs them to the modem's egress address
-// (a simulated modem's: delivered to this machine's 127.0.0.1). The agent's own thread makes each connection's socket
-// inside the namespace (a small addon built on the host, namespace-socket.c) and connects it (namespace-dialer.ts).
+// The host side of the fingerprint presets (issue 30; docs/decisions/037-fingerprint-presets.md). A preset connection
+// is a socket of the host's own, bound to the modem's egress address like a native one, made with the options that
+// shape its SYN (preset-socket.c: the window clamp sets the scale, a mark says the preset, TTL 1 until rewritten), and
+// a tc-eBPF program on the egress of the modem's interface (preset-syn-rewrite.bpf.c) writes the preset's option
+// layout, window and TTL into what leaves. A second program after it drops any marked packet the first did not pass:
+// a detached rewrite fails closed. No namespace, forwarding or NAT lies on the connection's path.
 
 type Preset = Exclude<FingerprintPresetId, 'native'>;
 const exec = promisify(execFile);
 
 export interface FingerprintHostOptions {
   log: Logger;
-  /** Where the namespace socket addon and the Apple rewrite program are built (once per source version). */
+  /** Where the preset socket addon and the egress program are built (once per source version). */
   dataDir: string;
-  /** Names: namespaces `<namespacePrefix>-<slot>`, host veth ends `<devicePrefix><slot>`, nft table `<devicePrefix>`. */
-  namespacePrefix?: string;
-  devicePrefix?: string;
+  /**
+   * The tc filter preference of this agent's egress program (its check at the next one): two agents on one machine
+   * (the demo and a test, say) never remove each other's. Both run the same stateless program, so either serves both.
+   */
+  filterPreference?: number;
+  /**
+   * How often the programs' presence on the interfaces is checked, driven by the ports' problem() (the heartbeat asks
+   * every few seconds); Infinity: only when verify() is called (tests that break a program on purpose).
+   */
+  verifyEveryMs?: number;
 }
 
-interface Slot extends PresetSlot {
-  imei: string;
-  namespace: string;
-  device: string;
-  nsAddress: string;
-  /** The veth's IPv6 ends (a unique-local /64 per slot), for a modem whose egress is IPv6. */
-  hostAddress6: string;
-  nsAddress6: string;
-  table: string;
-  dialer: NamespaceDialer | null;
-  ready: Promise<void> | null;
-  problem: string | null;
-}
+/** The mark of a preset socket, which the egress program reads (preset-syn-rewrite.bpf.c): magic, scale, layout, TTL. */
+const MARK_MAGIC = 0x43500000;
+const LAYOUT: Record<Preset, number> = { windows: 1, macos: 2, ios: 2, android: 3 };
+export const presetMark = (preset: Preset, ttl: number): number =>
+  (MARK_MAGIC | (FINGERPRINT_PRESETS[preset].windowScale << 12) | (LAYOUT[preset] << 8) | (ttl & 0xff)) >>> 0;
 
 const isLoopback = (address: string) => /^127\./.test(address) || address === '::1';
 const familyOf = (address: string): 4 | 6 => (address.includes(':') ? 6 : 4);
 
-const run = async (cmd: string, args: string[], input?: string): Promise<string> => {
-  if (input === undefined) return (await exec(cmd, args, { maxBuffer: 4 << 20 })).stdout;
-  return new Promise((resolve, reject) => {
-    const child = execFile(cmd, args, (err, out, stderr) => (err ? reject(new Error(`${cmd} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(out)));
-    child.stdin!.end(input);
-  });
-};
-
 /** Whether this host can apply presets at all, and why not. */
 export async function probeFingerprintSupport(): Promise<HostFingerprintReport> {
   if (process.platform !== 'linux') return { supported: false, reason: 'Fingerprint presets need a Linux host.' };
-  if (process.getuid?.() !== 0) return { supported: false, reason: 'The agent does not run as root, so it cannot set up the kernel rules the presets need.' };
-  for (const [tool, args] of [['nft', ['--version']], ['ip', ['-V']], ['tc', ['-V']]] as const) {
+  if (process.getuid?.() !== 0) return { supported: false, reason: 'The agent does not run as root, so it cannot set up the kernel programs the presets need.' };
+  for (const tool of ['ip', 'tc']) {
     try {
-      await exec(tool, [...args]);
+      await exec(tool, ['-V']);
     } catch {
-      return { supported: false, reason: `The ${tool} command is missing on this host (Debian: ${tool === 'nft' ? 'nftables' : 'iproute2'}).` };
+      return { supported: false, reason: `The ${tool} command is missing on this host (Debian: iproute2).` };
     }
   }
-  // The namespace socket maker and the Apple rewrite are built here on first use (host-build.ts).
-  if (!(await firstCompiler())) return { supported: false, reason: 'No C compiler on this host (Debian: gcc or clang): the agent builds its preset helpers with it.' };
+  // The preset socket maker and the egress program are built here on first use (host-build.ts).
+  if (!(await works('cc')) && !(await works('gcc')) && !(await works('clang'))) return { supported: false, reason: 'No C compiler on this host (Debian: gcc or clang): the agent builds its preset helpers with it.' };
   if (!existsSync(join(nodeHeaders(), 'node_api.h'))) return { supported: false, reason: `Node's headers (node_api.h) are missing in ${nodeHeaders()}: the agent builds its preset helpers against them.` };
+  if (!(await works('clang'))) return { supported: false, reason: 'clang is missing on this host (Debian: clang and libbpf-dev): the agent builds its preset egress program with it.' };
   return { supported: true };
 }
 
-async function firstCompiler(): Promise<string | null> {
-  for (const cc of ['cc', 'clang', 'gcc']) {
-    try {
-      await exec(cc, ['--version']);
-      return cc;
-    } catch { /* the next one */ }
+async function works(cc: string): Promise<boolean> {
+  try {
+    await exec(cc, ['--version']);
+    return true;
+  } catch {
+    return false;
   }
-  return null;
 }
 
+/** What one egress address needs, set up once: the addon, the interface's programs, the host's buffer limit. */
+interface Egress {
+  device: string | null;
+  ready: Promise<void>;
+  sockets: PresetSockets | null;
+  problem: string | null;
+  failedAt: number;
+}
+
+/** A failed setup is tried again when asked after this long (the heartbeat asks every few seconds). */
+const RETRY_MS = 5_000;
+
 export class FingerprintHost {
-  private readonly slots = new Map<string, Slot>();
-  private readonly nsPrefix: string;
-  private readonly devPrefix: string;
-  /** Uplinks whose forwarding the agent turned on, by sysctl file: the value before (restored on close). */
-  private readonly uplinks = new Map<string, { device: string; family: 4 | 6; was: string }>();
-  private rendering: Promise<void> = Promise.resolve();
+  private readonly egresses = new Map<string, Egress>();
+  /** Interfaces this agent attached its programs to, with the object attached. */
+  private readonly attached = new Map<string, string>();
+  private readonly pref: number;
+  /** max(tcp_rmem[2], rmem_max): the window the kernel plans a scale for without a socket's own buffer. */
+  private bufferLimit: Promise<number> | null = null;
   private closed = false;
-  /** The agent's own (the host's) ephemeral ports, read once: native's, which the preset slices stay out of. */
-  private hostPorts: Promise<PortRange> | null = null;
+  private verifiedAt = 0;
+  private verifying: Promise<void> | null = null;
 
   constructor(private readonly options: FingerprintHostOptions) {
-    this.nsPrefix = options.namespacePrefix ?? 'cellport-fp';
-    this.devPrefix = options.devicePrefix ?? 'cpfp';
+    this.pref = options.filterPreference ?? 0xc000;
   }
 
-  /**
-   * Names of one agent's kernel objects, from its data folder: two agents on one machine (the demo and a test, say)
-   * never touch each other's namespaces or table.
-   */
-  static namesFor(dataDir: string): Pick<FingerprintHostOptions, 'namespacePrefix' | 'devicePrefix'> {
-    const tag = createHash('sha256').update(dataDir).digest('hex').slice(0, 4);
-    return { namespacePrefix: `cellport-fp-${tag}`, devicePrefix: `cp${tag}` };
+  /** This agent's filter preference, from its data folder (namesFor's only field; the agent passes it on). */
+  static namesFor(dataDir: string): Pick<FingerprintHostOptions, 'filterPreference'> {
+    const n = parseInt(createHash('sha256').update(dataDir).digest('hex').slice(0, 4), 16) % 0x1000;
+    return { filterPreference: 0xc000 + n * 2 };
   }
 
-  /** Removes what a previous agent that was killed left (namespaces by prefix, the table). */
+  /** Removes what a previous agent with this preference left on the host's interfaces (it was killed). */
   async cleanUp(): Promise<void> {
-    const list = JSON.parse((await run('ip', ['-j', 'netns', 'list'])) || '[]') as Array<{ name: string }>;
-    for (const { name } of list) if (name.startsWith(`${this.nsPrefix}-`)) await run('ip', ['netns', 'del', name]).catch(() => undefined);
-    await run('nft', ['delete', 'table', 'inet', this.devPrefix]).catch(() => undefined);
+    const links = JSON.parse((await exec('ip', ['-j', 'link', 'show'])).stdout || '[]') as Array<{ ifname: string }>;
+    for (const { ifname } of links) await this.detach(ifname);
   }
 
   /** One modem's view: its presets' connections, with `hops` after the host (a HiLink's NAT) compensated. */
   forModem(imei: string, hops: number): FingerprintEgress {
     return {
-      prepare: (preset, egress) => { void this.ensure(imei, preset, egress, hops).catch(() => undefined); },
-      connect: (preset, egress, address, port, timeoutMs, onread) => this.connect(imei, preset, egress, hops, address, port, timeoutMs, onread),
+      prepare: (preset, egress) => { void this.ensure(egress, `${imei}/${preset}`).catch(() => undefined); },
+      connect: (preset, egress, address, port, timeoutMs, onread) => this.connect(`${imei}/${preset}`, preset, egress, hops, address, port, timeoutMs, onread),
       datagramTtl: (preset) => FINGERPRINT_PRESETS[preset].ttl + hops,
-      problem: (preset) => this.problemOf(this.slots.get(`${imei}/${preset}`) ?? null),
+      problem: (preset) => this.problemOf(imei, preset),
     };
   }
 
-  private problemOf(slot: Slot | null): string | null {
-    return slot?.problem ?? null;
+  /** The problem of the egress a modem's port would leave by, if any (its preset's ports refuse meanwhile). */
+  private problemOf(imei: string, preset: Preset): string | null {
+    this.maybeVerify();
+    for (const [address, e] of this.egresses) {
+      if (e.problem === null || !this.usedBy.get(address)?.has(`${imei}/${preset}`)) continue;
+      if (Date.now() - e.failedAt > RETRY_MS) this.egresses.delete(address); // asked again: the next connection retries
+      return e.problem.replace('{preset}', preset);
+    }
+    return null;
   }
+
+  /** Which modem ports (imei/preset) asked for each egress: whose problem a failed setup is. */
+  private readonly usedBy = new Map<string, Set<string>>();
 
   /** Failing presets per modem, for the heartbeat (the host agent maps them to its ports). */
   problems(): Map<string, string> {
     const out = new Map<string, string>();
-    for (const [key, slot] of this.slots) {
-      const problem = this.problemOf(slot);
-      if (problem) out.set(key, problem);
+    for (const [address, e] of this.egresses) {
+      if (e.problem === null) continue;
+      for (const key of this.usedBy.get(address) ?? []) out.set(key, e.problem.replace('{preset}', key.split('/')[1]!));
     }
     return out;
   }
 
-  private async connect(imei: string, preset: Preset, egress: string, hops: number, address: string, port: number, timeoutMs: number,
+  private async connect(key: string, preset: Preset, egress: string, hops: number, address: string, port: number, timeoutMs: number,
     onread: OnReadOpts | undefined): Promise<Socket> {
-    const slot = await this.ensure(imei, preset, egress, hops);
-    const problem = this.problemOf(slot);
-    if (problem) throw new FingerprintUnavailable(problem);
-    // A simulated modem reaches this machine's loopback: from its namespace, through the veth to the host's end,
-    // which the host's rules send on to 127.0.0.1 (its demo site, the echo).
-    const target = slot.loopback && isLoopback(address) ? slot.hostAddress : address;
-    return slot.dialer!.connect(target, port, timeoutMs, onread);
-  }
-
-  private async ensure(imei: string, preset: Preset, egress: string, hops: number): Promise<Slot> {
-    if (this.closed) throw new FingerprintUnavailable('The agent is stopping.');
-    const key = `${imei}/${preset}`;
-    let slot = this.slots.get(key);
-    if (slot === undefined) {
-      const n = this.slots.size;
-      const base = `100.127.${n >> 6}.${(n & 63) << 2}`.split('.').map(Number);
-      const at = (k: number) => `${base[0]}.${base[1]}.${base[2]}.${base[3]! + k}`;
-      const loopback = isLoopback(egress);
-      slot = {
-        // Forwarded by the host: one hop more than the hops after it; a simulated modem's traffic is delivered here.
-        imei, preset, egress, slot: n, loopback, ttlAtVeth: FINGERPRINT_PRESETS[preset].ttl + hops + (loopback ? 0 : 1),
-        namespace: `${this.nsPrefix}-${n}`, device: `${this.devPrefix}${n}`, hostAddress: at(1), nsAddress: at(2),
-        hostAddress6: `fd63:7066:${n.toString(16)}::1`, nsAddress6: `fd63:7066:${n.toString(16)}::2`,
-        ports: null, table: 'main', dialer: null, ready: null, problem: null,
-      };
-      this.slots.set(key, slot);
+    const e = await this.ensure(egress, key);
+    if (e.problem !== null || e.sockets === null) throw new FingerprintUnavailable(e.problem?.replace('{preset}', preset) ?? 'The preset is not set up.');
+    const scale = FINGERPRINT_PRESETS[preset].windowScale;
+    const clamp = 2 ** (15 + scale);
+    // The scale is planned for max(the host's buffers, the window clamp): a host whose buffers are smaller than the
+    // scale needs gets a receive buffer of the socket's own, which also fixes it (no autotuning), for this socket only.
+    const receiveBuffer = clamp > (await (this.bufferLimit ??= readBufferLimit())) ? clamp * 2 : 0;
+    let socket: Socket;
+    try {
+      // A simulated modem (loopback, MTU 64 KiB) announces an ordinary link's MSS; a real modem's interface gives its own.
+      const maxSegment = e.device === 'lo' ? (familyOf(egress) === 4 ? 1460 : 1440) : 0;
+      socket = adopt(e.sockets.presetSocket(familyOf(egress), egress, presetMark(preset, FINGERPRINT_PRESETS[preset].ttl + hops), clamp, receiveBuffer, maxSegment), onread);
+    } catch (err) {
+      // Out of descriptors, the address gone: the caller hears it as the network's error, with the errno's code.
+      throw Object.assign(new Error(`no preset socket on ${egress}: ${(err as Error).message}`), { code: (err as NodeJS.ErrnoException).code ?? 'EFAILED' });
     }
-    if (slot.egress !== egress && slot.ready) {
-      // A new egress address (a reconnect): the SNAT and the routing follow before the next connection.
-      slot.egress = egress;
-      slot.ready = slot.ready.then(() => this.route(slot!)).then(() => this.render());
-    }
-    if (slot.ready === null) {
-      const s = slot;
-      s.problem = null;
-      s.ready = this.build(s).catch((err: unknown) => {
-        s.problem = `The ${preset} preset could not be set up on this host: ${(err as Error).message}`.slice(0, 300);
-        this.options.log.error({ imei, preset, err: String(err) }, 'Fingerprint preset could not be set up; its ports refuse new connections');
-        s.ready = null;
+    socket.pause();
+    return new Promise<Socket>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(Object.assign(new Error(`connect ${address}:${port} timed out`), { code: 'ETIMEDOUT' }));
+      }, timeoutMs);
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        socket.removeAllListeners('error');
+        resolve(socket);
       });
-    }
-    await slot.ready;
-    return slot;
-  }
-
-  private cleaned: Promise<void> | null = null;
-
-  private async build(s: Slot): Promise<void> {
-    // What makes the namespace's sockets, before anything is made (a host that cannot build it leaves nothing behind).
-    const sockets = await namespaceSockets(this.options.dataDir);
-    // What an earlier run of this agent left (it was killed) goes before the first namespace is made.
-    await (this.cleaned ??= this.cleanUp().catch(() => undefined));
-    // A rebuild (the last one failed half-way): what it made goes (its stashed sockets with the dialer), and starts anew.
-    s.dialer?.close();
-    s.dialer = null;
-    // Apple's rewrite program, before anything is made too: a host without clang or libbpf-dev says so at once.
-    const appleProgram = isApple(s.preset) ? await buildAppleRewrite(this.options.dataDir) : null;
-    const p = FINGERPRINT_PRESETS[s.preset];
-    // Its own source ports on the egress, apart from native's and the other presets' (egress-port-slices.ts).
-    this.hostPorts ??= readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').then(parsePortRange);
-    s.ports = presetPortSlice(s.preset, await this.hostPorts);
-    if (s.ports === null) this.options.log.warn({ preset: s.preset }, 'Fingerprint: the host\'s ephemeral port range leaves no room for the preset\'s own source ports; a site may refuse some of its SYNs once');
-    await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
-    await run('ip', ['link', 'del', s.device]).catch(() => undefined);
-    await run('ip', ['netns', 'add', s.namespace]);
-    await run('ip', ['-batch', '-'], [
-      `link add ${s.device} type veth peer name eth0 netns ${s.namespace}`,
-      `addr add ${s.hostAddress}/30 dev ${s.device}`,
-    ].join('\n') + '\n');
-    // IPv6 on the host's end (a host may have it off by default); no duplicate address detection on a private veth,
-    // so the address is usable at once.
-    await writeFile(`/proc/sys/net/ipv6/conf/${s.device}/disable_ipv6`, '0').catch(() => undefined);
-    await run('ip', ['-batch', '-'], [
-      `addr add ${s.hostAddress6}/64 dev ${s.device} nodad`,
-      `link set ${s.device} up`,
-    ].join('\n') + '\n');
-    const ipv6 = synShape(s.preset, 6);
-    await run('ip', ['-n', s.namespace, '-batch', '-'], [
-      'link set lo up',
-      `addr add ${s.nsAddress}/30 dev eth0`,
-      'link set eth0 up',
-      // The window metric clamps the window the kernel plans for, which is what sets the SYN's window scale.
-      `route add default via ${s.hostAddress} window ${2 ** (15 + p.windowScale)}`,
-      // The veth's own subnet too: a simulated modem's connections go to the host's end, by that route.
-      `route replace ${s.hostAddress.replace(/\.\d+$/, `.${Number(s.hostAddress.split('.')[3]) - 1}`)}/30 dev eth0 src ${s.nsAddress} window ${2 ** (15 + p.windowScale)}`,
-      `addr add ${s.nsAddress6}/64 dev eth0 nodad`,
-    ].join('\n') + '\n');
-    // IPv6 the same way; `initrwnd` keeps the SYN's window at the preset's multiple of the MSS where p0f knows the
-    // preset by it (synShape).
-    await run('ip', ['-n', s.namespace, '-6', 'route', 'add', 'default', 'via', s.hostAddress6, 'dev', 'eth0', 'window', String(2 ** (15 + p.windowScale)),
-      ...(ipv6.initialSegments !== null ? ['initrwnd', String(ipv6.initialSegments)] : [])]);
-    // Inside: the TTL and hop limit (one more for the host's forwarding hop), timestamps (both families), room for the
-    // scale's window, and no IPv6 flow label: p0f counts a flow label as a quirk ("flow") that none of the presets'
-    // signatures has, so a labelled SYN would not be recognised.
-    await run('ip', ['netns', 'exec', s.namespace, 'sysctl', '-qw',
-      `net.ipv4.ip_default_ttl=${s.ttlAtVeth}`, `net.ipv4.tcp_timestamps=${p.timestamps ? 1 : 0}`,
-      'net.ipv4.tcp_rmem=4096 131072 33554432', 'net.ipv4.tcp_ecn=0',
-      ...(s.ports ? [`net.ipv4.ip_local_port_range=${s.ports.first} ${s.ports.last}`] : []),
-      `net.ipv6.conf.all.hop_limit=${s.ttlAtVeth}`, `net.ipv6.conf.eth0.hop_limit=${s.ttlAtVeth}`, 'net.ipv6.auto_flowlabels=0']);
-    // On the host: only this veth forwards (not the whole host), without reverse-path checks on its private address.
-    await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/forwarding`, '1');
-    await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/rp_filter`, '0');
-    // The option layout, rewritten inside the namespace on its way out (preset-ruleset.ts).
-    const inside = renderNamespaceRuleset(s.preset);
-    if (inside) await run('ip', ['netns', 'exec', s.namespace, 'nft', '-f', '-'], `${inside}\n`);
-    if (appleProgram !== null) {
-      // In the kernel, on the veth's way out (apple-syn-rewrite.bpf.c): no process woken per SYN. Without it attached
-      // no preset connection starts (this build fails: the port refuses with the reason); detached later, the
-      // namespace's SYNs leave in Linux's layout, which the host's check chain drops.
-      await run('ip', ['netns', 'exec', s.namespace, 'tc', 'qdisc', 'add', 'dev', 'eth0', 'clsact']);
-      await run('ip', ['netns', 'exec', s.namespace, 'tc', 'filter', 'add', 'dev', 'eth0', 'egress', 'bpf', 'direct-action', 'obj', appleProgram, 'sec', 'tc']);
-    }
-    await this.route(s);
-    await this.render();
-    s.dialer = new NamespaceDialer(sockets, s.namespace);
-  }
-
-  /** The veth's traffic follows the routing table of the modem's egress address; the modem's uplink forwards replies. */
-  private async route(s: Slot): Promise<void> {
-    if (s.loopback) {
-      // Delivered on this host, DNATed to 127.0.0.1: the veth may carry loopback destinations.
-      await writeFile(`/proc/sys/net/ipv4/conf/${s.device}/route_localnet`, '1');
-      return;
-    }
-    const family = familyOf(s.egress);
-    await this.dropRules(s);
-    const rules = JSON.parse((await run('ip', ['-j', `-${family}`, 'rule', 'show'])) || '[]') as Array<{ priority: number; src?: string; table?: string }>;
-    s.table = rules.find((r) => r.src === s.egress && r.table)?.table ?? 'main';
-    if (s.table !== 'main') await run('ip', [`-${family}`, 'rule', 'add', 'iif', s.device, 'lookup', s.table, 'priority', String(900 + (s.slot % 90))]);
-    const addrs = JSON.parse((await run('ip', ['-j', `-${family}`, 'addr', 'show'])) || '[]') as Array<{ ifname: string; addr_info: Array<{ local: string }> }>;
-    const uplink = addrs.find((a) => a.addr_info.some((i) => i.local === s.egress))?.ifname;
-    if (uplink === undefined) throw new Error(`no interface holds the egress address ${s.egress}`);
-    // Forwarding for the veth (its SYNs out) and the uplink (the replies in), never for the whole host. IPv6 has a
-    // per-interface switch only since Linux 6.17 (force_forwarding); `all.forwarding` would turn the whole host into
-    // a router that ignores its modems' router advertisements, so an older kernel fails closed instead.
-    const paths = family === 4
-      ? [`/proc/sys/net/ipv4/conf/${uplink}/forwarding`]
-      : [`/proc/sys/net/ipv6/conf/${s.device}/force_forwarding`, `/proc/sys/net/ipv6/conf/${uplink}/force_forwarding`];
-    for (const path of paths) {
-      if (!existsSync(path)) throw new Error('IPv6 through a preset needs Linux 6.17 or newer (per-interface IPv6 forwarding, force_forwarding)');
-      const was = (await readFile(path, 'utf8')).trim();
-      if (was === '1') continue;
-      await writeFile(path, '1');
-      if (!path.includes(`/${s.device}/`) && !this.uplinks.has(path)) this.uplinks.set(path, { device: uplink, family, was });
-    }
-  }
-
-  /** The veth's policy routing rules, both families (an egress can change family on a reconnect). */
-  private async dropRules(s: Slot): Promise<void> {
-    for (const family of ['-4', '-6']) {
-      for (const r of JSON.parse((await run('ip', ['-j', family, 'rule', 'show']).catch(() => '[]')) || '[]') as Array<{ priority: number; iif?: string }>) {
-        if (r.iif === s.device) await run('ip', [family, 'rule', 'del', 'priority', String(r.priority), 'iif', s.device]).catch(() => undefined);
-      }
-    }
-  }
-
-  private render(): Promise<void> {
-    this.rendering = this.rendering.catch(() => undefined).then(async () => {
-      const slots = [...this.slots.values()].filter((s) => s.ready !== null || s.dialer !== null);
-      const ruleset = renderRuleset(this.devPrefix, this.devPrefix, slots, [...this.uplinks.values()]);
-      await run('nft', ['-f', '-'], `table inet ${this.devPrefix}\ndelete table inet ${this.devPrefix}\n${ruleset}\n`);
+      socket.once('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(err);
+      });
+      socket.connect({ host: address, port });
     });
-    return this.rendering;
   }
 
-  /** The namespace of a modem's preset (tests break its rewrite to see the host's check drop the SYN). */
-  namespaceOf(imei: string, preset: Preset): string | undefined {
-    return this.slots.get(`${imei}/${preset}`)?.namespace;
+  /** The egress's setup, made on its first use (and again after a failure, once RETRY_MS passed). */
+  private ensure(egress: string, asker?: string): Promise<Egress> {
+    if (this.closed) return Promise.reject(new FingerprintUnavailable('The agent is stopping.'));
+    if (asker !== undefined) this.track(egress, asker);
+    let e = this.egresses.get(egress);
+    if (e === undefined) {
+      const made: Egress = { device: null, ready: Promise.resolve(), sockets: null, problem: null, failedAt: 0 };
+      made.ready = this.setUp(egress, made).catch((err: unknown) => {
+        made.problem = `The {preset} preset could not be set up on this host: ${(err as Error).message}`.slice(0, 300);
+        made.failedAt = Date.now();
+        this.options.log.error({ egress, err: String(err) }, 'Fingerprint presets could not be set up; the ports with presets refuse new connections');
+      });
+      this.egresses.set(egress, made);
+      e = made;
+    }
+    const settled = e;
+    return settled.ready.then(() => settled);
+  }
+
+  private track(egress: string, key: string): void {
+    let set = this.usedBy.get(egress);
+    if (set === undefined) this.usedBy.set(egress, (set = new Set()));
+    set.add(key);
+  }
+
+  private async setUp(egress: string, e: Egress): Promise<void> {
+    const sockets = await presetSockets(this.options.dataDir);
+    const timestamps = (await readFile('/proc/sys/net/ipv4/tcp_timestamps', 'utf8').catch(() => '1')).trim();
+    // The program rewrites Linux's timestamp layout: a host that sends none has a SYN it does not know.
+    if (timestamps === '0') throw new Error('the host has TCP timestamps off (net.ipv4.tcp_timestamps=0); the presets start from the SYN Linux sends with them');
+    const device = isLoopback(egress) ? 'lo' : await deviceOf(egress);
+    await this.attach(device);
+    e.device = device;
+    e.sockets = sockets;
+  }
+
+  /** Attaches the rewrite and its check to the interface's egress, unless this agent already has. */
+  private async attach(device: string): Promise<void> {
+    const object = await buildEgressProgram(this.options.dataDir, await l3Offset(device));
+    if (this.attached.get(device) === object) return;
+    await exec('tc', ['qdisc', 'add', 'dev', device, 'clsact']).catch((err: { stderr?: string }) => {
+      if (!/File exists|Exclusivity flag on/.test(err.stderr ?? '')) throw new Error(`tc qdisc add dev ${device} clsact: ${err.stderr ?? err}`);
+    });
+    // The check first, then the rewrite before it: at no moment is the rewrite there without its check behind it.
+    for (const [pref, section] of [[this.pref + 1, 'check'], [this.pref, 'tc']] as const) {
+      await exec('tc', ['filter', 'replace', 'dev', device, 'egress', 'pref', String(pref), 'bpf', 'direct-action', 'obj', object, 'sec', section])
+        .catch((err: { stderr?: string }) => { throw new Error(`tc filter ... bpf obj ${object} sec ${section} on ${device}: ${(err.stderr ?? String(err)).trim().slice(0, 160)}`); });
+    }
+    this.attached.set(device, object);
+  }
+
+  private async detach(device: string): Promise<void> {
+    for (const pref of [this.pref, this.pref + 1]) await exec('tc', ['filter', 'del', 'dev', device, 'egress', 'pref', String(pref)]).catch(() => undefined);
+    this.attached.delete(device);
+  }
+
+  /**
+   * Whether the rewrite and its check are still on every interface they were attached to; what is missing is attached
+   * again (a preset connection meanwhile was dropped by the check, or died at the first router: never sent native).
+   */
+  async verify(): Promise<void> {
+    for (const [device] of [...this.attached]) {
+      const filters = JSON.parse((await exec('tc', ['-j', 'filter', 'show', 'dev', device, 'egress']).catch(() => ({ stdout: '[]' }))).stdout || '[]') as Array<{ pref?: number; options?: unknown }>;
+      const present = (pref: number) => filters.some((f) => f.pref === pref && f.options !== undefined);
+      if (present(this.pref) && present(this.pref + 1)) continue;
+      this.options.log.warn({ device }, 'Fingerprint: the preset egress programs were missing from the interface; attached again');
+      this.attached.delete(device);
+      await this.attach(device).catch((err: unknown) => this.options.log.error({ device, err: String(err) }, 'Fingerprint: the preset egress programs could not be attached again'));
+    }
+  }
+
+  private maybeVerify(): void {
+    if (this.verifying !== null || this.attached.size === 0 || Date.now() - this.verifiedAt < (this.options.verifyEveryMs ?? 5_000)) return;
+    this.verifiedAt = Date.now();
+    this.verifying = this.verify().finally(() => { this.verifying = null; });
+  }
+
+  /** The interface a modem's egress leaves by (tests break its program to see the check drop the SYN). */
+  deviceOf(egress: string): string | null {
+    return this.egresses.get(egress)?.device ?? null;
+  }
+
+  /** The filter preference of this agent's rewrite (its check at the next). */
+  get preference(): number {
+    return this.pref;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const s of this.slots.values()) {
-      s.dialer?.close();
-      await run('ip', ['netns', 'del', s.namespace]).catch(() => undefined);
-      await this.dropRules(s);
-    }
-    for (const [path, { was }] of this.uplinks) await writeFile(path, was).catch(() => undefined);
-    await run('nft', ['delete', 'table', 'inet', this.devPrefix]).catch(() => undefined);
+    for (const device of [...this.attached.keys()]) await this.detach(device);
+  }
+}
+
+/** The interface holding the egress address (ip addr). */
+async function deviceOf(egress: string): Promise<string> {
+  const family = familyOf(egress);
+  const addrs = JSON.parse((await exec('ip', ['-j', `-${family}`, 'addr', 'show'])).stdout || '[]') as Array<{ ifname: string; addr_info: Array<{ local: string }> }>;
+  const device = addrs.find((a) => a.addr_info.some((i) => i.local === egress))?.ifname;
+  if (device === undefined) throw new Error(`no interface holds the egress address ${egress}`);
+  return device;
+}
+
+/** Where IP starts in what the interface sends: after an Ethernet header (Ethernet, loopback), or at once (raw IP). */
+async function l3Offset(device: string): Promise<0 | 14> {
+  const [link] = JSON.parse((await exec('ip', ['-j', 'link', 'show', 'dev', device])).stdout || '[]') as Array<{ link_type?: string }>;
+  return link?.link_type === 'none' ? 0 : 14;
+}
+
+async function readBufferLimit(): Promise<number> {
+  const rmem = Number((await readFile('/proc/sys/net/ipv4/tcp_rmem', 'utf8').catch(() => '0 0 0')).trim().split(/\s+/)[2]) || 0;
+  const max = Number((await readFile('/proc/sys/net/core/rmem_max', 'utf8').catch(() => '0')).trim()) || 0;
+  return Math.max(rmem, max);
+}
+
+/** A net.Socket over a fresh TCP descriptor (the socket owns it from here; it is closed by hand if Node refuses it). */
+function adopt(fd: number, onread: OnReadOpts | undefined): Socket {
+  // Node's Socket constructor takes `onread` (net.connect hands it its options); @types/node lists it only for connect.
+  const options: SocketConstructorOpts & { onread?: OnReadOpts } = { fd, allowHalfOpen: true };
+  if (onread) options.onread = onread;
+  try {
+    return new Socket(options);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
   }
 }
 
 /** Debian's directory of the architecture's kernel headers (asm/types.h), which clang -target bpf does not search. */
 const MULTIARCH: Record<string, string> = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu', arm: 'arm-linux-gnueabihf', ia32: 'i386-linux-gnu' };
 
-const APPLE_REWRITE = ['apple-syn-rewrite.bpf.c', 'apple-syn-rewrite', '.bpf.o'] as const;
+const REWRITE = (l3: 0 | 14) => ['preset-syn-rewrite.bpf.c', `preset-syn-rewrite-l3-${l3}`, '.bpf.o'] as const;
 
-/** Where the Apple rewrite's object is built (a test spoils it to see a program that cannot be attached fail closed). */
-export const appleRewriteObject = (dataDir: string): string => builtPath(dataDir, ...APPLE_REWRITE);
+/** Where the egress program's object is built (a test spoils it to see a program that cannot be attached fail closed). */
+export const egressProgramObject = (dataDir: string, l3: 0 | 14 = 14): string => builtPath(dataDir, ...REWRITE(l3));
 
-/** Builds the Apple rewrite's tc-eBPF object with clang and Debian's libbpf-dev headers, once per source version. */
-export function buildAppleRewrite(dataDir: string): Promise<string> {
+/** Builds the egress program with clang and Debian's libbpf-dev headers, once per source version and L3 offset. */
+export function buildEgressProgram(dataDir: string, l3: 0 | 14): Promise<string> {
   const include = MULTIARCH[process.arch];
-  return buildOnHost(dataDir, ...APPLE_REWRITE,
-    ['-c', '-g', '-target', 'bpf', ...(include ? [`-I/usr/include/${include}`] : [])], 'clang and libbpf-dev', ['clang']);
+  return buildOnHost(dataDir, ...REWRITE(l3),
+    ['-c', '-g', '-target', 'bpf', `-DL3_OFFSET=${l3}`, ...(include ? [`-I/usr/include/${include}`] : [])], 'clang and libbpf-dev', ['clang']);
 }

@@ -12,7 +12,7 @@ import { createTargetPolicy } from '../proxy/target-policy.js';
 import { TrafficMeter } from '../proxy/traffic-meter.js';
 import { createLogger } from '../runtime/log.js';
 import { promisify } from 'node:util';
-import { appleRewriteObject, FingerprintHost } from './fingerprint-host.js';
+import { egressProgramObject, FingerprintHost } from './fingerprint-host.js';
 
 const exec = promisify(execFile);
 
@@ -27,16 +27,16 @@ const AUTH = `Basic ${Buffer.from(`${PORT.login}:${PORT.password}`).toString('ba
 
 let state: {
   host: FingerprintHost; proxy: ModemProxy; dataDir: string; simulated?: ModemProxy; more: Map<string, ModemProxy>;
-  names: { namespacePrefix: string; devicePrefix: string }; spoiled?: { host: FingerprintHost; dataDir: string };
+  preference: number; spoiled?: { host: FingerprintHost; dataDir: string };
 } | null = null;
 const must = () => {
   if (!state) throw new Error('start first');
   return state;
 };
 
-async function start(args: { egress: string; namespacePrefix: string; devicePrefix: string; hops?: number }) {
+async function start(args: { egress: string; preference: number; hops?: number }) {
   const dataDir = await mkdtemp(join(tmpdir(), 'cellport-fp-'));
-  const host = new FingerprintHost({ log, dataDir, namespacePrefix: args.namespacePrefix, devicePrefix: args.devicePrefix });
+  const host = new FingerprintHost({ log, dataDir, filterPreference: args.preference, verifyEveryMs: Infinity });
   await host.cleanUp();
   const proxy = new ModemProxy({
     imei: '861234567890009', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
@@ -47,7 +47,7 @@ async function start(args: { egress: string; namespacePrefix: string; devicePref
   });
   await proxy.start();
   proxy.setPorts([PORT]);
-  state = { host, proxy, dataDir, more: new Map(), names: { namespacePrefix: args.namespacePrefix, devicePrefix: args.devicePrefix } };
+  state = { host, proxy, dataDir, more: new Map(), preference: args.preference };
   return proxy.listeningPorts;
 }
 
@@ -88,15 +88,16 @@ async function startModem(args: { which: string; egress: string; hops?: number }
 }
 
 /**
- * A modem of a second FingerprintHost whose Apple rewrite object is spoiled before its first use (not an eBPF object):
- * its macOS preset cannot be attached, so its ports must refuse with the reason (called `spoiled`).
+ * A modem of a second FingerprintHost whose egress program object is spoiled before its first use (not an eBPF
+ * object): it cannot be attached, so its preset ports must refuse with the reason (called `spoiled`). Its own interface
+ * (`device`), so the first host's programs there do not serve it.
  */
 async function startSpoiled(args: { egress: string }) {
   const s = must();
   const dataDir = await mkdtemp(join(tmpdir(), 'cellport-fp-'));
   await mkdir(join(dataDir, 'fingerprint'), { recursive: true });
-  await writeFile(appleRewriteObject(dataDir), 'not an eBPF object\n');
-  const host = new FingerprintHost({ log, dataDir, namespacePrefix: `${s.names.namespacePrefix}s`, devicePrefix: `${s.names.devicePrefix}s` });
+  await writeFile(egressProgramObject(dataDir), 'not an eBPF object\n');
+  const host = new FingerprintHost({ log, dataDir, filterPreference: s.preference + 2 });
   s.spoiled = { host, dataDir };
   const proxy = new ModemProxy({
     imei: '861234567890013', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
@@ -282,43 +283,20 @@ const ops: Record<string, (args: never) => unknown> = {
   socksCheck,
   udp,
   closeUdp: () => { for (const close of pendingUdp.splice(0)) close(); return null; },
-  /** Detaches the macOS namespace's Apple rewrite program: its SYNs leave in Linux's timestamp layout. */
-  breakAppleRewrite: async () => {
-    const ns = must().host.namespaceOf('861234567890009', 'macos');
-    if (!ns) throw new Error('no macOS namespace');
-    await exec('ip', ['netns', 'exec', ns, 'tc', 'filter', 'del', 'dev', 'eth0', 'egress']);
-    return null;
-  },
-  problems: (args?: { which?: string }) => Object.fromEntries((args?.which === 'spoiled' ? must().spoiled!.host : must().host).problems()),
   /**
-   * The SYN retransmissions the kernel of the first modem's preset namespace counted (TcpExt TCPSynRetrans). Read from
-   * here: the namespace's name is mounted in this process's mount namespace (`ip netns exec` gave it its own).
+   * Deletes the egress program of a modem's interface (its check stays behind it; `check`: that too): that
+   * interface's preset SYNs are no longer rewritten.
    */
-  synRetransmissions: async (args: { preset: Exclude<FingerprintPresetId, 'native'> }) => {
-    const ns = must().host.namespaceOf('861234567890009', args.preset);
-    if (!ns) throw new Error(`no ${args.preset} namespace`);
-    const { stdout } = await exec('ip', ['netns', 'exec', ns, 'cat', '/proc/net/netstat']);
-    const [names, values] = stdout.split('\n').filter((l) => l.startsWith('TcpExt:')).map((l) => l.split(/\s+/));
-    const at = names?.indexOf('TCPSynRetrans') ?? -1;
-    if (at < 0) throw new Error('no TCPSynRetrans in /proc/net/netstat');
-    return Number(values![at]);
-  },
-  /** The ephemeral source ports of the first modem's preset namespace (its own `ip_local_port_range`). */
-  portRange: async (args: { preset: Exclude<FingerprintPresetId, 'native'> }) => {
-    const ns = must().host.namespaceOf('861234567890009', args.preset);
-    if (!ns) throw new Error(`no ${args.preset} namespace`);
-    return (await exec('ip', ['netns', 'exec', ns, 'cat', '/proc/sys/net/ipv4/ip_local_port_range'])).stdout;
-  },
-  /** Deletes the Windows namespace's layout swap: its SYNs leave in Linux's no-timestamp layout. */
-  breakWindowsSwap: async (args: { which?: string }) => {
-    const ns = must().host.namespaceOf(IMEIS[args.which ?? ''] ?? '861234567890009', 'windows');
-    if (!ns) throw new Error('no Windows namespace');
-    const { stdout } = await exec('ip', ['netns', 'exec', ns, 'nft', '-a', 'list', 'chain', 'inet', 'cellport_fp', 'out']);
-    const handle = /@th,192,64 set .* # handle (\d+)/.exec(stdout)?.[1];
-    if (!handle) throw new Error(`no swap rule in ${ns}: ${stdout}`);
-    await exec('ip', ['netns', 'exec', ns, 'nft', 'delete', 'rule', 'inet', 'cellport_fp', 'out', 'handle', handle]);
+  breakRewrite: async (args: { egress: string; check?: boolean }) => {
+    const device = must().host.deviceOf(args.egress);
+    if (!device) throw new Error(`no preset set up on ${args.egress}`);
+    const { preference } = must().host;
+    for (const pref of args.check ? [preference, preference + 1] : [preference]) await exec('tc', ['filter', 'del', 'dev', device, 'egress', 'pref', String(pref)]);
     return null;
   },
+  /** The agent's own check of its programs (the heartbeat runs it): a missing one is attached again. */
+  verify: async () => { await must().host.verify(); return null; },
+  problems: (args?: { which?: string }) => Object.fromEntries((args?.which === 'spoiled' ? must().spoiled!.host : must().host).problems()),
   stop,
 };
 

@@ -3,20 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINGERPRINT_PRESETS, fingerprintEchoResultSchema, ja4tOf, type FingerprintPresetId } from '@cellport/shared/fingerprint-presets';
-import { parsePortRange, presetPortSlice, type PortRange } from './egress-port-slices.js';
-import { nodeHeaders } from './namespace-socket.js';
-import { CLOSED_FLOW_SECONDS, synShape } from './preset-ruleset.js';
+import { nodeHeaders } from './preset-socket.js';
 
 // Issue 30's proof: each fingerprint preset applied by the real agent code, checked by Debian's p0f at the far end.
 // Two namespaces joined by a veth with TX checksum offload off on both ends (so a SYN with a bad checksum is dropped,
-// not forgiven): the agent's (FingerprintHost and a ModemProxy port, fingerprint-netns-agent.ts) and a target's, which
+// not forgiven): the agent's (FingerprintHost and a ModemProxy port, fingerprint-netns-agent.ts: the preset sockets and
+// the egress program on the modem's interface, decision 051) and a target's, which
 // runs the fingerprint echo (p0f capturing on its veth) on port 8443 (not 80 or 443). The agent's port is switched
 // from preset to preset; every connection through it is checked against the preset's p0f signature and label, JA4T,
 // TTL, window, scale and MSS. UDP through a SOCKS5 association is checked for its TTL with tcpdump.
-// Needs root, ip netns, nft, tc, ethtool, p0f, tcpdump, clang with libbpf-dev (the Apple rewrite) and Node's headers
-// (the namespace socket addon). CI (.ci/run sets CELLPORT_REQUIRE_ROOT_TESTS=1) fails here when any is missing;
+// Needs root, ip netns, nft (the HiLink router's NAT), tc, ethtool, p0f, tcpdump, clang with libbpf-dev (the egress
+// program) and Node's headers (the preset socket addon). CI (.ci/run sets CELLPORT_REQUIRE_ROOT_TESTS=1) fails here when any is missing;
 // elsewhere the suite is skipped by name.
 
 const exec = promisify(execFile);
@@ -89,16 +88,15 @@ const inNs = (ns: string, ...args: string[]) => exec('ip', ['netns', 'exec', ns,
 
 interface Check { status: number; result?: unknown; body?: string }
 
-/** The agent's own ephemeral ports (native's), as the agent's namespace has them. */
-const hostPorts = async () => parsePortRange((await inNs(NS.agent, 'cat', '/proc/sys/net/ipv4/ip_local_port_range')).stdout);
-const within = (port: number, range: PortRange) => port >= range.first && port <= range.last;
-
-/** The source port the far end saw on the SYN of the next connection through the port. */
-async function sourcePortOfNext(): Promise<number> {
-  const before = syns.length;
-  await through();
-  await vi.waitFor(() => expect(syns.length).toBeGreaterThan(before));
-  return syns[before]!.clientPort;
+/**
+ * The SYN's MSS and window over IPv6, where the veth's MTU gives an MSS of 1440: Windows the largest multiple of it
+ * under 65536 (45 × 1440, as Windows sends), Apple 65535, Android p0f's own mss*44 (the egress program writes them).
+ */
+function shape6(preset: Exclude<FingerprintPresetId, 'native'>): { mss: number; window: number } {
+  const mss = 1440;
+  if (preset === 'windows') return { mss, window: Math.floor(65535 / mss) * mss };
+  if (preset === 'android') return { mss, window: 44 * mss };
+  return { mss, window: 65535 };
 }
 
 /** A connection through the port to the echo, with the echo's answer checked against its schema. */
@@ -126,11 +124,11 @@ function expectPreset(result: ReturnType<typeof fingerprintEchoResultSchema.pars
 
 /**
  * What p0f must report for a preset over IPv6: version 6, the preset's hop limit, layout and scale; the MSS and window
- * IPv6 gives (synShape); no quirks (IPv6 has no DF or IP ID, and the namespace sends no flow label).
+ * IPv6 gives (shape6); no quirks (IPv6 has no DF or IP ID, and a preset socket sends no flow label).
  */
 function expectPreset6(result: ReturnType<typeof fingerprintEchoResultSchema.parse>, preset: FingerprintPresetId) {
   const p = FINGERPRINT_PRESETS[preset];
-  const shape = preset === 'native' ? { mss: 1440, window: 64800 } : synShape(preset, 6);
+  const shape = preset === 'native' ? { mss: 1440, window: 64800 } : shape6(preset);
   const [version, ttl, olen, mss, , layout, quirks, pclass] = result.p0f.signature.split(':');
   expect({ version, ttl, olen, mss, layout, quirks, pclass }).toEqual({
     version: '6', ttl: `${p.ttl}+0`, olen: '0', mss: String(shape.mss), layout: p.options.map((o) => (o === 'eol' ? 'eol+1' : o)).join(','), quirks: '', pclass: '0',
@@ -185,7 +183,7 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       pending.set(n, { resolve: resolve as (v: unknown) => void, reject });
       agent.stdin!.write(`${JSON.stringify({ id: n, op, args })}\n`);
     });
-    await call('start', { egress: EGRESS, namespacePrefix: `cpf-${id}`, devicePrefix: `cpf${id.slice(-4)}` });
+    await call('start', { egress: EGRESS, preference: 0xd000 + (process.pid % 0x800) * 4 });
     await call('startModem', { which: 'v6', egress: EGRESS6 });
     await call('startModem', { which: 'hilink', egress: HILINK_EGRESS, hops: 1 });
   }, 60_000);
@@ -206,26 +204,16 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     const result = await through();
     expect(result.p0f.signature).toMatch(/^4:64\+0:0:1460:mss\*44,\d+:mss,sok,ts,nop,ws:df,id\+:0$/);
     expect(result.p0f.label).toMatch(/^Linux/);
-    // Native leaves from the host's ephemeral ports, which no preset's slice overlaps (egress-port-slices.ts).
-    expect(within(await sourcePortOfNext(), await hostPorts())).toBe(true);
   });
 
   for (const preset of ['windows', 'macos', 'ios', 'android'] as const) {
     it(`${preset}: p0f at the far end records the preset's signature and label (port ${ECHO_PORT}, not 80/443)`, async () => {
       await call('setPreset', { preset });
       expectPreset(await through(), preset);
-      // A second connection (the namespace is warm) and the SOCKS5 path give the same SYN.
+      // A second connection and the SOCKS5 path give the same SYN.
       const socks = await call<{ reply: number; result: unknown }>('socksCheck', { host: TARGET, port: ECHO_PORT });
       expect(socks.reply).toBe(0);
       expectPreset(fingerprintEchoResultSchema.parse(socks.result), preset);
-      // Its source port at the far end is the namespace's own, in the preset's slice of the egress's ports: no other
-      // source of the egress (native, another preset) used that tuple last, so the site's TIME_WAIT takes its SYN.
-      const slice = presetPortSlice(preset, await hostPorts());
-      expect(slice).not.toBeNull();
-      // The namespace's kernel picks it there (the SNAT keeps it; it would only move a port from outside).
-      expect(parsePortRange(await call<string>('portRange', { preset }))).toEqual(slice);
-      const port = await sourcePortOfNext();
-      expect([port, within(port, slice!)]).toEqual([port, true]);
     }, 30_000);
   }
 
@@ -247,9 +235,9 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     }
   }, 60_000);
 
-  it('a burst of connections: each gets its own socket of the namespace and leaves with the preset', async () => {
-    // The agent's thread makes each socket in the namespace as the connection asks (namespace-dialer.ts): 40 at once
-    // enter and leave the namespace 40 times, interleaved with the proxy's other work.
+  it('a burst of connections: each gets its own preset socket and leaves with the preset', async () => {
+    // Each connection's socket is made with the preset's options as it asks (preset-socket.c): 40 at once, interleaved
+    // with the proxy's other work, each rewritten on its way out.
     await call('setPreset', { preset: 'android' });
     const answers = await Promise.all(Array.from({ length: 40 }, () => call<Check>('check', { host: TARGET, port: ECHO_PORT })));
     for (const answer of answers) {
@@ -280,65 +268,6 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     expect(await seen.ttl).toBe(128);
     await call('closeUdp');
   }, 40_000);
-
-  // Issue 30, item 7: the preset flows are SNATed to the modem's egress, where native sockets leave too, and NAT will
-  // not reuse a tuple conntrack still tracks; the kernel kept each closed flow 120 s, so past ~230 new connections a
-  // second to one site the ~28,000 source ports ran out and SYNs waited for retransmission. Here the tuple space is 8
-  // ports (a NAT chain of the test's own, before the agent's): filled, its entries must leave within the agent's short
-  // close (not 120 s), and the next connection then takes one of them with no SYN retransmitted. The far end keeps no
-  // TIME_WAIT during this test (tcp_max_tw_buckets=0 in its namespace): a site's own TIME_WAIT refuses a reused tuple
-  // whose SYN does not start past the last one's sequence (a retransmission a second later), which no rule of this
-  // host can change for a port the NAT remapped; here the agent's host is what is tested (bench/BENCHMARKS.md has the
-  // site's side).
-  it('a closed flow leaves conntrack at once: a preset port toward one site does not run out of source ports; native flows too', async () => {
-    await call('setPreset', { preset: 'android' });
-    const warm = syns.length;
-    expectPreset(await through(), 'android');
-    await vi.waitFor(() => expect(syns.length).toBeGreaterThan(warm));
-    const narrow = `cpf_narrow_${id}`;
-    const buckets = (await inNs(NS.target, 'sysctl', '-n', 'net.ipv4.tcp_max_tw_buckets')).stdout.trim();
-    await inNs(NS.target, 'sysctl', '-qw', 'net.ipv4.tcp_max_tw_buckets=0');
-    await inNs(NS.agent, 'nft', 'add', 'table', 'ip', narrow);
-    try {
-      await inNs(NS.agent, 'nft', 'add', 'chain', 'ip', narrow, 'post', '{ type nat hook postrouting priority srcnat - 10; }');
-      await inNs(NS.agent, 'nft', 'add', 'rule', 'ip', narrow, 'post', 'iifname', `cpf${id.slice(-4)}*`, 'ip', 'daddr', TARGET, 'tcp', 'dport', String(ECHO_PORT),
-        'snat', 'ip', 'to', `${EGRESS}:40000-40007`);
-      const inRange = (port: number) => port >= 40000 && port <= 40007;
-      const before = syns.length;
-      for (let i = 0; i < 8; i++) expectPreset(await through(), 'android');
-      // They left from the 8 ports (what the far end saw): the narrowed space is the one in use.
-      await vi.waitFor(() => expect(syns.length).toBeGreaterThanOrEqual(before + 8));
-      expect(syns.slice(before).map((s) => [s.clientPort, inRange(s.clientPort)])).toEqual(syns.slice(before).map((s) => [s.clientPort, true]));
-      // Each closed flow's entry goes within the agent's close time (the kernel's default held it 120 s).
-      const held = async () => (await inNs(NS.agent, 'cat', '/proc/net/nf_conntrack')).stdout.split('\n')
-        .filter((l) => new RegExp(`src=${TARGET} dst=${EGRESS} sport=${ECHO_PORT} dport=4000[0-7] `).test(l));
-      expect(CLOSED_FLOW_SECONDS).toBeLessThan(5);
-      await vi.waitFor(async () => {
-        const lines = await held();
-        if (lines.length > 0) throw new Error(`conntrack still holds ${lines.length} of the 8 tuples: ${lines[0]}`);
-      }, { timeout: 10_000, interval: 100 });
-      // The next connection is served at once: it takes one of the 8 ports and its SYN was never retransmitted.
-      const retransmitted = await call<number>('synRetransmissions', { preset: 'android' });
-      const next = syns.length;
-      expectPreset(await through(), 'android');
-      await vi.waitFor(() => expect(syns.length).toBeGreaterThan(next));
-      expect(inRange(syns[next]!.clientPort)).toBe(true);
-      expect(await call<number>('synRetransmissions', { preset: 'android' })).toBe(retransmitted);
-      // A native flow from the same egress (the same tuples, unSNATed) leaves conntrack as soon.
-      await call('setPreset', { preset: null });
-      const native = syns.length;
-      expect((await through()).ip).toBe(EGRESS);
-      await vi.waitFor(() => expect(syns.length).toBeGreaterThan(native));
-      const nativeFlow = new RegExp(`src=${EGRESS} dst=${TARGET} sport=${syns[native]!.clientPort} dport=${ECHO_PORT} `);
-      await vi.waitFor(async () => {
-        const line = (await inNs(NS.agent, 'cat', '/proc/net/nf_conntrack')).stdout.split('\n').find((l) => nativeFlow.test(l));
-        if (line) throw new Error(`conntrack still holds the native flow: ${line}`);
-      }, { timeout: 10_000, interval: 100 });
-    } finally {
-      await inNs(NS.agent, 'nft', 'delete', 'table', 'ip', narrow);
-      await inNs(NS.target, 'sysctl', '-qw', `net.ipv4.tcp_max_tw_buckets=${buckets}`);
-    }
-  }, 30_000);
 
   it('the server\'s check (a CONNECT tunnel, then an HTTP GET to the echo) gets the echo\'s JSON as an HTTP response', async () => {
     await call('setPreset', { preset: 'macos' });
@@ -381,22 +310,41 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     }
   }, 30_000);
 
-  it('a broken Apple rewrite fails closed: no native SYN reaches the far end', async () => {
+  it('a detached rewrite fails closed: no native SYN reaches the far end; the agent\'s check attaches it again', async () => {
     await call('setPreset', { preset: 'macos' });
     expectPreset(await through(), 'macos');
-    // The rewrite program goes from the namespace's veth: its SYNs leave in Linux's layout, which the host's check
-    // chain drops, so the connection times out rather than open with a Linux SYN.
-    await call('breakAppleRewrite');
+    // The rewrite goes from the modem's interface: the socket's SYN (Linux's layout, TTL 1) meets the check after
+    // it, which drops it, so the connection times out rather than open with a Linux SYN.
+    await call('breakRewrite', { egress: EGRESS });
     const before = syns.length;
     expect((await call<Check>('check', { host: TARGET, port: ECHO_PORT })).status).toBe(504);
-    // Android on the same port still works (its namespace has no rewrite): proof the far end is listening, and the
-    // only SYN it saw since the break is Android's.
+    // The agent's own check (the heartbeat runs it) puts the program back; then the far end sees the preset again,
+    // and nothing else since the break.
+    await call('verify');
     await call('setPreset', { preset: 'android' });
     expectPreset(await through(), 'android');
     expect(syns.slice(before).map((s) => s.label)).toEqual([FINGERPRINT_PRESETS.android.p0f.label]);
   }, 30_000);
 
-  it('an Apple rewrite that cannot be attached fails closed: the port refuses with the reason, no SYN leaves', async () => {
+  it('with the rewrite and its check both gone, the socket\'s TTL of 1 still keeps the SYN from the far end (the modem\'s router drops it)', async () => {
+    await call('setPreset', { preset: 'windows', which: 'hilink' });
+    const ok = await call<Check>('check', { host: TARGET, port: HILINK_ECHO_PORT, which: 'hilink' });
+    expect(ok.status, ok.body).toBe(200);
+    await call('breakRewrite', { egress: HILINK_EGRESS, check: true });
+    // The SYN leaves the host unrewritten, with TTL 1: the HiLink's router (the first hop) drops it and says so, and
+    // the kernel ends the connect at once (EHOSTUNREACH): the proxy could not reach the target, 502.
+    const before = await timeExceeded(NS.router);
+    expect((await call<Check>('check', { host: TARGET, port: HILINK_ECHO_PORT, which: 'hilink' })).status).toBe(502);
+    // The positive marker: the router answered the SYNs with "time exceeded", so they reached it and went no further.
+    expect(await timeExceeded(NS.router)).toBeGreaterThan(before);
+    await call('verify');
+    await call('setPreset', { preset: 'ios', which: 'hilink' });
+    const back = await call<Check>('check', { host: TARGET, port: HILINK_ECHO_PORT, which: 'hilink' });
+    expect(back.status, back.body).toBe(200);
+    expectPreset(fingerprintEchoResultSchema.parse(back.result), 'ios', '10.233.0.1');
+  }, 30_000);
+
+  it('an egress program that cannot be attached fails closed: the port refuses with the reason, no SYN leaves', async () => {
     await call('startSpoiled', { egress: EGRESS });
     await call('setPreset', { preset: 'ios', which: 'spoiled' });
     const before = syns.length;
@@ -421,19 +369,19 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
       await call('setPreset', { preset, which: 'simulated' });
       const answer = await call<Check>('check', { host: '127.0.0.1', port: ECHO_PORT + 1, which: 'simulated' });
       expect(answer.status, answer.body).toBe(200);
-      // The echo sees the preset namespace's own address (the host does not SNAT what it delivers locally).
-      expectPreset(fingerprintEchoResultSchema.parse(answer.result), preset, /^100\.127\./);
+      // The echo sees the simulated modem's own address, as a site sees a real modem's.
+      expectPreset(fingerprintEchoResultSchema.parse(answer.result), preset, /^127\.0\.0\.9$/);
     }
   }, 40_000);
 
-  it('a SYN that skipped its rewrite is dropped by the kernel, not sent native', async () => {
-    // The Windows swap rule goes: the namespace's SYN is Linux's no-timestamp layout, which the check chain drops.
+  it('a SYN that skipped its rewrite is dropped by the kernel, not sent native (Windows)', async () => {
     await call('setPreset', { preset: 'windows' });
     expectPreset(await through(), 'windows');
-    await call('breakWindowsSwap');
+    await call('breakRewrite', { egress: EGRESS });
     const before = syns.length;
     const answer = await call<Check>('check', { host: TARGET, port: ECHO_PORT });
     expect(answer.status).toBe(504);
+    await call('verify');
     await call('setPreset', { preset: 'android' });
     expectPreset(await through(), 'android');
     expect(syns.slice(before).map((s) => s.label)).toEqual([FINGERPRINT_PRESETS.android.p0f.label]);
@@ -444,15 +392,22 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     const ok = await call<Check>('check', { host: TARGET6, port: ECHO6_PORT, which: 'v6' });
     expect(ok.status, ok.body).toBe(200);
     expectPreset6(fingerprintEchoResultSchema.parse(ok.result), 'windows');
-    await call('breakWindowsSwap', { which: 'v6' });
+    await call('breakRewrite', { egress: EGRESS6 });
     const before = syns6.length;
     expect((await call<Check>('check', { host: TARGET6, port: ECHO6_PORT, which: 'v6' })).status).toBe(504);
+    await call('verify');
     await call('setPreset', { preset: 'android', which: 'v6' });
     const after = await call<Check>('check', { host: TARGET6, port: ECHO6_PORT, which: 'v6' });
     expect(after.status, after.body).toBe(200);
     expect(syns6.slice(before).map((s) => s.label)).toEqual([FINGERPRINT_PRESETS.android.p0f.label]);
   }, 30_000);
 });
+
+/** The ICMP "time exceeded" messages a namespace has sent (/proc/net/snmp, Icmp: OutTimeExcds). */
+async function timeExceeded(ns: string): Promise<number> {
+  const [names, values] = (await exec('ip', ['netns', 'exec', ns, 'cat', '/proc/net/snmp'])).stdout.split('\n').filter((l) => l.startsWith('Icmp:')).map((l) => l.split(/\s+/));
+  return Number(values![names!.indexOf('OutTimeExcds')]);
+}
 
 /** tcpdump in the target namespace: the TTL (IPv6: hop limit) of the first UDP datagram carrying `marker`. */
 function captureUdp(marker: string, iface = 'eth0'): { started: Promise<void>; ttl: Promise<number> } {

@@ -12,7 +12,7 @@ const egress = (problems: Partial<Record<string, string>>): FingerprintEgress =>
 
 describe('the heartbeat\'s fingerprint report', () => {
   it('a host that cannot apply presets says why, and lists every port with a preset as failing for that reason', () => {
-    const reason = 'The agent does not run as root, so it cannot set up the kernel rules the presets need.';
+    const reason = 'The agent does not run as root, so it cannot set up the kernel programs the presets need.';
     const report = fingerprintReport({ supported: false, reason }, [{ ports: [port('a', 'windows'), port('b'), port('c', 'native')], egress: undefined }]);
     expect(report).toEqual({ supported: false, reason, failing: [{ portId: 'a', reason }] });
     expect(heartbeatSchema.shape.fingerprint.parse(report)).toEqual(report);

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-// The fingerprint presets' C parts (the Apple SYN rewrite's tc-eBPF program, the namespace socket addon) ship as source and are
-// built on the host with its own compiler on first use (decision 037): no prebuilt binary to download or to trust,
+// The fingerprint presets' C parts (the egress program, a tc-eBPF object; the preset socket addon) ship as source and are
+// built on the host with its own compiler on first use (decisions 037, 051): no prebuilt binary to download or to trust,
 // and one source serves every architecture. Built once per source version into the agent's data folder.
 
 const exec = promisify(execFile);

@@ -10,9 +10,9 @@ import type { FingerprintEgress } from './fingerprint-egress.js';
 
 // How a preset port's target connections read (issue 30, item 7): a tunnel's (CONNECT, SOCKS5) reads into reused
 // buffers as its native twin does (proxy/target-reads.ts: native's agent CPU per GB was about half a preset's without
-// it), while the plain HTTP forwarder's pool gets sockets that emit 'data', which its readers take. The namespace's
+// it), while the plain HTTP forwarder's pool gets sockets that emit 'data', which its readers take. The preset's
 // socket is wrapped once, so the proxy says how it reads when it asks for the connection; this egress records what
-// it was asked (namespace-dialer.netns.test.ts shows the dialer wraps the socket with it).
+// it was asked (FingerprintHost wraps the descriptor with it: fingerprint-host.ts adopt()).
 
 let targets: Targets;
 let modem: TestModem;

@@ -701,7 +701,7 @@ export class ModemProxy implements ProxyCore {
     return new UpstreamPool((address, port, done) => {
       // Plain requests' connections count as carried too (carried()).
       if (preset !== null) {
-        // The pool of a port with a preset: connections come from the preset's namespace, asynchronously.
+        // The pool of a port with a preset: connections come from the preset's socket maker, asynchronously.
         const fingerprint = this.options.fingerprint;
         const problem = fingerprint ? fingerprint.problem(preset) : 'This host cannot apply OS fingerprint presets.';
         if (problem !== null || !fingerprint) {

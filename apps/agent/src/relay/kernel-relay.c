@@ -2,7 +2,7 @@
  * Cellport kernel relay (issue 31, item 2; docs/decisions/050-gateway-kernel-relay.md): joins two connected TCP
  * sockets and moves their bytes with splice() on a thread of its own, so a relayed byte is never copied into the
  * process, and JavaScript does no work per chunk. Built on the host on first use against the Node-API header that
- * comes with Node (as namespace-socket.c is: decision 037).
+ * comes with Node (as preset-socket.c is: decision 051).
  *
  *   start(onEnd)        once per thread that loads it: onEnd(id, aToB, bToA, error) is called on that thread when a
  *                       relay ends (error: '' for a clean end, else the errno's name)

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Socket } from 'node:net';
 import { buildOnHost } from '../fingerprint/host-build.js';
-import { nodeHeaders } from '../fingerprint/namespace-socket.js';
+import { nodeHeaders } from '../fingerprint/preset-socket.js';
 import { hasHeldReads } from '../proxy/target-reads.js';
 
 // Two sockets joined in the kernel (kernel-relay.c, decision 050): after a relayed connection's header, the gateway

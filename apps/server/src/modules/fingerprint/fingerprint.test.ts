@@ -162,8 +162,8 @@ describe('fingerprint presets', () => {
       expect(res.statusCode, res.body).toBe(200);
       return (res.json().items as Array<{ id: string; fingerprintUnavailable: string | null }>).find((h) => h.id === hostId)!;
     };
-    expect(await heartbeat({ supported: false, reason: 'The nft command is missing on this host (Debian: nftables).' })).toEqual({ ok: true });
-    expect((await hostListed()).fingerprintUnavailable).toBe('The nft command is missing on this host (Debian: nftables).');
+    expect(await heartbeat({ supported: false, reason: 'The tc command is missing on this host (Debian: iproute2).' })).toEqual({ ok: true });
+    expect((await hostListed()).fingerprintUnavailable).toBe('The tc command is missing on this host (Debian: iproute2).');
     expect(await heartbeat({ supported: true })).toEqual({ ok: true });
     expect((await hostListed()).fingerprintUnavailable).toBeNull();
   });
