@@ -77,6 +77,8 @@ async function works(cc: string): Promise<boolean> {
 /** What one egress address needs, set up once: the addon, the interface's programs, the host's buffer limit. */
 interface Egress {
   device: string | null;
+  /** max(tcp_rmem[2], rmem_max): the window the kernel plans a scale for without a socket's own buffer. */
+  bufferLimit: number;
   ready: Promise<void>;
   sockets: PresetSockets | null;
   problem: string | null;
@@ -91,8 +93,6 @@ export class FingerprintHost {
   /** Interfaces this agent attached its programs to, with the object attached. */
   private readonly attached = new Map<string, string>();
   private readonly pref: number;
-  /** max(tcp_rmem[2], rmem_max): the window the kernel plans a scale for without a socket's own buffer. */
-  private bufferLimit: Promise<number> | null = null;
   private closed = false;
   private verifiedAt = 0;
   private verifying: Promise<void> | null = null;
@@ -113,11 +113,16 @@ export class FingerprintHost {
     for (const { ifname } of links) await this.detach(ifname);
   }
 
-  /** One modem's view: its presets' connections, with `hops` after the host (a HiLink's NAT) compensated. */
+  /** One modem's view: its presets' sockets, with `hops` after the host (a HiLink's NAT) compensated. */
   forModem(imei: string, hops: number): FingerprintEgress {
     return {
       prepare: (preset, egress) => { void this.ensure(egress, `${imei}/${preset}`).catch(() => undefined); },
-      connect: (preset, egress, address, port, timeoutMs, onread) => this.connect(`${imei}/${preset}`, preset, egress, hops, address, port, timeoutMs, onread),
+      ready: (_preset, egress) => this.egresses.get(egress)?.sockets != null,
+      whenReady: async (preset, egress) => {
+        const e = await this.ensure(egress, `${imei}/${preset}`);
+        if (e.sockets === null) throw new FingerprintUnavailable(e.problem?.replace('{preset}', preset) ?? 'The preset is not set up.');
+      },
+      socket: (preset, egress, onread) => this.socket(preset, egress, hops, onread),
       datagramTtl: (preset) => FINGERPRINT_PRESETS[preset].ttl + hops,
       problem: (preset) => this.problemOf(imei, preset),
     };
@@ -147,42 +152,19 @@ export class FingerprintHost {
     return out;
   }
 
-  private async connect(key: string, preset: Preset, egress: string, hops: number, address: string, port: number, timeoutMs: number,
-    onread: OnReadOpts | undefined): Promise<Socket> {
-    const e = await this.ensure(egress, key);
-    if (e.problem !== null || e.sockets === null) throw new FingerprintUnavailable(e.problem?.replace('{preset}', preset) ?? 'The preset is not set up.');
+  /** An unconnected socket of the preset on a set-up egress (FingerprintEgress.socket). */
+  private socket(preset: Preset, egress: string, hops: number, onread: OnReadOpts | undefined): Socket {
+    const e = this.egresses.get(egress);
+    if (e === undefined || e.sockets === null) throw new FingerprintUnavailable(e?.problem?.replace('{preset}', preset) ?? 'The preset is not set up on this egress yet.');
     const scale = FINGERPRINT_PRESETS[preset].windowScale;
     const clamp = 2 ** (15 + scale);
     // The scale is planned for max(the host's buffers, the window clamp): a host whose buffers are smaller than the
     // scale needs gets a receive buffer of the socket's own, which also fixes it (no autotuning), for this socket only.
-    const receiveBuffer = clamp > (await (this.bufferLimit ??= readBufferLimit())) ? clamp * 2 : 0;
-    let socket: Socket;
-    try {
-      // A simulated modem (loopback, MTU 64 KiB) announces an ordinary link's MSS; a real modem's interface gives its own.
-      const maxSegment = e.device === 'lo' ? (familyOf(egress) === 4 ? 1460 : 1440) : 0;
-      socket = adopt(e.sockets.presetSocket(familyOf(egress), egress, presetMark(preset, FINGERPRINT_PRESETS[preset].ttl + hops), clamp, receiveBuffer, maxSegment), onread);
-    } catch (err) {
-      // Out of descriptors, the address gone: the caller hears it as the network's error, with the errno's code.
-      throw Object.assign(new Error(`no preset socket on ${egress}: ${(err as Error).message}`), { code: (err as NodeJS.ErrnoException).code ?? 'EFAILED' });
-    }
-    socket.pause();
-    return new Promise<Socket>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(Object.assign(new Error(`connect ${address}:${port} timed out`), { code: 'ETIMEDOUT' }));
-      }, timeoutMs);
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        socket.removeAllListeners('error');
-        resolve(socket);
-      });
-      socket.once('error', (err: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(err);
-      });
-      socket.connect({ host: address, port });
-    });
+    const receiveBuffer = clamp > e.bufferLimit ? clamp * 2 : 0;
+    // A simulated modem (loopback, MTU 64 KiB) announces an ordinary link's MSS; a real modem's interface gives its own.
+    const maxSegment = e.device === 'lo' ? (familyOf(egress) === 4 ? 1460 : 1440) : 0;
+    const fd = e.sockets.presetSocket(familyOf(egress), egress, presetMark(preset, FINGERPRINT_PRESETS[preset].ttl + hops), clamp, receiveBuffer, maxSegment);
+    return adopt(fd, onread);
   }
 
   /** The egress's setup, made on its first use (and again after a failure, once RETRY_MS passed). */
@@ -191,7 +173,7 @@ export class FingerprintHost {
     if (asker !== undefined) this.track(egress, asker);
     let e = this.egresses.get(egress);
     if (e === undefined) {
-      const made: Egress = { device: null, ready: Promise.resolve(), sockets: null, problem: null, failedAt: 0 };
+      const made: Egress = { device: null, bufferLimit: 0, ready: Promise.resolve(), sockets: null, problem: null, failedAt: 0 };
       made.ready = this.setUp(egress, made).catch((err: unknown) => {
         made.problem = `The {preset} preset could not be set up on this host: ${(err as Error).message}`.slice(0, 300);
         made.failedAt = Date.now();
@@ -217,6 +199,7 @@ export class FingerprintHost {
     if (timestamps === '0') throw new Error('the host has TCP timestamps off (net.ipv4.tcp_timestamps=0); the presets start from the SYN Linux sends with them');
     const device = isLoopback(egress) ? 'lo' : await deviceOf(egress);
     await this.attach(device);
+    e.bufferLimit = await readBufferLimit();
     e.device = device;
     e.sockets = sockets;
   }

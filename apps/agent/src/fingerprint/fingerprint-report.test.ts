@@ -7,7 +7,8 @@ const port = (id: string, fingerprint?: PortAccess['fingerprint']): PortAccess =
   id, login: id, password: 'secret-1', whitelist: [], state: 'active', expiresAt: '2030-01-01T00:00:00.000Z', ...(fingerprint ? { fingerprint } : {}),
 });
 const egress = (problems: Partial<Record<string, string>>): FingerprintEgress => ({
-  prepare: () => undefined, connect: () => Promise.reject(new Error('unused')), datagramTtl: () => 64, problem: (preset) => problems[preset] ?? null,
+  prepare: () => undefined, ready: () => true, whenReady: () => Promise.resolve(), socket: () => { throw new Error('unused'); },
+  datagramTtl: () => 64, problem: (preset) => problems[preset] ?? null,
 });
 
 describe('the heartbeat\'s fingerprint report', () => {

@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { connect, type OnReadOpts, type Socket } from 'node:net';
+import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   access, basic, destroyTestClients, httpConnect, rawConnect, readAll, seenThrough, socksConnect, startModem, startTargets,
@@ -19,15 +18,15 @@ let modem: TestModem;
 const windows = access('w', { fingerprint: 'windows' });
 const asked: Array<OnReadOpts | undefined> = [];
 
-/** A preset egress that connects from this host, recording the `onread` each connection was asked for. */
+/** A preset egress whose sockets are this host's own, recording the `onread` each socket was asked for. */
 const egress: FingerprintEgress = {
   prepare: () => undefined,
-  async connect(_preset, _egress, address, port, _timeoutMs, onread) {
+  ready: () => true,
+  whenReady: () => Promise.resolve(),
+  socket(_preset, _egress, onread) {
     asked.push(onread);
-    const socket: Socket = connect(onread ? { host: address, port, allowHalfOpen: true, onread } : { host: address, port, allowHalfOpen: true });
-    socket.pause();
-    await once(socket, 'connect');
-    return socket;
+    // Node's Socket constructor takes `onread` (net.connect hands it its options); @types/node lists it only for connect.
+    return new Socket(onread ? { allowHalfOpen: true, onread } as SocketConstructorOpts : { allowHalfOpen: true });
   },
   datagramTtl: () => 128,
   problem: () => null,

@@ -2,7 +2,7 @@ import { connect, isIP } from 'node:net';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AuthGuard } from './auth-guard.js';
-import { ClientConnection, destroySelf, ignore, kConn, kListener, UpstreamError } from './connection.js';
+import { ClientConnection, ignore, kConn, kListener, UpstreamError } from './connection.js';
 import { ConnectDeadlines } from './connect-deadlines.js';
 import type { Waiting } from './connect-deadlines.js';
 import type { Admission, Identity, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
@@ -104,23 +104,42 @@ class Settle implements Waiting {
   waiting = false;
 
   constructor(readonly resolve: (socket: Socket) => void, readonly reject: (err: Error) => void,
-    readonly proxy: ModemProxy, readonly conn: ClientConnection, readonly address: string, readonly port: number) {}
+    readonly proxy: ModemProxy, readonly conn: ClientConnection, readonly address: string, readonly port: number,
+    /** The port's preset: the socket is the preset's (fingerprint/), set up before dial() is called. */
+    readonly preset: Preset | null = null) {}
 }
 type Connecting = Socket & { [kSettle]?: Settle | null };
 
 /** Named source ports tried before the last try leaves the choice to the kernel (port 0). */
 const SOURCE_PORT_TRIES = 3;
 
-/** One try at the target connection (a named source port, or on the last try the kernel's). */
+/**
+ * One try at the target connection (a named source port, or on the last try the kernel's). A port with a preset: its
+ * preset's socket, bound to the egress with the port left to connect() (no named ports, no retries), and otherwise
+ * the same path, deadlines and handlers as a native one.
+ */
 function dial(settle: Settle): void {
   const { proxy, conn } = settle;
-  const localPort = settle.tries < SOURCE_PORT_TRIES ? proxy.sourcePort() : 0;
-  settle.tries++;
-  // noDelay as an option: set once when connected, where setNoDelay() before connecting cost a second setsockopt.
-  const upstream: Connecting = connect({
-    host: settle.address, port: settle.port, localAddress: proxy.egress, localPort, allowHalfOpen: true, noDelay: true,
-    onread: TARGET_READS,
-  });
+  let upstream: Connecting;
+  if (settle.preset !== null) {
+    settle.tries = SOURCE_PORT_TRIES + 1;
+    try {
+      upstream = proxy.presetSocket(settle.preset);
+    } catch (err) {
+      settle.reject(err instanceof FingerprintUnavailable ? new UpstreamError('fingerprint', err.message)
+        : new UpstreamError(connectFailure((err as NodeJS.ErrnoException).code), (err as Error).message));
+      return;
+    }
+    upstream.connect({ host: settle.address, port: settle.port, noDelay: true });
+  } else {
+    const localPort = settle.tries < SOURCE_PORT_TRIES ? proxy.sourcePort() : 0;
+    settle.tries++;
+    // noDelay as an option: set once when connected, where setNoDelay() before connecting cost a second setsockopt.
+    upstream = connect({
+      host: settle.address, port: settle.port, localAddress: proxy.egress, localPort, allowHalfOpen: true, noDelay: true,
+      onread: TARGET_READS,
+    });
+  }
   conn.upstream = upstream; // from now on, the client's close, setEgress and close() destroy it too
   upstream[kSettle] = settle;
   settle.socket = upstream;
@@ -599,28 +618,28 @@ export class ModemProxy implements ProxyCore {
   }
 
   connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket> {
-    // The usual tunnel (an address, no preset, no rotation) is dialed at once: one promise, where the general path's
-    // awaits cost three more promises and their turns of the microtask queue per tunnel.
-    if (!this.rotating && this.state !== 'closed' && presetOf(conn.entry?.access) === null) {
+    // The usual tunnel (an address, not rotating, the port's preset set up if it has one) is dialed at once: one
+    // promise, where the general path's awaits cost three more promises and their turns of the microtask queue.
+    const preset = presetOf(conn.entry?.access);
+    if (!this.rotating && this.state !== 'closed' && (preset === null || this.options.fingerprint?.ready(preset, this.egressAddress) === true)) {
       const resolution = this.options.policy.resolveNow(host, this.egressFamily, port);
       if (resolution !== null) {
         if (!resolution.ok) return Promise.reject(new UpstreamError(resolution.reason));
         if (conn.socket.destroyed) return Promise.reject(new UpstreamError('failed', 'client gone'));
         const address = resolution.address;
-        return new Promise((resolve, reject) => dial(new Settle(resolve, reject, this, conn, address, port)));
+        return new Promise((resolve, reject) => dial(new Settle(resolve, reject, this, conn, address, port, preset)));
       }
     }
     return this.connectResolving(conn, host, port);
   }
 
-  /** connectTarget for a name, a port with a preset or while rotating. */
+  /** connectTarget for a name, a port whose preset is still being set up, or while rotating. */
   private async connectResolving(conn: ClientConnection, host: string, port: number): Promise<Socket> {
     const preset = presetOf(conn.entry?.access);
-    if (preset !== null) this.presetProblem(preset); // refused before anything is resolved or sent
+    if (preset !== null) await this.presetReady(preset); // refused before anything is resolved or sent
     const address = await this.resolveTarget(conn, host, port);
     if (conn.socket.destroyed) throw new UpstreamError('failed', 'client gone');
-    if (preset !== null) return this.connectWithPreset(conn, preset, address, port);
-    return new Promise((resolve, reject) => dial(new Settle(resolve, reject, this, conn, address, port)));
+    return new Promise((resolve, reject) => dial(new Settle(resolve, reject, this, conn, address, port, preset)));
   }
 
   /** Throws the refusal of a port whose preset cannot be applied now (fail closed: no native SYN, no native TTL). */
@@ -630,30 +649,22 @@ export class ModemProxy implements ProxyCore {
     if (problem !== null) throw new UpstreamError('fingerprint', problem);
   }
 
-  /** A tunnel's target connection made with the port's preset (fingerprint/), owned from then on as connect()'s is. */
-  private async connectWithPreset(conn: ClientConnection, preset: Preset, address: string, port: number): Promise<Socket> {
-    let upstream: Socket;
+  /** The preset's setup on this modem's egress, waited for; its refusal as an UpstreamError. */
+  private async presetReady(preset: Preset): Promise<void> {
+    this.presetProblem(preset);
     try {
-      // Reads into reused buffers, as dial()'s native target does: the tunnel hands its chunks on within the read.
-      upstream = await this.options.fingerprint!.connect(preset, this.egressAddress, address, port, this.limits.connectTimeoutMs, TARGET_READS);
+      await this.options.fingerprint!.whenReady(preset, this.egressAddress);
     } catch (err) {
-      if (err instanceof FingerprintUnavailable) throw new UpstreamError('fingerprint', err.message);
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new UpstreamError(code === 'ETIMEDOUT' ? 'timeout' : connectFailure(code), (err as Error).message);
+      throw err instanceof FingerprintUnavailable ? new UpstreamError('fingerprint', err.message) : err;
     }
-    if (conn.socket.destroyed || this.state === 'closed') {
-      upstream.destroy();
-      throw new UpstreamError('failed', 'client gone');
-    }
-    conn.upstream = upstream;
-    upstream.allowHalfOpen = true;
-    upstream.setNoDelay(true);
-    upstream.on('error', ignore);
-    upstream.setTimeout(this.limits.idleTimeoutMs);
-    upstream.on('timeout', destroySelf);
-    upstream.resume();
-    this.countUpstream(upstream);
-    return upstream;
+  }
+
+  /** An unconnected target socket of the port's preset on this modem's egress, reading into reused buffers (dial()). */
+  presetSocket(preset: Preset): Socket {
+    if (!this.options.fingerprint) throw new FingerprintUnavailable('This host cannot apply OS fingerprint presets.');
+    const socket = this.options.fingerprint.socket(preset, this.egressAddress, TARGET_READS);
+    socket.allowHalfOpen = true;
+    return socket;
   }
 
   /** The TTL a port's UDP datagrams leave with (its preset's), or null for the kernel's own. */
@@ -700,25 +711,20 @@ export class ModemProxy implements ProxyCore {
   private createPool(preset: Preset | null): UpstreamPool {
     return new UpstreamPool((address, port, done) => {
       // Plain requests' connections count as carried too (carried()).
-      if (preset !== null) {
-        // The pool of a port with a preset: connections come from the preset's socket maker, asynchronously.
-        const fingerprint = this.options.fingerprint;
-        const problem = fingerprint ? fingerprint.problem(preset) : 'This host cannot apply OS fingerprint presets.';
-        if (problem !== null || !fingerprint) {
-          done(new UpstreamError('fingerprint', problem ?? ''));
-          return;
-        }
-        fingerprint.connect(preset, this.egressAddress, address, port, this.limits.connectTimeoutMs).then((socket) => {
-          socket.resume();
-          this.countUpstream(socket);
-          done(null, socket);
-        }, (err: Error) => done(err instanceof FingerprintUnavailable ? new UpstreamError('fingerprint', err.message) : err));
+      if (preset === null) {
+        // Written to at once: the request waits in the socket until it connects; a failure comes as its 'error'.
+        const socket = connect({ host: address, port, localAddress: this.egressAddress });
+        socket.once('connect', () => this.countUpstream(socket));
+        done(null, socket);
         return;
       }
-      // Written to at once: the request waits in the socket until it connects; a failure comes as its 'error'.
-      const socket = connect({ host: address, port, localAddress: this.egressAddress });
-      socket.once('connect', () => this.countUpstream(socket));
-      done(null, socket);
+      // The pool of a port with a preset: its preset's sockets (emitting 'data', which the pool's readers take), once
+      // the preset is set up on this egress.
+      this.presetReady(preset).then(() => {
+        const socket = this.options.fingerprint!.socket(preset, this.egressAddress).connect({ host: address, port });
+        socket.once('connect', () => this.countUpstream(socket));
+        done(null, socket);
+      }).catch((err: Error) => done(err instanceof FingerprintUnavailable ? new UpstreamError('fingerprint', err.message) : err));
     });
   }
 
