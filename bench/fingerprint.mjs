@@ -1,18 +1,17 @@
-// What the OS fingerprint presets cost (issue 30, item 7; docs/decisions/037-fingerprint-presets.md): through one
+// What the OS fingerprint presets cost (issue 30, item 7; docs/decisions/051-fingerprint-presets-per-socket.md): through one
 // modem's ports, one per preset, the real agent code (bench/lib/fingerprint-agent.ts) in an "agent" network namespace,
 // a target in another (veth between them), all in one run, interleaved round by round:
 //   1. new tunnels per second (CONNECT, 16 bytes there and back, close; BENCH_CONCURRENCY loops): each preset against
 //      native (target ≥ 0.9×), and the CPU the agent and its children spent per 1,000
 //      tunnels (a figure that holds up better than the rate on a busy machine: it counts work, not waiting);
 //   2. bulk: one download of BENCH_BULK_BYTES through a tunnel: each preset against native (target ≥ 0.95×), and the
-//      agent's CPU seconds per GB moved (the preset's namespace forwards through the host: its softirq time is the
-//      kernel's, not the agent's; the table says so), the site's (its sending, and the receive path the kernel runs
-//      in its context, a preset's forwarding hop included), the datagrams the host forwarded per MB (a preset's hop:
-//      the veth, forwarding, conntrack; native 0), and what the site's sending waited on (tcp_info's
-//      rwnd_limited: the receiving end's window; the same share for a preset as for native says its window scale is
-//      not what holds it back).
+//      agent's CPU seconds per GB moved, the site's (its sending, and the receive path the kernel runs in its
+//      context), the datagrams the agent's namespace forwarded per MB (0 since decision 051: a preset socket is the
+//      host's own, rewritten on the interface's way out; decision 037's namespaces forwarded ~25 per MB), and what the
+//      site's sending waited on (tcp_info's rwnd_limited: the receiving end's window; a preset's scale caps it, iOS's
+//      2 most).
 //
-//   sudo node bench/fingerprint.mjs          (root: namespaces, nftables, clang, libbpf-dev)
+//   sudo node bench/fingerprint.mjs          (root: namespaces for agent and site, tc, clang, libbpf-dev)
 //   BENCH_QUICK=1 node bench/fingerprint.mjs (quick mode: 1 s per step, 8 MiB; fails when a preset's port does not work)
 //   Knobs: BENCH_SECONDS (per step, 3), BENCH_ROUNDS (2; medians; each round starts one preset later, so 5 rounds put
 //   every preset in every place), BENCH_BULK_BYTES (256 MiB), BENCH_CONCURRENCY (16).
