@@ -36,6 +36,8 @@ export interface FingerprintHostOptions {
    * every few seconds); Infinity: only when verify() is called (tests that break a program on purpose).
    */
   verifyEveryMs?: number;
+  /** How long a failed setup's reason is given before the next connection tries the setup again (5 s). */
+  retryAfterMs?: number;
 }
 
 /** The mark of a preset socket, which the egress program reads (preset-syn-rewrite.bpf.c): magic, scale, layout, TTL. */
@@ -85,8 +87,6 @@ interface Egress {
   failedAt: number;
 }
 
-/** A failed setup is tried again when asked after this long (the heartbeat asks every few seconds). */
-const RETRY_MS = 5_000;
 
 export class FingerprintHost {
   private readonly egresses = new Map<string, Egress>();
@@ -133,7 +133,7 @@ export class FingerprintHost {
     this.maybeVerify();
     for (const [address, e] of this.egresses) {
       if (e.problem === null || !this.usedBy.get(address)?.has(`${imei}/${preset}`)) continue;
-      if (Date.now() - e.failedAt > RETRY_MS) this.egresses.delete(address); // asked again: the next connection retries
+      if (Date.now() - e.failedAt >= (this.options.retryAfterMs ?? 5_000)) this.egresses.delete(address); // the next connection retries
       return e.problem.replace('{preset}', preset);
     }
     return null;
@@ -199,6 +199,8 @@ export class FingerprintHost {
     if (timestamps === '0') throw new Error('the host has TCP timestamps off (net.ipv4.tcp_timestamps=0); the presets start from the SYN Linux sends with them');
     const device = isLoopback(egress) ? 'lo' : await deviceOf(egress);
     await this.attach(device);
+    // Other egresses of this interface that failed with it (verify() could not attach again) are set up anew.
+    for (const [address, other] of this.egresses) if (other !== e && other.device === device && other.problem !== null) this.egresses.delete(address);
     e.bufferLimit = await readBufferLimit();
     e.device = device;
     e.sockets = sockets;
@@ -235,7 +237,16 @@ export class FingerprintHost {
       if (present(this.pref) && present(this.pref + 1)) continue;
       this.options.log.warn({ device }, 'Fingerprint: the preset egress programs were missing from the interface; attached again');
       this.attached.delete(device);
-      await this.attach(device).catch((err: unknown) => this.options.log.error({ device, err: String(err) }, 'Fingerprint: the preset egress programs could not be attached again'));
+      await this.attach(device).catch((err: unknown) => {
+        this.options.log.error({ device, err: String(err) }, 'Fingerprint: the preset egress programs could not be attached again');
+        // Its egresses' ports refuse with the reason (not only time out at the check) and are set up anew later.
+        for (const e of this.egresses.values()) {
+          if (e.device !== device) continue;
+          e.sockets = null;
+          e.problem = `The {preset} preset could not be set up on this host: ${(err as Error).message}`.slice(0, 300);
+          e.failedAt = Date.now();
+        }
+      });
     }
   }
 

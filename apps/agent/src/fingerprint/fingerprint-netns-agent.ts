@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, isIPv6, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,7 @@ const must = () => {
 
 async function start(args: { egress: string; preference: number; hops?: number }) {
   const dataDir = await mkdtemp(join(tmpdir(), 'cellport-fp-'));
-  const host = new FingerprintHost({ log, dataDir, filterPreference: args.preference, verifyEveryMs: Infinity });
+  const host = new FingerprintHost({ log, dataDir, filterPreference: args.preference, verifyEveryMs: Infinity, retryAfterMs: 0 });
   await host.cleanUp();
   const proxy = new ModemProxy({
     imei: '861234567890009', listenHost: '127.0.0.1', httpPort: 0, socksPort: 0, egress: args.egress,
@@ -254,6 +254,8 @@ async function udp(args: { host: string; port: number; payload: string; which?: 
   return { reply: 0 };
 }
 const pendingUdp: Array<() => void> = [];
+/** The egress program's object as built, while spoilProgram has it spoiled. */
+let spoiledBytes: Buffer | null = null;
 
 async function stop() {
   for (const close of pendingUdp.splice(0)) close();
@@ -292,6 +294,20 @@ const ops: Record<string, (args: never) => unknown> = {
     if (!device) throw new Error(`no preset set up on ${args.egress}`);
     const { preference } = must().host;
     for (const pref of args.check ? [preference, preference + 1] : [preference]) await exec('tc', ['filter', 'del', 'dev', device, 'egress', 'pref', String(pref)]);
+    return null;
+  },
+  /**
+   * Spoils the built egress program (`on`), or puts it back (`off`): the agent's next attach of it fails, or works.
+   */
+  spoilProgram: async (args: { on: boolean }) => {
+    const path = egressProgramObject(must().dataDir);
+    if (args.on) {
+      spoiledBytes ??= await readFile(path);
+      await writeFile(path, 'not an eBPF object\n');
+    } else if (spoiledBytes) {
+      await writeFile(path, spoiledBytes);
+      spoiledBytes = null;
+    }
     return null;
   },
   /** The agent's own check of its programs (the heartbeat runs it): a missing one is attached again. */

@@ -344,6 +344,23 @@ describe.skipIf(why !== null)(`fingerprint presets in network namespaces${why ? 
     expectPreset(fingerprintEchoResultSchema.parse(back.result), 'ios', '10.233.0.1');
   }, 30_000);
 
+  it('a program that cannot be attached again: the ports refuse with the reason, then work once it can be', async () => {
+    await call('setPreset', { preset: 'ios' });
+    expectPreset(await through(), 'ios');
+    await call('spoilProgram', { on: true });
+    try {
+      await call('breakRewrite', { egress: EGRESS });
+      await call('verify');
+      const refused = await call<Check>('check', { host: TARGET, port: ECHO_PORT });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatch(/fingerprint preset cannot be applied/);
+    } finally {
+      await call('spoilProgram', { on: false });
+    }
+    // Set up anew on the next connection: the preset again.
+    expectPreset(await through(), 'ios');
+  }, 30_000);
+
   it('an egress program that cannot be attached fails closed: the port refuses with the reason, no SYN leaves', async () => {
     await call('startSpoiled', { egress: EGRESS });
     await call('setPreset', { preset: 'ios', which: 'spoiled' });
