@@ -95,6 +95,7 @@ export class FingerprintHost {
   private readonly pref: number;
   private closed = false;
   private verifiedAt = 0;
+  private cleaned: Promise<void> | null = null;
   private verifying: Promise<void> | null = null;
 
   constructor(private readonly options: FingerprintHostOptions) {
@@ -198,6 +199,8 @@ export class FingerprintHost {
     // The program rewrites Linux's timestamp layout: a host that sends none has a SYN it does not know.
     if (timestamps === '0') throw new Error('the host has TCP timestamps off (net.ipv4.tcp_timestamps=0); the presets start from the SYN Linux sends with them');
     const device = isLoopback(egress) ? 'lo' : await deviceOf(egress);
+    // What an earlier run of this agent left (it was killed) goes before its first attach.
+    await (this.cleaned ??= this.cleanUp().catch(() => undefined));
     await this.attach(device);
     // Other egresses of this interface that failed with it (verify() could not attach again) are set up anew.
     for (const [address, other] of this.egresses) if (other !== e && other.device === device && other.problem !== null) this.egresses.delete(address);
