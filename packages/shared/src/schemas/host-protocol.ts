@@ -209,7 +209,7 @@ export const hostModemInfoSchema = z.object({
 });
 export type HostModemInfo = z.infer<typeof hostModemInfoSchema>;
 /**
- * A host's fingerprint capability (issue 30). `supported: false` (not root, no nftables) says why in `reason`; the
+ * A host's fingerprint capability (issue 30). `supported: false` (not root, no tc or compiler) says why in `reason`; the
  * dashboard then offers no presets for its ports. `failing` lists ports whose preset could not be applied: they refuse
  * new connections (fail closed) until it can, and the customer and operator see the reason.
  */
