@@ -32,9 +32,9 @@
 // (bench/lib/proxy-ours.ts bundled by esbuild as the agent is, one ModemProxy with a login port and a whitelisted port, egress 127.0.9.9),
 // each peer (minimal config in a temp dir, egress bound to 127.0.9.9 too, stopped at the end) and the load
 // generator (bench/lib/proxy-load.mjs, or wrk). CPU seconds and RSS are read from /proc.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
@@ -60,6 +60,8 @@ const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
 const PROXY_DIR = process.env.BENCH_PROXY_DIR;
 /** A copy of apps/agent/src/proxy (an older commit's) run as a second ours beside the first: an A/B in one run. */
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
+/** Ours relays tunnels in the kernel as the agent does; BENCH_KERNEL_RELAY=0 relays them in JavaScript (an A/B). */
+const KERNEL_RELAY = process.env.BENCH_KERNEL_RELAY !== '0';
 /** A second ours with /metrics served and scraped (every SCRAPE_MS), measured beside the first (issue 17). */
 const METRICS = process.env.BENCH_METRICS === '1';
 const PEERS = process.env.BENCH_PEERS !== '0';
@@ -478,6 +480,8 @@ async function startOurs({ metrics = false, from = PROXY_DIR } = {}) {
     ...(metrics ? { metrics: { host: HOST, port: metricsPort, token: METRICS_TOKEN, processMetrics: METRICS_PROCESS } } : {}),
     // The default is 200 concurrent connections per customer port; the idle step puts all its tunnels on one port.
     limits: { maxConnectionsPerPort: Math.max(IDLE, CONCURRENCY, WRK_CONNECTIONS) + 1000 },
+    // Tunnels relayed in the kernel, as the agent relays them (BENCH_KERNEL_RELAY=0: in JavaScript, for an A/B).
+    ...(KERNEL_RELAY && from === PROXY_DIR ? { kernelRelayDir: join(dir, 'kernel-relay') } : {}),
   };
   // Bundled by esbuild like the agent itself (apps/agent/build.mjs → dist/main.js), so no TypeScript loader sits in
   // the process being measured (tsx's loader thread alone adds tens of MB of RSS).
@@ -492,6 +496,8 @@ async function startOurs({ metrics = false, from = PROXY_DIR } = {}) {
     // prom-client (the metrics) is CommonJS and requires Node's built-ins: give the ES module bundle a require.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
+  // The kernel relay's C source beside the bundle, where the agent's build puts it (host-build.ts looks there).
+  copyFileSync(join(ROOT, 'apps/agent/src/relay/kernel-relay.c'), join(dirname(bundle), 'kernel-relay.c'));
   const child = spawnWithLimit(process.execPath, ['--expose-gc', ...NODE_ARGS, bundle, JSON.stringify(options)], { cwd: ROOT });
   children.add(child);
   child.stderr.pipe(process.stderr);

@@ -13,6 +13,7 @@
 import { createInterface } from 'node:readline';
 import { writeHeapSnapshot } from 'node:v8';
 import { ModemProxy } from '../../apps/agent/src/proxy/modem-proxy.js';
+import { kernelRelay } from '../../apps/agent/src/relay/kernel-relay.js';
 import { createTargetPolicy } from '../../apps/agent/src/proxy/target-policy.js';
 import { TrafficMeter } from '../../apps/agent/src/proxy/traffic-meter.js';
 import type { Logger, ProxyLimits } from '../../apps/agent/src/proxy/types.js';
@@ -31,6 +32,11 @@ interface Options {
   limits?: Partial<ProxyLimits>;
   /** Serve /metrics on this port with this token (BENCH_METRICS=1). */
   metrics?: { host: string; port: number; token: string; processMetrics: boolean };
+  /**
+   * Relay tunnels in the kernel as the agent does (ModemProxy's kernelRelay), built into this folder; absent: in
+   * JavaScript (BENCH_KERNEL_RELAY=0). Falls back to JavaScript, saying so, when it cannot be built.
+   */
+  kernelRelayDir?: string;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as Options;
@@ -43,7 +49,14 @@ const toStderr = (level: string) => (fields: object, message: string) => {
 const log: Logger = { info() {}, warn: toStderr('warn'), error: toStderr('error') };
 
 const meter = new TrafficMeter();
+const relay = options.kernelRelayDir
+  ? await kernelRelay(options.kernelRelayDir).catch((err: unknown) => {
+    process.stderr.write(`kernel relay not available, relaying in JavaScript: ${String(err)}\n`);
+    return null;
+  })
+  : null;
 const proxy = new ModemProxy({
+  kernelRelay: relay,
   imei: 'bench-modem',
   listenHost: options.listenHost,
   httpPort: options.httpPort,

@@ -65,6 +65,12 @@ export const agentConfigSchema = z.object({
   /** The first modem's routing table (modem i of the file: this + i; its rule's priority: the table + 900). */
   AGENT_POLICY_ROUTING_TABLE: z.coerce.number().int().min(1).max(30_000)
     .refine((t) => t < 253 || t > 255, 'must not be 253, 254 or 255 (the default, main and local tables)').default(101),
+  /**
+   * Relay established tunnels in the kernel (decision 050, revised: splice() on a native thread), built on first start
+   * from its C source with the host's compiler and Node's headers into AGENT_DATA_DIR; ports with a bandwidth cap stay
+   * in JavaScript. Where it cannot be built the agent says why and relays in JavaScript.
+   */
+  AGENT_KERNEL_RELAY: bool.default(true),
   /** Each modem's speed test runs this often (0: never); see README, "Speed tests". */
   AGENT_SPEEDTEST_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(360),
   /** The first test of each modem waits this long after the start (the modems settle, customers reconnect). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentConfig } from './config.js';
 import { FingerprintHost, probeFingerprintSupport } from './fingerprint/fingerprint-host.js';
+import { kernelRelay } from './relay/kernel-relay.js';
 import { HostModems } from './modems/host-modems.js';
 import { loadModemsFile } from './modems/modems-file.js';
 import { targetPolicyOf } from './proxy/target-policy-settings.js';
@@ -68,6 +69,13 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
     ? new FingerprintHost({ log: log.child({ component: 'fingerprint' }), dataDir: config.AGENT_DATA_DIR, ...FingerprintHost.namesFor(config.AGENT_DATA_DIR) })
     : null;
   if (!fingerprintSupport.supported) log.info({ reason: fingerprintSupport.reason }, 'fingerprint presets are not available on this host');
+  // Tunnels relayed in the kernel (decision 050, revised for the agent), built here on first start; or in JavaScript.
+  const relay = config.AGENT_KERNEL_RELAY
+    ? await kernelRelay(config.AGENT_DATA_DIR).catch((err: unknown) => {
+      log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'relaying tunnels in JavaScript: the kernel relay is not available here');
+      return null;
+    })
+    : null;
   // Prometheus metrics only when AGENT_METRICS_PORT is set: nothing listens, and nothing is collected, otherwise.
   const metrics = config.AGENT_METRICS_PORT ? new AgentMetrics() : null;
   agents = config.CELLPORT_HOST_KEY.map((key) => {
@@ -78,6 +86,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
       policy, driverFor, log: log.child({ hostKey: id }), agentVersion: AGENT_VERSION, reportSeconds: config.AGENT_TRAFFIC_REPORT_SECONDS,
       ...(hostModems ? { inventory: () => hostModems.inventory() } : {}),
       name: id,
+      kernelRelay: relay,
       fingerprint: { support: fingerprintSupport, forModem: fingerprintHost ? (imei, hops) => fingerprintHost.forModem(imei, hops) : null },
       ...(config.AGENT_SPEEDTEST_INTERVAL_MINUTES > 0 ? { quality: qualitySettings(config, key) } : {}),
       ...(metrics ? { onRotation: (outcome, seconds) => metrics.rotationDone(outcome, seconds) } : {}),

@@ -62,9 +62,12 @@ export class ClientConnection implements MeteredConnection {
 
   constructor(readonly socket: TrackedSocket, readonly core: ProxyCore) {}
 
-  /** The meter reads the client socket's own counters (a getter: no field per connection). */
+  /** A tunnel the kernel relays (kernel-tunnel.ts): its counts add the relay's bytes to the client socket's. */
+  relayed: ByteCounts | null = null;
+
+  /** The meter reads the client socket's own counters, or a kernel-relayed tunnel's (a getter: no field per connection). */
   get counts(): ByteCounts {
-    return this.socket;
+    return this.relayed ?? this.socket;
   }
 
   /**
@@ -114,6 +117,11 @@ export interface ProxyCore {
   resolveTarget(conn: ClientConnection, host: string, port: number): Promise<string>;
   /** resolveTarget, then a TCP connection from the egress address (its idle timeout set). */
   connectTarget(conn: ClientConnection, host: string, port: number): Promise<Socket>;
+  /**
+   * Joins an established tunnel's client socket and target socket (the answer written, any bytes past the request
+   * passed on): in the kernel when the modem has the relay and the port no bandwidth limit, else in JavaScript.
+   */
+  relayTunnel(conn: ClientConnection, upstream: Socket): void;
   /**
    * SOCKS UDP ASSOCIATE for an admitted connection: opens its UDP relay (conn.udp, closed when conn closes) and gives
    * the address the client must send its datagrams to. Rejects with an UpstreamError when the relay cannot be opened.

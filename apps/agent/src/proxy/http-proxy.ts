@@ -8,7 +8,6 @@ import {
 } from './http-answers.js';
 import { closeIdle, startForwarding } from './http-forwarder.js';
 import type { ForwardingSet } from './http-forwarder.js';
-import { splice } from './splice.js';
 
 // The HTTP proxy listener: CONNECT tunnels and absolute-URI forwarding of http:// requests, with no Node HTTP server
 // or client (issue 31 item 1, decision 048). A connection that opens with CONNECT is read here (connect-head.ts):
@@ -61,7 +60,7 @@ function startTunnel(conn: ClientConnection, upstream: Socket, head: Buffer): vo
   socket.setTimeout(conn.core.limits.idleTimeoutMs);
   socket.write(ESTABLISHED);
   if (head.length > 0) upstream.write(head);
-  splice(socket, upstream);
+  conn.core.relayTunnel(conn, upstream);
 }
 
 const kForwarding = Symbol('cellport.forwarding-set');

@@ -10,7 +10,7 @@ import { createHttpProxyServer } from './http-proxy.js';
 import type { HttpProxyServer } from './http-proxy.js';
 import { AMBIGUOUS, closedReason, isPortOpen, PortAccessTable } from './port-access.js';
 import { ProxyCounters } from './proxy-counters.js';
-import { bindClient, PortRateLimits } from './port-rate-limit.js';
+import { bindClient, isRateLimited, PortRateLimits } from './port-rate-limit.js';
 import type { PortEntry } from './port-access.js';
 import { createSocksServer } from './socks5-proxy.js';
 import { systemSourcePort } from './source-ports.js';
@@ -23,6 +23,9 @@ import { DirectClientChannel } from './udp-client-channel.js';
 import type { ClientDatagramChannel, RelayAddress } from './udp-client-channel.js';
 import type { Logger, PortAccess, ProxyLimits } from './types.js';
 import { FingerprintUnavailable, type FingerprintEgress } from '../fingerprint/fingerprint-egress.js';
+import type { KernelRelay } from '../relay/kernel-relay.js';
+import { KernelTunnel } from './kernel-tunnel.js';
+import { splice } from './splice.js';
 
 // One modem's proxy: its HTTP and SOCKS5 listeners, the access rules of the customer ports it serves, its egress
 // address, and every client connection, so that a change of rules, an expiry, a rotation or close() reaches the
@@ -69,6 +72,11 @@ export interface ModemProxyOptions {
    * such ports refuse new connections (fail closed) instead of leaving with the host's own fingerprint.
    */
   fingerprint?: FingerprintEgress;
+  /**
+   * Relays established tunnels in the kernel (relay/kernel-relay.ts: splice() on a native thread) instead of in
+   * JavaScript, except on ports with a bandwidth limit; absent or null: every tunnel is relayed in JavaScript.
+   */
+  kernelRelay?: KernelRelay | null;
   /**
    * The source port of the next target connection (0: the kernel's choice). Default: a random port of the kernel's
    * ephemeral range (source-ports.ts); tests name ports to show the retries.
@@ -193,6 +201,10 @@ function onCountedClose(this: Counted): void {
   this[kCounted]!.uncountUpstream(this);
 }
 
+function sweepKernelTunnels(proxy: ModemProxy): void {
+  proxy.sweepKernelTunnels();
+}
+
 function connectFailure(code: string | undefined): UpstreamFailure {
   if (code === 'ECONNREFUSED') return 'connection-refused';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ETIMEDOUT') return 'unreachable';
@@ -232,6 +244,9 @@ export class ModemProxy implements ProxyCore {
   /** Connections to targets through the egress, open, and what the closed ones received (carried()). */
   private readonly upstreams = new Set<Socket>();
   private upstreamsClosed = 0;
+  /** Tunnels the kernel relays now (relayTunnel), and the sweep that ends idle ones (their sockets see no bytes). */
+  private readonly kernelTunnels = new Set<KernelTunnel>();
+  private kernelSweep: NodeJS.Timeout | null = null;
   /** The source port of the next target connection (ModemProxyOptions.sourcePort). */
   readonly sourcePort: () => number;
   /** Target connections still connecting, and when each runs out of connectTimeoutMs. */
@@ -306,7 +321,48 @@ export class ModemProxy implements ProxyCore {
   carried(): number {
     let n = this.upstreamsClosed;
     for (const s of this.upstreams) n += s.bytesRead + 1;
+    // A kernel-relayed tunnel's target socket reads nothing in JavaScript: what it carried is what the client got.
+    for (const t of this.kernelTunnels) n += t.relayed().written;
     return n;
+  }
+
+  relayTunnel(conn: ClientConnection, upstream: Socket): void {
+    const relay = this.options.kernelRelay;
+    if (relay && !isRateLimited(conn.socket) && this.state !== 'closed') {
+      const tunnel = new KernelTunnel(conn, relay, Date.now());
+      const joined = relay.joinReading(conn.socket, upstream, (end) => {
+        tunnel.ended(end);
+        if (this.kernelTunnels.delete(tunnel)) this.upstreamsClosed += end.bToA;
+      });
+      if (joined) {
+        conn.relayed = tunnel;
+        // Its idle timer cannot see the relay's bytes: the sweep measures its idleness instead.
+        conn.socket.setTimeout(0);
+        this.kernelTunnels.add(tunnel);
+        this.counters.kernelTunnels++;
+        this.kernelSweep ??= setInterval(sweepKernelTunnels, Math.max(50, Math.min(30_000, this.limits.idleTimeoutMs / 4)), this).unref();
+        return;
+      }
+    }
+    splice(conn.socket, upstream);
+  }
+
+  /** Ends kernel-relayed tunnels that moved no byte for idleTimeoutMs (what the client socket's timer does otherwise). */
+  sweepKernelTunnels(now: number = Date.now()): void {
+    for (const t of this.kernelTunnels) {
+      const moved = t.relayed();
+      const total = moved.read + moved.written;
+      if (total !== t.lastTotal) {
+        t.lastTotal = total;
+        t.lastMovedAt = now;
+      } else if (now - t.lastMovedAt >= this.limits.idleTimeoutMs) {
+        t.conn.socket.destroy();
+      }
+    }
+    if (this.kernelTunnels.size === 0 && this.kernelSweep !== null) {
+      clearInterval(this.kernelSweep);
+      this.kernelSweep = null;
+    }
   }
 
   /** Counts a target connection in carried() (its own, once connected). */
@@ -386,6 +442,9 @@ export class ModemProxy implements ProxyCore {
     const old = this.table;
     this.table = table;
     this.rates.update(ports);
+    // A port that is capped now cannot cap what the kernel relays: its kernel-relayed tunnels end (the customer's
+    // next connection is relayed in JavaScript, within the cap).
+    for (const t of this.kernelTunnels) if (isRateLimited(t.conn.socket)) t.conn.socket.destroy();
     // A port whose preset changed gets a new pool: its next connections leave with the new preset.
     this.destroyAgents((portId) => table.get(portId) !== undefined && presetOf(table.get(portId)!.access) === presetOf(old.get(portId)?.access));
     for (const port of ports) {
@@ -467,6 +526,8 @@ export class ModemProxy implements ProxyCore {
     this.rotating = false;
     this.releaseWaiters(false);
     this.rates.close();
+    if (this.kernelSweep !== null) clearInterval(this.kernelSweep);
+    this.kernelSweep = null;
     const closing: Promise<unknown>[] = [];
     for (const conn of this.conns) {
       // The server's close callback can come before a socket's own 'close'; wait for those too, so that

@@ -36,6 +36,8 @@ export class ProxyCounters {
   readonly upstreamErrors = zeros(UPSTREAM_ERRORS);
   /** Blocks started for password guessing (auth-guard.ts): of a client address, or of a login. */
   readonly authBlocks: Record<'address' | 'login', number> = { address: 0, login: 0 };
+  /** Tunnels handed to the kernel relay (ModemProxy.relayTunnel); the others were relayed in JavaScript. */
+  kernelTunnels = 0;
 
   refuse(reason: RefusalReason): void {
     this.refused[reason]++;

@@ -4,7 +4,6 @@ import {
   destroySelf, kConn, SOCKS_AUTH, SOCKS_CONNECTING, SOCKS_GREETING, SOCKS_REQUEST, UpstreamError,
 } from './connection.js';
 import { encodeAddress } from './socks5-udp.js';
-import { splice } from './splice.js';
 import type { ClientConnection, ProxyCore, TrackedSocket, UpstreamFailure } from './connection.js';
 import type { RelayAddress } from './udp-client-channel.js';
 
@@ -263,7 +262,7 @@ function startTunnel(conn: ClientConnection, upstream: Socket): void {
     socket.unshift(conn.pending);
     conn.pending = null;
   }
-  splice(socket, upstream);
+  conn.core.relayTunnel(conn, upstream);
 }
 
 function onConnection(core: ProxyCore, socket: Socket): void {

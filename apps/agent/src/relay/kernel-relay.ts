@@ -67,6 +67,18 @@ export class KernelRelay {
     return true;
   }
 
+  /**
+   * join() for two sockets that may be reading now (a proxy's tunnel: the client's socket read its request, the
+   * target's its first bytes): their reads are stopped first, so what arrives next waits in the kernel for the relay
+   * thread, and started again when they cannot be joined (the caller relays them in JavaScript then).
+   */
+  joinReading(a: Socket, b: Socket, onEnd?: (end: RelayEnd) => void): boolean {
+    const stopped = [a, b].filter(stopReading);
+    if (this.join(a, b, onEnd)) return true;
+    for (const socket of stopped) startReading(socket);
+    return false;
+  }
+
   /** Bytes relayed in the kernel so far from `socket` (read) and to it (written); null when it is not relayed here. */
   bytes(socket: Socket): { read: number; written: number } | null {
     const counts = this.fromAndTo(socket, (id) => this.addon.bytes(id));
@@ -109,6 +121,24 @@ export class KernelRelay {
     joined.onEnd?.(end);
     for (const socket of [joined.a, joined.b]) socket.destroy();
   }
+}
+
+type Reading = Socket & { _handle?: { reading?: boolean; readStop?(): number; readStart?(): number } | null };
+
+/** Stops the handle's reads (what Node's own pause() does for a socket with `onread`); true when it was reading. */
+function stopReading(socket: Socket): boolean {
+  const handle = (socket as Reading)._handle;
+  if (!handle?.reading || !handle.readStop) return false;
+  handle.reading = false;
+  handle.readStop();
+  return true;
+}
+
+function startReading(socket: Socket): void {
+  const handle = (socket as Reading)._handle;
+  if (!handle || handle.reading || socket.destroyed || !handle.readStart) return;
+  handle.reading = true;
+  handle.readStart();
 }
 
 /** The socket's descriptor when the relay thread can take it over now, else null. */

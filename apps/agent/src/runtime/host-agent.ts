@@ -7,6 +7,7 @@ import {
 } from '@cellport/shared/schemas/host-protocol';
 import type { HostFingerprintReport } from '@cellport/shared/schemas/host-protocol';
 import type { FingerprintEgress } from '../fingerprint/fingerprint-egress.js';
+import type { KernelRelay } from '../relay/kernel-relay.js';
 import { fingerprintReport, hopsAfterHost } from '../fingerprint/fingerprint-report.js';
 import { GatewayLink } from '../link/gateway-link.js';
 import { ModemProxy } from '../proxy/modem-proxy.js';
@@ -46,6 +47,8 @@ export interface HostAgentOptions {
    * modem's way to apply them. Absent: the host cannot, and ports with a preset refuse new connections.
    */
   fingerprint?: { support: HostFingerprintReport; forModem: ((imei: string, hops: number) => FingerprintEgress) | null };
+  /** Relays established tunnels in the kernel (AGENT_KERNEL_RELAY; ModemProxy's kernelRelay); absent or null: in JavaScript. */
+  kernelRelay?: KernelRelay | null;
   /** Each modem's bounded speed and UDP test (README, "Speed tests"); absent: none (AGENT_SPEEDTEST_INTERVAL_MINUTES=0). */
   quality?: QualitySettings;
 }
@@ -371,6 +374,7 @@ export class HostAgent {
         listen: modemListener,
         counters: this.counters,
         authGuard: this.authGuard,
+        kernelRelay: this.options.kernelRelay ?? null,
         ...(fingerprint ? { fingerprint } : {}),
       });
       await proxy.start();
