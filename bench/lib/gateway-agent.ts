@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { SignJWT } from 'jose';
 import { GatewayLink } from '../../apps/agent/src/link/gateway-link.js';
 import { ModemProxy } from '../../apps/agent/src/proxy/modem-proxy.js';
+import { kernelRelay } from '../../apps/agent/src/relay/kernel-relay.js';
 import { createTargetPolicy } from '../../apps/agent/src/proxy/target-policy.js';
 import { TrafficMeter } from '../../apps/agent/src/proxy/traffic-meter.js';
 import type { Logger } from '../../apps/agent/src/proxy/types.js';
@@ -16,6 +17,8 @@ interface Options {
   listenHost: string; httpPort: number; socksPort: number; egress: string; login: string; password: string;
   gateway: { linkUrl: string; id: string; privateKeyPem: string; httpPort: number; socksPort: number; poolSize?: number };
   maxConnectionsPerPort: number;
+  /** Where to build the kernel relay for the agent's tunnels (as the agent relays them), or null: in JavaScript. */
+  kernelRelay?: string | null;
 }
 const options = JSON.parse(process.argv[2] ?? '{}') as Options;
 let logged = 0;
@@ -24,7 +27,9 @@ const toStderr = (level: string) => (fields: object, message: string) => {
 };
 const log: Logger = { info() {}, warn: toStderr('warn'), error: toStderr('error') };
 
+const relay = options.kernelRelay ? await kernelRelay(options.kernelRelay).catch(() => null) : null;
 const proxy = new ModemProxy({
+  kernelRelay: relay,
   imei: 'bench-modem', listenHost: options.listenHost, httpPort: options.httpPort, socksPort: options.socksPort,
   egress: options.egress, policy: createTargetPolicy({ allowLoopback: true, allowPrivate: false, deniedCidrs: [] }),
   meter: new TrafficMeter(), log, limits: { maxConnectionsPerPort: options.maxConnectionsPerPort },

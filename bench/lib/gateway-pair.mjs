@@ -42,6 +42,8 @@ export async function startGatewayPair({ dir, nodeArgs = [], track, maxConnectio
   const agentChild = spawnWithLimit(process.execPath, [...nodeArgs, join(dir, 'gateway-agent.mjs'), JSON.stringify({
     listenHost: host, httpPort: ports.direct.http, socksPort: ports.direct.socks, egress, login: user, password: pass,
     maxConnectionsPerPort: maxConnections,
+    // The agent relays its tunnels in the kernel as the agent does (BENCH_AGENT_RELAY=js: in JavaScript).
+    kernelRelay: process.env.BENCH_AGENT_RELAY === 'js' ? null : dir,
     gateway: { linkUrl: `http://${host}:${linkPort}`, id, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }), httpPort: ports.gateway.http, socksPort: ports.gateway.socks, poolSize },
   })], { cwd: ROOT });
   track(agentChild);
