@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { SignJWT } from 'jose';
 import { GatewayLink } from '../../apps/agent/src/link/gateway-link.js';
 import { ModemProxy } from '../../apps/agent/src/proxy/modem-proxy.js';
-import { kernelRelay } from '../../apps/agent/src/relay/kernel-relay.js';
+import { kernelRelayOrNull } from '../../apps/agent/src/relay/kernel-relay.js';
 import { createTargetPolicy } from '../../apps/agent/src/proxy/target-policy.js';
 import { TrafficMeter } from '../../apps/agent/src/proxy/traffic-meter.js';
 import type { Logger } from '../../apps/agent/src/proxy/types.js';
@@ -27,7 +27,9 @@ const toStderr = (level: string) => (fields: object, message: string) => {
 };
 const log: Logger = { info() {}, warn: toStderr('warn'), error: toStderr('error') };
 
-const relay = options.kernelRelay ? await kernelRelay(options.kernelRelay).catch(() => null) : null;
+const relay = options.kernelRelay
+  ? await kernelRelayOrNull(options.kernelRelay, (reason) => process.stderr.write(`agent: kernel relay not available, relaying in JavaScript: ${reason}\n`))
+  : null;
 const proxy = new ModemProxy({
   kernelRelay: relay,
   imei: 'bench-modem', listenHost: options.listenHost, httpPort: options.httpPort, socksPort: options.socksPort,

@@ -13,7 +13,7 @@
 import { createInterface } from 'node:readline';
 import { writeHeapSnapshot } from 'node:v8';
 import { ModemProxy } from '../../apps/agent/src/proxy/modem-proxy.js';
-import { kernelRelay } from '../../apps/agent/src/relay/kernel-relay.js';
+import { kernelRelayOrNull } from '../../apps/agent/src/relay/kernel-relay.js';
 import { createTargetPolicy } from '../../apps/agent/src/proxy/target-policy.js';
 import { TrafficMeter } from '../../apps/agent/src/proxy/traffic-meter.js';
 import type { Logger, ProxyLimits } from '../../apps/agent/src/proxy/types.js';
@@ -50,10 +50,7 @@ const log: Logger = { info() {}, warn: toStderr('warn'), error: toStderr('error'
 
 const meter = new TrafficMeter();
 const relay = options.kernelRelayDir
-  ? await kernelRelay(options.kernelRelayDir).catch((err: unknown) => {
-    process.stderr.write(`kernel relay not available, relaying in JavaScript: ${String(err)}\n`);
-    return null;
-  })
+  ? await kernelRelayOrNull(options.kernelRelayDir, (reason) => process.stderr.write(`kernel relay not available, relaying in JavaScript: ${reason}\n`))
   : null;
 const proxy = new ModemProxy({
   kernelRelay: relay,

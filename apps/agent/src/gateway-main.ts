@@ -4,7 +4,7 @@ import { Gateway } from './gateway/gateway.js';
 import { GatewayConfigError, loadGatewayConfig } from './gateway/gateway-config.js';
 import { gatewayMetrics } from './gateway/gateway-metrics.js';
 import { trustKeyFrom } from './gateway/link-ticket.js';
-import { kernelRelay } from './relay/kernel-relay.js';
+import { kernelRelayOrNull } from './relay/kernel-relay.js';
 import { createLogger } from './runtime/log.js';
 import { startMetricsServer } from './runtime/metrics-server.js';
 import { startupFailure } from './runtime/startup-failure.js';
@@ -17,10 +17,7 @@ async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const log = createLogger(config.LOG_LEVEL, { component: 'gateway' });
   const relay = config.GATEWAY_KERNEL_RELAY
-    ? await kernelRelay(resolve(config.GATEWAY_DATA_DIR)).catch((err: unknown) => {
-      log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'relaying in JavaScript: the kernel relay is not available here');
-      return null;
-    })
+    ? await kernelRelayOrNull(resolve(config.GATEWAY_DATA_DIR), (reason) => log.warn({ reason }, 'relaying in JavaScript: the kernel relay is not available here'))
     : null;
   const gateway = new Gateway({
     kernelRelay: relay,

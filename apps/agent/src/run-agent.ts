@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentConfig } from './config.js';
 import { FingerprintHost, probeFingerprintSupport } from './fingerprint/fingerprint-host.js';
-import { kernelRelay } from './relay/kernel-relay.js';
+import { kernelRelayOrNull } from './relay/kernel-relay.js';
 import { HostModems } from './modems/host-modems.js';
 import { loadModemsFile } from './modems/modems-file.js';
 import { targetPolicyOf } from './proxy/target-policy-settings.js';
@@ -62,8 +62,8 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
     if (kind === 'simulated') return simulated;
     throw new Error(`a ${kind} modem needs this host's modems file (AGENT_MODEMS); without one only simulated modems are served`);
   };
-  // OS fingerprint presets (issue 30): as root with tc and a compiler, each modem interface gets its egress program on first use; otherwise
-  // the heartbeat says why not, and ports with a preset refuse new connections.
+  // OS fingerprint presets (issue 30): as root with tc and a compiler, each modem interface gets its egress program on
+  // first use; otherwise the heartbeat says why not, and ports with a preset refuse new connections.
   const fingerprintSupport = await probeFingerprintSupport();
   const fingerprintHost = fingerprintSupport.supported
     ? new FingerprintHost({ log: log.child({ component: 'fingerprint' }), dataDir: config.AGENT_DATA_DIR, ...FingerprintHost.namesFor(config.AGENT_DATA_DIR) })
@@ -71,10 +71,7 @@ Promise<{ agents: HostAgent[]; hostModems: HostModems | null; metrics: MetricsSe
   if (!fingerprintSupport.supported) log.info({ reason: fingerprintSupport.reason }, 'fingerprint presets are not available on this host');
   // Tunnels relayed in the kernel (decision 050, revised for the agent), built here on first start; or in JavaScript.
   const relay = config.AGENT_KERNEL_RELAY
-    ? await kernelRelay(config.AGENT_DATA_DIR).catch((err: unknown) => {
-      log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'relaying tunnels in JavaScript: the kernel relay is not available here');
-      return null;
-    })
+    ? await kernelRelayOrNull(config.AGENT_DATA_DIR, (reason) => log.warn({ reason }, 'relaying tunnels in JavaScript: the kernel relay is not available here'))
     : null;
   // Prometheus metrics only when AGENT_METRICS_PORT is set: nothing listens, and nothing is collected, otherwise.
   const metrics = config.AGENT_METRICS_PORT ? new AgentMetrics() : null;

@@ -12,7 +12,7 @@ import { FingerprintUnavailable, type FingerprintEgress } from './fingerprint-eg
 import { buildOnHost, builtPath } from './host-build.js';
 import { nodeHeaders, presetSockets, type PresetSockets } from './preset-socket.js';
 
-// The host side of the fingerprint presets (issue 30; docs/decisions/037-fingerprint-presets.md). A preset connection
+// The host side of the fingerprint presets (issue 30; docs/decisions/051-fingerprint-presets-per-socket.md). A preset connection
 // is a socket of the host's own, bound to the modem's egress address like a native one, made with the options that
 // shape its SYN (preset-socket.c: the window clamp sets the scale, a mark says the preset, TTL 1 until rewritten), and
 // a tc-eBPF program on the egress of the modem's interface (preset-syn-rewrite.bpf.c) writes the preset's option
@@ -83,10 +83,14 @@ interface Egress {
   bufferLimit: number;
   ready: Promise<void>;
   sockets: PresetSockets | null;
+  /** Why its setup failed, with `{preset}` where the port's preset is named (problemText), or null. */
   problem: string | null;
   failedAt: number;
 }
 
+/** A failed setup's reason, for every preset of the egress (problemText names the one asked for). */
+const setupProblem = (err: unknown): string => `The {preset} preset could not be set up on this host: ${(err as Error).message}`.slice(0, 300);
+const problemText = (problem: string, preset: string): string => problem.replace('{preset}', preset);
 
 export class FingerprintHost {
   private readonly egresses = new Map<string, Egress>();
@@ -97,6 +101,8 @@ export class FingerprintHost {
   private verifiedAt = 0;
   private cleaned: Promise<void> | null = null;
   private verifying: Promise<void> | null = null;
+  /** The host's buffer limit (Egress.bufferLimit), read once. */
+  private bufferLimit: Promise<number> | null = null;
 
   constructor(private readonly options: FingerprintHostOptions) {
     this.pref = options.filterPreference ?? 0xc000;
@@ -121,7 +127,7 @@ export class FingerprintHost {
       ready: (_preset, egress) => this.egresses.get(egress)?.sockets != null,
       whenReady: async (preset, egress) => {
         const e = await this.ensure(egress, `${imei}/${preset}`);
-        if (e.sockets === null) throw new FingerprintUnavailable(e.problem?.replace('{preset}', preset) ?? 'The preset is not set up.');
+        if (e.sockets === null) throw new FingerprintUnavailable(e.problem !== null ? problemText(e.problem, preset) : 'The preset is not set up.');
       },
       socket: (preset, egress, onread) => this.socket(preset, egress, hops, onread),
       datagramTtl: (preset) => FINGERPRINT_PRESETS[preset].ttl + hops,
@@ -135,7 +141,7 @@ export class FingerprintHost {
     for (const [address, e] of this.egresses) {
       if (e.problem === null || !this.usedBy.get(address)?.has(`${imei}/${preset}`)) continue;
       if (Date.now() - e.failedAt >= (this.options.retryAfterMs ?? 5_000)) this.egresses.delete(address); // the next connection retries
-      return e.problem.replace('{preset}', preset);
+      return problemText(e.problem, preset);
     }
     return null;
   }
@@ -148,7 +154,7 @@ export class FingerprintHost {
     const out = new Map<string, string>();
     for (const [address, e] of this.egresses) {
       if (e.problem === null) continue;
-      for (const key of this.usedBy.get(address) ?? []) out.set(key, e.problem.replace('{preset}', key.split('/')[1]!));
+      for (const key of this.usedBy.get(address) ?? []) out.set(key, problemText(e.problem, key.split('/')[1]!));
     }
     return out;
   }
@@ -156,7 +162,7 @@ export class FingerprintHost {
   /** An unconnected socket of the preset on a set-up egress (FingerprintEgress.socket). */
   private socket(preset: Preset, egress: string, hops: number, onread: OnReadOpts | undefined): Socket {
     const e = this.egresses.get(egress);
-    if (e === undefined || e.sockets === null) throw new FingerprintUnavailable(e?.problem?.replace('{preset}', preset) ?? 'The preset is not set up on this egress yet.');
+    if (e === undefined || e.sockets === null) throw new FingerprintUnavailable(e?.problem ? problemText(e.problem, preset) : 'The preset is not set up on this egress yet.');
     const scale = FINGERPRINT_PRESETS[preset].windowScale;
     const clamp = 2 ** (15 + scale);
     // The scale is planned for max(the host's buffers, the window clamp): a host whose buffers are smaller than the
@@ -168,7 +174,7 @@ export class FingerprintHost {
     return adopt(fd, onread);
   }
 
-  /** The egress's setup, made on its first use (and again after a failure, once RETRY_MS passed). */
+  /** The egress's setup, made on its first use (and again after a failure, once problemOf() dropped it: retryAfterMs). */
   private ensure(egress: string, asker?: string): Promise<Egress> {
     if (this.closed) return Promise.reject(new FingerprintUnavailable('The agent is stopping.'));
     if (asker !== undefined) this.track(egress, asker);
@@ -176,7 +182,7 @@ export class FingerprintHost {
     if (e === undefined) {
       const made: Egress = { device: null, bufferLimit: 0, ready: Promise.resolve(), sockets: null, problem: null, failedAt: 0 };
       made.ready = this.setUp(egress, made).catch((err: unknown) => {
-        made.problem = `The {preset} preset could not be set up on this host: ${(err as Error).message}`.slice(0, 300);
+        made.problem = setupProblem(err);
         made.failedAt = Date.now();
         this.options.log.error({ egress, err: String(err) }, 'Fingerprint presets could not be set up; the ports with presets refuse new connections');
       });
@@ -204,7 +210,7 @@ export class FingerprintHost {
     await this.attach(device);
     // Other egresses of this interface that failed with it (verify() could not attach again) are set up anew.
     for (const [address, other] of this.egresses) if (other !== e && other.device === device && other.problem !== null) this.egresses.delete(address);
-    e.bufferLimit = await readBufferLimit();
+    e.bufferLimit = await (this.bufferLimit ??= readBufferLimit());
     e.device = device;
     e.sockets = sockets;
   }
@@ -246,7 +252,7 @@ export class FingerprintHost {
         for (const e of this.egresses.values()) {
           if (e.device !== device) continue;
           e.sockets = null;
-          e.problem = `The {preset} preset could not be set up on this host: ${(err as Error).message}`.slice(0, 300);
+          e.problem = setupProblem(err);
           e.failedAt = Date.now();
         }
       });

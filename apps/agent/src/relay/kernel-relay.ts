@@ -26,7 +26,9 @@ export interface RelayEnd { aToB: number; bToA: number; error: string }
 interface Joined { a: Socket; b: Socket; onEnd: ((end: RelayEnd) => void) | undefined }
 
 const kRelay = Symbol('cellport.kernel-relay');
-type Handed = Socket & { _handle?: { fd?: number; reading?: boolean } | null; [kRelay]?: { id: number; side: 0 | 1; relay: KernelRelay } };
+/** Node's handle under a net.Socket, as far as the relay uses it (its descriptor, and its reads started or stopped). */
+interface Handle { fd?: number; reading?: boolean; readStop?(): number; readStart?(): number }
+type Handed = Socket & { _handle?: Handle | null; [kRelay]?: { id: number; side: 0 | 1; relay: KernelRelay } };
 
 /** Instead of closing a handed-over socket's descriptor under the relay thread: end the relay, which then closes both. */
 function destroyRelayed(this: Handed): Handed {
@@ -123,11 +125,9 @@ export class KernelRelay {
   }
 }
 
-type Reading = Socket & { _handle?: { reading?: boolean; readStop?(): number; readStart?(): number } | null };
-
 /** Stops the handle's reads (what Node's own pause() does for a socket with `onread`); true when it was reading. */
 function stopReading(socket: Socket): boolean {
-  const handle = (socket as Reading)._handle;
+  const handle = (socket as Handed)._handle;
   if (!handle?.reading || !handle.readStop) return false;
   handle.reading = false;
   handle.readStop();
@@ -135,7 +135,7 @@ function stopReading(socket: Socket): boolean {
 }
 
 function startReading(socket: Socket): void {
-  const handle = (socket as Reading)._handle;
+  const handle = (socket as Handed)._handle;
   if (!handle || handle.reading || socket.destroyed || !handle.readStart) return;
   handle.reading = true;
   handle.readStart();
@@ -154,6 +154,17 @@ function handOverable(socket: Socket): number | null {
 }
 
 let loaded: Promise<KernelRelay> | null = null;
+
+/**
+ * kernelRelay(), or null when it cannot be built here, `unavailable` told why: the caller relays in JavaScript then
+ * (the agent and the gateway by default, the benches as they do).
+ */
+export function kernelRelayOrNull(dataDir: string, unavailable: (reason: string) => void): Promise<KernelRelay | null> {
+  return kernelRelay(dataDir).catch((err: unknown) => {
+    unavailable(err instanceof Error ? err.message : String(err));
+    return null;
+  });
+}
 
 /**
  * The relay, built (once per source version, into `<dataDir>/fingerprint/`, as the agent's other C parts) and
