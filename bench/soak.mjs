@@ -210,6 +210,7 @@ async function soak() {
           if (!res) continue;
           counts.tunnels += res.ok;
           counts.tunnelErrors += res.errors;
+          if (res.errors) console.error(`storm through ${via.kind} ${via.host}:${via.port}: ${JSON.stringify(res.errorKinds)}`);
         }
         const held = await holdAndDrop(Object.values(vias), { host: HOST, port: targets.hold }, STORM_HELD, track, children);
         counts.held += held.opened;
@@ -309,7 +310,9 @@ function report(samples) {
   console.log('| process | RSS MB | heap MB | open files | sockets |');
   console.log('|---|---|---|---|---|');
   const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(x < 100 ? 1 : 0));
-  const growth = (a, b) => (a === null ? '' : `${fmt(a)} → ${fmt(b)} (${a ? `${((b / a - 1) * 100).toFixed(1)} %` : '—'})`);
+  // A process that exited has no figures at the end (null): its row says so rather than the report failing.
+  const growth = (a, b) => (a === null || a === undefined ? '' : b === null || b === undefined || b < 0 ? `${fmt(a)} → exited`
+    : `${fmt(a)} → ${fmt(b)} (${a ? `${((b / a - 1) * 100).toFixed(1)} %` : '—'})`);
   for (const name of Object.keys(end.procs)) {
     const a = mark.procs[name];
     const b = end.procs[name];

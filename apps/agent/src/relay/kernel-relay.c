@@ -7,8 +7,9 @@
  *   start(onEnd)        once per thread that loads it: onEnd(id, aToB, bToA, error) is called on that thread when a
  *                       relay ends (error: '' for a clean end, else the errno's name)
  *   join(fdA, fdB)      relays both ways until each side has sent its FIN and it has reached the other (half-close
- *                       travels), or either fails; returns the relay's id. The sockets stay the caller's: they are
- *                       never closed here, so a descriptor is never reused under the relay (close them after onEnd)
+ *                       travels), or either fails; returns the relay's id (a socket the thread cannot watch ends it
+ *                       through onEnd, with the reason). The sockets stay the caller's: they are never closed here,
+ *                       so a descriptor is never reused under the relay (close them after onEnd)
  *   abort(id)           ends a relay now (both sockets shut down both ways); nothing when it has ended
  *   bytes(id)           [aToB, bToA] so far, or null when it has ended
  *   held(id), spareBytes()   for the tests: the bytes in a relay's pipes now; the bytes left in pooled pipes (0)
@@ -48,6 +49,7 @@ struct relay {
   uint64_t id;
   int done;
   struct direction dir[2];  /* 0: a to b, 1: b to a */
+  struct relay *next_joining;
 };
 
 struct ended { uint64_t id; uint64_t a_to_b, b_to_a; int error; };
@@ -59,13 +61,23 @@ struct ended { uint64_t id; uint64_t a_to_b, b_to_a; int error; };
 #define SLOTS_MAX (1u << 24)
 struct slot { struct relay *relay; uint32_t uses; uint32_t next_free; };
 
+/*
+ * Only the relay thread touches the epoll set: join() queues a relay and wakes it. A relay can end the moment its first
+ * socket is registered (both peers already sent their bytes and their FIN); when join() registered the sockets itself
+ * the thread could end and free a relay before join() registered its second socket, which then stayed registered with
+ * a freed relay: its next event ended whatever relay had taken that address, or freed memory twice.
+ */
 struct state {
   int epoll, wake;
   pthread_t thread;
-  pthread_mutex_t lock;     /* the slots, a relay's done flag and its removal */
+  pthread_mutex_t lock;     /* the slots, a relay's done flag and its removal, the joining queue, stopping */
+  struct relay *joining;    /* joined, not yet registered (the relay thread registers them) */
+  int stopping;
   struct slot *slots;
   uint32_t slot_count, free_slot; /* free_slot: head of the free list, slot_count when none */
   napi_threadsafe_function on_end;
+  napi_async_context async; /* onEnd is made a callback of, so the ticks and promises it starts run after it */
+  napi_ref resource;
   uint32_t active;          /* JS thread only: the callback keeps the loop alive while relays run */
   int spare[SPARE_PIPES][2];
   int spares;               /* relay thread only */
@@ -206,11 +218,37 @@ static void on_event(struct state *s, struct relay *r, uint32_t events) {
   else if (events & (EPOLLERR | EPOLLHUP)) finish(s, r, ECONNRESET);
 }
 
+/*
+ * The wake descriptor fired: registers the relays join() queued (edge-triggered: a socket already readable is reported
+ * at once, so bytes that came before the join move too). 1 when the thread is to stop instead.
+ */
+static int register_joined(struct state *s) {
+  uint64_t count;
+  if (read(s->wake, &count, sizeof count) < 0 && errno != EAGAIN) return 0;
+  pthread_mutex_lock(&s->lock);
+  struct relay *r = s->joining;
+  int stopping = s->stopping;
+  s->joining = NULL;
+  pthread_mutex_unlock(&s->lock);
+  if (stopping) return 1; /* the queued relays are still in their slots: cleanup() frees them */
+  while (r != NULL) {
+    struct relay *next = r->next_joining;
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = r };
+    if (epoll_ctl(s->epoll, EPOLL_CTL_ADD, r->dir[0].from, &ev) != 0 || epoll_ctl(s->epoll, EPOLL_CTL_ADD, r->dir[1].from, &ev) != 0) {
+      /* An invalid descriptor or no kernel memory: the relay ends with the reason (no event of it can be pending). */
+      finish(s, r, errno);
+      free(r);
+    }
+    r = next;
+  }
+  return 0;
+}
+
 static void *run(void *arg) {
   struct state *s = arg;
   struct epoll_event events[EVENTS];
   struct relay *ended[EVENTS];
-  for (;;) {
+  for (int stop = 0; !stop;) {
     int n = epoll_wait(s->epoll, events, EVENTS, -1);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -219,10 +257,11 @@ static void *run(void *arg) {
     int count = 0;
     for (int i = 0; i < n; i++) {
       struct relay *r = events[i].data.ptr;
-      if (r == NULL) return NULL; /* the wake descriptor: the thread's environment is going away */
-      if (r->done) continue;      /* ended by an earlier event of this batch */
-      on_event(s, r, events[i].events);
-      if (r->done) ended[count++] = r;
+      if (r == NULL) stop = register_joined(s); /* the wake descriptor */
+      else if (!r->done) {                      /* else ended by an earlier event of this batch */
+        on_event(s, r, events[i].events);
+        if (r->done) ended[count++] = r;
+      }
     }
     /* Freed after the batch: a later event of it may name the same relay. */
     for (int i = 0; i < count; i++) free(ended[i]);
@@ -234,15 +273,17 @@ static void call_on_end(napi_env env, napi_value callback, void *context, void *
   struct state *s = context;
   struct ended *e = data;
   if (env != NULL) {
-    napi_value argv[4], undefined;
+    napi_value argv[4], global;
     napi_create_double(env, (double)e->id, &argv[0]);
     napi_create_double(env, (double)e->a_to_b, &argv[1]);
     napi_create_double(env, (double)e->b_to_a, &argv[2]);
     const char *name = e->error ? strerrorname_np(e->error) : "";
     napi_create_string_utf8(env, name ? name : "EIO", NAPI_AUTO_LENGTH, &argv[3]);
-    napi_get_undefined(env, &undefined);
+    napi_get_global(env, &global); /* napi_make_callback takes an object as `this` */
     if (--s->active == 0) napi_unref_threadsafe_function(env, s->on_end);
-    napi_call_function(env, undefined, callback, 4, argv, NULL);
+    /* napi_make_callback, Node-API's call for the end of asynchronous work: the process.nextTick queue and the promise
+       jobs onEnd starts (a socket's 'close', an awaiting caller) run as it returns, in the callback's async context. */
+    napi_make_callback(env, s->async, global, callback, 4, argv, NULL);
   }
   free(e);
 }
@@ -250,6 +291,9 @@ static void call_on_end(napi_env env, napi_value callback, void *context, void *
 static void cleanup(void *arg) {
   struct state *s = arg;
   uint64_t one = 1;
+  pthread_mutex_lock(&s->lock);
+  s->stopping = 1;
+  pthread_mutex_unlock(&s->lock);
   if (write(s->wake, &one, sizeof one) == sizeof one) pthread_join(s->thread, NULL);
   /* Relays still running when the environment goes: their sockets close with it. */
   for (uint32_t i = 0; i < s->slot_count; i++) {
@@ -300,6 +344,10 @@ static napi_value start(napi_env env, napi_callback_info info) {
     return fail(env, "kernel relay: callback", EINVAL);
   }
   napi_unref_threadsafe_function(env, s->on_end);
+  napi_value resource;
+  napi_create_object(env, &resource);
+  napi_create_reference(env, resource, 1, &s->resource); /* kept alive as long as the async context it names */
+  napi_async_init(env, resource, name, &s->async);
   int err = pthread_create(&s->thread, NULL, run, s);
   if (err != 0) {
     napi_release_threadsafe_function(s->on_end, napi_tsfn_abort);
@@ -321,7 +369,7 @@ static napi_value join(napi_env env, napi_callback_info info) {
   struct state *s = state_of(env);
   if (s == NULL) return fail(env, "kernel relay: start() first", EINVAL);
   if (argc < 2 || napi_get_value_int32(env, argv[0], &fd_a) != napi_ok || napi_get_value_int32(env, argv[1], &fd_b) != napi_ok
-    || fd_a < 0 || fd_b < 0) return fail(env, "kernel relay: join(fdA, fdB) takes two descriptors", EINVAL);
+    || fd_a < 0 || fd_b < 0 || fd_a == fd_b) return fail(env, "kernel relay: join(fdA, fdB) takes two descriptors", EINVAL);
   struct relay *r = calloc(1, sizeof *r);
   if (r == NULL) return fail(env, "kernel relay: out of memory", ENOMEM);
   r->dir[0] = (struct direction){ .from = fd_a, .to = fd_b, .pipe = { -1, -1 } };
@@ -334,21 +382,15 @@ static napi_value join(napi_env env, napi_callback_info info) {
     return fail(env, "kernel relay: out of memory", ENOMEM);
   }
   if (s->active++ == 0) napi_ref_threadsafe_function(env, s->on_end);
-  /* Edge-triggered: a socket already readable is reported at once, so bytes that came before the join move too. */
-  struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.ptr = r };
-  if (epoll_ctl(s->epoll, EPOLL_CTL_ADD, fd_a, &ev) != 0 || epoll_ctl(s->epoll, EPOLL_CTL_ADD, fd_b, &ev) != 0) {
-    int err = errno;
-    epoll_ctl(s->epoll, EPOLL_CTL_DEL, fd_a, NULL);
-    pthread_mutex_lock(&s->lock);
-    r->done = 1;
-    release_slot(s, r->id);
-    pthread_mutex_unlock(&s->lock);
-    /* Not freed: the relay thread may be handling an event of fd_a that came before the DEL (a few bytes lost once,
-       on a failure that needs an invalid descriptor or no kernel memory). */
-    if (--s->active == 0) napi_unref_threadsafe_function(env, s->on_end);
-    return fail(env, "kernel relay: epoll_ctl", err);
-  }
+  /* Read before the relay thread has it: it may end and free the relay before join() returns. */
   napi_create_double(env, (double)r->id, &out);
+  uint64_t one = 1;
+  pthread_mutex_lock(&s->lock);
+  r->next_joining = s->joining;
+  s->joining = r;
+  pthread_mutex_unlock(&s->lock);
+  /* Cannot fail short of a counter at its maximum, which a thread that drains it at every wake never reaches. */
+  if (write(s->wake, &one, sizeof one) < 0) { /* nothing better to do: the next join wakes it */ }
   return out;
 }
 

@@ -167,6 +167,37 @@ describe('kernel relay', () => {
     await next.end;
   });
 
+  it('a relay that ends as soon as it is joined ends alone: thousands of them, every one clean and exact, none ending another', async () => {
+    // Both far ends have sent their bytes and their FIN before the join, so the relay thread can finish a relay the
+    // moment it learns of its first socket. It once learned of the second only after that (join() registered one
+    // socket, then the other), so a finished, freed relay stayed registered: a later relay at the same address was
+    // ended with ECONNRESET by the old socket's hang-up, or the process aborted on a bad free().
+    const accepted: Socket[] = [];
+    const port = await listen((s) => accepted.push(s));
+    const pair = async (i: number) => {
+      const first = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      const second = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      await Promise.all([first, second].map((c) => new Promise((r) => c.once('connect', r))));
+      await new Promise<void>((resolve) => { const look = () => (accepted.length >= 2 ? resolve() : setImmediate(look)); look(); });
+      const [a, b] = accepted.splice(0, 2) as [Socket, Socket];
+      // Which accepted socket belongs to which client: by the client's local port.
+      const [fromFirst, fromSecond] = a.remotePort === first.localPort ? [a, b] : [b, a];
+      const firstGot = received(first);
+      const secondGot = received(second);
+      const up = Buffer.from(`up ${i} `.repeat(1 + (i % 7)));
+      const down = Buffer.from(`down ${i} `.repeat(1 + (i % 5)));
+      await Promise.all([new Promise<void>((r) => first.end(up, r)), new Promise<void>((r) => second.end(down, r))]);
+      const end = new Promise<RelayEnd>((resolve) => { expect(relay.join(fromFirst, fromSecond, resolve)).toBe(true); });
+      expect(await end).toEqual({ aToB: up.length, bToA: down.length, error: '' });
+      expect(await secondGot).toEqual({ bytes: up.length, sha: digest([up]) });
+      expect(await firstGot).toEqual({ bytes: down.length, sha: digest([down]) });
+    };
+    for (let batch = 0; batch < 30; batch++) {
+      // Serial: sockets accepted in pairs, in order (the listener's queue is FIFO).
+      for (let i = 0; i < 100; i++) await pair(batch * 100 + i);
+    }
+  }, 60_000);
+
   it('hands nothing over that is not plain TCP at rest: a socket reading, or holding bytes to write', async () => {
     const farPort = await listen((s) => s.resume());
     const a = connect({ port: farPort, host: '127.0.0.1' });
