@@ -248,13 +248,13 @@ export function charge(source: Readable, n: number): void {
   if (bucket !== undefined) bucket.port.charge(source as Limited, bucket, n);
 }
 
-/** Whether a reader is paused by its bucket (a sink's 'drain' must not resume it). */
 /** Whether a client socket's port caps its bandwidth now (a tariff's bandwidth, a throttled quota). */
 export function isRateLimited(client: object): boolean {
   const port = (client as ClientSocket)[kPortRate];
   return port !== undefined && port.rate !== Infinity;
 }
 
+/** Whether a reader is paused by its bucket (a sink's 'drain' must not resume it). */
 export function isThrottled(source: Readable): boolean {
   return (source as Limited)[kWaiting] === true;
 }

@@ -224,7 +224,8 @@ static void on_event(struct state *s, struct relay *r, uint32_t events) {
  */
 static int register_joined(struct state *s) {
   uint64_t count;
-  if (read(s->wake, &count, sizeof count) < 0 && errno != EAGAIN) return 0;
+  /* Resets the counter; the queue is taken whatever read() says (EAGAIN: an earlier wake drained it already). */
+  if (read(s->wake, &count, sizeof count) < 0) { /* nothing to reset */ }
   pthread_mutex_lock(&s->lock);
   struct relay *r = s->joining;
   int stopping = s->stopping;
