@@ -35,6 +35,7 @@ export async function seedTestCatalog(t: TestApp) {
     usId: us.id,
     dedicatedMonth: await tariff(false, 'month'),
     dedicatedWeek: await tariff(false, 'week'),
+    dedicatedDay: await tariff(false, 'day'),
     sharedMonth: await tariff(true, 'month'),
   };
 }

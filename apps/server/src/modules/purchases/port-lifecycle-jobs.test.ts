@@ -16,9 +16,9 @@ afterEach(async () => {
   await t.close();
 });
 
-async function buyWeek(c: Customer) {
+async function buyWeek(c: Customer, tariff = cat.dedicatedWeek) {
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/payment/balance/buy', ...json(c.cookie, {
-    tariff_id: cat.dedicatedWeek.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
+    tariff_id: tariff.id, country_id: cat.usId, isShared: false, rotationInterval: 0, modemCount: 1,
   }) });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.modems[0] as { _id: string; expiresAt: string };
@@ -82,5 +82,21 @@ describe('port lifecycle jobs', () => {
     // Auto-renew is never booked twice.
     await t.app.jobs.runDueJobs(new Date(exp - DAY + 2000));
     expect(await usdtBalance(t, rich.id)).toBe(60_000_000n);
+  });
+
+  it('a day port: no reminder of days it does not have, and auto-renewal switched on after buying still renews it', async () => {
+    const c = await createCustomer(t, 100);
+    const p = await buyWeek(c, cat.dedicatedDay);
+    const exp = Date.parse(p.expiresAt);
+    // Right after the purchase nothing is due: a 1-day port is not "3 days" or "a day" from its end at its start.
+    expect(await t.app.jobs.runDueJobs(new Date())).toBe(0);
+    expect(await notes(c.id)).toEqual(['purchase_completed']);
+    const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/modems/${p._id}`, ...json(c.cookie, { autoRenew: true }) });
+    expect(res.statusCode, res.body).toBe(200);
+    // A quarter of the term before its end (6 h for a day), as a week's or a month's is renewed a day before.
+    await t.app.jobs.runDueJobs(new Date(exp - 6 * 3_600_000 + 1000));
+    expect((await port(p._id)).expires_at.getTime()).toBe(exp + DAY);
+    expect(await usdtBalance(t, c.id)).toBe(100_000_000n - 2n * BigInt(cat.dedicatedDay.price));
+    expect(await notes(c.id)).toEqual(['purchase_completed', 'auto_renew_completed']);
   });
 });
