@@ -5,6 +5,7 @@
 //                                     else postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_SECONDS=10 BENCH_LIST_PORTS=20 BENCH_INSTANCES=2 node bench/buying.mjs   (2 server processes, one database)
 //   BENCH_ONLY=buy BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/buying.mjs   (profile one route)
+//   BENCH_ONLY=buy BENCH_RATES= node bench/buying.mjs   (the closed loop only: an A/B of the server's CPU per purchase)
 //   BENCH_QUICK=1 node bench/buying.mjs   (quick mode: 5 customers, 2 ports each, 1 s per scenario, one open-loop rate;
 //                                          fails when an answer is not the expected one)
 //
@@ -14,6 +15,9 @@
 // starts, all with real sessions. Two measurements per route:
 //   1. Closed loop (saturation): each of the 50 customers sends its next request as soon as its previous answer
 //      arrived, so 50 requests are always in flight. Printed: requests/s, p50, p99, and the ratio to the bare route.
+//      And the CPU each request cost, in ms: the server processes, PostgreSQL (every backend, when it runs on this
+//      machine) and this load generator, which share the 2 cores (pgbench's own client costs far less: see
+//      bench/purchase-ceiling.mjs).
 //   2. Open loop (latency under load): the 50 customers send requests at a fixed total rate, spread evenly, at
 //      several fractions of the closed-loop throughput; latency counts from when a request was due.
 import { spawn } from 'node:child_process';
@@ -22,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { addDedicatedStock, databaseUrl, fundedCustomer, usDayPurchase } from './lib/bench-database.mjs';
 import { closedLoop, openLoop } from './lib/load.mjs';
 import { QUICK, expectAnswers, knob } from './lib/quick.mjs';
+import { cpuSeconds, localPostgresPid } from './lib/proxy-procs.mjs';
 
 const CUSTOMERS = knob('BENCH_CUSTOMERS', 50, 5);
 const SECONDS = knob('BENCH_SECONDS', 8, 1);
@@ -31,8 +36,10 @@ const LIST_PORTS = knob('BENCH_LIST_PORTS', 20, 2);
 const STOCK = knob('BENCH_STOCK', 20_000, 1000);
 /** Server processes on the same database (the design allows several instances); customers are spread over them. */
 const INSTANCES = knob('BENCH_INSTANCES', 1, 1);
-/** Open-loop rates, as fractions of the route's closed-loop throughput. */
-const RATE_FRACTIONS = QUICK ? [0.5] : [0.25, 0.5, 0.75, 0.9];
+/** Open-loop rates, as fractions of the route's closed-loop throughput (BENCH_RATES=0.5,0.9; empty: closed loop only). */
+const RATE_FRACTIONS = process.env.BENCH_RATES !== undefined
+  ? process.env.BENCH_RATES.split(',').filter(Boolean).map(Number)
+  : QUICK ? [0.5] : [0.25, 0.5, 0.75, 0.9];
 const P99_TARGET_MS = 50;
 /** Connections per server process: the product's default (10) unless BENCH_POOL says otherwise. */
 const POOL = process.env.BENCH_POOL ? Number(process.env.BENCH_POOL) : undefined;
@@ -164,18 +171,31 @@ async function measure() {
     .then((status) => status === 200);
   // Warm-up: JIT, connection pools, prepared statements.
   for (const s of scenarios) await closedLoop(WARM_UP_SECONDS, CUSTOMERS, send(s));
+  const postgres = localPostgresPid();
+  const servers = [child, ...others.map((o) => o.child)];
+  const cpu = () => {
+    const own = process.cpuUsage();
+    return {
+      server: servers.reduce((sum, c) => sum + cpuSeconds(c.pid), 0), postgres: postgres ? cpuSeconds(postgres, true) : NaN,
+      load: (own.user + own.system) / 1e6,
+    };
+  };
   const results = [];
   for (const s of scenarios) {
+    const before = cpu();
     const r = await closedLoop(SECONDS, CUSTOMERS, send(s));
+    const after = cpu();
     expectAnswers(`closed loop ${s.name}`, r);
-    results.push({ ...s, ...r });
+    const perRequest = (k) => ((after[k] - before[k]) * 1000) / r.count;
+    results.push({ ...s, ...r, cpu: { server: perRequest('server'), postgres: perRequest('postgres'), load: perRequest('load') } });
   }
   const bare = results[0];
 
   console.log(`\n${CUSTOMERS} concurrent customers, ${SECONDS} s per scenario, PostgreSQL, ${INSTANCES} server process${INSTANCES > 1 ? 'es' : ''} (bare: 1), ${new Date().toISOString().slice(0, 10)}`);
-  console.log(`closed loop (${CUSTOMERS} always in flight)`.padEnd(45) + 'req/s    p50 ms   p99 ms   errors   vs bare');
+  console.log(`closed loop (${CUSTOMERS} always in flight)`.padEnd(45) + 'req/s    p50 ms   p99 ms   errors   vs bare   CPU ms per request: server, PostgreSQL, load generator');
+  const ms = (v) => (Number.isFinite(v) ? v.toFixed(2) : '-').padStart(6);
   for (const r of results) {
-    console.log(`${r.name.padEnd(42)} ${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(7)}   ${(r.rps / bare.rps * 100).toFixed(1)} %`);
+    console.log(`${r.name.padEnd(42)} ${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(7)}  ${r.p99.toFixed(1).padStart(7)}  ${String(r.errors).padStart(7)}   ${`${(r.rps / bare.rps * 100).toFixed(1)} %`.padStart(7)}   ${ms(r.cpu.server)} ${ms(r.cpu.postgres)} ${ms(r.cpu.load)}`);
   }
 
   console.log(`open loop (${CUSTOMERS} customers at a total rate, latency from due time)`);

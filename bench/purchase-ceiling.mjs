@@ -40,6 +40,7 @@ import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { addDedicatedStock, databaseUrl } from './lib/bench-database.mjs';
 import { QUICK, fault, knob } from './lib/quick.mjs';
+import { cpuSeconds, localPostgresPid } from './lib/proxy-procs.mjs';
 
 const SECONDS = knob('BENCH_SECONDS', 6, 1);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? (QUICK ? '4' : '10,50')).split(',').map(Number);
@@ -123,10 +124,11 @@ async function run(pgbench, psqlPath, dbName) {
     minimal: 'select * from bench_purchase_minimal(:client_id);\n',
   };
   const url = databaseUrl(BASE_URL, dbName);
+  const postgres = localPostgresPid();
   const psql = (command) => spawnSync(psqlPath, [url, '-q', '-v', 'ON_ERROR_STOP=1', '-c', command], { encoding: 'utf8' });
   try {
     console.log(`\nPostgreSQL alone (pgbench, prepared), ${SECONDS} s per run, ${new Date().toISOString().slice(0, 10)}`);
-    console.log('script       clients      tx/s    p50 ms   p99 ms   failed');
+    console.log('script       clients      tx/s    p50 ms   p99 ms   failed   CPU ms per transaction: PostgreSQL, pgbench');
     for (const clients of CLIENTS) {
       for (const [name, body] of Object.entries(scripts)) {
         for (const command of ['truncate payment_ports, jobs, notifications, invoices, ledger_entries, mail_outbox', 'delete from ports',
@@ -137,15 +139,21 @@ async function run(pgbench, psqlPath, dbName) {
         const file = join(dir, `${name}.sql`);
         writeFileSync(file, body);
         const prefix = join(dir, `log-${name}-${clients}`);
+        const cpuBefore = { postgres: postgres ? cpuSeconds(postgres, true) : NaN, pgbench: cpuSeconds(process.pid) };
         const run = spawnSync(pgbench, ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(2, clients)), '-T', String(SECONDS),
           '-f', file, '--log', `--log-prefix=${prefix}`, url], { encoding: 'utf8' });
+        // pgbench's CPU: what this process's waited-for children used meanwhile (cutime and cstime).
+        const cpuAfter = { postgres: postgres ? cpuSeconds(postgres, true) : NaN, pgbench: cpuSeconds(process.pid) };
+        const transactions = Number(/number of transactions actually processed: (\d+)/.exec(run.stdout)?.[1] ?? 0);
+        const perTx = (k) => ((cpuAfter[k] - cpuBefore[k]) * 1000) / transactions;
         const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1] ?? 0);
         const failed = Number(/number of failed transactions: (\d+)/.exec(run.stdout)?.[1] ?? 0) + (run.status === 0 ? 0 : 1);
         const latencies = readdirSync(dir).filter((f) => f.startsWith(`log-${name}-${clients}`))
           .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[2]) / 1000))
           .sort((a, b) => a - b);
         const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? NaN;
-        console.log(`${name.padEnd(12)} ${String(clients).padStart(7)}  ${tps.toFixed(0).padStart(8)}  ${at(0.5).toFixed(1).padStart(8)} ${at(0.99).toFixed(1).padStart(8)}   ${failed}`);
+        const ms = (v) => (Number.isFinite(v) ? v.toFixed(2) : '-').padStart(10);
+        console.log(`${name.padEnd(12)} ${String(clients).padStart(7)}  ${tps.toFixed(0).padStart(8)}  ${at(0.5).toFixed(1).padStart(8)} ${at(0.99).toFixed(1).padStart(8)}   ${String(failed).padStart(6)}  ${ms(perTx('postgres'))} ${ms(perTx('pgbench'))}`);
         if (run.status !== 0) console.log(run.stderr.split('\n').slice(0, 3).join('\n'));
         if (run.status !== 0 || !(tps > 0)) fault(`${name} with ${clients} clients: pgbench exited with ${run.status}, ${tps} tx/s`);
       }

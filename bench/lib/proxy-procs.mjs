@@ -177,6 +177,27 @@ export function processTree(pid) {
 }
 
 /**
+ * The PostgreSQL server on this machine (its postmaster: a `postgres` process whose parent is not one), or null when
+ * the database runs elsewhere. cpuSeconds(pid, true) of it counts every backend, the ones that exited too.
+ */
+export function localPostgresPid() {
+  const comm = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || comm(name) !== 'postgres') continue;
+    try {
+      if (comm(statFields(name)[1]) !== 'postgres') return Number(name);
+    } catch { /* exited meanwhile */ }
+  }
+  return null;
+}
+
+/**
  * CPU seconds (user + system) of a process, and with `tree` of all its descendants too, plus the children it has
  * already waited for (cutime, cstime).
  */
