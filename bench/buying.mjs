@@ -70,7 +70,7 @@ async function serve() {
   const url = databaseUrl(BASE_URL, dbName);
 
   const config = loadConfig({
-    NODE_ENV: 'test', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
+    NODE_ENV: 'development', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
     RATE_LIMIT_PAYMENTS_PER_MINUTE: '1000000', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent',
   });
   const database = await openDatabase({ databaseUrl: url, dataDir: '', poolSize: POOL });
@@ -118,7 +118,7 @@ async function join(databaseUrl) {
   const { openDatabase } = await import('../apps/server/src/db/database.ts');
   const { buildApp } = await import('../apps/server/src/app.ts');
   const config = loadConfig({
-    NODE_ENV: 'test', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
+    NODE_ENV: 'development', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
     RATE_LIMIT_PAYMENTS_PER_MINUTE: '1000000', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent',
   });
   const database = await openDatabase({ databaseUrl, dataDir: '', poolSize: POOL });

@@ -63,7 +63,7 @@ async function serve(kind) {
   }
   await migrateToLatest(database.db);
   const config = loadConfig({
-    NODE_ENV: 'test', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
+    NODE_ENV: 'development', PORT: '0', CAPTCHA_PROVIDER: 'off', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: '/tmp/cellport-bench',
     LOG_LEVEL: 'info', LOG_PRETTY: 'false', WEB_DIST: '/nonexistent',
   });
   // The logger on at info (JSON lines to stdout, which the parent discards): request logging is part of a poll's cost.

@@ -2,7 +2,8 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { createResponseSerializerCompiler } from './lib/response-serializer.js';
 import type { Config } from './config.js';
 import type { App, AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -87,7 +88,7 @@ export async function buildApp({ config, database, logger = true, logStream, tim
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createResponseSerializerCompiler({ check: config.responseCheck }));
 
   // The composition root builds every service, repository and adapter once (composition.ts); here they start.
   const { ctx, services } = composeServices({ config, database, log: app.log });

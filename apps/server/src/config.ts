@@ -26,6 +26,8 @@ export const configSchema = z.object({
   DATABASE_URL: z.string().optional(),
   /** Named prepared statements on PostgreSQL (decision 014); turn off behind a pooler that cannot keep them. */
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
+  /** Every answer also written by zod and compared with the compiled serializer's (decision 052); on in tests. */
+  RESPONSE_CHECK: bool.optional(),
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -149,6 +151,8 @@ export type Config = z.infer<typeof configSchema> & {
   paypal: PayPalSettings;
   /** WEBHOOKS_ALLOW_LOOPBACK, resolved: on outside production unless set. */
   webhooksAllowLoopback: boolean;
+  /** RESPONSE_CHECK, resolved: on under NODE_ENV=test unless set. */
+  responseCheck: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -190,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: c.SEED_DEMO ?? !isProduction,
     embeddedAgent: c.EMBEDDED_AGENT ?? !isProduction,
     webhooksAllowLoopback: c.WEBHOOKS_ALLOW_LOOPBACK ?? !isProduction,
+    responseCheck: c.RESPONSE_CHECK ?? c.NODE_ENV === 'test',
     webDist: resolve(c.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }
