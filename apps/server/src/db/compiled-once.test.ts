@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type CompiledQuery } from 'kysely';
 import { sql } from 'kysely';
-import { CompiledOnce } from './compiled-once.js';
+import { CompiledOnce, keptInsert } from './compiled-once.js';
 
 interface T { ports: { id: string; user_id: string; status: string } }
 const db = new Kysely<T>({
@@ -75,3 +75,45 @@ describe('CompiledOnce', () => {
     expect(built).toBe(1);
   });
 });
+
+describe('keptInsert', () => {
+  type Port = T['ports'];
+  // Each call's own statement, compiled as the notification's statement is: the insert as a part of it.
+  const statement = (rows: Array<Partial<Port>>, build: () => ReturnType<typeof insert>) => {
+    const { sql: text, parameters } = sql`with new_ports as (${keptInsert('ports', rows, build)}) select 1`.compile(db);
+    return { text, parameters };
+  };
+  const asKysely = (rows: Array<Partial<Port>>) => {
+    const { sql: text, parameters } = sql`with new_ports as (${insert(rows)}) select 1`.compile(db);
+    return { text, parameters };
+  };
+  const insert = (rows: Array<Partial<Port>>) => db.insertInto('ports').values(rows as Port[]).returning('id');
+
+  it('writes what Kysely writes, with each call\'s values, building a shape once', () => {
+    let built = 0;
+    const counted = (rows: Array<Partial<Port>>) => () => { built++; return insert(rows); };
+    const a = [{ id: 'p1', user_id: 'u1', status: 'active' }, { id: 'p2', user_id: 'u1', status: 'active' }];
+    const b = [{ id: 'p3', user_id: 'u2', status: 'expired' }, { id: 'p4', user_id: 'u2', status: 'active' }];
+    const first = statement(a, counted(a));
+    const second = statement(b, counted(b));
+    expect(built).toBe(1);
+    expect(second.text).toBe(first.text);
+    expect(second.parameters).toEqual(['p3', 'u2', 'expired', 'p4', 'u2', 'active']);
+    expect(second).toEqual(asKysely(b));
+  });
+
+  it('a value left undefined (a column Kysely leaves out) is another shape, and rows unlike the first are built as they are', () => {
+    statement([{ id: 'p1', user_id: 'u1', status: 'active' }], () => insert([{ id: 'p1', user_id: 'u1', status: 'active' }]));
+    const without = [{ id: 'p2', user_id: 'u2', status: undefined }];
+    expect(statement(without, () => insert(without))).toEqual(asKysely(without));
+    const mixed = [{ id: 'p3', user_id: 'u3', status: 'active' }, { id: 'p4', status: 'active', user_id: 'u4' }];
+    expect(statement(mixed, () => insert(mixed))).toEqual(asKysely(mixed));
+  });
+
+  it('refuses, at its first compile, a builder whose values are not the rows\' own', () => {
+    // Three rows: a shape no other test compiled, so this is its first compile.
+    const rows = ['p7', 'p8', 'p9'].map((id) => ({ id, user_id: 'u9', status: 'active' }));
+    expect(() => statement(rows, () => insert(rows.map((r) => ({ ...r, status: 'other' }))))).toThrow(/not the ones given/);
+  });
+});
+

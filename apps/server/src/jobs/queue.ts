@@ -1,3 +1,4 @@
+import { keptInsert } from '../db/compiled-once.js';
 import type { Database, Tx } from '../db/database.js';
 import type { z } from 'zod';
 import { jobKindOf, type DeclaredJob, type JobInput, type JobKind, type JobPayload, type JobRef } from './job-kinds.js';
@@ -86,7 +87,8 @@ export class JobQueue {
 
   /** The insert `schedule` runs (without re-arming), unexecuted: for a caller that puts it in a statement of its own as a CTE. */
   scheduleQuery(q: Database | Tx, list: AnyScheduled[]) {
-    return insertJobs(q, jobRows(list));
+    const rows = jobRows(list);
+    return keptInsert('jobs', rows, () => insertJobs(q, rows));
   }
 
   /** Runs every job due at `now` (tests pass a future time to travel). Returns how many ran successfully. */

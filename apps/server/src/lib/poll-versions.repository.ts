@@ -1,6 +1,7 @@
 // The statements of the polled versions (docs/decisions/012-realtime.md): the `poll_versions` table is theirs alone.
 // lib/poll-versions.ts builds the payloads and keeps the versions in memory; these run in the caller's transaction.
 import { sql } from 'kysely';
+import { keptInsert } from '../db/compiled-once.js';
 import type { Database, Tx } from '../db/database.js';
 
 /** The channel every bump is announced on. */
@@ -11,6 +12,11 @@ export function upsertPollVersion(db: Tx | Database, kind: string, userId: strin
   return db.insertInto('poll_versions').values({ user_id: userId, kind, version: 1n })
     .onConflict((oc) => oc.columns(['user_id', 'kind']).doUpdateSet({ version: sql`poll_versions.version + 1` }))
     .returning('version');
+}
+
+/** The same, as a part of a bigger statement, its text kept (`keptInsert`). */
+export function keptPollVersionUpsert(db: Tx | Database, kind: string, userId: string) {
+  return keptInsert('poll_versions', [{ user_id: userId, kind, version: 1n }], () => upsertPollVersion(db, kind, userId));
 }
 
 /** Selected from 'bumped': the NOTIFY of `payload`, into which the database sets the new version. */

@@ -2,7 +2,7 @@ import type { RealtimeEventName } from '@cellport/shared/schemas/realtime';
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, DatabaseHandle, Tx } from '../db/database.js';
-import { bumpAndNotify, committedPollVersion, notifyBumped, POLL_CHANNEL, upsertPollVersion } from './poll-versions.repository.js';
+import { bumpAndNotify, committedPollVersion, keptPollVersionUpsert, notifyBumped, POLL_CHANNEL, upsertPollVersion } from './poll-versions.repository.js';
 
 /** Polled resources whose per-customer version lives in memory (docs/decisions/012-realtime.md). */
 export type PollKind = 'notifications' | 'pendingCrypto';
@@ -44,6 +44,8 @@ export function pollBump(kind: PollKind, userId: string, extra: Pick<PollChange,
   const payload = pollPayload(kind, userId, extra);
   return {
     upsert: (db: Tx | Database) => upsertPollVersion(db, kind, userId),
+    /** The upsert as a part of a bigger statement, its text kept. */
+    upsertPart: (db: Tx | Database) => keptPollVersionUpsert(db, kind, userId),
     notify: notifyBumped(payload),
   };
 }

@@ -1,6 +1,7 @@
 // The statements of the mail outbox (`mail_outbox`, the Mailer's own table; the development mailbox reads it in
 // modules/dev/dev-outbox.repository.ts).
 import { sql } from 'kysely';
+import { keptInsert } from '../../db/compiled-once.js';
 import type { Database, Tx } from '../../db/database.js';
 
 type OutboxMessage = { to: string; subject: string; text: string; html: string };
@@ -19,10 +20,18 @@ export async function addToOutbox(db: Database, message: OutboxMessage): Promise
  * and the unique notification_id keeps it to one. Handed to SMTP after the commit (`claimNotificationMail`).
  */
 export function notificationMailInsert(tx: Tx, notificationId: string, message: OutboxMessage) {
-  return tx.insertInto('mail_outbox').values({
-    to_email: message.to, subject: message.subject, text: message.text, html: message.html, notification_id: notificationId,
-  });
+  return tx.insertInto('mail_outbox').values(outboxRow(notificationId, message));
 }
+
+/** The same, as a part of a bigger statement, its text kept (`keptInsert`). */
+export function keptNotificationMailInsert(tx: Tx, notificationId: string, message: OutboxMessage) {
+  const row = outboxRow(notificationId, message);
+  return keptInsert('mail_outbox', [row], () => tx.insertInto('mail_outbox').values(row));
+}
+
+const outboxRow = (notificationId: string, message: OutboxMessage) => ({
+  to_email: message.to, subject: message.subject, text: message.text, html: message.html, notification_id: notificationId,
+});
 
 /** Claims a notification's written e-mail for SMTP (null → now(): one instance wins); the message, or undefined. */
 export async function claimNotificationMail(db: Database, notificationId: string) {

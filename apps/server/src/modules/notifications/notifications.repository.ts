@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Language } from '@cellport/shared';
 import { NOTIFICATIONS_PAGE, type Notification } from '@cellport/shared/schemas/notifications';
 import { sql, type RawBuilder } from 'kysely';
+import { keptInsert } from '../../db/compiled-once.js';
 import type { Database, Tx } from '../../db/database.js';
 import type { MailMessage } from '../../integrations/mail/mailer.js';
-import { notificationMailInsert } from '../../integrations/mail/mail-outbox.repository.js';
+import { keptNotificationMailInsert, notificationMailInsert } from '../../integrations/mail/mail-outbox.repository.js';
 import { bumpPollVersion, pollBump } from '../../lib/poll-versions.js';
 import { toNotification, type NotificationParams, type NotificationType } from './notification-view.js';
 
@@ -93,9 +94,9 @@ export class NotificationsRepository {
     const written = n.written;
     if (alongside) {
       // The NOTIFY in a CTE of its own: a volatile one is run once, whatever the rows joined to it.
-      const { rows } = await sql<R>`with note as (${tx.insertInto('notifications').values(note)}),
-        ${written ? sql`mailed as (${notificationMailInsert(tx, row.id, written)}),` : sql``}
-        bumped as (${bump.upsert(tx)}),
+      const { rows } = await sql<R>`with note as (${keptInsert('notifications', [note], () => tx.insertInto('notifications').values(note))}),
+        ${written ? sql`mailed as (${keptNotificationMailInsert(tx, row.id, written)}),` : sql``}
+        bumped as (${bump.upsertPart(tx)}),
         ${alongside.ctes},
         notified as (select ${bump.notify} as notified from bumped)
         ${alongside.rows ? sql`select answer.* from notified left join (${alongside.rows}) as answer on true` : sql`select from notified`}`.execute(tx);

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
-import { CompiledOnce } from '../../db/compiled-once.js';
+import { CompiledOnce, keptInsert } from '../../db/compiled-once.js';
 import type { Database, Tx } from '../../db/database.js';
 import type { PaymentsTable } from '../../db/tables/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -155,7 +155,7 @@ export class PurchasesRepository {
     const takenCte = take && taking
       ? sql`, taken as (${this.takeQueries.fragment(taking.key, taking.parameters, () => this.takeDedicatedQuery(tx, take.filter, take.count))})`
       : sql``;
-    const { rows } = await sql<PaymentRow & { buyer: Buyer; taken: string[] | null }>`with new_payment as (${tx.insertInto('payments').values(payment).returningAll()}),
+    const { rows } = await sql<PaymentRow & { buyer: Buyer; taken: string[] | null }>`with new_payment as (${keptInsert('payments', [payment], () => tx.insertInto('payments').values(payment).returningAll())}),
       new_invoice as (${invoice(sql`new_payment`)})
       ${takenCte}
       select p.*, (select jsonb_build_object('language', u.language, 'marketing_consent', u.marketing_consent, 'email', u.email,
@@ -179,7 +179,7 @@ export class PurchasesRepository {
    * the same statement (`PortsRepository.newPortsListing`).
    */
   portsCtes(tx: Tx, paymentId: string, ports: NewPort[], termJobs: TermJobsInsert, event: RawBuilder<unknown>): RawBuilder<unknown> {
-    return sql`new_ports as (${tx.insertInto('ports').values(ports).returningAll()}),
+    return sql`new_ports as (${keptInsert('ports', ports, () => tx.insertInto('ports').values(ports).returningAll())}),
       term_jobs as (${termJobs}),
       port_event as (${event}),
       port_links as (insert into payment_ports (payment_id, port_id) select ${paymentId}::uuid, new_ports.id from new_ports)`;
