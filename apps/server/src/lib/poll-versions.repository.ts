@@ -9,15 +9,18 @@ export const POLL_CHANNEL = 'cellport_poll';
 
 /** Bumps a customer's version of a polled kind (1 the first time), returning the new one: a CTE to name 'bumped'. */
 export function upsertPollVersion(db: Tx | Database, kind: string, userId: string) {
-  return db.insertInto('poll_versions').values({ user_id: userId, kind, version: 1n })
+  return db.insertInto('poll_versions').values(pollVersionRow(kind, userId))
     .onConflict((oc) => oc.columns(['user_id', 'kind']).doUpdateSet({ version: sql`poll_versions.version + 1` }))
     .returning('version');
 }
 
 /** The same, as a part of a bigger statement, its text kept (`keptInsert`). */
 export function keptPollVersionUpsert(db: Tx | Database, kind: string, userId: string) {
-  return keptInsert('poll_versions', [{ user_id: userId, kind, version: 1n }], () => upsertPollVersion(db, kind, userId));
+  return keptInsert('poll_versions', [pollVersionRow(kind, userId)], () => upsertPollVersion(db, kind, userId));
 }
+
+/** A customer's first version of a kind: what the upsert inserts, or bumps when the row is there. */
+const pollVersionRow = (kind: string, userId: string) => ({ user_id: userId, kind, version: 1n });
 
 /** Selected from 'bumped': the NOTIFY of `payload`, into which the database sets the new version. */
 export function notifyBumped(payload: string) {
