@@ -18,10 +18,10 @@ type Serialize = (data: unknown) => string;
  */
 export function createResponseSerializerCompiler({ check }: { check: boolean }) {
   return (input: CompilerInput): Serialize => {
-    const viaZod = zodSerializerCompiler(input) as Serialize;
     const fast = fastSerializer(input.schema);
+    if (fast && !check) return fast;
+    const viaZod = zodSerializerCompiler(input) as Serialize;
     if (!fast) return viaZod;
-    if (!check) return fast;
     return (data) => {
       const expected = viaZod(data);
       const written = fast(data);
